@@ -1,0 +1,46 @@
+; Uses of names. The reference is tagged @reference.<kind> and its name is
+; @name; @qualifier is the path before a name and @receiver marks a name
+; reached through a value. The first pattern that captures a name wins, so
+; the specific patterns come first and the catch-alls last.
+
+; Calls
+(call_expression
+  function: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.call
+(call_expression
+  function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (generic_function
+    function: [
+      (identifier) @name
+      (scoped_identifier path: (_) @qualifier name: (identifier) @name)
+      (field_expression value: (_) @receiver field: (field_identifier) @name)
+    ])) @reference.call
+(call_expression function: (identifier) @name) @reference.call
+(macro_invocation macro: (identifier) @name) @reference.call
+(macro_invocation macro: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.call
+
+; Trait implementations
+(impl_item trait: (type_identifier) @name) @reference.implements
+(impl_item trait: (generic_type type: (type_identifier) @name)) @reference.implements
+(impl_item trait: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)) @reference.implements
+(impl_item trait: (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))) @reference.implements
+
+; Supertraits
+(trait_bounds (type_identifier) @name) @reference.extends
+
+; Writes
+(assignment_expression left: (identifier) @name) @reference.write
+(compound_assignment_expr left: (identifier) @name) @reference.write
+(assignment_expression left: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.write
+
+; Types
+(scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type
+(type_identifier) @name @reference.type
+
+; Struct literals and patterns
+(struct_expression name: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)) @reference.type
+
+; Paths in expressions
+(scoped_identifier path: (_) @qualifier name: (identifier) @name) @reference.reference
+(field_expression value: (_) @receiver field: (field_identifier) @name) @reference.reference
+(identifier) @name @reference.reference

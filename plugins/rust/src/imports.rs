@@ -1,0 +1,299 @@
+//! `use` declarations: flattening use trees into imports, and the edits that
+//! add or remove them.
+
+use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName, PluginError, TextEdit};
+use tree_sitter::Node;
+
+/// One leaf of a use tree.
+struct UseEntry<'t> {
+    module: String,
+    name: String,
+    alias: Option<String>,
+    glob: bool,
+    /// The use-tree node that brings this entry in.
+    node: Node<'t>,
+    /// The node holding the name (for its span).
+    name_node: Node<'t>,
+}
+
+fn segments(node: Node, source: &str) -> Vec<String> {
+    source[node.byte_range()]
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn flatten<'t>(node: Node<'t>, prefix: &[String], source: &str, out: &mut Vec<UseEntry<'t>>) {
+    match node.kind() {
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                flatten(child, prefix, source, out);
+            }
+        }
+        "scoped_use_list" => {
+            let mut path = prefix.to_vec();
+            if let Some(p) = node.child_by_field_name("path") {
+                path.extend(segments(p, source));
+            }
+            if let Some(list) = node.child_by_field_name("list") {
+                flatten(list, &path, source, out);
+            }
+        }
+        "use_wildcard" => {
+            let mut path = prefix.to_vec();
+            let text = source[node.byte_range()].trim_end_matches('*').trim_end_matches("::");
+            path.extend(text.split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+            out.push(UseEntry {
+                module: path.join("::"),
+                name: "*".into(),
+                alias: None,
+                glob: true,
+                node,
+                name_node: node,
+            });
+        }
+        "use_as_clause" => {
+            let (Some(path), Some(alias)) =
+                (node.child_by_field_name("path"), node.child_by_field_name("alias"))
+            else {
+                return;
+            };
+            push_path(node, path, Some(source[alias.byte_range()].to_string()), prefix, source, out);
+        }
+        "identifier" | "scoped_identifier" | "crate" | "self" | "super" => {
+            push_path(node, node, None, prefix, source, out);
+        }
+        _ => {}
+    }
+}
+
+fn push_path<'t>(
+    node: Node<'t>,
+    path: Node<'t>,
+    alias: Option<String>,
+    prefix: &[String],
+    source: &str,
+    out: &mut Vec<UseEntry<'t>>,
+) {
+    let mut full = prefix.to_vec();
+    full.extend(segments(path, source));
+    if full.last().is_some_and(|s| s == "self") {
+        full.pop(); // `use a::b::{self}` imports the module `a::b`
+    }
+    let Some(name) = full.pop() else { return };
+    let name_node = path.child_by_field_name("name").unwrap_or(path);
+    out.push(UseEntry { module: full.join("::"), name, alias, glob: false, node, name_node });
+}
+
+fn use_declarations(root: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "use_declaration" {
+            out.push(node);
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<_> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+fn entries<'t>(declaration: Node<'t>, source: &str) -> Vec<UseEntry<'t>> {
+    let mut out = Vec::new();
+    if let Some(argument) = declaration.child_by_field_name("argument") {
+        flatten(argument, &[], source, &mut out);
+    }
+    out
+}
+
+/// Every `use` in the file, one import per declaration and module path.
+pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+    let mut out: Vec<Import> = Vec::new();
+    for declaration in use_declarations(root) {
+        let reexport = {
+            let mut c = declaration.walk();
+            declaration.children(&mut c).any(|n| n.kind() == "visibility_modifier")
+        };
+        let span = lines.span(source, declaration.start_byte(), declaration.end_byte());
+        let first = out.len();
+        for entry in entries(declaration, source) {
+            let (module_path, kind) = match (entry.glob, entry.module.is_empty()) {
+                (true, _) => (entry.module.clone(), ImportKind::Glob),
+                (false, true) => (entry.name.clone(), ImportKind::Namespace),
+                (false, false) => (entry.module.clone(), ImportKind::Named),
+            };
+            let name = ImportedName {
+                name: entry.name.clone(),
+                alias: entry.alias.clone(),
+                span: lines.span(source, entry.name_node.start_byte(), entry.name_node.end_byte()),
+            };
+            let existing = out[first..]
+                .iter_mut()
+                .find(|i| i.module_path == module_path && i.kind == kind);
+            match existing {
+                Some(import) if kind == ImportKind::Named => import.names.push(name),
+                _ => out.push(Import {
+                    module_path,
+                    kind,
+                    names: if entry.glob { Vec::new() } else { vec![name] },
+                    type_only: false,
+                    reexport,
+                    span: span.clone(),
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// Edits adding `use module_path::{names};` after the last top-level `use`.
+pub fn render_import(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    names: &[String],
+) -> Result<Vec<TextEdit>, PluginError> {
+    if module_path.trim().is_empty() {
+        return Err(PluginError::InvalidInput("module path is empty".into()));
+    }
+    let mut existing = Vec::new();
+    let mut last_top_level_use = None;
+    for declaration in use_declarations(root) {
+        if declaration.parent() == Some(root) {
+            last_top_level_use = Some(declaration);
+        }
+        existing.extend(entries(declaration, source));
+    }
+    let has_glob = existing.iter().any(|e| e.glob && e.module == module_path);
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !has_glob && !existing.iter().any(|e| &e.module == module_path && &e.name == *n))
+        .collect();
+    if missing.is_empty() && !names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let statement = match missing.as_slice() {
+        [] => format!("use {module_path};"),
+        [one] => format!("use {module_path}::{one};"),
+        many => format!(
+            "use {module_path}::{{{}}};",
+            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let (offset, text) = match last_top_level_use {
+        Some(last) => (last.end_byte(), format!("\n{statement}")),
+        None => (after_file_header(root, source), format!("{statement}\n")),
+    };
+    Ok(vec![TextEdit { start: offset as u32, end: offset as u32, new_text: text }])
+}
+
+/// The offset after inner attributes, inner doc comments and `extern crate`s
+/// at the top of the file.
+fn after_file_header(root: Node, source: &str) -> usize {
+    let mut offset = 0;
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        let text = &source[child.byte_range()];
+        let header = child.kind() == "inner_attribute_item"
+            || child.kind() == "extern_crate_declaration"
+            || (child.kind() == "line_comment" && text.starts_with("//!"));
+        if !header {
+            break;
+        }
+        offset = line_end(source, child.end_byte());
+    }
+    offset
+}
+
+fn line_end(source: &str, offset: usize) -> usize {
+    source[offset..].find('\n').map_or(source.len(), |i| offset + i + 1)
+}
+
+/// Edits removing `name` (or every name) imported from `module_path`.
+pub fn remove_import(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    name: Option<&str>,
+) -> Result<Vec<TextEdit>, PluginError> {
+    let mut edits = Vec::new();
+    for declaration in use_declarations(root) {
+        let all = entries(declaration, source);
+        let matches = |e: &UseEntry| {
+            let module = if e.module.is_empty() { &e.name } else { &e.module };
+            module == module_path && name.is_none_or(|n| n == e.name || e.alias.as_deref() == Some(n))
+        };
+        let doomed: Vec<Node> = all.iter().filter(|e| matches(e)).map(|e| e.node).collect();
+        if doomed.is_empty() {
+            continue;
+        }
+        if doomed.len() == all.len() {
+            let end = line_end(source, declaration.end_byte());
+            let end = if source[declaration.end_byte()..end].trim().is_empty() { end } else { declaration.end_byte() };
+            edits.push(TextEdit { start: declaration.start_byte() as u32, end: end as u32, new_text: String::new() });
+            continue;
+        }
+        for node in collapse_to_removable(doomed) {
+            edits.push(remove_list_item(node, source));
+        }
+    }
+    if edits.is_empty() {
+        return Err(PluginError::InvalidInput(match name {
+            Some(n) => format!("`{n}` is not imported from `{module_path}`"),
+            None => format!("nothing is imported from `{module_path}`"),
+        }));
+    }
+    Ok(edits)
+}
+
+/// When every item of a `{...}` list goes, remove the list's owner instead.
+fn collapse_to_removable(mut doomed: Vec<Node>) -> Vec<Node> {
+    loop {
+        let mut changed = false;
+        let mut next = Vec::new();
+        let mut handled = std::collections::HashSet::new();
+        for node in &doomed {
+            let Some(list) = node.parent().filter(|p| p.kind() == "use_list") else {
+                next.push(*node);
+                continue;
+            };
+            if !handled.insert(list.id()) {
+                continue;
+            }
+            let mut c = list.walk();
+            let items: Vec<Node> = list.named_children(&mut c).collect();
+            let siblings: Vec<Node> = doomed.iter().copied().filter(|d| d.parent() == Some(list)).collect();
+            match list.parent().filter(|p| p.kind() == "scoped_use_list") {
+                Some(owner) if siblings.len() == items.len() => {
+                    next.push(owner);
+                    changed = true;
+                }
+                _ => next.extend(siblings),
+            }
+        }
+        doomed = next;
+        if !changed {
+            return doomed;
+        }
+    }
+}
+
+/// Remove one item of a use list together with the comma that separates it.
+fn remove_list_item(node: Node, source: &str) -> TextEdit {
+    let (mut start, mut end) = (node.start_byte(), node.end_byte());
+    let next = node.next_sibling();
+    let prev = node.prev_sibling();
+    if let Some(comma) = next.filter(|n| n.kind() == ",") {
+        end = comma.end_byte();
+        end += source[end..].len() - source[end..].trim_start_matches([' ', '\n', '\t']).len();
+    } else if let Some(comma) = prev.filter(|n| n.kind() == ",") {
+        start = comma.start_byte();
+    }
+    TextEdit { start: start as u32, end: end as u32, new_text: String::new() }
+}

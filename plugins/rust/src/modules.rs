@@ -1,0 +1,99 @@
+//! Rust module paths: files to `crate::a::b` modules and `use` paths to the
+//! modules they may name.
+
+use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
+use tree_sitter::Node;
+
+/// The crate name in a `Cargo.toml`, with `-` spelled `_`.
+fn crate_name(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_package = line == "[package]" || line == "[lib]";
+            continue;
+        }
+        if !in_package {
+            continue;
+        }
+        if let Some(value) = line.strip_prefix("name").map(str::trim_start)
+            && let Some(value) = value.strip_prefix('=')
+        {
+            return Some(value.trim().trim_matches('"').replace('-', "_"));
+        }
+    }
+    None
+}
+
+/// The module of the file at `path`: the nearest `Cargo.toml` above it names
+/// the crate; the path inside `src/` names the module.
+pub fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
+    let manifest = manifests
+        .iter()
+        .filter_map(|m| {
+            let dir = m.path.strip_suffix("Cargo.toml")?;
+            path.starts_with(dir).then_some((dir, m))
+        })
+        .max_by_key(|(dir, _)| dir.len());
+    let (dir, crate_name) = match manifest {
+        Some((dir, m)) => (dir, crate_name(&m.contents).unwrap_or_else(|| "crate".into())),
+        None => ("", "crate".to_string()),
+    };
+    let inside = &path[dir.len()..];
+    let stem = inside.strip_suffix(".rs").unwrap_or(inside);
+    let parts: Vec<&str> = stem.split('/').collect();
+    let (krate, modules): (String, &[&str]) = match parts.as_slice() {
+        ["src", "lib"] | ["src", "main"] => (crate_name, &[]),
+        ["src", "bin", bin] | ["src", "bin", bin, "main"] => (bin.replace('-', "_"), &[]),
+        ["src", rest @ ..] => (crate_name, rest),
+        [kind @ ("tests" | "examples" | "benches"), file] => (format!("{kind}_{}", file.replace('-', "_")), &[]),
+        [kind @ ("tests" | "examples" | "benches"), file, "main"] => (format!("{kind}_{}", file.replace('-', "_")), &[]),
+        other => (crate_name, other),
+    };
+    let mut segments: Vec<&str> = modules.to_vec();
+    if segments.last() == Some(&"mod") {
+        segments.pop();
+    }
+    let mut path = krate.clone();
+    for s in segments {
+        path.push_str("::");
+        path.push_str(s);
+    }
+    vec![ModuleIdentity { path, crate_or_package: Some(krate) }]
+}
+
+/// Candidate modules for a `use` path written in module `importer`.
+pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<String> {
+    let segments: Vec<&str> = import_path.split("::").map(str::trim).filter(|s| !s.is_empty()).collect();
+    let Some((&first, rest)) = segments.split_first() else { return Vec::new() };
+    let krate = importer
+        .crate_or_package
+        .clone()
+        .unwrap_or_else(|| importer.path.split("::").next().unwrap_or("crate").to_string());
+    let join = |base: String, rest: &[&str]| {
+        rest.iter().fold(base, |mut acc, s| {
+            acc.push_str("::");
+            acc.push_str(s);
+            acc
+        })
+    };
+    match first {
+        "crate" => vec![join(krate, rest)],
+        "self" => vec![join(importer.path.clone(), rest)],
+        "super" => {
+            let mut base: Vec<&str> = importer.path.split("::").collect();
+            let mut rest = rest;
+            base.pop();
+            while let Some((&"super", tail)) = rest.split_first() {
+                base.pop();
+                rest = tail;
+            }
+            if base.is_empty() {
+                return Vec::new();
+            }
+            vec![join(base.join("::"), rest)]
+        }
+        // Uniform paths: a child module of the importer, or another crate.
+        _ => vec![join(importer.path.clone(), &segments), join(first.to_string(), rest)],
+    }
+}

@@ -1,0 +1,100 @@
+//! The component: WIT `Guest` implementations over any [`Language`].
+
+use std::marker::PhantomData;
+
+use crate::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
+use crate::document::Document;
+use crate::language::Language;
+use crate::types::{
+    Capability, Manifest, ModuleIdentity, PluginError, PluginInfo, Span, TextEdit,
+};
+
+/// The exported component for language `L`.
+pub struct Component<L>(PhantomData<L>);
+
+
+impl<L: Language> plugin::Guest for Component<L> {
+    fn info() -> PluginInfo {
+        let mut capabilities = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+        ];
+        capabilities.extend(L::extra_capabilities());
+        PluginInfo {
+            name: L::NAME.to_string(),
+            version: L::VERSION.to_string(),
+            abi_version: crate::ABI_VERSION.to_string(),
+            languages: L::LANGUAGES.iter().map(|s| s.to_string()).collect(),
+            extensions: L::EXTENSIONS.iter().map(|s| s.to_string()).collect(),
+            manifests: L::MANIFESTS.iter().map(|s| s.to_string()).collect(),
+            capabilities,
+        }
+    }
+}
+
+impl<L: Language> syntax::Guest for Component<L> {
+    type Document = Document<L>;
+}
+
+impl<L: Language> edits::Guest for Component<L> {
+    fn render_import(
+        doc: syntax::DocumentBorrow<'_>,
+        module_path: String,
+        names: Vec<String>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        doc.get::<Document<L>>().with_state(|s| {
+            L::render_import(s.tree.root_node(), &s.source, &module_path, &names)
+        })
+    }
+
+    fn remove_import(
+        doc: syntax::DocumentBorrow<'_>,
+        module_path: String,
+        name: Option<String>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        doc.get::<Document<L>>().with_state(|s| {
+            L::remove_import(s.tree.root_node(), &s.source, &module_path, name.as_deref())
+        })
+    }
+
+    fn render_declaration(
+        doc: syntax::DocumentBorrow<'_>,
+        span: Span,
+        target_module: String,
+    ) -> Result<String, PluginError> {
+        doc.get::<Document<L>>().with_state(|s| {
+            let (start, end) = (span.start.offset as usize, span.end.offset as usize);
+            if start > end || end > s.source.len() {
+                return Err(PluginError::InvalidInput(format!(
+                    "span {start}..{end} lies outside the document ({} bytes)",
+                    s.source.len()
+                )));
+            }
+            L::render_declaration(s.tree.root_node(), &s.source, start, end, &target_module)
+        })
+    }
+}
+
+impl<L: Language> modules::Guest for Component<L> {
+    fn module_of(
+        doc: syntax::DocumentBorrow<'_>,
+        path: String,
+        manifests: Vec<Manifest>,
+    ) -> Vec<ModuleIdentity> {
+        doc.get::<Document<L>>()
+            .with_state(|s| L::module_of(s.tree.root_node(), &s.source, &path, &manifests))
+    }
+
+    fn resolve_import(
+        importer: ModuleIdentity,
+        import_path: String,
+        manifests: Vec<Manifest>,
+    ) -> Vec<String> {
+        L::resolve_import(&importer, &import_path, &manifests)
+    }
+}

@@ -1,0 +1,216 @@
+//! The `document` resource: a parsed file kept inside the component.
+
+use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::rc::Rc;
+
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
+use crate::facts::{self, LocalBinding, SymbolNode};
+use crate::language::Language;
+use crate::metrics;
+use crate::text::LineIndex;
+use crate::types::{
+    Diagnostic, FunctionMetrics, Import, Local, PluginError, Reference, Symbol, SyntaxNode,
+    TextEdit,
+};
+
+/// A parsed document of language `L`.
+pub struct Document<L: Language> {
+    state: RefCell<State>,
+    _language: PhantomData<L>,
+}
+
+/// Parse state plus facts computed on first request, dropped on edit.
+pub(crate) struct State {
+    pub language: &'static str,
+    pub source: String,
+    pub tree: Tree,
+    pub lines: LineIndex,
+    parser: Parser,
+    symbols: Option<Rc<(Vec<Symbol>, Vec<SymbolNode>)>>,
+    locals: Option<Rc<Vec<LocalBinding>>>,
+}
+
+impl<L: Language> Document<L> {
+    /// Run `f` with the parse state (for hooks in other interfaces).
+    pub(crate) fn with_state<R>(&self, f: impl FnOnce(&State) -> R) -> R {
+        f(&self.state.borrow())
+    }
+
+    fn symbols_and_nodes(&self) -> Rc<(Vec<Symbol>, Vec<SymbolNode>)> {
+        let mut state = self.state.borrow_mut();
+        if let Some(cached) = &state.symbols {
+            return cached.clone();
+        }
+        let computed =
+            Rc::new(facts::symbols::<L>(&state.tree, &state.source, &state.lines, state.language));
+        state.symbols = Some(computed.clone());
+        computed
+    }
+
+    fn local_bindings(&self) -> Rc<Vec<LocalBinding>> {
+        let mut state = self.state.borrow_mut();
+        if let Some(cached) = &state.locals {
+            return cached.clone();
+        }
+        let computed =
+            Rc::new(facts::locals::<L>(&state.tree, &state.source, &state.lines, state.language));
+        state.locals = Some(computed.clone());
+        computed
+    }
+}
+
+fn parse(parser: &mut Parser, source: &str, old: Option<&Tree>) -> Tree {
+    // Parsing only fails on cancellation or a missing language, neither of
+    // which can happen here; an empty tree would hide that, so fail loudly.
+    parser.parse(source, old).expect("tree-sitter parse with a language set")
+}
+
+impl<L: Language> GuestDocument for Document<L> {
+    fn new(path: String, source: String) -> Self {
+        let (language, grammar) = L::grammar(&path);
+        let mut parser = Parser::new();
+        parser.set_language(&grammar).expect("grammar compatible with the SDK's tree-sitter");
+        let tree = parse(&mut parser, &source, None);
+        let lines = LineIndex::new(&source);
+        Document {
+            state: RefCell::new(State {
+
+                language,
+                source,
+                tree,
+                lines,
+                parser,
+                symbols: None,
+                locals: None,
+            }),
+            _language: PhantomData,
+        }
+    }
+
+    fn update(&self, edits: Vec<TextEdit>) -> Result<(), PluginError> {
+        let mut state = self.state.borrow_mut();
+        let mut edits = edits;
+        edits.sort_by_key(|e| e.start);
+        let mut last_end = 0;
+        for edit in &edits {
+            let (start, end) = (edit.start as usize, edit.end as usize);
+            if start < last_end || end < start || end > state.source.len() {
+                return Err(PluginError::InvalidInput(format!(
+                    "edit {start}..{end} overlaps another edit or lies outside the text ({} bytes)",
+                    state.source.len()
+                )));
+            }
+            if !state.source.is_char_boundary(start) || !state.source.is_char_boundary(end) {
+                return Err(PluginError::InvalidInput(format!(
+                    "edit {start}..{end} splits a UTF-8 character"
+                )));
+            }
+            last_end = end;
+        }
+        // Apply back to front so earlier offsets stay valid.
+        for edit in edits.iter().rev() {
+            let (start, end) = (edit.start as usize, edit.end as usize);
+            let start_position = point(&state.source, start);
+            let old_end_position = point(&state.source, end);
+            state.source.replace_range(start..end, &edit.new_text);
+            let new_end = start + edit.new_text.len();
+            let new_end_position = point(&state.source, new_end);
+            state.tree.edit(&InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: new_end,
+                start_position,
+                old_end_position,
+                new_end_position,
+            });
+        }
+        let State { parser, source, tree, .. } = &mut *state;
+        let new_tree = parse(parser, source, Some(tree));
+        state.tree = new_tree;
+        state.lines = LineIndex::new(&state.source);
+        state.symbols = None;
+        state.locals = None;
+        Ok(())
+    }
+
+    fn text(&self) -> String {
+        self.state.borrow().source.clone()
+    }
+
+    fn language(&self) -> String {
+        self.state.borrow().language.to_string()
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        self.symbols_and_nodes().0.clone()
+    }
+
+    fn references(&self) -> Vec<Reference> {
+        let symbols = self.symbols_and_nodes();
+        let locals = self.local_bindings();
+        let state = self.state.borrow();
+        facts::references::<L>(
+            &state.tree,
+            &state.source,
+            &state.lines,
+            state.language,
+            &symbols.0,
+            &symbols.1,
+            &locals,
+        )
+    }
+
+    fn imports(&self) -> Vec<Import> {
+        let state = self.state.borrow();
+        L::imports(state.tree.root_node(), &state.source, &state.lines)
+    }
+
+    fn locals(&self) -> Vec<Local> {
+        self.local_bindings().iter().map(|b| b.local.clone()).collect()
+    }
+
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let state = self.state.borrow();
+        facts::diagnostics(&state.tree, &state.source, &state.lines)
+    }
+
+    fn metrics(&self) -> Vec<FunctionMetrics> {
+        let symbols = self.symbols_and_nodes();
+        let state = self.state.borrow();
+        metrics::function_metrics(
+            state.tree.root_node(),
+            &state.source,
+            &symbols.0,
+            &symbols.1,
+            L::metrics_config(),
+            L::symbol_config().comment_kinds,
+        )
+    }
+
+    fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {
+        let state = self.state.borrow();
+        let offset = (offset as usize).min(state.source.len());
+        let mut out = Vec::new();
+        let mut node = state.tree.root_node().descendant_for_byte_range(offset, offset);
+        while let Some(n) = node {
+            out.push(SyntaxNode {
+                kind: n.kind().to_string(),
+                span: state.lines.span(&state.source, n.start_byte(), n.end_byte()),
+                named: n.is_named(),
+            });
+            node = n.parent();
+        }
+        out
+    }
+}
+
+/// The tree-sitter point (row, byte column) of `offset`.
+fn point(source: &str, offset: usize) -> Point {
+    let before = &source[..offset];
+    let row = before.matches('\n').count();
+    let column = offset - before.rfind('\n').map_or(0, |i| i + 1);
+    Point { row, column }
+}

@@ -1,0 +1,330 @@
+//! Facts from a syntax tree: symbols, locals, references, diagnostics.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use crate::language::Language;
+use crate::query::tagged_matches;
+use crate::text::{LineIndex, collapse_whitespace};
+use crate::types::{
+    Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol,
+};
+
+/// Longest signature kept, in characters.
+const MAX_SIGNATURE_CHARS: usize = 300;
+
+/// Where a symbol's node is, so that later passes can find it again.
+#[derive(Debug, Clone, Copy)]
+pub struct SymbolNode {
+    pub start: usize,
+    pub end: usize,
+    pub kind_id: u16,
+    pub name_start: usize,
+}
+
+/// A local binding with the byte offsets resolution needs.
+#[derive(Debug, Clone)]
+pub struct LocalBinding {
+    pub local: Local,
+    pub start: usize,
+    pub scope_end: usize,
+}
+
+pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
+    &source[node.start_byte()..node.end_byte()]
+}
+
+/// Symbols in document order, with containers resolved structurally.
+pub fn symbols<L: Language>(
+    tree: &Tree,
+    source: &str,
+    lines: &LineIndex,
+    language: &str,
+) -> (Vec<Symbol>, Vec<SymbolNode>) {
+    let queries = L::queries(language);
+    let config = L::symbol_config();
+    let matches = tagged_matches(&queries.symbols, tree, source.as_bytes(), "definition.", "name");
+    let mut symbols = Vec::with_capacity(matches.len());
+    let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for m in matches {
+        let Some(name_node) = m.capture("name") else { continue };
+        let node = m.node;
+        while let Some(&top) = stack.last() {
+            if nodes[top].end <= node.start_byte() { stack.pop(); } else { break; }
+        }
+        let container = stack.last().copied();
+        let container_name = m
+            .capture("container")
+            .map(|n| text(n, source).to_string())
+            .or_else(|| container.map(|c: usize| symbols_name(&symbols, c)));
+        let symbol = Symbol {
+            name: text(name_node, source).to_string(),
+            kind: L::symbol_kind(&m.tag),
+            language_kind: m.tag.clone(),
+            span: lines.span(source, node.start_byte(), node.end_byte()),
+            name_span: lines.span(source, name_node.start_byte(), name_node.end_byte()),
+            container: container.map(|c| c as u32),
+            container_name,
+            signature: signature(node, source, config.signature_end_fields),
+            doc: doc_comment::<L>(node, source),
+            visibility: L::visibility(node, source),
+            modifiers: L::modifiers(node, source),
+        };
+        stack.push(symbols.len());
+        nodes.push(SymbolNode {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            kind_id: node.kind_id(),
+            name_start: name_node.start_byte(),
+        });
+        symbols.push(symbol);
+    }
+    (symbols, nodes)
+}
+
+fn symbols_name(symbols: &[Symbol], index: usize) -> String {
+    symbols[index].name.clone()
+}
+
+/// The declaration head: from the node's start to its body, whitespace collapsed.
+fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
+    let end = end_fields
+        .iter()
+        .filter_map(|field| node.child_by_field_name(field))
+        .map(|body| body.start_byte())
+        .min();
+    let head = match end {
+        Some(end) => &source[node.start_byte()..end],
+        None => {
+            let whole = text(node, source);
+            whole.split(['{', '\n']).next().unwrap_or(whole)
+        }
+    };
+    let mut signature = collapse_whitespace(head);
+    while signature.ends_with(['=', '{', ';', ':']) {
+        signature.pop();
+        signature = signature.trim_end().to_string();
+    }
+    if signature.chars().count() > MAX_SIGNATURE_CHARS {
+        signature = signature.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+    }
+    (!signature.is_empty()).then_some(signature)
+}
+
+/// The doc comment directly above a declaration (attributes may sit between).
+fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
+    let config = L::symbol_config();
+    let mut parts = Vec::new();
+    let mut next_row = node.start_position().row;
+    let mut sibling = node.prev_sibling();
+    while let Some(prev) = sibling {
+        if prev.end_position().row + 1 < next_row {
+            break; // a blank line separates it from the declaration
+        }
+        let kind = prev.kind();
+        if config.attribute_kinds.contains(&kind) {
+        } else if config.comment_kinds.contains(&kind) {
+            match L::doc_comment(text(prev, source)) {
+                Some(doc) => parts.push(doc),
+                None => break,
+            }
+        } else {
+            break;
+        }
+        next_row = prev.start_position().row;
+        sibling = prev.prev_sibling();
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.reverse();
+    let doc = parts.join("\n").trim().to_string();
+    (!doc.is_empty()).then_some(doc)
+}
+
+/// Local bindings with the region where each is visible.
+pub fn locals<L: Language>(
+    tree: &Tree,
+    source: &str,
+    lines: &LineIndex,
+    language: &str,
+) -> Vec<LocalBinding> {
+    let query = &L::queries(language).locals;
+    let scope_index = query.capture_index_for_name("local.scope");
+    let mut scopes = std::collections::HashSet::new();
+    if let Some(scope_index) = scope_index {
+        let mut cursor = tree_sitter::QueryCursor::new();
+        let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
+        use tree_sitter::StreamingIterator;
+        while let Some(m) = matches.next() {
+            for c in m.captures.iter().filter(|c| c.index == scope_index) {
+                scopes.insert(c.node.id());
+            }
+        }
+    }
+    let definitions = tagged_matches(query, tree, source.as_bytes(), "local.definition.", "");
+    definitions
+        .into_iter()
+        .map(|m| {
+            let node = m.node;
+            let mut scope = node.parent();
+            while let Some(candidate) = scope {
+                if scopes.contains(&candidate.id()) {
+                    break;
+                }
+                scope = candidate.parent();
+            }
+            let scope_end = scope.map_or(source.len(), |s| s.end_byte());
+            LocalBinding {
+                local: Local {
+                    name: text(node, source).to_string(),
+                    span: lines.span(source, node.start_byte(), node.end_byte()),
+                    scope: lines.span(source, node.start_byte(), scope_end),
+                    language_kind: m.tag.clone(),
+                },
+                start: node.start_byte(),
+                scope_end,
+            }
+        })
+        .collect()
+}
+
+/// References, each with its enclosing symbol and, for bare names, the local
+/// binding it resolves to. Names that are themselves declarations are skipped.
+pub fn references<L: Language>(
+    tree: &Tree,
+    source: &str,
+    lines: &LineIndex,
+    language: &str,
+    symbols: &[Symbol],
+    symbol_nodes: &[SymbolNode],
+    locals: &[LocalBinding],
+) -> Vec<Reference> {
+    let queries = L::queries(language);
+    let separator = L::symbol_config().path_separator;
+    let declared: std::collections::HashSet<usize> = symbol_nodes
+        .iter()
+        .map(|s| s.name_start)
+        .chain(locals.iter().map(|l| l.start))
+        .collect();
+    let mut locals_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, binding) in locals.iter().enumerate() {
+        locals_by_name.entry(binding.local.name.as_str()).or_default().push(i);
+    }
+    tagged_matches(&queries.references, tree, source.as_bytes(), "reference.", "name")
+        .into_iter()
+        .filter_map(|m| {
+            let name_node = m.capture("name")?;
+            let start = name_node.start_byte();
+            if declared.contains(&start) {
+                return None;
+            }
+            let kind = reference_kind(&m.tag)?;
+            let qualifier: Vec<String> = m
+                .capture("qualifier")
+                .map(|q| {
+                    text(q, source)
+                        .split(separator)
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty() && !s.starts_with('<'))
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let is_member = m.capture("receiver").is_some();
+            let name = text(name_node, source).to_string();
+            let local = (qualifier.is_empty() && !is_member)
+                .then(|| resolve_local(&locals_by_name, locals, &name, start))
+                .flatten();
+            Some(Reference {
+                kind,
+                span: lines.span(source, start, name_node.end_byte()),
+                qualifier,
+                is_member,
+                enclosing: enclosing(symbols, symbol_nodes, start),
+                local: local.map(|l| l as u32),
+                name,
+            })
+        })
+        .collect()
+}
+
+fn reference_kind(tag: &str) -> Option<ReferenceKind> {
+    Some(match tag {
+        "call" => ReferenceKind::Call,
+        "reference" => ReferenceKind::Reference,
+        "type" => ReferenceKind::Type,
+        "import" => ReferenceKind::Import,
+        "extends" => ReferenceKind::Extends,
+        "implements" => ReferenceKind::Implements,
+        "write" => ReferenceKind::Write,
+        _ => return None,
+    })
+}
+
+/// The innermost binding named `name` visible at `offset`.
+fn resolve_local(
+    by_name: &HashMap<&str, Vec<usize>>,
+    locals: &[LocalBinding],
+    name: &str,
+    offset: usize,
+) -> Option<usize> {
+    by_name
+        .get(name)?
+        .iter()
+        .copied()
+        .filter(|&i| locals[i].start <= offset && offset < locals[i].scope_end)
+        .max_by_key(|&i| locals[i].start)
+}
+
+/// Index of the innermost symbol containing `offset`.
+pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Option<u32> {
+    let mut candidate = nodes.partition_point(|n| n.start <= offset).checked_sub(1)?;
+    loop {
+        let node = nodes[candidate];
+        if node.start <= offset && offset < node.end {
+            return Some(candidate as u32);
+        }
+        candidate = symbols[candidate].container? as usize;
+    }
+}
+
+/// Syntax errors: tree-sitter `ERROR` and `MISSING` nodes.
+pub fn diagnostics(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if !tree.root_node().has_error() {
+        return out;
+    }
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_missing() {
+            out.push(Diagnostic {
+                severity: Severity::Error,
+                code: "missing-node".into(),
+                message: format!("syntax error: missing `{}`", node.kind()),
+                span: lines.span(source, node.start_byte(), node.end_byte()),
+            });
+        } else if node.is_error() {
+            let snippet: String = text(node, source).chars().take(40).collect();
+            let snippet = collapse_whitespace(&snippet);
+            out.push(Diagnostic {
+                severity: Severity::Error,
+                code: "syntax-error".into(),
+                message: if snippet.is_empty() {
+                    "syntax error".to_string()
+                } else {
+                    format!("syntax error: unexpected `{snippet}`")
+                },
+                span: lines.span(source, node.start_byte(), node.end_byte()),
+            });
+        } else if node.has_error() {
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    out.sort_by_key(|d| d.span.start.offset);
+    out
+}

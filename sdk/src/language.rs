@@ -1,0 +1,166 @@
+//! The `Language` trait: what a plugin author writes.
+
+use tree_sitter::Node;
+
+use crate::query::Queries;
+use crate::types::{
+    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+};
+
+/// Static facts about how a language's symbols look in its grammar.
+pub struct SymbolConfig {
+    /// Node fields whose start ends a declaration's signature (`body`, `value`).
+    pub signature_end_fields: &'static [&'static str],
+    /// Node kinds that are comments.
+    pub comment_kinds: &'static [&'static str],
+    /// Node kinds that may sit between a doc comment and its declaration
+    /// (attributes, decorators).
+    pub attribute_kinds: &'static [&'static str],
+    /// Separator of qualified paths as written (`::`, `.`).
+    pub path_separator: &'static str,
+}
+
+/// Node kinds that drive the per-function metrics.
+pub struct MetricsConfig {
+    /// `language-kind` tags of symbols that get metrics (`function`, `method`).
+    pub function_tags: &'static [&'static str],
+    /// Each adds one path to cyclomatic complexity (`if_expression`, `match_arm`...).
+    pub branch_kinds: &'static [&'static str],
+    /// Structures that add to cognitive complexity and nest (`if`, loops, `match`).
+    pub nesting_kinds: &'static [&'static str],
+    /// Node kinds of an `else` branch (cognitive +1, no nesting penalty).
+    pub else_kinds: &'static [&'static str],
+    /// Nodes that nest but add nothing on their own (closures, lambdas).
+    pub nesting_only_kinds: &'static [&'static str],
+    /// Binary expression node kind, and the short-circuit operators in it.
+    pub binary_kinds: &'static [&'static str],
+    pub boolean_operators: &'static [&'static str],
+    /// Node field holding a function's parameter list.
+    pub parameters_field: &'static str,
+    /// Named nodes counted whole as one Halstead operand (string literals).
+    pub atomic_operand_kinds: &'static [&'static str],
+}
+
+/// A language plugin. Everything has a default except the grammar, the
+/// queries and the configuration.
+pub trait Language: 'static {
+    /// Short identifier, e.g. `rust`.
+    const NAME: &'static str;
+    /// The plugin's own version.
+    const VERSION: &'static str;
+    /// Language identifiers served.
+    const LANGUAGES: &'static [&'static str];
+    /// File extensions claimed, without the dot.
+    const EXTENSIONS: &'static [&'static str];
+    /// Manifest files wanted for module resolution.
+    const MANIFESTS: &'static [&'static str] = &[];
+
+    /// The language identifier and grammar for a file path.
+    fn grammar(path: &str) -> (&'static str, tree_sitter::Language);
+    /// The compiled queries for the grammar `language` (from [`Self::grammar`]).
+    fn queries(language: &str) -> &'static Queries;
+    fn symbol_config() -> &'static SymbolConfig;
+    fn metrics_config() -> &'static MetricsConfig;
+
+    /// Capabilities beyond the ones the SDK provides for every plugin.
+    fn extra_capabilities() -> Vec<Capability> {
+        Vec::new()
+    }
+
+    /// The LSP kind for a `definition.<tag>` capture tag.
+    fn symbol_kind(tag: &str) -> SymbolKind {
+        default_symbol_kind(tag)
+    }
+
+    /// The doc text of a comment, or `None` when it is not a doc comment.
+    fn doc_comment(_comment: &str) -> Option<String> {
+        None
+    }
+
+    /// Visibility of a declaration node.
+    fn visibility(_node: Node, _source: &str) -> Visibility {
+        Visibility::Unspecified
+    }
+
+    /// Modifiers of a declaration node, in source order.
+    fn modifiers(_node: Node, _source: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The imports of a parsed file.
+    fn imports(_root: Node, _source: &str, _lines: &crate::LineIndex) -> Vec<Import> {
+        Vec::new()
+    }
+
+    fn render_import(
+        _root: Node,
+        _source: &str,
+        _module_path: &str,
+        _names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!("{}: render-import", Self::NAME)))
+    }
+
+    fn remove_import(
+        _root: Node,
+        _source: &str,
+        _module_path: &str,
+        _name: Option<&str>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!("{}: remove-import", Self::NAME)))
+    }
+
+    fn render_declaration(
+        _root: Node,
+        _source: &str,
+        _start: usize,
+        _end: usize,
+        _target_module: &str,
+    ) -> Result<String, PluginError> {
+        Err(PluginError::Unsupported(format!("{}: render-declaration", Self::NAME)))
+    }
+
+    fn module_of(
+        _root: Node,
+        _source: &str,
+        _path: &str,
+        _manifests: &[Manifest],
+    ) -> Vec<ModuleIdentity> {
+        Vec::new()
+    }
+
+    fn resolve_import(
+        _importer: &ModuleIdentity,
+        _import_path: &str,
+        _manifests: &[Manifest],
+    ) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The conventional mapping of tags-style capture names to LSP kinds.
+pub fn default_symbol_kind(tag: &str) -> SymbolKind {
+    match tag {
+        "function" | "macro" | "delegate" | "arrow_function" => SymbolKind::Function,
+        "method" => SymbolKind::Method,
+        "constructor" => SymbolKind::Constructor,
+        "class" => SymbolKind::Class,
+        "struct" | "union" | "record_struct" => SymbolKind::Struct,
+        "record" => SymbolKind::Class,
+        "enum" => SymbolKind::Enum,
+        "enum_member" | "variant" => SymbolKind::EnumMember,
+        "interface" | "trait" => SymbolKind::Interface,
+        "module" | "mod" => SymbolKind::Module,
+        "namespace" => SymbolKind::Namespace,
+        "package" => SymbolKind::Package,
+        "constant" | "const" => SymbolKind::Constant,
+        "static" | "variable" | "var" | "let" => SymbolKind::Variable,
+        "field" => SymbolKind::Field,
+        "property" => SymbolKind::Property,
+        "event" => SymbolKind::Event,
+        "type" | "type_alias" | "type_parameter" | "associated_type" => SymbolKind::TypeParameter,
+        "impl" => SymbolKind::Object,
+        "operator" => SymbolKind::Operator,
+        _ => SymbolKind::Variable,
+    }
+}

@@ -1,0 +1,40 @@
+//! The crate a lingo language plugin depends on.
+//!
+//! A plugin implements [`Language`]: the tree-sitter grammar, the `.scm`
+//! queries that find symbols, references and locals, and a few hooks for what
+//! queries cannot say (imports, visibility, doc comments). The SDK does the
+//! rest: it keeps the parsed tree in the WIT `document` resource, runs the
+//! queries, computes spans, diagnostics and metrics, and exports the component
+//! through [`export_plugin!`].
+
+pub mod bindings;
+mod component;
+mod document;
+mod facts;
+mod language;
+mod metrics;
+mod query;
+mod text;
+
+pub use component::Component;
+pub use document::Document;
+pub use language::{Language, MetricsConfig, SymbolConfig};
+pub use query::Queries;
+pub use text::LineIndex;
+
+/// The WIT types a plugin names in its hooks.
+pub mod types {
+    pub use crate::bindings::exports::lingo::plugin::types::*;
+}
+
+/// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
+pub const ABI_VERSION: &str = "0.1.0";
+
+/// Export `$language` (a type implementing [`Language`]) as the component.
+#[macro_export]
+macro_rules! export_plugin {
+    ($language:ty) => {
+        type __LingoComponent = $crate::Component<$language>;
+        $crate::bindings::export_bindings!(__LingoComponent with_types_in $crate::bindings);
+    };
+}

@@ -1,0 +1,214 @@
+//! Per-function metrics: cyclomatic and cognitive complexity, nesting,
+//! parameters, lines and Halstead counts, driven by a `MetricsConfig`.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::facts::{SymbolNode, text};
+use crate::language::MetricsConfig;
+use crate::types::{FunctionMetrics, Halstead, Symbol};
+
+/// Metrics of every symbol whose tag is a function tag.
+pub fn function_metrics(
+    root: Node,
+    source: &str,
+    symbols: &[Symbol],
+    nodes: &[SymbolNode],
+    config: &MetricsConfig,
+    comment_kinds: &[&str],
+) -> Vec<FunctionMetrics> {
+    symbols
+        .iter()
+        .zip(nodes)
+        .enumerate()
+        .filter(|(_, (symbol, _))| config.function_tags.contains(&symbol.language_kind.as_str()))
+        .filter_map(|(index, (_, at))| {
+            let node = find_node(root, at)?;
+            Some(measure(node, index as u32, source, config, comment_kinds, nodes))
+        })
+        .collect()
+}
+
+/// The node a `SymbolNode` was recorded from.
+pub fn find_node<'t>(root: Node<'t>, at: &SymbolNode) -> Option<Node<'t>> {
+    let mut node = root.descendant_for_byte_range(at.start, at.end)?;
+    loop {
+        if node.start_byte() == at.start && node.end_byte() == at.end && node.kind_id() == at.kind_id {
+            return Some(node);
+        }
+        node = node.parent()?;
+    }
+}
+
+struct Walk<'a> {
+    config: &'a MetricsConfig,
+    comment_kinds: &'a [&'a str],
+    source: &'a str,
+    /// Start offsets of nested function symbols: measured on their own.
+    nested_functions: HashSet<(usize, usize, u16)>,
+    cyclomatic: u32,
+    cognitive: u32,
+    max_nesting: u32,
+    operators: HashSet<String>,
+    operands: HashSet<String>,
+    total_operators: u32,
+    total_operands: u32,
+    code_rows: HashSet<usize>,
+    comment_rows: HashSet<usize>,
+}
+
+fn measure(
+    function: Node,
+    symbol: u32,
+    source: &str,
+    config: &MetricsConfig,
+    comment_kinds: &[&str],
+    nodes: &[SymbolNode],
+) -> FunctionMetrics {
+    let nested_functions = nodes
+        .iter()
+        .filter(|n| n.start > function.start_byte() && n.end <= function.end_byte())
+        .map(|n| (n.start, n.end, n.kind_id))
+        .collect();
+    let mut walk = Walk {
+        config,
+        comment_kinds,
+        source,
+        nested_functions,
+        cyclomatic: 1,
+        cognitive: 0,
+        max_nesting: 0,
+        operators: HashSet::new(),
+        operands: HashSet::new(),
+        total_operators: 0,
+        total_operands: 0,
+        code_rows: HashSet::new(),
+        comment_rows: HashSet::new(),
+    };
+    let mut cursor = function.walk();
+    for child in function.children(&mut cursor) {
+        walk.visit(child, 0, false);
+    }
+    let parameters = function
+        .child_by_field_name(config.parameters_field)
+        .map(|list| {
+            let mut c = list.walk();
+            list.named_children(&mut c)
+                .filter(|p| !comment_kinds.contains(&p.kind()) && !p.kind().contains("attribute"))
+                .count() as u32
+        })
+        .unwrap_or(0);
+    FunctionMetrics {
+        symbol,
+        cyclomatic: walk.cyclomatic,
+        cognitive: walk.cognitive,
+        max_nesting: walk.max_nesting,
+        parameters,
+        lines: (function.end_position().row - function.start_position().row + 1) as u32,
+        code_lines: walk.code_rows.len() as u32,
+        comment_lines: walk.comment_rows.len() as u32,
+        halstead: Halstead {
+            distinct_operators: walk.operators.len() as u32,
+            distinct_operands: walk.operands.len() as u32,
+            total_operators: walk.total_operators,
+            total_operands: walk.total_operands,
+        },
+    }
+}
+
+impl Walk<'_> {
+    fn visit(&mut self, node: Node, nesting: u32, parent_is_else: bool) {
+        let key = (node.start_byte(), node.end_byte(), node.kind_id());
+        if self.nested_functions.contains(&key) {
+            return;
+        }
+        let kind = node.kind();
+        if self.comment_kinds.contains(&kind) {
+            for row in node.start_position().row..=node.end_position().row {
+                self.comment_rows.insert(row);
+            }
+            return;
+        }
+        let config = self.config;
+        if config.branch_kinds.contains(&kind) {
+            self.cyclomatic += 1;
+        }
+        let mut child_nesting = nesting;
+        let mut child_is_else = false;
+        if config.nesting_kinds.contains(&kind) {
+            if parent_is_else {
+                // `else if` costs one, like `else`, and nests no deeper.
+                self.cognitive += 1;
+            } else {
+                self.cognitive += 1 + nesting;
+                child_nesting = nesting + 1;
+            }
+            self.max_nesting = self.max_nesting.max(child_nesting);
+        } else if config.else_kinds.contains(&kind) {
+            // A chained `if` inside the `else` pays for both.
+            if !self.else_chains_if(node) {
+                self.cognitive += 1;
+            }
+            child_is_else = true;
+        } else if config.nesting_only_kinds.contains(&kind) {
+            child_nesting = nesting + 1;
+        }
+        if config.binary_kinds.contains(&kind) {
+            self.boolean_sequence(node);
+        }
+        if config.atomic_operand_kinds.contains(&kind) || node.child_count() == 0 {
+            self.token(node);
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            let is_else = child_is_else && child.is_named();
+            self.visit(child, child_nesting, is_else);
+        }
+    }
+
+    fn else_chains_if(&self, else_node: Node) -> bool {
+        let mut cursor = else_node.walk();
+        let chained = else_node
+            .named_children(&mut cursor)
+            .any(|c| self.config.nesting_kinds.contains(&c.kind()));
+        chained
+    }
+
+    /// Cognitive complexity counts each run of the same boolean operator once.
+    fn boolean_sequence(&mut self, node: Node) {
+        let Some(op) = operator(node, self.source) else { return };
+        if !self.config.boolean_operators.contains(&op) {
+            return;
+        }
+        self.cyclomatic += 1;
+        let continues_run = node
+            .parent()
+            .filter(|p| self.config.binary_kinds.contains(&p.kind()))
+            .and_then(|p| operator(p, self.source))
+            .is_some_and(|parent_op| parent_op == op);
+        if !continues_run {
+            self.cognitive += 1;
+        }
+    }
+
+    fn token(&mut self, node: Node) {
+        let row = node.start_position().row;
+        for r in row..=node.end_position().row {
+            self.code_rows.insert(r);
+        }
+        if node.is_named() {
+            let operand = text(node, self.source).to_string();
+            self.total_operands += 1;
+            self.operands.insert(operand);
+        } else if !node.kind().trim().is_empty() {
+            self.total_operators += 1;
+            self.operators.insert(node.kind().to_string());
+        }
+    }
+}
+
+fn operator<'s>(binary: Node, source: &'s str) -> Option<&'s str> {
+    binary.child_by_field_name("operator").map(|op| text(op, source))
+}
