@@ -1,0 +1,80 @@
+//! Builds the built-in language plugins (and the hostile test plugin) as
+//! `wasm32-wasip2` components and embeds the built-in ones in the binary.
+//!
+//! The plugins are built by a nested `cargo build` into their own target
+//! directory (`target/plugins`), so it never waits on the outer build's lock.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Built-in plugins: (package name, wasm file stem). Embedded in the binary.
+const BUILT_IN: &[(&str, &str)] = &[("lingo-plugin-rust", "lingo_plugin_rust")];
+/// Plugins built for the test suites only; their directory is exported.
+const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_hostile")];
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let workspace = manifest_dir.parent().unwrap().to_path_buf();
+    for watched in ["wit", "sdk", "plugins", "tests/plugins", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
+    }
+    println!("cargo:rerun-if-env-changed=LINGO_SKIP_PLUGIN_BUILD");
+
+    let target_dir = workspace.join("target").join("plugins");
+    let out_dir = target_dir.join("wasm32-wasip2").join("plugin");
+    if std::env::var_os("LINGO_SKIP_PLUGIN_BUILD").is_none() {
+        build_plugins(&workspace, &target_dir);
+    }
+
+    let mut embedded = String::from(
+        "/// The built-in plugins: (file name, component bytes).\n\
+         pub static BUILT_IN_PLUGINS: &[(&str, &[u8])] = &[\n",
+    );
+    for (_, stem) in BUILT_IN {
+        let wasm = out_dir.join(format!("{stem}.wasm"));
+        assert!(wasm.exists(), "plugin component missing: {}", wasm.display());
+        embedded.push_str(&format!("    (\"{stem}.wasm\", include_bytes!({:?})),\n", wasm));
+    }
+    embedded.push_str("];\n");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("embedded_plugins.rs");
+    std::fs::write(out, embedded).unwrap();
+    println!("cargo:rustc-env=LINGO_PLUGIN_ARTIFACTS={}", out_dir.display());
+}
+
+fn build_plugins(workspace: &Path, target_dir: &Path) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(workspace)
+        .args(["build", "--target", "wasm32-wasip2", "--profile", "plugin", "--target-dir"])
+        .arg(target_dir);
+    for (package, _) in BUILT_IN.iter().chain(TEST_ONLY) {
+        command.args(["-p", package]);
+    }
+    // The outer build's settings are for the host, not for the wasm target.
+    for var in [
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_PRIMARY_PACKAGE",
+        "TARGET",
+        "HOST",
+        "OPT_LEVEL",
+        "PROFILE",
+        "DEBUG",
+        "CC",
+        "CFLAGS",
+        "AR",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+    ] {
+        command.env_remove(var);
+    }
+    let status = command.status().expect("run cargo to build the plugin components");
+    assert!(
+        status.success(),
+        "building the plugin components failed; is the wasm toolchain installed? \
+         (rustup target add wasm32-wasip2; apt-get install clang-19 llvm-19 wasi-libc)"
+    );
+}

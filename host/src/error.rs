@@ -1,0 +1,1 @@
+//! Tool errors: stable codes, the field at fault, suggestions.

@@ -1,0 +1,10 @@
+//! lingo: a code-intelligence MCP server whose languages are sandboxed
+//! WebAssembly components. See ARCHITECTURE.md for the code map.
+
+pub mod error;
+pub mod mcp;
+pub mod model;
+pub mod resolve;
+pub mod runtime;
+pub mod tools;
+pub mod workspace;

@@ -1,0 +1,239 @@
+//! The host's language-neutral model of what plugins report. It is kept
+//! apart from the WIT bindings so that tools never depend on an ABI version.
+
+use serde::{Deserialize, Serialize};
+
+/// Zero-based line and UTF-16 character, plus the byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Position {
+    pub line: u32,
+    pub character: u32,
+    #[serde(skip_serializing)]
+    pub offset: u32,
+}
+
+/// A half-open range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: Position,
+    pub end: Position,
+}
+
+impl Span {
+    pub fn contains_offset(&self, offset: u32) -> bool {
+        self.start.offset <= offset && offset < self.end.offset
+    }
+}
+
+/// LSP `SymbolKind`, spelled in lowercase snake case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    File, Module, Namespace, Package, Class, Method, Property, Field, Constructor, Enum,
+    Interface, Function, Variable, Constant, String, Number, Boolean, Array, Object, Key,
+    Null, EnumMember, Struct, Event, Operator, TypeParameter,
+}
+
+impl SymbolKind {
+    pub const ALL: [SymbolKind; 26] = [
+        SymbolKind::File, SymbolKind::Module, SymbolKind::Namespace, SymbolKind::Package,
+        SymbolKind::Class, SymbolKind::Method, SymbolKind::Property, SymbolKind::Field,
+        SymbolKind::Constructor, SymbolKind::Enum, SymbolKind::Interface, SymbolKind::Function,
+        SymbolKind::Variable, SymbolKind::Constant, SymbolKind::String, SymbolKind::Number,
+        SymbolKind::Boolean, SymbolKind::Array, SymbolKind::Object, SymbolKind::Key,
+        SymbolKind::Null, SymbolKind::EnumMember, SymbolKind::Struct, SymbolKind::Event,
+        SymbolKind::Operator, SymbolKind::TypeParameter,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::File => "file", SymbolKind::Module => "module",
+            SymbolKind::Namespace => "namespace", SymbolKind::Package => "package",
+            SymbolKind::Class => "class", SymbolKind::Method => "method",
+            SymbolKind::Property => "property", SymbolKind::Field => "field",
+            SymbolKind::Constructor => "constructor", SymbolKind::Enum => "enum",
+            SymbolKind::Interface => "interface", SymbolKind::Function => "function",
+            SymbolKind::Variable => "variable", SymbolKind::Constant => "constant",
+            SymbolKind::String => "string", SymbolKind::Number => "number",
+            SymbolKind::Boolean => "boolean", SymbolKind::Array => "array",
+            SymbolKind::Object => "object", SymbolKind::Key => "key", SymbolKind::Null => "null",
+            SymbolKind::EnumMember => "enum_member", SymbolKind::Struct => "struct",
+            SymbolKind::Event => "event", SymbolKind::Operator => "operator",
+            SymbolKind::TypeParameter => "type_parameter",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SymbolKind> {
+        let wanted = text.to_ascii_lowercase().replace(['-', ' '], "_");
+        SymbolKind::ALL.into_iter().find(|k| k.as_str() == wanted || k.as_str().replace('_', "") == wanted)
+    }
+
+    /// Kinds that have bodies worth collapsing and metrics worth measuring.
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility { Public, Internal, Protected, Private, Unspecified }
+
+/// A declaration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub language_kind: String,
+    pub span: Span,
+    pub name_span: Span,
+    pub container: Option<u32>,
+    pub container_name: Option<String>,
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+    pub visibility: Visibility,
+    pub modifiers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReferenceKind { Call, Reference, Type, Import, Extends, Implements, Write }
+
+/// A use of a name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    pub name: String,
+    pub kind: ReferenceKind,
+    pub span: Span,
+    pub qualifier: Vec<String>,
+    pub is_member: bool,
+    pub enclosing: Option<u32>,
+    pub local: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportKind { Named, Glob, Namespace, Default, SideEffect }
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportedName {
+    pub name: String,
+    pub alias: Option<String>,
+    pub span: Span,
+}
+
+impl ImportedName {
+    /// The name this import binds in the importing file.
+    pub fn local_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    pub module_path: String,
+    pub kind: ImportKind,
+    pub names: Vec<ImportedName>,
+    pub type_only: bool,
+    pub reexport: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Local {
+    pub name: String,
+    pub span: Span,
+    pub scope: Span,
+    pub language_kind: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity { Error, Warning, Information, Hint }
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: String,
+    pub message: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Halstead {
+    pub distinct_operators: u32,
+    pub distinct_operands: u32,
+    pub total_operators: u32,
+    pub total_operands: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionMetrics {
+    pub symbol: u32,
+    pub cyclomatic: u32,
+    pub cognitive: u32,
+    pub max_nesting: u32,
+    pub parameters: u32,
+    pub lines: u32,
+    pub code_lines: u32,
+    pub comment_lines: u32,
+    pub halstead: Halstead,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyntaxNode {
+    pub kind: String,
+    pub span: Span,
+    pub named: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PluginInfo {
+    pub name: String,
+    pub version: String,
+    pub abi_version: String,
+    pub languages: Vec<String>,
+    pub extensions: Vec<String>,
+    pub manifests: Vec<String>,
+    pub capabilities: Vec<String>,
+}
+
+/// A manifest file handed to plugins for module resolution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub path: String,
+    pub contents: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ModuleIdentity {
+    pub path: String,
+    pub crate_or_package: Option<String>,
+}
+
+/// Everything a plugin reports about one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileFacts {
+    pub language: String,
+    pub symbols: Vec<Symbol>,
+    pub references: Vec<Reference>,
+    pub imports: Vec<Import>,
+    pub locals: Vec<Local>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub metrics: Vec<FunctionMetrics>,
+    pub modules: Vec<ModuleIdentity>,
+}
+
+impl FileFacts {
+    /// `Outer::Inner::name`-style path of containers, outermost first.
+    pub fn container_chain(&self, index: usize) -> Vec<&Symbol> {
+        let mut chain = Vec::new();
+        let mut current = self.symbols[index].container;
+        while let Some(c) = current {
+            let symbol = &self.symbols[c as usize];
+            chain.push(symbol);
+            current = symbol.container;
+        }
+        chain.reverse();
+        chain
+    }
+}

@@ -1,0 +1,210 @@
+//! Conversions from the WIT bindings to the host model.
+
+use super::bindings::exports::lingo::plugin::types as wit;
+use crate::model;
+
+impl From<wit::Position> for model::Position {
+    fn from(p: wit::Position) -> Self {
+        model::Position { line: p.line, character: p.character, offset: p.offset }
+    }
+}
+
+impl From<wit::Span> for model::Span {
+    fn from(s: wit::Span) -> Self {
+        model::Span { start: s.start.into(), end: s.end.into() }
+    }
+}
+
+impl From<wit::SymbolKind> for model::SymbolKind {
+    fn from(kind: wit::SymbolKind) -> Self {
+        use model::SymbolKind as M;
+        use wit::SymbolKind as W;
+        match kind {
+            W::File => M::File, W::Module => M::Module, W::Namespace => M::Namespace,
+            W::Package => M::Package, W::Class => M::Class, W::Method => M::Method,
+            W::Property => M::Property, W::Field => M::Field, W::Constructor => M::Constructor,
+            W::Enum => M::Enum, W::Interface => M::Interface, W::Function => M::Function,
+            W::Variable => M::Variable, W::Constant => M::Constant, W::String => M::String,
+            W::Number => M::Number, W::Boolean => M::Boolean, W::Array => M::Array,
+            W::Object => M::Object, W::Key => M::Key, W::Null => M::Null,
+            W::EnumMember => M::EnumMember, W::Struct => M::Struct, W::Event => M::Event,
+            W::Operator => M::Operator, W::TypeParameter => M::TypeParameter,
+        }
+    }
+}
+
+impl From<wit::Visibility> for model::Visibility {
+    fn from(v: wit::Visibility) -> Self {
+        match v {
+            wit::Visibility::Public => model::Visibility::Public,
+            wit::Visibility::Internal => model::Visibility::Internal,
+            wit::Visibility::Protected => model::Visibility::Protected,
+            wit::Visibility::Private => model::Visibility::Private,
+            wit::Visibility::Unspecified => model::Visibility::Unspecified,
+        }
+    }
+}
+
+impl From<wit::Symbol> for model::Symbol {
+    fn from(s: wit::Symbol) -> Self {
+        model::Symbol {
+            name: s.name,
+            kind: s.kind.into(),
+            language_kind: s.language_kind,
+            span: s.span.into(),
+            name_span: s.name_span.into(),
+            container: s.container,
+            container_name: s.container_name,
+            signature: s.signature,
+            doc: s.doc,
+            visibility: s.visibility.into(),
+            modifiers: s.modifiers,
+        }
+    }
+}
+
+impl From<wit::ReferenceKind> for model::ReferenceKind {
+    fn from(k: wit::ReferenceKind) -> Self {
+        use model::ReferenceKind as M;
+        match k {
+            wit::ReferenceKind::Call => M::Call,
+            wit::ReferenceKind::Reference => M::Reference,
+            wit::ReferenceKind::Type => M::Type,
+            wit::ReferenceKind::Import => M::Import,
+            wit::ReferenceKind::Extends => M::Extends,
+            wit::ReferenceKind::Implements => M::Implements,
+            wit::ReferenceKind::Write => M::Write,
+        }
+    }
+}
+
+impl From<wit::Reference> for model::Reference {
+    fn from(r: wit::Reference) -> Self {
+        model::Reference {
+            name: r.name,
+            kind: r.kind.into(),
+            span: r.span.into(),
+            qualifier: r.qualifier,
+            is_member: r.is_member,
+            enclosing: r.enclosing,
+            local: r.local,
+        }
+    }
+}
+
+impl From<wit::Import> for model::Import {
+    fn from(i: wit::Import) -> Self {
+        use model::ImportKind as M;
+        model::Import {
+            module_path: i.module_path,
+            kind: match i.kind {
+                wit::ImportKind::Named => M::Named,
+                wit::ImportKind::Glob => M::Glob,
+                wit::ImportKind::Namespace => M::Namespace,
+                wit::ImportKind::Default => M::Default,
+                wit::ImportKind::SideEffect => M::SideEffect,
+            },
+            names: i
+                .names
+                .into_iter()
+                .map(|n| model::ImportedName { name: n.name, alias: n.alias, span: n.span.into() })
+                .collect(),
+            type_only: i.type_only,
+            reexport: i.reexport,
+            span: i.span.into(),
+        }
+    }
+}
+
+impl From<wit::Local> for model::Local {
+    fn from(l: wit::Local) -> Self {
+        model::Local { name: l.name, span: l.span.into(), scope: l.scope.into(), language_kind: l.language_kind }
+    }
+}
+
+impl From<wit::Diagnostic> for model::Diagnostic {
+    fn from(d: wit::Diagnostic) -> Self {
+        model::Diagnostic {
+            severity: match d.severity {
+                wit::Severity::Error => model::Severity::Error,
+                wit::Severity::Warning => model::Severity::Warning,
+                wit::Severity::Information => model::Severity::Information,
+                wit::Severity::Hint => model::Severity::Hint,
+            },
+            code: d.code,
+            message: d.message,
+            span: d.span.into(),
+        }
+    }
+}
+
+impl From<wit::FunctionMetrics> for model::FunctionMetrics {
+    fn from(m: wit::FunctionMetrics) -> Self {
+        model::FunctionMetrics {
+            symbol: m.symbol,
+            cyclomatic: m.cyclomatic,
+            cognitive: m.cognitive,
+            max_nesting: m.max_nesting,
+            parameters: m.parameters,
+            lines: m.lines,
+            code_lines: m.code_lines,
+            comment_lines: m.comment_lines,
+            halstead: model::Halstead {
+                distinct_operators: m.halstead.distinct_operators,
+                distinct_operands: m.halstead.distinct_operands,
+                total_operators: m.halstead.total_operators,
+                total_operands: m.halstead.total_operands,
+            },
+        }
+    }
+}
+
+impl From<wit::SyntaxNode> for model::SyntaxNode {
+    fn from(n: wit::SyntaxNode) -> Self {
+        model::SyntaxNode { kind: n.kind, span: n.span.into(), named: n.named }
+    }
+}
+
+impl From<wit::ModuleIdentity> for model::ModuleIdentity {
+    fn from(m: wit::ModuleIdentity) -> Self {
+        model::ModuleIdentity { path: m.path, crate_or_package: m.crate_or_package }
+    }
+}
+
+impl From<&model::Manifest> for wit::Manifest {
+    fn from(m: &model::Manifest) -> Self {
+        wit::Manifest { path: m.path.clone(), contents: m.contents.clone() }
+    }
+}
+
+pub fn capability_name(c: wit::Capability) -> &'static str {
+    use wit::Capability as C;
+    match c {
+        C::Symbols => "symbols",
+        C::References => "references",
+        C::Imports => "imports",
+        C::Locals => "locals",
+        C::Diagnostics => "diagnostics",
+        C::Metrics => "metrics",
+        C::IncrementalUpdate => "incremental-update",
+        C::NodeAt => "node-at",
+        C::ModuleResolution => "module-resolution",
+        C::RenderImport => "render-import",
+        C::RemoveImport => "remove-import",
+        C::RenderDeclaration => "render-declaration",
+    }
+}
+
+impl From<wit::PluginInfo> for model::PluginInfo {
+    fn from(i: wit::PluginInfo) -> Self {
+        model::PluginInfo {
+            name: i.name,
+            version: i.version,
+            abi_version: i.abi_version,
+            languages: i.languages,
+            extensions: i.extensions,
+            manifests: i.manifests,
+            capabilities: i.capabilities.into_iter().map(|c| capability_name(c).to_string()).collect(),
+        }
+    }
+}
