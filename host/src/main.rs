@@ -1,1 +1,151 @@
-fn main() {}
+//! The `lingo` command line: `lingo serve` runs the MCP server over stdio.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use lingo::mcp::Server;
+use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
+use lingo::tools::{ToolContext, ToolRegistry};
+use lingo::workspace::Workspace;
+
+#[derive(Parser)]
+#[command(name = "lingo", version, about = "Code intelligence for coding agents, over MCP")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve MCP over stdin/stdout for one workspace.
+    Serve(ServeArgs),
+    /// Index a workspace once and print statistics as JSON.
+    Index(ServeArgs),
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// The workspace root.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// An extra plugin component (`.wasm`); may be repeated.
+    #[arg(long = "plugin", value_name = "WASM")]
+    plugins: Vec<PathBuf>,
+    /// A TOML config file (default: `lingo.toml` in the root, if present).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Where compiled components are cached.
+    #[arg(long, env = "LINGO_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Do not load the built-in plugins.
+    #[arg(long)]
+    no_built_in: bool,
+    /// Time limit of one plugin call, in milliseconds.
+    #[arg(long)]
+    plugin_timeout_ms: Option<u64>,
+    /// Memory limit of one plugin instance, in MiB.
+    #[arg(long)]
+    plugin_memory_mb: Option<usize>,
+}
+
+/// The config file: extra plugins and limits.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    plugins: Vec<PathBuf>,
+    plugin_timeout_ms: Option<u64>,
+    plugin_memory_mb: Option<usize>,
+}
+
+fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)> {
+    let path = match &args.config {
+        Some(path) => Some(path.clone()),
+        None => Some(args.root.join("lingo.toml")).filter(|p| p.is_file()),
+    };
+    let Some(path) = path else { return Ok((ConfigFile::default(), None)) };
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config: ConfigFile = toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok((config, path.parent().map(PathBuf::from)))
+}
+
+fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
+    let (file, base) = load_config(args)?;
+    let mut extra_plugins = args.plugins.clone();
+    // Plugin paths in the config file are relative to the file.
+    extra_plugins.extend(file.plugins.iter().map(|p| match &base {
+        Some(base) if p.is_relative() => base.join(p),
+        _ => p.clone(),
+    }));
+    let mut limits = Limits::default();
+    if let Some(ms) = args.plugin_timeout_ms.or(file.plugin_timeout_ms) {
+        limits.call_timeout = Duration::from_millis(ms);
+    }
+    if let Some(mb) = args.plugin_memory_mb.or(file.plugin_memory_mb) {
+        limits.memory_bytes = mb << 20;
+    }
+    Ok(RuntimeConfig {
+        extra_plugins,
+        include_built_in: !args.no_built_in,
+        cache_dir: args.cache_dir.clone().or_else(lingo::runtime::default_cache_dir),
+        limits,
+    })
+}
+
+fn open_workspace(args: &ServeArgs) -> anyhow::Result<Arc<Workspace>> {
+    let registry = Arc::new(PluginRegistry::load(&runtime_config(args)?)?);
+    Ok(Arc::new(Workspace::new(&args.root, registry)?))
+}
+
+fn main() -> anyhow::Result<()> {
+    // Logs go to stderr: stdout carries the protocol.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("LINGO_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => serve(args),
+        Command::Index(args) => {
+            let workspace = open_workspace(&args)?;
+            let stats = workspace.refresh();
+            let snapshot = workspace.snapshot();
+            let lines: usize = snapshot.files.values().map(|f| f.line_count()).sum();
+            println!(
+                "{}",
+                serde_json::json!({
+                    "root": workspace.root().display().to_string(),
+                    "refresh": stats,
+                    "lines": lines,
+                    "symbols": snapshot.symbol_count(),
+                    "plugins": workspace.registry().plugins().iter().map(|p| &p.info().name).collect::<Vec<_>>(),
+                    "refusedPlugins": workspace.registry().failures(),
+                })
+            );
+            Ok(())
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let workspace = open_workspace(&args)?;
+    tracing::info!(root = %workspace.root().display(), "serving MCP on stdio");
+    // Index in the background; tools wait for it, the handshake does not.
+    let indexer = workspace.clone();
+    std::thread::spawn(move || indexer.refresh());
+    let tools = ToolRegistry::new();
+    let context = ToolContext { workspace, tool_names: tools.names() };
+    let server = Server::new(tools, context);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(lingo::mcp::serve(server, tokio::io::stdin(), tokio::io::stdout()))?;
+    // Don't wait for blocking tasks (e.g. a plugin call still running).
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    Ok(())
+}

@@ -194,6 +194,7 @@ pub struct PluginInfo {
     pub languages: Vec<String>,
     pub extensions: Vec<String>,
     pub manifests: Vec<String>,
+    pub path_separator: String,
     pub capabilities: Vec<String>,
 }
 

@@ -1,1 +1,275 @@
-//! resolve
+//! Name resolution across files from the plugins' facts: local scope first,
+//! then imports and module paths, then the file's own declarations, and only
+//! then name-only matches, which are marked as such.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::model::{FileFacts, ImportKind, Reference, Symbol};
+use crate::workspace::{FileEntry, Snapshot};
+
+/// How a definition was found, most certain first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    /// The position is the declaration itself.
+    Declaration,
+    /// A binding in an enclosing local scope, or a declaration of the same file.
+    Scope,
+    /// Through an import of the file.
+    Import,
+    /// Through a qualified path (`module::name`, `Type::member`).
+    Qualified,
+    /// Only the name matched; the target may be wrong.
+    NameOnly,
+}
+
+impl Resolution {
+    /// How certain a definition found this way is, from 0 to 1.
+    pub fn confidence(self, candidates: usize) -> f64 {
+        let base = match self {
+            Resolution::Declaration | Resolution::Scope | Resolution::Import => 1.0,
+            Resolution::Qualified => 0.9,
+            Resolution::NameOnly => 0.5,
+        };
+        base / candidates.max(1) as f64
+    }
+}
+
+/// Where something is declared.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Symbol { file: Arc<FileEntry>, index: usize },
+    Local { file: Arc<FileEntry>, index: usize },
+}
+
+#[derive(Debug, Clone)]
+pub struct Definition {
+    pub target: Target,
+    pub resolution: Resolution,
+}
+
+/// What sits at a position of a file.
+pub enum AtPosition<'f> {
+    Declaration(usize),
+    LocalDeclaration(usize),
+    Reference(&'f Reference),
+}
+
+/// The declaration or reference whose name covers `offset` (the end of a
+/// name counts, so a cursor just after it still finds it).
+pub fn at_offset(facts: &FileFacts, offset: u32) -> Option<AtPosition<'_>> {
+    let covers = |s: &crate::model::Span| s.start.offset <= offset && offset <= s.end.offset;
+    if let Some(i) = facts.symbols.iter().position(|s| covers(&s.name_span)) {
+        return Some(AtPosition::Declaration(i));
+    }
+    if let Some(r) = facts.references.iter().find(|r| covers(&r.span)) {
+        return Some(AtPosition::Reference(r));
+    }
+    facts.locals.iter().position(|l| covers(&l.span)).map(AtPosition::LocalDeclaration)
+}
+
+pub struct Resolver<'s> {
+    snapshot: &'s Snapshot,
+}
+
+impl<'s> Resolver<'s> {
+    pub fn new(snapshot: &'s Snapshot) -> Self {
+        Resolver { snapshot }
+    }
+
+    /// Definitions of `reference`, written in `file`.
+    pub fn resolve(&self, file: &Arc<FileEntry>, reference: &Reference) -> Vec<Definition> {
+        let Ok(facts) = &file.facts else { return Vec::new() };
+        if let Some(local) = reference.local {
+            return vec![Definition {
+                target: Target::Local { file: file.clone(), index: local as usize },
+                resolution: Resolution::Scope,
+            }];
+        }
+        let found = if !reference.qualifier.is_empty() {
+            self.qualified(file, facts, reference)
+        } else if reference.is_member {
+            Vec::new()
+        } else {
+            self.bare(file, facts, &reference.name)
+        };
+        if !found.is_empty() {
+            return found;
+        }
+        self.name_only(&reference.name, reference.is_member)
+    }
+
+    /// A bare name: the file's own declarations, then its imports.
+    fn bare(&self, file: &Arc<FileEntry>, facts: &FileFacts, name: &str) -> Vec<Definition> {
+        let own: Vec<Definition> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.name == name && is_item(s))
+            .map(|(index, _)| Definition { target: Target::Symbol { file: file.clone(), index }, resolution: Resolution::Scope })
+            .collect();
+        if !own.is_empty() {
+            return own;
+        }
+        for import in &facts.imports {
+            if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
+                let found = self.in_modules(file, facts, &import.module_path, &imported.name, Resolution::Import);
+                if !found.is_empty() {
+                    return found;
+                }
+                // The import may name a module, or a type whose members follow.
+                continue;
+            }
+        }
+        let globbed: Vec<Definition> = facts
+            .imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Glob)
+            .flat_map(|i| self.in_modules(file, facts, &i.module_path, name, Resolution::Import))
+            .collect();
+        globbed
+    }
+
+    /// `a::b::name` or `Type::name`.
+    fn qualified(&self, file: &Arc<FileEntry>, facts: &FileFacts, reference: &Reference) -> Vec<Definition> {
+        let separator = &file.plugin.info().path_separator;
+        let qualifier = &reference.qualifier;
+        let name = &reference.name;
+        // The first segment may be an imported name: substitute its path.
+        let first = &qualifier[0];
+        let mut paths = vec![qualifier.join(separator)];
+        for import in &facts.imports {
+            for imported in import.names.iter().filter(|n| n.local_name() == first) {
+                let mut full = vec![import.module_path.clone(), imported.name.clone()];
+                full.extend(qualifier[1..].iter().cloned());
+                paths.insert(0, full.join(separator));
+            }
+        }
+        for path in &paths {
+            let found = self.in_modules(file, facts, path, name, Resolution::Qualified);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        // `Type::member`: members of a type with that name.
+        let owner = qualifier.last().expect("qualifier is not empty");
+        let mut members: Vec<Definition> = self.members_of(owner, name, Some(file));
+        if members.is_empty() {
+            members = self.members_of(owner, name, None);
+        }
+        members
+    }
+
+    /// Symbols named `name` declared by a container named `owner`; with
+    /// `only_in`, restricted to that file.
+    fn members_of(&self, owner: &str, name: &str, only_in: Option<&Arc<FileEntry>>) -> Vec<Definition> {
+        let files: Vec<&Arc<FileEntry>> = match only_in {
+            Some(f) => vec![f],
+            None => self.snapshot.files.values().collect(),
+        };
+        files
+            .into_iter()
+            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
+            .flat_map(|(f, facts)| {
+                facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.name == name && s.container_name.as_deref() == Some(owner))
+                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::Qualified })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Top-level `name` in the files of the modules `import_path` may name.
+    fn in_modules(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        import_path: &str,
+        name: &str,
+        resolution: Resolution,
+    ) -> Vec<Definition> {
+        let mut out = Vec::new();
+        for importer in &facts.modules {
+            let candidates = file
+                .plugin
+                .resolve_import(importer, import_path, &self.snapshot.manifests)
+                .unwrap_or_default();
+            for module in candidates {
+                // A module named by the path is declared (`mod b;`) in its parent's files.
+                for path in self.snapshot.modules.get(&module).into_iter().flatten() {
+                    let Some(target) = self.snapshot.files.get(path) else { continue };
+                    let Ok(target_facts) = &target.facts else { continue };
+                    for (index, symbol) in target_facts.symbols.iter().enumerate() {
+                        if symbol.name == name && symbol.container.is_none() {
+                            out.push(Definition { target: Target::Symbol { file: target.clone(), index }, resolution });
+                        }
+                    }
+                }
+                if !out.is_empty() {
+                    return out;
+                }
+            }
+        }
+        out
+    }
+
+    /// Every declaration named `name`, for a reference nothing else resolved.
+    fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
+        self.snapshot
+            .files
+            .values()
+            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
+            .flat_map(|(f, facts)| {
+                facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.name == name && (!members_only || s.container.is_some()) && is_item(s))
+                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::NameOnly })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Declarations matching a name, optionally qualified by its container
+    /// (`Type::method`, `Type.method`).
+    pub fn by_name(&self, query: &str) -> Vec<Definition> {
+        let (owner, name) = split_qualified(query);
+        self.snapshot
+            .files
+            .values()
+            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
+            .flat_map(|(f, facts)| {
+                facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.name == name && is_item(s))
+                    .filter(|(_, s)| owner.is_none_or(|o| s.container_name.as_deref() == Some(o)))
+                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::NameOnly })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
+/// `a::B::c` or `A.b` -> (Some("B"), "c").
+pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
+    for separator in ["::", "."] {
+        if let Some((head, name)) = query.rsplit_once(separator) {
+            let owner = head.rsplit(separator).next().filter(|o| !o.is_empty());
+            return (owner, name);
+        }
+    }
+    (None, query)
+}
+
+/// Impl blocks are containers, not declarations a name refers to.
+fn is_item(symbol: &Symbol) -> bool {
+    symbol.language_kind != "impl"
+}

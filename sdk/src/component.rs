@@ -32,6 +32,7 @@ impl<L: Language> plugin::Guest for Component<L> {
             languages: L::LANGUAGES.iter().map(|s| s.to_string()).collect(),
             extensions: L::EXTENSIONS.iter().map(|s| s.to_string()).collect(),
             manifests: L::MANIFESTS.iter().map(|s| s.to_string()).collect(),
+            path_separator: L::symbol_config().path_separator.to_string(),
             capabilities,
         }
     }

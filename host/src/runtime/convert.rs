@@ -204,7 +204,14 @@ impl From<wit::PluginInfo> for model::PluginInfo {
             languages: i.languages,
             extensions: i.extensions,
             manifests: i.manifests,
+            path_separator: i.path_separator,
             capabilities: i.capabilities.into_iter().map(|c| capability_name(c).to_string()).collect(),
         }
+    }
+}
+
+impl From<&model::ModuleIdentity> for wit::ModuleIdentity {
+    fn from(m: &model::ModuleIdentity) -> Self {
+        wit::ModuleIdentity { path: m.path.clone(), crate_or_package: m.crate_or_package.clone() }
     }
 }

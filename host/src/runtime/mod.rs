@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
 pub use wasm::WasmPlugin;
 
-use crate::model::{FileFacts, Manifest, PluginInfo, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
@@ -68,6 +69,13 @@ pub trait LanguagePlugin: Send + Sync {
     fn origin(&self) -> &str;
     /// Parse `source` and return every fact about it.
     fn analyze(&self, path: &str, source: &str, manifests: &[Manifest]) -> Result<FileFacts, PluginError>;
+    /// Candidate module paths an import path written in `importer` names.
+    fn resolve_import(
+        &self,
+        importer: &ModuleIdentity,
+        import_path: &str,
+        manifests: &[Manifest],
+    ) -> Result<Vec<String>, PluginError>;
     /// The syntax node at `offset` and its ancestors, innermost first.
     fn node_at(&self, path: &str, source: &str, offset: u32) -> Result<Vec<SyntaxNode>, PluginError>;
 }

@@ -9,7 +9,7 @@ use wasmtime::{Engine, Store, Trap};
 use super::bindings::{LanguagePlugin as Bindings, LanguagePluginPre};
 use super::sandbox::{Limits, SandboxState};
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use crate::model::{FileFacts, Manifest, PluginInfo, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
@@ -62,6 +62,7 @@ impl WasmPlugin {
                 languages: Vec::new(),
                 extensions: Vec::new(),
                 manifests: Vec::new(),
+                path_separator: String::new(),
                 capabilities: Vec::new(),
             },
             origin: origin.to_string(),
@@ -206,6 +207,17 @@ impl LanguagePlugin for WasmPlugin {
                 modules: modules.into_iter().map(Into::into).collect(),
             })
         })
+    }
+
+    fn resolve_import(
+        &self,
+        importer: &ModuleIdentity,
+        import_path: &str,
+        manifests: &[Manifest],
+    ) -> Result<Vec<String>, PluginError> {
+        let importer = importer.into();
+        let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
+        self.call(|store, b| b.lingo_plugin_modules().call_resolve_import(store, &importer, import_path, &wit_manifests))
     }
 
     fn node_at(&self, path: &str, source: &str, offset: u32) -> Result<Vec<SyntaxNode>, PluginError> {

@@ -1,1 +1,125 @@
-//! tools
+//! The MCP tools: their names, aliases, input schemas and handlers.
+
+mod args;
+mod definition;
+mod diagnostics;
+mod health;
+mod outline;
+mod search;
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+pub use args::Args;
+
+use crate::error::{ToolError, similar};
+use crate::workspace::Workspace;
+
+/// What every tool handler gets.
+pub struct ToolContext {
+    pub workspace: Arc<Workspace>,
+    /// Names of all tools, for `health_check`.
+    pub tool_names: Vec<&'static str>,
+}
+
+type Handler = fn(&ToolContext, &Args) -> Result<Value, ToolError>;
+
+/// One tool.
+pub struct Tool {
+    pub name: &'static str,
+    /// Other spellings accepted on `tools/call` (the specs' camelCase and dotted names).
+    pub aliases: &'static [&'static str],
+    pub description: &'static str,
+    pub input_schema: Value,
+    handler: Handler,
+}
+
+/// All tools, looked up by name or alias.
+pub struct ToolRegistry {
+    tools: Vec<Tool>,
+}
+
+impl Default for ToolRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ToolRegistry {
+    pub fn new() -> Self {
+        let mut tools = vec![
+            health::health_check(),
+            health::diagnose(),
+            outline::tool(),
+            search::tool(),
+            diagnostics::tool(),
+            definition::tool(),
+        ];
+        for tool in &mut tools {
+            add_project_id(&mut tool.input_schema);
+        }
+        ToolRegistry { tools }
+    }
+
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.tools.iter().map(|t| t.name).collect()
+    }
+
+    pub fn find(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name || t.aliases.contains(&name))
+    }
+
+    /// Names close to an unknown one.
+    pub fn suggest(&self, name: &str) -> Vec<String> {
+        let all = self.tools.iter().flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied()));
+        similar(name, all, 3)
+    }
+
+    /// The `tools/list` entries.
+    pub fn list(&self) -> Vec<Value> {
+        self.tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "name": t.name,
+                    "description": t.description,
+                    "inputSchema": t.input_schema,
+                    "annotations": { "readOnlyHint": true, "openWorldHint": false },
+                })
+            })
+            .collect()
+    }
+
+    /// Run `tool` with `arguments`.
+    pub fn call(&self, tool: &Tool, context: &ToolContext, arguments: &Value) -> Result<Value, ToolError> {
+        let args = Args::new(arguments, &tool.input_schema)?;
+        if let Some(project) = args.str("projectId")? {
+            let id = context.workspace.project_id();
+            if project != id {
+                return Err(ToolError::ProjectNotFound { project: project.to_string(), known: vec![id] });
+            }
+        }
+        (tool.handler)(context, &args)
+    }
+}
+
+/// Every tool accepts the optional `projectId` of codetextor-api.md.
+fn add_project_id(schema: &mut Value) {
+    schema["properties"]["projectId"] = json!({
+        "type": "string",
+        "description": "Project identifier (the workspace root's directory name); optional while one workspace is served",
+    });
+}
+
+/// `{ "start": {line, character}, "end": {...} }`, zero-based.
+pub fn range_json(span: &crate::model::Span) -> Value {
+    json!({
+        "start": { "line": span.start.line, "character": span.start.character },
+        "end": { "line": span.end.line, "character": span.end.character },
+    })
+}

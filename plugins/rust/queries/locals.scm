@@ -24,4 +24,3 @@
 (tuple_struct_pattern type: (_) (identifier) @local.definition.pattern)
 (field_pattern (shorthand_field_identifier) @local.definition.pattern)
 (type_parameters (type_parameter name: (type_identifier) @local.definition.type_parameter))
-(type_parameters (type_identifier) @local.definition.type_parameter)

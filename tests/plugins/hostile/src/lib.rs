@@ -43,6 +43,7 @@ impl plugin::Guest for Hostile {
             languages: vec!["hostile".into()],
             extensions: vec!["loop".into(), "oom".into(), "trap".into(), "calm".into()],
             manifests: Vec::new(),
+            path_separator: ".".into(),
             capabilities: Vec::new(),
         }
     }

@@ -1,0 +1,179 @@
+//! `find_definition`: where the name at a position (or a named symbol) is
+//! declared, with how it was resolved and how certain that is.
+
+use serde_json::{Value, json};
+
+use super::{Args, Tool, ToolContext, range_json};
+use crate::error::{ToolError, similar};
+use crate::resolve::{AtPosition, Definition, Resolution, Resolver, Target, at_offset};
+use crate::workspace::{FileEntry, Snapshot};
+
+const MAX_DEFINITIONS: usize = 100;
+
+pub fn tool() -> Tool {
+    Tool {
+        name: "find_definition",
+        aliases: &["findDefinition", "goto_definition"],
+        description: "Find where a symbol is declared. Give a position (path, zero-based line and character) to resolve the name there through local scopes, imports and module paths; or give a symbol name (optionally `Type::member`). Each definition says how it was resolved (declaration, scope, import, qualified, name_only) and a confidence.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "path": { "type": "string", "description": "File containing the position" },
+                "line": { "type": "integer", "minimum": 0, "description": "Zero-based line" },
+                "character": { "type": "integer", "minimum": 0, "description": "Zero-based UTF-16 character in the line" },
+                "symbol": { "type": "string", "description": "Symbol name to look up when no position is given (`name`, `Type::name` or `Type.name`)" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run,
+    }
+}
+
+fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let workspace = &context.workspace;
+    let snapshot = workspace.fresh();
+    let resolver = Resolver::new(&snapshot);
+    let line = args.uint("line", u32::MAX as u64)?;
+    let character = args.uint("character", u32::MAX as u64)?;
+    let (definitions, query) = match (args.str("path")?, line, args.str("symbol")?) {
+        (Some(path), Some(line), _) => {
+            let file = workspace.file(&snapshot, path)?;
+            let character = character.unwrap_or(0);
+            at_position(&resolver, &file, line, character)?
+        }
+        (_, None, Some(symbol)) => {
+            let found = resolver.by_name(symbol);
+            if found.is_empty() {
+                return Err(not_found(&snapshot, symbol));
+            }
+            (found, json!({ "symbol": symbol }))
+        }
+        (Some(_), None, None) => return Err(ToolError::MissingParam { field: "line".into() }),
+        (None, Some(_), _) => return Err(ToolError::MissingParam { field: "path".into() }),
+        (None, None, None) => {
+            return Err(ToolError::InvalidParam {
+                field: "symbol".into(),
+                reason: "give either `path` with `line` and `character`, or `symbol`".into(),
+                suggestions: vec!["{\"path\": \"src/lib.rs\", \"line\": 10, \"character\": 4}".into(), "{\"symbol\": \"parse\"}".into()],
+            });
+        }
+    };
+    let total = definitions.len();
+    let best = definitions.iter().map(|d| d.resolution).min();
+    let rendered: Vec<Value> = definitions.iter().take(MAX_DEFINITIONS).map(|d| render(d, total)).collect();
+    Ok(json!({
+        "query": query,
+        "definitions": rendered,
+        "resolution": best.map_or(json!("unresolved"), |r| json!(r)),
+        "total": total,
+        "truncated": total > MAX_DEFINITIONS,
+        "generation": snapshot.generation,
+    }))
+}
+
+fn at_position(
+    resolver: &Resolver,
+    file: &std::sync::Arc<FileEntry>,
+    line: u64,
+    character: u64,
+) -> Result<(Vec<Definition>, Value), ToolError> {
+    let offset = offset_of(&file.source, line, character).ok_or(ToolError::InvalidPosition {
+        path: file.path.clone(),
+        line,
+        character,
+        line_count: file.line_count(),
+    })?;
+    let facts = file.facts.as_ref().map_err(|e| ToolError::Internal(e.clone()))?;
+    let query = json!({ "path": file.path, "line": line, "character": character });
+    match at_offset(facts, offset) {
+        Some(AtPosition::Declaration(index)) => Ok((
+            vec![Definition { target: Target::Symbol { file: file.clone(), index }, resolution: Resolution::Declaration }],
+            query,
+        )),
+        Some(AtPosition::LocalDeclaration(index)) => Ok((
+            vec![Definition { target: Target::Local { file: file.clone(), index }, resolution: Resolution::Declaration }],
+            query,
+        )),
+        Some(AtPosition::Reference(reference)) => {
+            let mut query = query;
+            query["name"] = json!(reference.name);
+            query["referenceKind"] = json!(reference.kind);
+            Ok((resolver.resolve(file, reference), query))
+        }
+        None => {
+            let nearby = facts
+                .symbols
+                .iter()
+                .filter(|s| s.span.start.line as u64 <= line && line <= s.span.end.line as u64)
+                .map(|s| s.name.clone())
+                .collect();
+            Err(ToolError::NothingAtPosition { path: file.path.clone(), line: line as u32, character: character as u32, nearby })
+        }
+    }
+}
+
+/// Byte offset of a zero-based (line, UTF-16 character) position.
+pub fn offset_of(source: &str, line: u64, character: u64) -> Option<u32> {
+    let mut start = 0usize;
+    for _ in 0..line {
+        start += source[start..].find('\n')? + 1;
+    }
+    let text = source[start..].split('\n').next().unwrap_or_default();
+    let mut units = 0u64;
+    for (i, c) in text.char_indices() {
+        if units >= character {
+            return Some((start + i) as u32);
+        }
+        units += c.len_utf16() as u64;
+    }
+    (units >= character).then_some((start + text.len()) as u32)
+}
+
+fn render(definition: &Definition, candidates: usize) -> Value {
+    let resolution = definition.resolution;
+    let same_kind = if resolution == Resolution::NameOnly { candidates } else { 1 };
+    let confidence = (resolution.confidence(same_kind) * 100.0).round() / 100.0;
+    match &definition.target {
+        Target::Symbol { file, index } => {
+            let facts = file.facts.as_ref().expect("resolved into analyzed file");
+            let symbol = &facts.symbols[*index];
+            json!({
+                "file_path": file.path,
+                "range": range_json(&symbol.span),
+                "name_range": range_json(&symbol.name_span),
+                "name": symbol.name,
+                "kind": symbol.kind.as_str(),
+                "language_kind": symbol.language_kind,
+                "container": symbol.container_name,
+                "signature": symbol.signature,
+                "resolution": resolution,
+                "confidence": confidence,
+            })
+        }
+        Target::Local { file, index } => {
+            let facts = file.facts.as_ref().expect("resolved into analyzed file");
+            let local = &facts.locals[*index];
+            json!({
+                "file_path": file.path,
+                "range": range_json(&local.span),
+                "name_range": range_json(&local.span),
+                "name": local.name,
+                "kind": "variable",
+                "language_kind": local.language_kind,
+                "resolution": resolution,
+                "confidence": confidence,
+            })
+        }
+    }
+}
+
+fn not_found(snapshot: &Snapshot, wanted: &str) -> ToolError {
+    let (_, name) = crate::resolve::split_qualified(wanted);
+    let names: Vec<&str> = snapshot
+        .files
+        .values()
+        .filter_map(|f| f.facts.as_ref().ok())
+        .flat_map(|facts| facts.symbols.iter().map(|s| s.name.as_str()))
+        .collect();
+    ToolError::SymbolNotFound { name: wanted.to_string(), nearby: similar(name, names, 5) }
+}

@@ -1,0 +1,111 @@
+//! `health_check` and its Roslyn-shaped twin `diagnose`: plugins, workspace
+//! state, counts, errors and warnings.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{Args, Tool, ToolContext};
+use crate::error::ToolError;
+
+pub fn health_check() -> Tool {
+    Tool {
+        name: "health_check",
+        aliases: &["healthCheck", "health"],
+        description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
+        input_schema: json!({
+            "type": "object",
+            "properties": { "verbose": { "type": "boolean", "default": false, "description": "Include per-language file counts and the last refresh statistics" } },
+            "additionalProperties": false
+        }),
+        handler: run,
+    }
+}
+
+pub fn diagnose() -> Tool {
+    Tool {
+        name: "diagnose",
+        aliases: &[],
+        description: "Environment health and workspace status (same report as health_check).",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "solutionPath": { "type": "string", "description": "Accepted for compatibility; lingo serves the workspace it was started on" },
+                "verbose": { "type": "boolean", "default": false }
+            },
+            "additionalProperties": false
+        }),
+        handler: run,
+    }
+}
+
+fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let verbose = args.bool("verbose", false)?;
+    let workspace = &context.workspace;
+    let snapshot = workspace.fresh();
+    let registry = workspace.registry();
+    let plugins: Vec<Value> = registry
+        .plugins()
+        .iter()
+        .map(|p| {
+            let info = p.info();
+            json!({
+                "name": info.name,
+                "version": info.version,
+                "abiVersion": info.abi_version,
+                "languages": info.languages,
+                "extensions": info.extensions,
+                "capabilities": info.capabilities,
+                "origin": p.origin(),
+            })
+        })
+        .collect();
+    let mut errors: Vec<Value> = registry
+        .failures()
+        .iter()
+        .map(|f| json!({ "code": f.code, "message": f.message, "origin": f.origin }))
+        .collect();
+    if registry.plugins().is_empty() {
+        errors.push(json!({ "code": "NO_PLUGINS", "message": "no language plugin is loaded" }));
+    }
+    let mut warnings = Vec::new();
+    let mut by_language: BTreeMap<String, usize> = BTreeMap::new();
+    let mut files_with_syntax_errors = 0;
+    for file in snapshot.files.values() {
+        match &file.facts {
+            Ok(facts) => {
+                *by_language.entry(facts.language.clone()).or_default() += 1;
+                files_with_syntax_errors += usize::from(!facts.diagnostics.is_empty());
+            }
+            Err(reason) => warnings.push(json!({
+                "code": "FILE_NOT_ANALYZED", "message": reason, "path": file.path
+            })),
+        }
+    }
+    let mut workspace_json = json!({
+        "state": "Ready",
+        "root": workspace.root().display().to_string(),
+        "projectId": workspace.project_id(),
+        "generation": snapshot.generation,
+        "fileCount": snapshot.files.len(),
+        "documentCount": snapshot.files.len(),
+        "symbolCount": snapshot.symbol_count(),
+        "filesWithSyntaxErrors": files_with_syntax_errors,
+    });
+    if verbose {
+        workspace_json["languages"] = json!(by_language);
+        workspace_json["lastRefresh"] = json!(workspace.last_refresh());
+    }
+    Ok(json!({
+        "healthy": errors.is_empty(),
+        "components": {
+            "server": { "name": "lingo", "version": env!("CARGO_PKG_VERSION") },
+            "pluginAbi": crate::runtime::SUPPORTED_ABI,
+            "plugins": plugins,
+        },
+        "workspace": workspace_json,
+        "capabilities": context.tool_names,
+        "errors": errors,
+        "warnings": warnings,
+    }))
+}

@@ -1,0 +1,71 @@
+//! Listing the workspace: source files the plugins claim and the manifests
+//! they asked for, honouring `.gitignore` and skipping build and vendor folders.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use crate::runtime::{LanguagePlugin, PluginRegistry};
+
+use super::MAX_FILE_BYTES;
+use super::paths::relative_posix;
+
+/// Folders never indexed, whatever `.gitignore` says.
+const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "vendor", "bin", "obj", "dist", "build", ".git"];
+
+pub struct FoundFile {
+    pub path: String,
+    pub plugin: Arc<dyn LanguagePlugin>,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+}
+
+pub struct Listing {
+    pub sources: Vec<FoundFile>,
+    pub manifests: Vec<String>,
+}
+
+pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
+    let manifest_names = registry.manifest_names();
+    let mut listing = Listing { sources: Vec::new(), manifests: Vec::new() };
+    let walker = ignore::WalkBuilder::new(root)
+        .follow_links(false)
+        .require_git(false)
+        .filter_entry(|entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir && entry.depth() > 0 && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+        })
+        .build();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Some(path) = relative_posix(root, entry.path()) else { continue };
+        let file_name = entry.file_name().to_str().unwrap_or_default();
+        if manifest_names.iter().any(|m| glob_match(m, file_name)) {
+            listing.manifests.push(path.clone());
+        }
+        let Some(plugin) = registry.for_path(entry.path()) else { continue };
+        let Ok(metadata) = entry.metadata() else { continue };
+        if metadata.len() > MAX_FILE_BYTES {
+            tracing::debug!(%path, size = metadata.len(), "skipped: larger than the file size limit");
+            continue;
+        }
+        listing.sources.push(FoundFile {
+            path,
+            plugin: plugin.clone(),
+            size: metadata.len(),
+            modified: metadata.modified().ok(),
+        });
+    }
+    listing.manifests.sort();
+    listing
+}
+
+/// Manifest names are exact, or `*.ext`.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    match pattern.strip_prefix('*') {
+        Some(suffix) => name.ends_with(suffix),
+        None => pattern == name,
+    }
+}
