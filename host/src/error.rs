@@ -127,7 +127,15 @@ pub fn similar<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>, 
     let wanted_lower = wanted.to_lowercase();
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(&wanted_lower, &c.to_lowercase()), c))
+        .map(|c| {
+            let lower = c.to_lowercase();
+            let mut score = strsim::jaro_winkler(&wanted_lower, &lower);
+            // Abbreviations (`fn` for `function`) and prefixes count too.
+            if lower.starts_with(&wanted_lower) || is_abbreviation(&wanted_lower, &lower) {
+                score = score.max(0.85);
+            }
+            (score, c)
+        })
         .filter(|(score, _)| *score >= 0.8)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
@@ -141,4 +149,13 @@ pub fn similar<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>, 
         }
     }
     out
+}
+
+/// `wanted`'s characters appear in `candidate` in order, starting with its first.
+fn is_abbreviation(wanted: &str, candidate: &str) -> bool {
+    if wanted.len() < 2 || wanted.chars().next() != candidate.chars().next() {
+        return false;
+    }
+    let mut rest = candidate.chars();
+    wanted.chars().all(|c| rest.any(|r| r == c))
 }

@@ -23,7 +23,7 @@ include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 pub const SUPPORTED_ABI: &str = "0.1.0";
 
 /// Errors of loading a plugin or calling into one.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum PluginError {
     #[error("{file}: not a valid WebAssembly component: {reason}")]
     InvalidComponent { file: String, reason: String },

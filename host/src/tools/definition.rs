@@ -83,7 +83,7 @@ fn at_position(
         character,
         line_count: file.line_count(),
     })?;
-    let facts = file.facts.as_ref().map_err(|e| ToolError::Internal(e.clone()))?;
+    let facts = file.facts()?;
     let query = json!({ "path": file.path, "line": line, "character": character });
     match at_offset(facts, offset) {
         Some(AtPosition::Declaration(index)) => Ok((

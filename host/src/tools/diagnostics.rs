@@ -49,7 +49,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                     "message": d.message,
                 })
             })),
-            Err(reason) => unanalyzed.push(json!({ "file_path": file.path, "reason": reason })),
+            Err(error) => unanalyzed.push(json!({ "file_path": file.path, "code": error.code(), "reason": error.to_string() })),
         }
     }
     let total = all.len();

@@ -77,8 +77,8 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                 *by_language.entry(facts.language.clone()).or_default() += 1;
                 files_with_syntax_errors += usize::from(!facts.diagnostics.is_empty());
             }
-            Err(reason) => warnings.push(json!({
-                "code": "FILE_NOT_ANALYZED", "message": reason, "path": file.path
+            Err(error) => warnings.push(json!({
+                "code": "FILE_NOT_ANALYZED", "cause": error.code(), "message": error.to_string(), "path": file.path
             })),
         }
     }

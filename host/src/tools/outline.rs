@@ -34,7 +34,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         return Err(ToolError::invalid("depth", "depth must be at least 1"));
     }
     let collapse = args.bool("collapseBody", true)?;
-    let facts = file.facts.as_ref().map_err(|e| ToolError::Internal(e.clone()))?;
+    let facts = file.facts()?;
     let outline = children(facts, None, 1, depth, collapse, &file.source);
     Ok(json!({
         "filePath": file.path,

@@ -28,7 +28,7 @@ pub struct FileEntry {
     pub modified: Option<SystemTime>,
     pub size: u64,
     /// The plugin's facts, or why it could not produce them.
-    pub facts: Result<Arc<FileFacts>, String>,
+    pub facts: Result<Arc<FileFacts>, PluginError>,
 }
 
 impl std::fmt::Debug for FileEntry {
@@ -38,6 +38,11 @@ impl std::fmt::Debug for FileEntry {
 }
 
 impl FileEntry {
+    /// The facts, or the plugin's error as a tool error.
+    pub fn facts(&self) -> Result<&Arc<FileFacts>, ToolError> {
+        self.facts.as_ref().map_err(|e| ToolError::Plugin(e.clone()))
+    }
+
     pub fn line_count(&self) -> usize {
         self.source.lines().count().max(1)
     }
@@ -216,10 +221,7 @@ impl Workspace {
             .plugin
             .analyze(&found.path, &source, manifests)
             .map(Arc::new)
-            .map_err(|e: PluginError| {
-                tracing::warn!(path = %found.path, error = %e, "file could not be analyzed");
-                e.to_string()
-            });
+            .inspect_err(|e| tracing::warn!(path = %found.path, error = %e, "file could not be analyzed"));
         Some(FileEntry {
             path: found.path,
             plugin: found.plugin,
