@@ -25,17 +25,6 @@ pub enum Resolution {
     NameOnly,
 }
 
-impl Resolution {
-    /// How certain a definition found this way is, from 0 to 1.
-    pub fn confidence(self, candidates: usize) -> f64 {
-        let base = match self {
-            Resolution::Declaration | Resolution::Scope | Resolution::Import => 1.0,
-            Resolution::Qualified => 0.9,
-            Resolution::NameOnly => 0.5,
-        };
-        base / candidates.max(1) as f64
-    }
-}
 
 /// Where something is declared.
 #[derive(Debug, Clone)]
@@ -48,6 +37,24 @@ pub enum Target {
 pub struct Definition {
     pub target: Target,
     pub resolution: Resolution,
+    /// How certain this target is, from 0 to 1.
+    pub confidence: f64,
+}
+
+impl Definition {
+    /// A definition found by following the language's rules: certain.
+    pub fn certain(target: Target, resolution: Resolution) -> Self {
+        Definition { target, resolution, confidence: 1.0 }
+    }
+}
+
+/// Spread `confidence` over `found`, the candidates of one lookup.
+fn share(mut found: Vec<Definition>, confidence: f64) -> Vec<Definition> {
+    let each = confidence / found.len().max(1) as f64;
+    for d in &mut found {
+        d.confidence = (each * 100.0).round() / 100.0;
+    }
+    found
 }
 
 /// What sits at a position of a file.
@@ -83,10 +90,7 @@ impl<'s> Resolver<'s> {
     pub fn resolve(&self, file: &Arc<FileEntry>, reference: &Reference) -> Vec<Definition> {
         let Ok(facts) = &file.facts else { return Vec::new() };
         if let Some(local) = reference.local {
-            return vec![Definition {
-                target: Target::Local { file: file.clone(), index: local as usize },
-                resolution: Resolution::Scope,
-            }];
+            return vec![Definition::certain(Target::Local { file: file.clone(), index: local as usize }, Resolution::Scope)];
         }
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
@@ -108,7 +112,7 @@ impl<'s> Resolver<'s> {
             .iter()
             .enumerate()
             .filter(|(_, s)| s.name == name && is_item(s))
-            .map(|(index, _)| Definition { target: Target::Symbol { file: file.clone(), index }, resolution: Resolution::Scope })
+            .map(|(index, _)| Definition::certain(Target::Symbol { file: file.clone(), index }, Resolution::Scope))
             .collect();
         if !own.is_empty() {
             return own;
@@ -153,13 +157,14 @@ impl<'s> Resolver<'s> {
                 return found;
             }
         }
-        // `Type::member`: members of a type with that name.
+        // `Type::member`: members of a type with that name, in this file
+        // first. Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
-        let mut members: Vec<Definition> = self.members_of(owner, name, Some(file));
-        if members.is_empty() {
-            members = self.members_of(owner, name, None);
+        let local = self.members_of(owner, name, Some(file));
+        if !local.is_empty() {
+            return local;
         }
-        members
+        share(self.members_of(owner, name, None), 0.9)
     }
 
     /// Symbols named `name` declared by a container named `owner`; with
@@ -178,7 +183,7 @@ impl<'s> Resolver<'s> {
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.name == name && s.container_name.as_deref() == Some(owner))
-                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::Qualified })
+                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::Qualified))
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -205,8 +210,8 @@ impl<'s> Resolver<'s> {
                     let Some(target) = self.snapshot.files.get(path) else { continue };
                     let Ok(target_facts) = &target.facts else { continue };
                     for (index, symbol) in target_facts.symbols.iter().enumerate() {
-                        if symbol.name == name && symbol.container.is_none() {
-                            out.push(Definition { target: Target::Symbol { file: target.clone(), index }, resolution });
+                        if symbol.name == name && symbol.container.is_none() && is_item(symbol) {
+                            out.push(Definition::certain(Target::Symbol { file: target.clone(), index }, resolution));
                         }
                     }
                 }
@@ -220,7 +225,7 @@ impl<'s> Resolver<'s> {
 
     /// Every declaration named `name`, for a reference nothing else resolved.
     fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
-        self.snapshot
+        let found = self.snapshot
             .files
             .values()
             .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
@@ -230,17 +235,19 @@ impl<'s> Resolver<'s> {
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.name == name && (!members_only || s.container.is_some()) && is_item(s))
-                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::NameOnly })
+                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::NameOnly))
                     .collect::<Vec<_>>()
             })
-            .collect()
+            .collect();
+        // A name match is a guess: at best even odds, split among candidates.
+        share(found, 0.5)
     }
 
     /// Declarations matching a name, optionally qualified by its container
     /// (`Type::method`, `Type.method`).
     pub fn by_name(&self, query: &str) -> Vec<Definition> {
         let (owner, name) = split_qualified(query);
-        self.snapshot
+        let found = self.snapshot
             .files
             .values()
             .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
@@ -251,10 +258,12 @@ impl<'s> Resolver<'s> {
                     .enumerate()
                     .filter(|(_, s)| s.name == name && is_item(s))
                     .filter(|(_, s)| owner.is_none_or(|o| s.container_name.as_deref() == Some(o)))
-                    .map(|(index, _)| Definition { target: Target::Symbol { file: f.clone(), index }, resolution: Resolution::NameOnly })
+                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::NameOnly))
                     .collect::<Vec<_>>()
             })
-            .collect()
+            .collect();
+        // Looking a name up is exact about the name, not about which one is meant.
+        share(found, 1.0)
     }
 }
 

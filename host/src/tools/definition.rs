@@ -60,7 +60,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let total = definitions.len();
     let best = definitions.iter().map(|d| d.resolution).min();
-    let rendered: Vec<Value> = definitions.iter().take(MAX_DEFINITIONS).map(|d| render(d, total)).collect();
+    let rendered: Vec<Value> = definitions.iter().take(MAX_DEFINITIONS).map(render).collect();
     Ok(json!({
         "query": query,
         "definitions": rendered,
@@ -87,11 +87,11 @@ fn at_position(
     let query = json!({ "path": file.path, "line": line, "character": character });
     match at_offset(facts, offset) {
         Some(AtPosition::Declaration(index)) => Ok((
-            vec![Definition { target: Target::Symbol { file: file.clone(), index }, resolution: Resolution::Declaration }],
+            vec![Definition::certain(Target::Symbol { file: file.clone(), index }, Resolution::Declaration)],
             query,
         )),
         Some(AtPosition::LocalDeclaration(index)) => Ok((
-            vec![Definition { target: Target::Local { file: file.clone(), index }, resolution: Resolution::Declaration }],
+            vec![Definition::certain(Target::Local { file: file.clone(), index }, Resolution::Declaration)],
             query,
         )),
         Some(AtPosition::Reference(reference)) => {
@@ -129,10 +129,9 @@ pub fn offset_of(source: &str, line: u64, character: u64) -> Option<u32> {
     (units >= character).then_some((start + text.len()) as u32)
 }
 
-fn render(definition: &Definition, candidates: usize) -> Value {
+fn render(definition: &Definition) -> Value {
     let resolution = definition.resolution;
-    let same_kind = if resolution == Resolution::NameOnly { candidates } else { 1 };
-    let confidence = (resolution.confidence(same_kind) * 100.0).round() / 100.0;
+    let confidence = definition.confidence;
     match &definition.target {
         Target::Symbol { file, index } => {
             let facts = file.facts.as_ref().expect("resolved into analyzed file");
