@@ -16,7 +16,10 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let workspace = manifest_dir.parent().unwrap().to_path_buf();
     for watched in ["wit", "sdk", "plugins", "tests/plugins", "Cargo.lock"] {
-        println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            workspace.join(watched).display()
+        );
     }
     println!("cargo:rerun-if-env-changed=LINGO_SKIP_PLUGIN_BUILD");
 
@@ -32,13 +35,23 @@ fn main() {
     );
     for (_, stem) in BUILT_IN {
         let wasm = out_dir.join(format!("{stem}.wasm"));
-        assert!(wasm.exists(), "plugin component missing: {}", wasm.display());
-        embedded.push_str(&format!("    (\"{stem}.wasm\", include_bytes!({:?})),\n", wasm));
+        assert!(
+            wasm.exists(),
+            "plugin component missing: {}",
+            wasm.display()
+        );
+        embedded.push_str(&format!(
+            "    (\"{stem}.wasm\", include_bytes!({:?})),\n",
+            wasm
+        ));
     }
     embedded.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("embedded_plugins.rs");
     std::fs::write(out, embedded).unwrap();
-    println!("cargo:rustc-env=LINGO_PLUGIN_ARTIFACTS={}", out_dir.display());
+    println!(
+        "cargo:rustc-env=LINGO_PLUGIN_ARTIFACTS={}",
+        out_dir.display()
+    );
 }
 
 fn build_plugins(workspace: &Path, target_dir: &Path) {
@@ -46,7 +59,14 @@ fn build_plugins(workspace: &Path, target_dir: &Path) {
     let mut command = Command::new(cargo);
     command
         .current_dir(workspace)
-        .args(["build", "--target", "wasm32-wasip2", "--profile", "plugin", "--target-dir"])
+        .args([
+            "build",
+            "--target",
+            "wasm32-wasip2",
+            "--profile",
+            "plugin",
+            "--target-dir",
+        ])
         .arg(target_dir);
     for (package, _) in BUILT_IN.iter().chain(TEST_ONLY) {
         command.args(["-p", package]);
@@ -71,7 +91,9 @@ fn build_plugins(workspace: &Path, target_dir: &Path) {
     ] {
         command.env_remove(var);
     }
-    let status = command.status().expect("run cargo to build the plugin components");
+    let status = command
+        .status()
+        .expect("run cargo to build the plugin components");
     assert!(
         status.success(),
         "building the plugin components failed; is the wasm toolchain installed? \

@@ -10,23 +10,47 @@ pub enum ToolError {
     #[error("missing required parameter `{field}`")]
     MissingParam { field: String },
     #[error("parameter `{field}` is invalid: {reason}")]
-    InvalidParam { field: String, reason: String, suggestions: Vec<String> },
+    InvalidParam {
+        field: String,
+        reason: String,
+        suggestions: Vec<String>,
+    },
     #[error("unknown parameter `{field}`")]
-    UnknownParam { field: String, allowed: Vec<String>, suggestions: Vec<String> },
+    UnknownParam {
+        field: String,
+        allowed: Vec<String>,
+        suggestions: Vec<String>,
+    },
     #[error("project `{project}` is not served here")]
     ProjectNotFound { project: String, known: Vec<String> },
     #[error("file `{path}` is not in the workspace index")]
-    FileNotFound { path: String, suggestions: Vec<String> },
+    FileNotFound {
+        path: String,
+        suggestions: Vec<String>,
+    },
     #[error("path `{path}` is outside the workspace root")]
     PathOutsideBoundary { path: String },
     #[error("no language plugin handles `{path}`")]
-    UnsupportedLanguage { path: String, extensions: Vec<String> },
+    UnsupportedLanguage {
+        path: String,
+        extensions: Vec<String>,
+    },
     #[error("no symbol `{name}` found")]
     SymbolNotFound { name: String, nearby: Vec<String> },
     #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
-    InvalidPosition { path: String, line: u64, character: u64, line_count: usize },
+    InvalidPosition {
+        path: String,
+        line: u64,
+        character: u64,
+        line_count: usize,
+    },
     #[error("no symbol or reference at {line}:{character} in `{path}`")]
-    NothingAtPosition { path: String, line: u32, character: u32, nearby: Vec<String> },
+    NothingAtPosition {
+        path: String,
+        line: u32,
+        character: u32,
+        nearby: Vec<String>,
+    },
     #[error("invalid regular expression: {reason}")]
     InvalidQuery { reason: String },
     #[error("the result exceeds the {limit}-byte response limit")]
@@ -59,23 +83,45 @@ impl ToolError {
     }
 
     pub fn invalid(field: &str, reason: impl Into<String>) -> Self {
-        ToolError::InvalidParam { field: field.to_string(), reason: reason.into(), suggestions: Vec::new() }
+        ToolError::InvalidParam {
+            field: field.to_string(),
+            reason: reason.into(),
+            suggestions: Vec::new(),
+        }
     }
 
     fn details(&self) -> Value {
         match self {
             ToolError::MissingParam { field } => json!({ "field": field }),
             ToolError::InvalidParam { field, .. } => json!({ "field": field }),
-            ToolError::UnknownParam { field, allowed, .. } => json!({ "field": field, "allowed": allowed }),
-            ToolError::ProjectNotFound { project, known } => json!({ "field": "projectId", "projectId": project, "knownProjects": known }),
+            ToolError::UnknownParam { field, allowed, .. } => {
+                json!({ "field": field, "allowed": allowed })
+            }
+            ToolError::ProjectNotFound { project, known } => {
+                json!({ "field": "projectId", "projectId": project, "knownProjects": known })
+            }
             ToolError::FileNotFound { path, .. } => json!({ "field": "path", "path": path }),
             ToolError::PathOutsideBoundary { path } => json!({ "field": "path", "path": path }),
-            ToolError::UnsupportedLanguage { path, extensions } => json!({ "field": "path", "path": path, "supportedExtensions": extensions }),
-            ToolError::SymbolNotFound { name, nearby } => json!({ "field": "symbol", "symbolName": name, "nearbySymbols": nearby }),
-            ToolError::InvalidPosition { path, line, character, line_count } => json!({
+            ToolError::UnsupportedLanguage { path, extensions } => {
+                json!({ "field": "path", "path": path, "supportedExtensions": extensions })
+            }
+            ToolError::SymbolNotFound { name, nearby } => {
+                json!({ "field": "symbol", "symbolName": name, "nearbySymbols": nearby })
+            }
+            ToolError::InvalidPosition {
+                path,
+                line,
+                character,
+                line_count,
+            } => json!({
                 "field": "line", "path": path, "line": line, "character": character, "lineCount": line_count
             }),
-            ToolError::NothingAtPosition { path, line, character, nearby } => json!({
+            ToolError::NothingAtPosition {
+                path,
+                line,
+                character,
+                nearby,
+            } => json!({
                 "field": "character", "path": path, "line": line, "character": character, "nearbySymbols": nearby
             }),
             ToolError::InvalidQuery { .. } => json!({ "field": "query" }),
@@ -87,23 +133,34 @@ impl ToolError {
     fn suggestions(&self) -> Vec<String> {
         match self {
             ToolError::InvalidParam { suggestions, .. } => suggestions.clone(),
-            ToolError::UnknownParam { suggestions, .. } => suggestions.iter().map(|s| format!("Did you mean `{s}`?")).collect(),
+            ToolError::UnknownParam { suggestions, .. } => suggestions
+                .iter()
+                .map(|s| format!("Did you mean `{s}`?"))
+                .collect(),
             ToolError::FileNotFound { suggestions, .. } => {
-                let mut out: Vec<String> = suggestions.iter().map(|s| format!("Did you mean {s}?")).collect();
+                let mut out: Vec<String> = suggestions
+                    .iter()
+                    .map(|s| format!("Did you mean {s}?"))
+                    .collect();
                 out.push("Paths are relative to the workspace root, with `/` separators".into());
                 out
             }
             ToolError::PathOutsideBoundary { .. } => {
                 vec!["Use a path relative to the workspace root, without `..` leaving it".into()]
             }
-            ToolError::SymbolNotFound { nearby, .. } | ToolError::NothingAtPosition { nearby, .. } => {
+            ToolError::SymbolNotFound { nearby, .. }
+            | ToolError::NothingAtPosition { nearby, .. } => {
                 let mut out = vec!["Check the spelling of the symbol name".to_string()];
                 out.extend(nearby.iter().take(3).map(|s| format!("Did you mean {s}?")));
                 out
             }
             ToolError::InvalidPosition { .. } => vec!["Lines and characters are zero-based".into()],
-            ToolError::ResourceLimitExceeded { .. } => vec!["Narrow the query or page with `limit` and `offset`".into()],
-            ToolError::Plugin(PluginError::Timeout { .. }) => vec!["The file may be too large or pathological for the plugin".into()],
+            ToolError::ResourceLimitExceeded { .. } => {
+                vec!["Narrow the query or page with `limit` and `offset`".into()]
+            }
+            ToolError::Plugin(PluginError::Timeout { .. }) => {
+                vec!["The file may be too large or pathological for the plugin".into()]
+            }
             _ => Vec::new(),
         }
     }
@@ -123,7 +180,11 @@ impl ToolError {
 }
 
 /// Up to `limit` candidates most similar to `wanted`, best first.
-pub fn similar<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>, limit: usize) -> Vec<String> {
+pub fn similar<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    limit: usize,
+) -> Vec<String> {
     let wanted_lower = wanted.to_lowercase();
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()

@@ -12,7 +12,11 @@ use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 
 #[derive(Parser)]
-#[command(name = "lingo", version, about = "Code intelligence for coding agents, over MCP")]
+#[command(
+    name = "lingo",
+    version,
+    about = "Code intelligence for coding agents, over MCP"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -66,9 +70,13 @@ fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)
         Some(path) => Some(path.clone()),
         None => Some(args.root.join("lingo.toml")).filter(|p| p.is_file()),
     };
-    let Some(path) = path else { return Ok((ConfigFile::default(), None)) };
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config: ConfigFile = toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let Some(path) = path else {
+        return Ok((ConfigFile::default(), None));
+    };
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config: ConfigFile =
+        toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     Ok((config, path.parent().map(PathBuf::from)))
 }
 
@@ -90,7 +98,10 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
     Ok(RuntimeConfig {
         extra_plugins,
         include_built_in: !args.no_built_in,
-        cache_dir: args.cache_dir.clone().or_else(lingo::runtime::default_cache_dir),
+        cache_dir: args
+            .cache_dir
+            .clone()
+            .or_else(lingo::runtime::default_cache_dir),
         limits,
     })
 }
@@ -141,10 +152,19 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let indexer = workspace.clone();
     std::thread::spawn(move || indexer.refresh());
     let tools = ToolRegistry::new();
-    let context = ToolContext { workspace, tool_names: tools.names() };
+    let context = ToolContext {
+        workspace,
+        tool_names: tools.names(),
+    };
     let server = Server::new(tools, context);
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(lingo::mcp::serve(server, tokio::io::stdin(), tokio::io::stdout()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(lingo::mcp::serve(
+        server,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+    ))?;
     // Don't wait for blocking tasks (e.g. a plugin call still running).
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(())

@@ -29,54 +29,120 @@ impl Span {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SymbolKind {
-    File, Module, Namespace, Package, Class, Method, Property, Field, Constructor, Enum,
-    Interface, Function, Variable, Constant, String, Number, Boolean, Array, Object, Key,
-    Null, EnumMember, Struct, Event, Operator, TypeParameter,
+    File,
+    Module,
+    Namespace,
+    Package,
+    Class,
+    Method,
+    Property,
+    Field,
+    Constructor,
+    Enum,
+    Interface,
+    Function,
+    Variable,
+    Constant,
+    String,
+    Number,
+    Boolean,
+    Array,
+    Object,
+    Key,
+    Null,
+    EnumMember,
+    Struct,
+    Event,
+    Operator,
+    TypeParameter,
 }
 
 impl SymbolKind {
     pub const ALL: [SymbolKind; 26] = [
-        SymbolKind::File, SymbolKind::Module, SymbolKind::Namespace, SymbolKind::Package,
-        SymbolKind::Class, SymbolKind::Method, SymbolKind::Property, SymbolKind::Field,
-        SymbolKind::Constructor, SymbolKind::Enum, SymbolKind::Interface, SymbolKind::Function,
-        SymbolKind::Variable, SymbolKind::Constant, SymbolKind::String, SymbolKind::Number,
-        SymbolKind::Boolean, SymbolKind::Array, SymbolKind::Object, SymbolKind::Key,
-        SymbolKind::Null, SymbolKind::EnumMember, SymbolKind::Struct, SymbolKind::Event,
-        SymbolKind::Operator, SymbolKind::TypeParameter,
+        SymbolKind::File,
+        SymbolKind::Module,
+        SymbolKind::Namespace,
+        SymbolKind::Package,
+        SymbolKind::Class,
+        SymbolKind::Method,
+        SymbolKind::Property,
+        SymbolKind::Field,
+        SymbolKind::Constructor,
+        SymbolKind::Enum,
+        SymbolKind::Interface,
+        SymbolKind::Function,
+        SymbolKind::Variable,
+        SymbolKind::Constant,
+        SymbolKind::String,
+        SymbolKind::Number,
+        SymbolKind::Boolean,
+        SymbolKind::Array,
+        SymbolKind::Object,
+        SymbolKind::Key,
+        SymbolKind::Null,
+        SymbolKind::EnumMember,
+        SymbolKind::Struct,
+        SymbolKind::Event,
+        SymbolKind::Operator,
+        SymbolKind::TypeParameter,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            SymbolKind::File => "file", SymbolKind::Module => "module",
-            SymbolKind::Namespace => "namespace", SymbolKind::Package => "package",
-            SymbolKind::Class => "class", SymbolKind::Method => "method",
-            SymbolKind::Property => "property", SymbolKind::Field => "field",
-            SymbolKind::Constructor => "constructor", SymbolKind::Enum => "enum",
-            SymbolKind::Interface => "interface", SymbolKind::Function => "function",
-            SymbolKind::Variable => "variable", SymbolKind::Constant => "constant",
-            SymbolKind::String => "string", SymbolKind::Number => "number",
-            SymbolKind::Boolean => "boolean", SymbolKind::Array => "array",
-            SymbolKind::Object => "object", SymbolKind::Key => "key", SymbolKind::Null => "null",
-            SymbolKind::EnumMember => "enum_member", SymbolKind::Struct => "struct",
-            SymbolKind::Event => "event", SymbolKind::Operator => "operator",
+            SymbolKind::File => "file",
+            SymbolKind::Module => "module",
+            SymbolKind::Namespace => "namespace",
+            SymbolKind::Package => "package",
+            SymbolKind::Class => "class",
+            SymbolKind::Method => "method",
+            SymbolKind::Property => "property",
+            SymbolKind::Field => "field",
+            SymbolKind::Constructor => "constructor",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Function => "function",
+            SymbolKind::Variable => "variable",
+            SymbolKind::Constant => "constant",
+            SymbolKind::String => "string",
+            SymbolKind::Number => "number",
+            SymbolKind::Boolean => "boolean",
+            SymbolKind::Array => "array",
+            SymbolKind::Object => "object",
+            SymbolKind::Key => "key",
+            SymbolKind::Null => "null",
+            SymbolKind::EnumMember => "enum_member",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Event => "event",
+            SymbolKind::Operator => "operator",
             SymbolKind::TypeParameter => "type_parameter",
         }
     }
 
     pub fn parse(text: &str) -> Option<SymbolKind> {
         let wanted = text.to_ascii_lowercase().replace(['-', ' '], "_");
-        SymbolKind::ALL.into_iter().find(|k| k.as_str() == wanted || k.as_str().replace('_', "") == wanted)
+        SymbolKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == wanted || k.as_str().replace('_', "") == wanted)
     }
 
     /// Kinds that have bodies worth collapsing and metrics worth measuring.
     pub fn is_callable(self) -> bool {
-        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
+        matches!(
+            self,
+            SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
+        )
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Visibility { Public, Internal, Protected, Private, Unspecified }
+pub enum Visibility {
+    Public,
+    Internal,
+    Protected,
+    Private,
+    Unspecified,
+}
 
 /// A declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,7 +162,15 @@ pub struct Symbol {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ReferenceKind { Call, Reference, Type, Import, Extends, Implements, Write }
+pub enum ReferenceKind {
+    Call,
+    Reference,
+    Type,
+    Import,
+    Extends,
+    Implements,
+    Write,
+}
 
 /// A use of a name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,7 +186,13 @@ pub struct Reference {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ImportKind { Named, Glob, Namespace, Default, SideEffect }
+pub enum ImportKind {
+    Named,
+    Glob,
+    Namespace,
+    Default,
+    SideEffect,
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImportedName {
@@ -148,7 +228,12 @@ pub struct Local {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Severity { Error, Warning, Information, Hint }
+pub enum Severity {
+    Error,
+    Warning,
+    Information,
+    Hint,
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {

@@ -25,7 +25,6 @@ pub enum Resolution {
     NameOnly,
 }
 
-
 /// Where something is declared.
 #[derive(Debug, Clone)]
 pub enum Target {
@@ -44,7 +43,11 @@ pub struct Definition {
 impl Definition {
     /// A definition found by following the language's rules: certain.
     pub fn certain(target: Target, resolution: Resolution) -> Self {
-        Definition { target, resolution, confidence: 1.0 }
+        Definition {
+            target,
+            resolution,
+            confidence: 1.0,
+        }
     }
 }
 
@@ -74,7 +77,11 @@ pub fn at_offset(facts: &FileFacts, offset: u32) -> Option<AtPosition<'_>> {
     if let Some(r) = facts.references.iter().find(|r| covers(&r.span)) {
         return Some(AtPosition::Reference(r));
     }
-    facts.locals.iter().position(|l| covers(&l.span)).map(AtPosition::LocalDeclaration)
+    facts
+        .locals
+        .iter()
+        .position(|l| covers(&l.span))
+        .map(AtPosition::LocalDeclaration)
 }
 
 pub struct Resolver<'s> {
@@ -88,9 +95,17 @@ impl<'s> Resolver<'s> {
 
     /// Definitions of `reference`, written in `file`.
     pub fn resolve(&self, file: &Arc<FileEntry>, reference: &Reference) -> Vec<Definition> {
-        let Ok(facts) = &file.facts else { return Vec::new() };
+        let Ok(facts) = &file.facts else {
+            return Vec::new();
+        };
         if let Some(local) = reference.local {
-            return vec![Definition::certain(Target::Local { file: file.clone(), index: local as usize }, Resolution::Scope)];
+            return vec![Definition::certain(
+                Target::Local {
+                    file: file.clone(),
+                    index: local as usize,
+                },
+                Resolution::Scope,
+            )];
         }
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
@@ -112,14 +127,28 @@ impl<'s> Resolver<'s> {
             .iter()
             .enumerate()
             .filter(|(_, s)| s.name == name && is_item(s))
-            .map(|(index, _)| Definition::certain(Target::Symbol { file: file.clone(), index }, Resolution::Scope))
+            .map(|(index, _)| {
+                Definition::certain(
+                    Target::Symbol {
+                        file: file.clone(),
+                        index,
+                    },
+                    Resolution::Scope,
+                )
+            })
             .collect();
         if !own.is_empty() {
             return own;
         }
         for import in &facts.imports {
             if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
-                let found = self.in_modules(file, facts, &import.module_path, &imported.name, Resolution::Import);
+                let found = self.in_modules(
+                    file,
+                    facts,
+                    &import.module_path,
+                    &imported.name,
+                    Resolution::Import,
+                );
                 if !found.is_empty() {
                     return found;
                 }
@@ -137,7 +166,12 @@ impl<'s> Resolver<'s> {
     }
 
     /// `a::b::name` or `Type::name`.
-    fn qualified(&self, file: &Arc<FileEntry>, facts: &FileFacts, reference: &Reference) -> Vec<Definition> {
+    fn qualified(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
         let separator = &file.plugin.info().path_separator;
         let qualifier = &reference.qualifier;
         let name = &reference.name;
@@ -169,7 +203,12 @@ impl<'s> Resolver<'s> {
 
     /// Symbols named `name` declared by a container named `owner`; with
     /// `only_in`, restricted to that file.
-    fn members_of(&self, owner: &str, name: &str, only_in: Option<&Arc<FileEntry>>) -> Vec<Definition> {
+    fn members_of(
+        &self,
+        owner: &str,
+        name: &str,
+        only_in: Option<&Arc<FileEntry>>,
+    ) -> Vec<Definition> {
         let files: Vec<&Arc<FileEntry>> = match only_in {
             Some(f) => vec![f],
             None => self.snapshot.files.values().collect(),
@@ -183,7 +222,15 @@ impl<'s> Resolver<'s> {
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.name == name && s.container_name.as_deref() == Some(owner))
-                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::Qualified))
+                    .map(|(index, _)| {
+                        Definition::certain(
+                            Target::Symbol {
+                                file: f.clone(),
+                                index,
+                            },
+                            Resolution::Qualified,
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -207,11 +254,21 @@ impl<'s> Resolver<'s> {
             for module in candidates {
                 // A module named by the path is declared (`mod b;`) in its parent's files.
                 for path in self.snapshot.modules.get(&module).into_iter().flatten() {
-                    let Some(target) = self.snapshot.files.get(path) else { continue };
-                    let Ok(target_facts) = &target.facts else { continue };
+                    let Some(target) = self.snapshot.files.get(path) else {
+                        continue;
+                    };
+                    let Ok(target_facts) = &target.facts else {
+                        continue;
+                    };
                     for (index, symbol) in target_facts.symbols.iter().enumerate() {
                         if symbol.name == name && symbol.container.is_none() && is_item(symbol) {
-                            out.push(Definition::certain(Target::Symbol { file: target.clone(), index }, resolution));
+                            out.push(Definition::certain(
+                                Target::Symbol {
+                                    file: target.clone(),
+                                    index,
+                                },
+                                resolution,
+                            ));
                         }
                     }
                 }
@@ -225,7 +282,8 @@ impl<'s> Resolver<'s> {
 
     /// Every declaration named `name`, for a reference nothing else resolved.
     fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
-        let found = self.snapshot
+        let found = self
+            .snapshot
             .files
             .values()
             .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
@@ -234,8 +292,18 @@ impl<'s> Resolver<'s> {
                     .symbols
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| s.name == name && (!members_only || s.container.is_some()) && is_item(s))
-                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::NameOnly))
+                    .filter(|(_, s)| {
+                        s.name == name && (!members_only || s.container.is_some()) && is_item(s)
+                    })
+                    .map(|(index, _)| {
+                        Definition::certain(
+                            Target::Symbol {
+                                file: f.clone(),
+                                index,
+                            },
+                            Resolution::NameOnly,
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -247,7 +315,8 @@ impl<'s> Resolver<'s> {
     /// (`Type::method`, `Type.method`).
     pub fn by_name(&self, query: &str) -> Vec<Definition> {
         let (owner, name) = split_qualified(query);
-        let found = self.snapshot
+        let found = self
+            .snapshot
             .files
             .values()
             .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
@@ -258,7 +327,15 @@ impl<'s> Resolver<'s> {
                     .enumerate()
                     .filter(|(_, s)| s.name == name && is_item(s))
                     .filter(|(_, s)| owner.is_none_or(|o| s.container_name.as_deref() == Some(o)))
-                    .map(|(index, _)| Definition::certain(Target::Symbol { file: f.clone(), index }, Resolution::NameOnly))
+                    .map(|(index, _)| {
+                        Definition::certain(
+                            Target::Symbol {
+                                file: f.clone(),
+                                index,
+                            },
+                            Resolution::NameOnly,
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
             .collect();

@@ -5,13 +5,10 @@ use std::marker::PhantomData;
 use crate::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use crate::document::Document;
 use crate::language::Language;
-use crate::types::{
-    Capability, Manifest, ModuleIdentity, PluginError, PluginInfo, Span, TextEdit,
-};
+use crate::types::{Capability, Manifest, ModuleIdentity, PluginError, PluginInfo, Span, TextEdit};
 
 /// The exported component for language `L`.
 pub struct Component<L>(PhantomData<L>);
-
 
 impl<L: Language> plugin::Guest for Component<L> {
     fn info() -> PluginInfo {
@@ -48,9 +45,8 @@ impl<L: Language> edits::Guest for Component<L> {
         module_path: String,
         names: Vec<String>,
     ) -> Result<Vec<TextEdit>, PluginError> {
-        doc.get::<Document<L>>().with_state(|s| {
-            L::render_import(s.tree.root_node(), &s.source, &module_path, &names)
-        })
+        doc.get::<Document<L>>()
+            .with_state(|s| L::render_import(s.tree.root_node(), &s.source, &module_path, &names))
     }
 
     fn remove_import(

@@ -44,8 +44,12 @@ impl<L: Language> Document<L> {
         if let Some(cached) = &state.symbols {
             return cached.clone();
         }
-        let computed =
-            Rc::new(facts::symbols::<L>(&state.tree, &state.source, &state.lines, state.language));
+        let computed = Rc::new(facts::symbols::<L>(
+            &state.tree,
+            &state.source,
+            &state.lines,
+            state.language,
+        ));
         state.symbols = Some(computed.clone());
         computed
     }
@@ -55,8 +59,12 @@ impl<L: Language> Document<L> {
         if let Some(cached) = &state.locals {
             return cached.clone();
         }
-        let computed =
-            Rc::new(facts::locals::<L>(&state.tree, &state.source, &state.lines, state.language));
+        let computed = Rc::new(facts::locals::<L>(
+            &state.tree,
+            &state.source,
+            &state.lines,
+            state.language,
+        ));
         state.locals = Some(computed.clone());
         computed
     }
@@ -65,19 +73,22 @@ impl<L: Language> Document<L> {
 fn parse(parser: &mut Parser, source: &str, old: Option<&Tree>) -> Tree {
     // Parsing only fails on cancellation or a missing language, neither of
     // which can happen here; an empty tree would hide that, so fail loudly.
-    parser.parse(source, old).expect("tree-sitter parse with a language set")
+    parser
+        .parse(source, old)
+        .expect("tree-sitter parse with a language set")
 }
 
 impl<L: Language> GuestDocument for Document<L> {
     fn new(path: String, source: String) -> Self {
         let (language, grammar) = L::grammar(&path);
         let mut parser = Parser::new();
-        parser.set_language(&grammar).expect("grammar compatible with the SDK's tree-sitter");
+        parser
+            .set_language(&grammar)
+            .expect("grammar compatible with the SDK's tree-sitter");
         let tree = parse(&mut parser, &source, None);
         let lines = LineIndex::new(&source);
         Document {
             state: RefCell::new(State {
-
                 language,
                 source,
                 tree,
@@ -127,7 +138,12 @@ impl<L: Language> GuestDocument for Document<L> {
                 new_end_position,
             });
         }
-        let State { parser, source, tree, .. } = &mut *state;
+        let State {
+            parser,
+            source,
+            tree,
+            ..
+        } = &mut *state;
         let new_tree = parse(parser, source, Some(tree));
         state.tree = new_tree;
         state.lines = LineIndex::new(&state.source);
@@ -169,7 +185,10 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn locals(&self) -> Vec<Local> {
-        self.local_bindings().iter().map(|b| b.local.clone()).collect()
+        self.local_bindings()
+            .iter()
+            .map(|b| b.local.clone())
+            .collect()
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {
@@ -194,11 +213,16 @@ impl<L: Language> GuestDocument for Document<L> {
         let state = self.state.borrow();
         let offset = (offset as usize).min(state.source.len());
         let mut out = Vec::new();
-        let mut node = state.tree.root_node().descendant_for_byte_range(offset, offset);
+        let mut node = state
+            .tree
+            .root_node()
+            .descendant_for_byte_range(offset, offset);
         while let Some(n) = node {
             out.push(SyntaxNode {
                 kind: n.kind().to_string(),
-                span: state.lines.span(&state.source, n.start_byte(), n.end_byte()),
+                span: state
+                    .lines
+                    .span(&state.source, n.start_byte(), n.end_byte()),
                 named: n.is_named(),
             });
             node = n.parent();

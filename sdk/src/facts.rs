@@ -7,9 +7,7 @@ use tree_sitter::{Node, Tree};
 use crate::language::Language;
 use crate::query::tagged_matches;
 use crate::text::{LineIndex, collapse_whitespace};
-use crate::types::{
-    Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol,
-};
+use crate::types::{Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol};
 
 /// Longest signature kept, in characters.
 const MAX_SIGNATURE_CHARS: usize = 300;
@@ -44,15 +42,27 @@ pub fn symbols<L: Language>(
 ) -> (Vec<Symbol>, Vec<SymbolNode>) {
     let queries = L::queries(language);
     let config = L::symbol_config();
-    let matches = tagged_matches(&queries.symbols, tree, source.as_bytes(), "definition.", "name");
+    let matches = tagged_matches(
+        &queries.symbols,
+        tree,
+        source.as_bytes(),
+        "definition.",
+        "name",
+    );
     let mut symbols = Vec::with_capacity(matches.len());
     let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
     let mut stack: Vec<usize> = Vec::new();
     for m in matches {
-        let Some(name_node) = m.capture("name") else { continue };
+        let Some(name_node) = m.capture("name") else {
+            continue;
+        };
         let node = m.node;
         while let Some(&top) = stack.last() {
-            if nodes[top].end <= node.start_byte() { stack.pop(); } else { break; }
+            if nodes[top].end <= node.start_byte() {
+                stack.pop();
+            } else {
+                break;
+            }
         }
         let container = stack.last().copied();
         let container_name = m
@@ -108,7 +118,11 @@ fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
         signature = signature.trim_end().to_string();
     }
     if signature.chars().count() > MAX_SIGNATURE_CHARS {
-        signature = signature.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+        signature = signature
+            .chars()
+            .take(MAX_SIGNATURE_CHARS)
+            .collect::<String>()
+            + "…";
     }
     (!signature.is_empty()).then_some(signature)
 }
@@ -211,44 +225,53 @@ pub fn references<L: Language>(
         .collect();
     let mut locals_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, binding) in locals.iter().enumerate() {
-        locals_by_name.entry(binding.local.name.as_str()).or_default().push(i);
+        locals_by_name
+            .entry(binding.local.name.as_str())
+            .or_default()
+            .push(i);
     }
-    tagged_matches(&queries.references, tree, source.as_bytes(), "reference.", "name")
-        .into_iter()
-        .filter_map(|m| {
-            let name_node = m.capture("name")?;
-            let start = name_node.start_byte();
-            if declared.contains(&start) {
-                return None;
-            }
-            let kind = reference_kind(&m.tag)?;
-            let qualifier: Vec<String> = m
-                .capture("qualifier")
-                .map(|q| {
-                    text(q, source)
-                        .split(separator)
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty() && !s.starts_with('<'))
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let is_member = m.capture("receiver").is_some();
-            let name = text(name_node, source).to_string();
-            let local = (qualifier.is_empty() && !is_member)
-                .then(|| resolve_local(&locals_by_name, locals, &name, start))
-                .flatten();
-            Some(Reference {
-                kind,
-                span: lines.span(source, start, name_node.end_byte()),
-                qualifier,
-                is_member,
-                enclosing: enclosing(symbols, symbol_nodes, start),
-                local: local.map(|l| l as u32),
-                name,
+    tagged_matches(
+        &queries.references,
+        tree,
+        source.as_bytes(),
+        "reference.",
+        "name",
+    )
+    .into_iter()
+    .filter_map(|m| {
+        let name_node = m.capture("name")?;
+        let start = name_node.start_byte();
+        if declared.contains(&start) {
+            return None;
+        }
+        let kind = reference_kind(&m.tag)?;
+        let qualifier: Vec<String> = m
+            .capture("qualifier")
+            .map(|q| {
+                text(q, source)
+                    .split(separator)
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty() && !s.starts_with('<'))
+                    .map(str::to_string)
+                    .collect()
             })
+            .unwrap_or_default();
+        let is_member = m.capture("receiver").is_some();
+        let name = text(name_node, source).to_string();
+        let local = (qualifier.is_empty() && !is_member)
+            .then(|| resolve_local(&locals_by_name, locals, &name, start))
+            .flatten();
+        Some(Reference {
+            kind,
+            span: lines.span(source, start, name_node.end_byte()),
+            qualifier,
+            is_member,
+            enclosing: enclosing(symbols, symbol_nodes, start),
+            local: local.map(|l| l as u32),
+            name,
         })
-        .collect()
+    })
+    .collect()
 }
 
 fn reference_kind(tag: &str) -> Option<ReferenceKind> {
@@ -281,7 +304,9 @@ fn resolve_local(
 
 /// Index of the innermost symbol containing `offset`.
 pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Option<u32> {
-    let mut candidate = nodes.partition_point(|n| n.start <= offset).checked_sub(1)?;
+    let mut candidate = nodes
+        .partition_point(|n| n.start <= offset)
+        .checked_sub(1)?;
     loop {
         let node = nodes[candidate];
         if node.start <= offset && offset < node.end {

@@ -98,7 +98,10 @@ pub trait Language: 'static {
         _module_path: &str,
         _names: &[String],
     ) -> Result<Vec<TextEdit>, PluginError> {
-        Err(PluginError::Unsupported(format!("{}: render-import", Self::NAME)))
+        Err(PluginError::Unsupported(format!(
+            "{}: render-import",
+            Self::NAME
+        )))
     }
 
     fn remove_import(
@@ -107,7 +110,10 @@ pub trait Language: 'static {
         _module_path: &str,
         _name: Option<&str>,
     ) -> Result<Vec<TextEdit>, PluginError> {
-        Err(PluginError::Unsupported(format!("{}: remove-import", Self::NAME)))
+        Err(PluginError::Unsupported(format!(
+            "{}: remove-import",
+            Self::NAME
+        )))
     }
 
     fn render_declaration(
@@ -117,7 +123,10 @@ pub trait Language: 'static {
         _end: usize,
         _target_module: &str,
     ) -> Result<String, PluginError> {
-        Err(PluginError::Unsupported(format!("{}: render-declaration", Self::NAME)))
+        Err(PluginError::Unsupported(format!(
+            "{}: render-declaration",
+            Self::NAME
+        )))
     }
 
     fn module_of(

@@ -22,10 +22,21 @@ pub fn function_metrics(
         .iter()
         .zip(nodes)
         .enumerate()
-        .filter(|(_, (symbol, _))| config.function_tags.contains(&symbol.language_kind.as_str()))
+        .filter(|(_, (symbol, _))| {
+            config
+                .function_tags
+                .contains(&symbol.language_kind.as_str())
+        })
         .filter_map(|(index, (_, at))| {
             let node = find_node(root, at)?;
-            Some(measure(node, index as u32, source, config, comment_kinds, nodes))
+            Some(measure(
+                node,
+                index as u32,
+                source,
+                config,
+                comment_kinds,
+                nodes,
+            ))
         })
         .collect()
 }
@@ -34,7 +45,10 @@ pub fn function_metrics(
 pub fn find_node<'t>(root: Node<'t>, at: &SymbolNode) -> Option<Node<'t>> {
     let mut node = root.descendant_for_byte_range(at.start, at.end)?;
     loop {
-        if node.start_byte() == at.start && node.end_byte() == at.end && node.kind_id() == at.kind_id {
+        if node.start_byte() == at.start
+            && node.end_byte() == at.end
+            && node.kind_id() == at.kind_id
+        {
             return Some(node);
         }
         node = node.parent()?;
@@ -178,7 +192,9 @@ impl Walk<'_> {
 
     /// Cognitive complexity counts each run of the same boolean operator once.
     fn boolean_sequence(&mut self, node: Node) {
-        let Some(op) = operator(node, self.source) else { return };
+        let Some(op) = operator(node, self.source) else {
+            return;
+        };
         if !self.config.boolean_operators.contains(&op) {
             return;
         }
@@ -210,5 +226,7 @@ impl Walk<'_> {
 }
 
 fn operator<'s>(binary: Node, source: &'s str) -> Option<&'s str> {
-    binary.child_by_field_name("operator").map(|op| text(op, source))
+    binary
+        .child_by_field_name("operator")
+        .map(|op| text(op, source))
 }

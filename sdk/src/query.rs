@@ -41,7 +41,10 @@ pub struct TaggedMatch<'tree> {
 
 impl<'tree> TaggedMatch<'tree> {
     pub fn capture(&self, name: &str) -> Option<Node<'tree>> {
-        self.captures.iter().find(|(n, _)| *n == name).map(|(_, node)| *node)
+        self.captures
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, node)| *node)
     }
 }
 
@@ -72,7 +75,14 @@ pub fn tagged_matches<'tree>(
             }
         }
         if let Some((tag, node)) = tag {
-            found.push((m.pattern_index, TaggedMatch { tag, node, captures }));
+            found.push((
+                m.pattern_index,
+                TaggedMatch {
+                    tag,
+                    node,
+                    captures,
+                },
+            ));
         }
     }
     // Earliest pattern first, then keep the first match per deduplication node.
@@ -82,7 +92,12 @@ pub fn tagged_matches<'tree>(
         .into_iter()
         .filter_map(|(_, m)| {
             let key_node = m.capture(dedupe_on).unwrap_or(m.node);
-            seen.insert((key_node.start_byte(), key_node.end_byte(), key_node.kind_id())).then_some(m)
+            seen.insert((
+                key_node.start_byte(),
+                key_node.end_byte(),
+                key_node.kind_id(),
+            ))
+            .then_some(m)
         })
         .collect();
     kept.sort_by_key(|m| (m.node.start_byte(), std::cmp::Reverse(m.node.end_byte())));

@@ -27,12 +27,19 @@ impl LineIndex {
             // Offsets from tree-sitter always fall on character boundaries.
             String::from_utf8_lossy(prefix).encode_utf16().count()
         };
-        Position { line: line as u32, character: character as u32, offset: offset as u32 }
+        Position {
+            line: line as u32,
+            character: character as u32,
+            offset: offset as u32,
+        }
     }
 
     /// The span of bytes `[start, end)`.
     pub fn span(&self, text: &str, start: usize, end: usize) -> Span {
-        Span { start: self.position(text, start), end: self.position(text, end) }
+        Span {
+            start: self.position(text, start),
+            end: self.position(text, end),
+        }
     }
 }
 

@@ -13,7 +13,10 @@ pub enum Frame {
 }
 
 /// Read the next non-empty line of at most `limit` bytes (newline excluded).
-pub async fn next_frame<R: AsyncBufRead + Unpin>(reader: &mut R, limit: usize) -> std::io::Result<Frame> {
+pub async fn next_frame<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+) -> std::io::Result<Frame> {
     let mut line = Vec::new();
     let mut seen = 0usize;
     loop {
@@ -67,9 +70,18 @@ mod tests {
     async fn splits_lines_and_skips_oversized_ones() {
         let input = format!("{{\"a\":1}}\n\n{}\n{{\"b\":2}}\r\n", "x".repeat(100));
         let mut reader = tokio::io::BufReader::with_capacity(16, input.as_bytes());
-        assert_eq!(next_frame(&mut reader, 50).await.unwrap(), Frame::Line(b"{\"a\":1}".to_vec()));
-        assert_eq!(next_frame(&mut reader, 50).await.unwrap(), Frame::TooLarge(100));
-        assert_eq!(next_frame(&mut reader, 50).await.unwrap(), Frame::Line(b"{\"b\":2}".to_vec()));
+        assert_eq!(
+            next_frame(&mut reader, 50).await.unwrap(),
+            Frame::Line(b"{\"a\":1}".to_vec())
+        );
+        assert_eq!(
+            next_frame(&mut reader, 50).await.unwrap(),
+            Frame::TooLarge(100)
+        );
+        assert_eq!(
+            next_frame(&mut reader, 50).await.unwrap(),
+            Frame::Line(b"{\"b\":2}".to_vec())
+        );
         assert_eq!(next_frame(&mut reader, 50).await.unwrap(), Frame::Eof);
     }
 }

@@ -18,7 +18,11 @@ pub struct RpcError {
 
 impl RpcError {
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError { code, message: message.into(), data: None }
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
 
     pub fn with_data(mut self, data: Value) -> Self {
@@ -31,7 +35,11 @@ impl RpcError {
 #[derive(Debug)]
 pub enum Incoming {
     /// A request: a reply is owed, with this id.
-    Request { id: Value, method: String, params: Value },
+    Request {
+        id: Value,
+        method: String,
+        params: Value,
+    },
     /// A notification: no reply, even on error.
     Notification { method: String, params: Value },
     /// A reply from the client to a request of ours (none are sent): ignored.
@@ -47,14 +55,22 @@ pub fn classify(value: Value) -> Result<Incoming, (Value, RpcError)> {
         } else {
             "a JSON-RPC message must be a JSON object"
         };
-        return Err((Value::Null, RpcError::new(INVALID_REQUEST, format!("Invalid Request: {reason}"))));
+        return Err((
+            Value::Null,
+            RpcError::new(INVALID_REQUEST, format!("Invalid Request: {reason}")),
+        ));
     };
     let id = map.remove("id");
     let id_for_error = match &id {
         Some(v @ (Value::String(_) | Value::Number(_))) => v.clone(),
         _ => Value::Null,
     };
-    let invalid = |reason: &str| (id_for_error.clone(), RpcError::new(INVALID_REQUEST, format!("Invalid Request: {reason}")));
+    let invalid = |reason: &str| {
+        (
+            id_for_error.clone(),
+            RpcError::new(INVALID_REQUEST, format!("Invalid Request: {reason}")),
+        )
+    };
     if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid("`jsonrpc` must be \"2.0\""));
     }
@@ -66,7 +82,9 @@ pub fn classify(value: Value) -> Result<Incoming, (Value, RpcError)> {
     let method = match map.remove("method") {
         Some(Value::String(method)) => method,
         Some(_) => return Err(invalid("`method` must be a string")),
-        None if map.contains_key("result") || map.contains_key("error") => return Ok(Incoming::Response),
+        None if map.contains_key("result") || map.contains_key("error") => {
+            return Ok(Incoming::Response);
+        }
         None => return Err(invalid("`method` is missing")),
     };
     let params = map.remove("params").unwrap_or(Value::Null);
@@ -121,6 +139,9 @@ mod tests {
     #[test]
     fn notifications_have_no_id() {
         let message = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-        assert!(matches!(classify(message), Ok(Incoming::Notification { .. })));
+        assert!(matches!(
+            classify(message),
+            Ok(Incoming::Notification { .. })
+        ));
     }
 }

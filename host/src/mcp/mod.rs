@@ -17,7 +17,8 @@ use self::jsonrpc::{Incoming, RpcError};
 use crate::tools::{ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// Largest request accepted, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 /// Largest response sent, in bytes.
@@ -35,7 +36,10 @@ pub struct Server {
 
 impl Server {
     pub fn new(tools: ToolRegistry, context: ToolContext) -> Arc<Self> {
-        Arc::new(Server { tools, context: Arc::new(context) })
+        Arc::new(Server {
+            tools,
+            context: Arc::new(context),
+        })
     }
 
     /// Answer one request.
@@ -49,14 +53,19 @@ impl Server {
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
             "logging/setLevel" => Ok(json!({})),
-            _ => Err(RpcError::new(jsonrpc::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+            _ => Err(RpcError::new(
+                jsonrpc::METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+            )),
         }
     }
 
     async fn call_tool(self: &Arc<Self>, params: Value) -> Result<Value, RpcError> {
         let invalid = |message: String| RpcError::new(jsonrpc::INVALID_PARAMS, message);
         let Value::Object(params) = params else {
-            return Err(invalid("Invalid params: tools/call needs an object with `name`".into()));
+            return Err(invalid(
+                "Invalid params: tools/call needs an object with `name`".into(),
+            ));
         };
         let name = match params.get("name") {
             Some(Value::String(name)) => name.clone(),
@@ -65,7 +74,9 @@ impl Server {
         };
         let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
         if !matches!(arguments, Value::Object(_) | Value::Null) {
-            return Err(invalid("Invalid params: `arguments` must be an object".into()));
+            return Err(invalid(
+                "Invalid params: `arguments` must be an object".into(),
+            ));
         }
         if self.tools.find(&name).is_none() {
             let suggestions = self.tools.suggest(&name);
@@ -78,7 +89,12 @@ impl Server {
             server.tools.call(tool, &server.context, &arguments)
         })
         .await
-        .map_err(|e| RpcError::new(jsonrpc::INTERNAL_ERROR, format!("Internal error: tool panicked: {e}")))?;
+        .map_err(|e| {
+            RpcError::new(
+                jsonrpc::INTERNAL_ERROR,
+                format!("Internal error: tool panicked: {e}"),
+            )
+        })?;
         Ok(match outcome {
             Ok(value) => tool_result(value, false),
             Err(error) => {
@@ -103,9 +119,17 @@ fn initialize(params: &Value) -> Result<Value, RpcError> {
     let requested = match params.get("protocolVersion") {
         Some(Value::String(v)) => v.as_str(),
         Some(_) => {
-            return Err(RpcError::new(jsonrpc::INVALID_PARAMS, "Invalid params: `protocolVersion` must be a string"));
+            return Err(RpcError::new(
+                jsonrpc::INVALID_PARAMS,
+                "Invalid params: `protocolVersion` must be a string",
+            ));
         }
-        None => return Err(RpcError::new(jsonrpc::INVALID_PARAMS, "Invalid params: `protocolVersion` is missing")),
+        None => {
+            return Err(RpcError::new(
+                jsonrpc::INVALID_PARAMS,
+                "Invalid params: `protocolVersion` is missing",
+            ));
+        }
     };
     let version = negotiate(requested);
     tracing::info!(requested, negotiated = version, client = %params["clientInfo"]["name"], "initialize");
@@ -124,7 +148,11 @@ fn initialize(params: &Value) -> Result<Value, RpcError> {
 
 /// The client's version when spoken here, else the newest one spoken here.
 pub fn negotiate(requested: &str) -> &'static str {
-    SUPPORTED_PROTOCOL_VERSIONS.iter().copied().find(|v| *v == requested).unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0])
+    SUPPORTED_PROTOCOL_VERSIONS
+        .iter()
+        .copied()
+        .find(|v| *v == requested)
+        .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0])
 }
 
 /// Serve MCP over a pair of byte streams (stdin/stdout in production) until
@@ -143,9 +171,13 @@ where
                 let id = message.get("id").cloned().unwrap_or(Value::Null);
                 let error = RpcError::new(
                     jsonrpc::INTERNAL_ERROR,
-                    format!("Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit", line.len()),
+                    format!(
+                        "Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit",
+                        line.len()
+                    ),
                 );
-                line = serde_json::to_vec(&jsonrpc::failure(&id, &error)).expect("JSON values serialise");
+                line = serde_json::to_vec(&jsonrpc::failure(&id, &error))
+                    .expect("JSON values serialise");
             }
             line.push(b'\n');
             if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
@@ -189,7 +221,11 @@ where
                 tracing::debug!(%method, "notification");
             }
             Ok(Incoming::Request { id, method, params }) => {
-                let permit = permits.clone().acquire_owned().await.expect("semaphore never closed");
+                let permit = permits
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .expect("semaphore never closed");
                 let server = server.clone();
                 let sender = sender.clone();
                 in_flight.spawn(async move {
@@ -204,8 +240,14 @@ where
         }
         while in_flight.try_join_next().is_some() {}
     }
-    tracing::info!(pending = in_flight.len(), "input closed; finishing in-flight requests");
-    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async { while in_flight.join_next().await.is_some() {} }).await;
+    tracing::info!(
+        pending = in_flight.len(),
+        "input closed; finishing in-flight requests"
+    );
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while in_flight.join_next().await.is_some() {}
+    })
+    .await;
     drop(sender);
     let _ = writer.await;
     Ok(())

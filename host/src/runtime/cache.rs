@@ -23,11 +23,16 @@ fn cache_path(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut hasher);
     let digest = hex::encode(Sha256::digest(wasm));
-    dir.join("components").join(format!("{digest}-{:016x}.cwasm", hasher.finish()))
+    dir.join("components")
+        .join(format!("{digest}-{:016x}.cwasm", hasher.finish()))
 }
 
 /// Compile `wasm`, or load its compiled form from the cache.
-pub fn load_or_compile(engine: &Engine, wasm: &[u8], dir: Option<&Path>) -> wasmtime::Result<Component> {
+pub fn load_or_compile(
+    engine: &Engine,
+    wasm: &[u8],
+    dir: Option<&Path>,
+) -> wasmtime::Result<Component> {
     let Some(dir) = dir else {
         return Component::new(engine, wasm);
     };
@@ -41,7 +46,9 @@ pub fn load_or_compile(engine: &Engine, wasm: &[u8], dir: Option<&Path>) -> wasm
                 tracing::debug!(path = %path.display(), "compiled component loaded from cache");
                 return Ok(component);
             }
-            Err(error) => tracing::warn!(path = %path.display(), %error, "stale compiled component; recompiling"),
+            Err(error) => {
+                tracing::warn!(path = %path.display(), %error, "stale compiled component; recompiling")
+            }
         }
     }
     let component = Component::new(engine, wasm)?;

@@ -5,13 +5,20 @@ use crate::model;
 
 impl From<wit::Position> for model::Position {
     fn from(p: wit::Position) -> Self {
-        model::Position { line: p.line, character: p.character, offset: p.offset }
+        model::Position {
+            line: p.line,
+            character: p.character,
+            offset: p.offset,
+        }
     }
 }
 
 impl From<wit::Span> for model::Span {
     fn from(s: wit::Span) -> Self {
-        model::Span { start: s.start.into(), end: s.end.into() }
+        model::Span {
+            start: s.start.into(),
+            end: s.end.into(),
+        }
     }
 }
 
@@ -20,15 +27,32 @@ impl From<wit::SymbolKind> for model::SymbolKind {
         use model::SymbolKind as M;
         use wit::SymbolKind as W;
         match kind {
-            W::File => M::File, W::Module => M::Module, W::Namespace => M::Namespace,
-            W::Package => M::Package, W::Class => M::Class, W::Method => M::Method,
-            W::Property => M::Property, W::Field => M::Field, W::Constructor => M::Constructor,
-            W::Enum => M::Enum, W::Interface => M::Interface, W::Function => M::Function,
-            W::Variable => M::Variable, W::Constant => M::Constant, W::String => M::String,
-            W::Number => M::Number, W::Boolean => M::Boolean, W::Array => M::Array,
-            W::Object => M::Object, W::Key => M::Key, W::Null => M::Null,
-            W::EnumMember => M::EnumMember, W::Struct => M::Struct, W::Event => M::Event,
-            W::Operator => M::Operator, W::TypeParameter => M::TypeParameter,
+            W::File => M::File,
+            W::Module => M::Module,
+            W::Namespace => M::Namespace,
+            W::Package => M::Package,
+            W::Class => M::Class,
+            W::Method => M::Method,
+            W::Property => M::Property,
+            W::Field => M::Field,
+            W::Constructor => M::Constructor,
+            W::Enum => M::Enum,
+            W::Interface => M::Interface,
+            W::Function => M::Function,
+            W::Variable => M::Variable,
+            W::Constant => M::Constant,
+            W::String => M::String,
+            W::Number => M::Number,
+            W::Boolean => M::Boolean,
+            W::Array => M::Array,
+            W::Object => M::Object,
+            W::Key => M::Key,
+            W::Null => M::Null,
+            W::EnumMember => M::EnumMember,
+            W::Struct => M::Struct,
+            W::Event => M::Event,
+            W::Operator => M::Operator,
+            W::TypeParameter => M::TypeParameter,
         }
     }
 }
@@ -107,7 +131,11 @@ impl From<wit::Import> for model::Import {
             names: i
                 .names
                 .into_iter()
-                .map(|n| model::ImportedName { name: n.name, alias: n.alias, span: n.span.into() })
+                .map(|n| model::ImportedName {
+                    name: n.name,
+                    alias: n.alias,
+                    span: n.span.into(),
+                })
                 .collect(),
             type_only: i.type_only,
             reexport: i.reexport,
@@ -118,7 +146,12 @@ impl From<wit::Import> for model::Import {
 
 impl From<wit::Local> for model::Local {
     fn from(l: wit::Local) -> Self {
-        model::Local { name: l.name, span: l.span.into(), scope: l.scope.into(), language_kind: l.language_kind }
+        model::Local {
+            name: l.name,
+            span: l.span.into(),
+            scope: l.scope.into(),
+            language_kind: l.language_kind,
+        }
     }
 }
 
@@ -161,19 +194,29 @@ impl From<wit::FunctionMetrics> for model::FunctionMetrics {
 
 impl From<wit::SyntaxNode> for model::SyntaxNode {
     fn from(n: wit::SyntaxNode) -> Self {
-        model::SyntaxNode { kind: n.kind, span: n.span.into(), named: n.named }
+        model::SyntaxNode {
+            kind: n.kind,
+            span: n.span.into(),
+            named: n.named,
+        }
     }
 }
 
 impl From<wit::ModuleIdentity> for model::ModuleIdentity {
     fn from(m: wit::ModuleIdentity) -> Self {
-        model::ModuleIdentity { path: m.path, crate_or_package: m.crate_or_package }
+        model::ModuleIdentity {
+            path: m.path,
+            crate_or_package: m.crate_or_package,
+        }
     }
 }
 
 impl From<&model::Manifest> for wit::Manifest {
     fn from(m: &model::Manifest) -> Self {
-        wit::Manifest { path: m.path.clone(), contents: m.contents.clone() }
+        wit::Manifest {
+            path: m.path.clone(),
+            contents: m.contents.clone(),
+        }
     }
 }
 
@@ -205,13 +248,20 @@ impl From<wit::PluginInfo> for model::PluginInfo {
             extensions: i.extensions,
             manifests: i.manifests,
             path_separator: i.path_separator,
-            capabilities: i.capabilities.into_iter().map(|c| capability_name(c).to_string()).collect(),
+            capabilities: i
+                .capabilities
+                .into_iter()
+                .map(|c| capability_name(c).to_string())
+                .collect(),
         }
     }
 }
 
 impl From<&model::ModuleIdentity> for wit::ModuleIdentity {
     fn from(m: &model::ModuleIdentity) -> Self {
-        wit::ModuleIdentity { path: m.path.clone(), crate_or_package: m.crate_or_package.clone() }
+        wit::ModuleIdentity {
+            path: m.path.clone(),
+            crate_or_package: m.crate_or_package.clone(),
+        }
     }
 }

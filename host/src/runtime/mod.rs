@@ -28,7 +28,11 @@ pub enum PluginError {
     #[error("{file}: not a valid WebAssembly component: {reason}")]
     InvalidComponent { file: String, reason: String },
     #[error("{file}: built against plugin ABI {found}, but this lingo supports {supported}")]
-    IncompatibleAbi { file: String, found: String, supported: String },
+    IncompatibleAbi {
+        file: String,
+        found: String,
+        supported: String,
+    },
     #[error("{file}: cannot be read: {reason}")]
     Unreadable { file: String, reason: String },
     #[error("plugin `{plugin}` exceeded its time limit of {limit:?} and was restarted")]
@@ -68,7 +72,12 @@ pub trait LanguagePlugin: Send + Sync {
     /// Where the plugin came from (`embedded:…` or a file path).
     fn origin(&self) -> &str;
     /// Parse `source` and return every fact about it.
-    fn analyze(&self, path: &str, source: &str, manifests: &[Manifest]) -> Result<FileFacts, PluginError>;
+    fn analyze(
+        &self,
+        path: &str,
+        source: &str,
+        manifests: &[Manifest],
+    ) -> Result<FileFacts, PluginError>;
     /// Candidate module paths an import path written in `importer` names.
     fn resolve_import(
         &self,
@@ -77,7 +86,12 @@ pub trait LanguagePlugin: Send + Sync {
         manifests: &[Manifest],
     ) -> Result<Vec<String>, PluginError>;
     /// The syntax node at `offset` and its ancestors, innermost first.
-    fn node_at(&self, path: &str, source: &str, offset: u32) -> Result<Vec<SyntaxNode>, PluginError>;
+    fn node_at(
+        &self,
+        path: &str,
+        source: &str,
+        offset: u32,
+    ) -> Result<Vec<SyntaxNode>, PluginError>;
 }
 
 /// A plugin that could not be loaded, kept for `health_check`.
@@ -109,7 +123,11 @@ impl PluginRegistry {
     /// load is recorded and skipped; the others still load.
     pub fn load(config: &RuntimeConfig) -> anyhow::Result<Self> {
         let engine = sandbox::engine()?;
-        let mut registry = PluginRegistry { plugins: Vec::new(), by_extension: HashMap::new(), failures: Vec::new() };
+        let mut registry = PluginRegistry {
+            plugins: Vec::new(),
+            by_extension: HashMap::new(),
+            failures: Vec::new(),
+        };
         let mut sources: Vec<(String, Result<Vec<u8>, PluginError>)> = Vec::new();
         if config.include_built_in {
             for (name, bytes) in BUILT_IN_PLUGINS {
@@ -118,19 +136,31 @@ impl PluginRegistry {
         }
         for path in &config.extra_plugins {
             let origin = path.display().to_string();
-            let bytes = std::fs::read(path)
-                .map_err(|e| PluginError::Unreadable { file: origin.clone(), reason: e.to_string() });
+            let bytes = std::fs::read(path).map_err(|e| PluginError::Unreadable {
+                file: origin.clone(),
+                reason: e.to_string(),
+            });
             sources.push((origin, bytes));
         }
         for (origin, bytes) in sources {
             let loaded = bytes.and_then(|bytes| {
-                WasmPlugin::load(&engine, &origin, &bytes, config.cache_dir.as_deref(), config.limits.clone())
+                WasmPlugin::load(
+                    &engine,
+                    &origin,
+                    &bytes,
+                    config.cache_dir.as_deref(),
+                    config.limits.clone(),
+                )
             });
             match loaded {
                 Ok(plugin) => registry.add(Arc::new(plugin)),
                 Err(error) => {
                     tracing::error!(%origin, %error, "plugin refused");
-                    registry.failures.push(LoadFailure { origin, code: error.code(), message: error.to_string() });
+                    registry.failures.push(LoadFailure {
+                        origin,
+                        code: error.code(),
+                        message: error.to_string(),
+                    });
                 }
             }
         }
@@ -141,7 +171,8 @@ impl PluginRegistry {
         let index = self.plugins.len();
         for extension in &plugin.info().extensions {
             // Later plugins (named by the operator) override built-in ones.
-            self.by_extension.insert(extension.to_ascii_lowercase(), index);
+            self.by_extension
+                .insert(extension.to_ascii_lowercase(), index);
         }
         tracing::info!(plugin = %plugin.info().name, version = %plugin.info().version, origin = plugin.origin(), "plugin loaded");
         self.plugins.push(plugin);
@@ -163,7 +194,11 @@ impl PluginRegistry {
 
     /// Manifest file names any plugin wants for module resolution.
     pub fn manifest_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.plugins.iter().flat_map(|p| p.info().manifests.clone()).collect();
+        let mut names: Vec<String> = self
+            .plugins
+            .iter()
+            .flat_map(|p| p.info().manifests.clone())
+            .collect();
         names.sort();
         names.dedup();
         names

@@ -21,7 +21,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { memory_bytes: 512 << 20, call_timeout: Duration::from_secs(10) }
+        Limits {
+            memory_bytes: 512 << 20,
+            call_timeout: Duration::from_secs(10),
+        }
     }
 }
 
@@ -58,7 +61,10 @@ impl SandboxState {
 
 impl WasiView for SandboxState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 

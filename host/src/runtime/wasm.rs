@@ -42,17 +42,26 @@ impl WasmPlugin {
         cache_dir: Option<&std::path::Path>,
         limits: Limits,
     ) -> Result<Self, PluginError> {
-        let invalid = |reason: String| PluginError::InvalidComponent { file: origin.to_string(), reason };
+        let invalid = |reason: String| PluginError::InvalidComponent {
+            file: origin.to_string(),
+            reason,
+        };
         if !wasmparser_is_component(wasm) {
-            return Err(invalid("the file is not a WebAssembly component (wrong header)".into()));
+            return Err(invalid(
+                "the file is not a WebAssembly component (wrong header)".into(),
+            ));
         }
-        let component = cache::load_or_compile(engine, wasm, cache_dir).map_err(|e| invalid(format!("{e:#}")))?;
+        let component = cache::load_or_compile(engine, wasm, cache_dir)
+            .map_err(|e| invalid(format!("{e:#}")))?;
         check_abi(engine, &component, origin)?;
         let mut linker = Linker::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| invalid(format!("{e:#}")))?;
-        let pre = linker
-            .instantiate_pre(&component)
-            .map_err(|e| invalid(format!("cannot be linked (it may import more than WASI): {e:#}")))?;
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(|e| invalid(format!("{e:#}")))?;
+        let pre = linker.instantiate_pre(&component).map_err(|e| {
+            invalid(format!(
+                "cannot be linked (it may import more than WASI): {e:#}"
+            ))
+        })?;
         let pre = LanguagePluginPre::new(pre).map_err(|e| invalid(format!("{e:#}")))?;
         let mut plugin = WasmPlugin {
             info: PluginInfo {
@@ -71,7 +80,9 @@ impl WasmPlugin {
             limits,
             idle: Mutex::new(Vec::new()),
         };
-        let info: PluginInfo = plugin.call(|store, b| b.lingo_plugin_plugin().call_info(store))?.into();
+        let info: PluginInfo = plugin
+            .call(|store, b| b.lingo_plugin_plugin().call_info(store))?
+            .into();
         if info.abi_version != SUPPORTED_ABI {
             return Err(PluginError::IncompatibleAbi {
                 file: origin.to_string(),
@@ -87,7 +98,10 @@ impl WasmPlugin {
         let mut store = Store::new(&self.engine, SandboxState::new(&self.limits));
         store.limiter(|state| &mut state.limits);
         store.set_epoch_deadline(self.limits.deadline_ticks());
-        let bindings = self.pre.instantiate(&mut store).map_err(|e| self.classify(e))?;
+        let bindings = self
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| self.classify(e))?;
         Ok(Instance { store, bindings })
     }
 
@@ -102,7 +116,9 @@ impl WasmPlugin {
             Some(instance) => instance,
             None => self.instantiate()?,
         };
-        instance.store.set_epoch_deadline(self.limits.deadline_ticks());
+        instance
+            .store
+            .set_epoch_deadline(self.limits.deadline_ticks());
         let result = f(&mut instance.store, &instance.bindings);
         match result {
             Ok(value) => {
@@ -120,17 +136,31 @@ impl WasmPlugin {
         let plugin = self.info.name.clone();
         if let Some(trap) = error.downcast_ref::<Trap>() {
             if *trap == Trap::Interrupt {
-                return PluginError::Timeout { plugin, limit: self.limits.call_timeout };
+                return PluginError::Timeout {
+                    plugin,
+                    limit: self.limits.call_timeout,
+                };
             }
         }
         let text = format!("{error:#}");
-        if text.contains("memory") && (text.contains("grow") || text.contains("limit") || text.contains("allocat")) {
-            return PluginError::OutOfMemory { plugin, limit_mb: self.limits.memory_bytes >> 20 };
+        if text.contains("memory")
+            && (text.contains("grow") || text.contains("limit") || text.contains("allocat"))
+        {
+            return PluginError::OutOfMemory {
+                plugin,
+                limit_mb: self.limits.memory_bytes >> 20,
+            };
         }
-        PluginError::Trapped { plugin, reason: first_line(&text) }
+        PluginError::Trapped {
+            plugin,
+            reason: first_line(&text),
+        }
     }
 
-    fn plugin_error(&self, error: super::bindings::exports::lingo::plugin::types::PluginError) -> PluginError {
+    fn plugin_error(
+        &self,
+        error: super::bindings::exports::lingo::plugin::types::PluginError,
+    ) -> PluginError {
         use super::bindings::exports::lingo::plugin::types::PluginError as E;
         let plugin = self.info.name.clone();
         match error {
@@ -142,7 +172,12 @@ impl WasmPlugin {
 }
 
 fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or(text).chars().take(300).collect()
+    text.lines()
+        .next()
+        .unwrap_or(text)
+        .chars()
+        .take(300)
+        .collect()
 }
 
 /// A component's preamble: `\0asm`, then version 0x0d and layer 1.
@@ -181,7 +216,12 @@ impl LanguagePlugin for WasmPlugin {
         &self.origin
     }
 
-    fn analyze(&self, path: &str, source: &str, manifests: &[Manifest]) -> Result<FileFacts, PluginError> {
+    fn analyze(
+        &self,
+        path: &str,
+        source: &str,
+        manifests: &[Manifest],
+    ) -> Result<FileFacts, PluginError> {
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
         self.call(|store, b| {
             let syntax = b.lingo_plugin_syntax();
@@ -194,7 +234,9 @@ impl LanguagePlugin for WasmPlugin {
             let locals = document.call_locals(&mut *store, doc)?;
             let diagnostics = document.call_diagnostics(&mut *store, doc)?;
             let metrics = document.call_metrics(&mut *store, doc)?;
-            let modules = b.lingo_plugin_modules().call_module_of(&mut *store, doc, path, &wit_manifests)?;
+            let modules =
+                b.lingo_plugin_modules()
+                    .call_module_of(&mut *store, doc, path, &wit_manifests)?;
             doc.resource_drop(&mut *store)?;
             Ok(FileFacts {
                 language,
@@ -217,10 +259,22 @@ impl LanguagePlugin for WasmPlugin {
     ) -> Result<Vec<String>, PluginError> {
         let importer = importer.into();
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-        self.call(|store, b| b.lingo_plugin_modules().call_resolve_import(store, &importer, import_path, &wit_manifests))
+        self.call(|store, b| {
+            b.lingo_plugin_modules().call_resolve_import(
+                store,
+                &importer,
+                import_path,
+                &wit_manifests,
+            )
+        })
     }
 
-    fn node_at(&self, path: &str, source: &str, offset: u32) -> Result<Vec<SyntaxNode>, PluginError> {
+    fn node_at(
+        &self,
+        path: &str,
+        source: &str,
+        offset: u32,
+    ) -> Result<Vec<SyntaxNode>, PluginError> {
         self.call(|store, b| {
             let document = b.lingo_plugin_syntax().document();
             let doc = document.call_constructor(&mut *store, path, source)?;
@@ -241,13 +295,23 @@ impl WasmPlugin {
         names: &[String],
     ) -> Result<Vec<(u32, u32, String)>, PluginError> {
         let result = self.call(|store, b| {
-            let doc = b.lingo_plugin_syntax().document().call_constructor(&mut *store, path, source)?;
-            let edits = b.lingo_plugin_edits().call_render_import(&mut *store, doc, module_path, names)?;
+            let doc =
+                b.lingo_plugin_syntax()
+                    .document()
+                    .call_constructor(&mut *store, path, source)?;
+            let edits =
+                b.lingo_plugin_edits()
+                    .call_render_import(&mut *store, doc, module_path, names)?;
             doc.resource_drop(&mut *store)?;
             Ok(edits)
         })?;
         result
-            .map(|edits| edits.into_iter().map(|e| (e.start, e.end, e.new_text)).collect())
+            .map(|edits| {
+                edits
+                    .into_iter()
+                    .map(|e| (e.start, e.end, e.new_text))
+                    .collect()
+            })
             .map_err(|e| self.plugin_error(e))
     }
 
@@ -260,13 +324,23 @@ impl WasmPlugin {
         name: Option<&str>,
     ) -> Result<Vec<(u32, u32, String)>, PluginError> {
         let result = self.call(|store, b| {
-            let doc = b.lingo_plugin_syntax().document().call_constructor(&mut *store, path, source)?;
-            let edits = b.lingo_plugin_edits().call_remove_import(&mut *store, doc, module_path, name)?;
+            let doc =
+                b.lingo_plugin_syntax()
+                    .document()
+                    .call_constructor(&mut *store, path, source)?;
+            let edits =
+                b.lingo_plugin_edits()
+                    .call_remove_import(&mut *store, doc, module_path, name)?;
             doc.resource_drop(&mut *store)?;
             Ok(edits)
         })?;
         result
-            .map(|edits| edits.into_iter().map(|e| (e.start, e.end, e.new_text)).collect())
+            .map(|edits| {
+                edits
+                    .into_iter()
+                    .map(|e| (e.start, e.end, e.new_text))
+                    .collect()
+            })
             .map_err(|e| self.plugin_error(e))
     }
 }

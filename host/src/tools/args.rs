@@ -17,7 +17,12 @@ impl<'a> Args<'a> {
         let map = match value {
             Value::Object(map) => map,
             Value::Null => EMPTY.get_or_init(Map::new),
-            _ => return Err(ToolError::invalid("arguments", "the arguments must be a JSON object")),
+            _ => {
+                return Err(ToolError::invalid(
+                    "arguments",
+                    "the arguments must be a JSON object",
+                ));
+            }
         };
         let allowed: Vec<&str> = schema["properties"]
             .as_object()
@@ -35,7 +40,9 @@ impl<'a> Args<'a> {
         for required in schema["required"].as_array().into_iter().flatten() {
             let field = required.as_str().unwrap_or_default();
             if map.get(field).is_none_or(Value::is_null) {
-                return Err(ToolError::MissingParam { field: field.to_string() });
+                return Err(ToolError::MissingParam {
+                    field: field.to_string(),
+                });
             }
         }
         Ok(Args { map })
@@ -54,7 +61,9 @@ impl<'a> Args<'a> {
     }
 
     pub fn required_str(&self, field: &str) -> Result<&'a str, ToolError> {
-        self.str(field)?.ok_or_else(|| ToolError::MissingParam { field: field.to_string() })
+        self.str(field)?.ok_or_else(|| ToolError::MissingParam {
+            field: field.to_string(),
+        })
     }
 
     pub fn bool(&self, field: &str, default: bool) -> Result<bool, ToolError> {
@@ -71,7 +80,10 @@ impl<'a> Args<'a> {
             None => Ok(None),
             Some(v) => match v.as_u64() {
                 Some(n) if n <= max => Ok(Some(n)),
-                Some(n) => Err(ToolError::invalid(field, format!("{n} is larger than the maximum {max}"))),
+                Some(n) => Err(ToolError::invalid(
+                    field,
+                    format!("{n} is larger than the maximum {max}"),
+                )),
                 None => Err(ToolError::invalid(field, "expected a non-negative integer")),
             },
         }
@@ -82,7 +94,10 @@ impl<'a> Args<'a> {
             None => Ok(Vec::new()),
             Some(Value::Array(items)) => items
                 .iter()
-                .map(|i| i.as_str().ok_or_else(|| ToolError::invalid(field, "expected an array of strings")))
+                .map(|i| {
+                    i.as_str()
+                        .ok_or_else(|| ToolError::invalid(field, "expected an array of strings"))
+                })
                 .collect(),
             Some(_) => Err(ToolError::invalid(field, "expected an array of strings")),
         }

@@ -48,19 +48,34 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             }
             (found, json!({ "symbol": symbol }))
         }
-        (Some(_), None, None) => return Err(ToolError::MissingParam { field: "line".into() }),
-        (None, Some(_), _) => return Err(ToolError::MissingParam { field: "path".into() }),
+        (Some(_), None, None) => {
+            return Err(ToolError::MissingParam {
+                field: "line".into(),
+            });
+        }
+        (None, Some(_), _) => {
+            return Err(ToolError::MissingParam {
+                field: "path".into(),
+            });
+        }
         (None, None, None) => {
             return Err(ToolError::InvalidParam {
                 field: "symbol".into(),
                 reason: "give either `path` with `line` and `character`, or `symbol`".into(),
-                suggestions: vec!["{\"path\": \"src/lib.rs\", \"line\": 10, \"character\": 4}".into(), "{\"symbol\": \"parse\"}".into()],
+                suggestions: vec![
+                    "{\"path\": \"src/lib.rs\", \"line\": 10, \"character\": 4}".into(),
+                    "{\"symbol\": \"parse\"}".into(),
+                ],
             });
         }
     };
     let total = definitions.len();
     let best = definitions.iter().map(|d| d.resolution).min();
-    let rendered: Vec<Value> = definitions.iter().take(MAX_DEFINITIONS).map(render).collect();
+    let rendered: Vec<Value> = definitions
+        .iter()
+        .take(MAX_DEFINITIONS)
+        .map(render)
+        .collect();
     Ok(json!({
         "query": query,
         "definitions": rendered,
@@ -87,11 +102,23 @@ fn at_position(
     let query = json!({ "path": file.path, "line": line, "character": character });
     match at_offset(facts, offset) {
         Some(AtPosition::Declaration(index)) => Ok((
-            vec![Definition::certain(Target::Symbol { file: file.clone(), index }, Resolution::Declaration)],
+            vec![Definition::certain(
+                Target::Symbol {
+                    file: file.clone(),
+                    index,
+                },
+                Resolution::Declaration,
+            )],
             query,
         )),
         Some(AtPosition::LocalDeclaration(index)) => Ok((
-            vec![Definition::certain(Target::Local { file: file.clone(), index }, Resolution::Declaration)],
+            vec![Definition::certain(
+                Target::Local {
+                    file: file.clone(),
+                    index,
+                },
+                Resolution::Declaration,
+            )],
             query,
         )),
         Some(AtPosition::Reference(reference)) => {
@@ -107,7 +134,12 @@ fn at_position(
                 .filter(|s| s.span.start.line as u64 <= line && line <= s.span.end.line as u64)
                 .map(|s| s.name.clone())
                 .collect();
-            Err(ToolError::NothingAtPosition { path: file.path.clone(), line: line as u32, character: character as u32, nearby })
+            Err(ToolError::NothingAtPosition {
+                path: file.path.clone(),
+                line: line as u32,
+                character: character as u32,
+                nearby,
+            })
         }
     }
 }
@@ -174,5 +206,8 @@ fn not_found(snapshot: &Snapshot, wanted: &str) -> ToolError {
         .filter_map(|f| f.facts.as_ref().ok())
         .flat_map(|facts| facts.symbols.iter().map(|s| s.name.as_str()))
         .collect();
-    ToolError::SymbolNotFound { name: wanted.to_string(), nearby: similar(name, names, 5) }
+    ToolError::SymbolNotFound {
+        name: wanted.to_string(),
+        nearby: similar(name, names, 5),
+    }
 }

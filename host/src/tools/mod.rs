@@ -71,12 +71,17 @@ impl ToolRegistry {
     }
 
     pub fn find(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|t| t.name == name || t.aliases.contains(&name))
+        self.tools
+            .iter()
+            .find(|t| t.name == name || t.aliases.contains(&name))
     }
 
     /// Names close to an unknown one.
     pub fn suggest(&self, name: &str) -> Vec<String> {
-        let all = self.tools.iter().flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied()));
+        let all = self
+            .tools
+            .iter()
+            .flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied()));
         similar(name, all, 3)
     }
 
@@ -96,12 +101,20 @@ impl ToolRegistry {
     }
 
     /// Run `tool` with `arguments`.
-    pub fn call(&self, tool: &Tool, context: &ToolContext, arguments: &Value) -> Result<Value, ToolError> {
+    pub fn call(
+        &self,
+        tool: &Tool,
+        context: &ToolContext,
+        arguments: &Value,
+    ) -> Result<Value, ToolError> {
         let args = Args::new(arguments, &tool.input_schema)?;
         if let Some(project) = args.str("projectId")? {
             let id = context.workspace.project_id();
             if project != id {
-                return Err(ToolError::ProjectNotFound { project: project.to_string(), known: vec![id] });
+                return Err(ToolError::ProjectNotFound {
+                    project: project.to_string(),
+                    known: vec![id],
+                });
             }
         }
         (tool.handler)(context, &args)

@@ -79,11 +79,21 @@ fn children(
                 node["modifiers"] = json!(symbol.modifiers);
             }
             if !collapse {
-                let (start, end) = (symbol.span.start.offset as usize, symbol.span.end.offset as usize);
+                let (start, end) = (
+                    symbol.span.start.offset as usize,
+                    symbol.span.end.offset as usize,
+                );
                 node["source"] = json!(source.get(start..end).unwrap_or_default());
             }
             if depth.is_none_or(|d| level < d) {
-                let nested = children(facts, Some(index as u32), level + 1, depth, collapse, source);
+                let nested = children(
+                    facts,
+                    Some(index as u32),
+                    level + 1,
+                    depth,
+                    collapse,
+                    source,
+                );
                 if !nested.is_empty() {
                     node["children"] = Value::Array(nested);
                 }

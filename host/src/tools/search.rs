@@ -59,7 +59,9 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let snapshot = workspace.fresh();
     let query = args.required_str("query")?;
     if query.trim().is_empty() {
-        return Err(ToolError::InvalidQuery { reason: "the query is empty".into() });
+        return Err(ToolError::InvalidQuery {
+            reason: "the query is empty".into(),
+        });
     }
     let case_sensitive = args.bool("caseSensitive", false)?;
     let regex = if args.bool("regex", false)? {
@@ -68,7 +70,9 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                 .case_insensitive(!case_sensitive)
                 .size_limit(1 << 20)
                 .build()
-                .map_err(|e| ToolError::InvalidQuery { reason: e.to_string() })?,
+                .map_err(|e| ToolError::InvalidQuery {
+                    reason: e.to_string(),
+                })?,
         )
     } else {
         None
@@ -79,12 +83,18 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         Some(p) => Some(crate::workspace::paths::resolve(workspace.root(), p)?),
         None => None,
     };
-    let limit = args.uint("limit", MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT).max(1) as usize;
+    let limit = args
+        .uint("limit", MAX_LIMIT)?
+        .unwrap_or(DEFAULT_LIMIT)
+        .max(1) as usize;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
 
     let mut hits: Vec<(u8, &str, &Symbol)> = Vec::new();
     for file in snapshot.files.values() {
-        if prefix.as_ref().is_some_and(|p| !file.path.starts_with(p.as_str())) {
+        if prefix
+            .as_ref()
+            .is_some_and(|p| !file.path.starts_with(p.as_str()))
+        {
             continue;
         }
         let Ok(facts) = &file.facts else { continue };
@@ -93,7 +103,9 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                 continue;
             }
             let score = match &regex {
-                Some(re) => re.is_match(&symbol.name).then(|| rank(&symbol.name, query, case_sensitive).unwrap_or(3)),
+                Some(re) => re
+                    .is_match(&symbol.name)
+                    .then(|| rank(&symbol.name, query, case_sensitive).unwrap_or(3)),
                 None => rank(&symbol.name, query, case_sensitive),
             };
             if let Some(score) = score {
@@ -102,7 +114,12 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         }
     }
     hits.sort_by(|a, b| {
-        (a.0, a.2.name.len(), a.1, a.2.span.start.line).cmp(&(b.0, b.2.name.len(), b.1, b.2.span.start.line))
+        (a.0, a.2.name.len(), a.1, a.2.span.start.line).cmp(&(
+            b.0,
+            b.2.name.len(),
+            b.1,
+            b.2.span.start.line,
+        ))
     });
     let total = hits.len();
     let page: Vec<Value> = hits
@@ -144,7 +161,10 @@ fn check_kinds(snapshot: &crate::workspace::Snapshot, kinds: &[&str]) -> Result<
     if kinds.is_empty() {
         return Ok(());
     }
-    let mut known: Vec<String> = SymbolKind::ALL.iter().map(|k| k.as_str().to_string()).collect();
+    let mut known: Vec<String> = SymbolKind::ALL
+        .iter()
+        .map(|k| k.as_str().to_string())
+        .collect();
     for file in snapshot.files.values() {
         if let Ok(facts) = &file.facts {
             for s in &facts.symbols {

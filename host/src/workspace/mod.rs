@@ -33,14 +33,19 @@ pub struct FileEntry {
 
 impl std::fmt::Debug for FileEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FileEntry").field("path", &self.path).field("sha256", &self.sha256).finish_non_exhaustive()
+        f.debug_struct("FileEntry")
+            .field("path", &self.path)
+            .field("sha256", &self.sha256)
+            .finish_non_exhaustive()
     }
 }
 
 impl FileEntry {
     /// The facts, or the plugin's error as a tool error.
     pub fn facts(&self) -> Result<&Arc<FileFacts>, ToolError> {
-        self.facts.as_ref().map_err(|e| ToolError::Plugin(e.clone()))
+        self.facts
+            .as_ref()
+            .map_err(|e| ToolError::Plugin(e.clone()))
     }
 
     pub fn line_count(&self) -> usize {
@@ -64,7 +69,11 @@ impl Snapshot {
     }
 
     pub fn symbol_count(&self) -> usize {
-        self.files.values().filter_map(|f| f.facts.as_ref().ok()).map(|f| f.symbols.len()).sum()
+        self.files
+            .values()
+            .filter_map(|f| f.facts.as_ref().ok())
+            .map(|f| f.symbols.len())
+            .sum()
     }
 }
 
@@ -95,8 +104,17 @@ impl Workspace {
         let root = root
             .canonicalize()
             .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
-        anyhow::ensure!(root.is_dir(), "workspace root {} is not a directory", root.display());
-        Ok(Workspace { root, registry, snapshot: RwLock::new(Snapshot::default()), refresh_lock: Mutex::new(None) })
+        anyhow::ensure!(
+            root.is_dir(),
+            "workspace root {} is not a directory",
+            root.display()
+        );
+        Ok(Workspace {
+            root,
+            registry,
+            snapshot: RwLock::new(Snapshot::default()),
+            refresh_lock: Mutex::new(None),
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -109,7 +127,11 @@ impl Workspace {
 
     /// The identifier clients use as `projectId`: the root's directory name.
     pub fn project_id(&self) -> String {
-        self.root.file_name().and_then(|n| n.to_str()).unwrap_or("workspace").to_string()
+        self.root
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("workspace")
+            .to_string()
     }
 
     /// The last indexed snapshot, without checking freshness.
@@ -141,7 +163,8 @@ impl Workspace {
         let mut to_analyze = Vec::new();
         for found in listing.sources {
             let old = previous.files.get(&found.path);
-            let unchanged = old.is_some_and(|o| o.size == found.size && o.modified == found.modified);
+            let unchanged =
+                old.is_some_and(|o| o.size == found.size && o.modified == found.modified);
             match old {
                 Some(old) if unchanged && !manifests_changed => {
                     files.insert(found.path.clone(), old.clone());
@@ -149,19 +172,32 @@ impl Workspace {
                 _ => to_analyze.push((found, old.cloned())),
             }
         }
-        let removed = previous.files.keys().filter(|p| !listing_contains(&files, &to_analyze, p)).count();
+        let removed = previous
+            .files
+            .keys()
+            .filter(|p| !listing_contains(&files, &to_analyze, p))
+            .count();
         let analyzed = self.analyze_all(to_analyze, &manifests, manifests_changed);
-        let changed = !analyzed.is_empty() || removed > 0 || manifests_changed || previous.generation == 0;
+        let changed =
+            !analyzed.is_empty() || removed > 0 || manifests_changed || previous.generation == 0;
         let failed = analyzed.iter().filter(|e| e.facts.is_err()).count();
         let analyzed_count = analyzed.len();
         for entry in analyzed {
             files.insert(entry.path.clone(), Arc::new(entry));
         }
-        let generation = if changed { previous.generation + 1 } else { previous.generation };
+        let generation = if changed {
+            previous.generation + 1
+        } else {
+            previous.generation
+        };
         if changed {
             let modules = Arc::new(module_map(&files));
-            *self.snapshot.write().expect("snapshot lock") =
-                Snapshot { generation, files: Arc::new(files), modules, manifests };
+            *self.snapshot.write().expect("snapshot lock") = Snapshot {
+                generation,
+                files: Arc::new(files),
+                modules,
+                manifests,
+            };
         }
         let stats = RefreshStats {
             generation,
@@ -186,15 +222,21 @@ impl Workspace {
         manifests: &Arc<Vec<Manifest>>,
         manifests_changed: bool,
     ) -> Vec<FileEntry> {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(work.len().max(1));
+        let workers = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(work.len().max(1));
         let queue = Mutex::new(work);
         let results = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
                     loop {
-                        let Some((found, old)) = queue.lock().expect("queue lock").pop() else { break };
-                        if let Some(entry) = self.analyze_one(found, old, manifests, manifests_changed) {
+                        let Some((found, old)) = queue.lock().expect("queue lock").pop() else {
+                            break;
+                        };
+                        if let Some(entry) =
+                            self.analyze_one(found, old, manifests, manifests_changed)
+                        {
                             results.lock().expect("results lock").push(entry);
                         }
                     }
@@ -215,13 +257,19 @@ impl Workspace {
         let sha256 = hex::encode(Sha256::digest(&bytes));
         let source: Arc<str> = String::from_utf8_lossy(&bytes).into();
         if let Some(old) = old.filter(|o| o.sha256 == sha256 && !manifests_changed) {
-            return Some(FileEntry { modified: found.modified, size: found.size, ..clone_entry(&old) });
+            return Some(FileEntry {
+                modified: found.modified,
+                size: found.size,
+                ..clone_entry(&old)
+            });
         }
         let facts = found
             .plugin
             .analyze(&found.path, &source, manifests)
             .map(Arc::new)
-            .inspect_err(|e| tracing::warn!(path = %found.path, error = %e, "file could not be analyzed"));
+            .inspect_err(
+                |e| tracing::warn!(path = %found.path, error = %e, "file could not be analyzed"),
+            );
         Some(FileEntry {
             path: found.path,
             plugin: found.plugin,
@@ -242,13 +290,18 @@ impl Workspace {
         }
         let absolute = self.root.join(&path);
         if absolute.is_file() && self.registry.for_path(&absolute).is_none() {
-            let mut extensions: Vec<String> =
-                self.registry.plugins().iter().flat_map(|p| p.info().extensions.clone()).collect();
+            let mut extensions: Vec<String> = self
+                .registry
+                .plugins()
+                .iter()
+                .flat_map(|p| p.info().extensions.clone())
+                .collect();
             extensions.sort();
             return Err(ToolError::UnsupportedLanguage { path, extensions });
         }
         let file_name = path.rsplit('/').next().unwrap_or(&path).to_string();
-        let mut suggestions = crate::error::similar(&path, snapshot.files.keys().map(String::as_str), 3);
+        let mut suggestions =
+            crate::error::similar(&path, snapshot.files.keys().map(String::as_str), 3);
         if suggestions.is_empty() {
             suggestions = snapshot
                 .files
@@ -287,7 +340,10 @@ fn read_manifests(root: &Path, paths: &[String]) -> Vec<Manifest> {
         .iter()
         .filter_map(|p| {
             let contents = std::fs::read_to_string(root.join(p)).ok()?;
-            Some(Manifest { path: p.clone(), contents })
+            Some(Manifest {
+                path: p.clone(),
+                contents,
+            })
         })
         .collect()
 }
@@ -297,7 +353,9 @@ fn module_map(files: &BTreeMap<String, Arc<FileEntry>>) -> HashMap<String, Vec<S
     for entry in files.values() {
         if let Ok(facts) = &entry.facts {
             for ModuleIdentity { path, .. } in &facts.modules {
-                map.entry(path.clone()).or_default().push(entry.path.clone());
+                map.entry(path.clone())
+                    .or_default()
+                    .push(entry.path.clone());
             }
         }
     }

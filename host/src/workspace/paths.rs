@@ -22,7 +22,9 @@ pub fn relative_posix(root: &Path, path: &Path) -> Option<String> {
 /// it) to its workspace-relative POSIX form. `..` may not leave the root, and
 /// a symbolic link may not point outside it.
 pub fn resolve(root: &Path, input: &str) -> Result<String, ToolError> {
-    let outside = || ToolError::PathOutsideBoundary { path: input.to_string() };
+    let outside = || ToolError::PathOutsideBoundary {
+        path: input.to_string(),
+    };
     if input.trim().is_empty() {
         return Err(ToolError::invalid("path", "the path is empty"));
     }
@@ -30,7 +32,11 @@ pub fn resolve(root: &Path, input: &str) -> Result<String, ToolError> {
         return Err(ToolError::invalid("path", "the path contains a NUL byte"));
     }
     let given = Path::new(input);
-    let joined = if given.is_absolute() { given.to_path_buf() } else { root.join(given) };
+    let joined = if given.is_absolute() {
+        given.to_path_buf()
+    } else {
+        root.join(given)
+    };
     let mut normal = PathBuf::new();
     for component in joined.components() {
         match component {
@@ -64,13 +70,21 @@ mod tests {
         let root = Path::new("/work/project");
         assert_eq!(resolve(root, "src/lib.rs").unwrap(), "src/lib.rs");
         assert_eq!(resolve(root, "./src/../src/lib.rs").unwrap(), "src/lib.rs");
-        assert_eq!(resolve(root, "/work/project/src/lib.rs").unwrap(), "src/lib.rs");
+        assert_eq!(
+            resolve(root, "/work/project/src/lib.rs").unwrap(),
+            "src/lib.rs"
+        );
     }
 
     #[test]
     fn refuses_paths_that_leave_the_root() {
         let root = Path::new("/work/project");
-        for bad in ["../secret.rs", "src/../../x.rs", "/etc/passwd", "/work/projectile/a.rs"] {
+        for bad in [
+            "../secret.rs",
+            "src/../../x.rs",
+            "/etc/passwd",
+            "/work/projectile/a.rs",
+        ] {
             let error = resolve(root, bad).unwrap_err();
             assert_eq!(error.code(), "PATH_OUTSIDE_BOUNDARY", "{bad}");
         }

@@ -11,7 +11,16 @@ use super::MAX_FILE_BYTES;
 use super::paths::relative_posix;
 
 /// Folders never indexed, whatever `.gitignore` says.
-const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "vendor", "bin", "obj", "dist", "build", ".git"];
+const SKIPPED_DIRS: &[&str] = &[
+    "target",
+    "node_modules",
+    "vendor",
+    "bin",
+    "obj",
+    "dist",
+    "build",
+    ".git",
+];
 
 pub struct FoundFile {
     pub path: String,
@@ -27,26 +36,40 @@ pub struct Listing {
 
 pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
     let manifest_names = registry.manifest_names();
-    let mut listing = Listing { sources: Vec::new(), manifests: Vec::new() };
+    let mut listing = Listing {
+        sources: Vec::new(),
+        manifests: Vec::new(),
+    };
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .require_git(false)
         .filter_entry(|entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && entry.depth() > 0 && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+            !(is_dir
+                && entry.depth() > 0
+                && entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
         })
         .build();
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Some(path) = relative_posix(root, entry.path()) else { continue };
+        let Some(path) = relative_posix(root, entry.path()) else {
+            continue;
+        };
         let file_name = entry.file_name().to_str().unwrap_or_default();
         if manifest_names.iter().any(|m| glob_match(m, file_name)) {
             listing.manifests.push(path.clone());
         }
-        let Some(plugin) = registry.for_path(entry.path()) else { continue };
-        let Ok(metadata) = entry.metadata() else { continue };
+        let Some(plugin) = registry.for_path(entry.path()) else {
+            continue;
+        };
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
         if metadata.len() > MAX_FILE_BYTES {
             tracing::debug!(%path, size = metadata.len(), "skipped: larger than the file size limit");
             continue;

@@ -45,8 +45,15 @@ fn flatten<'t>(node: Node<'t>, prefix: &[String], source: &str, out: &mut Vec<Us
         }
         "use_wildcard" => {
             let mut path = prefix.to_vec();
-            let text = source[node.byte_range()].trim_end_matches('*').trim_end_matches("::");
-            path.extend(text.split("::").map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+            let text = source[node.byte_range()]
+                .trim_end_matches('*')
+                .trim_end_matches("::");
+            path.extend(
+                text.split("::")
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from),
+            );
             out.push(UseEntry {
                 module: path.join("::"),
                 name: "*".into(),
@@ -57,12 +64,20 @@ fn flatten<'t>(node: Node<'t>, prefix: &[String], source: &str, out: &mut Vec<Us
             });
         }
         "use_as_clause" => {
-            let (Some(path), Some(alias)) =
-                (node.child_by_field_name("path"), node.child_by_field_name("alias"))
-            else {
+            let (Some(path), Some(alias)) = (
+                node.child_by_field_name("path"),
+                node.child_by_field_name("alias"),
+            ) else {
                 return;
             };
-            push_path(node, path, Some(source[alias.byte_range()].to_string()), prefix, source, out);
+            push_path(
+                node,
+                path,
+                Some(source[alias.byte_range()].to_string()),
+                prefix,
+                source,
+                out,
+            );
         }
         "identifier" | "scoped_identifier" | "crate" | "self" | "super" => {
             push_path(node, node, None, prefix, source, out);
@@ -86,7 +101,14 @@ fn push_path<'t>(
     }
     let Some(name) = full.pop() else { return };
     let name_node = path.child_by_field_name("name").unwrap_or(path);
-    out.push(UseEntry { module: full.join("::"), name, alias, glob: false, node, name_node });
+    out.push(UseEntry {
+        module: full.join("::"),
+        name,
+        alias,
+        glob: false,
+        node,
+        name_node,
+    });
 }
 
 fn use_declarations(root: Node) -> Vec<Node> {
@@ -118,7 +140,9 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
     for declaration in use_declarations(root) {
         let reexport = {
             let mut c = declaration.walk();
-            declaration.children(&mut c).any(|n| n.kind() == "visibility_modifier")
+            declaration
+                .children(&mut c)
+                .any(|n| n.kind() == "visibility_modifier")
         };
         let span = lines.span(source, declaration.start_byte(), declaration.end_byte());
         let first = out.len();
@@ -131,7 +155,11 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
             let name = ImportedName {
                 name: entry.name.clone(),
                 alias: entry.alias.clone(),
-                span: lines.span(source, entry.name_node.start_byte(), entry.name_node.end_byte()),
+                span: lines.span(
+                    source,
+                    entry.name_node.start_byte(),
+                    entry.name_node.end_byte(),
+                ),
             };
             let existing = out[first..]
                 .iter_mut()
@@ -173,7 +201,12 @@ pub fn render_import(
     let has_glob = existing.iter().any(|e| e.glob && e.module == module_path);
     let missing: Vec<&String> = names
         .iter()
-        .filter(|n| !has_glob && !existing.iter().any(|e| &e.module == module_path && &e.name == *n))
+        .filter(|n| {
+            !has_glob
+                && !existing
+                    .iter()
+                    .any(|e| &e.module == module_path && &e.name == *n)
+        })
         .collect();
     if missing.is_empty() && !names.is_empty() {
         return Ok(Vec::new());
@@ -183,14 +216,21 @@ pub fn render_import(
         [one] => format!("use {module_path}::{one};"),
         many => format!(
             "use {module_path}::{{{}}};",
-            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     let (offset, text) = match last_top_level_use {
         Some(last) => (last.end_byte(), format!("\n{statement}")),
         None => (after_file_header(root, source), format!("{statement}\n")),
     };
-    Ok(vec![TextEdit { start: offset as u32, end: offset as u32, new_text: text }])
+    Ok(vec![TextEdit {
+        start: offset as u32,
+        end: offset as u32,
+        new_text: text,
+    }])
 }
 
 /// The offset after inner attributes, inner doc comments and `extern crate`s
@@ -212,7 +252,9 @@ fn after_file_header(root: Node, source: &str) -> usize {
 }
 
 fn line_end(source: &str, offset: usize) -> usize {
-    source[offset..].find('\n').map_or(source.len(), |i| offset + i + 1)
+    source[offset..]
+        .find('\n')
+        .map_or(source.len(), |i| offset + i + 1)
 }
 
 /// Edits removing `name` (or every name) imported from `module_path`.
@@ -226,8 +268,13 @@ pub fn remove_import(
     for declaration in use_declarations(root) {
         let all = entries(declaration, source);
         let matches = |e: &UseEntry| {
-            let module = if e.module.is_empty() { &e.name } else { &e.module };
-            module == module_path && name.is_none_or(|n| n == e.name || e.alias.as_deref() == Some(n))
+            let module = if e.module.is_empty() {
+                &e.name
+            } else {
+                &e.module
+            };
+            module == module_path
+                && name.is_none_or(|n| n == e.name || e.alias.as_deref() == Some(n))
         };
         let doomed: Vec<Node> = all.iter().filter(|e| matches(e)).map(|e| e.node).collect();
         if doomed.is_empty() {
@@ -235,8 +282,16 @@ pub fn remove_import(
         }
         if doomed.len() == all.len() {
             let end = line_end(source, declaration.end_byte());
-            let end = if source[declaration.end_byte()..end].trim().is_empty() { end } else { declaration.end_byte() };
-            edits.push(TextEdit { start: declaration.start_byte() as u32, end: end as u32, new_text: String::new() });
+            let end = if source[declaration.end_byte()..end].trim().is_empty() {
+                end
+            } else {
+                declaration.end_byte()
+            };
+            edits.push(TextEdit {
+                start: declaration.start_byte() as u32,
+                end: end as u32,
+                new_text: String::new(),
+            });
             continue;
         }
         for node in collapse_to_removable(doomed) {
@@ -268,7 +323,11 @@ fn collapse_to_removable(mut doomed: Vec<Node>) -> Vec<Node> {
             }
             let mut c = list.walk();
             let items: Vec<Node> = list.named_children(&mut c).collect();
-            let siblings: Vec<Node> = doomed.iter().copied().filter(|d| d.parent() == Some(list)).collect();
+            let siblings: Vec<Node> = doomed
+                .iter()
+                .copied()
+                .filter(|d| d.parent() == Some(list))
+                .collect();
             match list.parent().filter(|p| p.kind() == "scoped_use_list") {
                 Some(owner) if siblings.len() == items.len() => {
                     next.push(owner);
@@ -295,5 +354,9 @@ fn remove_list_item(node: Node, source: &str) -> TextEdit {
     } else if let Some(comma) = prev.filter(|n| n.kind() == ",") {
         start = comma.start_byte();
     }
-    TextEdit { start: start as u32, end: end as u32, new_text: String::new() }
+    TextEdit {
+        start: start as u32,
+        end: end as u32,
+        new_text: String::new(),
+    }
 }

@@ -65,8 +65,13 @@ impl Language for Rust {
     fn queries(_language: &str) -> &'static Queries {
         static QUERIES: OnceLock<Queries> = OnceLock::new();
         QUERIES.get_or_init(|| {
-            Queries::new(&tree_sitter_rust::LANGUAGE.into(), SYMBOLS, REFERENCES, LOCALS)
-                .unwrap_or_else(|e| panic!("rust plugin queries: {e}"))
+            Queries::new(
+                &tree_sitter_rust::LANGUAGE.into(),
+                SYMBOLS,
+                REFERENCES,
+                LOCALS,
+            )
+            .unwrap_or_else(|e| panic!("rust plugin queries: {e}"))
         })
     }
 
@@ -94,7 +99,12 @@ impl Language for Rust {
             if rest.starts_with('/') {
                 return None;
             }
-            return Some(rest.strip_prefix(' ').unwrap_or(rest).trim_end().to_string());
+            return Some(
+                rest.strip_prefix(' ')
+                    .unwrap_or(rest)
+                    .trim_end()
+                    .to_string(),
+            );
         }
         let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
         if body.starts_with('*') {
@@ -127,7 +137,11 @@ impl Language for Rust {
             match child.kind() {
                 "function_modifiers" => {
                     let mut c = child.walk();
-                    out.extend(child.children(&mut c).map(|m| source[m.byte_range()].to_string()));
+                    out.extend(
+                        child
+                            .children(&mut c)
+                            .map(|m| source[m.byte_range()].to_string()),
+                    );
                 }
                 "mutable_specifier" | "unsafe" | "default" => {
                     out.push(source[child.byte_range()].to_string())

@@ -27,7 +27,12 @@ fn crate_name(manifest: &str) -> Option<String> {
 
 /// The module of the file at `path`: the nearest `Cargo.toml` above it names
 /// the crate; the path inside `src/` names the module.
-pub fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
+pub fn module_of(
+    _root: Node,
+    _source: &str,
+    path: &str,
+    manifests: &[Manifest],
+) -> Vec<ModuleIdentity> {
     let manifest = manifests
         .iter()
         .filter_map(|m| {
@@ -36,7 +41,10 @@ pub fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest])
         })
         .max_by_key(|(dir, _)| dir.len());
     let (dir, crate_name) = match manifest {
-        Some((dir, m)) => (dir, crate_name(&m.contents).unwrap_or_else(|| "crate".into())),
+        Some((dir, m)) => (
+            dir,
+            crate_name(&m.contents).unwrap_or_else(|| "crate".into()),
+        ),
         None => ("", "crate".to_string()),
     };
     let inside = &path[dir.len()..];
@@ -46,8 +54,12 @@ pub fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest])
         ["src", "lib"] | ["src", "main"] => (crate_name, &[]),
         ["src", "bin", bin] | ["src", "bin", bin, "main"] => (bin.replace('-', "_"), &[]),
         ["src", rest @ ..] => (crate_name, rest),
-        [kind @ ("tests" | "examples" | "benches"), file] => (format!("{kind}_{}", file.replace('-', "_")), &[]),
-        [kind @ ("tests" | "examples" | "benches"), file, "main"] => (format!("{kind}_{}", file.replace('-', "_")), &[]),
+        [kind @ ("tests" | "examples" | "benches"), file] => {
+            (format!("{kind}_{}", file.replace('-', "_")), &[])
+        }
+        [kind @ ("tests" | "examples" | "benches"), file, "main"] => {
+            (format!("{kind}_{}", file.replace('-', "_")), &[])
+        }
         other => (crate_name, other),
     };
     let mut segments: Vec<&str> = modules.to_vec();
@@ -59,17 +71,30 @@ pub fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest])
         path.push_str("::");
         path.push_str(s);
     }
-    vec![ModuleIdentity { path, crate_or_package: Some(krate) }]
+    vec![ModuleIdentity {
+        path,
+        crate_or_package: Some(krate),
+    }]
 }
 
 /// Candidate modules for a `use` path written in module `importer`.
 pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<String> {
-    let segments: Vec<&str> = import_path.split("::").map(str::trim).filter(|s| !s.is_empty()).collect();
-    let Some((&first, rest)) = segments.split_first() else { return Vec::new() };
-    let krate = importer
-        .crate_or_package
-        .clone()
-        .unwrap_or_else(|| importer.path.split("::").next().unwrap_or("crate").to_string());
+    let segments: Vec<&str> = import_path
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let Some((&first, rest)) = segments.split_first() else {
+        return Vec::new();
+    };
+    let krate = importer.crate_or_package.clone().unwrap_or_else(|| {
+        importer
+            .path
+            .split("::")
+            .next()
+            .unwrap_or("crate")
+            .to_string()
+    });
     let join = |base: String, rest: &[&str]| {
         rest.iter().fold(base, |mut acc, s| {
             acc.push_str("::");
@@ -94,6 +119,9 @@ pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<Strin
             vec![join(base.join("::"), rest)]
         }
         // Uniform paths: a child module of the importer, or another crate.
-        _ => vec![join(importer.path.clone(), &segments), join(first.to_string(), rest)],
+        _ => vec![
+            join(importer.path.clone(), &segments),
+            join(first.to_string(), rest),
+        ],
     }
 }
