@@ -1,1 +1,521 @@
+//! Shared harness of the end-to-end tests: finding (and refreshing) the built
+//! `lingo` binary, copying fixture workspaces into scratch directories, and
+//! starting `lingo serve` either behind the official MCP client (rmcp) or as
+//! a raw child process spoken to in JSON-RPC lines.
 
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+/// How long any single exchange with the server may take before the test
+/// fails. It is a failure condition, not a timing assertion: it only has to
+/// be long enough for a slow, shared machine.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Directory of this package (`tests/`).
+pub fn package_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Directory of the cargo workspace.
+pub fn workspace_dir() -> PathBuf {
+    package_dir()
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// A fixture workspace under `tests/fixtures/`. Never modify it in place: use
+/// [`Scratch::copy_fixture`] for tests that write.
+pub fn fixture(name: &str) -> PathBuf {
+    let path = package_dir().join("fixtures").join(name);
+    assert!(path.is_dir(), "fixture {} is missing", path.display());
+    path
+}
+
+/// The profile directory the running test executable was built into
+/// (`target/debug` for `target/debug/deps/e2e-…`).
+fn profile_dir() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let mut dir = exe.parent()?.to_path_buf();
+    if dir.file_name().is_some_and(|n| n == "deps") {
+        dir = dir.parent()?.to_path_buf();
+    }
+    Some(dir)
+}
+
+/// The `lingo` binary the tests drive.
+///
+/// `LINGO_BIN` names one explicitly. Otherwise the binary next to the test
+/// executable's profile directory is used; since cargo does not build the
+/// binaries of a dependency, it is first brought up to date with
+/// `cargo build -p lingo --bin lingo` (skipped when `LINGO_E2E_NO_BUILD` is
+/// set). Panics with a clear message when no binary can be found.
+pub fn lingo_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("LINGO_BIN") {
+            let bin = PathBuf::from(bin);
+            assert!(bin.is_file(), "LINGO_BIN={} is not a file", bin.display());
+            return bin;
+        }
+        let profile = profile_dir().unwrap_or_else(|| workspace_dir().join("target").join("debug"));
+        let bin = profile.join(format!("lingo{}", std::env::consts::EXE_SUFFIX));
+        if std::env::var_os("LINGO_E2E_NO_BUILD").is_none() {
+            build_lingo(&profile);
+        }
+        assert!(
+            bin.is_file(),
+            "the lingo binary was not found at {}; build it with `cargo build -p lingo` \
+             (or point LINGO_BIN at one)",
+            bin.display()
+        );
+        bin
+    })
+}
+
+/// `cargo build -p lingo --bin lingo` for the profile the tests were built with.
+fn build_lingo(profile: &Path) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    command
+        .current_dir(workspace_dir())
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "lingo",
+            "--bin",
+            "lingo",
+            "--manifest-path",
+        ])
+        .arg(workspace_dir().join("Cargo.toml"));
+    match profile.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => {}
+        Some("release") => {
+            command.arg("--release");
+        }
+        Some(other) => {
+            command.args(["--profile", other]);
+        }
+    }
+    if let Some(target_dir) = profile.parent() {
+        command.arg("--target-dir").arg(target_dir);
+    }
+    let status = command
+        .status()
+        .expect("run cargo to build the lingo binary");
+    assert!(
+        status.success(),
+        "`cargo build -p lingo --bin lingo` failed ({status})"
+    );
+}
+
+/// Compiled plugin components are cached here, shared by all tests (never the
+/// user's own cache).
+pub fn cache_dir() -> PathBuf {
+    let target = lingo_bin()
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| workspace_dir().join("target"));
+    target.join("lingo-e2e").join("component-cache")
+}
+
+/// The hostile test plugin component, built by the host's build script.
+pub fn hostile_plugin() -> PathBuf {
+    let path = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
+    assert!(
+        path.is_file(),
+        "hostile plugin component missing at {}",
+        path.display()
+    );
+    path
+}
+
+/// A scratch directory, removed when dropped. It lives in the system's
+/// temporary directory, outside the repository, so that no `.gitignore` of
+/// the repository applies to workspaces copied into it.
+pub struct Scratch {
+    path: PathBuf,
+}
+
+impl Scratch {
+    pub fn new(label: &str) -> Self {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let path =
+            std::env::temp_dir().join(format!("lingo-e2e-{label}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create scratch directory");
+        Scratch { path }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Copy the fixture `name` to `<scratch>/<name>` and return that root.
+    pub fn copy_fixture(&self, name: &str) -> PathBuf {
+        let target = self.path.join(name);
+        copy_dir(&fixture(name), &target).expect("copy fixture");
+        target
+    }
+
+    /// Write `contents` to `relative` (creating directories).
+    pub fn write(&self, relative: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path.join(relative);
+        std::fs::create_dir_all(path.parent().expect("file has a parent"))
+            .expect("create directories");
+        std::fs::write(&path, contents).expect("write scratch file");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// `lingo serve --root <root> --cache-dir <shared cache> <extra…>`. The
+/// caller decides where stdin, stdout and stderr go.
+pub fn serve_command(root: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(lingo_bin());
+    command
+        .arg("serve")
+        .arg("--root")
+        .arg(root)
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args(extra)
+        .env_remove("LINGO_CACHE_DIR")
+        .env("LINGO_LOG", "info")
+        .kill_on_drop(true);
+    command
+}
+
+/// A file for the server's log (its stderr), in a scratch directory of its own.
+fn log_file(label: &str) -> (Scratch, PathBuf, std::fs::File) {
+    let scratch = Scratch::new(&format!("{label}-log"));
+    let log = scratch.path().join("lingo.log");
+    let file = std::fs::File::create(&log).expect("create server log");
+    (scratch, log, file)
+}
+
+/// Await `future`, failing the test if it takes longer than [`PATIENCE`].
+pub async fn patiently<F: std::future::Future>(what: &str, future: F) -> F::Output {
+    match tokio::time::timeout(PATIENCE, future).await {
+        Ok(output) => output,
+        Err(_) => panic!("{what}: no answer within {PATIENCE:?}"),
+    }
+}
+
+/// The outcome of one `tools/call`: the structured result and `isError`.
+#[derive(Debug, Clone)]
+pub struct ToolOutcome {
+    pub is_error: bool,
+    pub value: Value,
+}
+
+impl ToolOutcome {
+    /// The value of a successful call; panics (with the error) otherwise.
+    pub fn ok(self) -> Value {
+        assert!(!self.is_error, "expected success, got {:#}", self.value);
+        self.value
+    }
+
+    /// The `error` object of a failed call, after checking its shape:
+    /// `{"success": false, "error": {code, message, details, suggestions}}`.
+    pub fn err(self) -> Value {
+        assert!(
+            self.is_error,
+            "expected an error result, got {:#}",
+            self.value
+        );
+        assert_eq!(self.value["success"], json!(false), "{:#}", self.value);
+        let error = self.value["error"].clone();
+        assert!(error["code"].is_string(), "error without code: {error:#}");
+        assert!(
+            error["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "error without message: {error:#}"
+        );
+        assert!(
+            error["details"].is_object(),
+            "error without details: {error:#}"
+        );
+        assert!(
+            error["suggestions"].is_array(),
+            "error without suggestions: {error:#}"
+        );
+        error
+    }
+
+    /// The error code of a failed call.
+    pub fn code(self) -> String {
+        self.err()["code"]
+            .as_str()
+            .expect("code is a string")
+            .to_string()
+    }
+}
+
+/// A `lingo serve` process behind the official MCP client.
+pub struct McpServer {
+    pub client: RunningService<RoleClient, ClientConfig>,
+    log: PathBuf,
+    _log_dir: Scratch,
+}
+
+impl McpServer {
+    /// Start on `root` with the client's default protocol version.
+    pub async fn start(root: &Path, extra: &[&str]) -> anyhow::Result<Self> {
+        Self::start_with(root, extra, ProtocolVersion::default()).await
+    }
+
+    /// Start on `root`, asking for protocol `version` in the handshake.
+    pub async fn start_with(
+        root: &Path,
+        extra: &[&str],
+        version: ProtocolVersion,
+    ) -> anyhow::Result<Self> {
+        let (log_dir, log, log_file) = log_file("mcp");
+        let (transport, _) = TokioChildProcess::builder(serve_command(root, extra))
+            .stderr(log_file)
+            .spawn()
+            .context("spawn lingo")?;
+        let config = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("lingo-e2e", "0.1.0"),
+        )
+        .with_protocol_version(version);
+        let client = match tokio::time::timeout(PATIENCE, config.serve(transport)).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => bail!("handshake failed: {error}\nserver log:\n{}", read_log(&log)),
+            Err(_) => bail!(
+                "no handshake within {PATIENCE:?}\nserver log:\n{}",
+                read_log(&log)
+            ),
+        };
+        Ok(McpServer {
+            client,
+            log,
+            _log_dir: log_dir,
+        })
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        read_log(&self.log)
+    }
+
+    /// Call `tool` with `arguments` (a JSON object). Checks that the text
+    /// content is the structured content, pretty-printed.
+    pub async fn call(&self, tool: &str, arguments: Value) -> ToolOutcome {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object")
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let result = match tokio::time::timeout(PATIENCE, self.client.call_tool(params)).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(error)) => panic!(
+                "tools/call {tool} failed: {error}\nserver log:\n{}",
+                self.log()
+            ),
+            Err(_) => panic!(
+                "tools/call {tool}: no answer within {PATIENCE:?}\nserver log:\n{}",
+                self.log()
+            ),
+        };
+        let value = result
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{tool}: no structuredContent"));
+        assert_eq!(
+            result.content.len(),
+            1,
+            "{tool}: one content block expected"
+        );
+        let text = &result.content[0]
+            .as_text()
+            .unwrap_or_else(|| panic!("{tool}: content is not text"))
+            .text;
+        let parsed: Value =
+            serde_json::from_str(text).unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
+        assert_eq!(parsed, value, "{tool}: text and structuredContent differ");
+        ToolOutcome {
+            is_error: result.is_error.unwrap_or(false),
+            value,
+        }
+    }
+
+    /// Close the connection and wait for the client (and child) to wind down.
+    pub async fn stop(mut self) {
+        let _ = self.client.close_with_timeout(PATIENCE).await;
+    }
+}
+
+fn read_log(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// A `lingo serve` process spoken to directly: bytes in, JSON lines out.
+pub struct RawServer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: Lines<BufReader<ChildStdout>>,
+    log: PathBuf,
+    _log_dir: Scratch,
+}
+
+impl RawServer {
+    pub fn start(root: &Path, extra: &[&str]) -> Self {
+        let (log_dir, log, log_file) = log_file("raw");
+        let mut command = serve_command(root, extra);
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log_file);
+        let mut child = command.spawn().expect("spawn lingo");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+        RawServer {
+            child,
+            stdin,
+            stdout,
+            log,
+            _log_dir: log_dir,
+        }
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        read_log(&self.log)
+    }
+
+    /// Write raw bytes to the server's stdin.
+    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        patiently("write to stdin", async {
+            stdin.write_all(bytes).await.expect("write to lingo");
+            stdin.flush().await.expect("flush to lingo");
+        })
+        .await;
+    }
+
+    /// Write one JSON value as a line.
+    pub async fn send(&mut self, message: &Value) {
+        let mut line = serde_json::to_vec(message).expect("serialise");
+        line.push(b'\n');
+        self.send_bytes(&line).await;
+    }
+
+    /// The next stdout line, which must be a JSON-RPC 2.0 response: `jsonrpc`
+    /// "2.0", an `id`, and exactly one of `result` and `error`.
+    pub async fn recv(&mut self) -> Value {
+        let line = match tokio::time::timeout(PATIENCE, self.stdout.next_line()).await {
+            Ok(Ok(Some(line))) => line,
+            Ok(Ok(None)) => panic!("lingo closed stdout\nserver log:\n{}", self.log()),
+            Ok(Err(error)) => panic!("reading lingo's stdout: {error}"),
+            Err(_) => panic!(
+                "no line from lingo within {PATIENCE:?}\nserver log:\n{}",
+                self.log()
+            ),
+        };
+        check_response_line(&line)
+    }
+
+    /// Send a request and return the reply carrying the same id.
+    pub async fn request(&mut self, id: Value, method: &str, params: Value) -> Value {
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        let reply = self.recv().await;
+        assert_eq!(reply["id"], id, "reply to another request: {reply}");
+        reply
+    }
+
+    /// `initialize` with `version`; returns the result.
+    pub async fn initialize(&mut self, version: &str) -> Value {
+        let reply = self
+            .request(
+                json!("init"),
+                "initialize",
+                json!({
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": { "name": "lingo-e2e-raw", "version": "0.1.0" }
+                }),
+            )
+            .await;
+        self.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await;
+        reply["result"].clone()
+    }
+
+    /// Close stdin, read what is left of stdout (every line must be a
+    /// JSON-RPC response) and wait for the process to exit.
+    pub async fn finish(mut self) -> (ExitStatus, Vec<Value>) {
+        drop(self.stdin.take());
+        let mut rest = Vec::new();
+        let log = self.log.clone();
+        let outcome = tokio::time::timeout(PATIENCE, async {
+            while let Some(line) = self.stdout.next_line().await.expect("read stdout") {
+                rest.push(check_response_line(&line));
+            }
+            self.child.wait().await.expect("wait for lingo")
+        })
+        .await;
+        match outcome {
+            Ok(status) => (status, rest),
+            Err(_) => panic!(
+                "lingo did not exit within {PATIENCE:?} of stdin closing\nserver log:\n{}",
+                read_log(&log)
+            ),
+        }
+    }
+}
+
+/// Parse one stdout line as a JSON-RPC 2.0 response, or panic.
+pub fn check_response_line(line: &str) -> Value {
+    let value: Value = serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
+    assert_eq!(value["jsonrpc"], json!("2.0"), "not JSON-RPC 2.0: {line}");
+    assert!(value.get("id").is_some(), "response without id: {line}");
+    assert!(
+        value.get("result").is_some() != value.get("error").is_some(),
+        "a response carries exactly one of result and error: {line}"
+    );
+    value
+}
+
+/// The structured content of a `tools/call` reply read raw.
+pub fn tool_value(reply: &Value) -> &Value {
+    &reply["result"]["structuredContent"]
+}
