@@ -481,25 +481,38 @@ impl RawServer {
 
     /// Close stdin, read what is left of stdout (every line must be a
     /// JSON-RPC response) and wait for the process to exit.
-    pub async fn finish(mut self) -> (ExitStatus, Vec<Value>) {
+    pub async fn finish(mut self) -> Finished {
         drop(self.stdin.take());
-        let mut rest = Vec::new();
-        let log = self.log.clone();
+        let mut replies = Vec::new();
         let outcome = tokio::time::timeout(PATIENCE, async {
             while let Some(line) = self.stdout.next_line().await.expect("read stdout") {
-                rest.push(check_response_line(&line));
+                replies.push(check_response_line(&line));
             }
             self.child.wait().await.expect("wait for lingo")
         })
         .await;
+        let log = read_log(&self.log);
         match outcome {
-            Ok(status) => (status, rest),
+            Ok(status) => Finished {
+                status,
+                replies,
+                log,
+            },
             Err(_) => panic!(
-                "lingo did not exit within {PATIENCE:?} of stdin closing\nserver log:\n{}",
-                read_log(&log)
+                "lingo did not exit within {PATIENCE:?} of stdin closing\nserver log:\n{log}"
             ),
         }
     }
+}
+
+/// How a [`RawServer`] ended.
+#[derive(Debug)]
+pub struct Finished {
+    pub status: ExitStatus,
+    /// Replies read after stdin was closed.
+    pub replies: Vec<Value>,
+    /// Everything the server wrote to stderr.
+    pub log: String,
 }
 
 /// Parse one stdout line as a JSON-RPC 2.0 response, or panic.

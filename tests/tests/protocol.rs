@@ -11,6 +11,19 @@ fn start() -> RawServer {
     RawServer::start(&fixture("rust-workspace"), &[])
 }
 
+/// Close stdin and check that the server exits successfully with nothing
+/// more to say.
+async fn finish_cleanly(server: RawServer) {
+    let finished = server.finish().await;
+    assert!(
+        finished.status.success(),
+        "{}\nserver log:\n{}",
+        finished.status,
+        finished.log
+    );
+    assert!(finished.replies.is_empty(), "{:?}", finished.replies);
+}
+
 fn error_code(reply: &Value) -> i64 {
     reply["error"]["code"]
         .as_i64()
@@ -41,9 +54,7 @@ async fn malformed_json_is_a_parse_error_with_a_null_id() {
     // The connection survives.
     let pong = server.request(json!(3), "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}));
-    let (status, rest) = server.finish().await;
-    assert!(status.success(), "{status}");
-    assert!(rest.is_empty(), "{rest:?}");
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -78,7 +89,7 @@ async fn invalid_requests_are_refused_with_their_id() {
     }
     let pong = server.request(json!(9), "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}));
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -117,7 +128,7 @@ async fn unknown_methods_are_method_not_found() {
         let reply = server.request(json!(method), method, json!({})).await;
         assert_eq!(reply["result"][key], json!([]), "{reply}");
     }
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -171,7 +182,7 @@ async fn tools_call_needs_a_known_tool_name() {
         tool_value(&reply)["error"]["code"],
         json!("MISSING_REQUIRED_PARAM")
     );
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -207,8 +218,7 @@ async fn oversized_requests_are_refused_and_the_server_carries_on() {
         reply["result"]["structuredContent"]["error"]
     );
     assert_eq!(tool_value(&reply)["total"], json!(0));
-    let (status, _) = server.finish().await;
-    assert!(status.success());
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -234,7 +244,7 @@ async fn ids_are_echoed_exactly() {
     let reply = server.recv().await;
     assert_eq!(reply["id"], json!(0));
     assert!(reply["result"]["tools"].is_array());
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -308,7 +318,7 @@ async fn unknown_fields_and_meta_are_ignored() {
         json!("UNKNOWN_PARAM"),
         "{reply}"
     );
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -334,8 +344,7 @@ async fn protocol_versions_are_negotiated() {
         assert!(result["capabilities"]["tools"].is_object(), "{result}");
     }
     for server in servers {
-        let (status, _) = server.finish().await;
-        assert!(status.success());
+        finish_cleanly(server).await;
     }
 
     let mut server = start();
@@ -355,7 +364,7 @@ async fn protocol_versions_are_negotiated() {
         )
         .await;
     assert_eq!(error_code(&reply), -32602, "{reply}");
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -418,9 +427,7 @@ async fn pipelined_requests_are_all_answered() {
             ),
         }
     }
-    let (status, rest) = server.finish().await;
-    assert!(status.success());
-    assert!(rest.is_empty(), "nothing beyond the replies: {rest:?}");
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -432,7 +439,7 @@ async fn blank_lines_and_crlf_are_tolerated() {
     let reply = server.recv().await;
     assert_eq!(reply["id"], json!(1));
     assert_eq!(reply["result"], json!({}));
-    server.finish().await;
+    finish_cleanly(server).await;
 }
 
 #[tokio::test]
@@ -456,16 +463,25 @@ async fn stdout_carries_only_json_rpc_and_logs_go_to_stderr() {
     }
     bytes.extend_from_slice(b"{broken\n");
     server.send_bytes(&bytes).await;
-    let log_before_exit = server.log();
     // `finish` checks every line it reads as a JSON-RPC response.
-    let (status, lines) = server.finish().await;
-    assert!(status.success(), "{status}");
-    let mut ids: Vec<String> = lines.iter().map(|l| l["id"].to_string()).collect();
+    let finished = server.finish().await;
+    assert!(finished.status.success(), "{}", finished.status);
+    let mut ids: Vec<String> = finished
+        .replies
+        .iter()
+        .map(|l| l["id"].to_string())
+        .collect();
     ids.sort();
-    assert_eq!(ids, ["1", "2", "3", "4", "5", "6", "null"], "{lines:#?}");
+    assert_eq!(
+        ids,
+        ["1", "2", "3", "4", "5", "6", "null"],
+        "{:#?}",
+        finished.replies
+    );
     assert!(
-        log_before_exit.contains("serving MCP on stdio"),
-        "the log goes to stderr: {log_before_exit}"
+        finished.log.contains("serving MCP on stdio"),
+        "the log goes to stderr: {}",
+        finished.log
     );
 }
 
@@ -476,15 +492,27 @@ async fn closing_stdin_exits_cleanly_after_answering_in_flight_requests() {
     server
         .send(&json!({ "jsonrpc": "2.0", "id": "last", "method": "tools/call", "params": { "name": "search_symbols", "arguments": { "query": "cart" } } }))
         .await;
-    let (status, rest) = server.finish().await;
+    let finished = server.finish().await;
+    let (status, rest) = (finished.status, finished.replies);
     assert!(status.success(), "exit status {status}");
     assert_eq!(rest.len(), 1, "{rest:?}");
     assert_eq!(rest[0]["id"], json!("last"));
     assert_eq!(tool_value(&rest[0])["symbols"][0]["name"], json!("Cart"));
 
     // An idle server exits as well.
-    let server = start();
-    let (status, rest) = server.finish().await;
-    assert!(status.success(), "exit status {status}");
-    assert!(rest.is_empty());
+    finish_cleanly(start()).await;
+}
+
+#[tokio::test]
+async fn a_missing_root_fails_at_startup_without_touching_stdout() {
+    let scratch = lingo_e2e::Scratch::new("missing-root");
+    let server = RawServer::start(&scratch.path().join("does-not-exist"), &[]);
+    let finished = server.finish().await;
+    assert!(!finished.status.success(), "{}", finished.status);
+    assert!(finished.replies.is_empty(), "{:?}", finished.replies);
+    assert!(
+        finished.log.contains("does-not-exist"),
+        "the reason goes to stderr: {}",
+        finished.log
+    );
 }
