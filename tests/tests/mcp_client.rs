@@ -1083,6 +1083,21 @@ async fn edits_on_disk_are_seen_with_a_higher_generation() {
         "{generation} -> {after:#}"
     );
 
+    // A new file in a new folder is picked up.
+    std::fs::create_dir_all(root.join("src/shelf")).unwrap();
+    std::fs::write(root.join("src/shelf/mod.rs"), "pub struct Shelf;\n").unwrap();
+    let shelf = server
+        .call("search_symbols", json!({ "query": "Shelf" }))
+        .await
+        .ok();
+    assert_eq!(
+        hits(&shelf),
+        vec![hit("src/shelf/mod.rs", 1, "Shelf")],
+        "{shelf:#}"
+    );
+    assert!(shelf["generation"].as_u64().unwrap() > after["generation"].as_u64().unwrap());
+    let after = shelf;
+
     // A deleted file disappears, again with a new generation.
     std::fs::remove_file(root.join("src/decoy.rs")).unwrap();
     let without = server
@@ -1103,5 +1118,90 @@ async fn edits_on_disk_are_seen_with_a_higher_generation() {
         .await
         .ok();
     assert_eq!(again["generation"], without["generation"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn positions_count_utf16_code_units() {
+    let scratch = Scratch::new("unicode");
+    scratch.write("ws/Cargo.toml", "[package]\nname = \"unicode\"\n");
+    scratch.write(
+        "ws/src/a.rs",
+        "/// Größe.\npub fn größe(x: u32) -> u32 { x }\n",
+    );
+    // Line 4: `"😀"` is four UTF-16 units (six bytes) and `größe` five (seven bytes).
+    scratch.write(
+        "ws/src/lib.rs",
+        "mod a;\nuse crate::a::größe;\n\npub fn sum() -> u32 {\n    let s = \"😀\"; let n = größe(1);\n    n + s.len() as u32\n}\n",
+    );
+    let server = McpServer::start(&scratch.path().join("ws"), &[])
+        .await
+        .expect("start lingo");
+
+    // `größe` starts at UTF-16 character 26 of line 4 (byte 28).
+    let call = server
+        .call(
+            "find_definition",
+            json!({ "path": "src/lib.rs", "line": 4, "character": 26 }),
+        )
+        .await
+        .ok();
+    assert_eq!(call["resolution"], json!("import"), "{call:#}");
+    let definition = &call["definitions"][0];
+    assert_eq!(definition["file_path"], json!("src/a.rs"));
+    assert_eq!(definition["name"], json!("größe"));
+    assert_eq!(definition["name_range"], range((1, 7), (1, 12)));
+    assert_eq!(definition["range"], range((1, 0), (1, 33)));
+
+    // `n` on line 5 is the binding at UTF-16 character 22 of line 4 (byte 24).
+    let local = server
+        .call(
+            "find_definition",
+            json!({ "path": "src/lib.rs", "line": 5, "character": 4 }),
+        )
+        .await
+        .ok();
+    assert_eq!(local["resolution"], json!("scope"), "{local:#}");
+    assert_eq!(local["definitions"][0]["range"], range((4, 22), (4, 23)));
+
+    let found = server
+        .call("search_symbols", json!({ "query": "größe" }))
+        .await
+        .ok();
+    assert_eq!(hits(&found), vec![hit("src/a.rs", 2, "größe")]);
+    assert_eq!(found["symbols"][0]["docComment"], json!("Größe."));
+    server.stop().await;
+}
+
+/// `path` in `search_symbols` names a folder ("only files under this path"),
+/// so `src` must not match `srcs/`. Currently the filter is a plain string
+/// prefix (host/src/tools/search.rs), so this fails.
+#[tokio::test]
+#[ignore = "host bug: search_symbols' path filter is a string prefix, so `src` matches `srcs/`"]
+async fn search_path_filter_is_a_folder_not_a_string_prefix() {
+    let scratch = Scratch::new("search-path");
+    let root = scratch.copy_fixture("rust-workspace");
+    std::fs::create_dir_all(root.join("srcs")).unwrap();
+    std::fs::write(
+        root.join("srcs/extra.rs"),
+        "pub fn total() -> u64 {\n    0\n}\n",
+    )
+    .unwrap();
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let scoped = server
+        .call(
+            "search_symbols",
+            json!({ "query": "total", "path": "src", "limit": 10 }),
+        )
+        .await
+        .ok();
+    let paths: Vec<String> = hits(&scoped).into_iter().map(|(path, _, _)| path).collect();
+    assert!(paths.iter().all(|p| p.starts_with("src/")), "{scoped:#}");
+    assert_eq!(scoped["total"], json!(4));
+    let everywhere = server
+        .call("search_symbols", json!({ "query": "total", "limit": 10 }))
+        .await
+        .ok();
+    assert_eq!(everywhere["total"], json!(5));
     server.stop().await;
 }
