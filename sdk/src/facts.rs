@@ -26,6 +26,10 @@ pub struct SymbolNode {
 pub struct LocalBinding {
     pub local: Local,
     pub start: usize,
+    /// Where names start resolving to this binding: its own start, or the
+    /// end of the node captured as `@local.after` (`let x = x + 1;` reads
+    /// the outer `x` on its right-hand side).
+    pub visible_from: usize,
     pub scope_end: usize,
 }
 
@@ -134,7 +138,7 @@ fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
     let mut next_row = node.start_position().row;
     let mut sibling = node.prev_sibling();
     while let Some(prev) = sibling {
-        if prev.end_position().row + 1 < next_row {
+        if last_row(prev) + 1 < next_row {
             break; // a blank line separates it from the declaration
         }
         let kind = prev.kind();
@@ -156,6 +160,17 @@ fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
     parts.reverse();
     let doc = parts.join("\n").trim().to_string();
     (!doc.is_empty()).then_some(doc)
+}
+
+/// The last row a node has text on: a line comment that ends with its
+/// newline ends at column 0 of the next row, which holds none of it.
+fn last_row(node: Node) -> usize {
+    let end = node.end_position();
+    if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    }
 }
 
 /// Local bindings with the region where each is visible.
@@ -191,6 +206,9 @@ pub fn locals<L: Language>(
                 scope = candidate.parent();
             }
             let scope_end = scope.map_or(source.len(), |s| s.end_byte());
+            let visible_from = m.capture("local.after").map_or(node.start_byte(), |after| {
+                after.end_byte().max(node.start_byte())
+            });
             LocalBinding {
                 local: Local {
                     name: text(node, source).to_string(),
@@ -199,6 +217,7 @@ pub fn locals<L: Language>(
                     language_kind: m.tag.clone(),
                 },
                 start: node.start_byte(),
+                visible_from,
                 scope_end,
             }
         })
@@ -220,7 +239,9 @@ pub fn references<L: Language>(
     let separator = L::symbol_config().path_separator;
     let declared: std::collections::HashSet<usize> = symbol_nodes
         .iter()
-        .map(|s| s.name_start)
+        .zip(symbols)
+        .filter(|(_, symbol)| !L::name_is_reference(&symbol.language_kind))
+        .map(|(s, _)| s.name_start)
         .chain(locals.iter().map(|l| l.start))
         .collect();
     let mut locals_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -283,6 +304,8 @@ fn reference_kind(tag: &str) -> Option<ReferenceKind> {
         "extends" => ReferenceKind::Extends,
         "implements" => ReferenceKind::Implements,
         "write" => ReferenceKind::Write,
+        // Any other tag (`@reference.ignore`) claims the name for its pattern,
+        // so that later catch-alls skip it, and reports nothing.
         _ => return None,
     })
 }
@@ -298,7 +321,7 @@ fn resolve_local(
         .get(name)?
         .iter()
         .copied()
-        .filter(|&i| locals[i].start <= offset && offset < locals[i].scope_end)
+        .filter(|&i| locals[i].visible_from <= offset && offset < locals[i].scope_end)
         .max_by_key(|&i| locals[i].start)
 }
 

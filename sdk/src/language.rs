@@ -72,6 +72,13 @@ pub trait Language: 'static {
         default_symbol_kind(tag)
     }
 
+    /// Whether the name of a `definition.<tag>` symbol also uses a name
+    /// declared elsewhere, and so is reported as a reference too (a Rust
+    /// `impl` is named after the type it implements).
+    fn name_is_reference(_tag: &str) -> bool {
+        false
+    }
+
     /// The doc text of a comment, or `None` when it is not a doc comment.
     fn doc_comment(_comment: &str) -> Option<String> {
         None

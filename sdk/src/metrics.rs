@@ -184,10 +184,9 @@ impl Walk<'_> {
 
     fn else_chains_if(&self, else_node: Node) -> bool {
         let mut cursor = else_node.walk();
-        let chained = else_node
+        else_node
             .named_children(&mut cursor)
-            .any(|c| self.config.nesting_kinds.contains(&c.kind()));
-        chained
+            .any(|c| self.config.nesting_kinds.contains(&c.kind()))
     }
 
     /// Cognitive complexity counts each run of the same boolean operator once.

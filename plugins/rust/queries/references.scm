@@ -25,13 +25,29 @@
 (impl_item trait: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)) @reference.implements
 (impl_item trait: (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))) @reference.implements
 
-; Supertraits
-(trait_bounds (type_identifier) @name) @reference.extends
+; Supertraits (`trait A: B + m::C<T>`); bounds on generic parameters are
+; plain type references.
+(trait_item
+  bounds: (trait_bounds
+    [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))
+    ])) @reference.extends
 
 ; Writes
 (assignment_expression left: (identifier) @name) @reference.write
 (compound_assignment_expr left: (identifier) @name) @reference.write
 (assignment_expression left: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.write
+(compound_assignment_expr left: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.write
+(assignment_expression left: (unary_expression (identifier) @name)) @reference.write
+(compound_assignment_expr left: (unary_expression (identifier) @name)) @reference.write
+
+; Lifetimes and loop labels (`'a`, `'outer`) are not names of items or
+; bindings: claim them so that the catch-alls below skip them.
+(lifetime (identifier) @name) @reference.ignore
+(label (identifier) @name) @reference.ignore
 
 ; Types
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type

@@ -172,7 +172,7 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
                     names: if entry.glob { Vec::new() } else { vec![name] },
                     type_only: false,
                     reexport,
-                    span: span.clone(),
+                    span,
                 }),
             }
         }
@@ -205,7 +205,7 @@ pub fn render_import(
             !has_glob
                 && !existing
                     .iter()
-                    .any(|e| &e.module == module_path && &e.name == *n)
+                    .any(|e| e.module == module_path && &e.name == *n)
         })
         .collect();
     if missing.is_empty() && !names.is_empty() {

@@ -92,6 +92,11 @@ impl Language for Rust {
         ]
     }
 
+    /// An `impl` is named after its self type, which it refers to.
+    fn name_is_reference(tag: &str) -> bool {
+        tag == "impl"
+    }
+
     /// `///` and `/** */` are outer doc comments; `//!` documents the
     /// enclosing item, not the next one.
     fn doc_comment(comment: &str) -> Option<String> {
@@ -118,16 +123,7 @@ impl Language for Rust {
     }
 
     fn visibility(node: Node, source: &str) -> Visibility {
-        let mut cursor = node.walk();
-        let modifier = node
-            .children(&mut cursor)
-            .find(|c| c.kind() == "visibility_modifier");
-        match modifier.map(|m| &source[m.byte_range()]) {
-            Some("pub") => Visibility::Public,
-            Some(_) => Visibility::Internal,
-            None if in_trait_or_enum(node) => Visibility::Public,
-            None => Visibility::Private,
-        }
+        visibility(node, source)
     }
 
     fn modifiers(node: Node, source: &str) -> Vec<String> {
@@ -192,13 +188,51 @@ impl Language for Rust {
     }
 }
 
-/// Trait items and enum variants take the visibility of their parent.
-fn in_trait_or_enum(node: Node) -> bool {
-    let grandparent = node.parent().and_then(|p| p.parent());
-    matches!(
-        (node.kind(), grandparent.map(|g| g.kind())),
-        (_, Some("trait_item")) | ("enum_variant", _)
-    )
+/// The visibility a declaration's own modifier gives it, or `None` without one.
+fn declared_visibility(node: Node, source: &str) -> Option<Visibility> {
+    let mut cursor = node.walk();
+    let modifier = node
+        .children(&mut cursor)
+        .find(|c| c.kind() == "visibility_modifier")?;
+    let text: String = source[modifier.byte_range()]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    Some(match text.as_str() {
+        "pub" => Visibility::Public,
+        "pub(self)" => Visibility::Private,
+        _ => Visibility::Internal,
+    })
+}
+
+/// Rust's visibility rules: an explicit modifier wins; trait items, enum
+/// variants and the fields of variants are as visible as their trait or enum;
+/// the items of a trait impl are reachable wherever the trait is (they cannot
+/// be narrowed); an `impl` block itself has no visibility; everything else is
+/// private to its module.
+fn visibility(node: Node, source: &str) -> Visibility {
+    if let Some(declared) = declared_visibility(node, source) {
+        return declared;
+    }
+    if node.kind() == "impl_item" {
+        return Visibility::Unspecified;
+    }
+    // Items sit in a list (`declaration_list`, `enum_variant_list`,
+    // `field_declaration_list`) whose parent is the owner.
+    let owner = node.parent().and_then(|list| list.parent());
+    match owner {
+        Some(impl_item) if impl_item.kind() == "impl_item" => {
+            if impl_item.child_by_field_name("trait").is_some() {
+                Visibility::Public
+            } else {
+                Visibility::Private
+            }
+        }
+        Some(owner) if matches!(owner.kind(), "trait_item" | "enum_item" | "enum_variant") => {
+            visibility(owner, source)
+        }
+        _ => Visibility::Private,
+    }
 }
 
 lingo_plugin_sdk::export_plugin!(Rust);

@@ -4,25 +4,43 @@
 use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
 use tree_sitter::Node;
 
-/// The crate name in a `Cargo.toml`, with `-` spelled `_`.
+/// The crate name in a `Cargo.toml`, with `-` spelled `_`: the `[lib]`
+/// target's `name` when it sets one, else the package's.
 fn crate_name(manifest: &str) -> Option<String> {
-    let mut in_package = false;
+    let mut section = "";
+    let (mut package, mut lib) = (None, None);
     for line in manifest.lines() {
         let line = line.trim();
         if line.starts_with('[') {
-            in_package = line == "[package]" || line == "[lib]";
+            section = line;
             continue;
         }
-        if !in_package {
+        let Some(value) = line
+            .strip_prefix("name")
+            .map(str::trim_start)
+            .and_then(|v| v.strip_prefix('='))
+        else {
             continue;
-        }
-        if let Some(value) = line.strip_prefix("name").map(str::trim_start)
-            && let Some(value) = value.strip_prefix('=')
-        {
-            return Some(value.trim().trim_matches('"').replace('-', "_"));
+        };
+        let Some(name) = toml_string(value) else {
+            continue;
+        };
+        match section {
+            "[package]" => package = package.or(Some(name)),
+            "[lib]" => lib = lib.or(Some(name)),
+            _ => {}
         }
     }
-    None
+    lib.or(package).map(|name| name.replace('-', "_"))
+}
+
+/// The basic or literal TOML string at the start of `value` (comments after it
+/// are ignored).
+fn toml_string(value: &str) -> Option<String> {
+    let value = value.trim_start();
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let rest = &value[1..];
+    rest.find(quote).map(|end| rest[..end].to_string())
 }
 
 /// The module of the file at `path`: the nearest `Cargo.toml` above it names
