@@ -23,7 +23,9 @@ fn query_files() -> Vec<(String, PathBuf)> {
     let mut files = Vec::new();
     for plugin in std::fs::read_dir(plugins_dir()).expect("plugins directory") {
         let plugin = plugin.unwrap().path();
-        let Ok(queries) = std::fs::read_dir(plugin.join("queries")) else { continue };
+        let Ok(queries) = std::fs::read_dir(plugin.join("queries")) else {
+            continue;
+        };
         let name = plugin.file_name().unwrap().to_string_lossy().into_owned();
         for file in queries {
             let file = file.unwrap().path();
@@ -47,7 +49,10 @@ fn every_plugin_query_compiles_against_its_native_grammar() {
     let mut failures = Vec::new();
     for (plugin, file) in &files {
         let language = grammar_of(plugin).unwrap_or_else(|| {
-            panic!("{}: no native grammar registered for plugin `{plugin}` in this test", file.display())
+            panic!(
+                "{}: no native grammar registered for plugin `{plugin}` in this test",
+                file.display()
+            )
         });
         let source = std::fs::read_to_string(file).unwrap();
         if let Err(error) = Query::new(&language, &source) {
@@ -61,29 +66,51 @@ fn every_plugin_query_compiles_against_its_native_grammar() {
             ));
         }
     }
-    assert!(failures.is_empty(), "queries that do not compile:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "queries that do not compile:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn the_plugin_query_captures_follow_the_sdk_naming() {
-    // The SDK reads `definition.<tag>`, `reference.<kind>`, `local.definition.<kind>`,
-    // `local.scope`, `name`, `qualifier`, `receiver` and `container`; any other
-    // capture is silently ignored, which is almost always a typo.
-    const REFERENCE_KINDS: &[&str] = &["call", "reference", "type", "import", "extends", "implements", "write"];
+    // The SDK reads `definition.<tag>`, `reference.<kind>` (`ignore` claims a
+    // name without reporting it), `local.definition.<kind>`, `local.scope`,
+    // `local.after`, `name`, `qualifier`, `receiver` and `container`; any
+    // other capture is silently ignored, which is almost always a typo.
+    const REFERENCE_KINDS: &[&str] = &[
+        "ignore",
+        "call",
+        "reference",
+        "type",
+        "import",
+        "extends",
+        "implements",
+        "write",
+    ];
     let mut unknown = Vec::new();
     for (plugin, file) in query_files() {
         let language = grammar_of(&plugin).unwrap();
         let source = std::fs::read_to_string(&file).unwrap();
-        let Ok(query) = Query::new(&language, &source) else { continue };
+        let Ok(query) = Query::new(&language, &source) else {
+            continue;
+        };
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for &name in query.capture_names() {
             let known = match stem.as_str() {
-                "symbols" => name.starts_with("definition.") || matches!(name, "name" | "container"),
+                "symbols" => {
+                    name.starts_with("definition.") || matches!(name, "name" | "container")
+                }
                 "references" => {
-                    name.strip_prefix("reference.").is_some_and(|k| REFERENCE_KINDS.contains(&k))
+                    name.strip_prefix("reference.")
+                        .is_some_and(|k| REFERENCE_KINDS.contains(&k))
                         || matches!(name, "name" | "qualifier" | "receiver")
                 }
-                "locals" => name.starts_with("local.definition.") || name == "local.scope",
+                "locals" => {
+                    name.starts_with("local.definition.")
+                        || matches!(name, "local.scope" | "local.after")
+                }
                 _ => true,
             };
             if !known {
@@ -91,5 +118,9 @@ fn the_plugin_query_captures_follow_the_sdk_naming() {
             }
         }
     }
-    assert!(unknown.is_empty(), "captures the SDK does not read:\n{}", unknown.join("\n"));
+    assert!(
+        unknown.is_empty(),
+        "captures the SDK does not read:\n{}",
+        unknown.join("\n")
+    );
 }
