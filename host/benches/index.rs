@@ -6,8 +6,11 @@
 //!
 //! ```text
 //! cargo bench -p lingo --bench index -- --mode native [--dir PATH] [--repeat N]
-//! cargo bench -p lingo --bench index -- --mode plugin [--dir PATH] [--repeat N]
+//! cargo bench -p lingo --bench index -- --mode plugin [--dir PATH] [--repeat N] [--no-cache]
 //! ```
+//!
+//! `--no-cache` makes the plugin's setup compile the component with Cranelift
+//! instead of loading the compiled form from the on-disk cache.
 //!
 //! `host/benches/run.sh` runs both and prints the ratio. The tree defaults to
 //! `$LINGO_BENCH_DIR`, else the wasmtime crate's sources in the cargo
@@ -32,10 +35,11 @@ struct Options {
     mode: Mode,
     dir: PathBuf,
     repeat: usize,
+    cache: bool,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: index --mode native|plugin [--dir PATH] [--repeat N]");
+    eprintln!("usage: index --mode native|plugin [--dir PATH] [--repeat N] [--no-cache]");
     std::process::exit(2);
 }
 
@@ -43,6 +47,7 @@ fn options() -> Options {
     let mut mode = None;
     let mut dir = std::env::var_os("LINGO_BENCH_DIR").map(PathBuf::from);
     let mut repeat = 3;
+    let mut cache = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -61,13 +66,19 @@ fn options() -> Options {
                     .filter(|&n| n > 0)
                     .unwrap_or_else(|| usage())
             }
+            "--no-cache" => cache = false,
             // `cargo bench` passes `--bench`; test-harness filters mean nothing here.
             _ => {}
         }
     }
     let Some(mode) = mode else { usage() };
     let dir = dir.unwrap_or_else(default_dir);
-    Options { mode, dir, repeat }
+    Options {
+        mode,
+        dir,
+        repeat,
+        cache,
+    }
 }
 
 /// The newest `wasmtime-<version>` sources under `$CARGO_HOME/registry/src`.
@@ -152,7 +163,7 @@ enum Runner {
 }
 
 impl Runner {
-    fn new(mode: Mode) -> Runner {
+    fn new(mode: Mode, cache: bool) -> Runner {
         match mode {
             Mode::Native => {
                 let language = tree_sitter_rust::LANGUAGE.into();
@@ -165,7 +176,8 @@ impl Runner {
                 PluginRegistry::load(&RuntimeConfig {
                     extra_plugins: vec![],
                     include_built_in: true,
-                    cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
+                    cache_dir: cache
+                        .then(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
                     limits: Limits::default(),
                 })
                 .expect("load the built-in plugins"),
@@ -264,7 +276,7 @@ fn main() {
     };
 
     let started = Instant::now();
-    let runner = Runner::new(options.mode);
+    let runner = Runner::new(options.mode, options.cache);
     let setup = started.elapsed();
     let after_setup_kib = peak_rss_kib();
 
@@ -314,8 +326,10 @@ fn main() {
     );
     // One machine-readable line for run.sh.
     println!(
-        "RESULT mode={mode} files={} lines={lines} bytes={bytes} median_s={:.6} best_s={:.6} \
-         lines_per_s={:.0} peak_kib={peak_kib} setup_kib={after_setup_kib} setup_s={:.6} failures={}",
+        "RESULT mode={mode} cache={} files={} lines={lines} bytes={bytes} median_s={:.6} \
+         best_s={:.6} lines_per_s={:.0} peak_kib={peak_kib} setup_kib={after_setup_kib} \
+         setup_s={:.6} failures={}",
+        options.cache,
         files.len(),
         median.as_secs_f64(),
         best.as_secs_f64(),
