@@ -28,6 +28,8 @@ pub enum ToolError {
         path: String,
         suggestions: Vec<String>,
     },
+    #[error("file `{path}` exists but is not indexed: {reason}")]
+    FileNotIndexed { path: String, reason: String },
     #[error("path `{path}` is outside the workspace root")]
     PathOutsideBoundary { path: String },
     #[error("no language plugin handles `{path}`")]
@@ -40,6 +42,8 @@ pub enum ToolError {
     #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
     InvalidPosition {
         path: String,
+        /// `line` when the line does not exist, else `character`.
+        field: &'static str,
         line: u64,
         character: u64,
         line_count: usize,
@@ -70,6 +74,7 @@ impl ToolError {
             ToolError::UnknownParam { .. } => "UNKNOWN_PARAM",
             ToolError::ProjectNotFound { .. } => "PROJECT_NOT_FOUND",
             ToolError::FileNotFound { .. } => "FILE_NOT_FOUND",
+            ToolError::FileNotIndexed { .. } => "FILE_NOT_INDEXED",
             ToolError::PathOutsideBoundary { .. } => "PATH_OUTSIDE_BOUNDARY",
             ToolError::UnsupportedLanguage { .. } => "UNSUPPORTED_LANGUAGE",
             ToolError::SymbolNotFound { .. } => "SYMBOL_NOT_FOUND",
@@ -101,6 +106,9 @@ impl ToolError {
                 json!({ "field": "projectId", "projectId": project, "knownProjects": known })
             }
             ToolError::FileNotFound { path, .. } => json!({ "field": "path", "path": path }),
+            ToolError::FileNotIndexed { path, reason } => {
+                json!({ "field": "path", "path": path, "reason": reason })
+            }
             ToolError::PathOutsideBoundary { path } => json!({ "field": "path", "path": path }),
             ToolError::UnsupportedLanguage { path, extensions } => {
                 json!({ "field": "path", "path": path, "supportedExtensions": extensions })
@@ -110,11 +118,12 @@ impl ToolError {
             }
             ToolError::InvalidPosition {
                 path,
+                field,
                 line,
                 character,
                 line_count,
             } => json!({
-                "field": "line", "path": path, "line": line, "character": character, "lineCount": line_count
+                "field": field, "path": path, "line": line, "character": character, "lineCount": line_count
             }),
             ToolError::NothingAtPosition {
                 path,

@@ -1174,10 +1174,8 @@ async fn positions_count_utf16_code_units() {
 }
 
 /// `path` in `search_symbols` names a folder ("only files under this path"),
-/// so `src` must not match `srcs/`. Currently the filter is a plain string
-/// prefix (host/src/tools/search.rs), so this fails.
+/// so `src` must not match `srcs/`.
 #[tokio::test]
-#[ignore = "host bug: search_symbols' path filter is a string prefix, so `src` matches `srcs/`"]
 async fn search_path_filter_is_a_folder_not_a_string_prefix() {
     let scratch = Scratch::new("search-path");
     let root = scratch.copy_fixture("rust-workspace");
@@ -1203,5 +1201,64 @@ async fn search_path_filter_is_a_folder_not_a_string_prefix() {
         .await
         .ok();
     assert_eq!(everywhere["total"], json!(5));
+    server.stop().await;
+}
+
+/// Bad arguments name the exact field at fault; files left out of the index
+/// say why instead of pretending not to exist.
+#[tokio::test]
+async fn errors_name_the_exact_field_and_why_a_file_is_not_indexed() {
+    let scratch = Scratch::new("exact-field");
+    let root = scratch.copy_fixture("rust-workspace");
+    std::fs::write(root.join(".gitignore"), "generated.rs\n").unwrap();
+    std::fs::write(root.join("src/generated.rs"), "pub fn generated() {}\n").unwrap();
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let past_line_end = server
+        .call(
+            "find_definition",
+            json!({ "path": "src/orders.rs", "line": 0, "character": 500 }),
+        )
+        .await
+        .err();
+    assert_eq!(past_line_end["code"], json!("INVALID_LINE_NUMBER"));
+    assert_eq!(
+        past_line_end["details"]["field"],
+        json!("character"),
+        "{past_line_end:#}"
+    );
+
+    for tool in ["search_symbols", "get_diagnostics"] {
+        let zero = server
+            .call(tool, json!({ "query": "total", "limit": 0 }))
+            .await
+            .err();
+        if tool == "get_diagnostics" {
+            // get_diagnostics has no `query`: the unknown field is refused first.
+            assert_eq!(zero["code"], json!("UNKNOWN_PARAM"), "{zero:#}");
+            continue;
+        }
+        assert_eq!(zero["code"], json!("INVALID_PARAM"), "{zero:#}");
+        assert_eq!(zero["details"]["field"], json!("limit"));
+    }
+    let zero = server
+        .call("get_diagnostics", json!({ "limit": 0 }))
+        .await
+        .err();
+    assert_eq!(zero["code"], json!("INVALID_PARAM"), "{zero:#}");
+    assert_eq!(zero["details"]["field"], json!("limit"));
+
+    let ignored = server
+        .call("outline", json!({ "path": "src/generated.rs" }))
+        .await
+        .err();
+    assert_eq!(ignored["code"], json!("FILE_NOT_INDEXED"), "{ignored:#}");
+    assert!(
+        ignored["details"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("ignore file"),
+        "{ignored:#}"
+    );
     server.stop().await;
 }

@@ -52,7 +52,6 @@ impl Server {
             "resources/list" => Ok(json!({ "resources": [] })),
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
-            "logging/setLevel" => Ok(json!({})),
             _ => Err(RpcError::new(
                 jsonrpc::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -139,7 +138,6 @@ fn initialize(params: &Value) -> Result<Value, RpcError> {
             "tools": { "listChanged": false },
             "resources": { "listChanged": false },
             "prompts": { "listChanged": false },
-            "logging": {},
         },
         "serverInfo": { "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") },
         "instructions": "lingo answers questions about the code of one workspace: outline a file, search symbols, find definitions, list syntax errors. Paths are relative to the workspace root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based.",

@@ -134,13 +134,11 @@ impl WasmPlugin {
 
     fn classify(&self, error: wasmtime::Error) -> PluginError {
         let plugin = self.info.name.clone();
-        if let Some(trap) = error.downcast_ref::<Trap>() {
-            if *trap == Trap::Interrupt {
-                return PluginError::Timeout {
-                    plugin,
-                    limit: self.limits.call_timeout,
-                };
-            }
+        if let Some(Trap::Interrupt) = error.downcast_ref::<Trap>() {
+            return PluginError::Timeout {
+                plugin,
+                limit: self.limits.call_timeout,
+            };
         }
         let text = format!("{error:#}");
         if text.contains("memory")

@@ -89,6 +89,15 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A page size: at least 1, at most `max`, `default` when absent.
+    pub fn limit(&self, field: &str, default: u64, max: u64) -> Result<usize, ToolError> {
+        match self.uint(field, max)? {
+            Some(0) => Err(ToolError::invalid(field, "must be at least 1")),
+            Some(n) => Ok(n as usize),
+            None => Ok(default as usize),
+        }
+    }
+
     pub fn str_list(&self, field: &str) -> Result<Vec<&'a str>, ToolError> {
         match self.get(field) {
             None => Ok(Vec::new()),

@@ -92,11 +92,17 @@ fn at_position(
     line: u64,
     character: u64,
 ) -> Result<(Vec<Definition>, Value), ToolError> {
+    let line_count = file.line_count();
     let offset = offset_of(&file.source, line, character).ok_or(ToolError::InvalidPosition {
         path: file.path.clone(),
+        field: if line as usize >= line_count {
+            "line"
+        } else {
+            "character"
+        },
         line,
         character,
-        line_count: file.line_count(),
+        line_count,
     })?;
     let facts = file.facts()?;
     let query = json!({ "path": file.path, "line": line, "character": character });

@@ -28,7 +28,7 @@ pub fn tool() -> Tool {
 fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let workspace = &context.workspace;
     let snapshot = workspace.fresh();
-    let limit = args.uint("limit", 5000)?.unwrap_or(DEFAULT_LIMIT).max(1) as usize;
+    let limit = args.limit("limit", DEFAULT_LIMIT, 5000)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
     let files = match args.str("path")? {
         Some(path) => vec![workspace.file(&snapshot, path)?],

@@ -15,7 +15,7 @@ pub fn tool() -> Tool {
             "type": "object",
             "properties": {
                 "path": { "type": "string", "description": "File path relative to the workspace root" },
-                "depth": { "type": "integer", "minimum": 1, "description": "Nesting depth to include (default: unlimited)" },
+                "depth": { "type": "integer", "minimum": 1, "maximum": 64, "description": "Nesting depth to include (default: unlimited)" },
                 "collapseBody": { "type": "boolean", "default": true, "description": "Show declarations as signatures (true) or include each declaration's full source (false)" }
             },
             "required": ["path"],

@@ -83,18 +83,12 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         Some(p) => Some(crate::workspace::paths::resolve(workspace.root(), p)?),
         None => None,
     };
-    let limit = args
-        .uint("limit", MAX_LIMIT)?
-        .unwrap_or(DEFAULT_LIMIT)
-        .max(1) as usize;
+    let limit = args.limit("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
 
     let mut hits: Vec<(u8, &str, &Symbol)> = Vec::new();
     for file in snapshot.files.values() {
-        if prefix
-            .as_ref()
-            .is_some_and(|p| !file.path.starts_with(p.as_str()))
-        {
+        if prefix.as_ref().is_some_and(|p| !is_under(&file.path, p)) {
             continue;
         }
         let Ok(facts) = &file.facts else { continue };
@@ -189,4 +183,13 @@ fn check_kinds(snapshot: &crate::workspace::Snapshot, kinds: &[&str]) -> Result<
         }
     }
     Ok(())
+}
+
+/// `path` is `folder` itself or lies inside it (whole path components).
+fn is_under(path: &str, folder: &str) -> bool {
+    folder.is_empty()
+        || path == folder
+        || path
+            .strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
 }

@@ -289,6 +289,18 @@ impl Workspace {
             return Ok(entry.clone());
         }
         let absolute = self.root.join(&path);
+        if absolute.is_file() && self.registry.for_path(&absolute).is_some() {
+            let too_large = absolute.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES);
+            let reason = if too_large {
+                format!(
+                    "it is larger than the {} MiB indexing limit",
+                    MAX_FILE_BYTES >> 20
+                )
+            } else {
+                "it is hidden, excluded by an ignore file (.gitignore, .ignore), or in a skipped build or vendor folder".to_string()
+            };
+            return Err(ToolError::FileNotIndexed { path, reason });
+        }
         if absolute.is_file() && self.registry.for_path(&absolute).is_none() {
             let mut extensions: Vec<String> = self
                 .registry

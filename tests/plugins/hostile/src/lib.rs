@@ -110,7 +110,9 @@ impl edits::Guest for Hostile {
         _span: Span,
         _target_module: String,
     ) -> Result<String, PluginError> {
-        Err(PluginError::Unsupported("hostile: render-declaration".into()))
+        Err(PluginError::Unsupported(
+            "hostile: render-declaration".into(),
+        ))
     }
 }
 
