@@ -231,10 +231,11 @@ fn signatures_end_where_the_body_starts() {
         ("Bits", Some("pub union Bits")),
         ("i", Some("i: u32")),
         ("f", Some("f: f32")),
-        // Whitespace, newlines included, collapses to single spaces.
+        // Whitespace, newlines included, collapses to single spaces, and
+        // the breaks inside brackets (with a trailing comma) disappear.
         (
             "callback",
-            Some("extern \"C\" fn callback( code: i32, ) -> i32"),
+            Some("extern \"C\" fn callback(code: i32) -> i32"),
         ),
     ];
     assert_eq!(signatures, expected);

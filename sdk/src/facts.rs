@@ -116,7 +116,7 @@ fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
             whole.split(['{', '\n']).next().unwrap_or(whole)
         }
     };
-    let mut signature = collapse_whitespace(head);
+    let mut signature = tidy_brackets(&collapse_whitespace(head));
     while signature.ends_with(['=', '{', ';', ':']) {
         signature.pop();
         signature = signature.trim_end().to_string();
@@ -374,5 +374,24 @@ pub fn diagnostics(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Diagnost
         }
     }
     out.sort_by_key(|d| d.span.start.offset);
+    out
+}
+
+/// Undo the spaces that line breaks leave inside brackets once collapsed:
+/// `f( a: i32, )` reads `f(a: i32)`.
+fn tidy_brackets(signature: &str) -> String {
+    let mut out = signature.to_string();
+    for (from, to) in [
+        ("( ", "("),
+        (" )", ")"),
+        (",)", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (",]", "]"),
+    ] {
+        while out.contains(from) {
+            out = out.replace(from, to);
+        }
+    }
     out
 }
