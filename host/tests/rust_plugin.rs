@@ -782,3 +782,53 @@ fn whole_file_facts_snapshot() {
         insta::assert_snapshot!(fixture.replace('.', "_"), digest(&analyze(fixture)));
     }
 }
+
+/// Apply `(start, end, text)` edits, back to front.
+fn apply(source: &str, mut edits: Vec<(u32, u32, String)>) -> String {
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = source.to_string();
+    for (start, end, text) in edits {
+        out.replace_range(start as usize..end as usize, &text);
+    }
+    out
+}
+
+#[test]
+fn import_edits_add_after_the_last_use_and_remove_list_items() {
+    let source = "//! Crate docs.\nuse std::fmt;\nuse crate::a::{b, c as d};\n\nfn main() {}\n";
+    let added = rust()
+        .render_import(
+            "src/main.rs",
+            source,
+            "crate::shapes",
+            &["Point".into(), "Line".into()],
+        )
+        .unwrap();
+    assert_eq!(
+        apply(source, added),
+        "//! Crate docs.\nuse std::fmt;\nuse crate::a::{b, c as d};\nuse crate::shapes::{Point, Line};\n\nfn main() {}\n"
+    );
+    let already = rust()
+        .render_import("src/main.rs", source, "crate::a", &["b".into()])
+        .unwrap();
+    assert!(already.is_empty(), "{already:?}");
+
+    let one_item = rust()
+        .remove_import("src/main.rs", source, "crate::a", Some("b"))
+        .unwrap();
+    assert_eq!(
+        apply(source, one_item),
+        "//! Crate docs.\nuse std::fmt;\nuse crate::a::{c as d};\n\nfn main() {}\n"
+    );
+    let whole = rust()
+        .remove_import("src/main.rs", source, "std", Some("fmt"))
+        .unwrap();
+    assert_eq!(
+        apply(source, whole),
+        "//! Crate docs.\nuse crate::a::{b, c as d};\n\nfn main() {}\n"
+    );
+    let missing = rust()
+        .remove_import("src/main.rs", source, "crate::zzz", None)
+        .unwrap_err();
+    assert_eq!(missing.code(), "PLUGIN_INVALID_INPUT", "{missing}");
+}

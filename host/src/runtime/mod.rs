@@ -13,7 +13,7 @@ use std::time::Duration;
 
 pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
-pub use wasm::WasmPlugin;
+pub use wasm::{EditsResult, WasmPlugin};
 
 use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
@@ -85,6 +85,22 @@ pub trait LanguagePlugin: Send + Sync {
         import_path: &str,
         manifests: &[Manifest],
     ) -> Result<Vec<String>, PluginError>;
+    /// Edits that add an import of `names` from `module_path` to `source`.
+    fn render_import(
+        &self,
+        path: &str,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> EditsResult;
+    /// Edits that remove `name` (or everything) imported from `module_path`.
+    fn remove_import(
+        &self,
+        path: &str,
+        source: &str,
+        module_path: &str,
+        name: Option<&str>,
+    ) -> EditsResult;
     /// The syntax node at `offset` and its ancestors, innermost first.
     fn node_at(
         &self,

@@ -3,9 +3,12 @@
 
 use std::sync::Mutex;
 
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Engine, Store, Trap};
 
+use super::bindings::exports::lingo::plugin::types::{
+    PluginError as WitPluginError, TextEdit as WitTextEdit,
+};
 use super::bindings::{LanguagePlugin as Bindings, LanguagePluginPre};
 use super::sandbox::{Limits, SandboxState};
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
@@ -267,71 +270,72 @@ impl LanguagePlugin for WasmPlugin {
         })
     }
 
+    /// Edits that add an import to `source` (for the refactoring planner).
+    fn render_import(
+        &self,
+        path: &str,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> EditsResult {
+        let result = self.with_document(path, source, |store, b, doc| {
+            b.lingo_plugin_edits()
+                .call_render_import(store, doc, module_path, names)
+        })?;
+        self.edits(result)
+    }
+
+    /// Edits that remove an import from `source`.
+    fn remove_import(
+        &self,
+        path: &str,
+        source: &str,
+        module_path: &str,
+        name: Option<&str>,
+    ) -> EditsResult {
+        let result = self.with_document(path, source, |store, b, doc| {
+            b.lingo_plugin_edits()
+                .call_remove_import(store, doc, module_path, name)
+        })?;
+        self.edits(result)
+    }
+
     fn node_at(
         &self,
         path: &str,
         source: &str,
         offset: u32,
     ) -> Result<Vec<SyntaxNode>, PluginError> {
-        self.call(|store, b| {
-            let document = b.lingo_plugin_syntax().document();
-            let doc = document.call_constructor(&mut *store, path, source)?;
-            let nodes = document.call_node_at(&mut *store, doc, offset)?;
-            doc.resource_drop(&mut *store)?;
-            Ok(nodes.into_iter().map(Into::into).collect())
-        })
+        let nodes = self.with_document(path, source, |store, b, doc| {
+            b.lingo_plugin_syntax()
+                .document()
+                .call_node_at(store, doc, offset)
+        })?;
+        Ok(nodes.into_iter().map(Into::into).collect())
     }
 }
 
 impl WasmPlugin {
-    /// Edits that add an import to `source` (for the refactoring planner).
-    pub fn render_import(
+    /// Parse `source` into a document, run `f` on it, and drop it.
+    fn with_document<R>(
         &self,
         path: &str,
         source: &str,
-        module_path: &str,
-        names: &[String],
-    ) -> Result<Vec<(u32, u32, String)>, PluginError> {
-        let result = self.call(|store, b| {
+        f: impl FnOnce(&mut Store<SandboxState>, &Bindings, ResourceAny) -> wasmtime::Result<R>,
+    ) -> Result<R, PluginError> {
+        self.call(|store, b| {
             let doc =
                 b.lingo_plugin_syntax()
                     .document()
                     .call_constructor(&mut *store, path, source)?;
-            let edits =
-                b.lingo_plugin_edits()
-                    .call_render_import(&mut *store, doc, module_path, names)?;
+            let out = f(&mut *store, b, doc)?;
             doc.resource_drop(&mut *store)?;
-            Ok(edits)
-        })?;
-        result
-            .map(|edits| {
-                edits
-                    .into_iter()
-                    .map(|e| (e.start, e.end, e.new_text))
-                    .collect()
-            })
-            .map_err(|e| self.plugin_error(e))
+            Ok(out)
+        })
     }
 
-    /// Edits that remove an import from `source`.
-    pub fn remove_import(
-        &self,
-        path: &str,
-        source: &str,
-        module_path: &str,
-        name: Option<&str>,
-    ) -> Result<Vec<(u32, u32, String)>, PluginError> {
-        let result = self.call(|store, b| {
-            let doc =
-                b.lingo_plugin_syntax()
-                    .document()
-                    .call_constructor(&mut *store, path, source)?;
-            let edits =
-                b.lingo_plugin_edits()
-                    .call_remove_import(&mut *store, doc, module_path, name)?;
-            doc.resource_drop(&mut *store)?;
-            Ok(edits)
-        })?;
+    /// A plugin's edit list as `(start, end, new text)`, or its typed error.
+    fn edits(&self, result: Result<Vec<WitTextEdit>, WitPluginError>) -> EditsResult {
         result
             .map(|edits| {
                 edits
@@ -342,3 +346,6 @@ impl WasmPlugin {
             .map_err(|e| self.plugin_error(e))
     }
 }
+
+/// Byte-range edits of a document, or why the plugin could not make them.
+pub type EditsResult = Result<Vec<(u32, u32, String)>, PluginError>;
