@@ -213,27 +213,9 @@ impl<'s> Resolver<'s> {
             Some(f) => vec![f],
             None => self.snapshot.files.values().collect(),
         };
-        files
-            .into_iter()
-            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
-            .flat_map(|(f, facts)| {
-                facts
-                    .symbols
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.name == name && s.container_name.as_deref() == Some(owner))
-                    .map(|(index, _)| {
-                        Definition::certain(
-                            Target::Symbol {
-                                file: f.clone(),
-                                index,
-                            },
-                            Resolution::Qualified,
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
+        symbols_where(files, Resolution::Qualified, |s| {
+            s.name == name && s.container_name.as_deref() == Some(owner)
+        })
     }
 
     /// Top-level `name` in the files of the modules `import_path` may name.
@@ -282,31 +264,9 @@ impl<'s> Resolver<'s> {
 
     /// Every declaration named `name`, for a reference nothing else resolved.
     fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
-        let found = self
-            .snapshot
-            .files
-            .values()
-            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
-            .flat_map(|(f, facts)| {
-                facts
-                    .symbols
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.name == name && (!members_only || s.container.is_some()) && is_item(s)
-                    })
-                    .map(|(index, _)| {
-                        Definition::certain(
-                            Target::Symbol {
-                                file: f.clone(),
-                                index,
-                            },
-                            Resolution::NameOnly,
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let found = symbols_where(self.snapshot.files.values(), Resolution::NameOnly, |s| {
+            s.name == name && (!members_only || s.container.is_some()) && is_item(s)
+        });
         // A name match is a guess: at best even odds, split among candidates.
         share(found, 0.5)
     }
@@ -315,33 +275,36 @@ impl<'s> Resolver<'s> {
     /// (`Type::method`, `Type.method`).
     pub fn by_name(&self, query: &str) -> Vec<Definition> {
         let (owner, name) = split_qualified(query);
-        let found = self
-            .snapshot
-            .files
-            .values()
-            .filter_map(|f| Some((f, f.facts.as_ref().ok()?)))
-            .flat_map(|(f, facts)| {
-                facts
-                    .symbols
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.name == name && is_item(s))
-                    .filter(|(_, s)| owner.is_none_or(|o| s.container_name.as_deref() == Some(o)))
-                    .map(|(index, _)| {
-                        Definition::certain(
-                            Target::Symbol {
-                                file: f.clone(),
-                                index,
-                            },
-                            Resolution::NameOnly,
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let found = symbols_where(self.snapshot.files.values(), Resolution::NameOnly, |s| {
+            s.name == name
+                && is_item(s)
+                && owner.is_none_or(|o| s.container_name.as_deref() == Some(o))
+        });
         // Looking a name up is exact about the name, not about which one is meant.
         share(found, 1.0)
     }
+}
+
+/// Every symbol of `files` that `keep` accepts, as definitions found by `resolution`.
+fn symbols_where<'f>(
+    files: impl IntoIterator<Item = &'f Arc<FileEntry>>,
+    resolution: Resolution,
+    keep: impl Fn(&Symbol) -> bool,
+) -> Vec<Definition> {
+    let mut found = Vec::new();
+    for file in files {
+        let Ok(facts) = &file.facts else { continue };
+        for (index, symbol) in facts.symbols.iter().enumerate() {
+            if keep(symbol) {
+                let target = Target::Symbol {
+                    file: file.clone(),
+                    index,
+                };
+                found.push(Definition::certain(target, resolution));
+            }
+        }
+    }
+    found
 }
 
 /// `a::B::c` or `A.b` -> (Some("B"), "c").
