@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{FileFacts, ImportKind, Reference, Symbol};
+use crate::model::{FileFacts, ImportKind, Reference, Symbol, SymbolKind};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -273,8 +273,8 @@ impl<'s> Resolver<'s> {
 
     /// Declarations matching a name, optionally qualified by its container
     /// (`Type::method`, `Type.method`).
-    pub fn by_name(&self, query: &str) -> Vec<Definition> {
-        let (owner, name) = split_qualified(query);
+    pub fn by_name(&self, query: &str, separators: &[String]) -> Vec<Definition> {
+        let (owner, name) = split_qualified(query, separators);
         let found = symbols_where(self.snapshot.files.values(), Resolution::NameOnly, |s| {
             s.name == name
                 && is_item(s)
@@ -307,9 +307,11 @@ fn symbols_where<'f>(
     found
 }
 
-/// `a::B::c` or `A.b` -> (Some("B"), "c").
-pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
-    for separator in ["::", "."] {
+/// `a::B::c` or `A.b` -> (Some("B"), "c"), with the path separators the
+/// loaded plugins declare.
+pub fn split_qualified<'q>(query: &'q str, separators: &[String]) -> (Option<&'q str>, &'q str) {
+    for separator in separators.iter().filter(|s| !s.is_empty()) {
+        let separator = separator.as_str();
         if let Some((head, name)) = query.rsplit_once(separator) {
             let owner = head.rsplit(separator).next().filter(|o| !o.is_empty());
             return (owner, name);
@@ -318,7 +320,8 @@ pub fn split_qualified(query: &str) -> (Option<&str>, &str) {
     (None, query)
 }
 
-/// Impl blocks are containers, not declarations a name refers to.
+/// An anonymous block (LSP kind `object`, such as a Rust `impl`) is a
+/// container named after a type declared elsewhere, never what a name means.
 fn is_item(symbol: &Symbol) -> bool {
-    symbol.language_kind != "impl"
+    symbol.kind != SymbolKind::Object
 }

@@ -208,6 +208,18 @@ impl PluginRegistry {
         &self.failures
     }
 
+    /// The qualified-path separators of the loaded plugins, longest first.
+    pub fn path_separators(&self) -> Vec<String> {
+        let mut separators: Vec<String> = self
+            .plugins
+            .iter()
+            .map(|p| p.info().path_separator.clone())
+            .collect();
+        separators.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        separators.dedup();
+        separators
+    }
+
     /// Manifest file names any plugin wants for module resolution.
     pub fn manifest_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self

@@ -42,9 +42,15 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             at_position(&resolver, &file, line, character)?
         }
         (_, None, Some(symbol)) => {
-            let found = resolver.by_name(symbol);
+            // The plugins' own separators, and `.`, which the tool accepts for
+            // `Type.member` in every language.
+            let mut separators = workspace.registry().path_separators();
+            if !separators.iter().any(|s| s == ".") {
+                separators.push(".".to_string());
+            }
+            let found = resolver.by_name(symbol, &separators);
             if found.is_empty() {
-                return Err(not_found(&snapshot, symbol));
+                return Err(not_found(&snapshot, symbol, &separators));
             }
             (found, json!({ "symbol": symbol }))
         }
@@ -204,8 +210,8 @@ fn render(definition: &Definition) -> Value {
     }
 }
 
-fn not_found(snapshot: &Snapshot, wanted: &str) -> ToolError {
-    let (_, name) = crate::resolve::split_qualified(wanted);
+fn not_found(snapshot: &Snapshot, wanted: &str, separators: &[String]) -> ToolError {
+    let (_, name) = crate::resolve::split_qualified(wanted, separators);
     let names: Vec<&str> = snapshot
         .files
         .values()
