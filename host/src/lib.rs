@@ -2,6 +2,7 @@
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
 pub mod error;
+pub mod graph;
 pub mod mcp;
 pub mod model;
 pub mod resolve;

@@ -6,13 +6,15 @@ mod walk;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
 use crate::error::ToolError;
+use crate::graph::CodeGraph;
 use crate::model::{FileFacts, Manifest, ModuleIdentity};
+use crate::resolve::SymbolTable;
 use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
 
 /// Files larger than this are not indexed.
@@ -61,9 +63,34 @@ pub struct Snapshot {
     /// Module path -> files declaring or belonging to it.
     pub modules: Arc<HashMap<String, Vec<String>>>,
     pub manifests: Arc<Vec<Manifest>>,
+    derived: Arc<Derived>,
+}
+
+/// What is computed from a snapshot on first use and shared by every
+/// answer of that generation.
+#[derive(Default)]
+struct Derived {
+    table: OnceLock<Arc<SymbolTable>>,
+    graph: OnceLock<Arc<CodeGraph>>,
 }
 
 impl Snapshot {
+    /// The name table of this generation (built on first use).
+    pub fn table(&self) -> Arc<SymbolTable> {
+        self.derived
+            .table
+            .get_or_init(|| Arc::new(SymbolTable::build(self)))
+            .clone()
+    }
+
+    /// The symbol graph of this generation (built on first use).
+    pub fn graph(&self) -> Arc<CodeGraph> {
+        self.derived
+            .graph
+            .get_or_init(|| Arc::new(CodeGraph::build(self)))
+            .clone()
+    }
+
     pub fn file(&self, path: &str) -> Option<&Arc<FileEntry>> {
         self.files.get(path)
     }
@@ -197,6 +224,7 @@ impl Workspace {
                 files: Arc::new(files),
                 modules,
                 manifests,
+                derived: Arc::default(),
             };
         }
         let stats = RefreshStats {

@@ -6,7 +6,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{FileFacts, ImportKind, Reference, Symbol, SymbolKind};
+mod table;
+
+pub use table::{SymbolRef, SymbolTable, is_item};
+
+use crate::model::{FileFacts, ImportKind, Reference, Symbol};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -84,13 +88,26 @@ pub fn at_offset(facts: &FileFacts, offset: u32) -> Option<AtPosition<'_>> {
         .map(AtPosition::LocalDeclaration)
 }
 
+/// Resolves references against one snapshot.
 pub struct Resolver<'s> {
     snapshot: &'s Snapshot,
+    table: Arc<SymbolTable>,
 }
+
+/// More name-only candidates than this and a reference counts as ambiguous:
+/// listing every same-named declaration would be noise, not an answer.
+pub const MAX_NAME_ONLY_CANDIDATES: usize = 8;
 
 impl<'s> Resolver<'s> {
     pub fn new(snapshot: &'s Snapshot) -> Self {
-        Resolver { snapshot }
+        Resolver {
+            snapshot,
+            table: snapshot.table(),
+        }
+    }
+
+    pub fn table(&self) -> &Arc<SymbolTable> {
+        &self.table
     }
 
     /// Definitions of `reference`, written in `file`.
@@ -209,12 +226,9 @@ impl<'s> Resolver<'s> {
         name: &str,
         only_in: Option<&Arc<FileEntry>>,
     ) -> Vec<Definition> {
-        let files: Vec<&Arc<FileEntry>> = match only_in {
-            Some(f) => vec![f],
-            None => self.snapshot.files.values().collect(),
-        };
-        symbols_where(files, Resolution::Qualified, |s| {
-            s.name == name && s.container_name.as_deref() == Some(owner)
+        let only_in = only_in.and_then(|f| self.table.file_number(&f.path));
+        self.where_named(name, Resolution::Qualified, |r, s| {
+            s.container_name.as_deref() == Some(owner) && only_in.is_none_or(|f| f == r.file)
         })
     }
 
@@ -229,31 +243,20 @@ impl<'s> Resolver<'s> {
     ) -> Vec<Definition> {
         let mut out = Vec::new();
         for importer in &facts.modules {
-            let candidates = file
-                .plugin
-                .resolve_import(importer, import_path, &self.snapshot.manifests)
-                .unwrap_or_default();
-            for module in candidates {
-                // A module named by the path is declared (`mod b;`) in its parent's files.
-                for path in self.snapshot.modules.get(&module).into_iter().flatten() {
-                    let Some(target) = self.snapshot.files.get(path) else {
-                        continue;
-                    };
-                    let Ok(target_facts) = &target.facts else {
-                        continue;
-                    };
-                    for (index, symbol) in target_facts.symbols.iter().enumerate() {
-                        if symbol.name == name && symbol.container.is_none() && is_item(symbol) {
-                            out.push(Definition::certain(
-                                Target::Symbol {
-                                    file: target.clone(),
-                                    index,
-                                },
-                                resolution,
-                            ));
-                        }
-                    }
-                }
+            let candidates = self
+                .table
+                .resolve_import(file, importer, import_path, self.snapshot);
+            for module in candidates.iter() {
+                let Some(paths) = self.snapshot.modules.get(module) else {
+                    continue;
+                };
+                let in_module: Vec<u32> = paths
+                    .iter()
+                    .filter_map(|p| self.table.file_number(p))
+                    .collect();
+                out.extend(self.where_named(name, resolution, |r, s| {
+                    s.container.is_none() && in_module.contains(&r.file)
+                }));
                 if !out.is_empty() {
                     return out;
                 }
@@ -262,49 +265,65 @@ impl<'s> Resolver<'s> {
         out
     }
 
-    /// Every declaration named `name`, for a reference nothing else resolved.
+    /// Every declaration named `name`, for a reference nothing else
+    /// resolved; none when there are too many to be a useful guess.
     fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
-        let found = symbols_where(self.snapshot.files.values(), Resolution::NameOnly, |s| {
-            s.name == name && (!members_only || s.container.is_some()) && is_item(s)
+        let found = self.where_named(name, Resolution::NameOnly, |_, s| {
+            !members_only || s.container.is_some()
         });
+        if found.len() > MAX_NAME_ONLY_CANDIDATES {
+            return Vec::new();
+        }
         // A name match is a guess: at best even odds, split among candidates.
         share(found, 0.5)
+    }
+
+    /// How many declarations a name-only lookup of `name` would consider.
+    pub fn name_only_candidates(&self, name: &str, members_only: bool) -> usize {
+        self.table
+            .named(name)
+            .iter()
+            .filter(|r| {
+                let s = self.table.symbol(**r);
+                is_item(s) && (!members_only || s.container.is_some())
+            })
+            .count()
     }
 
     /// Declarations matching a name, optionally qualified by its container
     /// (`Type::method`, `Type.method`).
     pub fn by_name(&self, query: &str, separators: &[String]) -> Vec<Definition> {
         let (owner, name) = split_qualified(query, separators);
-        let found = symbols_where(self.snapshot.files.values(), Resolution::NameOnly, |s| {
-            s.name == name
-                && is_item(s)
-                && owner.is_none_or(|o| s.container_name.as_deref() == Some(o))
+        let found = self.where_named(name, Resolution::NameOnly, |_, s| {
+            owner.is_none_or(|o| s.container_name.as_deref() == Some(o))
         });
         // Looking a name up is exact about the name, not about which one is meant.
         share(found, 1.0)
     }
-}
 
-/// Every symbol of `files` that `keep` accepts, as definitions found by `resolution`.
-fn symbols_where<'f>(
-    files: impl IntoIterator<Item = &'f Arc<FileEntry>>,
-    resolution: Resolution,
-    keep: impl Fn(&Symbol) -> bool,
-) -> Vec<Definition> {
-    let mut found = Vec::new();
-    for file in files {
-        let Ok(facts) = &file.facts else { continue };
-        for (index, symbol) in facts.symbols.iter().enumerate() {
-            if keep(symbol) {
+    /// Items named `name` that `keep` accepts, as definitions found by `resolution`.
+    fn where_named(
+        &self,
+        name: &str,
+        resolution: Resolution,
+        keep: impl Fn(SymbolRef, &Symbol) -> bool,
+    ) -> Vec<Definition> {
+        self.table
+            .named(name)
+            .iter()
+            .filter(|r| {
+                let symbol = self.table.symbol(**r);
+                is_item(symbol) && keep(**r, symbol)
+            })
+            .map(|r| {
                 let target = Target::Symbol {
-                    file: file.clone(),
-                    index,
+                    file: self.table.file(*r).clone(),
+                    index: r.symbol as usize,
                 };
-                found.push(Definition::certain(target, resolution));
-            }
-        }
+                Definition::certain(target, resolution)
+            })
+            .collect()
     }
-    found
 }
 
 /// `a::B::c` or `A.b` -> (Some("B"), "c"), with the path separators the
@@ -318,10 +337,4 @@ pub fn split_qualified<'q>(query: &'q str, separators: &[String]) -> (Option<&'q
         }
     }
     (None, query)
-}
-
-/// An anonymous block (LSP kind `object`, such as a Rust `impl`) is a
-/// container named after a type declared elsewhere, never what a name means.
-fn is_item(symbol: &Symbol) -> bool {
-    symbol.kind != SymbolKind::Object
 }

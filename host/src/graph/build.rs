@@ -1,0 +1,212 @@
+//! Building the graph: one node per declaration and file, CONTAINS edges
+//! from the facts, and every reference resolved (on all cores) into an edge
+//! or recorded as unresolved.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use super::{CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved};
+use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
+use crate::workspace::{FileEntry, Snapshot};
+
+/// The edges and misses of one file's references.
+#[derive(Default)]
+struct FileEdges {
+    edges: Vec<(Node, Node, Edge)>,
+    unresolved: Vec<Unresolved>,
+    counts: ResolutionCounts,
+}
+
+impl CodeGraph {
+    pub fn build(snapshot: &Snapshot) -> CodeGraph {
+        let started = std::time::Instant::now();
+        let resolver = Resolver::new(snapshot);
+        let table = resolver.table().clone();
+        let files = table.files();
+
+        let mut graph: DiGraph<Node, Edge> = DiGraph::new();
+        let mut symbol_base = Vec::with_capacity(files.len());
+        for (file_number, file) in files.iter().enumerate() {
+            symbol_base.push(graph.node_count() as u32);
+            let symbols = file.facts.as_ref().map_or(0, |f| f.symbols.len());
+            for symbol in 0..symbols {
+                graph.add_node(Node::Symbol(SymbolRef {
+                    file: file_number as u32,
+                    symbol: symbol as u32,
+                }));
+            }
+        }
+        let file_nodes: Vec<NodeIndex> = (0..files.len())
+            .map(|f| graph.add_node(Node::File(f as u32)))
+            .collect();
+        let symbol_node =
+            |s: SymbolRef| NodeIndex::new((symbol_base[s.file as usize] + s.symbol) as usize);
+        for (file_number, file) in files.iter().enumerate() {
+            let Ok(facts) = &file.facts else { continue };
+            for (index, symbol) in facts.symbols.iter().enumerate() {
+                let Some(container) = symbol.container else {
+                    continue;
+                };
+                let at = |symbol| SymbolRef {
+                    file: file_number as u32,
+                    symbol,
+                };
+                graph.add_edge(
+                    symbol_node(at(container)),
+                    symbol_node(at(index as u32)),
+                    Edge {
+                        kind: EdgeKind::Contains,
+                        site: None,
+                        resolution: Resolution::Declaration,
+                        confidence: 1.0,
+                    },
+                );
+            }
+        }
+
+        let mut unresolved = Vec::new();
+        let mut counts = ResolutionCounts::default();
+        for file_edges in resolve_all(&resolver, files) {
+            for (from, to, edge) in file_edges.edges {
+                let node = |n: Node| match n {
+                    Node::Symbol(s) => symbol_node(s),
+                    Node::File(f) => file_nodes[f as usize],
+                };
+                graph.add_edge(node(from), node(to), edge);
+            }
+            unresolved.extend(file_edges.unresolved);
+            add_counts(&mut counts, &file_edges.counts);
+        }
+        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, miss) in unresolved.iter().enumerate() {
+            let name = &files[miss.site.file as usize]
+                .facts
+                .as_ref()
+                .expect("unresolved references come from analyzed files")
+                .references[miss.site.reference as usize]
+                .name;
+            unresolved_by_name
+                .entry(name.clone())
+                .or_default()
+                .push(i as u32);
+        }
+        tracing::info!(
+            nodes = graph.node_count(),
+            edges = graph.edge_count(),
+            ?counts,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "symbol graph built"
+        );
+        CodeGraph {
+            graph,
+            symbol_base,
+            file_nodes,
+            unresolved,
+            unresolved_by_name,
+            counts,
+        }
+    }
+}
+
+/// Resolve every file's references on all cores, in file order.
+fn resolve_all(resolver: &Resolver, files: &[Arc<FileEntry>]) -> Vec<FileEdges> {
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(files.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        done.push((i, resolve_file(resolver, i as u32, file)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("resolver thread"))
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, edges)| edges).collect()
+}
+
+fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) -> FileEdges {
+    let mut out = FileEdges::default();
+    let Ok(facts) = &file.facts else { return out };
+    let table = resolver.table();
+    for (index, reference) in facts.references.iter().enumerate() {
+        let site = Site {
+            file: file_number,
+            reference: index as u32,
+        };
+        if reference.local.is_some() {
+            out.counts.local += 1;
+            continue;
+        }
+        let from = match reference.enclosing {
+            Some(symbol) => Node::Symbol(SymbolRef {
+                file: file_number,
+                symbol,
+            }),
+            None => Node::File(file_number),
+        };
+        let definitions = resolver.resolve(file, reference);
+        let Some(best) = definitions.iter().map(|d| d.resolution).min() else {
+            out.counts.unresolved += 1;
+            out.unresolved.push(Unresolved {
+                site,
+                candidates: resolver.name_only_candidates(&reference.name, reference.is_member)
+                    as u32,
+            });
+            continue;
+        };
+        match best {
+            Resolution::Scope | Resolution::Declaration => out.counts.scope += 1,
+            Resolution::Import => out.counts.import += 1,
+            Resolution::Qualified => out.counts.qualified += 1,
+            Resolution::NameOnly => out.counts.name_only += 1,
+        }
+        for definition in definitions {
+            let Target::Symbol { file: target, index } = &definition.target else {
+                continue;
+            };
+            let Some(target_file) = table.file_number(&target.path) else {
+                continue;
+            };
+            let to = Node::Symbol(SymbolRef {
+                file: target_file,
+                symbol: *index as u32,
+            });
+            out.edges.push((
+                from,
+                to,
+                Edge {
+                    kind: EdgeKind::of_reference(reference.kind),
+                    site: Some(site),
+                    resolution: definition.resolution,
+                    confidence: definition.confidence as f32,
+                },
+            ));
+        }
+    }
+    out
+}
+
+fn add_counts(total: &mut ResolutionCounts, more: &ResolutionCounts) {
+    total.scope += more.scope;
+    total.import += more.import;
+    total.qualified += more.qualified;
+    total.name_only += more.name_only;
+    total.local += more.local;
+    total.unresolved += more.unresolved;
+}

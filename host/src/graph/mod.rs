@@ -1,0 +1,190 @@
+//! The symbol graph of one snapshot (petgraph): declarations and files as
+//! nodes; CONTAINS, CALLS, REFERENCES, EXTENDS, IMPLEMENTS and IMPORTS edges
+//! from every resolved reference, each recording how it was resolved. The
+//! references nothing resolved are kept too, so answers can say what they
+//! may be missing.
+
+mod build;
+// pub mod render; (added when the renderer lands)
+
+use std::collections::HashMap;
+
+use petgraph::Direction;
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+
+use crate::model::ReferenceKind;
+use crate::resolve::{Resolution, SymbolRef};
+
+/// What an edge means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EdgeKind {
+    Contains,
+    Calls,
+    References,
+    Extends,
+    Implements,
+    Imports,
+}
+
+impl EdgeKind {
+    pub fn of_reference(kind: ReferenceKind) -> EdgeKind {
+        match kind {
+            ReferenceKind::Call => EdgeKind::Calls,
+            ReferenceKind::Reference | ReferenceKind::Type | ReferenceKind::Write => {
+                EdgeKind::References
+            }
+            ReferenceKind::Import => EdgeKind::Imports,
+            ReferenceKind::Extends => EdgeKind::Extends,
+            ReferenceKind::Implements => EdgeKind::Implements,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Contains => "CONTAINS",
+            EdgeKind::Calls => "CALLS",
+            EdgeKind::References => "REFERENCES",
+            EdgeKind::Extends => "EXTENDS",
+            EdgeKind::Implements => "IMPLEMENTS",
+            EdgeKind::Imports => "IMPORTS",
+        }
+    }
+
+    /// Edges that mean "depends on" (everything but structure).
+    pub fn is_dependency(self) -> bool {
+        self != EdgeKind::Contains
+    }
+}
+
+/// A graph node: a declaration, or a file (the source of references made
+/// outside any declaration, such as imports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Node {
+    Symbol(SymbolRef),
+    File(u32),
+}
+
+impl Node {
+    pub fn file(self) -> u32 {
+        match self {
+            Node::Symbol(s) => s.file,
+            Node::File(f) => f,
+        }
+    }
+}
+
+/// A reference written in the source: file number and index into that
+/// file's references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Site {
+    pub file: u32,
+    pub reference: u32,
+}
+
+/// An edge: what it means, where it is written and how sure it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Edge {
+    pub kind: EdgeKind,
+    /// None for CONTAINS edges, which come from declarations, not references.
+    pub site: Option<Site>,
+    pub resolution: Resolution,
+    pub confidence: f32,
+}
+
+/// A reference that did not become an edge.
+#[derive(Debug, Clone, Copy)]
+pub struct Unresolved {
+    pub site: Site,
+    /// Declarations with the same name (0: none anywhere; more than
+    /// [`crate::resolve::MAX_NAME_ONLY_CANDIDATES`]: too many to guess).
+    pub candidates: u32,
+}
+
+/// Counts of how the references of a snapshot were resolved.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolutionCounts {
+    pub scope: usize,
+    pub import: usize,
+    pub qualified: usize,
+    pub name_only: usize,
+    pub local: usize,
+    pub unresolved: usize,
+}
+
+pub struct CodeGraph {
+    graph: DiGraph<Node, Edge>,
+    /// First node index of each file's symbols.
+    symbol_base: Vec<u32>,
+    /// Node index of each file's file node.
+    file_nodes: Vec<NodeIndex>,
+    unresolved: Vec<Unresolved>,
+    /// Name -> indexes into `unresolved`.
+    unresolved_by_name: HashMap<String, Vec<u32>>,
+    counts: ResolutionCounts,
+}
+
+impl CodeGraph {
+    pub fn node(&self, node: Node) -> NodeIndex {
+        match node {
+            Node::Symbol(s) => NodeIndex::new((self.symbol_base[s.file as usize] + s.symbol) as usize),
+            Node::File(f) => self.file_nodes[f as usize],
+        }
+    }
+
+    pub fn weight(&self, index: NodeIndex) -> Node {
+        self.graph[index]
+    }
+
+    pub fn edge(&self, index: EdgeIndex) -> &Edge {
+        &self.graph[index]
+    }
+
+    /// Edges into `node` (`Direction::Incoming`) or out of it, as
+    /// (edge, the node at the other end).
+    pub fn edges(
+        &self,
+        node: Node,
+        direction: Direction,
+    ) -> impl Iterator<Item = (&Edge, Node)> + '_ {
+        self.graph
+            .edges_directed(self.node(node), direction)
+            .map(move |e| {
+                let other = match direction {
+                    Direction::Incoming => e.source(),
+                    Direction::Outgoing => e.target(),
+                };
+                (e.weight(), self.graph[other])
+            })
+    }
+
+    /// References named `name` that did not resolve to anything.
+    pub fn unresolved_named(&self, name: &str) -> impl Iterator<Item = &Unresolved> + '_ {
+        self.unresolved_by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|i| &self.unresolved[*i as usize])
+    }
+
+    /// How the snapshot's references were resolved.
+    pub fn counts(&self) -> ResolutionCounts {
+        self.counts
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// The underlying petgraph graph, for traversals.
+    pub fn inner(&self) -> &DiGraph<Node, Edge> {
+        &self.graph
+    }
+}

@@ -1,0 +1,133 @@
+//! The name table of one snapshot: every declaration by name, the files in a
+//! stable order, and a memo of the plugins' import resolutions.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::model::{ModuleIdentity, Symbol, SymbolKind};
+use crate::workspace::{FileEntry, Snapshot};
+
+/// A declaration: index of its file in [`SymbolTable::files`] and of the
+/// symbol in that file's facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymbolRef {
+    pub file: u32,
+    pub symbol: u32,
+}
+
+/// (plugin, importer module, import path): one question to `resolve-import`.
+type ImportQuery = (String, String, String);
+
+/// Lookups over all declarations of a snapshot, built once per generation.
+pub struct SymbolTable {
+    files: Vec<Arc<FileEntry>>,
+    file_index: HashMap<String, u32>,
+    by_name: HashMap<String, Vec<SymbolRef>>,
+    imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
+}
+
+impl SymbolTable {
+    pub fn build(snapshot: &Snapshot) -> Self {
+        let files: Vec<Arc<FileEntry>> = snapshot.files.values().cloned().collect();
+        let mut file_index = HashMap::with_capacity(files.len());
+        let mut by_name: HashMap<String, Vec<SymbolRef>> = HashMap::new();
+        for (file_number, file) in files.iter().enumerate() {
+            file_index.insert(file.path.clone(), file_number as u32);
+            let Ok(facts) = &file.facts else { continue };
+            for (symbol_number, symbol) in facts.symbols.iter().enumerate() {
+                by_name
+                    .entry(symbol.name.clone())
+                    .or_default()
+                    .push(SymbolRef {
+                        file: file_number as u32,
+                        symbol: symbol_number as u32,
+                    });
+            }
+        }
+        SymbolTable {
+            files,
+            file_index,
+            by_name,
+            imports: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The files, in path order; [`SymbolRef::file`] indexes this.
+    pub fn files(&self) -> &[Arc<FileEntry>] {
+        &self.files
+    }
+
+    pub fn file_number(&self, path: &str) -> Option<u32> {
+        self.file_index.get(path).copied()
+    }
+
+    pub fn file(&self, symbol: SymbolRef) -> &Arc<FileEntry> {
+        &self.files[symbol.file as usize]
+    }
+
+    /// The declaration `symbol` points at.
+    pub fn symbol(&self, symbol: SymbolRef) -> &Symbol {
+        let facts = self.files[symbol.file as usize]
+            .facts
+            .as_ref()
+            .expect("symbol refs point into analyzed files");
+        &facts.symbols[symbol.symbol as usize]
+    }
+
+    /// Every declaration named `name`.
+    pub fn named(&self, name: &str) -> &[SymbolRef] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// All declared names, for "did you mean" suggestions.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.by_name.keys().map(String::as_str)
+    }
+
+    /// Number of declarations in the snapshot.
+    pub fn len(&self) -> usize {
+        self.by_name.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// The modules `import_path` may name when written in `importer`, asked
+    /// of `file`'s plugin once per snapshot and remembered.
+    pub fn resolve_import(
+        &self,
+        file: &FileEntry,
+        importer: &ModuleIdentity,
+        import_path: &str,
+        snapshot: &Snapshot,
+    ) -> Arc<Vec<String>> {
+        let key = (
+            file.plugin.info().name.clone(),
+            importer.path.clone(),
+            import_path.to_string(),
+        );
+        if let Some(found) = self.imports.lock().expect("import memo").get(&key) {
+            return found.clone();
+        }
+        let found = Arc::new(
+            file.plugin
+                .resolve_import(importer, import_path, &snapshot.manifests)
+                .unwrap_or_else(|e| {
+                    tracing::debug!(path = %file.path, import_path, error = %e, "import not resolved");
+                    Vec::new()
+                }),
+        );
+        self.imports
+            .lock()
+            .expect("import memo")
+            .insert(key, found.clone());
+        found
+    }
+}
+
+/// An anonymous block (LSP kind `object`, such as a Rust `impl`) is a
+/// container named after a type declared elsewhere, never what a name means.
+pub fn is_item(symbol: &Symbol) -> bool {
+    symbol.kind != SymbolKind::Object
+}
