@@ -39,6 +39,27 @@ pub enum ToolError {
     },
     #[error("no symbol `{name}` found")]
     SymbolNotFound { name: String, nearby: Vec<String> },
+    #[error("`{name}` matches {} declarations; say which one", candidates.len())]
+    SymbolAmbiguous {
+        name: String,
+        /// `path:line kind container.name` of each candidate (1-based line).
+        candidates: Vec<String>,
+    },
+    #[error(
+        "`{name}` at {path}:{line}:{character} does not resolve to any declaration in the workspace"
+    )]
+    Unresolved {
+        name: String,
+        path: String,
+        line: u32,
+        character: u32,
+        /// Why, when known (e.g. too many same-named declarations to guess).
+        reason: String,
+    },
+    #[error(
+        "`{name}` has no written type annotation; its type is inferred, and lingo does not infer types"
+    )]
+    TypeNotWritten { name: String },
     #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
     InvalidPosition {
         path: String,
@@ -78,6 +99,9 @@ impl ToolError {
             ToolError::PathOutsideBoundary { .. } => "PATH_OUTSIDE_BOUNDARY",
             ToolError::UnsupportedLanguage { .. } => "UNSUPPORTED_LANGUAGE",
             ToolError::SymbolNotFound { .. } => "SYMBOL_NOT_FOUND",
+            ToolError::SymbolAmbiguous { .. } => "SYMBOL_AMBIGUOUS",
+            ToolError::Unresolved { .. } => "SYMBOL_UNRESOLVED",
+            ToolError::TypeNotWritten { .. } => "TYPE_NOT_FOUND",
             ToolError::InvalidPosition { .. } => "INVALID_LINE_NUMBER",
             ToolError::NothingAtPosition { .. } => "SYMBOL_NOT_FOUND",
             ToolError::InvalidQuery { .. } => "INVALID_QUERY",
@@ -116,6 +140,19 @@ impl ToolError {
             ToolError::SymbolNotFound { name, nearby } => {
                 json!({ "field": "symbol", "symbolName": name, "nearbySymbols": nearby })
             }
+            ToolError::SymbolAmbiguous { name, candidates } => {
+                json!({ "field": "symbol", "symbolName": name, "candidates": candidates })
+            }
+            ToolError::Unresolved {
+                name,
+                path,
+                line,
+                character,
+                reason,
+            } => json!({
+                "field": "character", "symbolName": name, "path": path, "line": line, "character": character, "reason": reason
+            }),
+            ToolError::TypeNotWritten { name } => json!({ "field": "symbol", "symbolName": name }),
             ToolError::InvalidPosition {
                 path,
                 field,
@@ -162,6 +199,18 @@ impl ToolError {
                 let mut out = vec!["Check the spelling of the symbol name".to_string()];
                 out.extend(nearby.iter().take(3).map(|s| format!("Did you mean {s}?")));
                 out
+            }
+            ToolError::SymbolAmbiguous { .. } => vec![
+                "Add `path` to pick the declaration in one file".into(),
+                "Or give `path`, `line` and `character` of the declaration".into(),
+                "Or qualify the name with its container (`Type::name`, `Type.name`)".into(),
+            ],
+            ToolError::Unresolved { .. } => vec![
+                "The declaration may live in a dependency outside the workspace".into(),
+                "Try `search_symbols` with the name to see same-named declarations".into(),
+            ],
+            ToolError::TypeNotWritten { .. } => {
+                vec!["Use find_definition on the initializer's constructor or call instead".into()]
             }
             ToolError::InvalidPosition { .. } => vec!["Lines and characters are zero-based".into()],
             ToolError::ResourceLimitExceeded { .. } => {

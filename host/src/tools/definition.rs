@@ -3,10 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext, range_json};
-use crate::error::{ToolError, similar};
+use super::{Args, Tool, ToolContext, range_json, target};
+use crate::error::ToolError;
 use crate::resolve::{AtPosition, Definition, Resolution, Resolver, Target, at_offset};
-use crate::workspace::{FileEntry, Snapshot};
+use crate::workspace::FileEntry;
 
 const MAX_DEFINITIONS: usize = 100;
 
@@ -42,15 +42,10 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             at_position(&resolver, &file, line, character)?
         }
         (_, None, Some(symbol)) => {
-            // The plugins' own separators, and `.`, which the tool accepts for
-            // `Type.member` in every language.
-            let mut separators = workspace.registry().path_separators();
-            if !separators.iter().any(|s| s == ".") {
-                separators.push(".".to_string());
-            }
+            let separators = target::separators(workspace);
             let found = resolver.by_name(symbol, &separators);
             if found.is_empty() {
-                return Err(not_found(&snapshot, symbol, &separators));
+                return Err(target::not_found(&resolver, symbol, &separators));
             }
             (found, json!({ "symbol": symbol }))
         }
@@ -98,18 +93,7 @@ fn at_position(
     line: u64,
     character: u64,
 ) -> Result<(Vec<Definition>, Value), ToolError> {
-    let line_count = file.line_count();
-    let offset = offset_of(&file.source, line, character).ok_or(ToolError::InvalidPosition {
-        path: file.path.clone(),
-        field: if line as usize >= line_count {
-            "line"
-        } else {
-            "character"
-        },
-        line,
-        character,
-        line_count,
-    })?;
+    let offset = target::offset_in(file, line, character)?;
     let facts = file.facts()?;
     let query = json!({ "path": file.path, "line": line, "character": character });
     match at_offset(facts, offset) {
@@ -156,23 +140,6 @@ fn at_position(
     }
 }
 
-/// Byte offset of a zero-based (line, UTF-16 character) position.
-pub fn offset_of(source: &str, line: u64, character: u64) -> Option<u32> {
-    let mut start = 0usize;
-    for _ in 0..line {
-        start += source[start..].find('\n')? + 1;
-    }
-    let text = source[start..].split('\n').next().unwrap_or_default();
-    let mut units = 0u64;
-    for (i, c) in text.char_indices() {
-        if units >= character {
-            return Some((start + i) as u32);
-        }
-        units += c.len_utf16() as u64;
-    }
-    (units >= character).then_some((start + text.len()) as u32)
-}
-
 fn render(definition: &Definition) -> Value {
     let resolution = definition.resolution;
     let confidence = definition.confidence;
@@ -207,19 +174,5 @@ fn render(definition: &Definition) -> Value {
                 "confidence": confidence,
             })
         }
-    }
-}
-
-fn not_found(snapshot: &Snapshot, wanted: &str, separators: &[String]) -> ToolError {
-    let (_, name) = crate::resolve::split_qualified(wanted, separators);
-    let names: Vec<&str> = snapshot
-        .files
-        .values()
-        .filter_map(|f| f.facts.as_ref().ok())
-        .flat_map(|facts| facts.symbols.iter().map(|s| s.name.as_str()))
-        .collect();
-    ToolError::SymbolNotFound {
-        name: wanted.to_string(),
-        nearby: similar(name, names, 5),
     }
 }

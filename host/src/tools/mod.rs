@@ -4,8 +4,16 @@ mod args;
 mod definition;
 mod diagnostics;
 mod health;
+mod hierarchy;
+mod implementations;
 mod outline;
+mod page;
+mod references;
 mod search;
+mod symbol_info;
+mod target;
+mod type_definition;
+mod view;
 
 use std::sync::Arc;
 
@@ -55,6 +63,11 @@ impl ToolRegistry {
             search::tool(),
             diagnostics::tool(),
             definition::tool(),
+            references::tool(),
+            implementations::tool(),
+            type_definition::tool(),
+            symbol_info::tool(),
+            hierarchy::tool(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

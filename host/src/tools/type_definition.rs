@@ -1,0 +1,159 @@
+//! `find_type_definition`: the declaration of the type written on a
+//! variable, field, property, constant or parameter. lingo reads written
+//! annotations; it does not infer types, and says so when there is none.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::target::{self, Subject};
+use super::{Args, Tool, ToolContext, range_json, view};
+use crate::error::ToolError;
+use crate::model::{Reference, ReferenceKind, SymbolKind};
+use crate::resolve::{Definition, Resolution, Resolver, Target};
+use crate::workspace::FileEntry;
+
+pub fn tool() -> Tool {
+    Tool {
+        name: "find_type_definition",
+        aliases: &["findTypeDefinition", "goto_type_definition"],
+        description: "Find the declaration of the type of a variable, field, property, constant or parameter, from its written type annotation (`x: Foo`, `Foo x`, `var x Foo`). On a type name it returns the type itself. Types that are only inferred are reported as such, never guessed.",
+        input_schema: json!({
+            "type": "object",
+            "properties": target::properties(),
+            "additionalProperties": false
+        }),
+        handler: run,
+    }
+}
+
+fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let workspace = &context.workspace;
+    let snapshot = workspace.fresh();
+    let resolver = Resolver::new(&snapshot);
+    let subject = target::subject(workspace, &snapshot, &resolver, args)?;
+    let table = resolver.table();
+    let (file, annotation_indexes): (Arc<FileEntry>, Vec<usize>) = match &subject {
+        Subject::Symbol(r) => {
+            let symbol = table.symbol(*r);
+            if is_type(symbol.kind) {
+                let mut definition = view::symbol(table, *r);
+                definition["resolution"] = json!(Resolution::Declaration);
+                definition["confidence"] = json!(1.0);
+                return Ok(json!({
+                    "symbol": view::symbol(table, *r),
+                    "type_definitions": [definition],
+                    "generation": snapshot.generation,
+                }));
+            }
+            if symbol.kind.is_callable() {
+                return Err(ToolError::invalid(
+                    "symbol",
+                    format!(
+                        "`{}` is a {}; a type definition applies to variables, fields, properties, constants and parameters (its signature is in get_symbol_info)",
+                        symbol.name,
+                        symbol.kind.as_str()
+                    ),
+                ));
+            }
+            let file = table.file(*r).clone();
+            let facts = file.facts()?;
+            let refs: Vec<usize> = facts
+                .references
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.kind == ReferenceKind::Type && x.enclosing == Some(r.symbol))
+                .map(|(i, _)| i)
+                .collect();
+            (file.clone(), refs)
+        }
+        Subject::Local { file, index } => {
+            let facts = file.facts()?;
+            let local = &facts.locals[*index];
+            // The annotation follows the name on its line, before the next
+            // binding declared after it (`a: A, b: B`).
+            let next_binding = facts
+                .locals
+                .iter()
+                .map(|l| l.span.start.offset)
+                .filter(|o| *o > local.span.end.offset)
+                .min()
+                .unwrap_or(u32::MAX);
+            let refs: Vec<usize> = facts
+                .references
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| {
+                    x.kind == ReferenceKind::Type
+                        && x.span.start.line == local.span.end.line
+                        && x.span.start.offset >= local.span.end.offset
+                        && x.span.start.offset < next_binding
+                })
+                .map(|(i, _)| i)
+                .collect();
+            (file.clone(), refs)
+        }
+    };
+    let annotations = annotation_refs(&file, &annotation_indexes);
+    if annotations.is_empty() {
+        return Err(ToolError::TypeNotWritten {
+            name: view::subject(table, &subject)["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        });
+    }
+    let mut definitions = Vec::new();
+    let mut unresolved = Vec::new();
+    for reference in annotations {
+        let found: Vec<Definition> = resolver.resolve(&file, reference);
+        if found.is_empty() {
+            unresolved.push(json!({
+                "name": reference.name,
+                "range": range_json(&reference.span),
+            }));
+        }
+        for definition in found {
+            if let Target::Symbol {
+                file: target,
+                index,
+            } = &definition.target
+                && let Some(number) = table.file_number(&target.path)
+            {
+                let mut item = view::symbol(
+                    table,
+                    crate::resolve::SymbolRef {
+                        file: number,
+                        symbol: *index as u32,
+                    },
+                );
+                item["written_as"] = json!(reference.name);
+                item["resolution"] = json!(definition.resolution);
+                item["confidence"] = json!(definition.confidence);
+                definitions.push(item);
+            }
+        }
+    }
+    Ok(json!({
+        "symbol": view::subject(table, &subject),
+        "type_definitions": definitions,
+        "unresolved_types": unresolved,
+        "generation": snapshot.generation,
+    }))
+}
+
+fn annotation_refs<'f>(file: &'f FileEntry, indexes: &[usize]) -> Vec<&'f Reference> {
+    let facts = file.facts.as_ref().expect("analyzed file");
+    indexes.iter().map(|i| &facts.references[*i]).collect()
+}
+
+fn is_type(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Interface
+            | SymbolKind::Enum
+            | SymbolKind::TypeParameter
+    )
+}
