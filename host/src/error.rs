@@ -57,9 +57,12 @@ pub enum ToolError {
         reason: String,
     },
     #[error(
-        "`{name}` has no written type annotation; its type is inferred, and lingo does not infer types"
+        "`{name}` has no type annotation naming a declaration of the workspace: the type is inferred (lingo does not infer types) or built into the language"
     )]
     TypeNotWritten { name: String },
+    /// A graph query the spec rejects, with the spec's own message.
+    #[error("{message}")]
+    GraphQuery { message: String },
     #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
     InvalidPosition {
         path: String,
@@ -102,6 +105,7 @@ impl ToolError {
             ToolError::SymbolAmbiguous { .. } => "SYMBOL_AMBIGUOUS",
             ToolError::Unresolved { .. } => "SYMBOL_UNRESOLVED",
             ToolError::TypeNotWritten { .. } => "TYPE_NOT_FOUND",
+            ToolError::GraphQuery { .. } => "INVALID_QUERY",
             ToolError::InvalidPosition { .. } => "INVALID_LINE_NUMBER",
             ToolError::NothingAtPosition { .. } => "SYMBOL_NOT_FOUND",
             ToolError::InvalidQuery { .. } => "INVALID_QUERY",
@@ -153,6 +157,7 @@ impl ToolError {
                 "field": "character", "symbolName": name, "path": path, "line": line, "character": character, "reason": reason
             }),
             ToolError::TypeNotWritten { name } => json!({ "field": "symbol", "symbolName": name }),
+            ToolError::GraphQuery { .. } => json!({ "field": "to" }),
             ToolError::InvalidPosition {
                 path,
                 field,

@@ -5,7 +5,7 @@
 //! may be missing.
 
 mod build;
-// pub mod render; (added when the renderer lands)
+pub mod render;
 
 use std::collections::HashMap;
 
@@ -130,7 +130,9 @@ pub struct CodeGraph {
 impl CodeGraph {
     pub fn node(&self, node: Node) -> NodeIndex {
         match node {
-            Node::Symbol(s) => NodeIndex::new((self.symbol_base[s.file as usize] + s.symbol) as usize),
+            Node::Symbol(s) => {
+                NodeIndex::new((self.symbol_base[s.file as usize] + s.symbol) as usize)
+            }
             Node::File(f) => self.file_nodes[f as usize],
         }
     }

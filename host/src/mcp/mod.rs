@@ -104,9 +104,14 @@ impl Server {
     }
 }
 
-/// MCP `CallToolResult`: the JSON as text, and as structured content.
+/// MCP `CallToolResult`: the JSON as text, and as structured content. A
+/// tool whose answer is text (`{"format": "text", "text": ...}`, as the
+/// graph tools) gets that text as its content.
 fn tool_result(value: Value, is_error: bool) -> Value {
-    let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+    let text = match (&value["format"], &value["text"]) {
+        (Value::String(format), Value::String(text)) if format == "text" => text.clone(),
+        _ => serde_json::to_string_pretty(&value).expect("JSON values serialise"),
+    };
     json!({
         "content": [{ "type": "text", "text": text }],
         "structuredContent": value,

@@ -52,6 +52,11 @@ impl<'a> Args<'a> {
         self.map.get(field).filter(|v| !v.is_null())
     }
 
+    /// A field's raw value, for nested objects.
+    pub fn value(&self, field: &str) -> Option<&'a Value> {
+        self.get(field)
+    }
+
     pub fn str(&self, field: &str) -> Result<Option<&'a str>, ToolError> {
         match self.get(field) {
             None => Ok(None),

@@ -3,9 +3,11 @@
 mod args;
 mod definition;
 mod diagnostics;
+mod graph_tools;
 mod health;
 mod hierarchy;
 mod implementations;
+mod node;
 mod outline;
 mod page;
 mod references;
@@ -68,6 +70,11 @@ impl ToolRegistry {
             type_definition::tool(),
             symbol_info::tool(),
             hierarchy::tool(),
+            node::node_at(),
+            node::node_source(),
+            graph_tools::dependents_of(),
+            graph_tools::dependencies_of(),
+            graph_tools::paths_between(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
