@@ -199,7 +199,7 @@ impl<L: Language> GuestDocument for Document<L> {
     fn metrics(&self) -> Vec<FunctionMetrics> {
         let symbols = self.symbols_and_nodes();
         let state = self.state.borrow();
-        metrics::function_metrics(
+        metrics::function_metrics::<L>(
             state.tree.root_node(),
             &state.source,
             &symbols.0,

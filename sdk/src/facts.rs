@@ -81,7 +81,10 @@ pub fn symbols<L: Language>(
             name_span: lines.span(source, name_node.start_byte(), name_node.end_byte()),
             container: container.map(|c| c as u32),
             container_name,
-            signature: signature(node, source, config.signature_end_fields),
+            signature: match L::signature_range(node, source) {
+                Some((start, end)) => head_signature(&source[start..end]),
+                None => signature(node, source, config.signature_end_fields),
+            },
             doc: doc_comment::<L>(node, source),
             visibility: L::visibility(node, source),
             modifiers: L::modifiers(node, source),
@@ -116,6 +119,12 @@ fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
             whole.split(['{', '\n']).next().unwrap_or(whole)
         }
     };
+    head_signature(head)
+}
+
+/// A declaration head as a signature: whitespace collapsed, trailing
+/// punctuation dropped, length capped.
+fn head_signature(head: &str) -> Option<String> {
     let mut signature = tidy_brackets(&collapse_whitespace(head));
     while signature.ends_with(['=', '{', ';', ':']) {
         signature.pop();
@@ -134,6 +143,7 @@ fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
 /// The doc comment directly above a declaration (attributes may sit between).
 fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
     let config = L::symbol_config();
+    let node = L::documented_node(node);
     let mut parts = Vec::new();
     let mut next_row = node.start_position().row;
     let mut sibling = node.prev_sibling();
@@ -237,6 +247,10 @@ pub fn references<L: Language>(
 ) -> Vec<Reference> {
     let queries = L::queries(language);
     let separator = L::symbol_config().path_separator;
+    let qualifying: std::collections::HashSet<String> =
+        L::qualifying_names(tree.root_node(), source)
+            .into_iter()
+            .collect();
     let declared: std::collections::HashSet<usize> = symbol_nodes
         .iter()
         .zip(symbols)
@@ -266,6 +280,11 @@ pub fn references<L: Language>(
             return None;
         }
         let kind = reference_kind(&m.tag)?;
+        let receiver = m.capture("receiver");
+        let qualifying_receiver = receiver
+            .filter(|r| r.named_child_count() == 0)
+            .map(|r| text(r, source))
+            .filter(|r| qualifying.contains(*r));
         let qualifier: Vec<String> = m
             .capture("qualifier")
             .map(|q| {
@@ -276,8 +295,9 @@ pub fn references<L: Language>(
                     .map(str::to_string)
                     .collect()
             })
+            .or_else(|| qualifying_receiver.map(|r| vec![r.to_string()]))
             .unwrap_or_default();
-        let is_member = m.capture("receiver").is_some();
+        let is_member = receiver.is_some() && qualifying_receiver.is_none();
         let name = text(name_node, source).to_string();
         let local = (qualifier.is_empty() && !is_member)
             .then(|| resolve_local(&locals_by_name, locals, &name, start))

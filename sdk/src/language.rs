@@ -79,6 +79,34 @@ pub trait Language: 'static {
         false
     }
 
+    /// The node whose preceding comments document the declaration `node`: a
+    /// wrapper such as an `export` statement. By default the node itself.
+    fn documented_node(node: Node) -> Node {
+        node
+    }
+
+    /// The byte range of a declaration's head, for languages whose symbol
+    /// node does not hold it (a name bound to a function value). `None`
+    /// keeps the default: from the node's start to its first
+    /// `signature_end_fields` child.
+    fn signature_range(_node: Node, _source: &str) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The function-like node whose metrics describe the symbol `node` (the
+    /// function value of a declaration that binds one). By default the node.
+    fn measured_node(node: Node) -> Node {
+        node
+    }
+
+    /// Bare names that, written before a member access, qualify a path
+    /// rather than denote a value (`ns` of TypeScript's `import * as ns`).
+    /// A reference whose `@receiver` is one of them gets it as its qualifier
+    /// and is not a member access.
+    fn qualifying_names(_root: Node, _source: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The doc text of a comment, or `None` when it is not a doc comment.
     fn doc_comment(_comment: &str) -> Option<String> {
         None

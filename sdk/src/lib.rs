@@ -18,7 +18,7 @@ mod text;
 
 pub use component::Component;
 pub use document::Document;
-pub use language::{Language, MetricsConfig, SymbolConfig};
+pub use language::{Language, MetricsConfig, SymbolConfig, default_symbol_kind};
 pub use query::Queries;
 pub use text::LineIndex;
 

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::facts::{SymbolNode, text};
-use crate::language::MetricsConfig;
+use crate::language::{Language, MetricsConfig};
 use crate::types::{FunctionMetrics, Halstead, Symbol};
 
 /// Metrics of every symbol whose tag is a function tag.
-pub fn function_metrics(
+pub fn function_metrics<L: Language>(
     root: Node,
     source: &str,
     symbols: &[Symbol],
@@ -28,7 +28,7 @@ pub fn function_metrics(
                 .contains(&symbol.language_kind.as_str())
         })
         .filter_map(|(index, (_, at))| {
-            let node = find_node(root, at)?;
+            let node = L::measured_node(find_node(root, at)?);
             Some(measure(
                 node,
                 index as u32,

@@ -1,0 +1,61 @@
+; Uses of names shared by JavaScript, TypeScript and TSX. The reference is
+; tagged @reference.<kind> and its name is @name; @qualifier is the path
+; before a name and @receiver marks a name reached through a value. The
+; first pattern that captures a name wins: the dialect's own patterns
+; (typescript/, javascript/) come before these, and the catch-alls are last.
+
+; `require("m")` is an import, not a call.
+((call_expression
+  function: (identifier) @name
+  arguments: (arguments . (string) .)) @reference.ignore
+  (#eq? @name "require"))
+
+; Calls and `new`.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+; Writes.
+(assignment_expression left: (identifier) @name) @reference.write
+(augmented_assignment_expression left: (identifier) @name) @reference.write
+(update_expression argument: (identifier) @name) @reference.write
+(assignment_expression
+  left: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.write
+(augmented_assignment_expression
+  left: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.write
+(update_expression
+  argument: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.write
+
+; Imports and re-exports name what another module exports; the local names
+; they bind (`as x`, default and namespace imports) are declarations.
+(import_specifier alias: (identifier) @name) @reference.ignore
+(import_specifier name: (identifier) @name) @reference.import
+(import_clause (identifier) @name) @reference.ignore
+(namespace_import (identifier) @name) @reference.ignore
+(namespace_export (_) @name) @reference.ignore
+(export_specifier alias: (_) @name) @reference.ignore
+(export_statement
+  (export_clause (export_specifier name: (identifier) @name))
+  source: (_)) @reference.import
+; A named function expression's name is visible only inside itself.
+(function_expression name: (identifier) @name) @reference.ignore
+
+; Member access and bare names.
+(member_expression
+  object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @name) @reference.reference
+(shorthand_property_identifier) @name @reference.reference
+(identifier) @name @reference.reference

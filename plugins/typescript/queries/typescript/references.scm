@@ -1,0 +1,39 @@
+; TypeScript and TSX references, placed before ../references.scm.
+
+; `class A extends B<T> implements I, ns.J<T>`.
+(extends_clause value: (identifier) @name) @reference.extends
+(extends_clause
+  value: (member_expression
+    object: (_) @qualifier
+    property: (property_identifier) @name)) @reference.extends
+(implements_clause
+  [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+  ]) @reference.implements
+(implements_clause
+  [
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (generic_type
+      name: (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name))
+  ]) @reference.implements
+
+; `interface A extends B, ns.C<T>`.
+(extends_type_clause
+  type: [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+  ]) @reference.extends
+(extends_type_clause
+  type: [
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (generic_type
+      name: (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name))
+  ]) @reference.extends
+
+; `import x = require("m")` declares `x`.
+(import_require_clause (identifier) @name) @reference.ignore
+
+; Types.
+(nested_type_identifier module: (_) @qualifier name: (type_identifier) @name) @reference.type
+(type_identifier) @name @reference.type

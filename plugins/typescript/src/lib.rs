@@ -1,0 +1,287 @@
+//! The lingo plugin for TypeScript, TSX and JavaScript: tree-sitter-typescript
+//! and tree-sitter-javascript plus the `.scm` queries in `queries/`, with Rust
+//! code only for imports, visibility, modifiers and module paths.
+
+mod declarations;
+mod import_edits;
+mod imports;
+mod modules;
+mod render;
+
+use std::sync::OnceLock;
+
+use lingo_plugin_sdk::types::{
+    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+};
+use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use tree_sitter::Node;
+
+/// TypeScript, TSX and JavaScript, as one lingo language plugin.
+pub struct TypeScript;
+
+/// The query files of one kind (`symbols`, `references`, `locals`).
+struct QuerySources {
+    shared: &'static str,
+    javascript: &'static str,
+    typescript: &'static str,
+    jsx: &'static str,
+}
+
+const SYMBOLS: QuerySources = QuerySources {
+    shared: include_str!("../queries/symbols.scm"),
+    javascript: include_str!("../queries/javascript/symbols.scm"),
+    typescript: include_str!("../queries/typescript/symbols.scm"),
+    jsx: "",
+};
+const REFERENCES: QuerySources = QuerySources {
+    shared: include_str!("../queries/references.scm"),
+    javascript: include_str!("../queries/javascript/references.scm"),
+    typescript: include_str!("../queries/typescript/references.scm"),
+    jsx: include_str!("../queries/jsx/references.scm"),
+};
+const LOCALS: QuerySources = QuerySources {
+    shared: include_str!("../queries/locals.scm"),
+    javascript: include_str!("../queries/javascript/locals.scm"),
+    typescript: include_str!("../queries/typescript/locals.scm"),
+    jsx: "",
+};
+
+/// Where the dialect's own patterns go relative to the shared ones.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Dialect patterns first: they win over the shared catch-alls.
+    DialectFirst,
+    /// Shared patterns first: the dialect adds declarations the shared
+    /// patterns do not tag.
+    SharedFirst,
+}
+
+impl QuerySources {
+    /// The query text for `language`: its dialect files and the shared file.
+    fn compose(&self, language: &str, order: Order) -> String {
+        let dialect: Vec<&str> = match language {
+            "javascript" => vec![self.javascript, self.jsx],
+            "tsx" => vec![self.typescript, self.jsx],
+            _ => vec![self.typescript],
+        };
+        let dialect = dialect.join("\n");
+        match order {
+            Order::DialectFirst => format!("{dialect}\n{}", self.shared),
+            Order::SharedFirst => format!("{}\n{dialect}", self.shared),
+        }
+    }
+}
+
+/// The grammar of a language identifier.
+fn grammar_for(language: &str) -> tree_sitter::Language {
+    match language {
+        "javascript" => tree_sitter_javascript::LANGUAGE.into(),
+        "tsx" => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        _ => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+    }
+}
+
+fn compile(language: &str) -> Queries {
+    Queries::new(
+        &grammar_for(language),
+        &SYMBOLS.compose(language, Order::SharedFirst),
+        &REFERENCES.compose(language, Order::DialectFirst),
+        &LOCALS.compose(language, Order::DialectFirst),
+    )
+    .unwrap_or_else(|e| panic!("typescript plugin queries for {language}: {e}"))
+}
+
+static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
+    signature_end_fields: &["body", "value"],
+    comment_kinds: &["comment"],
+    attribute_kinds: &["decorator"],
+    path_separator: ".",
+};
+
+static METRICS_CONFIG: MetricsConfig = MetricsConfig {
+    function_tags: &[
+        "function",
+        "arrow_function",
+        "method",
+        "constructor",
+        "getter",
+        "setter",
+    ],
+    branch_kinds: &[
+        "if_statement",
+        "for_statement",
+        "for_in_statement",
+        "while_statement",
+        "do_statement",
+        "switch_case",
+        "catch_clause",
+        "ternary_expression",
+    ],
+    nesting_kinds: &[
+        "if_statement",
+        "for_statement",
+        "for_in_statement",
+        "while_statement",
+        "do_statement",
+        "switch_statement",
+        "catch_clause",
+        "ternary_expression",
+    ],
+    else_kinds: &["else_clause"],
+    nesting_only_kinds: &[
+        "arrow_function",
+        "function_expression",
+        "generator_function",
+    ],
+    binary_kinds: &["binary_expression"],
+    boolean_operators: &["&&", "||", "??"],
+    parameters_field: "parameters",
+    atomic_operand_kinds: &["string", "template_string", "regex"],
+};
+
+impl Language for TypeScript {
+    const NAME: &'static str = "typescript";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const LANGUAGES: &'static [&'static str] = &["typescript", "tsx", "javascript"];
+    const EXTENSIONS: &'static [&'static str] =
+        &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+    const MANIFESTS: &'static [&'static str] = &["package.json"];
+
+    fn grammar(path: &str) -> (&'static str, tree_sitter::Language) {
+        let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
+        let language = match extension.to_ascii_lowercase().as_str() {
+            "tsx" => "tsx",
+            "js" | "jsx" | "mjs" | "cjs" => "javascript",
+            _ => "typescript",
+        };
+        (language, grammar_for(language))
+    }
+
+    fn queries(language: &str) -> &'static Queries {
+        static TYPESCRIPT: OnceLock<Queries> = OnceLock::new();
+        static TSX: OnceLock<Queries> = OnceLock::new();
+        static JAVASCRIPT: OnceLock<Queries> = OnceLock::new();
+        match language {
+            "javascript" => JAVASCRIPT.get_or_init(|| compile("javascript")),
+            "tsx" => TSX.get_or_init(|| compile("tsx")),
+            _ => TYPESCRIPT.get_or_init(|| compile("typescript")),
+        }
+    }
+
+    fn symbol_config() -> &'static SymbolConfig {
+        &SYMBOL_CONFIG
+    }
+
+    fn metrics_config() -> &'static MetricsConfig {
+        &METRICS_CONFIG
+    }
+
+    fn extra_capabilities() -> Vec<Capability> {
+        vec![
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+        ]
+    }
+
+    fn symbol_kind(tag: &str) -> SymbolKind {
+        match tag {
+            "getter" | "setter" => SymbolKind::Property,
+            other => lingo_plugin_sdk::default_symbol_kind(other),
+        }
+    }
+
+    /// JSDoc: `/** ... */`, leading `*`s removed; `/**/` and `/***` are not.
+    fn doc_comment(comment: &str) -> Option<String> {
+        let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
+        if body.starts_with('*') || body.is_empty() {
+            return None;
+        }
+        let lines: Vec<&str> = body
+            .lines()
+            .map(|l| {
+                let l = l.trim();
+                let l = l.strip_prefix('*').unwrap_or(l);
+                l.strip_prefix(' ').unwrap_or(l).trim_end()
+            })
+            .collect();
+        Some(lines.join("\n").trim().to_string())
+    }
+
+    fn documented_node(node: Node) -> Node {
+        declarations::statement_of(node)
+    }
+
+    fn signature_range(node: Node, _source: &str) -> Option<(usize, usize)> {
+        declarations::signature_range(node)
+    }
+
+    fn measured_node(node: Node) -> Node {
+        declarations::function_value(node).unwrap_or(node)
+    }
+
+    fn qualifying_names(root: Node, source: &str) -> Vec<String> {
+        declarations::qualifying_names(root, source)
+    }
+
+    fn visibility(node: Node, source: &str) -> Visibility {
+        declarations::visibility(node, source)
+    }
+
+    fn modifiers(node: Node, source: &str) -> Vec<String> {
+        declarations::modifiers(node, source)
+    }
+
+    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+        imports::imports(root, source, lines)
+    }
+
+    fn render_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        import_edits::render_import(root, source, module_path, names)
+    }
+
+    fn remove_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        name: Option<&str>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        import_edits::remove_import(root, source, module_path, name)
+    }
+
+    fn render_declaration(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_module: &str,
+    ) -> Result<String, PluginError> {
+        render::render_declaration(root, source, start, end, target_module)
+    }
+
+    fn module_of(
+        _root: Node,
+        _source: &str,
+        path: &str,
+        manifests: &[Manifest],
+    ) -> Vec<ModuleIdentity> {
+        modules::module_of(path, manifests)
+    }
+
+    fn resolve_import(
+        importer: &ModuleIdentity,
+        import_path: &str,
+        manifests: &[Manifest],
+    ) -> Vec<String> {
+        modules::resolve_import(importer, import_path, manifests)
+    }
+}
+
+lingo_plugin_sdk::export_plugin!(TypeScript);

@@ -1,0 +1,188 @@
+//! Module identity: a file's module is its workspace-relative path without
+//! extension (`src/a/b`, `src/a/index`), its package
+//! the nearest `package.json`'s `name`; import paths resolve the way Node and
+//! TypeScript resolve them, to modules in that spelling.
+
+use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
+
+/// Source extensions in TypeScript's resolution order; all name one module.
+const EXTENSIONS: &[&str] = &[
+    ".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+];
+
+/// `path` without a source extension.
+fn strip_extension(path: &str) -> &str {
+    EXTENSIONS
+        .iter()
+        .find_map(|ext| path.strip_suffix(ext))
+        .unwrap_or(path)
+}
+
+/// The folder a module's index file stands for (`a/b/index` → `a/b`).
+fn folder_of_index(module: &str) -> Option<&str> {
+    if module == "index" {
+        return Some("");
+    }
+    module.strip_suffix("/index")
+}
+
+/// The folder of a workspace-relative path (`""` at the root).
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// `base` joined with the relative `path`, `.` and `..` resolved; `None`
+/// when it climbs above the workspace root.
+fn join(base: &str, path: &str) -> Option<String> {
+    let mut segments: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop()?;
+            }
+            other => segments.push(other),
+        }
+    }
+    Some(segments.join("/"))
+}
+
+/// The folder of a `package.json` manifest (`""` at the root).
+fn manifest_folder(manifest: &Manifest) -> Option<&str> {
+    if manifest.path == "package.json" {
+        return Some("");
+    }
+    manifest.path.strip_suffix("/package.json")
+}
+
+/// A `package.json` parsed, or `None` when it is not a JSON object.
+fn package_json(manifest: &Manifest) -> Option<serde_json::Map<String, serde_json::Value>> {
+    match serde_json::from_str(&manifest.contents).ok()? {
+        serde_json::Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+fn package_name(manifest: &Manifest) -> Option<String> {
+    package_json(manifest)?
+        .get("name")?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// The module of the file at `path`. An index file keeps its `/index`
+/// (`a/b/index`): relative imports written in it are resolved from its
+/// folder, which `a/b` would not tell; `./b` resolves to both spellings.
+pub fn module_of(path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
+    let package = manifests
+        .iter()
+        .filter_map(|m| {
+            let folder = manifest_folder(m)?;
+            let inside = folder.is_empty() || path.starts_with(&format!("{folder}/"));
+            inside.then_some((folder.len(), m))
+        })
+        .max_by_key(|(depth, _)| *depth)
+        .and_then(|(_, m)| package_name(m));
+    vec![ModuleIdentity {
+        path: strip_extension(path).to_string(),
+        crate_or_package: package,
+    }]
+}
+
+/// Candidate modules for `import_path` written in a file of `importer`:
+/// relative paths against the importer's folder, bare names of workspace
+/// packages (`package.json` `name`) to their entry or sub-path; other bare
+/// names are external and resolve to nothing.
+pub fn resolve_import(
+    importer: &ModuleIdentity,
+    import_path: &str,
+    manifests: &[Manifest],
+) -> Vec<String> {
+    let import_path = import_path.trim();
+    let relative = import_path == "."
+        || import_path == ".."
+        || import_path.starts_with("./")
+        || import_path.starts_with("../");
+    if relative {
+        let Some(target) = join(parent(&importer.path), import_path) else {
+            return Vec::new();
+        };
+        return candidates(&target);
+    }
+    if import_path.starts_with('/') {
+        return Vec::new();
+    }
+    workspace_package(import_path, manifests)
+}
+
+/// The module a resolved path names, and its index-file spelling.
+fn candidates(target: &str) -> Vec<String> {
+    let module = strip_extension(target.trim_end_matches('/'));
+    match folder_of_index(module) {
+        Some(folder) => vec![folder.to_string(), module.to_string()],
+        None if module.is_empty() => vec![String::new(), "index".to_string()],
+        None => vec![module.to_string(), format!("{module}/index")],
+    }
+}
+
+/// `pkg` or `@scope/pkg`, optionally followed by a sub-path.
+fn split_package(import_path: &str) -> (&str, Option<&str>) {
+    let split_at = if import_path.starts_with('@') {
+        import_path.match_indices('/').nth(1).map(|(i, _)| i)
+    } else {
+        import_path.find('/')
+    };
+    match split_at {
+        Some(i) => (&import_path[..i], Some(&import_path[i + 1..])),
+        None => (import_path, None),
+    }
+}
+
+/// Modules of a package of the workspace named by a bare import.
+fn workspace_package(import_path: &str, manifests: &[Manifest]) -> Vec<String> {
+    let (name, sub_path) = split_package(import_path);
+    let Some((folder, manifest)) = manifests.iter().find_map(|m| {
+        let folder = manifest_folder(m)?;
+        (package_name(m).as_deref() == Some(name)).then_some((folder, m))
+    }) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |path: Option<String>| {
+        for candidate in path.map(|p| candidates(&p)).unwrap_or_default() {
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+    };
+    match sub_path {
+        Some(sub) => {
+            add(join(folder, sub));
+            add(join(folder, &format!("src/{sub}")));
+        }
+        None => {
+            let fields = package_json(manifest).unwrap_or_default();
+            for field in ["types", "typings", "module", "main"] {
+                if let Some(entry) = fields.get(field).and_then(|v| v.as_str()) {
+                    add(join(folder, entry));
+                    add(join(folder, &source_of_output(entry)));
+                }
+            }
+            add(join(folder, "index"));
+            add(join(folder, "src/index"));
+        }
+    }
+    out
+}
+
+/// Where the source of a built package entry usually is: a file under
+/// `dist/`, `lib/`, `build/` or `out/` comes from the same path under `src/`.
+fn source_of_output(entry: &str) -> String {
+    let entry = entry.trim_start_matches("./");
+    for output in ["dist/", "lib/", "build/", "out/"] {
+        if let Some(rest) = entry.strip_prefix(output) {
+            return format!("src/{rest}");
+        }
+    }
+    entry.to_string()
+}
