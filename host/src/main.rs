@@ -1,4 +1,5 @@
-//! The `lingo` command line: `lingo serve` runs the MCP server over stdio.
+//! The `lingo` command line: `lingo serve` runs the MCP server over stdio;
+//! `lingo plugin test` runs a plugin against conformance fixtures.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,6 +29,28 @@ enum Command {
     Serve(ServeArgs),
     /// Index a workspace once and print statistics as JSON.
     Index(ServeArgs),
+    /// Work with plugin components.
+    #[command(subcommand)]
+    Plugin(PluginCommand),
+}
+
+#[derive(Subcommand)]
+enum PluginCommand {
+    /// Run a plugin against conformance fixtures (see sdk/README.md) and
+    /// print the differences. Exit code 0: all pass, 1: a check failed,
+    /// 2: the plugin cannot be loaded.
+    Test(PluginTestArgs),
+}
+
+#[derive(clap::Args)]
+struct PluginTestArgs {
+    /// The plugin component (`.wasm`).
+    plugin: PathBuf,
+    /// A directory of cases (each a directory with an `expected.json`), or one case.
+    fixtures: PathBuf,
+    /// Where compiled components are cached.
+    #[arg(long, env = "LINGO_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -142,7 +165,32 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Command::Plugin(PluginCommand::Test(args)) => {
+            let code = plugin_test(&args)?;
+            std::process::exit(code)
+        }
     }
+}
+
+/// `lingo plugin test`: the plugin's info, the failures, a summary line;
+/// the exit code.
+fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
+    let cache_dir = args
+        .cache_dir
+        .clone()
+        .or_else(lingo::runtime::default_cache_dir);
+    let plugin = match lingo::conformance::load_plugin(&args.plugin, cache_dir) {
+        Ok(plugin) => plugin,
+        Err(error) => {
+            eprintln!("cannot load plugin: {error}");
+            return Ok(2);
+        }
+    };
+    println!("{}", lingo::conformance::describe(plugin.as_ref()));
+    let report = lingo::conformance::run(plugin.as_ref(), &args.fixtures)?;
+    print!("{}", report.render());
+    std::io::Write::flush(&mut std::io::stdout())?;
+    Ok(report.exit_code())
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {

@@ -1,0 +1,217 @@
+//! A plugin's actual facts, rendered as entries with every field of the fixture format.
+
+use serde_json::{Map, Value, json};
+
+use super::fixture::Category;
+use crate::model::{FileFacts, Position, Span};
+
+/// One actual entry: every field of its category, and a short label
+/// (`Foo at 3:1`) for messages.
+#[derive(Debug, Clone)]
+pub struct Actual {
+    pub fields: Map<String, Value>,
+    pub label: String,
+}
+
+/// 1-based `"line:column"`.
+pub fn position(p: &Position) -> String {
+    format!("{}:{}", p.line + 1, p.character + 1)
+}
+
+/// 1-based `"l:c-l:c"`.
+pub fn span(s: &Span) -> String {
+    format!("{}-{}", position(&s.start), position(&s.end))
+}
+
+/// The WIT case name of a serde snake_case enum value (`enum_member` → `enum-member`).
+fn case_name(value: impl serde::Serialize) -> Value {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => Value::String(s.replace('_', "-")),
+        Ok(other) => other,
+        Err(e) => Value::String(format!("<{e}>")),
+    }
+}
+
+fn actual(label: &str, at: Option<&Position>, fields: Value) -> Actual {
+    let label = match at {
+        Some(at) => format!("{label} at {}", position(at)),
+        None => label.to_string(),
+    };
+    let Value::Object(fields) = fields else {
+        unreachable!("entries are built from object literals")
+    };
+    Actual { fields, label }
+}
+
+/// The actual entries of `category` in `facts`.
+pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
+    let symbol_name = |index: Option<u32>| -> Value {
+        match index {
+            None => Value::Null,
+            Some(i) => facts
+                .symbols
+                .get(i as usize)
+                .map_or_else(|| json!(format!("<no symbol #{i}>")), |s| json!(s.name)),
+        }
+    };
+    match category.name {
+        "symbols" => facts
+            .symbols
+            .iter()
+            .map(|s| {
+                actual(
+                    &s.name,
+                    Some(&s.span.start),
+                    json!({
+                        "name": s.name,
+                        "kind": case_name(s.kind),
+                        "languageKind": s.language_kind,
+                        "span": span(&s.span),
+                        "nameSpan": span(&s.name_span),
+                        "line": s.span.start.line + 1,
+                        "container": symbol_name(s.container),
+                        "containerName": s.container_name,
+                        "visibility": case_name(s.visibility),
+                        "signature": s.signature,
+                        "doc": s.doc,
+                        "modifiers": s.modifiers,
+                    }),
+                )
+            })
+            .collect(),
+        "references" => facts
+            .references
+            .iter()
+            .map(|r| {
+                let local = match r.local {
+                    None => Value::Null,
+                    Some(l) => facts.locals.get(l as usize).map_or_else(
+                        || json!(format!("<no local #{l}>")),
+                        |l| json!(position(&l.span.start)),
+                    ),
+                };
+                actual(
+                    &r.name,
+                    Some(&r.span.start),
+                    json!({
+                        "name": r.name,
+                        "kind": case_name(r.kind),
+                        "at": position(&r.span.start),
+                        "span": span(&r.span),
+                        "line": r.span.start.line + 1,
+                        "qualifier": r.qualifier,
+                        "isMember": r.is_member,
+                        "enclosing": symbol_name(r.enclosing),
+                        "local": local,
+                    }),
+                )
+            })
+            .collect(),
+        "imports" => facts
+            .imports
+            .iter()
+            .map(|i| {
+                let names: Vec<String> = i
+                    .names
+                    .iter()
+                    .map(|n| match &n.alias {
+                        Some(alias) => format!("{} as {alias}", n.name),
+                        None => n.name.clone(),
+                    })
+                    .collect();
+                actual(
+                    &i.module_path,
+                    Some(&i.span.start),
+                    json!({
+                        "modulePath": i.module_path,
+                        "kind": case_name(i.kind),
+                        "names": names,
+                        "typeOnly": i.type_only,
+                        "reexport": i.reexport,
+                        "line": i.span.start.line + 1,
+                        "span": span(&i.span),
+                    }),
+                )
+            })
+            .collect(),
+        "locals" => facts
+            .locals
+            .iter()
+            .map(|l| {
+                actual(
+                    &l.name,
+                    Some(&l.span.start),
+                    json!({
+                        "name": l.name,
+                        "kind": l.language_kind,
+                        "at": position(&l.span.start),
+                        "span": span(&l.span),
+                        "line": l.span.start.line + 1,
+                        "scope": span(&l.scope),
+                    }),
+                )
+            })
+            .collect(),
+        "diagnostics" => facts
+            .diagnostics
+            .iter()
+            .map(|d| {
+                actual(
+                    &d.code,
+                    Some(&d.span.start),
+                    json!({
+                        "severity": case_name(d.severity),
+                        "code": d.code,
+                        "message": d.message,
+                        "line": d.span.start.line + 1,
+                        "at": position(&d.span.start),
+                        "span": span(&d.span),
+                    }),
+                )
+            })
+            .collect(),
+        "metrics" => facts
+            .metrics
+            .iter()
+            .map(|m| {
+                let symbol = facts.symbols.get(m.symbol as usize);
+                let name =
+                    symbol.map_or_else(|| format!("<no symbol #{}>", m.symbol), |s| s.name.clone());
+                let h = &m.halstead;
+                actual(
+                    &name,
+                    symbol.map(|s| &s.span.start),
+                    json!({
+                        "name": name,
+                        "line": symbol.map(|s| s.span.start.line + 1),
+                        "cyclomatic": m.cyclomatic,
+                        "cognitive": m.cognitive,
+                        "maxNesting": m.max_nesting,
+                        "parameters": m.parameters,
+                        "lines": m.lines,
+                        "codeLines": m.code_lines,
+                        "commentLines": m.comment_lines,
+                        "halstead": {
+                            "distinctOperators": h.distinct_operators,
+                            "distinctOperands": h.distinct_operands,
+                            "totalOperators": h.total_operators,
+                            "totalOperands": h.total_operands,
+                        },
+                    }),
+                )
+            })
+            .collect(),
+        "module" => facts
+            .modules
+            .iter()
+            .map(|m| {
+                actual(
+                    &m.path,
+                    None,
+                    json!({"path": m.path, "package": m.crate_or_package}),
+                )
+            })
+            .collect(),
+        other => unreachable!("no category {other}"),
+    }
+}

@@ -1,0 +1,562 @@
+//! The fixture format: cases on disk, `expected.json` parsed and checked against the field tables.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::ConformanceError;
+
+/// The name of the expectations file at the root of each case.
+pub const EXPECTED: &str = "expected.json";
+
+/// What values a field of an expected entry takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    Str,
+    /// A string, or `null` for an absent WIT `option`.
+    OptStr,
+    Bool,
+    Num,
+    /// `"line:column"`, 1-based.
+    Pos,
+    /// A position or `null`.
+    OptPos,
+    /// `"l:c-l:c"`, 1-based.
+    Span,
+    StrList,
+    Enum(&'static [&'static str]),
+    /// An object with any of the Halstead count fields.
+    Halstead,
+}
+
+/// One category of facts: its name in `expected.json`, its fields in the
+/// order entries are printed, and the fields that identify an entry (the
+/// first one, usually the name, weighs most in finding the closest entry).
+#[derive(Debug)]
+pub struct Category {
+    pub name: &'static str,
+    pub fields: &'static [(&'static str, FieldType)],
+    pub identity: &'static [&'static str],
+}
+
+pub const SYMBOL_KINDS: &[&str] = &[
+    "file",
+    "module",
+    "namespace",
+    "package",
+    "class",
+    "method",
+    "property",
+    "field",
+    "constructor",
+    "enum",
+    "interface",
+    "function",
+    "variable",
+    "constant",
+    "string",
+    "number",
+    "boolean",
+    "array",
+    "object",
+    "key",
+    "null",
+    "enum-member",
+    "struct",
+    "event",
+    "operator",
+    "type-parameter",
+];
+const VISIBILITIES: &[&str] = &["public", "internal", "protected", "private", "unspecified"];
+const REFERENCE_KINDS: &[&str] = &[
+    "call",
+    "reference",
+    "type",
+    "import",
+    "extends",
+    "implements",
+    "write",
+];
+const IMPORT_KINDS: &[&str] = &["named", "glob", "namespace", "default", "side-effect"];
+const SEVERITIES: &[&str] = &["error", "warning", "information", "hint"];
+pub const HALSTEAD_FIELDS: &[&str] = &[
+    "distinctOperators",
+    "distinctOperands",
+    "totalOperators",
+    "totalOperands",
+];
+
+use FieldType as F;
+
+pub static SYMBOLS: Category = Category {
+    name: "symbols",
+    fields: &[
+        ("name", F::Str),
+        ("kind", F::Enum(SYMBOL_KINDS)),
+        ("languageKind", F::Str),
+        ("span", F::Span),
+        ("nameSpan", F::Span),
+        ("line", F::Num),
+        ("container", F::OptStr),
+        ("containerName", F::OptStr),
+        ("visibility", F::Enum(VISIBILITIES)),
+        ("signature", F::OptStr),
+        ("doc", F::OptStr),
+        ("modifiers", F::StrList),
+    ],
+    identity: &["name", "kind", "span"],
+};
+
+pub static REFERENCES: Category = Category {
+    name: "references",
+    fields: &[
+        ("name", F::Str),
+        ("kind", F::Enum(REFERENCE_KINDS)),
+        ("at", F::Pos),
+        ("span", F::Span),
+        ("line", F::Num),
+        ("qualifier", F::StrList),
+        ("isMember", F::Bool),
+        ("enclosing", F::OptStr),
+        ("local", F::OptPos),
+    ],
+    identity: &["name", "kind", "at"],
+};
+
+pub static IMPORTS: Category = Category {
+    name: "imports",
+    fields: &[
+        ("modulePath", F::Str),
+        ("kind", F::Enum(IMPORT_KINDS)),
+        ("names", F::StrList),
+        ("typeOnly", F::Bool),
+        ("reexport", F::Bool),
+        ("line", F::Num),
+        ("span", F::Span),
+    ],
+    identity: &["modulePath", "kind", "line"],
+};
+
+pub static LOCALS: Category = Category {
+    name: "locals",
+    fields: &[
+        ("name", F::Str),
+        ("kind", F::Str),
+        ("at", F::Pos),
+        ("span", F::Span),
+        ("line", F::Num),
+        ("scope", F::Span),
+    ],
+    identity: &["name", "kind", "at"],
+};
+
+pub static DIAGNOSTICS: Category = Category {
+    name: "diagnostics",
+    fields: &[
+        ("severity", F::Enum(SEVERITIES)),
+        ("code", F::Str),
+        ("message", F::Str),
+        ("line", F::Num),
+        ("at", F::Pos),
+        ("span", F::Span),
+    ],
+    identity: &["code", "severity", "span"],
+};
+
+pub static METRICS: Category = Category {
+    name: "metrics",
+    fields: &[
+        ("name", F::Str),
+        ("line", F::Num),
+        ("cyclomatic", F::Num),
+        ("cognitive", F::Num),
+        ("maxNesting", F::Num),
+        ("parameters", F::Num),
+        ("lines", F::Num),
+        ("codeLines", F::Num),
+        ("commentLines", F::Num),
+        ("halstead", F::Halstead),
+    ],
+    identity: &["name", "line"],
+};
+
+pub static MODULE: Category = Category {
+    name: "module",
+    fields: &[("path", F::Str), ("package", F::OptStr)],
+    identity: &["path", "package"],
+};
+
+/// Every category, in the order they are checked and reported.
+pub static CATEGORIES: [&Category; 7] = [
+    &SYMBOLS,
+    &REFERENCES,
+    &IMPORTS,
+    &LOCALS,
+    &DIAGNOSTICS,
+    &METRICS,
+    &MODULE,
+];
+
+/// An expected entry: the fields given, in the category's field order.
+pub type Entry = Vec<(&'static str, Value)>;
+
+/// The expectations of one category of one file.
+#[derive(Debug)]
+pub struct CategoryExpectation {
+    pub category: &'static Category,
+    pub entries: Vec<Entry>,
+    /// Every actual entry must be matched (the category is not `partial`).
+    pub exhaustive: bool,
+}
+
+/// The expectations of one file.
+#[derive(Debug)]
+pub struct FileExpectation {
+    pub path: String,
+    pub categories: Vec<CategoryExpectation>,
+}
+
+/// One `resolveImports` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveImportExpectation {
+    pub from: String,
+    pub import: String,
+    /// Case-relative files the import resolves to (a set).
+    pub expect: Option<Vec<String>>,
+    /// The exact candidate module paths, in order.
+    pub modules: Option<Vec<String>>,
+}
+
+/// One case: a tiny workspace and what the plugin must report about it.
+#[derive(Debug)]
+pub struct Case {
+    pub dir: PathBuf,
+    /// Every file of the case but `expected.json`, case-relative, sorted.
+    pub files: Vec<String>,
+    pub files_expected: Vec<FileExpectation>,
+    pub resolve_imports: Vec<ResolveImportExpectation>,
+}
+
+/// `expected.json` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawExpected {
+    #[serde(default)]
+    files: BTreeMap<String, RawFile>,
+    #[serde(default)]
+    resolve_imports: Vec<ResolveImportExpectation>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    symbols: Option<Vec<Map<String, Value>>>,
+    references: Option<Vec<Map<String, Value>>>,
+    imports: Option<Vec<Map<String, Value>>>,
+    locals: Option<Vec<Map<String, Value>>>,
+    diagnostics: Option<Vec<Map<String, Value>>>,
+    metrics: Option<Vec<Map<String, Value>>>,
+    /// One object, or a list of them.
+    module: Option<Value>,
+    #[serde(default)]
+    partial: Vec<String>,
+}
+
+/// The case directories under `dir`, by name: `dir` itself when it holds an
+/// `expected.json`, else each of its subdirectories.
+pub fn case_dirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, ConformanceError> {
+    let unreadable = |e: std::io::Error| ConformanceError::FixturesUnreadable {
+        dir: dir.display().to_string(),
+        reason: e.to_string(),
+    };
+    if dir.join(EXPECTED).is_file() {
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| dir.display().to_string());
+        return Ok(vec![(name, dir.to_path_buf())]);
+    }
+    let mut cases = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let entry = entry.map_err(unreadable)?;
+        if entry.path().is_dir() {
+            cases.push((
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            ));
+        }
+    }
+    cases.sort();
+    if cases.is_empty() {
+        return Err(ConformanceError::NoCases {
+            dir: dir.display().to_string(),
+        });
+    }
+    Ok(cases)
+}
+
+/// Why a case cannot be run: `expected.json` missing or malformed.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    #[error("{path}: cannot be read: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("{path}: {reason}")]
+    Invalid { path: String, reason: String },
+}
+
+/// Load the case in `dir`.
+pub fn load_case(dir: &Path) -> Result<Case, FixtureError> {
+    let expected_path = dir.join(EXPECTED);
+    let shown = expected_path.display().to_string();
+    let text = std::fs::read_to_string(&expected_path).map_err(|e| FixtureError::Unreadable {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    let invalid = |reason: String| FixtureError::Invalid {
+        path: shown.clone(),
+        reason,
+    };
+    let raw: RawExpected = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    let mut files = Vec::new();
+    list_files(dir, "", &mut files).map_err(|e| FixtureError::Unreadable {
+        path: dir.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    files.retain(|f| f != EXPECTED);
+    files.sort();
+
+    let mut files_expected = Vec::new();
+    for (path, raw_file) in raw.files {
+        let categories =
+            file_expectation(raw_file).map_err(|reason| invalid(format!("{path}: {reason}")))?;
+        files_expected.push(FileExpectation { path, categories });
+    }
+    for (i, r) in raw.resolve_imports.iter().enumerate() {
+        if r.expect.is_none() && r.modules.is_none() {
+            return Err(invalid(format!(
+                "resolveImports[{i}]: give `expect` (files), `modules` (candidates) or both"
+            )));
+        }
+    }
+    Ok(Case {
+        dir: dir.to_path_buf(),
+        files,
+        files_expected,
+        resolve_imports: raw.resolve_imports,
+    })
+}
+
+/// Every file under `dir`, as POSIX paths relative to the case root.
+fn list_files(dir: &Path, prefix: &str, out: &mut Vec<String>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let relative = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            list_files(&entry.path(), &relative, out)?;
+        } else if entry.path().is_file() {
+            out.push(relative);
+        }
+    }
+    Ok(())
+}
+
+fn file_expectation(raw: RawFile) -> Result<Vec<CategoryExpectation>, String> {
+    for name in &raw.partial {
+        if !CATEGORIES.iter().any(|c| c.name == name) {
+            return Err(format!(
+                "partial: unknown category `{name}` (one of {})",
+                CATEGORIES.map(|c| c.name).join(", ")
+            ));
+        }
+    }
+    let module = match raw.module {
+        None => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .into_iter()
+                .map(|v| match v {
+                    Value::Object(map) => Ok(map),
+                    other => Err(format!("module: expected objects, got {other}")),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(Value::Object(map)) => Some(vec![map]),
+        Some(other) => return Err(format!("module: expected an object or a list, got {other}")),
+    };
+    let given = [
+        raw.symbols,
+        raw.references,
+        raw.imports,
+        raw.locals,
+        raw.diagnostics,
+        raw.metrics,
+        module,
+    ];
+    let mut out = Vec::new();
+    for (category, entries) in CATEGORIES.iter().zip(given) {
+        let Some(entries) = entries else { continue };
+        let entries = entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, map)| {
+                entry(category, map).map_err(|reason| format!("{}[{i}]: {reason}", category.name))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(CategoryExpectation {
+            category,
+            entries,
+            exhaustive: !raw.partial.iter().any(|p| p == category.name),
+        });
+    }
+    Ok(out)
+}
+
+/// Check one expected entry's fields and put them in the category's order.
+fn entry(category: &Category, map: Map<String, Value>) -> Result<Entry, String> {
+    if let Some(unknown) = map
+        .keys()
+        .find(|k| !category.fields.iter().any(|(name, _)| name == k))
+    {
+        let known: Vec<&str> = category.fields.iter().map(|(name, _)| *name).collect();
+        return Err(format!(
+            "unknown field `{unknown}` (fields: {})",
+            known.join(", ")
+        ));
+    }
+    if map.is_empty() {
+        return Err("an entry needs at least one field".into());
+    }
+    let mut entry = Vec::new();
+    for (name, kind) in category.fields {
+        if let Some(value) = map.get(*name) {
+            check_value(*kind, value).map_err(|reason| format!("{name}: {reason}, got {value}"))?;
+            entry.push((*name, value.clone()));
+        }
+    }
+    Ok(entry)
+}
+
+fn check_value(kind: FieldType, value: &Value) -> Result<(), String> {
+    let ok = match kind {
+        F::Str => value.is_string(),
+        F::OptStr => value.is_string() || value.is_null(),
+        F::Bool => value.is_boolean(),
+        F::Num => value.is_u64(),
+        F::Pos => value.as_str().is_some_and(is_position),
+        F::OptPos => value.is_null() || value.as_str().is_some_and(is_position),
+        F::Span => value.as_str().is_some_and(|s| {
+            s.split_once('-')
+                .is_some_and(|(a, b)| is_position(a) && is_position(b))
+        }),
+        F::StrList => value
+            .as_array()
+            .is_some_and(|items| items.iter().all(Value::is_string)),
+        F::Enum(values) => {
+            return match value.as_str() {
+                Some(s) if values.contains(&s) => Ok(()),
+                _ => Err(format!("expected one of {}", values.join(", "))),
+            };
+        }
+        F::Halstead => {
+            return match value.as_object() {
+                Some(map) if !map.is_empty() => {
+                    for (key, v) in map {
+                        if !HALSTEAD_FIELDS.contains(&key.as_str()) || !v.is_u64() {
+                            return Err(format!(
+                                "expected numbers for {}",
+                                HALSTEAD_FIELDS.join(", ")
+                            ));
+                        }
+                    }
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "expected an object with any of {}",
+                    HALSTEAD_FIELDS.join(", ")
+                )),
+            };
+        }
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(match kind {
+        F::Str => "expected a string".into(),
+        F::OptStr => "expected a string or null".into(),
+        F::Bool => "expected true or false".into(),
+        F::Num => "expected a non-negative integer".into(),
+        F::Pos => "expected a 1-based \"line:column\"".into(),
+        F::OptPos => "expected a 1-based \"line:column\" or null".into(),
+        F::Span => "expected a 1-based span \"line:column-line:column\"".into(),
+        F::StrList => "expected a list of strings".into(),
+        F::Enum(_) | F::Halstead => unreachable!("returned above"),
+    })
+}
+
+/// `"line:column"`, both numbers 1 or more.
+fn is_position(text: &str) -> bool {
+    text.split_once(':').is_some_and(|(line, column)| {
+        [line, column].iter().all(|n| {
+            n.parse::<u32>().is_ok_and(|n| n >= 1) && n.bytes().all(|b| b.is_ascii_digit())
+        })
+    })
+}
+
+/// Whether the file name at the end of `path` matches a manifest pattern
+/// from `info().manifests` (`*` matches any run of characters).
+pub fn is_manifest(path: &str, patterns: &[String]) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    patterns.iter().any(|p| glob_match(p, name))
+}
+
+fn glob_match(pattern: &str, text: &str) -> bool {
+    let Some((head, rest)) = pattern.split_once('*') else {
+        return pattern == text;
+    };
+    let Some(mut remaining) = text.strip_prefix(head) else {
+        return false;
+    };
+    let mut parts: Vec<&str> = rest.split('*').collect();
+    let tail = parts.pop().unwrap_or("");
+    for part in parts {
+        match remaining.find(part) {
+            Some(i) => remaining = &remaining[i + part.len()..],
+            None => return false,
+        }
+    }
+    remaining.len() >= tail.len() && remaining.ends_with(tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_patterns() {
+        let patterns = vec!["Cargo.toml".to_string(), "*.csproj".to_string()];
+        assert!(is_manifest("crates/a/Cargo.toml", &patterns));
+        assert!(is_manifest("src/App.csproj", &patterns));
+        assert!(!is_manifest("src/App.csproj.user", &patterns));
+        assert!(!is_manifest("Cargo.lock", &patterns));
+        assert!(glob_match("a*b*c", "aXbYc"));
+        assert!(!glob_match("a*b*c", "aXc"));
+    }
+
+    #[test]
+    fn positions_are_one_based() {
+        assert!(is_position("1:1"));
+        assert!(!is_position("0:1"));
+        assert!(!is_position("1:+1"));
+        assert!(!is_position("3"));
+    }
+}

@@ -1,0 +1,2 @@
+//! The crate root.
+pub mod a;
