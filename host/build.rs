@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Built-in plugins: (package name, wasm file stem). Embedded in the binary.
-const BUILT_IN: &[(&str, &str)] = &[("lingo-plugin-rust", "lingo_plugin_rust")];
+const BUILT_IN: &[(&str, &str)] = &[
+    ("lingo-plugin-rust", "lingo_plugin_rust"),
+    ("lingo-plugin-typescript", "lingo_plugin_typescript"),
+];
 /// Plugins built for the test suites only; their directory is exported.
 const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_hostile")];
 

@@ -32,8 +32,19 @@
     (variable_declaration (variable_declarator name: (identifier) @local.definition.variable))
   ])
 
-; `let`, `const` and `var` in blocks and switch cases.
-([(statement_block) (switch_case) (switch_default) (class_static_block)]
+; `let`, `const` and `var` in blocks (static blocks have one too) and
+; switch cases.
+(statement_block
+  [
+    (lexical_declaration (variable_declarator name: (identifier) @local.definition.variable))
+    (variable_declaration (variable_declarator name: (identifier) @local.definition.variable))
+  ])
+(switch_case
+  [
+    (lexical_declaration (variable_declarator name: (identifier) @local.definition.variable))
+    (variable_declaration (variable_declarator name: (identifier) @local.definition.variable))
+  ])
+(switch_default
   [
     (lexical_declaration (variable_declarator name: (identifier) @local.definition.variable))
     (variable_declaration (variable_declarator name: (identifier) @local.definition.variable))

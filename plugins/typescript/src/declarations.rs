@@ -188,9 +188,13 @@ fn module_visibility(node: Node, source: &str) -> Visibility {
         && list
             .parent()
             .is_some_and(|owner| matches!(owner.kind(), "module" | "ambient_declaration"));
-    if ambient {
-        // `declare module "m" { ... }` and `declare global { ... }` export
-        // what they declare.
+    let augments_module = node.kind() == "module"
+        && node
+            .child_by_field_name("name")
+            .is_some_and(|n| n.kind() == "string");
+    if ambient || augments_module {
+        // `declare module "m" { ... }` declares a module for everyone, and
+        // it and `declare global { ... }` export what they declare.
         return Visibility::Public;
     }
     let is_module_level = list.kind() == "program"
@@ -238,8 +242,9 @@ pub fn visibility(node: Node, source: &str) -> Visibility {
         ("required_parameter" | "optional_parameter", _) => member_visibility(node, source),
         (_, Some("class_body")) => member_visibility(node, source),
         (_, Some("object")) => Visibility::Unspecified,
-        // Interface members and enum members are as visible as their owner.
-        (_, Some("interface_body" | "enum_body")) => node
+        // Members of interfaces, enums and aliased object types are as
+        // visible as their owner.
+        (_, Some("interface_body" | "enum_body" | "object_type")) => node
             .parent()
             .and_then(|body| body.parent())
             .map_or(Visibility::Unspecified, |owner| visibility(owner, source)),

@@ -189,6 +189,8 @@ impl Language for TypeScript {
     fn symbol_kind(tag: &str) -> SymbolKind {
         match tag {
             "getter" | "setter" => SymbolKind::Property,
+            "method_signature" => SymbolKind::Method,
+            "function_signature" => SymbolKind::Function,
             other => lingo_plugin_sdk::default_symbol_kind(other),
         }
     }

@@ -12,6 +12,8 @@
   (construct_signature)
   (function_type)
   (constructor_type)
+  (index_signature)
+  (conditional_type)
 ] @local.scope
 
 (required_parameter pattern: (identifier) @local.definition.parameter)
@@ -19,3 +21,5 @@
 (required_parameter pattern: (rest_pattern (identifier) @local.definition.parameter))
 
 (type_parameter name: (type_identifier) @local.definition.type_parameter)
+(mapped_type_clause name: (type_identifier) @local.definition.type_parameter)
+(infer_type (type_identifier) @local.definition.type_parameter)

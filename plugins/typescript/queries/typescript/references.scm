@@ -31,8 +31,9 @@
       name: (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name))
   ]) @reference.extends
 
-; `import x = require("m")` declares `x`.
+; `import x = require("m")` declares `x`; `[key: string]: T` declares `key`.
 (import_require_clause (identifier) @name) @reference.ignore
+(index_signature name: (identifier) @name) @reference.ignore
 
 ; Types.
 (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name) @reference.type

@@ -4,24 +4,60 @@
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name) @definition.field
+; Bodiless methods (abstract, overloads, interface members) and functions
+; (overloads, `declare function`) are signatures: they get no metrics.
 (abstract_method_signature
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
-(method_signature
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.method
-; Constructor parameter properties: `constructor(private readonly a: A)`.
-(required_parameter
-  (accessibility_modifier)
-  pattern: (identifier) @name) @definition.field
-(optional_parameter
-  (accessibility_modifier)
-  pattern: (identifier) @name) @definition.field
+  name: [(property_identifier) (private_property_identifier)] @name) @definition.method_signature
+(class_body
+  (method_signature
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method_signature)
+(interface_body
+  (method_signature
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method_signature)
+(type_alias_declaration
+  value: (object_type
+    (method_signature name: (property_identifier) @name) @definition.method_signature))
+(function_signature name: (identifier) @name) @definition.function_signature
 
-; Overloads and ambient functions: `function f(): void;`.
-(function_signature name: (identifier) @name) @definition.function
+; Constructor parameter properties (`constructor(private readonly a: A)`)
+; are fields of the class, which is their container's name.
+(class_declaration
+  name: (_) @container
+  body: (class_body
+    (method_definition
+      parameters: (formal_parameters
+        [
+          (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+          (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        ] @definition.field))))
+(abstract_class_declaration
+  name: (_) @container
+  body: (class_body
+    (method_definition
+      parameters: (formal_parameters
+        [
+          (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+          (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        ] @definition.field))))
+(class
+  name: (_) @container
+  body: (class_body
+    (method_definition
+      parameters: (formal_parameters
+        [
+          (required_parameter (accessibility_modifier) pattern: (identifier) @name)
+          (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+        ] @definition.field))))
 
 ; Interfaces and their members.
 (interface_declaration name: (type_identifier) @name) @definition.interface
-(property_signature name: (property_identifier) @name) @definition.property
+; Members of interfaces and of object types that type aliases name; those
+; of other type literals (parameter types) are not declarations.
+(interface_body
+  (property_signature name: (property_identifier) @name) @definition.property)
+(type_alias_declaration
+  value: (object_type
+    (property_signature name: (property_identifier) @name) @definition.property))
 
 (type_alias_declaration name: (type_identifier) @name) @definition.type_alias
 
@@ -37,7 +73,7 @@
 (module name: (string (string_fragment) @name)) @definition.module
 
 ; Variables of namespaces and ambient declarations (`declare const x: T;`).
-([(internal_module) (module)]
+(internal_module
   body: (statement_block
     [
       (lexical_declaration
@@ -48,7 +84,33 @@
           kind: "const"
           (variable_declarator name: (identifier) @name) @definition.constant))
     ]))
-([(internal_module) (module)]
+(module
+  body: (statement_block
+    [
+      (lexical_declaration
+        kind: "const"
+        (variable_declarator name: (identifier) @name) @definition.constant)
+      (export_statement
+        declaration: (lexical_declaration
+          kind: "const"
+          (variable_declarator name: (identifier) @name) @definition.constant))
+    ]))
+(internal_module
+  body: (statement_block
+    [
+      (lexical_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable)
+      (variable_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable)
+      (export_statement
+        declaration: [
+          (lexical_declaration
+            (variable_declarator name: (identifier) @name) @definition.variable)
+          (variable_declaration
+            (variable_declarator name: (identifier) @name) @definition.variable)
+        ])
+    ]))
+(module
   body: (statement_block
     [
       (lexical_declaration
