@@ -19,6 +19,9 @@ pub struct SymbolNode {
     pub end: usize,
     pub kind_id: u16,
     pub name_start: usize,
+    /// Where the declaration's extent ends: past `end` when
+    /// [`Language::symbol_range`] reaches further than the node.
+    pub extent_end: usize,
 }
 
 /// A local binding with the byte offsets resolution needs.
@@ -61,8 +64,10 @@ pub fn symbols<L: Language>(
             continue;
         };
         let node = m.node;
+        let (span_start, span_end) =
+            L::symbol_range(node, source).unwrap_or((node.start_byte(), node.end_byte()));
         while let Some(&top) = stack.last() {
-            if nodes[top].end <= node.start_byte() {
+            if nodes[top].extent_end <= node.start_byte() {
                 stack.pop();
             } else {
                 break;
@@ -72,21 +77,26 @@ pub fn symbols<L: Language>(
         let container_name = m
             .capture("container")
             .map(|n| text(n, source).to_string())
+            .or_else(|| container.and_then(|_| L::container_name(node, source)))
             .or_else(|| container.map(|c: usize| symbols_name(&symbols, c)));
         let symbol = Symbol {
             name: text(name_node, source).to_string(),
             kind: L::symbol_kind(&m.tag),
             language_kind: m.tag.clone(),
-            span: lines.span(source, node.start_byte(), node.end_byte()),
+            span: lines.span(source, span_start, span_end),
             name_span: lines.span(source, name_node.start_byte(), name_node.end_byte()),
             container: container.map(|c| c as u32),
             container_name,
-            signature: match L::signature_range(node, source) {
-                Some((start, end)) => head_signature(&source[start..end]),
-                None => signature(node, source, config.signature_end_fields),
+            signature: match (
+                L::signature_text(node, source),
+                L::signature_range(node, source),
+            ) {
+                (Some(head), _) => head_signature(&head),
+                (None, Some((start, end))) => head_signature(&source[start..end]),
+                (None, None) => signature(node, source, config.signature_end_fields),
             },
             doc: doc_comment::<L>(node, source),
-            visibility: L::visibility(node, source),
+            visibility: L::name_visibility(node, name_node, source),
             modifiers: L::modifiers(node, source),
         };
         stack.push(symbols.len());
@@ -95,6 +105,7 @@ pub fn symbols<L: Language>(
             end: node.end_byte(),
             kind_id: node.kind_id(),
             name_start: name_node.start_byte(),
+            extent_end: span_end.max(node.end_byte()),
         });
         symbols.push(symbol);
     }
@@ -154,7 +165,7 @@ fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
         let kind = prev.kind();
         if config.attribute_kinds.contains(&kind) {
         } else if config.comment_kinds.contains(&kind) {
-            match L::doc_comment(text(prev, source)) {
+            match L::doc_comment_node(prev, source) {
                 Some(doc) => parts.push(doc),
                 None => break,
             }
@@ -352,7 +363,7 @@ pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Opt
         .checked_sub(1)?;
     loop {
         let node = nodes[candidate];
-        if node.start <= offset && offset < node.end {
+        if node.start <= offset && offset < node.extent_end {
             return Some(candidate as u32);
         }
         candidate = symbols[candidate].container? as usize;

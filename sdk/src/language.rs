@@ -28,7 +28,8 @@ pub struct MetricsConfig {
     pub branch_kinds: &'static [&'static str],
     /// Structures that add to cognitive complexity and nest (`if`, loops, `match`).
     pub nesting_kinds: &'static [&'static str],
-    /// Node kinds of an `else` branch (cognitive +1, no nesting penalty).
+    /// Node kinds of an `else` branch (cognitive +1, no nesting penalty). An
+    /// unnamed token kind (C#'s `else`) marks the named node after it as the branch.
     pub else_kinds: &'static [&'static str],
     /// Nodes that nest but add nothing on their own (closures, lambdas).
     pub nesting_only_kinds: &'static [&'static str],
@@ -93,6 +94,30 @@ pub trait Language: 'static {
         None
     }
 
+    /// The declaration head as text, for languages where it is not one range
+    /// of the source (the second field of C#'s `int a, b;` reads `int b`).
+    /// Takes precedence over [`Self::signature_range`].
+    fn signature_text(_node: Node, _source: &str) -> Option<String> {
+        None
+    }
+
+    /// The byte range a declaration's span covers when it is not its node's:
+    /// a C# file-scoped namespace (`namespace A;`) covers the rest of the
+    /// file, and a span leaves out attributes the node holds. The symbol
+    /// contains every declaration inside the node or this range. `None`
+    /// keeps the node's range.
+    fn symbol_range(_node: Node, _source: &str) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The name of what the declaration `node` belongs to, when the
+    /// structural container's own name does not say it fully (a C#
+    /// namespace nested in another is `A.B`). Asked only for symbols that
+    /// have a container; `None` keeps the container's name.
+    fn container_name(_node: Node, _source: &str) -> Option<String> {
+        None
+    }
+
     /// The function-like node whose metrics describe the symbol `node` (the
     /// function value of a declaration that binds one). By default the node.
     fn measured_node(node: Node) -> Node {
@@ -112,9 +137,24 @@ pub trait Language: 'static {
         None
     }
 
+    /// The doc text of the comment node `comment`, or `None` when it is not
+    /// a doc comment. By default [`Self::doc_comment`] of its text; a
+    /// language can also look at where the comment sits (in Go, a comment
+    /// that ends a line of code is about that code, not the next line).
+    fn doc_comment_node(comment: Node, source: &str) -> Option<String> {
+        Self::doc_comment(&source[comment.byte_range()])
+    }
+
     /// Visibility of a declaration node.
     fn visibility(_node: Node, _source: &str) -> Visibility {
         Visibility::Unspecified
+    }
+
+    /// Visibility of the name `name` declared by `node`, for declarations of
+    /// several names whose visibility differs (Go's `var Exported, local int`).
+    /// By default [`Self::visibility`] of the node.
+    fn name_visibility(node: Node, _name: Node, source: &str) -> Visibility {
+        Self::visibility(node, source)
     }
 
     /// Modifiers of a declaration node, in source order.

@@ -176,13 +176,26 @@ impl Walk<'_> {
             return;
         }
         let mut cursor = node.walk();
+        let mut after_else_token = false;
         for child in node.children(&mut cursor) {
-            let is_else = child_is_else && child.is_named();
+            let is_else = (child_is_else || after_else_token) && child.is_named();
             self.visit(child, child_nesting, is_else);
+            if child.is_named() {
+                after_else_token = false;
+            } else if config.else_kinds.contains(&child.kind()) {
+                after_else_token = true;
+            }
         }
     }
 
+    /// Whether an `else` branch is an `else if`. An `else_kinds` entry that
+    /// is an unnamed token (C#'s `else`) heads the branch that follows it.
     fn else_chains_if(&self, else_node: Node) -> bool {
+        if !else_node.is_named() {
+            return else_node
+                .next_named_sibling()
+                .is_some_and(|branch| self.config.nesting_kinds.contains(&branch.kind()));
+        }
         let mut cursor = else_node.walk();
         else_node
             .named_children(&mut cursor)

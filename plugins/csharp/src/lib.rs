@@ -1,0 +1,210 @@
+//! The lingo plugin for C#: tree-sitter-c-sharp plus the `.scm` queries in
+//! `queries/`, with Rust code only for visibility, `using` directives,
+//! namespaces and assemblies, and declaration rendering.
+
+mod declarations;
+mod imports;
+mod modules;
+mod render;
+
+use std::sync::OnceLock;
+
+use lingo_plugin_sdk::types::{
+    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+};
+use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use tree_sitter::Node;
+
+/// C#, as a lingo language.
+pub struct CSharp;
+
+const SYMBOLS: &str = include_str!("../queries/symbols.scm");
+const REFERENCES: &str = include_str!("../queries/references.scm");
+const LOCALS: &str = include_str!("../queries/locals.scm");
+
+static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
+    signature_end_fields: &["body", "accessors", "value"],
+    comment_kinds: &["comment"],
+    // Attribute lists are inside C# declarations, not beside them.
+    attribute_kinds: &[],
+    path_separator: ".",
+};
+
+static METRICS_CONFIG: MetricsConfig = MetricsConfig {
+    function_tags: &[
+        "method",
+        "constructor",
+        "destructor",
+        "operator",
+        "conversion_operator",
+        "local_function",
+    ],
+    branch_kinds: &[
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "for_statement",
+        "foreach_statement",
+        // Each `case` label of a switch statement, each arm of a switch expression.
+        "case",
+        "switch_expression_arm",
+        "catch_clause",
+        "conditional_expression",
+    ],
+    nesting_kinds: &[
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "for_statement",
+        "foreach_statement",
+        "switch_statement",
+        "switch_expression",
+        "catch_clause",
+        "conditional_expression",
+    ],
+    else_kinds: &["else"],
+    nesting_only_kinds: &["lambda_expression", "anonymous_method_expression"],
+    binary_kinds: &["binary_expression"],
+    boolean_operators: &["&&", "||", "??"],
+    parameters_field: "parameters",
+    atomic_operand_kinds: &[
+        "string_literal",
+        "verbatim_string_literal",
+        "raw_string_literal",
+        "character_literal",
+        "interpolated_string_expression",
+    ],
+};
+
+impl Language for CSharp {
+    const NAME: &'static str = "csharp";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const LANGUAGES: &'static [&'static str] = &["csharp"];
+    const EXTENSIONS: &'static [&'static str] = &["cs"];
+    const MANIFESTS: &'static [&'static str] = &["*.csproj"];
+
+    fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
+        ("csharp", tree_sitter_c_sharp::LANGUAGE.into())
+    }
+
+    fn queries(_language: &str) -> &'static Queries {
+        static QUERIES: OnceLock<Queries> = OnceLock::new();
+        QUERIES.get_or_init(|| {
+            Queries::new(
+                &tree_sitter_c_sharp::LANGUAGE.into(),
+                SYMBOLS,
+                REFERENCES,
+                LOCALS,
+            )
+            .unwrap_or_else(|e| panic!("csharp plugin queries: {e}"))
+        })
+    }
+
+    fn symbol_config() -> &'static SymbolConfig {
+        &SYMBOL_CONFIG
+    }
+
+    fn metrics_config() -> &'static MetricsConfig {
+        &METRICS_CONFIG
+    }
+
+    fn extra_capabilities() -> Vec<Capability> {
+        vec![
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+        ]
+    }
+
+    fn symbol_kind(tag: &str) -> SymbolKind {
+        match tag {
+            "destructor" => SymbolKind::Method,
+            "indexer" => SymbolKind::Property,
+            "conversion_operator" => SymbolKind::Operator,
+            "local_function" => SymbolKind::Function,
+            other => lingo_plugin_sdk::default_symbol_kind(other),
+        }
+    }
+
+    /// A field's declarators share the doc comment above the field.
+    fn documented_node(node: Node) -> Node {
+        declarations::declaration_of(node)
+    }
+
+    fn signature_text(node: Node, source: &str) -> Option<String> {
+        declarations::signature_text(node, source)
+    }
+
+    fn symbol_range(node: Node, _source: &str) -> Option<(usize, usize)> {
+        declarations::symbol_range(node)
+    }
+
+    fn container_name(node: Node, source: &str) -> Option<String> {
+        declarations::container_name(node, source)
+    }
+
+    fn doc_comment(comment: &str) -> Option<String> {
+        declarations::doc_comment(comment)
+    }
+
+    fn visibility(node: Node, source: &str) -> Visibility {
+        declarations::visibility(node, source)
+    }
+
+    fn modifiers(node: Node, source: &str) -> Vec<String> {
+        declarations::modifiers(node, source)
+    }
+
+    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+        imports::imports(root, source, lines)
+    }
+
+    fn render_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        imports::render_import(root, source, module_path, names)
+    }
+
+    fn remove_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        name: Option<&str>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        imports::remove_import(root, source, module_path, name)
+    }
+
+    fn render_declaration(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_module: &str,
+    ) -> Result<String, PluginError> {
+        render::render_declaration(root, source, start, end, target_module)
+    }
+
+    fn module_of(
+        root: Node,
+        source: &str,
+        path: &str,
+        manifests: &[Manifest],
+    ) -> Vec<ModuleIdentity> {
+        modules::module_of(root, source, path, manifests)
+    }
+
+    fn resolve_import(
+        importer: &ModuleIdentity,
+        import_path: &str,
+        _manifests: &[Manifest],
+    ) -> Vec<String> {
+        modules::resolve_import(importer, import_path)
+    }
+}
+
+lingo_plugin_sdk::export_plugin!(CSharp);
