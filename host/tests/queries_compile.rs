@@ -10,6 +10,7 @@ use tree_sitter::{Language, Query};
 fn grammar_of(plugin: &str) -> Option<Language> {
     match plugin {
         "rust" => Some(tree_sitter_rust::LANGUAGE.into()),
+        "csharp" => Some(tree_sitter_c_sharp::LANGUAGE.into()),
         _ => None,
     }
 }
