@@ -110,7 +110,8 @@ fn measure(
             let mut c = list.walk();
             list.named_children(&mut c)
                 .filter(|p| !comment_kinds.contains(&p.kind()) && !p.kind().contains("attribute"))
-                .count() as u32
+                .map(declared_parameters)
+                .sum::<u32>()
         })
         .unwrap_or(0);
     FunctionMetrics {
@@ -129,6 +130,13 @@ fn measure(
             total_operands: walk.total_operands,
         },
     }
+}
+
+/// How many parameters one entry of a parameter list declares: one per
+/// `name` field when it has several (Go's `a, b int`), else one.
+fn declared_parameters(parameter: Node) -> u32 {
+    let mut cursor = parameter.walk();
+    (parameter.children_by_field_name("name", &mut cursor).count() as u32).max(1)
 }
 
 impl Walk<'_> {
