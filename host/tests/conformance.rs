@@ -66,17 +66,20 @@ fn every_plugin_passes_its_conformance_fixtures() {
             Ok(plugin) => plugin,
             Err(e) => {
                 failed.push(format!(
-                    "plugins/{name}/conformance: cannot load {}: {e}",
-                    wasm.display()
+                    "plugins/{name}/conformance: cannot load the plugin: {e}"
                 ));
                 continue;
             }
         };
-        let report = conformance::run(plugin.as_ref(), &dir.join("conformance"))
-            .unwrap_or_else(|e| panic!("plugins/{name}/conformance: {e}"));
         eprintln!("{}", conformance::describe(plugin.as_ref()));
+        let report = match conformance::run(plugin.as_ref(), &dir.join("conformance")) {
+            Ok(report) => report,
+            Err(e) => {
+                failed.push(format!("plugins/{name}/conformance: {e}"));
+                continue;
+            }
+        };
         eprint!("{}", report.render());
-        assert!(report.summary().contains(" checks, "));
         if !report.passed() {
             failed.push(format!("plugins/{name}/conformance:\n{}", report.render()));
         }
@@ -142,6 +145,47 @@ fn only_given_fields_are_compared_and_partial_categories_allow_extras() {
         report.render(),
         "ok   basic (1 files, 4 checks)\n1 cases, 1 files, 4 checks, 0 failures\n"
     );
+    // A case directory given directly is run as the only case.
+    let single = conformance::run(rust().as_ref(), &dir.join("basic")).unwrap();
+    assert_eq!(single.render(), report.render());
+}
+
+#[test]
+fn a_plugin_that_traps_fails_the_case_and_the_others_still_run() {
+    let dir = fixtures(
+        "trap",
+        "crash",
+        &[
+            ("a.trap", "x"),
+            ("b.calm", "y"),
+            (
+                "expected.json",
+                r#"{"files": {"a.trap": {"symbols": []}, "b.calm": {"symbols": [], "diagnostics": []}}}"#,
+            ),
+        ],
+    );
+    let hostile = conformance::load_plugin(&artifact("lingo_plugin_hostile"), cache_dir())
+        .unwrap_or_else(|e| panic!("load the hostile plugin: {e}"));
+    let report = conformance::run(hostile.as_ref(), &dir).unwrap();
+    let lines = failure_lines(&report);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("FAIL crash/a.trap: plugin error: plugin `hostile` trapped"),
+        "{lines:#?}"
+    );
+    // b.calm was checked: its two exhaustive categories count.
+    assert_eq!(report.summary(), "1 cases, 2 files, 2 checks, 1 failures");
+    assert_eq!(report.exit_code(), 1);
+}
+
+#[test]
+fn a_directory_without_cases_is_an_error() {
+    let dir = fixtures("no-cases", "unused", &[]);
+    std::fs::create_dir_all(&dir).unwrap();
+    let error = conformance::run(rust().as_ref(), &dir).unwrap_err();
+    assert!(error.to_string().contains("holds no cases"), "{error}");
+    let error = conformance::run(rust().as_ref(), &dir.join("absent")).unwrap_err();
+    assert!(error.to_string().contains("No such file"), "{error}");
 }
 
 #[test]

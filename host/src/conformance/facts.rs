@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::fixture::Category;
+use super::fixture::{Category, Kind};
 use crate::model::{FileFacts, Position, Span};
 
 /// One actual entry: every field of its category, and a short label
@@ -54,8 +54,8 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 .map_or_else(|| json!(format!("<no symbol #{i}>")), |s| json!(s.name)),
         }
     };
-    match category.name {
-        "symbols" => facts
+    match category.kind {
+        Kind::Symbols => facts
             .symbols
             .iter()
             .map(|s| {
@@ -79,7 +79,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "references" => facts
+        Kind::References => facts
             .references
             .iter()
             .map(|r| {
@@ -107,7 +107,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "imports" => facts
+        Kind::Imports => facts
             .imports
             .iter()
             .map(|i| {
@@ -134,7 +134,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "locals" => facts
+        Kind::Locals => facts
             .locals
             .iter()
             .map(|l| {
@@ -152,7 +152,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "diagnostics" => facts
+        Kind::Diagnostics => facts
             .diagnostics
             .iter()
             .map(|d| {
@@ -170,7 +170,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "metrics" => facts
+        Kind::Metrics => facts
             .metrics
             .iter()
             .map(|m| {
@@ -201,7 +201,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        "module" => facts
+        Kind::Module => facts
             .modules
             .iter()
             .map(|m| {
@@ -212,6 +212,5 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
-        other => unreachable!("no category {other}"),
     }
 }

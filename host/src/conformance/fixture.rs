@@ -31,11 +31,24 @@ pub enum FieldType {
     Halstead,
 }
 
+/// The categories of facts a file is checked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Symbols,
+    References,
+    Imports,
+    Locals,
+    Diagnostics,
+    Metrics,
+    Module,
+}
+
 /// One category of facts: its name in `expected.json`, its fields in the
 /// order entries are printed, and the fields that identify an entry (the
 /// first one, usually the name, weighs most in finding the closest entry).
 #[derive(Debug)]
 pub struct Category {
+    pub kind: Kind,
     pub name: &'static str,
     pub fields: &'static [(&'static str, FieldType)],
     pub identity: &'static [&'static str],
@@ -91,6 +104,7 @@ pub const HALSTEAD_FIELDS: &[&str] = &[
 use FieldType as F;
 
 pub static SYMBOLS: Category = Category {
+    kind: Kind::Symbols,
     name: "symbols",
     fields: &[
         ("name", F::Str),
@@ -110,6 +124,7 @@ pub static SYMBOLS: Category = Category {
 };
 
 pub static REFERENCES: Category = Category {
+    kind: Kind::References,
     name: "references",
     fields: &[
         ("name", F::Str),
@@ -126,6 +141,7 @@ pub static REFERENCES: Category = Category {
 };
 
 pub static IMPORTS: Category = Category {
+    kind: Kind::Imports,
     name: "imports",
     fields: &[
         ("modulePath", F::Str),
@@ -140,6 +156,7 @@ pub static IMPORTS: Category = Category {
 };
 
 pub static LOCALS: Category = Category {
+    kind: Kind::Locals,
     name: "locals",
     fields: &[
         ("name", F::Str),
@@ -153,6 +170,7 @@ pub static LOCALS: Category = Category {
 };
 
 pub static DIAGNOSTICS: Category = Category {
+    kind: Kind::Diagnostics,
     name: "diagnostics",
     fields: &[
         ("severity", F::Enum(SEVERITIES)),
@@ -166,6 +184,7 @@ pub static DIAGNOSTICS: Category = Category {
 };
 
 pub static METRICS: Category = Category {
+    kind: Kind::Metrics,
     name: "metrics",
     fields: &[
         ("name", F::Str),
@@ -183,6 +202,7 @@ pub static METRICS: Category = Category {
 };
 
 pub static MODULE: Category = Category {
+    kind: Kind::Module,
     name: "module",
     fields: &[("path", F::Str), ("package", F::OptStr)],
     identity: &["path", "package"],
