@@ -35,10 +35,9 @@
 
 ; Fields and field-like events: one symbol per declarator (`int a, b;`).
 (field_declaration
-  (modifier) @const
+  (modifier "const")
   (variable_declaration
-    (variable_declarator name: (identifier) @name) @definition.constant)
-  (#eq? @const "const"))
+    (variable_declarator name: (identifier) @name) @definition.constant))
 (field_declaration
   (variable_declaration
     (variable_declarator name: (identifier) @name) @definition.field))
