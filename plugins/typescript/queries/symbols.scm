@@ -26,6 +26,14 @@
   name: (identifier) @name
   value: [(function_expression) (generator_function)]) @definition.function
 
+; An anonymous default export is named `default`, as importers name it.
+(export_statement
+  "default" @name
+  value: (arrow_function)) @definition.arrow_function
+(export_statement
+  "default" @name
+  value: [(function_expression) (generator_function)]) @definition.function
+
 ; Classes, named class expressions included.
 (class_declaration name: (_) @name) @definition.class
 (class name: (_) @name) @definition.class

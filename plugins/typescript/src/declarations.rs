@@ -6,8 +6,13 @@ use std::collections::HashSet;
 use lingo_plugin_sdk::types::Visibility;
 use tree_sitter::Node;
 
-/// Statements that wrap a declaration without being one.
-const WRAPPERS: &[&str] = &["export_statement", "ambient_declaration"];
+/// Statements that wrap a declaration without being one (a namespace that
+/// is not exported parses as an expression statement).
+const WRAPPERS: &[&str] = &[
+    "export_statement",
+    "ambient_declaration",
+    "expression_statement",
+];
 
 /// Keywords that are modifiers when they are a declaration's own tokens.
 const MODIFIER_WORDS: &[&str] = &[
@@ -42,9 +47,10 @@ pub fn statement_of(node: Node) -> Node {
     current
 }
 
-/// The function a declarator binds (`const f = () => ...`).
+/// The function a declarator binds (`const f = () => ...`) or a default
+/// export is (`export default function () {}`).
 pub fn function_value(node: Node) -> Option<Node> {
-    if node.kind() != "variable_declarator" {
+    if !matches!(node.kind(), "variable_declarator" | "export_statement") {
         return None;
     }
     node.child_by_field_name("value").filter(|v| {
@@ -314,7 +320,7 @@ fn collect_qualifying(list: Node, source: &str, names: &mut Vec<String>) {
 fn qualifying_in_statement(statement: Node, source: &str, names: &mut Vec<String>) {
     let mut push = |n: Node| names.push(text(n, source).to_string());
     match statement.kind() {
-        "export_statement" | "ambient_declaration" => {
+        "export_statement" | "ambient_declaration" | "expression_statement" => {
             let mut cursor = statement.walk();
             let children: Vec<Node> = statement.named_children(&mut cursor).collect();
             for child in children {
