@@ -1,0 +1,90 @@
+; Uses of names. The reference is tagged @reference.<kind> and its name is
+; @name; @qualifier is the package before a name in a type (`pkg.Type`) and
+; @receiver the operand of a selector (`x.name`). A selector whose operand
+; is an imported package's name (`fmt.Println`) is a qualified name, not a
+; member access: the plugin's `qualifying_names` hook says which names are
+; packages. The first pattern that captures a name wins, so the specific
+; patterns come first and the catch-alls last.
+
+; The blank identifier names nothing.
+((identifier) @name @reference.ignore (#eq? @name "_"))
+
+; Calls
+(call_expression
+  function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (parenthesized_expression
+    (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.call
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (parenthesized_expression (identifier) @name)) @reference.call
+; A generic function called with explicit type arguments (`Map[int](xs)`)
+; parses as a conversion to a generic type; it is far more often a call.
+(type_conversion_expression
+  type: (generic_type type: (type_identifier) @name)) @reference.call
+(type_conversion_expression
+  type: (generic_type
+    type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))) @reference.call
+
+; Embedding: an embedded struct field or an interface embedding another
+; interface is reported as `extends`.
+(field_declaration
+  !name
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (pointer_type (type_identifier) @name)
+    (pointer_type (generic_type type: (type_identifier) @name))
+  ]) @reference.extends
+(field_declaration
+  !name
+  type: [
+    (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)
+    (generic_type type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))
+    (pointer_type (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))
+    (pointer_type (generic_type type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)))
+  ]) @reference.extends
+(interface_type
+  (type_elem
+    .
+    [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+    ]
+    .)) @reference.extends
+(interface_type
+  (type_elem
+    .
+    [
+      (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)
+      (generic_type type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))
+    ]
+    .)) @reference.extends
+
+; Writes: assignments, `x++`, `x--`, and range clauses that assign.
+(assignment_statement
+  left: (expression_list (identifier) @name)) @reference.write
+(assignment_statement
+  left: (expression_list
+    (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.write
+(inc_statement (identifier) @name) @reference.write
+(dec_statement (identifier) @name) @reference.write
+(inc_statement (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.write
+(dec_statement (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.write
+(range_clause left: (expression_list (identifier) @name) "=") @reference.write
+
+; Keys of composite literals: expressions in a map literal, field names
+; (reached through the literal's type) in any other.
+(composite_literal
+  type: (map_type)
+  body: (literal_value
+    (keyed_element key: (literal_element (identifier) @name)))) @reference.reference
+(keyed_element
+  key: (literal_element (identifier) @name) @receiver) @reference.reference
+
+; Types
+(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
+(type_identifier) @name @reference.type
+
+; Names in expressions
+(selector_expression operand: (_) @receiver field: (field_identifier) @name) @reference.reference
+(identifier) @name @reference.reference

@@ -1,0 +1,254 @@
+//! Go declarations: which node a doc comment sits above, declaration heads,
+//! doc comment text, and a declaration re-rendered for another package.
+
+use lingo_plugin_sdk::types::PluginError;
+use tree_sitter::Node;
+
+use crate::names::{assumed_package_name, is_exported};
+
+/// Specs (`type A int`) and the declaration keyword that heads them.
+const SPEC_KEYWORDS: &[(&str, &str)] = &[
+    ("type_spec", "type"),
+    ("type_alias", "type"),
+    ("const_spec", "const"),
+    ("var_spec", "var"),
+];
+
+fn keyword_of(spec: Node) -> Option<&'static str> {
+    SPEC_KEYWORDS
+        .iter()
+        .find(|(kind, _)| *kind == spec.kind())
+        .map(|(_, keyword)| *keyword)
+}
+
+/// Whether a spec sits in a parenthesised group (`const ( A = 1; B = 2 )`).
+fn is_grouped(spec: Node) -> bool {
+    let Some(parent) = spec.parent() else {
+        return false;
+    };
+    if parent.kind() == "var_spec_list" {
+        return true;
+    }
+    let mut cursor = parent.walk();
+    parent.children(&mut cursor).any(|c| c.kind() == "(")
+}
+
+/// The node a doc comment precedes: the whole declaration for a spec that
+/// is not in a group (`// T is ... \n type T int`), else the node itself.
+pub fn documented_node(node: Node) -> Node {
+    match (keyword_of(node), node.parent()) {
+        (Some(_), Some(declaration)) if !is_grouped(node) => declaration,
+        _ => node,
+    }
+}
+
+/// The head of a declaration whose node is not the whole head: a spec
+/// starts at its keyword when it is not grouped and ends before its value
+/// or its struct or interface body.
+pub fn signature_range(node: Node, _source: &str) -> Option<(usize, usize)> {
+    keyword_of(node)?;
+    let start = documented_node(node).start_byte();
+    let end = match node.kind() {
+        "const_spec" | "var_spec" => node
+            .child_by_field_name("value")
+            .map_or(node.end_byte(), |v| v.start_byte()),
+        _ => match node.child_by_field_name("type") {
+            Some(body) if matches!(body.kind(), "struct_type" | "interface_type") => {
+                let mut cursor = body.walk();
+                let brace = body
+                    .children(&mut cursor)
+                    .find(|c| matches!(c.kind(), "{" | "field_declaration_list"));
+                brace.map_or(body.end_byte(), |b| b.start_byte())
+            }
+            _ => node.end_byte(),
+        },
+    };
+    Some((start, end))
+}
+
+/// Whether a comment follows code on its line: it is about that code, not
+/// a doc comment of what comes next.
+pub fn ends_a_code_line(comment: Node) -> bool {
+    let mut node = comment;
+    loop {
+        if let Some(previous) = node.prev_sibling() {
+            return previous.end_position().row == comment.start_position().row;
+        }
+        match node.parent() {
+            Some(parent) => node = parent,
+            None => return false,
+        }
+    }
+}
+
+/// The text of a `//` or `/* */` comment without its markers. Directives
+/// (`//go:generate`, `//nolint:all`) are not documentation and read as
+/// empty lines.
+pub fn doc_text(comment: &str) -> Option<String> {
+    if let Some(line) = comment.strip_prefix("//") {
+        if is_directive(line) {
+            return Some(String::new());
+        }
+        return Some(
+            line.strip_prefix(' ')
+                .unwrap_or(line)
+                .trim_end()
+                .to_string(),
+        );
+    }
+    let body = comment.strip_prefix("/*")?.strip_suffix("*/")?;
+    let lines: Vec<&str> = body.lines().map(str::trim).collect();
+    Some(lines.join("\n").trim().to_string())
+}
+
+/// `//go:noinline`, `//lint:ignore`, `//export f`, `//line a.go:1`.
+fn is_directive(line: &str) -> bool {
+    if line.starts_with("export ") || line.starts_with("line ") {
+        return true;
+    }
+    let Some((head, rest)) = line.split_once(':') else {
+        return false;
+    };
+    !head.is_empty()
+        && head
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && rest.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
+/// Top-level declaration kinds that can move to another package.
+const MOVABLE: &[&str] = &[
+    "function_declaration",
+    "method_declaration",
+    "type_declaration",
+    "const_declaration",
+    "var_declaration",
+    "type_spec",
+    "type_alias",
+    "const_spec",
+    "var_spec",
+];
+
+/// The movable node whose range is exactly `start..end`.
+fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
+    let mut node = root.descendant_for_byte_range(start, end)?;
+    loop {
+        if node.start_byte() == start && node.end_byte() == end && MOVABLE.contains(&node.kind()) {
+            return Some(node);
+        }
+        if node.start_byte() < start || node.end_byte() > end {
+            return None;
+        }
+        node = node.parent()?;
+    }
+}
+
+fn is_top_level(node: Node) -> bool {
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        match current.kind() {
+            "source_file" => return true,
+            "block" | "func_literal" => return false,
+            _ => ancestor = current.parent(),
+        }
+    }
+    false
+}
+
+/// The text of the declaration at `start..end`, to be written in the package
+/// `target_module` (an import path). A spec taken out of its group gets its
+/// keyword back. When the target is another package, the names it declares
+/// are exported (Go's capitalisation rule), since the source package now
+/// reaches them through an import. Methods stay with their receiver type.
+pub fn render_declaration(
+    root: Node,
+    source: &str,
+    start: usize,
+    end: usize,
+    target_module: &str,
+) -> Result<String, PluginError> {
+    let node = declaration_at(root, start, end).ok_or_else(|| {
+        PluginError::InvalidInput(format!("no Go declaration spans bytes {start}..{end}"))
+    })?;
+    if !is_top_level(node) {
+        return Err(PluginError::InvalidInput(
+            "a declaration inside a function body cannot move to another package".into(),
+        ));
+    }
+    if node.kind() == "method_declaration" {
+        let receiver = node
+            .child_by_field_name("receiver")
+            .map_or("", |r| &source[r.byte_range()]);
+        return Err(PluginError::Failed(format!(
+            "a method is declared in the package of its receiver {receiver}: move the type with its methods"
+        )));
+    }
+    if node.kind() == "const_spec" && node.child_by_field_name("value").is_none() {
+        return Err(PluginError::Failed(
+            "this constant repeats the expression of the spec above it (iota): move the whole const group".into(),
+        ));
+    }
+    let current_package = package_name(root, source);
+    let target_package = assumed_package_name(target_module.trim_end_matches('/'));
+    let export = current_package.is_some_and(|p| p != target_package);
+    let mut text = source[node.byte_range()].to_string();
+    if export {
+        let mut names = declared_names(node);
+        names.sort_by_key(|n| std::cmp::Reverse(n.start_byte()));
+        for name in names {
+            let word = &source[name.byte_range()];
+            if is_exported(word) || matches!(word, "_" | "init" | "main") {
+                continue;
+            }
+            let at = name.start_byte() - node.start_byte();
+            text.replace_range(at..at + word.len(), &exported(word));
+        }
+    }
+    match keyword_of(node) {
+        Some(keyword) => Ok(format!("{keyword} {text}")),
+        None => Ok(text),
+    }
+}
+
+fn package_name(root: Node, source: &str) -> Option<String> {
+    let mut cursor = root.walk();
+    let clause = root
+        .named_children(&mut cursor)
+        .find(|n| n.kind() == "package_clause")?;
+    let mut c = clause.walk();
+    let name = clause
+        .named_children(&mut c)
+        .find(|n| n.kind() == "package_identifier")?;
+    Some(source[name.byte_range()].to_string())
+}
+
+/// The name nodes a declaration declares at package level.
+fn declared_names(node: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    match node.kind() {
+        "function_declaration" | "type_spec" | "type_alias" => {
+            out.extend(node.child_by_field_name("name"));
+        }
+        "const_spec" | "var_spec" => {
+            let mut cursor = node.walk();
+            out.extend(node.children_by_field_name("name", &mut cursor));
+        }
+        _ => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                if child.kind() == "var_spec_list" || keyword_of(child).is_some() {
+                    out.extend(declared_names(child));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn exported(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

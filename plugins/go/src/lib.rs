@@ -1,0 +1,198 @@
+//! The lingo plugin for Go: tree-sitter-go plus the `.scm` queries in
+//! `queries/`, with Rust code only for imports, Go's capitalisation rule,
+//! declaration heads, `go.mod` modules and edits.
+
+mod declarations;
+mod import_edits;
+mod imports;
+mod modules;
+mod names;
+
+use std::sync::OnceLock;
+
+use lingo_plugin_sdk::types::{
+    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+};
+use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use tree_sitter::Node;
+
+/// Go, as a lingo language.
+pub struct Go;
+
+const SYMBOLS: &str = include_str!("../queries/symbols.scm");
+const REFERENCES: &str = include_str!("../queries/references.scm");
+const LOCALS: &str = include_str!("../queries/locals.scm");
+
+static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
+    signature_end_fields: &["body", "value"],
+    comment_kinds: &["comment"],
+    attribute_kinds: &[],
+    path_separator: ".",
+};
+
+static METRICS_CONFIG: MetricsConfig = MetricsConfig {
+    function_tags: &["function", "method"],
+    branch_kinds: &[
+        "if_statement",
+        "for_statement",
+        "expression_case",
+        "type_case",
+        "communication_case",
+    ],
+    nesting_kinds: &[
+        "if_statement",
+        "for_statement",
+        "expression_switch_statement",
+        "type_switch_statement",
+        "select_statement",
+    ],
+    // `if_statement` has no else node: the `else` token heads the branch.
+    else_kinds: &["else"],
+    nesting_only_kinds: &["func_literal"],
+    binary_kinds: &["binary_expression"],
+    boolean_operators: &["&&", "||"],
+    parameters_field: "parameters",
+    atomic_operand_kinds: &[
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "rune_literal",
+    ],
+};
+
+impl Language for Go {
+    const NAME: &'static str = "go";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const LANGUAGES: &'static [&'static str] = &["go"];
+    const EXTENSIONS: &'static [&'static str] = &["go"];
+    const MANIFESTS: &'static [&'static str] = &["go.mod"];
+
+    fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
+        ("go", tree_sitter_go::LANGUAGE.into())
+    }
+
+    fn queries(_language: &str) -> &'static Queries {
+        static QUERIES: OnceLock<Queries> = OnceLock::new();
+        QUERIES.get_or_init(|| {
+            Queries::new(
+                &tree_sitter_go::LANGUAGE.into(),
+                SYMBOLS,
+                REFERENCES,
+                LOCALS,
+            )
+            .unwrap_or_else(|e| panic!("go plugin queries: {e}"))
+        })
+    }
+
+    fn symbol_config() -> &'static SymbolConfig {
+        &SYMBOL_CONFIG
+    }
+
+    fn metrics_config() -> &'static MetricsConfig {
+        &METRICS_CONFIG
+    }
+
+    fn extra_capabilities() -> Vec<Capability> {
+        vec![
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+        ]
+    }
+
+    fn symbol_kind(tag: &str) -> SymbolKind {
+        match tag {
+            // Named types other than structs and interfaces, as gopls has them.
+            "type" | "type_alias" => SymbolKind::Class,
+            "interface_method" => SymbolKind::Method,
+            "embedded_field" => SymbolKind::Field,
+            other => lingo_plugin_sdk::default_symbol_kind(other),
+        }
+    }
+
+    /// An embedded field is named after the type it embeds.
+    fn name_is_reference(tag: &str) -> bool {
+        tag == "embedded_field"
+    }
+
+    fn documented_node(node: Node) -> Node {
+        declarations::documented_node(node)
+    }
+
+    fn signature_range(node: Node, source: &str) -> Option<(usize, usize)> {
+        declarations::signature_range(node, source)
+    }
+
+    /// The local names of imported packages: `fmt` of `fmt.Println`.
+    fn qualifying_names(root: Node, source: &str) -> Vec<String> {
+        imports::package_names(root, source)
+    }
+
+    fn doc_comment(comment: &str) -> Option<String> {
+        declarations::doc_text(comment)
+    }
+
+    fn doc_comment_node(comment: Node, source: &str) -> Option<String> {
+        if declarations::ends_a_code_line(comment) {
+            return None;
+        }
+        declarations::doc_text(&source[comment.byte_range()])
+    }
+
+    /// Go's capitalisation rule, per declared name.
+    fn name_visibility(node: Node, name: Node, source: &str) -> Visibility {
+        names::visibility(node, name, source)
+    }
+
+    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+        imports::imports(root, source, lines)
+    }
+
+    fn render_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        import_edits::render_import(root, source, module_path, names)
+    }
+
+    fn remove_import(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        name: Option<&str>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        import_edits::remove_import(root, source, module_path, name)
+    }
+
+    fn render_declaration(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_module: &str,
+    ) -> Result<String, PluginError> {
+        declarations::render_declaration(root, source, start, end, target_module)
+    }
+
+    fn module_of(
+        _root: Node,
+        _source: &str,
+        path: &str,
+        manifests: &[Manifest],
+    ) -> Vec<ModuleIdentity> {
+        vec![modules::module_of(path, manifests)]
+    }
+
+    fn resolve_import(
+        importer: &ModuleIdentity,
+        import_path: &str,
+        _manifests: &[Manifest],
+    ) -> Vec<String> {
+        modules::resolve_import(importer, import_path)
+    }
+}
+
+lingo_plugin_sdk::export_plugin!(Go);
