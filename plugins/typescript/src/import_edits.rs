@@ -573,3 +573,120 @@ pub fn remove_import(
     }
     Ok(edits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(source: &str) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
+            .unwrap();
+        parser.parse(source, None).unwrap()
+    }
+
+    fn apply(source: &str, mut edits: Vec<TextEdit>) -> String {
+        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+        let mut out = source.to_string();
+        for e in edits {
+            out.replace_range(e.start as usize..e.end as usize, &e.new_text);
+        }
+        out
+    }
+
+    fn render(source: &str, module: &str, names: &[&str]) -> String {
+        let tree = parse(source);
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        apply(
+            source,
+            render_import(tree.root_node(), source, module, &names).unwrap(),
+        )
+    }
+
+    fn remove(source: &str, module: &str, name: Option<&str>) -> Result<String, PluginError> {
+        let tree = parse(source);
+        remove_import(tree.root_node(), source, module, name).map(|edits| apply(source, edits))
+    }
+
+    #[test]
+    fn named_imports_merge_into_the_existing_import_of_the_module() {
+        let source = "import { a } from './m';\nimport x from 'n';\n\nf();\n";
+        assert_eq!(
+            render(source, "./m", &["b", "c as d", "a"]),
+            "import { a, b, c as d } from './m';\nimport x from 'n';\n\nf();\n"
+        );
+        // Into a default-only import, as a new `{ }`.
+        assert_eq!(
+            render(source, "n", &["y"]),
+            "import { a } from './m';\nimport x, { y } from 'n';\n\nf();\n"
+        );
+        // Nothing to do when every name is there.
+        assert_eq!(render(source, "./m", &["a"]), source);
+    }
+
+    #[test]
+    fn new_imports_follow_the_file_style_and_place() {
+        let source = "import { a } from './m'\n\nf()\n";
+        assert_eq!(
+            render(source, "./q", &["default as Q", "r"]),
+            "import { a } from './m'\nimport Q, { r } from './q'\n\nf()\n"
+        );
+        assert_eq!(
+            render(source, "./q", &["* as q"]),
+            "import { a } from './m'\nimport * as q from './q'\n\nf()\n"
+        );
+        assert_eq!(
+            render(source, "./q", &["type T"]),
+            "import { a } from './m'\nimport { type T } from './q'\n\nf()\n"
+        );
+        // No import yet: after the header comment and directive.
+        let bare = "// License header.\n\n\"use strict\";\nconst x = 1;\n";
+        assert_eq!(
+            render(bare, "fs", &[]),
+            "// License header.\n\n\"use strict\";\nimport \"fs\";\nconst x = 1;\n"
+        );
+        // A default import merges in front of an existing `{ }`.
+        assert_eq!(
+            render("import { a } from \"m\";\n", "m", &["default as M"]),
+            "import M, { a } from \"m\";\n"
+        );
+        let tree = parse(source);
+        let error = render_import(tree.root_node(), source, "./q", &["* as".into()]).unwrap_err();
+        assert!(matches!(error, PluginError::InvalidInput(_)), "{error:?}");
+    }
+
+    #[test]
+    fn removing_takes_out_one_name_or_the_whole_statement() {
+        let source = "import D, { a, b as c } from './m';\nexport { x, y } from './m';\nconst { p, q: r } = require('./m');\nimport * as ns from './n';\n";
+        assert_eq!(
+            remove(source, "./m", Some("c")).unwrap(),
+            "import D, { a } from './m';\nexport { x, y } from './m';\nconst { p, q: r } = require('./m');\nimport * as ns from './n';\n"
+        );
+        assert_eq!(
+            remove(source, "./m", Some("D")).unwrap(),
+            "import { a, b as c } from './m';\nexport { x, y } from './m';\nconst { p, q: r } = require('./m');\nimport * as ns from './n';\n"
+        );
+        assert_eq!(
+            remove(source, "./m", Some("r")).unwrap(),
+            "import D, { a, b as c } from './m';\nexport { x, y } from './m';\nconst { p } = require('./m');\nimport * as ns from './n';\n"
+        );
+        assert_eq!(
+            remove(source, "./n", Some("ns")).unwrap(),
+            "import D, { a, b as c } from './m';\nexport { x, y } from './m';\nconst { p, q: r } = require('./m');\n"
+        );
+        assert_eq!(
+            remove(source, "./m", None).unwrap(),
+            "import * as ns from './n';\n"
+        );
+        assert!(matches!(
+            remove(source, "./m", Some("zzz")),
+            Err(PluginError::InvalidInput(_))
+        ));
+        // The last name of a `{ }` next to a default import takes the braces.
+        assert_eq!(
+            remove("import D, { a } from 'm';\n", "m", Some("a")).unwrap(),
+            "import D from 'm';\n"
+        );
+    }
+}

@@ -186,3 +186,89 @@ fn source_of_output(entry: &str) -> String {
     }
     entry.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(path: &str, contents: &str) -> Manifest {
+        Manifest {
+            path: path.into(),
+            contents: contents.into(),
+        }
+    }
+
+    fn importer(path: &str) -> ModuleIdentity {
+        ModuleIdentity {
+            path: path.into(),
+            crate_or_package: None,
+        }
+    }
+
+    #[test]
+    fn modules_are_paths_without_extension_in_the_nearest_package() {
+        let manifests = [
+            manifest("package.json", r#"{"name": "root"}"#),
+            manifest("packages/ui/package.json", r#"{"name": "@acme/ui"}"#),
+        ];
+        let of = |path| {
+            let m = &module_of(path, &manifests)[0];
+            (m.path.clone(), m.crate_or_package.clone())
+        };
+        assert_eq!(of("src/a/b.ts"), ("src/a/b".into(), Some("root".into())));
+        assert_eq!(
+            of("src/types.d.ts"),
+            ("src/types".into(), Some("root".into()))
+        );
+        assert_eq!(
+            of("packages/ui/src/index.tsx"),
+            ("packages/ui/src/index".into(), Some("@acme/ui".into()))
+        );
+        assert_eq!(of("packages/uix/a.js").1, Some("root".into()));
+        assert_eq!(module_of("a.mjs", &[])[0].crate_or_package, None);
+    }
+
+    #[test]
+    fn relative_imports_resolve_against_the_importers_folder() {
+        let from = |module, path| resolve_import(&importer(module), path, &[]);
+        assert_eq!(from("src/a/b", "./c"), ["src/a/c", "src/a/c/index"]);
+        assert_eq!(from("src/a/b", "../d.js"), ["src/d", "src/d/index"]);
+        assert_eq!(from("src/a/index", "./c"), ["src/a/c", "src/a/c/index"]);
+        assert_eq!(
+            from("src/a/b", "./dir/index"),
+            ["src/a/dir", "src/a/dir/index"]
+        );
+        assert_eq!(from("src/a/b", "."), ["src/a", "src/a/index"]);
+        assert!(from("a", "../../x").is_empty());
+        assert!(from("src/a/b", "lodash").is_empty());
+        assert!(from("src/a/b", "node:fs").is_empty());
+    }
+
+    #[test]
+    fn bare_imports_of_workspace_packages_resolve_to_their_entry() {
+        let manifests = [manifest(
+            "packages/ui/package.json",
+            r#"{"name": "@acme/ui", "main": "dist/main.js"}"#,
+        )];
+        let resolve = |path| resolve_import(&importer("app/x"), path, &manifests);
+        let entry = resolve("@acme/ui");
+        assert_eq!(
+            &entry[..4],
+            [
+                "packages/ui/dist/main",
+                "packages/ui/dist/main/index",
+                "packages/ui/src/main",
+                "packages/ui/src/main/index"
+            ]
+        );
+        assert!(
+            entry.contains(&"packages/ui/src/index".to_string()),
+            "{entry:?}"
+        );
+        assert_eq!(
+            resolve("@acme/ui/button")[..2],
+            ["packages/ui/button", "packages/ui/button/index"]
+        );
+        assert!(resolve("@acme/other").is_empty());
+    }
+}

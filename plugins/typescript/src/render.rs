@@ -28,12 +28,25 @@ fn text<'s>(node: Node, source: &'s str) -> &'s str {
     &source[node.byte_range()]
 }
 
-/// The declaration the span `[start, end)` denotes: the innermost
-/// declaration node covering it.
+/// Members of classes, interfaces, enums and object literals: a span inside
+/// one denotes the member, not the declaration around it.
+const MEMBERS: &[&str] = &[
+    "method_definition",
+    "method_signature",
+    "abstract_method_signature",
+    "public_field_definition",
+    "field_definition",
+    "property_signature",
+    "enum_assignment",
+    "pair",
+];
+
+/// The declaration or member the span `[start, end)` denotes: the innermost
+/// one covering it.
 fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
     let mut node = root.descendant_for_byte_range(start, end);
     while let Some(n) = node {
-        if DECLARATIONS.contains(&n.kind()) {
+        if DECLARATIONS.contains(&n.kind()) || MEMBERS.contains(&n.kind()) {
             return Some(n);
         }
         node = n.parent();
@@ -102,7 +115,7 @@ pub fn render_declaration(
     } else {
         node
     });
-    if statement.parent().is_none_or(|p| p.kind() != "program") {
+    if MEMBERS.contains(&node.kind()) || statement.parent().is_none_or(|p| p.kind() != "program") {
         return Err(PluginError::InvalidInput(format!(
             "`{}` is not a module-level declaration; only those move between modules",
             node.child_by_field_name("name")
@@ -139,4 +152,69 @@ pub fn render_declaration(
     rendered.push(' ');
     rendered.push_str(&declaration_text(node, source));
     Ok(rendered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(source: &str, needle: &str) -> Result<String, PluginError> {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
+            .unwrap();
+        let tree = parser.parse(source, None).unwrap();
+        let start = source.find(needle).expect("needle in source");
+        render_declaration(
+            tree.root_node(),
+            source,
+            start,
+            start + needle.len(),
+            "src/b",
+        )
+    }
+
+    #[test]
+    fn a_private_declaration_is_exported_with_its_jsdoc() {
+        let source = "/** Doubles. */\nfunction twice(x: number) {\n  return 2 * x;\n}\n";
+        assert_eq!(
+            render(source, "function twice").unwrap(),
+            "/** Doubles. */\nexport function twice(x: number) {\n  return 2 * x;\n}"
+        );
+    }
+
+    #[test]
+    fn exported_and_ambient_declarations_keep_their_keywords() {
+        let source = "export default class A {}\ndeclare const V: string;\n";
+        assert_eq!(
+            render(source, "class A {}").unwrap(),
+            "export default class A {}"
+        );
+        assert_eq!(
+            render(source, "V: string").unwrap(),
+            "export declare const V: string;"
+        );
+    }
+
+    #[test]
+    fn one_declarator_of_several_becomes_its_own_statement() {
+        let source = "export const a = 1, b = () => a;\n";
+        assert_eq!(
+            render(source, "b = () => a").unwrap(),
+            "export const b = () => a;"
+        );
+    }
+
+    #[test]
+    fn members_and_locals_do_not_move_between_modules() {
+        let source = "class C {\n  m() {\n    const inner = 1;\n  }\n}\n";
+        assert!(matches!(
+            render(source, "m() {"),
+            Err(PluginError::InvalidInput(_))
+        ));
+        assert!(matches!(
+            render(source, "inner = 1"),
+            Err(PluginError::InvalidInput(_))
+        ));
+    }
 }
