@@ -129,9 +129,19 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
     })
 }
 
-fn open_workspace(args: &ServeArgs) -> anyhow::Result<Arc<Workspace>> {
-    let registry = Arc::new(PluginRegistry::load(&runtime_config(args)?)?);
-    Ok(Arc::new(Workspace::new(&args.root, registry)?))
+/// The workspace of `args`, with its index database, and a file watcher when
+/// `watch` (a server that answers many requests).
+fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace>> {
+    let config = runtime_config(args)?;
+    let registry = Arc::new(PluginRegistry::load(&config)?);
+    let mut workspace = match &config.cache_dir {
+        Some(dir) => Workspace::with_store(&args.root, registry, dir)?,
+        None => Workspace::new(&args.root, registry)?,
+    };
+    if watch {
+        workspace.watch();
+    }
+    Ok(Arc::new(workspace))
 }
 
 fn main() -> anyhow::Result<()> {
@@ -148,7 +158,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Index(args) => {
-            let workspace = open_workspace(&args)?;
+            let workspace = open_workspace(&args, false)?;
             let stats = workspace.refresh();
             let snapshot = workspace.snapshot();
             let lines: usize = snapshot.files.values().map(|f| f.line_count()).sum();
@@ -194,7 +204,7 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let workspace = open_workspace(&args)?;
+    let workspace = open_workspace(&args, true)?;
     tracing::info!(root = %workspace.root().display(), "serving MCP on stdio");
     // Index in the background; tools wait for it, the handshake does not.
     let indexer = workspace.clone();

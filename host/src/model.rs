@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 pub struct Position {
     pub line: u32,
     pub character: u32,
-    #[serde(skip_serializing)]
     pub offset: u32,
 }
 

@@ -293,7 +293,9 @@ fn doc_comments_lose_their_markers_and_stop_at_blank_lines_and_plain_comments() 
 fn references_carry_kind_qualifier_member_flag_enclosing_symbol_and_local() {
     let facts = analyze("references.rs");
     let expected = [
-        "Shape reference 2:19 q=crate::shapes",
+        // A name a `use` brings in is an import; the path before it is a
+        // plain reference to the modules.
+        "Shape import 2:19 q=crate::shapes",
         "shapes reference 2:11 q=crate",
         // Supertraits extend, bare or qualified.
         "Clone extends 4:17 in=Named",

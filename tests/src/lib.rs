@@ -243,6 +243,8 @@ pub async fn patiently<F: std::future::Future>(what: &str, future: F) -> F::Outp
 pub struct ToolOutcome {
     pub is_error: bool,
     pub value: Value,
+    /// The text content block.
+    pub text: String,
 }
 
 impl ToolOutcome {
@@ -276,6 +278,13 @@ impl ToolOutcome {
             "error without suggestions: {error:#}"
         );
         error
+    }
+
+    /// The text of a successful call whose answer is text (graph tools).
+    pub fn text(self) -> String {
+        assert!(!self.is_error, "expected success, got {:#}", self.value);
+        assert_eq!(self.value["format"], json!("text"), "{:#}", self.value);
+        self.text
     }
 
     /// The error code of a failed call.
@@ -367,12 +376,18 @@ impl McpServer {
             .as_text()
             .unwrap_or_else(|| panic!("{tool}: content is not text"))
             .text;
-        let parsed: Value =
-            serde_json::from_str(text).unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
-        assert_eq!(parsed, value, "{tool}: text and structuredContent differ");
+        if value["format"] == json!("text") {
+            // Text answers carry the text itself; the rest is metadata.
+            assert_eq!(value["text"].as_str(), Some(text.as_str()), "{tool}");
+        } else {
+            let parsed: Value = serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
+            assert_eq!(parsed, value, "{tool}: text and structuredContent differ");
+        }
         ToolOutcome {
             is_error: result.is_error.unwrap_or(false),
             value,
+            text: text.clone(),
         }
     }
 

@@ -177,7 +177,11 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
             Resolution::NameOnly => out.counts.name_only += 1,
         }
         for definition in definitions {
-            let Target::Symbol { file: target, index } = &definition.target else {
+            let Target::Symbol {
+                file: target,
+                index,
+            } = &definition.target
+            else {
                 continue;
             };
             let Some(target_file) = table.file_number(&target.path) else {

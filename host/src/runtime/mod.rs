@@ -71,6 +71,9 @@ pub trait LanguagePlugin: Send + Sync {
     fn info(&self) -> &PluginInfo;
     /// Where the plugin came from (`embedded:…` or a file path).
     fn origin(&self) -> &str;
+    /// Identifies the plugin's code (sha256 of the component): facts stored
+    /// under another fingerprint are stale.
+    fn fingerprint(&self) -> &str;
     /// Parse `source` and return every fact about it.
     fn analyze(
         &self,

@@ -1,6 +1,7 @@
 //! A plugin component under wasmtime: ABI check, instance pool, calls with
 //! deadlines, and replacement of instances that trap.
 
+use sha2::Digest;
 use std::sync::Mutex;
 
 use wasmtime::component::{Component, Linker, ResourceAny};
@@ -27,6 +28,8 @@ struct Instance {
 pub struct WasmPlugin {
     info: PluginInfo,
     origin: String,
+    /// sha256 of the component's bytes.
+    fingerprint: String,
     engine: Engine,
     pre: LanguagePluginPre<SandboxState>,
     limits: Limits,
@@ -78,6 +81,7 @@ impl WasmPlugin {
                 capabilities: Vec::new(),
             },
             origin: origin.to_string(),
+            fingerprint: hex::encode(sha2::Sha256::digest(wasm)),
             engine: engine.clone(),
             pre,
             limits,
@@ -215,6 +219,10 @@ impl LanguagePlugin for WasmPlugin {
 
     fn origin(&self) -> &str {
         &self.origin
+    }
+
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     fn analyze(

@@ -95,6 +95,10 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     if verbose {
         workspace_json["languages"] = json!(by_language);
         workspace_json["lastRefresh"] = json!(workspace.last_refresh());
+        workspace_json["initialRefresh"] = json!(workspace.initial_refresh());
+        workspace_json["indexDatabase"] =
+            json!(workspace.store_path().map(|p| p.display().to_string()));
+        workspace_json["watching"] = json!(workspace.is_watching());
     }
     Ok(json!({
         "healthy": errors.is_empty(),

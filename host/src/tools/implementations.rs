@@ -91,6 +91,14 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         frontier = next;
         depth += 1;
     }
+    // Nearest first, then by place.
+    items.sort_by_key(|i| {
+        (
+            i["depth"].as_u64(),
+            i["file_path"].as_str().map(str::to_string),
+            i["range"]["start"]["line"].as_u64(),
+        )
+    });
     let (implementations, pagination) = paging.page(items);
     Ok(json!({
         "symbol": view::symbol(table, root),

@@ -2,7 +2,11 @@
 //! fresh by a stat check before every answer.
 
 pub mod paths;
+mod store;
 mod walk;
+mod watch;
+
+pub use store::{IndexStore, StoreError};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -16,6 +20,7 @@ use crate::graph::CodeGraph;
 use crate::model::{FileFacts, Manifest, ModuleIdentity};
 use crate::resolve::SymbolTable;
 use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
+use store::{FileRow, StoredFile};
 
 /// Files larger than this are not indexed.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -110,7 +115,10 @@ impl Snapshot {
 pub struct RefreshStats {
     pub generation: u64,
     pub files: usize,
+    /// Files parsed by their plugin.
     pub analyzed: usize,
+    /// Files whose facts came from the database.
+    pub loaded: usize,
     pub removed: usize,
     pub failed: usize,
     pub elapsed_ms: u128,
@@ -122,6 +130,12 @@ pub struct Workspace {
     snapshot: RwLock<Snapshot>,
     /// Serialises refreshes; readers use the last snapshot meanwhile.
     refresh_lock: Mutex<Option<RefreshStats>>,
+    /// The on-disk index, when there is a cache directory.
+    store: Option<IndexStore>,
+    /// OS change notifications; without them every refresh walks the tree.
+    watcher: Option<watch::Watcher>,
+    /// Statistics of the first refresh (how much came from the database).
+    initial: OnceLock<RefreshStats>,
 }
 
 impl Workspace {
@@ -141,7 +155,93 @@ impl Workspace {
             registry,
             snapshot: RwLock::new(Snapshot::default()),
             refresh_lock: Mutex::new(None),
+            store: None,
+            watcher: None,
+            initial: OnceLock::new(),
         })
+    }
+
+    /// A workspace whose index persists in a database under `cache_dir`.
+    /// Without a usable database it still works, indexing from scratch.
+    pub fn with_store(
+        root: &Path,
+        registry: Arc<PluginRegistry>,
+        cache_dir: &Path,
+    ) -> anyhow::Result<Self> {
+        let mut workspace = Workspace::new(root, registry)?;
+        match IndexStore::open(cache_dir, &workspace.root) {
+            Ok(store) => {
+                tracing::info!(database = %store.path().display(), "index database");
+                workspace.store = Some(store);
+            }
+            Err(error) => {
+                tracing::warn!(%error, "index database unavailable; the index stays in memory")
+            }
+        }
+        Ok(workspace)
+    }
+
+    /// Watch the tree for changes, so refreshes stat the indexed files
+    /// instead of walking every folder. Returns whether watching works.
+    pub fn watch(&mut self) -> bool {
+        match watch::Watcher::start(&self.root) {
+            Ok(watcher) => {
+                self.watcher = Some(watcher);
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "no file watcher; every refresh walks the tree");
+                false
+            }
+        }
+    }
+
+    /// Whether a file watcher is running.
+    pub fn is_watching(&self) -> bool {
+        self.watcher.is_some()
+    }
+
+    /// The files as they are on disk: a full walk, or with a watcher that
+    /// reports no new files, a stat of each indexed file.
+    fn listing(&self, previous: &Snapshot) -> walk::Listing {
+        let Some(watcher) = &self.watcher else {
+            return walk::list(&self.root, &self.registry);
+        };
+        let changes = watcher.take();
+        if previous.generation == 0
+            || changes.overflow
+            || changes
+                .paths
+                .iter()
+                .any(|p| self.may_add_files(p, previous))
+        {
+            return walk::list(&self.root, &self.registry);
+        }
+        let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
+        walk::restat(&self.root, previous.files.values().map(|f| &**f), manifests)
+    }
+
+    /// Whether a changed path may bring files the index does not know (a
+    /// new source file or folder, a manifest, an ignore file).
+    fn may_add_files(&self, path: &Path, previous: &Snapshot) -> bool {
+        let Some(relative) = paths::relative_posix(&self.root, path) else {
+            return false;
+        };
+        if walk::is_skipped(&relative) || previous.files.contains_key(&relative) {
+            return false;
+        }
+        let file_name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        path.is_dir()
+            || self.registry.for_path(path).is_some()
+            || walk::changes_listing(&self.registry, file_name)
+    }
+
+    /// Where the index is persisted, if it is.
+    pub fn store_path(&self) -> Option<&Path> {
+        self.store.as_ref().map(|s| s.path())
     }
 
     pub fn root(&self) -> &Path {
@@ -166,6 +266,11 @@ impl Workspace {
         self.snapshot.read().expect("snapshot lock").clone()
     }
 
+    /// Statistics of the first refresh, once it ran.
+    pub fn initial_refresh(&self) -> Option<RefreshStats> {
+        self.initial.get().cloned()
+    }
+
     /// Statistics of the last refresh, if any.
     pub fn last_refresh(&self) -> Option<RefreshStats> {
         self.refresh_lock.lock().expect("refresh lock").clone()
@@ -178,13 +283,27 @@ impl Workspace {
     }
 
     /// Re-read changed files, drop deleted ones, re-analyze what changed.
+    /// The first refresh takes unchanged files' facts from the database.
     pub fn refresh(&self) -> RefreshStats {
         let mut last = self.refresh_lock.lock().expect("refresh lock");
         let started = Instant::now();
         let previous = self.snapshot();
-        let listing = walk::list(&self.root, &self.registry);
+        let listing = self.listing(&previous);
         let manifests = Arc::new(read_manifests(&self.root, &listing.manifests));
-        let manifests_changed = *manifests != *previous.manifests;
+        let manifests_digest = digest_manifests(&manifests);
+        let first = previous.generation == 0;
+        let mut stored = if first {
+            self.load_stored()
+        } else {
+            Stored::default()
+        };
+        // Facts depend on the manifests (module paths): reuse them only
+        // while the manifests are the same.
+        let reuse = if first {
+            stored.manifests_digest.as_deref() == Some(manifests_digest.as_str())
+        } else {
+            *manifests == *previous.manifests
+        };
 
         let mut files = BTreeMap::new();
         let mut to_analyze = Vec::new();
@@ -193,31 +312,53 @@ impl Workspace {
             let unchanged =
                 old.is_some_and(|o| o.size == found.size && o.modified == found.modified);
             match old {
-                Some(old) if unchanged && !manifests_changed => {
+                Some(old) if unchanged && reuse => {
                     files.insert(found.path.clone(), old.clone());
                 }
-                _ => to_analyze.push((found, old.cloned())),
+                _ => {
+                    let from_store = stored.files.remove(&found.path);
+                    to_analyze.push(Pending {
+                        found,
+                        old: old.cloned(),
+                        stored: from_store,
+                    });
+                }
             }
         }
-        let removed = previous
+        let mut removed: Vec<String> = previous
             .files
             .keys()
-            .filter(|p| !listing_contains(&files, &to_analyze, p))
-            .count();
-        let analyzed = self.analyze_all(to_analyze, &manifests, manifests_changed);
-        let changed =
-            !analyzed.is_empty() || removed > 0 || manifests_changed || previous.generation == 0;
-        let failed = analyzed.iter().filter(|e| e.facts.is_err()).count();
+            .filter(|p| !files.contains_key(*p) && !to_analyze.iter().any(|t| &t.found.path == *p))
+            .cloned()
+            .collect();
+        // Files the database knows that are gone from the disk.
+        removed.extend(stored.files.into_keys());
+        let results = self.analyze_all(to_analyze, &manifests, reuse);
+        let analyzed: Vec<&FileEntry> = results
+            .iter()
+            .filter(|(_, origin)| *origin == Origin::Analyzed)
+            .map(|(entry, _)| entry)
+            .collect();
         let analyzed_count = analyzed.len();
-        for entry in analyzed {
-            files.insert(entry.path.clone(), Arc::new(entry));
-        }
-        let generation = if changed {
-            previous.generation + 1
+        let loaded = results
+            .iter()
+            .filter(|(_, origin)| *origin == Origin::Stored)
+            .count();
+        let failed = results.iter().filter(|(e, _)| e.facts.is_err()).count();
+        let content_changed = results.iter().any(|(_, o)| *o != Origin::Stored);
+        let base = if first {
+            stored.generation
         } else {
             previous.generation
         };
-        if changed {
+        let changed = content_changed || !removed.is_empty() || !reuse || base == 0;
+        let generation = if changed { base + 1 } else { base };
+        self.persist(&analyzed, &removed, generation, &manifests_digest);
+        let removed_count = removed.len();
+        for (entry, _) in results {
+            files.insert(entry.path.clone(), Arc::new(entry));
+        }
+        if changed || first {
             let modules = Arc::new(module_map(&files));
             *self.snapshot.write().expect("snapshot lock") = Snapshot {
                 generation,
@@ -231,25 +372,91 @@ impl Workspace {
             generation,
             files: self.snapshot().files.len(),
             analyzed: analyzed_count,
-            removed,
+            loaded,
+            removed: removed_count,
             failed,
             elapsed_ms: started.elapsed().as_millis(),
         };
-        if changed {
+        if changed || first {
             tracing::info!(?stats, "workspace refreshed");
+        }
+        if first {
+            let _ = self.initial.set(stats.clone());
         }
         *last = Some(stats.clone());
         stats
     }
 
+    /// What the database holds, or nothing when there is no database.
+    fn load_stored(&self) -> Stored {
+        let Some(store) = &self.store else {
+            return Stored::default();
+        };
+        let loaded = store.load().and_then(|files| {
+            let generation = store.meta("generation")?.and_then(|g| g.parse().ok());
+            let manifests_digest = store.meta("manifests")?;
+            Ok(Stored {
+                files,
+                generation: generation.unwrap_or(0),
+                manifests_digest,
+            })
+        });
+        loaded.unwrap_or_else(|error| {
+            tracing::warn!(%error, "index database unreadable; indexing from scratch");
+            Stored::default()
+        })
+    }
+
+    /// Write what was analyzed to the database; failures only cost a re-parse
+    /// at the next start, so they are logged, not returned.
+    fn persist(
+        &self,
+        analyzed: &[&FileEntry],
+        removed: &[String],
+        generation: u64,
+        manifests: &str,
+    ) {
+        let Some(store) = &self.store else { return };
+        let rows: Vec<FileRow> = analyzed
+            .iter()
+            .filter_map(|entry| {
+                let facts = entry.facts.as_ref().ok()?;
+                Some(FileRow {
+                    path: &entry.path,
+                    sha256: &entry.sha256,
+                    size: entry.size,
+                    modified: entry.modified,
+                    plugin: entry.plugin.fingerprint(),
+                    facts,
+                })
+            })
+            .collect();
+        // A file that failed is forgotten, so the next start tries it again.
+        let mut forget: Vec<String> = removed.to_vec();
+        forget.extend(
+            analyzed
+                .iter()
+                .filter(|e| e.facts.is_err())
+                .map(|e| e.path.clone()),
+        );
+        let meta = [
+            ("generation", generation.to_string()),
+            ("manifests", manifests.to_string()),
+        ];
+        if let Err(error) = store.save(&rows, &forget, &meta) {
+            tracing::warn!(%error, "could not save the index");
+        }
+    }
+
     /// Read and analyze files on all cores. A file whose bytes did not change
-    /// (same sha256) keeps its facts unless the manifests changed.
+    /// (same sha256) keeps its facts, from memory or from the database, while
+    /// `reuse` holds (the manifests did not change).
     fn analyze_all(
         &self,
-        work: Vec<(walk::FoundFile, Option<Arc<FileEntry>>)>,
+        work: Vec<Pending>,
         manifests: &Arc<Vec<Manifest>>,
-        manifests_changed: bool,
-    ) -> Vec<FileEntry> {
+        reuse: bool,
+    ) -> Vec<(FileEntry, Origin)> {
         let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .min(work.len().max(1));
@@ -259,13 +466,11 @@ impl Workspace {
             for _ in 0..workers {
                 scope.spawn(|| {
                     loop {
-                        let Some((found, old)) = queue.lock().expect("queue lock").pop() else {
+                        let Some(pending) = queue.lock().expect("queue lock").pop() else {
                             break;
                         };
-                        if let Some(entry) =
-                            self.analyze_one(found, old, manifests, manifests_changed)
-                        {
-                            results.lock().expect("results lock").push(entry);
+                        if let Some(done) = self.analyze_one(pending, manifests, reuse) {
+                            results.lock().expect("results lock").push(done);
                         }
                     }
                 });
@@ -276,29 +481,39 @@ impl Workspace {
 
     fn analyze_one(
         &self,
-        found: walk::FoundFile,
-        old: Option<Arc<FileEntry>>,
+        pending: Pending,
         manifests: &[Manifest],
-        manifests_changed: bool,
-    ) -> Option<FileEntry> {
+        reuse: bool,
+    ) -> Option<(FileEntry, Origin)> {
+        let Pending { found, old, stored } = pending;
         let bytes = std::fs::read(self.root.join(&found.path)).ok()?;
         let sha256 = hex::encode(Sha256::digest(&bytes));
         let source: Arc<str> = String::from_utf8_lossy(&bytes).into();
-        if let Some(old) = old.filter(|o| o.sha256 == sha256 && !manifests_changed) {
-            return Some(FileEntry {
+        if let Some(old) = old.filter(|o| reuse && o.sha256 == sha256) {
+            let entry = FileEntry {
                 modified: found.modified,
                 size: found.size,
                 ..clone_entry(&old)
-            });
+            };
+            return Some((entry, Origin::Unchanged));
         }
-        let facts = found
-            .plugin
-            .analyze(&found.path, &source, manifests)
-            .map(Arc::new)
-            .inspect_err(
-                |e| tracing::warn!(path = %found.path, error = %e, "file could not be analyzed"),
-            );
-        Some(FileEntry {
+        let fingerprint = found.plugin.fingerprint();
+        let (facts, origin) = match stored
+            .filter(|s| reuse && s.sha256 == sha256 && s.plugin == fingerprint)
+        {
+            Some(stored) => (Ok(Arc::new(stored.facts)), Origin::Stored),
+            None => (
+                found
+                    .plugin
+                    .analyze(&found.path, &source, manifests)
+                    .map(Arc::new)
+                    .inspect_err(|e| {
+                        tracing::warn!(path = %found.path, error = %e, "file could not be analyzed")
+                    }),
+                Origin::Analyzed,
+            ),
+        };
+        let entry = FileEntry {
             path: found.path,
             plugin: found.plugin,
             source,
@@ -306,7 +521,8 @@ impl Workspace {
             modified: found.modified,
             size: found.size,
             facts,
-        })
+        };
+        Some((entry, origin))
     }
 
     /// The indexed file at a client-supplied path, with boundary checks and
@@ -367,12 +583,43 @@ fn clone_entry(entry: &FileEntry) -> FileEntry {
     }
 }
 
-fn listing_contains(
-    kept: &BTreeMap<String, Arc<FileEntry>>,
-    pending: &[(walk::FoundFile, Option<Arc<FileEntry>>)],
-    path: &str,
-) -> bool {
-    kept.contains_key(path) || pending.iter().any(|(f, _)| f.path == path)
+/// A file waiting to be read: what the walk found, the previous snapshot's
+/// entry and the database's row, if any.
+struct Pending {
+    found: walk::FoundFile,
+    old: Option<Arc<FileEntry>>,
+    stored: Option<StoredFile>,
+}
+
+/// Where a refreshed file's facts came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// Same bytes as in the previous snapshot.
+    Unchanged,
+    /// Same bytes and plugin as in the database.
+    Stored,
+    /// Parsed by the plugin now.
+    Analyzed,
+}
+
+/// The database's contents, read at the first refresh.
+#[derive(Default)]
+struct Stored {
+    files: HashMap<String, StoredFile>,
+    generation: u64,
+    manifests_digest: Option<String>,
+}
+
+/// sha256 over the manifests' paths and contents.
+fn digest_manifests(manifests: &[Manifest]) -> String {
+    let mut hasher = Sha256::new();
+    for manifest in manifests {
+        hasher.update(manifest.path.as_bytes());
+        hasher.update([0]);
+        hasher.update(manifest.contents.as_bytes());
+        hasher.update([0]);
+    }
+    hex::encode(hasher.finalize())
 }
 
 fn read_manifests(root: &Path, paths: &[String]) -> Vec<Manifest> {

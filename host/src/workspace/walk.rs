@@ -85,6 +85,48 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
     listing
 }
 
+/// The files of `previous` as they are on disk now (a stat each, no
+/// directory walk): what a refresh needs when a watcher vouches that no file
+/// was added.
+pub fn restat<'a>(
+    root: &Path,
+    previous: impl Iterator<Item = &'a super::FileEntry>,
+    manifests: Vec<String>,
+) -> Listing {
+    let sources = previous
+        .filter_map(|entry| {
+            let metadata = std::fs::metadata(root.join(&entry.path)).ok()?;
+            (metadata.is_file() && metadata.len() <= MAX_FILE_BYTES).then(|| FoundFile {
+                path: entry.path.clone(),
+                plugin: entry.plugin.clone(),
+                size: metadata.len(),
+                modified: metadata.modified().ok(),
+            })
+        })
+        .collect();
+    Listing { sources, manifests }
+}
+
+/// Whether a workspace-relative path is inside a folder the walk skips
+/// (build and vendor folders, hidden folders).
+pub fn is_skipped(relative: &str) -> bool {
+    let mut components: Vec<&str> = relative.split('/').collect();
+    components.pop();
+    components
+        .iter()
+        .any(|c| SKIPPED_DIRS.contains(c) || c.starts_with('.'))
+}
+
+/// Whether a file name is a manifest a plugin asked for, or an ignore file
+/// that changes what the walk lists.
+pub fn changes_listing(registry: &PluginRegistry, file_name: &str) -> bool {
+    matches!(file_name, ".gitignore" | ".ignore")
+        || registry
+            .manifest_names()
+            .iter()
+            .any(|m| glob_match(m, file_name))
+}
+
 /// Manifest names are exact, or `*.ext`.
 fn glob_match(pattern: &str, name: &str) -> bool {
     match pattern.strip_prefix('*') {

@@ -19,6 +19,18 @@
 (macro_invocation macro: (identifier) @name) @reference.call
 (macro_invocation macro: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.call
 
+; Names brought in by `use` (the import itself is reported by imports()).
+; A `use_list` only occurs in `use` trees, at any depth.
+(use_declaration
+  argument: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.import
+(use_declaration argument: (identifier) @name) @reference.import
+(use_as_clause
+  path: (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.import
+(use_as_clause path: (identifier) @name) @reference.import
+(use_list
+  (scoped_identifier path: (_) @qualifier name: (identifier) @name)) @reference.import
+(use_list (identifier) @name) @reference.import
+
 ; Trait implementations
 (impl_item trait: (type_identifier) @name) @reference.implements
 (impl_item trait: (generic_type type: (type_identifier) @name)) @reference.implements

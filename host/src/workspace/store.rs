@@ -1,0 +1,255 @@
+//! The index on disk: one SQLite database per workspace in the cache
+//! directory, holding each file's hash, size, modification time, plugin
+//! fingerprint and facts, so that a restart on an unchanged workspace
+//! answers without re-parsing.
+//!
+//! SQLite (rusqlite, bundled) because it is one file, transactional (a
+//! crash mid-write leaves the previous index), and needs no server. Facts
+//! are stored as postcard blobs: compact and fast to decode, and never read
+//! by anything but this module.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::model::FileFacts;
+
+/// Bumped whenever the tables or the facts' encoding change; a database of
+/// another version is emptied.
+const SCHEMA_VERSION: &str = "1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("index database {path}: {source}")]
+    Sqlite {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("cannot create the index directory {path}: {source}")]
+    Directory {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What the database remembers about one file.
+#[derive(Debug, Clone)]
+pub struct StoredFile {
+    pub sha256: String,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+    pub plugin: String,
+    pub facts: FileFacts,
+}
+
+/// One file to write.
+pub struct FileRow<'a> {
+    pub path: &'a str,
+    pub sha256: &'a str,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+    pub plugin: &'a str,
+    pub facts: &'a FileFacts,
+}
+
+pub struct IndexStore {
+    path: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+impl IndexStore {
+    /// The database of the workspace at `root`, under `cache_dir/index/`.
+    pub fn open(cache_dir: &Path, root: &Path) -> Result<Self, StoreError> {
+        let dir = cache_dir.join("index");
+        std::fs::create_dir_all(&dir).map_err(|source| StoreError::Directory {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let digest = hex::encode(Sha256::digest(root.to_string_lossy().as_bytes()));
+        let name = root
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("workspace");
+        let path = dir.join(format!("{name}-{}.sqlite", &digest[..16]));
+        let connection = Connection::open(&path).map_err(|source| StoreError::Sqlite {
+            path: path.display().to_string(),
+            source,
+        })?;
+        // Two servers on one workspace take turns instead of failing.
+        connection
+            .busy_timeout(Duration::from_secs(5))
+            .map_err(|source| StoreError::Sqlite {
+                path: path.display().to_string(),
+                source,
+            })?;
+        let store = IndexStore {
+            path,
+            connection: Mutex::new(connection),
+        };
+        store.prepare()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn error(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: self.path.display().to_string(),
+            source,
+        }
+    }
+
+    /// Create the tables, or empty them when their version is not ours.
+    fn prepare(&self) -> Result<(), StoreError> {
+        let connection = self.connection.lock().expect("store lock");
+        connection
+            .execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 PRAGMA synchronous = NORMAL;
+                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS files (
+                     path TEXT PRIMARY KEY,
+                     sha256 TEXT NOT NULL,
+                     size INTEGER NOT NULL,
+                     modified_ns INTEGER,
+                     plugin TEXT NOT NULL,
+                     facts BLOB NOT NULL
+                 );",
+            )
+            .map_err(|e| self.error(e))?;
+        let version: Option<String> = connection
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(|e| self.error(e))?;
+        if version.as_deref() != Some(SCHEMA_VERSION) {
+            connection
+                .execute_batch("DELETE FROM files; DELETE FROM meta;")
+                .map_err(|e| self.error(e))?;
+            connection
+                .execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
+                    [SCHEMA_VERSION],
+                )
+                .map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+
+    /// A value of the meta table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let connection = self.connection.lock().expect("store lock");
+        connection
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+
+    /// Every stored file. Rows whose facts no longer decode are skipped (the
+    /// file is then analyzed again).
+    pub fn load(&self) -> Result<HashMap<String, StoredFile>, StoreError> {
+        let connection = self.connection.lock().expect("store lock");
+        let mut statement = connection
+            .prepare("SELECT path, sha256, size, modified_ns, plugin, facts FROM files")
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, Option<i64>>(3)?,
+                    row.get::<_, String>(4)?,
+                    row.get::<_, Vec<u8>>(5)?,
+                ))
+            })
+            .map_err(|e| self.error(e))?;
+        let mut files = HashMap::new();
+        for row in rows {
+            let (path, sha256, size, modified_ns, plugin, blob) = row.map_err(|e| self.error(e))?;
+            match postcard::from_bytes::<FileFacts>(&blob) {
+                Ok(facts) => {
+                    files.insert(
+                        path,
+                        StoredFile {
+                            sha256,
+                            size: size as u64,
+                            modified: modified_ns.map(from_nanos),
+                            plugin,
+                            facts,
+                        },
+                    );
+                }
+                Err(error) => tracing::warn!(%path, %error, "stored facts do not decode"),
+            }
+        }
+        Ok(files)
+    }
+
+    /// Write changed files, delete removed ones and record `meta`, in one
+    /// transaction: the database holds the old index or the new, never a mix.
+    pub fn save(
+        &self,
+        changed: &[FileRow],
+        removed: &[String],
+        meta: &[(&str, String)],
+    ) -> Result<(), StoreError> {
+        let mut connection = self.connection.lock().expect("store lock");
+        let transaction = connection.transaction().map_err(|e| self.error(e))?;
+        {
+            let mut upsert = transaction
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO files (path, sha256, size, modified_ns, plugin, facts)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
+                .map_err(|e| self.error(e))?;
+            for row in changed {
+                let blob = postcard::to_stdvec(row.facts).expect("facts serialise");
+                upsert
+                    .execute(params![
+                        row.path,
+                        row.sha256,
+                        row.size as i64,
+                        row.modified.map(to_nanos),
+                        row.plugin,
+                        blob
+                    ])
+                    .map_err(|e| self.error(e))?;
+            }
+            let mut delete = transaction
+                .prepare_cached("DELETE FROM files WHERE path = ?1")
+                .map_err(|e| self.error(e))?;
+            for path in removed {
+                delete.execute([path]).map_err(|e| self.error(e))?;
+            }
+            let mut set = transaction
+                .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
+                .map_err(|e| self.error(e))?;
+            for (key, value) in meta {
+                set.execute(params![key, value])
+                    .map_err(|e| self.error(e))?;
+            }
+        }
+        transaction.commit().map_err(|e| self.error(e))
+    }
+}
+
+fn to_nanos(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
+}
+
+fn from_nanos(nanos: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_nanos(nanos.max(0) as u64)
+}

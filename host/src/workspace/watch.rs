@@ -1,0 +1,55 @@
+//! Change notifications from the operating system (inotify and friends,
+//! through `notify`): which paths changed since the last refresh, so that a
+//! refresh checks the indexed files instead of walking the whole tree.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
+
+/// Paths reported changed since the last [`Watcher::take`].
+#[derive(Debug, Default)]
+pub struct Changes {
+    pub paths: HashSet<PathBuf>,
+    /// Events were lost (queue overflow, watcher error): walk everything.
+    pub overflow: bool,
+}
+
+pub struct Watcher {
+    /// Kept alive for its OS watches; dropping it stops them.
+    _watcher: RecommendedWatcher,
+    changes: Arc<Mutex<Changes>>,
+}
+
+impl Watcher {
+    /// Watch `root` recursively.
+    pub fn start(root: &Path) -> Result<Watcher, notify::Error> {
+        let changes = Arc::new(Mutex::new(Changes::default()));
+        let sink = changes.clone();
+        let mut watcher = notify::recommended_watcher(
+            move |event: notify::Result<notify::Event>| {
+                let mut changes = sink.lock().expect("changes lock");
+                match event {
+                    Ok(event) if event.need_rescan() => changes.overflow = true,
+                    Ok(event) if matches!(event.kind, EventKind::Access(_)) => {}
+                    Ok(event) => changes.paths.extend(event.paths),
+                    Err(error) => {
+                        tracing::warn!(%error, "file watcher error; the next refresh walks the tree");
+                        changes.overflow = true;
+                    }
+                }
+            },
+        )?;
+        watcher.watch(root, RecursiveMode::Recursive)?;
+        Ok(Watcher {
+            _watcher: watcher,
+            changes,
+        })
+    }
+
+    /// The changes since the last call, emptying the record.
+    pub fn take(&self) -> Changes {
+        std::mem::take(&mut *self.changes.lock().expect("changes lock"))
+    }
+}
