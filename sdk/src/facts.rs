@@ -67,7 +67,12 @@ pub fn symbols<L: Language>(
         let (span_start, span_end) =
             L::symbol_range(node, source).unwrap_or((node.start_byte(), node.end_byte()));
         while let Some(&top) = stack.last() {
-            if nodes[top].extent_end <= node.start_byte() {
+            // A node that declares several names (Go's `var a, b int`) is
+            // not the container of its own second name.
+            let same_node = nodes[top].start == node.start_byte()
+                && nodes[top].end == node.end_byte()
+                && nodes[top].kind_id == node.kind_id();
+            if nodes[top].extent_end <= node.start_byte() || same_node {
                 stack.pop();
             } else {
                 break;
