@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::{Args, Tool, ToolContext};
 use crate::error::ToolError;
 use crate::model::FileFacts;
+use crate::workspace::FileEntry;
 
 pub fn tool() -> Tool {
     Tool {
@@ -35,13 +36,47 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     }
     let collapse = args.bool("collapseBody", true)?;
     let facts = file.facts()?;
-    let outline = children(facts, None, 1, depth, collapse, &file.source);
+    let mut outline = children(facts, None, 1, depth, collapse, &file);
+    let mut notes = Vec::new();
+    // Bounded output: first drop the declarations' source, then cut the
+    // top-level list, and say so.
+    if !collapse && size(&outline) > MAX_OUTLINE_BYTES {
+        outline = children(facts, None, 1, depth, true, &file);
+        notes.push("declaration sources omitted: the outline exceeded the response budget; use node_source for one declaration".to_string());
+    }
+    let total = outline.len();
+    let mut bytes = 0;
+    let kept = outline
+        .iter()
+        .take_while(|node| {
+            bytes += node.to_string().len();
+            bytes <= MAX_OUTLINE_BYTES
+        })
+        .count()
+        .max(1)
+        .min(total);
+    if kept < total {
+        outline.truncate(kept);
+        notes.push(format!(
+            "{} of {total} top-level declarations omitted: the outline exceeded the response budget; use depth to shorten it",
+            total - kept
+        ));
+    }
     Ok(json!({
         "filePath": file.path,
         "language": facts.language,
         "generation": snapshot.generation,
         "outline": outline,
+        "truncated": !notes.is_empty(),
+        "notes": notes,
     }))
+}
+
+/// Bytes of outline one answer carries at most.
+const MAX_OUTLINE_BYTES: usize = 256 * 1024;
+
+fn size(nodes: &[Value]) -> usize {
+    nodes.iter().map(|n| n.to_string().len()).sum()
 }
 
 fn children(
@@ -50,8 +85,9 @@ fn children(
     level: usize,
     depth: Option<usize>,
     collapse: bool,
-    source: &str,
+    file: &FileEntry,
 ) -> Vec<Value> {
+    let source = &file.source;
     facts
         .symbols
         .iter()
@@ -65,6 +101,7 @@ fn children(
                 "line": symbol.span.start.line + 1,
                 "endLine": symbol.span.end.line + 1,
                 "visibility": symbol.visibility,
+                "chunkId": super::node::chunk_id(file, index),
             });
             if let Some(signature) = &symbol.signature {
                 node["signature"] = json!(signature);
@@ -92,7 +129,7 @@ fn children(
                     level + 1,
                     depth,
                     collapse,
-                    source,
+                    file,
                 );
                 if !nested.is_empty() {
                     node["children"] = Value::Array(nested);

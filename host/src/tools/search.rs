@@ -131,6 +131,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                 "containerName": symbol.container_name,
                 "signature": symbol.signature,
                 "docComment": symbol.doc,
+                "chunkId": format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
             })
         })
         .collect();
