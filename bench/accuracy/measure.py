@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Reference accuracy of lingo's `find_references` against a language's own
+reference tool (an LSP server), on one project.
+
+1. The LSP server lists declarations (textDocument/documentSymbol) of every
+   source file: functions, methods, classes/structs, enums, interfaces/traits,
+   at module level or inside a type (not inside a function body).
+2. They are sorted, shuffled with a fixed seed, and taken in that order;
+   each gets textDocument/references at its name (includeDeclaration false);
+   declarations with no reference are skipped, until `--sample` are kept.
+3. lingo (`lingo serve --root DIR`) gets `find_references` at the same
+   position, include_declaration false, paged until done.
+4. Both sets of (file, line, start column) are compared; see report.py.
+
+Standard library only. Writes one JSON file with every symbol's raw results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from clients import LspClient, LspError, McpClient, file_uri, uri_path  # noqa: E402
+
+# LSP SymbolKind numbers.
+CLASS, METHOD, ENUM, INTERFACE, FUNCTION, STRUCT = 5, 6, 10, 11, 12, 23
+DECLARATION_KINDS = {CLASS, METHOD, ENUM, INTERFACE, FUNCTION, STRUCT}
+# Containers a sampled declaration may sit in (module, namespace, package,
+# class, enum, interface, struct, object = a Rust impl block).
+CONTAINER_KINDS = {2, 3, 4, CLASS, ENUM, INTERFACE, STRUCT, 19}
+KIND_NAMES = {CLASS: "class", METHOD: "method", ENUM: "enum", INTERFACE: "interface",
+              FUNCTION: "function", STRUCT: "struct"}
+
+SKIP_DIRS = {".git", "node_modules", "target", "vendor", "testdata", "dist"}
+
+
+class Language:
+    name: str
+    language_id: str
+    extensions: tuple[str, ...]
+    argv: list[str]
+    env: dict = {}
+    init_options = None
+    experimental = None
+    # tsserver finds a file's project only when the file is open; the others
+    # read the disk (rust-analyzer's answers even vary with open files).
+    open_files = False
+
+    def configuration(self, section):
+        return None
+
+    def wait_ready(self, client: LspClient, root: Path) -> None:
+        pass
+
+    def version(self) -> str:
+        return ""
+
+
+class Rust(Language):
+    name = "rust"
+    language_id = "rust"
+    extensions = (".rs",)
+    experimental = {"serverStatusNotification": True}
+    settings = {
+        "cargo": {"buildScripts": {"enable": False}},
+        "procMacro": {"enable": False},
+        "checkOnSave": False,
+    }
+
+    def __init__(self, tool: str):
+        self.argv = [tool]
+        self.init_options = self.settings
+
+    def configuration(self, section):
+        return self.settings if section in (None, "rust-analyzer") else None
+
+    def wait_ready(self, client, root):
+        message = client.wait_notification(
+            lambda m: m["method"] == "experimental/serverStatus"
+            and m["params"].get("quiescent"),
+            timeout=1200,
+        )
+        if message is None:
+            raise SystemExit("rust-analyzer did not become quiescent in 20 minutes")
+        if message["params"].get("health") != "ok":
+            print(f"rust-analyzer health: {message['params']}", file=sys.stderr)
+
+    def version(self):
+        return subprocess.run(self.argv + ["--version"], capture_output=True, text=True).stdout.strip()
+
+
+class TypeScript(Language):
+    name = "typescript"
+    language_id = "typescript"
+    extensions = (".ts", ".tsx")
+    open_files = True
+
+    def __init__(self, tool_dir: str):
+        tool_dir = Path(tool_dir)
+        self.tool_dir = tool_dir
+        self.argv = [str(tool_dir / "node_modules/.bin/typescript-language-server"), "--stdio"]
+        self.init_options = {
+            "tsserver": {"path": str(tool_dir / "node_modules/typescript/lib")},
+            "preferences": {"includeCompletionsForModuleExports": False},
+        }
+
+    def version(self):
+        ts = json.loads((self.tool_dir / "node_modules/typescript/package.json").read_text())["version"]
+        tls = json.loads((self.tool_dir / "node_modules/typescript-language-server/package.json").read_text())["version"]
+        return f"typescript {ts} (tsserver) via typescript-language-server {tls}"
+
+
+class Go(Language):
+    name = "go"
+    language_id = "go"
+    extensions = (".go",)
+
+    def __init__(self, tool: str, gopath: str):
+        self.argv = [tool]
+        self.env = {"GOFLAGS": "-mod=mod", "GOPROXY": "off", "GO111MODULE": "on",
+                    "GOPATH": gopath, "GOCACHE": os.path.join(gopath, "cache")}
+
+    def version(self):
+        gopls = subprocess.run(self.argv + ["version"], capture_output=True, text=True).stdout
+        go = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()
+        return f"gopls {' '.join(gopls.split())} ({go})"
+
+
+def source_files(root: Path, extensions) -> list[Path]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for f in sorted(filenames):
+            if f.endswith(extensions) and not f.endswith(".d.ts"):
+                out.append(Path(dirpath) / f)
+    return out
+
+
+def identifier_at(line: str, character: int) -> str:
+    """The identifier starting at a UTF-16 column (ASCII sources assumed for
+    identifiers; columns before it are converted from UTF-16)."""
+    encoded = line.encode("utf-16-le")
+    prefix = encoded[: character * 2].decode("utf-16-le", errors="replace")
+    rest = line[len(prefix):]
+    ident = ""
+    for ch in rest:
+        if ch.isalnum() or ch in "_$":
+            ident += ch
+        else:
+            break
+    return ident
+
+
+def declarations(client: LspClient, lang: Language, root: Path, files: list[Path]):
+    """(sampling candidates, every declaration name position of any kind)."""
+    found = []
+    positions: set[tuple[str, int, int]] = set()
+    for path in files:
+        symbols = client.request("textDocument/documentSymbol",
+                                 {"textDocument": {"uri": file_uri(path)}}) or []
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        rel = path.relative_to(root).as_posix()
+
+        def walk(items, parents):
+            for s in items:
+                if "selectionRange" not in s:  # flat SymbolInformation: not expected
+                    continue
+                kind = s["kind"]
+                sel = s["selectionRange"]["start"]
+                sel_text = lines[sel["line"]] if sel["line"] < len(lines) else ""
+                if identifier_at(sel_text, sel["character"]) == s["name"]:
+                    # a declaration's own name (not `impl Name` headers)
+                    positions.add((rel, sel["line"], sel["character"]))
+                inside_types = all(p in CONTAINER_KINDS for p in parents)
+                if kind in DECLARATION_KINDS and inside_types:
+                    start = s["selectionRange"]["start"]
+                    text = lines[start["line"]] if start["line"] < len(lines) else ""
+                    ident = identifier_at(text, start["character"])
+                    name = s["name"]
+                    if ident and (name == ident or name.endswith(ident) or ident in name):
+                        found.append({
+                            "name": ident,
+                            "lsp_name": name,
+                            "kind": KIND_NAMES[kind],
+                            "file": rel,
+                            "line": start["line"],
+                            "character": start["character"],
+                        })
+                walk(s.get("children") or [], parents + [kind])
+
+        walk(symbols, [])
+    # One entry per position (servers may list a symbol twice).
+    unique = {(d["file"], d["line"], d["character"]): d for d in found}
+    return [unique[k] for k in sorted(unique)], positions
+
+
+def in_comment(root: Path, ref: dict, cache: dict) -> bool:
+    """Whether a reference sits on a comment line (doc links such as JSDoc
+    `{@link Name}`); lingo indexes code only."""
+    lines = cache.get(ref["file"])
+    if lines is None:
+        lines = cache[ref["file"]] = (root / ref["file"]).read_text(errors="replace").split("\n")
+    text = lines[ref["line"]] if ref["line"] < len(lines) else ""
+    before = text[: ref["character"]].lstrip()
+    return before.startswith(("//", "/*", "*")) or "//" in before
+
+
+def truth_references(client: LspClient, root: Path, decl) -> list[dict]:
+    result = client.request(
+        "textDocument/references",
+        {
+            "textDocument": {"uri": file_uri(root / decl["file"])},
+            "position": {"line": decl["line"], "character": decl["character"]},
+            "context": {"includeDeclaration": False},
+        },
+    ) or []
+    refs = {}
+    for loc in result:
+        path = uri_path(loc["uri"])
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue  # outside the project (standard library, dependencies)
+        start, end = loc["range"]["start"], loc["range"]["end"]
+        if (rel, start["line"], start["character"]) == (decl["file"], decl["line"], decl["character"]):
+            continue
+        refs[(rel, start["line"], start["character"])] = {
+            "file": rel, "line": start["line"], "character": start["character"],
+            "end_line": end["line"], "end_character": end["character"],
+        }
+    return [refs[k] for k in sorted(refs)]
+
+
+def defines(client: LspClient, root: Path, decl, site) -> bool:
+    """Whether the reference tool's go-to-definition at a site (the last
+    character of lingo's range, which lies in the name) lands on `decl`."""
+    character = site["end_character"] - 1 if site["end_line"] == site["line"] else site["character"]
+    result = client.request(
+        "textDocument/definition",
+        {"textDocument": {"uri": file_uri(root / site["file"])},
+         "position": {"line": site["line"], "character": max(character, site["character"])}},
+    ) or []
+    if isinstance(result, dict):
+        result = [result]
+    for loc in result:
+        uri = loc.get("targetUri") or loc.get("uri")
+        rng = loc.get("targetSelectionRange") or loc.get("range")
+        try:
+            rel = uri_path(uri).resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+        start, end = rng["start"], rng["end"]
+        if rel != decl["file"]:
+            continue
+        if (start["line"], start["character"]) <= (decl["line"], decl["character"]) <= (end["line"], end["character"]):
+            return True
+    return False
+
+
+def cross_check(client: LspClient, root: Path, decl) -> None:
+    """Adds to the truth the lingo sites that the reference tool's
+    references missed but its go-to-definition confirms (rust-analyzer's
+    reference search is not deterministic inside macro calls)."""
+    from report import match
+
+    pairs = match(decl["truth"], decl["lingo"]["references"])
+    matched = set(pairs.values())
+    for j, site in enumerate(decl["lingo"]["references"]):
+        if j in matched:
+            continue
+        if defines(client, root, decl, site):
+            decl["truth"].append({
+                "file": site["file"], "line": site["line"], "character": site["character"],
+                "end_line": site["end_line"], "end_character": site["end_character"],
+                "source": "definition",
+            })
+    decl["truth"].sort(key=lambda t: (t["file"], t["line"], t["character"]))
+
+
+def lingo_references(lingo: McpClient, decl) -> dict:
+    out = {"error": None, "symbol": None, "references": [], "completeness": None}
+    offset = 0
+    while True:
+        is_error, payload = lingo.call("find_references", {
+            "path": decl["file"], "line": decl["line"], "character": decl["character"],
+            "include_declaration": False, "limit": 5000, "offset": offset,
+        })
+        if is_error:
+            out["error"] = payload.get("error", payload)
+            return out
+        out["symbol"] = payload.get("symbol")
+        out["completeness"] = payload.get("completeness")
+        for r in payload.get("references", []):
+            rng = r["range"]
+            out["references"].append({
+                "file": r["file_path"],
+                "line": rng["start"]["line"], "character": rng["start"]["character"],
+                "end_line": rng["end"]["line"], "end_character": rng["end"]["character"],
+                "resolution": r.get("resolution"), "kind": r.get("kind"),
+                "line_text": r.get("line_text"),
+            })
+        pagination = payload.get("pagination", {})
+        if not pagination.get("has_more"):
+            return out
+        offset = pagination["next_offset"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go"])
+    ap.add_argument("--root", required=True, type=Path)
+    ap.add_argument("--project", required=True, help="project name and version, for the record")
+    ap.add_argument("--lingo", required=True, help="path to the lingo binary")
+    ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server")
+    ap.add_argument("--gopath", default="/tmp/lingo-accuracy/gopath")
+    ap.add_argument("--seed", type=int, default=20240611)
+    ap.add_argument("--sample", type=int, default=40)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--logs", type=Path, default=Path("/tmp/lingo-accuracy/logs"))
+    args = ap.parse_args()
+    root = args.root.resolve()
+    args.logs.mkdir(parents=True, exist_ok=True)
+
+    lang: Language = {
+        "rust": lambda: Rust(args.tool or os.path.expanduser("~/.cargo/bin/rust-analyzer")),
+        "typescript": lambda: TypeScript(args.tool or "/tmp/lingo-accuracy/ts-tools"),
+        "go": lambda: Go(args.tool or "gopls", args.gopath),
+    }[args.lang]()
+
+    files = source_files(root, lang.extensions)
+    t0 = time.monotonic()
+    client = LspClient(lang.argv, cwd=root, env=lang.env, log=args.logs / f"{lang.name}-lsp.log")
+    client.configuration = lang.configuration
+    client.initialize(root, lang.init_options, lang.experimental)
+    if lang.open_files:
+        for f in files:
+            client.did_open(f, lang.language_id)
+    lang.wait_ready(client, root)
+    print(f"[{lang.name}] {lang.version()} ready in {time.monotonic() - t0:.0f} s; {len(files)} files",
+          file=sys.stderr)
+
+    decls, declared_at = declarations(client, lang, root, files)
+    order = list(decls)
+    random.Random(args.seed).shuffle(order)
+    print(f"[{lang.name}] {len(decls)} candidate declarations", file=sys.stderr)
+
+    sample, skipped_unreferenced, text_cache, skipped_unanalyzed = [], 0, {}, []
+    for decl in order:
+        if len(sample) >= args.sample:
+            break
+        refs, excluded = [], []
+        try:
+            truth = truth_references(client, root, decl)
+        except LspError as e:
+            # e.g. gopls on a file whose build tags exclude it
+            skipped_unanalyzed.append(f"{decl['file']}:{decl['line'] + 1} {decl['name']}: {e}")
+            continue
+        for r in truth:
+            if (r["file"], r["line"], r["character"]) in declared_at:
+                # tsserver lists overriding and implementing declarations too
+                excluded.append({**r, "why": "declaration"})
+            elif in_comment(root, r, text_cache):
+                excluded.append({**r, "why": "comment"})
+            else:
+                refs.append(r)
+        if not refs:
+            skipped_unreferenced += 1
+            continue
+        for r in refs:
+            r["source"] = "references"
+        sample.append({**decl, "truth": refs, "excluded": excluded})
+    print(f"[{lang.name}] sampled {len(sample)} (skipped {skipped_unreferenced} without references)",
+          file=sys.stderr)
+
+    lingo = McpClient([args.lingo, "serve", "--root", str(root)], log=args.logs / f"{lang.name}-lingo.log")
+    lingo.initialize()
+    _, health = lingo.call("health_check", {})
+    for decl in sample:
+        decl["lingo"] = lingo_references(lingo, decl)
+    lingo.close()
+
+    for decl in sample:
+        cross_check(client, root, decl)
+    client.close()
+
+    plugins = health.get("plugins") if isinstance(health, dict) else None
+    repo = Path(__file__).resolve().parents[2]
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    record = {
+        "language": lang.name,
+        "lingo_commit": commit + ("+uncommitted changes" if dirty else ""),
+        "project": args.project,
+        "root": str(root),
+        "reference_tool": lang.version(),
+        "lingo_plugins": plugins,
+        "seed": args.seed,
+        "sample_target": args.sample,
+        "candidates": len(decls),
+        "skipped_unreferenced": skipped_unreferenced,
+        "skipped_unanalyzed": skipped_unanalyzed,
+        "files": len(files),
+        "symbols": sample,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"[{lang.name}] wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
