@@ -69,14 +69,24 @@ struct Tag<'t> {
     name: Node<'t>,
 }
 
-/// The tags query as the tree-sitter CLI assembles it for TypeScript.
-fn tags_query(path: &str) -> Query {
-    let source = format!(
-        "{}\n{}",
-        tree_sitter_typescript::TAGS_QUERY,
-        tree_sitter_javascript::TAGS_QUERY
-    );
-    Query::new(&language(path), &source).expect("the combined tags query compiles")
+/// The tags query as the tree-sitter CLI assembles it for TypeScript
+/// (compiled once per grammar).
+fn tags_query(path: &str) -> &'static Query {
+    static TYPESCRIPT: OnceLock<Query> = OnceLock::new();
+    static TSX: OnceLock<Query> = OnceLock::new();
+    let cell = if path.ends_with(".tsx") {
+        &TSX
+    } else {
+        &TYPESCRIPT
+    };
+    cell.get_or_init(|| {
+        let source = format!(
+            "{}\n{}",
+            tree_sitter_typescript::TAGS_QUERY,
+            tree_sitter_javascript::TAGS_QUERY
+        );
+        Query::new(&language(path), &source).expect("the combined tags query compiles")
+    })
 }
 
 /// Run the tags query natively. As tree-sitter's tagger does, a name tagged
@@ -249,7 +259,7 @@ fn declarations_match_tree_sitter_typescripts_tags_on_rxjs() {
         let source = std::fs::read_to_string(fixture(file)).unwrap();
         let tree = parse(path, &source);
         assert!(!tree.root_node().has_error(), "{file} parses cleanly");
-        let comparison = compare(path, &source, &tags_query(path));
+        let comparison = compare(path, &source, tags_query(path));
         assert!(
             comparison.only_in_tags.is_empty() && comparison.only_in_plugin.is_empty(),
             "{file}: declarations differ (kind, name, zero-based line, offset)\n\
@@ -257,7 +267,7 @@ fn declarations_match_tree_sitter_typescripts_tags_on_rxjs() {
             comparison.only_in_tags,
             comparison.only_in_plugin
         );
-        let tree_tags = native_tags(&tags_query(path), &tree, &source);
+        let tree_tags = native_tags(tags_query(path), &tree, &source);
         for tag in &tree_tags {
             if let Some(kind) = common_kind(tag) {
                 *kinds.entry(kind).or_default() += 1;
@@ -280,7 +290,7 @@ fn calls_tagged_by_tree_sitter_are_plugin_call_references_on_rxjs() {
     let mut wrong = Vec::new();
     for (file, path) in REAL_FILES {
         let source = std::fs::read_to_string(fixture(file)).unwrap();
-        let comparison = compare(path, &source, &tags_query(path));
+        let comparison = compare(path, &source, tags_query(path));
         checked += comparison.calls;
         wrong.extend(comparison.wrong_calls);
     }
@@ -319,7 +329,7 @@ fn declarations_match_tags_over_a_whole_project() {
             .to_string_lossy()
             .into_owned();
         let source = std::fs::read_to_string(&file).unwrap();
-        let comparison = compare(&path, &source, &tags_query(&path));
+        let comparison = compare(&path, &source, tags_query(&path));
         files += 1;
         lines += comparison.lines;
         compared += comparison.compared;
