@@ -3,6 +3,8 @@
 //! namespaces and assemblies, and declaration rendering.
 
 mod declarations;
+#[cfg(test)]
+mod edit_tests;
 mod imports;
 mod modules;
 mod render;

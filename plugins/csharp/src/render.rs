@@ -46,11 +46,18 @@ fn parse_target(target: &str, default: Style) -> Result<(String, Style), PluginE
     Ok((name.to_string(), style))
 }
 
-/// The type declaration that the span `[start, end)` covers.
+/// The type declaration whose span `[start, end)` is: one that holds the
+/// span and whose name it starts before (not a type around a member).
 fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
     let mut node = root.descendant_for_byte_range(start, end.max(start))?;
     loop {
-        if TYPE_KINDS.contains(&node.kind()) && node.start_byte() <= start && end <= node.end_byte()
+        let heads_span = node
+            .child_by_field_name("name")
+            .is_some_and(|name| start <= name.start_byte());
+        if TYPE_KINDS.contains(&node.kind())
+            && heads_span
+            && node.start_byte() <= start
+            && end <= node.end_byte()
         {
             return Some(node);
         }

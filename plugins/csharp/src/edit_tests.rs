@@ -1,0 +1,228 @@
+//! Tests of the edit primitives and module mapping, run natively
+//! (`cargo test -p lingo-plugin-csharp`).
+
+use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError, TextEdit};
+use tree_sitter::{Parser, Tree};
+
+use crate::{imports, modules, render};
+
+fn parse(source: &str) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
+        .unwrap();
+    parser.parse(source, None).unwrap()
+}
+
+fn apply(source: &str, mut edits: Vec<TextEdit>) -> String {
+    edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+    let mut out = source.to_string();
+    for edit in edits {
+        out.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
+    }
+    out
+}
+
+fn add(source: &str, module: &str) -> String {
+    let tree = parse(source);
+    let edits = imports::render_import(tree.root_node(), source, module, &[]).unwrap();
+    apply(source, edits)
+}
+
+fn remove(source: &str, module: &str, name: Option<&str>) -> Result<String, PluginError> {
+    let tree = parse(source);
+    imports::remove_import(tree.root_node(), source, module, name).map(|e| apply(source, e))
+}
+
+#[test]
+fn render_import_keeps_usings_sorted_with_system_first() {
+    let source = "using System;\nusing Acme.Zeta;\n\nnamespace N;\n\nclass C { }\n";
+    assert_eq!(
+        add(source, "Acme.Alpha"),
+        "using System;\nusing Acme.Alpha;\nusing Acme.Zeta;\n\nnamespace N;\n\nclass C { }\n"
+    );
+    assert_eq!(
+        add(source, "System.Text"),
+        "using System;\nusing System.Text;\nusing Acme.Zeta;\n\nnamespace N;\n\nclass C { }\n"
+    );
+    assert_eq!(
+        add(source, "Zulu"),
+        "using System;\nusing Acme.Zeta;\nusing Zulu;\n\nnamespace N;\n\nclass C { }\n"
+    );
+    // Already imported: nothing to do.
+    let tree = parse(source);
+    let none = imports::render_import(tree.root_node(), source, "Acme.Zeta", &["X".into()]);
+    assert!(none.unwrap().is_empty());
+}
+
+#[test]
+fn render_import_joins_usings_kept_inside_the_namespace() {
+    let source =
+        "namespace N\n{\n    using System;\n    using static System.Math;\n\n    class C { }\n}\n";
+    assert_eq!(
+        add(source, "Acme.Models"),
+        "namespace N\n{\n    using System;\n    using Acme.Models;\n    using static System.Math;\n\n    class C { }\n}\n"
+    );
+}
+
+#[test]
+fn render_import_without_usings_goes_after_the_header_comment() {
+    let source = "// Copyright Acme.\n\n/// <summary>C.</summary>\nclass C { }\n";
+    assert_eq!(
+        add(source, "System"),
+        "// Copyright Acme.\n\nusing System;\n\n/// <summary>C.</summary>\nclass C { }\n"
+    );
+    let global_only = "global using System;\nclass C { }\n";
+    assert_eq!(
+        add(global_only, "Acme"),
+        "global using System;\nusing Acme;\nclass C { }\n"
+    );
+}
+
+#[test]
+fn remove_import_drops_whole_directives() {
+    let source = "using System;\nusing static System.Math;\nusing Col = System.Collections.Generic.List<int>;\nusing Acme;\n";
+    assert_eq!(
+        remove(source, "System", None).unwrap(),
+        "using static System.Math;\nusing Col = System.Collections.Generic.List<int>;\nusing Acme;\n"
+    );
+    assert_eq!(
+        remove(source, "System.Collections.Generic", Some("Col")).unwrap(),
+        "using System;\nusing static System.Math;\nusing Acme;\n"
+    );
+    assert_eq!(
+        remove(source, "System.Math", None).unwrap(),
+        "using System;\nusing Col = System.Collections.Generic.List<int>;\nusing Acme;\n"
+    );
+    let error = remove(source, "Acme", Some("Widget")).unwrap_err();
+    assert!(
+        matches!(&error, PluginError::InvalidInput(m) if m.contains("whole namespace")),
+        "{error:?}"
+    );
+    assert!(remove(source, "Nowhere", None).is_err());
+}
+
+/// Render the type declared at the first occurrence of `marker`.
+fn render(source: &str, marker: &str, target: &str) -> Result<String, PluginError> {
+    let tree = parse(source);
+    let start = source.find(marker).unwrap();
+    render::render_declaration(
+        tree.root_node(),
+        source,
+        start,
+        start + marker.len(),
+        target,
+    )
+}
+
+#[test]
+fn render_declaration_wraps_the_type_in_the_target_namespace() {
+    let source = "namespace Old\n{\n    public class Outer\n    {\n        /// <summary>Inner.</summary>\n        [Serializable]\n        private sealed class Inner\n        {\n            int x;\n        }\n    }\n}\n";
+    assert_eq!(
+        render(source, "private sealed class Inner", "New.Place").unwrap(),
+        "namespace New.Place\n{\n    /// <summary>Inner.</summary>\n    [Serializable]\n    internal sealed class Inner\n    {\n        int x;\n    }\n}\n"
+    );
+    assert_eq!(
+        render(source, "private sealed class Inner", "New.Place;").unwrap(),
+        "namespace New.Place;\n\n/// <summary>Inner.</summary>\n[Serializable]\ninternal sealed class Inner\n{\n    int x;\n}\n"
+    );
+    assert_eq!(
+        render(source, "private sealed class Inner", "").unwrap(),
+        "/// <summary>Inner.</summary>\n[Serializable]\ninternal sealed class Inner\n{\n    int x;\n}\n"
+    );
+}
+
+#[test]
+fn render_declaration_follows_a_file_scoped_source() {
+    let source = "namespace Old;\n\nprotected internal record Point(int X, int Y);\n";
+    assert_eq!(
+        render(source, "record Point", "New").unwrap(),
+        "namespace New;\n\ninternal record Point(int X, int Y);\n"
+    );
+    assert_eq!(
+        render(source, "record Point", "New {}").unwrap(),
+        "namespace New\n{\n    internal record Point(int X, int Y);\n}\n"
+    );
+}
+
+#[test]
+fn render_declaration_refuses_members_and_bad_names() {
+    let source = "class C\n{\n    void M() { }\n}\n";
+    assert!(matches!(
+        render(source, "void M() { }", "N"),
+        Err(PluginError::InvalidInput(_))
+    ));
+    assert!(matches!(
+        render(source, "class C", "Not a name"),
+        Err(PluginError::InvalidInput(_))
+    ));
+}
+
+fn manifest(path: &str, contents: &str) -> Manifest {
+    Manifest {
+        path: path.into(),
+        contents: contents.into(),
+    }
+}
+
+#[test]
+fn assembly_names_come_from_the_project_file() {
+    let named = manifest(
+        "src/Shop/Shop.csproj",
+        "<Project><PropertyGroup><AssemblyName> Acme.Shop </AssemblyName></PropertyGroup></Project>",
+    );
+    assert_eq!(modules::assembly_name(&named), "Acme.Shop");
+    let plain = manifest("Tools.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />");
+    assert_eq!(modules::assembly_name(&plain), "Tools");
+    let computed = manifest(
+        "a/Lib.csproj",
+        "<Project><AssemblyName>$(RootNamespace).Core</AssemblyName></Project>",
+    );
+    assert_eq!(modules::assembly_name(&computed), "Lib");
+}
+
+#[test]
+fn module_of_is_every_namespace_in_the_nearest_project() {
+    let source = "namespace A.B { namespace C { class X { } } }\nclass Global { }\n";
+    let tree = parse(source);
+    let manifests = [
+        manifest("Root.csproj", "<Project />"),
+        manifest("src/Lib/Lib.csproj", "<Project />"),
+    ];
+    let modules = modules::module_of(tree.root_node(), source, "src/Lib/X.cs", &manifests);
+    let paths: Vec<(&str, Option<&str>)> = modules
+        .iter()
+        .map(|m| (m.path.as_str(), m.crate_or_package.as_deref()))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("A.B", Some("Lib")),
+            ("A.B.C", Some("Lib")),
+            ("", Some("Lib"))
+        ]
+    );
+}
+
+#[test]
+fn resolve_import_tries_the_full_name_then_enclosing_namespaces() {
+    let importer = ModuleIdentity {
+        path: "Acme.Shop.Services".into(),
+        crate_or_package: None,
+    };
+    assert_eq!(
+        modules::resolve_import(&importer, "global::Models"),
+        [
+            "Models",
+            "Acme.Shop.Services.Models",
+            "Acme.Shop.Models",
+            "Acme.Models"
+        ]
+    );
+    let global = ModuleIdentity {
+        path: String::new(),
+        crate_or_package: None,
+    };
+    assert_eq!(modules::resolve_import(&global, "System.IO"), ["System.IO"]);
+    assert!(modules::resolve_import(&global, " ").is_empty());
+}
