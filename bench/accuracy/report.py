@@ -163,6 +163,37 @@ def print_table(summaries: list[dict], markdown: bool) -> None:
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
 
 
+GROUPS = {"struct": "types", "class": "types", "enum": "types", "interface": "types",
+          "function": "functions", "method": "methods"}
+
+
+def print_by_kind(records: list[dict], summaries: list[dict], markdown: bool) -> None:
+    """Precision and recall per kind of declaration (types, functions, methods)."""
+    head = ["language", "kind", "symbols", "truth refs", "precision certain", "recall certain",
+            "precision all", "recall all"]
+    rows = []
+    for record, summary in zip(records, summaries):
+        for group in ("types", "functions", "methods"):
+            st = [x for sym, x in zip(record["symbols"], summary["stats"]) if GROUPS[sym["kind"]] == group]
+            if not st:
+                continue
+            t = {k: sum(x[k] for x in st) for k in ("truth", "lingo", "certain", "tp_all", "tp_certain")}
+            rows.append([record["language"], group, str(len(st)), str(t["truth"]),
+                         ratio(t["tp_certain"], t["certain"]), ratio(t["tp_certain"], t["truth"]),
+                         ratio(t["tp_all"], t["lingo"]), ratio(t["tp_all"], t["truth"])])
+    print()
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+        print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+        for r in rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
 def print_worst(record: dict, summary: dict, n: int) -> None:
     ranked = sorted(
         zip(record["symbols"], summary["stats"]),
@@ -198,6 +229,7 @@ def main() -> None:
     records = [json.loads(p.read_text()) for p in args.results]
     summaries = [summarize(r) for r in records]
     print_table(summaries, args.markdown)
+    print_by_kind(records, summaries, args.markdown)
     print()
     for r, s in zip(records, summaries):
         print(f"{r['language']}: truth = {s['truth'] - s['from_definition']} from the tool's references"
