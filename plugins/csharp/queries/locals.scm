@@ -71,11 +71,11 @@
     (variable_declarator name: (identifier) @local.definition.variable) @local.after))
 
 ; foreach: visible in the body, not in the collection expression.
-(foreach_statement left: (identifier) @local.definition.variable right: (_) @local.after)
-(foreach_statement left: (tuple_pattern name: (identifier) @local.definition.variable) right: (_) @local.after)
+(foreach_statement left: (identifier) @local.definition.variable right: _ @local.after)
+(foreach_statement left: (tuple_pattern name: (identifier) @local.definition.variable) right: _ @local.after)
 (foreach_statement
   left: (tuple_pattern (tuple_pattern name: (identifier) @local.definition.variable))
-  right: (_) @local.after)
+  right: _ @local.after)
 
 ; catch (Exception e)
 (catch_declaration name: (identifier) @local.definition.variable)

@@ -1,0 +1,9 @@
+namespace Acme.Broken;
+
+public class Half
+{
+    public void Ok() { }
+
+    public void Missing(int x {
+    }
+}
