@@ -6,8 +6,14 @@
 ; packages. The first pattern that captures a name wins, so the specific
 ; patterns come first and the catch-alls last.
 
-; The blank identifier names nothing.
+; The blank identifier names nothing, and the predeclared types are not
+; declared in any file.
 ((identifier) @name @reference.ignore (#eq? @name "_"))
+((type_identifier) @name @reference.ignore
+  (#any-of? @name
+    "any" "bool" "byte" "comparable" "complex64" "complex128" "error"
+    "float32" "float64" "int" "int8" "int16" "int32" "int64" "rune"
+    "string" "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))
 
 ; Calls
 (call_expression
