@@ -8,7 +8,7 @@
 #
 # Environment: WORK (scratch directory, default /tmp/lingo-accuracy),
 # SAMPLE (declarations per language, default 40), SEED (default 20240611),
-# NO_BUILD=1 (use target/debug/lingo as it is).
+# NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results).
 #
 # Projects and tools (pinned):
 #   rust        regex-syntax 0.8.11 (crates.io)    rust-analyzer (rustup component, + rust-src)
@@ -21,7 +21,7 @@ REPO="$(cd "$HERE/../.." && pwd)"
 WORK="${WORK:-/tmp/lingo-accuracy}"
 SAMPLE="${SAMPLE:-40}"
 SEED="${SEED:-20240611}"
-RESULTS="$HERE/results"
+RESULTS="${RESULTS:-$HERE/results}"
 mkdir -p "$WORK/projects" "$RESULTS"
 
 say() { echo "== $*" >&2; }
