@@ -10,7 +10,7 @@ mod table;
 
 pub use table::{SymbolRef, SymbolTable, is_item};
 
-use crate::model::{FileFacts, ImportKind, Reference, Symbol};
+use crate::model::{FileFacts, ImportKind, Reference, Symbol, SymbolKind};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -97,6 +97,10 @@ pub struct Resolver<'s> {
 /// More name-only candidates than this and a reference counts as ambiguous:
 /// listing every same-named declaration would be noise, not an answer.
 pub const MAX_NAME_ONLY_CANDIDATES: usize = 8;
+
+/// Re-exports followed at most from one import (`a` re-exports `b` which
+/// re-exports `c`...); also ends cycles of glob re-exports.
+const MAX_REEXPORT_DEPTH: usize = 4;
 
 impl<'s> Resolver<'s> {
     pub fn new(snapshot: &'s Snapshot) -> Self {
@@ -232,7 +236,8 @@ impl<'s> Resolver<'s> {
         })
     }
 
-    /// Top-level `name` in the files of the modules `import_path` may name.
+    /// Top-level `name` in the files of the modules `import_path` may name,
+    /// following re-exports (`pub use`, `export ... from`) of those files.
     fn in_modules(
         &self,
         file: &Arc<FileEntry>,
@@ -240,6 +245,18 @@ impl<'s> Resolver<'s> {
         import_path: &str,
         name: &str,
         resolution: Resolution,
+    ) -> Vec<Definition> {
+        self.in_modules_via(file, facts, import_path, name, resolution, 0)
+    }
+
+    fn in_modules_via(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        import_path: &str,
+        name: &str,
+        resolution: Resolution,
+        depth: usize,
     ) -> Vec<Definition> {
         let mut out = Vec::new();
         for importer in &facts.modules {
@@ -255,11 +272,74 @@ impl<'s> Resolver<'s> {
                     .filter_map(|p| self.table.file_number(p))
                     .collect();
                 out.extend(self.where_named(name, resolution, |r, s| {
-                    s.container.is_none() && in_module.contains(&r.file)
+                    in_module.contains(&r.file) && self.at_module_level(r, s, module)
                 }));
+                if out.is_empty() && depth < MAX_REEXPORT_DEPTH {
+                    for number in &in_module {
+                        out.extend(self.reexported(*number, name, resolution, depth + 1));
+                    }
+                }
                 if !out.is_empty() {
                     return out;
                 }
+            }
+        }
+        out
+    }
+
+    /// Whether a declaration sits directly in module `module`: at the top of
+    /// its file, or directly inside a namespace declaration of that name
+    /// (`namespace A.B { class C {} }` declares `C` in module `A.B`).
+    fn at_module_level(&self, r: SymbolRef, symbol: &Symbol, module: &str) -> bool {
+        let Some(container) = symbol.container else {
+            return true;
+        };
+        let parent = self.table.symbol(SymbolRef {
+            file: r.file,
+            symbol: container,
+        });
+        matches!(
+            parent.kind,
+            SymbolKind::Namespace | SymbolKind::Package | SymbolKind::Module
+        ) && symbol.container_name.as_deref() == Some(module)
+    }
+
+    /// `name` as re-exported by the file numbered `file`: through a named
+    /// re-export of it (possibly renamed) or a glob re-export.
+    fn reexported(
+        &self,
+        file: u32,
+        name: &str,
+        resolution: Resolution,
+        depth: usize,
+    ) -> Vec<Definition> {
+        let entry = &self.table.files()[file as usize];
+        let Ok(facts) = &entry.facts else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for import in facts.imports.iter().filter(|i| i.reexport) {
+            if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
+                out.extend(self.in_modules_via(
+                    entry,
+                    facts,
+                    &import.module_path,
+                    &imported.name,
+                    resolution,
+                    depth,
+                ));
+            } else if import.kind == ImportKind::Glob {
+                out.extend(self.in_modules_via(
+                    entry,
+                    facts,
+                    &import.module_path,
+                    name,
+                    resolution,
+                    depth,
+                ));
+            }
+            if !out.is_empty() {
+                break;
             }
         }
         out

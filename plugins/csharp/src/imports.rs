@@ -126,8 +126,9 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
                     };
                     (module, ImportKind::Named, vec![imported])
                 }
-                None if using.is_static => (using.path(source), ImportKind::Glob, Vec::new()),
-                None => (using.path(source), ImportKind::Namespace, Vec::new()),
+                // `using X;` brings every type of namespace X into scope,
+                // `using static X.T;` every static member of T: both globs.
+                None => (using.path(source), ImportKind::Glob, Vec::new()),
             };
             Import {
                 module_path,
