@@ -9,11 +9,35 @@
 ; The blank identifier names nothing, and the predeclared types are not
 ; declared in any file.
 ((identifier) @name @reference.ignore (#eq? @name "_"))
+((identifier) @name @reference.ignore
+  (#any-of? @name
+    "any" "bool" "byte" "comparable" "complex64" "complex128" "error"
+    "float32" "float64" "int" "int8" "int16" "int32" "int64" "rune"
+    "string" "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))
 ((type_identifier) @name @reference.ignore
   (#any-of? @name
     "any" "bool" "byte" "comparable" "complex64" "complex128" "error"
     "float32" "float64" "int" "int8" "int16" "int32" "int64" "rune"
     "string" "uint" "uint8" "uint16" "uint32" "uint64" "uintptr"))
+
+; Parameter names of interface methods and function types declare nothing
+; that a body could use.
+(method_elem
+  parameters: (parameter_list
+    [
+      (parameter_declaration name: (identifier) @name)
+      (variadic_parameter_declaration name: (identifier) @name)
+    ])) @reference.ignore
+(method_elem
+  result: (parameter_list (parameter_declaration name: (identifier) @name))) @reference.ignore
+(function_type
+  parameters: (parameter_list
+    [
+      (parameter_declaration name: (identifier) @name)
+      (variadic_parameter_declaration name: (identifier) @name)
+    ])) @reference.ignore
+(function_type
+  result: (parameter_list (parameter_declaration name: (identifier) @name))) @reference.ignore
 
 ; Calls
 (call_expression
@@ -23,6 +47,12 @@
     (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.call
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (parenthesized_expression (identifier) @name)) @reference.call
+; Explicit type arguments (`Collect[string](xs, f)`); an element of a slice
+; of functions called (`handlers[i](x)`) reads the same.
+(call_expression function: (index_expression operand: (identifier) @name)) @reference.call
+(call_expression
+  function: (index_expression
+    operand: (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.call
 ; A generic function called with explicit type arguments (`Map[int](xs)`)
 ; parses as a conversion to a generic type; it is far more often a call.
 (type_conversion_expression

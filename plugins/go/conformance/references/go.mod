@@ -1,0 +1,3 @@
+module example.com/refs
+
+go 1.22
