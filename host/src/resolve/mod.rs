@@ -246,7 +246,41 @@ impl<'s> Resolver<'s> {
         name: &str,
         resolution: Resolution,
     ) -> Vec<Definition> {
-        self.in_modules_via(file, facts, import_path, name, resolution, 0)
+        let lookup = (
+            file.plugin.info().name.clone(),
+            facts
+                .modules
+                .iter()
+                .map(|m| m.path.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            import_path.to_string(),
+            name.to_string(),
+        );
+        let found = self.table.lookup(lookup, || {
+            self.in_modules_via(file, facts, import_path, name, resolution, 0)
+                .iter()
+                .filter_map(|d| match &d.target {
+                    Target::Symbol { file, index } => Some(SymbolRef {
+                        file: self.table.file_number(&file.path)?,
+                        symbol: *index as u32,
+                    }),
+                    Target::Local { .. } => None,
+                })
+                .collect()
+        });
+        found
+            .iter()
+            .map(|r| {
+                Definition::certain(
+                    Target::Symbol {
+                        file: self.table.file(*r).clone(),
+                        index: r.symbol as usize,
+                    },
+                    resolution,
+                )
+            })
+            .collect()
     }
 
     fn in_modules_via(

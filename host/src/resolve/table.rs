@@ -24,7 +24,13 @@ pub struct SymbolTable {
     file_index: HashMap<String, u32>,
     by_name: HashMap<String, Vec<SymbolRef>>,
     imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
+    /// (plugin, importer module, import path, name) -> declarations found.
+    lookups: Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>,
 }
+
+/// One question "which declarations does `import path` + `name` mean when
+/// written in this module?", as asked by the resolver.
+pub type Lookup = (String, String, String, String);
 
 impl SymbolTable {
     pub fn build(snapshot: &Snapshot) -> Self {
@@ -49,6 +55,7 @@ impl SymbolTable {
             file_index,
             by_name,
             imports: Mutex::new(HashMap::new()),
+            lookups: Mutex::new(HashMap::new()),
         }
     }
 
@@ -122,6 +129,25 @@ impl SymbolTable {
             .lock()
             .expect("import memo")
             .insert(key, found.clone());
+        found
+    }
+}
+
+impl SymbolTable {
+    /// The answer to `lookup`, computed once per snapshot.
+    pub fn lookup(
+        &self,
+        lookup: Lookup,
+        compute: impl FnOnce() -> Vec<SymbolRef>,
+    ) -> Arc<Vec<SymbolRef>> {
+        if let Some(found) = self.lookups.lock().expect("lookup memo").get(&lookup) {
+            return found.clone();
+        }
+        let found = Arc::new(compute());
+        self.lookups
+            .lock()
+            .expect("lookup memo")
+            .insert(lookup, found.clone());
         found
     }
 }
