@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::{CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved};
+use crate::model::SymbolKind;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
 
@@ -195,7 +196,7 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
                 from,
                 to,
                 Edge {
-                    kind: EdgeKind::of_reference(reference.kind),
+                    kind: edge_kind(table, facts, reference, to),
                     site: Some(site),
                     resolution: definition.resolution,
                     confidence: definition.confidence as f32,
@@ -204,6 +205,31 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
         }
     }
     out
+}
+
+/// The edge a reference makes. A base list cannot always say whether a base
+/// is a class or an interface (C# `class A : B, I`); once the base resolves,
+/// a class or struct "extending" an interface implements it.
+fn edge_kind(
+    table: &crate::resolve::SymbolTable,
+    facts: &crate::model::FileFacts,
+    reference: &crate::model::Reference,
+    to: Node,
+) -> EdgeKind {
+    let kind = EdgeKind::of_reference(reference.kind);
+    let (EdgeKind::Extends, Node::Symbol(target), Some(enclosing)) =
+        (kind, to, reference.enclosing)
+    else {
+        return kind;
+    };
+    let implementor = facts.symbols[enclosing as usize].kind;
+    if table.symbol(target).kind == SymbolKind::Interface
+        && matches!(implementor, SymbolKind::Class | SymbolKind::Struct)
+    {
+        EdgeKind::Implements
+    } else {
+        kind
+    }
 }
 
 fn add_counts(total: &mut ResolutionCounts, more: &ResolutionCounts) {
