@@ -242,11 +242,15 @@ def defines(client: LspClient, root: Path, decl, site) -> bool:
     """Whether the reference tool's go-to-definition at a site (the last
     character of lingo's range, which lies in the name) lands on `decl`."""
     character = site["end_character"] - 1 if site["end_line"] == site["line"] else site["character"]
-    result = client.request(
-        "textDocument/definition",
-        {"textDocument": {"uri": file_uri(root / site["file"])},
-         "position": {"line": site["line"], "character": max(character, site["character"])}},
-    ) or []
+    try:
+        result = client.request(
+            "textDocument/definition",
+            {"textDocument": {"uri": file_uri(root / site["file"])},
+             "position": {"line": site["line"], "character": max(character, site["character"])}},
+        ) or []
+    except LspError:
+        # the tool does not analyse that file (gopls: excluded by a build tag)
+        return None
     if isinstance(result, dict):
         result = [result]
     for loc in result:
@@ -275,7 +279,10 @@ def cross_check(client: LspClient, root: Path, decl) -> None:
     for j, site in enumerate(decl["lingo"]["references"]):
         if j in matched:
             continue
-        if defines(client, root, decl, site):
+        verdict = defines(client, root, decl, site)
+        if verdict is None:
+            decl.setdefault("unverifiable", []).append(site)
+        elif verdict:
             decl["truth"].append({
                 "file": site["file"], "line": site["line"], "character": site["character"],
                 "end_line": site["end_line"], "end_character": site["end_character"],
