@@ -252,3 +252,111 @@ fn exported(name: &str) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::parse;
+
+    const SOURCE: &str = "package shapes
+
+// area of a square.
+func area(side float64) float64 { return side * side }
+
+func (p *point) move() {}
+
+type (
+\tpoint struct{ x, y int }
+\tSides = int
+)
+
+const (
+\tsmall = iota
+\tlarge
+)
+
+var count, Total = 0, 1
+
+func init() {}
+";
+
+    fn render(text: &str, target: &str) -> Result<String, PluginError> {
+        let tree = parse(SOURCE);
+        let start = SOURCE.find(text).expect("declaration in the source");
+        render_declaration(tree.root_node(), SOURCE, start, start + text.len(), target)
+    }
+
+    #[test]
+    fn declarations_moved_to_another_package_are_exported() {
+        assert_eq!(
+            render(
+                "func area(side float64) float64 { return side * side }",
+                "example.com/m/geometry"
+            )
+            .unwrap(),
+            "func Area(side float64) float64 { return side * side }"
+        );
+        assert_eq!(
+            render("point struct{ x, y int }", "example.com/m/geometry").unwrap(),
+            "type Point struct{ x, y int }"
+        );
+        assert_eq!(
+            render("var count, Total = 0, 1", "example.com/m/geometry").unwrap(),
+            "var Count, Total = 0, 1"
+        );
+        assert_eq!(
+            render("small = iota", "example.com/m/geometry").unwrap(),
+            "const Small = iota"
+        );
+        assert_eq!(
+            render("func init() {}", "example.com/m/geometry").unwrap(),
+            "func init() {}"
+        );
+    }
+
+    #[test]
+    fn within_the_same_package_names_are_kept() {
+        assert_eq!(
+            render("point struct{ x, y int }", "example.com/m/shapes").unwrap(),
+            "type point struct{ x, y int }"
+        );
+        assert_eq!(
+            render("Sides = int", "example.com/other/shapes").unwrap(),
+            "type Sides = int"
+        );
+    }
+
+    #[test]
+    fn methods_iota_repeats_and_non_declarations_are_refused() {
+        assert!(matches!(
+            render("func (p *point) move() {}", "example.com/m/geometry"),
+            Err(PluginError::Failed(_))
+        ));
+        assert!(matches!(
+            render("large", "example.com/m/geometry"),
+            Err(PluginError::Failed(_))
+        ));
+        assert!(matches!(
+            render("side * side", "example.com/m/geometry"),
+            Err(PluginError::InvalidInput(_))
+        ));
+    }
+
+    #[test]
+    fn doc_comments_lose_markers_and_directives() {
+        assert_eq!(
+            doc_text("// Hello there.  ").as_deref(),
+            Some("Hello there.")
+        );
+        assert_eq!(doc_text("//go:generate stringer").as_deref(), Some(""));
+        assert_eq!(doc_text("//nolint:errcheck").as_deref(), Some(""));
+        assert_eq!(
+            doc_text("// Note: a colon").as_deref(),
+            Some("Note: a colon")
+        );
+        assert_eq!(
+            doc_text("/*\n   Block\n   text\n*/").as_deref(),
+            Some("Block\ntext")
+        );
+    }
+}

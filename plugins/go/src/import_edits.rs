@@ -273,3 +273,106 @@ fn indentation(source: &str, offset: usize) -> String {
         .take_while(|c| c.is_whitespace())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{apply, parse};
+
+    fn added(source: &str, path: &str, names: &[&str]) -> String {
+        let tree = parse(source);
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let edits = render_import(tree.root_node(), source, path, &names).unwrap();
+        apply(source, &edits)
+    }
+
+    fn removed(source: &str, path: &str, name: Option<&str>) -> Result<String, PluginError> {
+        let tree = parse(source);
+        remove_import(tree.root_node(), source, path, name).map(|e| apply(source, &e))
+    }
+
+    const GROUPED: &str =
+        "package p\n\nimport (\n\t\"fmt\"\n\tstr \"strings\" // text\n)\n\nfunc f() {}\n";
+
+    #[test]
+    fn a_new_import_joins_the_group_in_path_order() {
+        assert_eq!(
+            added(GROUPED, "os", &["Exit"]),
+            "package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\tstr \"strings\" // text\n)\n\nfunc f() {}\n"
+        );
+        assert_eq!(
+            added(GROUPED, "zzz/last", &["* as z"]),
+            "package p\n\nimport (\n\t\"fmt\"\n\tstr \"strings\" // text\n\tz \"zzz/last\"\n)\n\nfunc f() {}\n"
+        );
+        assert_eq!(
+            added(GROUPED, "bytes", &[".", "_"]),
+            "package p\n\nimport (\n\t. \"bytes\"\n\t_ \"bytes\"\n\t\"fmt\"\n\tstr \"strings\" // text\n)\n\nfunc f() {}\n"
+        );
+    }
+
+    #[test]
+    fn an_import_already_there_adds_nothing() {
+        for (path, names) in [
+            ("fmt", vec![]),
+            ("fmt", vec!["Println".to_string()]),
+            ("fmt", vec!["fmt as fmt".to_string()]),
+            ("strings", vec!["strings as str".to_string()]),
+        ] {
+            let tree = parse(GROUPED);
+            let edits = render_import(tree.root_node(), GROUPED, path, &names).unwrap();
+            assert!(edits.is_empty(), "{path} {names:?}: {edits:?}");
+        }
+        assert_eq!(
+            added(GROUPED, "strings", &[]),
+            "package p\n\nimport (\n\t\"fmt\"\n\tstr \"strings\" // text\n\t\"strings\"\n)\n\nfunc f() {}\n"
+        );
+    }
+
+    #[test]
+    fn a_single_import_becomes_a_group_and_a_file_without_imports_gets_one() {
+        let single = "package p\n\nimport \"os\"\n\nfunc f() {}\n";
+        assert_eq!(
+            added(single, "example.com/m/a", &["a as b"]),
+            "package p\n\nimport (\n\tb \"example.com/m/a\"\n\t\"os\"\n)\n\nfunc f() {}\n"
+        );
+        let none = "// Package p.\npackage p // main\n\nfunc f() {}\n";
+        assert_eq!(
+            added(none, "fmt", &[]),
+            "// Package p.\npackage p // main\n\nimport \"fmt\"\n\nfunc f() {}\n"
+        );
+        let tree = parse(none);
+        let bad = render_import(tree.root_node(), none, "a\"b", &[]).unwrap_err();
+        assert!(matches!(bad, PluginError::InvalidInput(_)), "{bad:?}");
+    }
+
+    #[test]
+    fn removing_an_import_takes_its_line_or_its_whole_declaration() {
+        assert_eq!(
+            removed(GROUPED, "strings", Some("str")).unwrap(),
+            "package p\n\nimport (\n\t\"fmt\"\n)\n\nfunc f() {}\n"
+        );
+        assert_eq!(
+            removed(GROUPED, "fmt", None).unwrap(),
+            "package p\n\nimport (\n\tstr \"strings\" // text\n)\n\nfunc f() {}\n"
+        );
+        let single = "package p\n\nimport \"os\"\n\nimport _ \"embed\"\n\nfunc f() {}\n";
+        assert_eq!(
+            removed(single, "os", Some("os")).unwrap(),
+            "package p\n\nimport _ \"embed\"\n\nfunc f() {}\n"
+        );
+        assert_eq!(
+            removed(single, "embed", Some("_")).unwrap(),
+            "package p\n\nimport \"os\"\n\nfunc f() {}\n"
+        );
+        let both = "package p\n\nimport (\n\t\"fmt\"\n\tf \"fmt\"\n)\n";
+        assert_eq!(removed(both, "fmt", None).unwrap(), "package p\n\n");
+        assert!(matches!(
+            removed(GROUPED, "strings", Some("strings")),
+            Err(PluginError::InvalidInput(_))
+        ));
+        assert!(matches!(
+            removed(GROUPED, "os", None),
+            Err(PluginError::InvalidInput(_))
+        ));
+    }
+}

@@ -196,3 +196,27 @@ impl Language for Go {
 }
 
 lingo_plugin_sdk::export_plugin!(Go);
+
+/// Parsing and edit helpers for the unit tests.
+#[cfg(test)]
+mod test_support {
+    /// Parse Go source natively.
+    pub fn parse(source: &str) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_go::LANGUAGE.into())
+            .unwrap();
+        parser.parse(source, None).unwrap()
+    }
+
+    /// Apply edits back to front.
+    pub fn apply(source: &str, edits: &[lingo_plugin_sdk::types::TextEdit]) -> String {
+        let mut edits = edits.to_vec();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+        let mut out = source.to_string();
+        for edit in edits {
+            out.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
+        }
+        out
+    }
+}

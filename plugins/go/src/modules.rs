@@ -93,3 +93,69 @@ pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<Strin
     }
     vec![segments.join("/")]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(path: &str, contents: &str) -> Manifest {
+        Manifest {
+            path: path.into(),
+            contents: contents.into(),
+        }
+    }
+
+    #[test]
+    fn the_module_path_comes_from_the_module_directive() {
+        assert_eq!(
+            module_path("// comment\nmodule example.com/m // trailing\n\ngo 1.22\n").as_deref(),
+            Some("example.com/m")
+        );
+        assert_eq!(
+            module_path("module \"example.com/q\"\n").as_deref(),
+            Some("example.com/q")
+        );
+        assert_eq!(module_path("modules x\ngo 1.22\n"), None);
+    }
+
+    #[test]
+    fn a_file_belongs_to_its_directory_under_the_nearest_go_mod() {
+        let manifests = [
+            manifest("go.mod", "module example.com/m\n"),
+            manifest("tools/go.mod", "module example.com/tools\n"),
+        ];
+        let of = |path| {
+            let m = module_of(path, &manifests);
+            (m.path, m.crate_or_package)
+        };
+        assert_eq!(
+            of("main.go"),
+            ("example.com/m".into(), Some("example.com/m".into()))
+        );
+        assert_eq!(of("a/b/c.go").0, "example.com/m/a/b");
+        assert_eq!(
+            of("tools/lint/x.go"),
+            (
+                "example.com/tools/lint".into(),
+                Some("example.com/tools".into())
+            )
+        );
+        assert_eq!(of("toolsx/y.go").0, "example.com/m/toolsx");
+        let loose = module_of("a/b.go", &[]);
+        assert_eq!((loose.path.as_str(), loose.crate_or_package), ("a", None));
+        assert_eq!(module_of("b.go", &[]).path, ".");
+    }
+
+    #[test]
+    fn imports_name_packages_by_path_and_relative_ones_from_the_importer() {
+        let importer = ModuleIdentity {
+            path: "example.com/m/a/b".into(),
+            crate_or_package: Some("example.com/m".into()),
+        };
+        assert_eq!(resolve_import(&importer, "fmt"), ["fmt"]);
+        assert_eq!(resolve_import(&importer, "./c"), ["example.com/m/a/b/c"]);
+        assert_eq!(resolve_import(&importer, "../../x"), ["example.com/m/x"]);
+        assert!(resolve_import(&importer, "../../../../../x").is_empty());
+        assert!(resolve_import(&importer, " ").is_empty());
+    }
+}

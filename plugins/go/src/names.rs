@@ -55,3 +55,29 @@ pub fn assumed_package_name(import_path: &str) -> String {
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assumed_package_names_follow_go_tooling() {
+        assert_eq!(assumed_package_name("fmt"), "fmt");
+        assert_eq!(assumed_package_name("net/http"), "http");
+        assert_eq!(assumed_package_name("github.com/spf13/cobra/v2"), "cobra");
+        assert_eq!(assumed_package_name("gopkg.in/yaml.v3"), "yaml");
+        assert_eq!(
+            assumed_package_name("github.com/mattn/go-sqlite3"),
+            "sqlite3"
+        );
+        assert_eq!(assumed_package_name("example.com/v2"), "example");
+    }
+
+    #[test]
+    fn exported_names_start_with_an_upper_case_letter() {
+        assert!(is_exported("Name"));
+        assert!(is_exported("Ärger"));
+        assert!(!is_exported("name"));
+        assert!(!is_exported("_Name"));
+    }
+}
