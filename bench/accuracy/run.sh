@@ -83,6 +83,7 @@ setup_typescript() {
 setup_go() {
   if ! command -v gopls >/dev/null || ! command -v go >/dev/null \
      || [ ! -d /usr/share/gocode/src/github.com/google/go-cmp ]; then
+    apt-get update >&2
     apt-get install -y gopls golang-go golang-github-google-go-cmp-dev >&2
   fi
   local p="$WORK/projects/go-cmp-0.5.9"
