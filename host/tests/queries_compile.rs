@@ -11,6 +11,7 @@ fn grammar_of(plugin: &str) -> Option<Language> {
     match plugin {
         "rust" => Some(tree_sitter_rust::LANGUAGE.into()),
         "csharp" => Some(tree_sitter_c_sharp::LANGUAGE.into()),
+        "go" => Some(tree_sitter_go::LANGUAGE.into()),
         // Shared TypeScript/JavaScript queries; `typescript_queries.rs`
         // compiles each dialect's composition against its own grammar.
         "typescript" => Some(tree_sitter_typescript::LANGUAGE_TSX.into()),
