@@ -387,8 +387,9 @@ fn impl_headers_reference_the_trait_and_the_self_type() {
         self_types,
         ["Shape type 29:14 in=Shape", "Wrapper type 38:37 in=Wrapper"]
     );
-    // Compound assignment to a field is a write through `self`.
-    assert!(reference_lines(&facts).contains(&"x write 55:13 member in=shift".to_string()));
+    // Compound assignment to a field is a write through `self`, qualified
+    // by the impl's self type so that it resolves to that type's field.
+    assert!(reference_lines(&facts).contains(&"x write 55:13 q=Point member in=shift".to_string()));
     // Lifetimes (`'_`) are not references.
     assert!(facts.references.iter().all(|r| r.name != "_"));
 }

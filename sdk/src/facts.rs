@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 use crate::language::Language;
 use crate::query::tagged_matches;
 use crate::text::{LineIndex, collapse_whitespace};
-use crate::types::{Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol};
+use crate::types::{Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol, SymbolKind};
 
 /// Longest signature kept, in characters.
 const MAX_SIGNATURE_CHARS: usize = 300;
@@ -312,6 +312,13 @@ pub fn references<L: Language>(
                     .collect()
             })
             .or_else(|| qualifying_receiver.map(|r| vec![r.to_string()]))
+            .or_else(|| {
+                receiver
+                    .filter(|r| L::is_self_receiver(*r, source))
+                    .and_then(|_| enclosing(symbols, symbol_nodes, start))
+                    .and_then(|e| member_owner(symbols, e as usize))
+                    .map(|owner| vec![owner])
+            })
             .unwrap_or_default();
         let is_member = receiver.is_some() && qualifying_receiver.is_none();
         let name = text(name_node, source).to_string();
@@ -372,6 +379,22 @@ pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Opt
             return Some(candidate as u32);
         }
         candidate = symbols[candidate].container? as usize;
+    }
+}
+
+/// The type a member declaration belongs to, for `self.x` / `this.x`
+/// written in it: the container name of the innermost method, constructor,
+/// property or field around the reference.
+fn member_owner(symbols: &[Symbol], mut index: usize) -> Option<String> {
+    loop {
+        let symbol = &symbols[index];
+        if matches!(
+            symbol.kind,
+            SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Property | SymbolKind::Field
+        ) {
+            return symbol.container_name.clone();
+        }
+        index = symbol.container? as usize;
     }
 }
 

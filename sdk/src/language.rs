@@ -132,6 +132,14 @@ pub trait Language: 'static {
         Vec::new()
     }
 
+    /// Whether a member access's `@receiver` is the enclosing type's own
+    /// instance (`self`, `this`). Such a reference is reported with the
+    /// enclosing type's name as its qualifier (still a member access), so
+    /// that the host looks the member up in that type.
+    fn is_self_receiver(_receiver: Node, _source: &str) -> bool {
+        false
+    }
+
     /// The doc text of a comment, or `None` when it is not a doc comment.
     fn doc_comment(_comment: &str) -> Option<String> {
         None

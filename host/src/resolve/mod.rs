@@ -10,7 +10,7 @@ mod table;
 
 pub use table::{SymbolRef, SymbolTable, is_item};
 
-use crate::model::{FileFacts, ImportKind, Reference, Symbol, SymbolKind};
+use crate::model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -128,6 +128,19 @@ impl<'s> Resolver<'s> {
                 Resolution::Scope,
             )];
         }
+        if reference.kind == ReferenceKind::Import
+            && let Some((import, imported)) = import_at(facts, reference)
+        {
+            // The name an import statement brings in: exactly what the
+            // import says, or (a module outside the workspace) nothing.
+            return self.in_modules(
+                file,
+                facts,
+                &import.module_path,
+                &imported.name,
+                Resolution::Import,
+            );
+        }
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
         } else if reference.is_member {
@@ -137,6 +150,15 @@ impl<'s> Resolver<'s> {
         };
         if !found.is_empty() {
             return found;
+        }
+        // `ext.name` where `ext` is an import the workspace cannot resolve
+        // (a dependency): a same-named declaration here is not meant.
+        if reference
+            .qualifier
+            .first()
+            .is_some_and(|first| binds(facts, first))
+        {
+            return Vec::new();
         }
         self.name_only(&reference.name, reference.is_member)
     }
@@ -160,6 +182,12 @@ impl<'s> Resolver<'s> {
             .collect();
         if !own.is_empty() {
             return own;
+        }
+        // Other files of the same module (a Go package, a C# namespace)
+        // see each other's top-level declarations.
+        let mates = self.module_mates(file, facts, name);
+        if !mates.is_empty() {
+            return mates;
         }
         for import in &facts.imports {
             if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
@@ -201,7 +229,12 @@ impl<'s> Resolver<'s> {
         let mut paths = vec![qualifier.join(separator)];
         for import in &facts.imports {
             for imported in import.names.iter().filter(|n| n.local_name() == first) {
-                let mut full = vec![import.module_path.clone(), imported.name.clone()];
+                // A namespace import (`import * as ns`, Go's `import "a/pkg"`)
+                // binds the module itself; a named one binds a member of it.
+                let mut full = vec![import.module_path.clone()];
+                if import.kind != ImportKind::Namespace {
+                    full.push(imported.name.clone());
+                }
                 full.extend(qualifier[1..].iter().cloned());
                 paths.insert(0, full.join(separator));
             }
@@ -379,11 +412,38 @@ impl<'s> Resolver<'s> {
         out
     }
 
+    /// Top-level `name` declared by other files of `file`'s modules.
+    fn module_mates(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        name: &str,
+    ) -> Vec<Definition> {
+        let mut out = Vec::new();
+        for module in &facts.modules {
+            let Some(paths) = self.snapshot.modules.get(&module.path) else {
+                continue;
+            };
+            let mates: Vec<u32> = paths
+                .iter()
+                .filter(|p| **p != file.path)
+                .filter_map(|p| self.table.file_number(p))
+                .collect();
+            if mates.is_empty() {
+                continue;
+            }
+            out.extend(self.where_named(name, Resolution::Scope, |r, s| {
+                mates.contains(&r.file) && self.at_module_level(r, s, &module.path)
+            }));
+        }
+        out
+    }
+
     /// Every declaration named `name`, for a reference nothing else
     /// resolved; none when there are too many to be a useful guess.
     fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
         let found = self.where_named(name, Resolution::NameOnly, |_, s| {
-            !members_only || s.container.is_some()
+            !members_only || is_member_declaration(s)
         });
         if found.len() > MAX_NAME_ONLY_CANDIDATES {
             return Vec::new();
@@ -399,7 +459,7 @@ impl<'s> Resolver<'s> {
             .iter()
             .filter(|r| {
                 let s = self.table.symbol(**r);
-                is_item(s) && (!members_only || s.container.is_some())
+                is_item(s) && (!members_only || is_member_declaration(s))
             })
             .count()
     }
@@ -438,6 +498,36 @@ impl<'s> Resolver<'s> {
             })
             .collect()
     }
+}
+
+/// Whether a declaration belongs to a type or other container (nested in
+/// it, or declared apart as Go methods are, with the owner's name).
+pub fn is_member_declaration(symbol: &Symbol) -> bool {
+    symbol.container.is_some() || symbol.container_name.is_some()
+}
+
+/// Whether an import of the file binds `name`.
+fn binds(facts: &FileFacts, name: &str) -> bool {
+    facts
+        .imports
+        .iter()
+        .any(|i| i.names.iter().any(|n| n.local_name() == name))
+}
+
+/// The import statement and imported name a reference of kind `import`
+/// stands on.
+fn import_at<'f>(
+    facts: &'f FileFacts,
+    reference: &Reference,
+) -> Option<(&'f crate::model::Import, &'f crate::model::ImportedName)> {
+    let at = reference.span.start.offset;
+    facts.imports.iter().find_map(|import| {
+        import
+            .names
+            .iter()
+            .find(|n| n.span.start.offset <= at && at < n.span.end.offset)
+            .map(|n| (import, n))
+    })
 }
 
 /// `a::B::c` or `A.b` -> (Some("B"), "c"), with the path separators the

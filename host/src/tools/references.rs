@@ -153,7 +153,8 @@ pub fn completeness(
                 .facts
                 .as_ref()
                 .expect("sites come from analyzed files");
-            !facts.references[miss.site.reference as usize].is_member || symbol.container.is_some()
+            !facts.references[miss.site.reference as usize].is_member
+                || crate::resolve::is_member_declaration(symbol)
         })
         .collect();
     let ambiguous = missed.iter().filter(|m| m.candidates > 0).count();

@@ -85,6 +85,10 @@ impl Language for CSharp {
     const EXTENSIONS: &'static [&'static str] = &["cs"];
     const MANIFESTS: &'static [&'static str] = &["*.csproj"];
 
+    fn is_self_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "this"
+    }
+
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("csharp", tree_sitter_c_sharp::LANGUAGE.into())
     }

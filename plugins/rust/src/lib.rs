@@ -58,6 +58,10 @@ impl Language for Rust {
     const EXTENSIONS: &'static [&'static str] = &["rs"];
     const MANIFESTS: &'static [&'static str] = &["Cargo.toml"];
 
+    fn is_self_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "self"
+    }
+
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("rust", tree_sitter_rust::LANGUAGE.into())
     }

@@ -147,6 +147,10 @@ impl Language for TypeScript {
         &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
     const MANIFESTS: &'static [&'static str] = &["package.json"];
 
+    fn is_self_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "this"
+    }
+
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language) {
         let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
         let language = match extension.to_ascii_lowercase().as_str() {
