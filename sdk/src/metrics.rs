@@ -136,7 +136,10 @@ fn measure(
 /// `name` field when it has several (Go's `a, b int`), else one.
 fn declared_parameters(parameter: Node) -> u32 {
     let mut cursor = parameter.walk();
-    (parameter.children_by_field_name("name", &mut cursor).count() as u32).max(1)
+    (parameter
+        .children_by_field_name("name", &mut cursor)
+        .count() as u32)
+        .max(1)
 }
 
 impl Walk<'_> {

@@ -123,14 +123,7 @@ fn children(
                 node["source"] = json!(source.get(start..end).unwrap_or_default());
             }
             if depth.is_none_or(|d| level < d) {
-                let nested = children(
-                    facts,
-                    Some(index as u32),
-                    level + 1,
-                    depth,
-                    collapse,
-                    file,
-                );
+                let nested = children(facts, Some(index as u32), level + 1, depth, collapse, file);
                 if !nested.is_empty() {
                     node["children"] = Value::Array(nested);
                 }
