@@ -146,7 +146,7 @@ impl<'s> Resolver<'s> {
         } else if reference.is_member {
             Vec::new()
         } else {
-            self.bare(file, facts, &reference.name)
+            self.bare(file, facts, reference)
         };
         if !found.is_empty() {
             return found;
@@ -163,22 +163,28 @@ impl<'s> Resolver<'s> {
         self.name_only(&reference.name, reference.is_member)
     }
 
-    /// A bare name: the file's own declarations, then its imports.
-    fn bare(&self, file: &Arc<FileEntry>, facts: &FileFacts, name: &str) -> Vec<Definition> {
+    /// A bare name: the file's own top-level declarations, the module's
+    /// other files, the imports, glob imports, and last the members of the
+    /// enclosing type (an implicit `this`).
+    fn bare(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let name = reference.name.as_str();
+        let at = |index: usize| Target::Symbol {
+            file: file.clone(),
+            index,
+        };
+        // A member of a type is not in scope by its bare name: only
+        // declarations at the top of the file or directly in a namespace.
         let own: Vec<Definition> = facts
             .symbols
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.name == name && is_item(s))
-            .map(|(index, _)| {
-                Definition::certain(
-                    Target::Symbol {
-                        file: file.clone(),
-                        index,
-                    },
-                    Resolution::Scope,
-                )
-            })
+            .filter(|(_, s)| s.name == name && is_item(s) && at_top(facts, s))
+            .map(|(index, _)| Definition::certain(at(index), Resolution::Scope))
             .collect();
         if !own.is_empty() {
             return own;
@@ -211,7 +217,29 @@ impl<'s> Resolver<'s> {
             .filter(|i| i.kind == ImportKind::Glob)
             .flat_map(|i| self.in_modules(file, facts, &i.module_path, name, Resolution::Import))
             .collect();
-        globbed
+        if !globbed.is_empty() {
+            return globbed;
+        }
+        // Some languages let a method name its type's other members bare
+        // (C#, Java); in others such a name means something else that is
+        // not indexed. Not certain either way.
+        let owners = enclosing_types(facts, reference);
+        let members: Vec<Definition> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.name == name
+                    && is_item(s)
+                    && s.container.is_some_and(|c| owners.contains(&(c as usize)))
+            })
+            .map(|(index, _)| Definition {
+                target: at(index),
+                resolution: Resolution::Scope,
+                confidence: 0.8,
+            })
+            .collect();
+        share(members, 0.8)
     }
 
     /// `a::b::name` or `Type::name`.
@@ -504,6 +532,38 @@ impl<'s> Resolver<'s> {
 /// it, or declared apart as Go methods are, with the owner's name).
 pub fn is_member_declaration(symbol: &Symbol) -> bool {
     symbol.container.is_some() || symbol.container_name.is_some()
+}
+
+/// Whether a declaration sits at the top of its file or directly in a
+/// namespace, module or package declaration.
+fn at_top(facts: &FileFacts, symbol: &Symbol) -> bool {
+    symbol.container.is_none_or(|c| {
+        matches!(
+            facts.symbols[c as usize].kind,
+            SymbolKind::Namespace | SymbolKind::Package | SymbolKind::Module
+        )
+    })
+}
+
+/// The type-like declarations around a reference, innermost first.
+fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut current = reference.enclosing;
+    while let Some(index) = current {
+        let symbol = &facts.symbols[index as usize];
+        if matches!(
+            symbol.kind,
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Interface
+                | SymbolKind::Enum
+                | SymbolKind::Object
+        ) {
+            out.push(index as usize);
+        }
+        current = symbol.container;
+    }
+    out
 }
 
 /// Whether an import of the file binds `name`.
