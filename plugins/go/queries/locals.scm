@@ -23,24 +23,27 @@
 ; function literals (not the parameter names of a function type).
 (method_declaration
   receiver: (parameter_list (parameter_declaration name: (identifier) @local.definition.receiver)))
-(function_declaration
+((function_declaration
   parameters: (parameter_list
     [
       (parameter_declaration name: (identifier) @local.definition.parameter)
       (variadic_parameter_declaration name: (identifier) @local.definition.parameter)
     ]))
-(method_declaration
+  (#not-eq? @local.definition.parameter "_"))
+((method_declaration
   parameters: (parameter_list
     [
       (parameter_declaration name: (identifier) @local.definition.parameter)
       (variadic_parameter_declaration name: (identifier) @local.definition.parameter)
     ]))
-(func_literal
+  (#not-eq? @local.definition.parameter "_"))
+((func_literal
   parameters: (parameter_list
     [
       (parameter_declaration name: (identifier) @local.definition.parameter)
       (variadic_parameter_declaration name: (identifier) @local.definition.parameter)
     ]))
+  (#not-eq? @local.definition.parameter "_"))
 (function_declaration
   result: (parameter_list (parameter_declaration name: (identifier) @local.definition.result)))
 (method_declaration
@@ -49,6 +52,16 @@
   result: (parameter_list (parameter_declaration name: (identifier) @local.definition.result)))
 
 (type_parameter_declaration name: (identifier) @local.definition.type_parameter)
+; A generic type's receiver names its type parameters anew: `func (p
+; *List[T]) Push(v T)`.
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition.type_parameter)))
+        (pointer_type
+          (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition.type_parameter))))
+      ])))
 
 ; `x, y := ...` (in statements and in `if`, `for` and `switch` headers).
 ((short_var_declaration
