@@ -273,14 +273,56 @@ impl<'s> Resolver<'s> {
                 return found;
             }
         }
-        // `Type::member`: members of a type with that name, in this file
-        // first. Another type of the same name elsewhere could be meant.
+        // `Type::member`: members of the type the qualifier resolves to (in
+        // the type's file), then of a type with that name in this file.
+        // Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
+        for owner_file in self.owner_files(file, facts, reference) {
+            let members = self.members_of(owner, name, Some(&owner_file));
+            if !members.is_empty() {
+                return members;
+            }
+        }
         let local = self.members_of(owner, name, Some(file));
         if !local.is_empty() {
             return local;
         }
         share(self.members_of(owner, name, None), 0.9)
+    }
+
+    /// The files declaring the type a reference's qualifier names, when the
+    /// qualifier resolves by the language's rules.
+    fn owner_files(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Arc<FileEntry>> {
+        let (owner, outer) = reference
+            .qualifier
+            .split_last()
+            .expect("qualifier is not empty");
+        let owner_reference = Reference {
+            name: owner.clone(),
+            qualifier: outer.to_vec(),
+            is_member: false,
+            local: None,
+            ..reference.clone()
+        };
+        let found = if outer.is_empty() {
+            self.bare(file, facts, &owner_reference)
+        } else {
+            self.qualified(file, facts, &owner_reference)
+        };
+        let mut files: Vec<Arc<FileEntry>> = Vec::new();
+        for definition in found.iter().filter(|d| d.confidence >= 1.0) {
+            if let Target::Symbol { file, .. } = &definition.target
+                && !files.iter().any(|f| f.path == file.path)
+            {
+                files.push(file.clone());
+            }
+        }
+        files
     }
 
     /// Symbols named `name` declared by a container named `owner`; with
