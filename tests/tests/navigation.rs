@@ -351,3 +351,404 @@ mod rust {
         again.stop().await;
     }
 }
+
+/// `signature relation` of each implementation.
+fn implementation_lines(result: &Value) -> Vec<String> {
+    result["implementations"]
+        .as_array()
+        .unwrap_or_else(|| panic!("implementations missing: {result:#}"))
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} ({})",
+                i["signature"].as_str().unwrap(),
+                i["relation"].as_str().unwrap(),
+                i["file_path"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// C#: `Reports/Report.cs` (namespace `Geometry.Reports`, file-scoped) and
+/// `Reports/Hexagon.cs` see `Shapes/Shapes.cs` (`Geometry.Shapes`) through
+/// `using Geometry.Shapes;`. `Legacy/Legacy.cs` (`Geometry.Legacy`) declares
+/// `IShape`, `Areas.AreaOf` and `Circle` again and is never imported.
+mod csharp {
+    use super::*;
+
+    #[tokio::test]
+    async fn definition_follows_the_using_not_the_decoy() {
+        let server = serve("csharp").await;
+        // `new Circle(radius)` in Report.cs, line 11 (0-based 10), column 25.
+        let circle = server
+            .call(
+                "find_definition",
+                json!({ "path": "Reports/Report.cs", "line": 10, "character": 25 }),
+            )
+            .await
+            .ok();
+        assert_eq!(definition_lines(&circle), ["Shapes/Shapes.cs:10 Circle"]);
+        assert_eq!(circle["resolution"], json!("import"));
+        assert_eq!(circle["definitions"][0]["confidence"], json!(1.0));
+
+        // `Areas` of `Areas.AreaOf(...)`, line 13, column 20.
+        let areas = server
+            .call(
+                "find_definition",
+                json!({ "path": "Reports/Report.cs", "line": 12, "character": 20 }),
+            )
+            .await
+            .ok();
+        assert_eq!(definition_lines(&areas), ["Shapes/Shapes.cs:32 Areas"]);
+        assert_eq!(areas["resolution"], json!("import"));
+
+        // `AreaOf` of `Areas.AreaOf(...)`, column 26: a member of the type
+        // the qualifier resolves to through the `using`, not of the decoy's
+        // `Areas`.
+        let area_of = server
+            .call(
+                "find_definition",
+                json!({ "path": "Reports/Report.cs", "line": 12, "character": 26 }),
+            )
+            .await
+            .ok();
+        assert_eq!(definition_lines(&area_of), ["Shapes/Shapes.cs:35 AreaOf"]);
+        assert_eq!(area_of["resolution"], json!("qualified"));
+        assert_eq!(area_of["definitions"][0]["confidence"], json!(1.0));
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn references_are_exact_and_complete() {
+        let server = serve("csharp").await;
+        let area_of = server
+            .call(
+                "find_references",
+                json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&area_of),
+            [
+                "Shapes/Shapes.cs:35 declaration declaration",
+                "Reports/Report.cs:13 call qualified",
+            ]
+        );
+        assert_eq!(area_of["completeness"]["complete"], json!(true));
+        assert_eq!(area_of["completeness"]["name_only"], json!(0));
+
+        let shape = server
+            .call(
+                "find_references",
+                json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        // The first entry of a class's base list is reported as `extends`
+        // (syntax cannot tell a base class from an interface), the others as
+        // `implements`.
+        assert_eq!(
+            reference_lines(&shape),
+            [
+                "Reports/Hexagon.cs:6 implements import",
+                "Reports/Report.cs:13 type import",
+                "Shapes/Shapes.cs:10 extends scope",
+                "Shapes/Shapes.cs:24 implements scope",
+                "Shapes/Shapes.cs:35 type scope",
+            ]
+        );
+        assert_eq!(shape["completeness"]["complete"], json!(true));
+        assert_eq!(shape["completeness"]["name_only"], json!(0));
+
+        // The decoy interface is used by the decoy circle only.
+        let decoy_shape = server
+            .call(
+                "find_references",
+                json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&decoy_shape),
+            ["Legacy/Legacy.cs:16 extends scope"]
+        );
+
+        let areas = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Areas", "path": "Shapes/Shapes.cs" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&areas),
+            [
+                "Shapes/Shapes.cs:32 declaration declaration",
+                "Reports/Report.cs:13 reference import",
+            ]
+        );
+        assert_eq!(areas["completeness"]["complete"], json!(true));
+
+        // `Circle` names the class and its constructor in Shapes.cs: the
+        // class is picked by position. `new Circle(...)` refers to the class.
+        let circle = server
+            .call(
+                "find_references",
+                json!({ "path": "Shapes/Shapes.cs", "line": 9, "character": 17, "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&circle),
+            ["Reports/Report.cs:11 call import"]
+        );
+        assert_eq!(circle["completeness"]["complete"], json!(true));
+
+        // The decoys have no references at all.
+        for (line, character) in [(9, 24), (11, 29), (15, 17)] {
+            let decoy = server
+                .call(
+                    "find_references",
+                    json!({ "path": "Legacy/Legacy.cs", "line": line, "character": character, "include_declaration": false }),
+                )
+                .await
+                .ok();
+            assert_eq!(
+                reference_lines(&decoy),
+                Vec::<String>::new(),
+                "{}",
+                decoy["symbol"]
+            );
+            assert_eq!(decoy["completeness"]["complete"], json!(true));
+        }
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn ambiguous_names_are_refused_with_candidates() {
+        let server = serve("csharp").await;
+        let error = server
+            .call("find_references", json!({ "symbol": "AreaOf" }))
+            .await
+            .err();
+        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            error["details"]["candidates"],
+            json!([
+                "Legacy/Legacy.cs:12 method Areas.AreaOf",
+                "Shapes/Shapes.cs:35 method Areas.AreaOf"
+            ])
+        );
+        let circle = server
+            .call("find_references", json!({ "symbol": "Circle" }))
+            .await
+            .err();
+        assert_eq!(circle["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            circle["details"]["candidates"],
+            json!([
+                "Legacy/Legacy.cs:16 class Geometry.Legacy.Circle",
+                "Shapes/Shapes.cs:10 class Geometry.Shapes.Circle",
+                "Shapes/Shapes.cs:12 constructor Circle.Circle"
+            ])
+        );
+        let unknown = server
+            .call("find_references", json!({ "symbol": "AreaOff" }))
+            .await
+            .err();
+        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
+        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("AreaOf"));
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn call_hierarchy_both_ways() {
+        let server = serve("csharp").await;
+        let twice = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "Twice", "direction": "both" }),
+            )
+            .await
+            .ok();
+        assert_eq!(hierarchy_names(&twice, "incoming"), Vec::<String>::new());
+        assert_eq!(
+            hierarchy_names(&twice, "outgoing"),
+            ["Summary (Reports/Report.cs)"]
+        );
+        let summary = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "Summary", "direction": "both" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&summary, "incoming"),
+            ["Twice (Reports/Report.cs)"]
+        );
+        // `new Circle(...)` calls the class; `Areas.AreaOf` is the one in
+        // Shapes.cs, never the decoy.
+        assert_eq!(
+            hierarchy_names(&summary, "outgoing"),
+            [
+                "Circle (Shapes/Shapes.cs)",
+                "Square (Shapes/Shapes.cs)",
+                "AreaOf (Shapes/Shapes.cs)",
+            ]
+        );
+        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
+
+        let deep = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs", "direction": "incoming", "depth": 2 }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&deep, "incoming"),
+            ["Summary (Reports/Report.cs)"]
+        );
+        assert_eq!(
+            deep["incoming"][0]["incoming"][0]["from"]["name"],
+            json!("Twice")
+        );
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn implementations_from_base_lists_across_namespaces() {
+        let server = serve("csharp").await;
+        let shape = server
+            .call(
+                "find_implementations",
+                json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs" }),
+            )
+            .await
+            .ok();
+        // Hexagon sees IShape through its `using`; the decoy's Circle
+        // implements the decoy IShape, not this one.
+        assert_eq!(
+            implementation_lines(&shape),
+            [
+                "public class Hexagon : Polygon, IShape IMPLEMENTS (Reports/Hexagon.cs)",
+                "public class Circle : IShape IMPLEMENTS (Shapes/Shapes.cs)",
+                "public class Square : Polygon, IShape IMPLEMENTS (Shapes/Shapes.cs)",
+            ]
+        );
+        assert_eq!(shape["completeness"]["complete"], json!(true));
+
+        let decoy = server
+            .call(
+                "find_implementations",
+                json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&decoy),
+            ["public class Circle : IShape IMPLEMENTS (Legacy/Legacy.cs)"]
+        );
+
+        let polygon = server
+            .call("find_implementations", json!({ "symbol": "Polygon" }))
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&polygon),
+            [
+                "public class Hexagon : Polygon, IShape EXTENDS (Reports/Hexagon.cs)",
+                "public class Square : Polygon, IShape EXTENDS (Shapes/Shapes.cs)",
+            ]
+        );
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn graph_tools_answer_in_the_spec_text_format() {
+        let server = serve("csharp").await;
+        let text = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            text.starts_with(
+                "## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n\n## Nodes\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nSummary:\n  file: Reports/Report.cs\n  offset: 9, limit: 7\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Legacy"),
+            "the decoy is not a dependent: {text}"
+        );
+
+        let shape = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "Shapes/Shapes.cs", "symbol": "IShape" }),
+            )
+            .await
+            .text();
+        assert!(
+            shape.starts_with(
+                "## Graph\n\n\
+                 Hexagon --IMPLEMENTS--> IShape\n\
+                 Twice --CALLS--> Summary --REFERENCES--> IShape\n\
+                 Summary --CALLS--> AreaOf --REFERENCES--> IShape\n\
+                 Summary --CALLS--> Square --IMPLEMENTS--> IShape\n\
+                 Summary --CALLS--> Circle --IMPLEMENTS--> IShape\n\n## Nodes\n"
+            ),
+            "{shape}"
+        );
+        assert!(!shape.contains("Legacy"), "{shape}");
+
+        let path = server
+            .call(
+                "paths_between",
+                json!({
+                    "from": { "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" },
+                    "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
+                }),
+            )
+            .await
+            .text();
+        assert!(
+            path.starts_with("## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n"),
+            "{path}"
+        );
+        for decoy in ["AreaOf", "Circle"] {
+            let none = server
+                .call(
+                    "paths_between",
+                    json!({
+                        "from": { "file_path": "Legacy/Legacy.cs", "symbol": decoy },
+                        "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
+                    }),
+                )
+                .await
+                .text();
+            assert_eq!(none, "No path found.", "{decoy}");
+        }
+        let decoy = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "Legacy/Legacy.cs", "symbol": "AreaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            decoy.starts_with("## Graph\n\nAreaOf\n\n## Nodes\n\n(none)"),
+            "nothing depends on the decoy: {decoy}"
+        );
+        server.stop().await;
+    }
+}
