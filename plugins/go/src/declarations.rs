@@ -42,12 +42,11 @@ pub fn documented_node(node: Node) -> Node {
     }
 }
 
-/// The head of a declaration whose node is not the whole head: a spec
-/// starts at its keyword when it is not grouped and ends before its value
-/// or its struct or interface body.
-pub fn signature_range(node: Node, _source: &str) -> Option<(usize, usize)> {
-    keyword_of(node)?;
-    let start = documented_node(node).start_byte();
+/// The head of a spec, which its node does not hold whole: its keyword,
+/// also inside a group (`const Millimetre Unit`), then the spec up to its
+/// value or its struct or interface body.
+pub fn signature_text(node: Node, source: &str) -> Option<String> {
+    let keyword = keyword_of(node)?;
     let end = match node.kind() {
         "const_spec" | "var_spec" => node
             .child_by_field_name("value")
@@ -63,7 +62,7 @@ pub fn signature_range(node: Node, _source: &str) -> Option<(usize, usize)> {
             _ => node.end_byte(),
         },
     };
-    Some((start, end))
+    Some(format!("{keyword} {}", &source[node.start_byte()..end]))
 }
 
 /// Whether a comment follows code on its line: it is about that code, not

@@ -120,8 +120,8 @@ impl Language for Go {
         declarations::documented_node(node)
     }
 
-    fn signature_range(node: Node, source: &str) -> Option<(usize, usize)> {
-        declarations::signature_range(node, source)
+    fn signature_text(node: Node, source: &str) -> Option<String> {
+        declarations::signature_text(node, source)
     }
 
     /// The local names of imported packages: `fmt` of `fmt.Println`.
