@@ -16,9 +16,14 @@
 # 5. in the same run, universal-ctags and CodeGraph on the same tree;
 # 6. prints a markdown table with the load average next to each figure.
 #
-# usage: host/benches/run-workspace.sh [SAMPLE] [EDITS]
+# The machine may be shared: every indexing step runs in ROUNDS rounds (each
+# round runs all tools one after the other, so they see the same conditions),
+# and the table gives the median, the range and the load before each round.
+#
+# usage: host/benches/run-workspace.sh [SAMPLE] [EDITS] [ROUNDS]
 #   SAMPLE  symbols sampled for the latency figures (default 200)
 #   EDITS   one-file edits timed in the server (default 5)
+#   ROUNDS  rounds of the indexing steps (default 3)
 # environment:
 #   LINGO_BENCH_TREE   the tree (default /tmp/lingo-bench-tree; deleted and rebuilt)
 #   LINGO_BENCH_WORK   caches, logs and outputs (default /tmp/lingo-bench-work)
@@ -32,6 +37,7 @@ cd "$(dirname "$0")/../.."
 repo="$(pwd)"
 sample="${1:-200}"
 edits="${2:-5}"
+rounds="${3:-3}"
 tree="${LINGO_BENCH_TREE:-/tmp/lingo-bench-tree}"
 work="${LINGO_BENCH_WORK:-/tmp/lingo-bench-work}"
 npm_dir="${LINGO_BENCH_NPM:-/tmp/lingo-bench-npm}"
@@ -113,31 +119,47 @@ count_lines() {
     tree_lines=$total
 }
 
-# timed NAME CMD...: run CMD under /usr/bin/time -v; stdout to NAME.out,
-# stderr to NAME.err; records wall seconds, peak RSS and the load average
-# before the run in results.tsv.
+# timed NAME CMD...: run CMD under /usr/bin/time -v; stdout to
+# NAME.ROUND.out, stderr to NAME.ROUND.err; records the round, wall seconds,
+# peak RSS, the load average before the run and the exit status in
+# results.tsv.
 timed() {
     name="$1"
     shift
+    out="$work/$name.$round"
     before="$(load)"
     status=0
-    /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || status=$?
+    /usr/bin/time -v -o "$out.time" "$@" >"$out.out" 2>"$out.err" || status=$?
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
-        n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$name.time")
-    rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/$name.time")
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$before" "$status" >>"$work/results.tsv"
-    echo "$name: ${wall} s wall, ${rss} MiB peak RSS, exit $status (load before $before)"
+        n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$out.time")
+    rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out.time")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$round" "$wall" "$rss" "$before" "$status" >>"$work/results.tsv"
+    echo "$name (round $round): ${wall} s wall, ${rss} MiB peak RSS, exit $status (load before $before)"
     echo "  command: $*"
 }
 
-field() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }' "$work/results.tsv"; }
-json_field() { sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$work/$1.out" | head -n 1; }
+# step_stat NAME COLUMN median|min|max|list: over the rounds of a step (columns:
+# 3 wall, 4 peak RSS, 5 load, 6 exit status).
+step_stat() {
+    awk -F'\t' -v n="$1" -v c="$2" -v what="$3" '
+        $1 == n { v[++k] = $c }
+        END {
+            if (k == 0) exit
+            for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+            if (what == "median") print (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2)
+            else if (what == "min") print v[1]
+            else if (what == "max") print v[k]
+        }' "$work/results.tsv"
+}
+# The values of COLUMN of step NAME in round order, comma-separated.
+list() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { printf "%s%s", sep, $c; sep = ", " }' "$work/results.tsv"; }
+json_field() { sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$work/$1.1.out" | head -n 1; }
 
 lingo_index() {
     name="$1"
     cache="$2"
-    timed "$name" "$repo/target/debug/lingo" index --root "$tree" --cache-dir "$cache"
-    echo "  $(cat "$work/$name.out")"
+    timed "$name" "$work/lingo" index --root "$tree" --cache-dir "$cache"
+    echo "  $(cat "$work/$name.$round.out")"
 }
 
 measure_lingo() {
@@ -156,18 +178,24 @@ measure_lingo() {
     cp "$work/edited.orig" "$edit_file"
     if [ "${LINGO_BENCH_RELEASE:-0}" = 1 ]; then
         rm -rf "$work/cache-release"
-        timed lingo_release_cold_empty "$repo/target/release/lingo" index --root "$tree" --cache-dir "$work/cache-release"
+        timed lingo_release_cold_empty "$work/lingo-release" index --root "$tree" --cache-dir "$work/cache-release"
         rm -rf "$work/cache-release/index"
-        timed lingo_release_cold_cached "$repo/target/release/lingo" index --root "$tree" --cache-dir "$work/cache-release"
+        timed lingo_release_cold_cached "$work/lingo-release" index --root "$tree" --cache-dir "$work/cache-release"
     fi
 }
 
 measure_server() {
     echo "load before the server run: $(load)"
     server_load="$(load)"
-    cargo bench -q --profile dev -p lingo --bench workspace -- --root "$tree" \
-        --lingo "$repo/target/debug/lingo" --cache-dir "$work/cache" \
-        --sample "$sample" --edits "$edits" --log "$work/server.log" | tee "$work/server.out"
+    rm -f "$work/server.out" "$work/server.log"
+    "$work/workspace-driver" --root "$tree" --lingo "$work/lingo" --cache-dir "$work/cache" \
+        --sample "$sample" --edits "$edits" --log "$work/server.log" >"$work/server.out" ||
+        { cat "$work/server.out"; echo "the workspace driver failed" >&2; exit 1; }
+    cat "$work/server.out"
+    echo "from the server log (refresh and graph build times inside the server):"
+    grep -E 'workspace refreshed|symbol graph built' "$work/server.log" |
+        sed -E 's/.*(generation: [0-9]+).*(analyzed: [0-9]+, loaded: [0-9]+).*(elapsed_ms: [0-9]+).*/  refresh \1, \2, \3/;
+                s/.*symbol graph built (nodes=[0-9]+ edges=[0-9]+).*(elapsed_ms=[0-9]+).*/  graph \1 \2/'
 }
 
 measure_ctags() {
@@ -185,15 +213,15 @@ measure_codegraph() {
     fi
     rm -rf "$tree/.codegraph"
     timed codegraph_init "$codegraph" init -y "$tree"
-    tail -n 12 "$work/codegraph_init.out" | sed 's/^/  /'
+    tail -n 12 "$work/codegraph_init.$round.out" | grep -v '^[│ ]*$' | sed 's/^/  /'
     timed codegraph_index "$codegraph" index "$tree"
-    tail -n 6 "$work/codegraph_index.out" | sed 's/^/  /'
+    tail -n 6 "$work/codegraph_index.$round.out" | grep -v '^[│ ]*$' | sed 's/^/  /'
     cp "$edit_file" "$work/edited.orig"
     echo "// lingo bench edit (codegraph)" >>"$edit_file"
     timed codegraph_sync "$codegraph" sync "$tree"
     cp "$work/edited.orig" "$edit_file"
-    tail -n 6 "$work/codegraph_sync.out" | sed 's/^/  /'
-    "$codegraph" status "$tree" 2>&1 | tail -n 15 | sed 's/^/  /' || true
+    tail -n 6 "$work/codegraph_sync.$round.out" | grep -v '^[│ ]*$' | sed 's/^/  /'
+    [ "$round" = 1 ] && { "$codegraph" status "$tree" 2>&1 | sed -n '/Files by Language/,/^ *$/p' | sed 's/^/  /' || true; }
     # The tree stays as lingo indexes it: CodeGraph's database is hidden, but remove it.
     rm -rf "$tree/.codegraph"
 }
@@ -203,15 +231,24 @@ server_field() { sed -n "s/^RESULT.* $1=\([^ ]*\).*/\1/p" "$work/server.out"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 lines_per_s() { awk -v l="$tree_lines" -v s="$1" 'BEGIN { if (s > 0) printf "%.0f", l / s; else print "n/a" }'; }
 
+# One row of the indexing table: median wall time (range), lines/s at the
+# median, highest peak RSS, the load before each round.
 row() { # name label
-    echo "| $2 | $(field "$1" 2) s | $(lines_per_s "$(field "$1" 2)") | $(field "$1" 3) MiB | $(field "$1" 4) |"
+    [ -n "$(step_stat "$1" 3 median)" ] || return 0
+    median="$(step_stat "$1" 3 median)"
+    failed="$(awk -F'\t' -v n="$1" '$1 == n && $6 != 0 { k++ } END { print k + 0 }' "$work/results.tsv")"
+    echo "| $2 | $median s ($(step_stat "$1" 3 min)-$(step_stat "$1" 3 max)) | $(lines_per_s "$median") |" \
+        "$(step_stat "$1" 4 max) MiB | $(list "$1" 5) |$([ "$failed" = 0 ] || echo " $failed failed")"
 }
 
 table() {
     echo
-    echo "## results ($tree_lines lines; lines/s = tree lines / wall time)"
+    echo "## results ($tree_lines lines; lines/s = tree lines / median wall time; $rounds rounds)"
     echo
-    echo "| step | wall | lines/s | peak RSS | load (1 min) before |"
+    echo "lingo index reports: $(json_field lingo_cold_empty files) files, $(json_field lingo_cold_empty lines) lines," \
+        "$(json_field lingo_cold_empty symbols) symbols; plugins $(sed -n 's/.*"plugins":\(\[[^]]*\]\).*/\1/p' "$work/lingo_cold_empty.1.out")"
+    echo
+    echo "| step | wall, median (min-max) | lines/s | peak RSS (max) | load (1 min) before each round |"
     echo "|---|---:|---:|---:|---:|"
     row lingo_cold_empty "lingo index, cold (empty cache dir)"
     row lingo_cold_cached "lingo index, cold (compiled plugins cached)"
@@ -223,7 +260,7 @@ table() {
     fi
     row ctags_all "ctags -R (all languages it knows)"
     row ctags_langs "ctags -R --languages=Rust,TypeScript,JavaScript"
-    if [ -n "$(field codegraph_init 2)" ]; then
+    if [ -n "$(step_stat codegraph_init 3 median)" ]; then
         row codegraph_init "codegraph init -y (includes the first full index)"
         row codegraph_index "codegraph index (full re-index)"
         row codegraph_sync "codegraph sync after editing one file"
@@ -240,19 +277,35 @@ table() {
     echo "| re-index after editing one file, median of $(server_field reindex_n) (max) | $(server_field reindex_median_ms) ms ($(server_field reindex_max_ms) ms) |"
     echo "| peak RSS (VmHWM) | $(awk -v k="$(server_field peak_kib)" 'BEGIN { printf "%.1f", k / 1024 }') MiB |"
     echo
-    cold="$(field lingo_cold_empty 2)"
-    cached="$(field lingo_cold_cached 2)"
-    echo "ratios (lingo / other, wall time):"
-    echo "- lingo cold (empty cache) / ctags -R: $(ratio "$cold" "$(field ctags_all 2)");" \
-        "/ ctags three languages: $(ratio "$cold" "$(field ctags_langs 2)")"
-    echo "- lingo cold (plugins cached) / ctags three languages: $(ratio "$cached" "$(field ctags_langs 2)")"
-    if [ -n "$(field codegraph_init 2)" ]; then
-        echo "- lingo cold (empty cache) / codegraph init: $(ratio "$cold" "$(field codegraph_init 2)");" \
-            "lingo cold (plugins cached) / codegraph index: $(ratio "$cached" "$(field codegraph_index 2)")"
-        echo "- lingo restart after one edit / codegraph sync: $(ratio "$(field lingo_edit 2)" "$(field codegraph_sync 2)")"
-        echo "- peak RSS lingo cold / codegraph init: $(ratio "$(field lingo_cold_empty 3)" "$(field codegraph_init 3)")"
+    med() { step_stat "$1" 3 median; }
+    peak() { step_stat "$1" 4 max; }
+    echo "ratios (lingo / other; medians of wall time, highest peak RSS):"
+    echo "- lingo cold (empty cache) / ctags -R: $(ratio "$(med lingo_cold_empty)" "$(med ctags_all)");" \
+        "/ ctags three languages: $(ratio "$(med lingo_cold_empty)" "$(med ctags_langs)")"
+    echo "- lingo cold (plugins cached) / ctags three languages: $(ratio "$(med lingo_cold_cached)" "$(med ctags_langs)")"
+    if [ -n "$(med codegraph_init)" ]; then
+        echo "- lingo cold (empty cache) / codegraph init: $(ratio "$(med lingo_cold_empty)" "$(med codegraph_init)");" \
+            "lingo cold (plugins cached) / codegraph index: $(ratio "$(med lingo_cold_cached)" "$(med codegraph_index)")"
+        echo "- lingo restart after one edit / codegraph sync: $(ratio "$(med lingo_edit)" "$(med codegraph_sync)")"
+        echo "- peak RSS lingo cold / codegraph init: $(ratio "$(peak lingo_cold_empty)" "$(peak codegraph_init)")"
     fi
-    echo "- peak RSS lingo cold / ctags -R: $(ratio "$(field lingo_cold_empty 3)" "$(field ctags_all 3)")"
+    echo "- peak RSS lingo cold / ctags -R: $(ratio "$(peak lingo_cold_empty)" "$(peak ctags_all)")"
+}
+
+# Build lingo and the driver, and copy both into the work directory: the
+# checkout is shared, and a rebuild of target/debug/lingo in the middle of the
+# run (new plugin fingerprints) would invalidate the stored facts.
+build_binaries() {
+    cargo build -q -p lingo
+    cp "$repo/target/debug/lingo" "$work/lingo"
+    if [ "${LINGO_BENCH_RELEASE:-0}" = 1 ]; then
+        cargo build -q --release -p lingo
+        cp "$repo/target/release/lingo" "$work/lingo-release"
+    fi
+    driver=$(cargo bench -q --profile dev -p lingo --bench workspace --no-run --message-format=json |
+        sed -n 's/.*"executable":"\([^"]*\/workspace-[^"]*\)".*/\1/p' | tail -n 1)
+    cp "$driver" "$work/workspace-driver"
+    echo "lingo (dev profile: opt-level 1, dependencies 2): sha256 $(sha256sum "$work/lingo" | cut -c1-16)"
 }
 
 main() {
@@ -265,20 +318,22 @@ main() {
     count_lines
     echo
     echo "== building lingo (dev profile) and the driver"
-    cargo build -q -p lingo
-    [ "${LINGO_BENCH_RELEASE:-0}" = 1 ] && cargo build -q --release -p lingo
-    cargo bench -q --profile dev -p lingo --bench workspace --no-run
+    build_binaries
     # The file the CLI edit steps touch: a mid-sized file of the tree.
     edit_file="$tree/rust/tokio-1.54.1/src/sync/barrier.rs"
-    echo
-    echo "== lingo index"
-    measure_lingo
-    echo
-    echo "== ctags"
-    measure_ctags
-    echo
-    echo "== codegraph"
-    measure_codegraph
+    round=1
+    while [ "$round" -le "$rounds" ]; do
+        echo
+        echo "== round $round of $rounds: lingo index"
+        measure_lingo
+        echo
+        echo "== round $round of $rounds: ctags"
+        measure_ctags
+        echo
+        echo "== round $round of $rounds: codegraph"
+        measure_codegraph
+        round=$((round + 1))
+    done
     echo
     echo "== lingo serve"
     measure_server
