@@ -752,3 +752,334 @@ mod csharp {
         server.stop().await;
     }
 }
+
+/// TypeScript: `src/report.ts` imports from `./shapes`, an index file that
+/// re-exports (`export { x } from`, `export * from`, `export type`) the
+/// modules of `src/shapes/`; `src/main.ts` imports the index as a namespace
+/// (`import * as shapes`). `src/legacy.ts` declares `areaOf`, `Shape` and
+/// `Circle` again and is never imported.
+mod typescript {
+    use super::*;
+
+    #[tokio::test]
+    async fn definition_follows_the_import_through_the_index_not_the_decoy() {
+        let server = serve("typescript").await;
+        // `areaOf(` in report.ts, line 8 (0-based 7), column 16: imported
+        // from `./shapes` (index.ts), which re-exports it from `./area`.
+        let found = server
+            .call(
+                "find_definition",
+                json!({ "path": "src/report.ts", "line": 7, "character": 16 }),
+            )
+            .await
+            .ok();
+        assert_eq!(definition_lines(&found), ["src/shapes/area.ts:4 areaOf"]);
+        assert_eq!(found["resolution"], json!("import"));
+        assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
+
+        // `new Square(` (line 7, column 21): through `export * from "./square"`.
+        let square = server
+            .call(
+                "find_definition",
+                json!({ "path": "src/report.ts", "line": 6, "character": 21 }),
+            )
+            .await
+            .ok();
+        assert_eq!(definition_lines(&square), ["src/shapes/square.ts:9 Square"]);
+        assert_eq!(square["resolution"], json!("import"));
+
+        // `shapes.areaOf(` and `new shapes.Circle(` in main.ts (line 6):
+        // members of the namespace import.
+        for (character, expected) in [
+            (22, "src/shapes/area.ts:4 areaOf"),
+            (41, "src/shapes/circle.ts:4 Circle"),
+        ] {
+            let found = server
+                .call(
+                    "find_definition",
+                    json!({ "path": "src/main.ts", "line": 5, "character": character }),
+                )
+                .await
+                .ok();
+            assert_eq!(definition_lines(&found), [expected]);
+            assert_eq!(found["resolution"], json!("qualified"));
+            assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
+        }
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn references_are_exact_and_complete() {
+        let server = serve("typescript").await;
+        let found = server
+            .call(
+                "find_references",
+                json!({ "symbol": "areaOf", "path": "src/shapes/area.ts" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&found),
+            [
+                "src/shapes/area.ts:4 declaration declaration",
+                "src/main.ts:6 call qualified",
+                "src/report.ts:2 import import",
+                "src/report.ts:8 call import",
+                "src/shapes/index.ts:2 import import",
+            ]
+        );
+        assert_eq!(found["completeness"]["complete"], json!(true));
+        assert_eq!(found["completeness"]["name_only"], json!(0));
+
+        let circle = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Circle", "path": "src/shapes/circle.ts", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&circle),
+            [
+                "src/main.ts:6 call qualified",
+                "src/report.ts:2 import import",
+                "src/report.ts:6 call import",
+                "src/shapes/index.ts:3 import import",
+            ]
+        );
+
+        // `import type` and `export type` count; the decoy's `implements
+        // Shape` is the decoy interface's.
+        let shape = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Shape", "path": "src/shapes/shape.ts", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&shape),
+            [
+                "src/shapes/area.ts:1 import import",
+                "src/shapes/area.ts:4 type import",
+                "src/shapes/circle.ts:1 import import",
+                "src/shapes/circle.ts:4 implements import",
+                "src/shapes/index.ts:5 import import",
+                "src/shapes/square.ts:1 import import",
+                "src/shapes/square.ts:9 implements import",
+            ]
+        );
+        assert_eq!(shape["completeness"]["complete"], json!(true));
+        let decoy_shape = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Shape", "path": "src/legacy.ts", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&decoy_shape),
+            ["src/legacy.ts:14 implements scope"]
+        );
+
+        // The decoy function and class have no references at all.
+        for symbol in ["areaOf", "Circle"] {
+            let decoy = server
+                .call(
+                    "find_references",
+                    json!({ "symbol": symbol, "path": "src/legacy.ts", "include_declaration": false }),
+                )
+                .await
+                .ok();
+            assert_eq!(reference_lines(&decoy), Vec::<String>::new(), "{symbol}");
+            assert_eq!(decoy["completeness"]["complete"], json!(true), "{symbol}");
+        }
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn ambiguous_names_are_refused_with_candidates() {
+        let server = serve("typescript").await;
+        let error = server
+            .call("find_references", json!({ "symbol": "areaOf" }))
+            .await
+            .err();
+        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            error["details"]["candidates"],
+            json!([
+                "src/legacy.ts:4 function areaOf",
+                "src/shapes/area.ts:4 function areaOf"
+            ])
+        );
+        let shape = server
+            .call("find_implementations", json!({ "symbol": "Shape" }))
+            .await
+            .err();
+        assert_eq!(shape["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            shape["details"]["candidates"],
+            json!([
+                "src/legacy.ts:9 interface Shape",
+                "src/shapes/shape.ts:2 interface Shape"
+            ])
+        );
+        let unknown = server
+            .call("find_references", json!({ "symbol": "areaOff" }))
+            .await
+            .err();
+        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
+        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("areaOf"));
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn call_hierarchy_both_ways() {
+        let server = serve("typescript").await;
+        let summary = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "summary", "direction": "both" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&summary, "incoming"),
+            ["twice (src/report.ts)"]
+        );
+        assert_eq!(
+            hierarchy_names(&summary, "outgoing"),
+            [
+                "areaOf (src/shapes/area.ts)",
+                "Circle (src/shapes/circle.ts)",
+                "Square (src/shapes/square.ts)",
+            ]
+        );
+        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
+
+        let main = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "main", "direction": "outgoing" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&main, "outgoing"),
+            [
+                "twice (src/report.ts)",
+                "areaOf (src/shapes/area.ts)",
+                "Circle (src/shapes/circle.ts)",
+            ]
+        );
+
+        let deep = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "areaOf", "path": "src/shapes/area.ts", "direction": "incoming", "depth": 2 }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&deep, "incoming"),
+            ["main (src/main.ts)", "summary (src/report.ts)"]
+        );
+        assert_eq!(
+            deep["incoming"][1]["incoming"][0]["from"]["name"],
+            json!("twice")
+        );
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn implementations_of_an_interface_and_a_base_class() {
+        let server = serve("typescript").await;
+        let shape = server
+            .call(
+                "find_implementations",
+                json!({ "symbol": "Shape", "path": "src/shapes/shape.ts" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&shape),
+            [
+                "export class Circle implements Shape IMPLEMENTS (src/shapes/circle.ts)",
+                "export class Square extends Polygon implements Shape IMPLEMENTS (src/shapes/square.ts)",
+            ]
+        );
+        assert_eq!(shape["completeness"]["complete"], json!(true));
+        let decoy = server
+            .call(
+                "find_implementations",
+                json!({ "symbol": "Shape", "path": "src/legacy.ts" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&decoy),
+            ["export class Circle implements Shape IMPLEMENTS (src/legacy.ts)"]
+        );
+        let polygon = server
+            .call("find_implementations", json!({ "symbol": "Polygon" }))
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&polygon),
+            ["export class Square extends Polygon implements Shape EXTENDS (src/shapes/square.ts)"]
+        );
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn graph_tools_answer_in_the_spec_text_format() {
+        let server = serve("typescript").await;
+        let text = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "src/shapes/area.ts", "symbol": "areaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            text.starts_with(
+                "## Graph\n\n\
+                 main --CALLS--> areaOf\n\
+                 main --CALLS--> twice --CALLS--> summary --CALLS--> areaOf\n\n## Nodes\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nsummary:\n  file: src/report.ts\n  offset: 5, limit: 6\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("legacy"),
+            "the decoy is not a dependent: {text}"
+        );
+
+        let decoy = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "src/legacy.ts", "symbol": "areaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            decoy.starts_with("## Graph\n\nareaOf\n\n## Nodes\n\n(none)"),
+            "nothing depends on the decoy: {decoy}"
+        );
+        let none = server
+            .call(
+                "paths_between",
+                json!({
+                    "from": { "file_path": "src/legacy.ts", "symbol": "areaOf" },
+                    "to": { "file_path": "src/main.ts", "symbol": "main" }
+                }),
+            )
+            .await
+            .text();
+        assert_eq!(none, "No path found.");
+        server.stop().await;
+    }
+}
