@@ -429,7 +429,8 @@ impl<'s> Resolver<'s> {
     /// (`namespace A.B { class C {} }` declares `C` in module `A.B`).
     fn at_module_level(&self, r: SymbolRef, symbol: &Symbol, module: &str) -> bool {
         let Some(container) = symbol.container else {
-            return true;
+            // A member declared apart from its type (a Go method) is not.
+            return symbol.container_name.is_none();
         };
         let parent = self.table.symbol(SymbolRef {
             file: r.file,
@@ -579,12 +580,14 @@ pub fn is_member_declaration(symbol: &Symbol) -> bool {
 /// Whether a declaration sits at the top of its file or directly in a
 /// namespace, module or package declaration.
 fn at_top(facts: &FileFacts, symbol: &Symbol) -> bool {
-    symbol.container.is_none_or(|c| {
-        matches!(
-            facts.symbols[c as usize].kind,
-            SymbolKind::Namespace | SymbolKind::Package | SymbolKind::Module
-        )
-    })
+    let Some(container) = symbol.container else {
+        // A member declared apart from its type (a Go method) is not.
+        return symbol.container_name.is_none();
+    };
+    matches!(
+        facts.symbols[container as usize].kind,
+        SymbolKind::Namespace | SymbolKind::Package | SymbolKind::Module
+    )
 }
 
 /// The type-like declarations around a reference, innermost first.
