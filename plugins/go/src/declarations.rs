@@ -65,6 +65,29 @@ pub fn signature_text(node: Node, source: &str) -> Option<String> {
     Some(format!("{keyword} {}", &source[node.start_byte()..end]))
 }
 
+/// Whether `operand` is a bare name naming the receiver of the method it
+/// is written in.
+pub fn is_method_receiver(operand: Node, source: &str) -> bool {
+    if operand.kind() != "identifier" {
+        return false;
+    }
+    let mut ancestor = operand.parent();
+    while let Some(node) = ancestor {
+        if node.kind() == "method_declaration" {
+            let Some(receiver) = node.child_by_field_name("receiver") else {
+                return false;
+            };
+            let mut cursor = receiver.walk();
+            let name = receiver
+                .named_children(&mut cursor)
+                .find_map(|p| p.child_by_field_name("name"));
+            return name.is_some_and(|n| source[n.byte_range()] == source[operand.byte_range()]);
+        }
+        ancestor = node.parent();
+    }
+    false
+}
+
 /// Whether a comment follows code on its line: it is about that code, not
 /// a doc comment of what comes next.
 pub fn ends_a_code_line(comment: Node) -> bool {

@@ -129,6 +129,11 @@ impl Language for Go {
         imports::package_names(root, source)
     }
 
+    /// The receiver of the enclosing method (`p` of `func (p *Point) ...`).
+    fn is_self_receiver(receiver: Node, source: &str) -> bool {
+        declarations::is_method_receiver(receiver, source)
+    }
+
     fn doc_comment(comment: &str) -> Option<String> {
         declarations::doc_text(comment)
     }
