@@ -1083,3 +1083,312 @@ mod typescript {
         server.stop().await;
     }
 }
+
+/// Go: module `example.com/geometry` (go.mod) with packages `shapes` (two
+/// files), `report` (imports `example.com/geometry/shapes`, calls
+/// `shapes.AreaOf`...) and `main`. Package `legacy` declares `AreaOf`,
+/// `Circle` and `NewCircle` again and is never imported.
+mod go {
+    use super::*;
+
+    #[tokio::test]
+    async fn definition_follows_the_package_import_not_the_decoy() {
+        let server = serve("go").await;
+        // In report.go: `shapes.NewCircle(` (line 12, column 19),
+        // `shapes.AreaOf(` (line 14, column 17) and the `shapes.Shape` type
+        // (line 14, column 34).
+        for (line, character, expected) in [
+            (11, 19, "shapes/shapes.go:21 NewCircle"),
+            (13, 17, "shapes/area.go:4 AreaOf"),
+            (13, 34, "shapes/shapes.go:5 Shape"),
+        ] {
+            let found = server
+                .call(
+                    "find_definition",
+                    json!({ "path": "report/report.go", "line": line, "character": character }),
+                )
+                .await
+                .ok();
+            assert_eq!(definition_lines(&found), [expected]);
+            assert_eq!(found["resolution"], json!("qualified"));
+            assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
+        }
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn references_are_exact_and_complete() {
+        let server = serve("go").await;
+        let found = server
+            .call(
+                "find_references",
+                json!({ "symbol": "AreaOf", "path": "shapes/area.go" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&found),
+            [
+                "shapes/area.go:4 declaration declaration",
+                "report/report.go:14 call qualified",
+            ]
+        );
+        assert_eq!(found["completeness"]["complete"], json!(true));
+        assert_eq!(found["completeness"]["name_only"], json!(0));
+
+        // `Shape` is used by the other file of its package without a
+        // qualifier, and by report.go through the import.
+        let shape = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Shape", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&shape),
+            [
+                "report/report.go:14 type qualified",
+                "shapes/area.go:4 type scope",
+                "shapes/shapes.go:11 extends scope",
+            ]
+        );
+        assert_eq!(shape["completeness"]["complete"], json!(true));
+
+        let twice = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Twice", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(reference_lines(&twice), ["main.go:10 call qualified"]);
+
+        // The decoys are used only inside their own package.
+        for (symbol, expected) in [
+            ("AreaOf", vec![]),
+            ("NewCircle", vec![]),
+            (
+                "Circle",
+                vec![
+                    "legacy/legacy.go:14 type scope",
+                    "legacy/legacy.go:15 type scope",
+                ],
+            ),
+        ] {
+            let decoy = server
+                .call(
+                    "find_references",
+                    json!({ "symbol": symbol, "path": "legacy/legacy.go", "include_declaration": false }),
+                )
+                .await
+                .ok();
+            assert_eq!(reference_lines(&decoy), expected, "{symbol}");
+            assert_eq!(decoy["completeness"]["complete"], json!(true), "{symbol}");
+        }
+        let circle = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Circle", "path": "shapes/shapes.go", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            reference_lines(&circle),
+            [
+                "shapes/shapes.go:21 type scope",
+                "shapes/shapes.go:22 type scope",
+                "shapes/shapes.go:26 type scope",
+            ]
+        );
+
+        // `s.Area()` on a `Shape` from `range shapes`: the receiver's type
+        // needs type inference, so the call is a name-only guess among the
+        // three `Area` methods, and the answer says so.
+        let area = server
+            .call(
+                "find_references",
+                json!({ "symbol": "Shape.Area", "include_declaration": false }),
+            )
+            .await
+            .ok();
+        assert_eq!(reference_lines(&area), ["shapes/area.go:7 call name_only"]);
+        assert!(area["references"][0]["confidence"].as_f64().unwrap() < 0.5);
+        assert_eq!(area["completeness"]["complete"], json!(false));
+        assert_eq!(area["completeness"]["name_only"], json!(1));
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn ambiguous_names_are_refused_with_candidates() {
+        let server = serve("go").await;
+        let error = server
+            .call("find_references", json!({ "symbol": "AreaOf" }))
+            .await
+            .err();
+        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            error["details"]["candidates"],
+            json!([
+                "legacy/legacy.go:6 function AreaOf",
+                "shapes/area.go:4 function AreaOf"
+            ])
+        );
+        let circle = server
+            .call("find_references", json!({ "symbol": "Circle" }))
+            .await
+            .err();
+        assert_eq!(circle["code"], json!("SYMBOL_AMBIGUOUS"));
+        assert_eq!(
+            circle["details"]["candidates"],
+            json!([
+                "legacy/legacy.go:11 struct Circle",
+                "shapes/shapes.go:16 struct Circle"
+            ])
+        );
+        let unknown = server
+            .call("find_references", json!({ "symbol": "AreaOff" }))
+            .await
+            .err();
+        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
+        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("AreaOf"));
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn call_hierarchy_both_ways() {
+        let server = serve("go").await;
+        let summary = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "Summary", "direction": "both" }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&summary, "incoming"),
+            ["Twice (report/report.go)"]
+        );
+        // `shapes.Square{...}` is a composite literal, not a call.
+        assert_eq!(
+            hierarchy_names(&summary, "outgoing"),
+            ["AreaOf (shapes/area.go)", "NewCircle (shapes/shapes.go)"]
+        );
+        // `fmt.Sprintf` is in the standard library: not in the workspace.
+        assert_eq!(
+            summary["outgoing_completeness"]["unresolved_names"],
+            json!(["Sprintf"])
+        );
+
+        let deep = server
+            .call(
+                "get_call_hierarchy",
+                json!({ "symbol": "AreaOf", "path": "shapes/area.go", "direction": "incoming", "depth": 3 }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            hierarchy_names(&deep, "incoming"),
+            ["Summary (report/report.go)"]
+        );
+        let twice = &deep["incoming"][0]["incoming"][0];
+        assert_eq!(twice["from"]["name"], json!("Twice"));
+        assert_eq!(twice["incoming"][0]["from"]["name"], json!("main"));
+        assert_eq!(twice["incoming"][0]["from"]["file_path"], json!("main.go"));
+        server.stop().await;
+    }
+
+    /// Go types satisfy interfaces implicitly: nothing in the source says
+    /// that `*Circle` and `Square` implement `Shape` (or that `Square`
+    /// implements `Polygon`), so a syntactic index cannot list them. What it
+    /// can see is interface embedding: `Polygon` embeds `Shape`.
+    #[tokio::test]
+    async fn implementations_are_embeddings_only() {
+        let server = serve("go").await;
+        let shape = server
+            .call("find_implementations", json!({ "symbol": "Shape" }))
+            .await
+            .ok();
+        assert_eq!(
+            implementation_lines(&shape),
+            ["type Polygon interface EXTENDS (shapes/shapes.go)"]
+        );
+        let polygon = server
+            .call("find_implementations", json!({ "symbol": "Polygon" }))
+            .await
+            .ok();
+        assert_eq!(implementation_lines(&polygon), Vec::<String>::new());
+        // The answer says where implementations come from; it cannot know
+        // about implicit satisfaction.
+        let note = polygon["completeness"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("base lists and implements clauses written in the workspace"),
+            "{note}"
+        );
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn graph_tools_answer_in_the_spec_text_format() {
+        let server = serve("go").await;
+        let text = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "shapes/area.go", "symbol": "AreaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            text.starts_with(
+                "## Graph\n\nmain --CALLS--> Twice --CALLS--> Summary --CALLS--> AreaOf\n\n## Nodes\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nSummary:\n  file: report/report.go\n  offset: 11, limit: 6\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("legacy"),
+            "the decoy is not a dependent: {text}"
+        );
+
+        let decoy = server
+            .call(
+                "dependents_of",
+                json!({ "file_path": "legacy/legacy.go", "symbol": "AreaOf" }),
+            )
+            .await
+            .text();
+        assert!(
+            decoy.starts_with("## Graph\n\nAreaOf\n\n## Nodes\n\n(none)"),
+            "nothing depends on the decoy: {decoy}"
+        );
+        let path = server
+            .call(
+                "paths_between",
+                json!({
+                    "from": { "file_path": "shapes/shapes.go", "symbol": "NewCircle" },
+                    "to": { "file_path": "report/report.go", "symbol": "Twice" }
+                }),
+            )
+            .await
+            .text();
+        assert!(
+            path.starts_with("## Graph\n\nTwice --CALLS--> Summary --CALLS--> NewCircle\n"),
+            "{path}"
+        );
+        let none = server
+            .call(
+                "paths_between",
+                json!({
+                    "from": { "file_path": "legacy/legacy.go", "symbol": "NewCircle" },
+                    "to": { "file_path": "report/report.go", "symbol": "Twice" }
+                }),
+            )
+            .await
+            .text();
+        assert_eq!(none, "No path found.");
+        server.stop().await;
+    }
+}
