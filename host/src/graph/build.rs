@@ -15,18 +15,49 @@ use crate::workspace::{FileEntry, Snapshot};
 
 /// The edges and misses of one file's references.
 #[derive(Default)]
-struct FileEdges {
+pub(super) struct FileEdges {
     edges: Vec<(Node, Node, Edge)>,
     unresolved: Vec<Unresolved>,
     counts: ResolutionCounts,
 }
 
+/// One file's resolved references, with what they were resolved from: the
+/// file's bytes and the shape of the whole index (see [`shape`]).
+pub(super) struct FileResolution {
+    path: String,
+    sha256: String,
+    shape: u64,
+    edges: FileEdges,
+}
+
 impl CodeGraph {
-    pub fn build(snapshot: &Snapshot) -> CodeGraph {
+    /// The graph of `snapshot`. With the graph of an earlier generation, the
+    /// references of files whose bytes did not change are taken from it,
+    /// provided no file's declarations, imports or modules changed (what
+    /// other files' references resolve against); otherwise every file is
+    /// resolved again.
+    pub fn build(snapshot: &Snapshot, previous: Option<&CodeGraph>) -> CodeGraph {
         let started = std::time::Instant::now();
         let resolver = Resolver::new(snapshot);
         let table = resolver.table().clone();
         let files = table.files();
+        let shapes: Vec<u64> = files.iter().map(|f| shape(f)).collect();
+        let reusable = previous.filter(|p| {
+            *p.manifests == *snapshot.manifests
+                && p.files.len() == files.len()
+                && p.files
+                    .iter()
+                    .zip(files.iter().zip(&shapes))
+                    .all(|(old, (file, shape))| old.path == file.path && old.shape == *shape)
+        });
+        let resolutions = resolve_all(&resolver, files, &shapes, reusable);
+        let reused = reusable.map_or(0, |p| {
+            resolutions
+                .iter()
+                .zip(&p.files)
+                .filter(|(new, old)| Arc::ptr_eq(new, old))
+                .count()
+        });
 
         let mut graph: DiGraph<Node, Edge> = DiGraph::new();
         let mut symbol_base = Vec::with_capacity(files.len());
@@ -70,15 +101,16 @@ impl CodeGraph {
 
         let mut unresolved = Vec::new();
         let mut counts = ResolutionCounts::default();
-        for file_edges in resolve_all(&resolver, files) {
-            for (from, to, edge) in file_edges.edges {
+        for resolution in &resolutions {
+            let file_edges = &resolution.edges;
+            for (from, to, edge) in &file_edges.edges {
                 let node = |n: Node| match n {
                     Node::Symbol(s) => symbol_node(s),
                     Node::File(f) => file_nodes[f as usize],
                 };
-                graph.add_edge(node(from), node(to), edge);
+                graph.add_edge(node(*from), node(*to), *edge);
             }
-            unresolved.extend(file_edges.unresolved);
+            unresolved.extend(file_edges.unresolved.iter().copied());
             add_counts(&mut counts, &file_edges.counts);
         }
         let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::new();
@@ -97,6 +129,7 @@ impl CodeGraph {
         tracing::info!(
             nodes = graph.node_count(),
             edges = graph.edge_count(),
+            files_reused = reused,
             ?counts,
             elapsed_ms = started.elapsed().as_millis() as u64,
             "symbol graph built"
@@ -108,27 +141,78 @@ impl CodeGraph {
             unresolved,
             unresolved_by_name,
             counts,
+            files: resolutions,
+            manifests: snapshot.manifests.clone(),
         }
     }
 }
 
-/// Resolve every file's references on all cores, in file order.
-fn resolve_all(resolver: &Resolver, files: &[Arc<FileEntry>]) -> Vec<FileEdges> {
+/// What other files' references resolve against, of one file: its
+/// declarations (name, kind, container), imports and module identities.
+/// Positions are left out: an edit inside a body keeps the shape.
+fn shape(file: &FileEntry) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    file.path.hash(&mut hasher);
+    match &file.facts {
+        Err(_) => 0u8.hash(&mut hasher),
+        Ok(facts) => {
+            1u8.hash(&mut hasher);
+            for symbol in &facts.symbols {
+                symbol.name.hash(&mut hasher);
+                symbol.kind.hash(&mut hasher);
+                symbol.container.hash(&mut hasher);
+                symbol.container_name.hash(&mut hasher);
+            }
+            for import in &facts.imports {
+                import.module_path.hash(&mut hasher);
+                (import.kind as u8).hash(&mut hasher);
+                import.reexport.hash(&mut hasher);
+                for name in &import.names {
+                    name.name.hash(&mut hasher);
+                    name.alias.hash(&mut hasher);
+                }
+            }
+            for module in &facts.modules {
+                module.hash(&mut hasher);
+            }
+        }
+    }
+    hasher.finish()
+}
+
+/// Every file's resolution, in file order: taken from `previous` when the
+/// file's bytes are the same, else resolved now (on all cores).
+fn resolve_all(
+    resolver: &Resolver,
+    files: &[Arc<FileEntry>],
+    shapes: &[u64],
+    previous: Option<&CodeGraph>,
+) -> Vec<Arc<FileResolution>> {
+    let mut done: Vec<Option<Arc<FileResolution>>> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            previous
+                .map(|p| &p.files[i])
+                .filter(|old| old.sha256 == file.sha256)
+                .cloned()
+        })
+        .collect();
+    let todo: Vec<usize> = (0..files.len()).filter(|i| done[*i].is_none()).collect();
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
-        .min(files.len().max(1));
+        .min(todo.len().max(1));
     let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
+    let fresh: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = files.get(i) else { break };
-                        done.push((i, resolve_file(resolver, i as u32, file)));
+                    let mut out = Vec::new();
+                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        out.push((i, resolve_file(resolver, i as u32, &files[i])));
                     }
-                    done
+                    out
                 })
             })
             .collect();
@@ -137,8 +221,17 @@ fn resolve_all(resolver: &Resolver, files: &[Arc<FileEntry>]) -> Vec<FileEdges> 
             .flat_map(|h| h.join().expect("resolver thread"))
             .collect()
     });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, edges)| edges).collect()
+    for (i, edges) in fresh {
+        done[i] = Some(Arc::new(FileResolution {
+            path: files[i].path.clone(),
+            sha256: files[i].sha256.clone(),
+            shape: shapes[i],
+            edges,
+        }));
+    }
+    done.into_iter()
+        .map(|r| r.expect("every file resolved"))
+        .collect()
 }
 
 fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) -> FileEdges {

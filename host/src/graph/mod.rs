@@ -125,6 +125,10 @@ pub struct CodeGraph {
     /// Name -> indexes into `unresolved`.
     unresolved_by_name: HashMap<String, Vec<u32>>,
     counts: ResolutionCounts,
+    /// Per file, the resolution the edges came from, for the next build.
+    files: Vec<std::sync::Arc<build::FileResolution>>,
+    /// The manifests the references were resolved with.
+    manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
 }
 
 impl CodeGraph {

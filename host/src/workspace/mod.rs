@@ -77,6 +77,23 @@ pub struct Snapshot {
 struct Derived {
     table: OnceLock<Arc<SymbolTable>>,
     graph: OnceLock<Arc<CodeGraph>>,
+    /// The latest graph of an earlier generation, to build this one from.
+    earlier_graph: Mutex<Option<Arc<CodeGraph>>>,
+}
+
+impl Derived {
+    /// Derived data for the generation after `previous`.
+    fn after(previous: &Derived) -> Derived {
+        let earlier = previous
+            .graph
+            .get()
+            .cloned()
+            .or_else(|| previous.earlier_graph.lock().expect("graph lock").clone());
+        Derived {
+            earlier_graph: Mutex::new(earlier),
+            ..Derived::default()
+        }
+    }
 }
 
 impl Snapshot {
@@ -92,7 +109,15 @@ impl Snapshot {
     pub fn graph(&self) -> Arc<CodeGraph> {
         self.derived
             .graph
-            .get_or_init(|| Arc::new(CodeGraph::build(self)))
+            .get_or_init(|| {
+                let earlier = self
+                    .derived
+                    .earlier_graph
+                    .lock()
+                    .expect("graph lock")
+                    .take();
+                Arc::new(CodeGraph::build(self, earlier.as_deref()))
+            })
             .clone()
     }
 
@@ -365,7 +390,7 @@ impl Workspace {
                 files: Arc::new(files),
                 modules,
                 manifests,
-                derived: Arc::default(),
+                derived: Arc::new(Derived::after(&previous.derived)),
             };
         }
         let stats = RefreshStats {
