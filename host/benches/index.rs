@@ -1,20 +1,23 @@
-//! Indexing throughput: a real Rust source tree analysed through the Rust
-//! plugin (every fact, inside the wasmtime sandbox) or natively in this
-//! process (tree-sitter-rust with the plugin's own `symbols.scm` and
-//! `references.scm`), single-threaded, with the peak resident memory of the
-//! process. Run one mode per process so the peaks stay apart:
+//! Indexing throughput: a real source tree of one language analysed through
+//! that language's built-in plugin (every fact, inside the wasmtime sandbox)
+//! or natively in this process (the language's tree-sitter grammar crate with
+//! the plugin's own `symbols.scm` and `references.scm`, composed per grammar
+//! as the plugin composes them), single-threaded, with the peak resident
+//! memory of the process. Run one mode per process so the peaks stay apart:
 //!
 //! ```text
-//! cargo bench -p lingo --bench index -- --mode native [--dir PATH] [--repeat N]
-//! cargo bench -p lingo --bench index -- --mode plugin [--dir PATH] [--repeat N] [--no-cache]
+//! cargo bench -p lingo --bench index -- --mode native [--lang L] [--dir PATH] [--repeat N]
+//! cargo bench -p lingo --bench index -- --mode plugin [--lang L] [--dir PATH] [--repeat N] [--no-cache]
 //! ```
 //!
-//! `--no-cache` makes the plugin's setup compile the component with Cranelift
-//! instead of loading the compiled form from the on-disk cache.
+//! `--lang` is `rust` (the default), `typescript`, `go` or `csharp`; the files
+//! are those with the extensions of that language's plugin. `--no-cache` makes
+//! the plugin's setup compile the components with Cranelift instead of loading
+//! the compiled form from the on-disk cache.
 //!
-//! `host/benches/run.sh` runs both and prints the ratio. The tree defaults to
-//! `$LINGO_BENCH_DIR`, else the wasmtime crate's sources in the cargo
-//! registry (present once lingo has been built).
+//! `host/benches/run.sh` runs both for each language and prints the ratios.
+//! The tree defaults to `$LINGO_BENCH_DIR`, else, for Rust only, the wasmtime
+//! crate's sources in the cargo registry (present once lingo has been built).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,8 +25,150 @@ use std::time::{Duration, Instant};
 use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
 
-const SYMBOLS_SCM: &str = include_str!("../../plugins/rust/queries/symbols.scm");
-const REFERENCES_SCM: &str = include_str!("../../plugins/rust/queries/references.scm");
+/// A language with a built-in plugin.
+#[derive(Clone, Copy, PartialEq)]
+enum Lang {
+    Rust,
+    TypeScript,
+    Go,
+    CSharp,
+}
+
+impl Lang {
+    fn parse(name: &str) -> Option<Lang> {
+        Some(match name {
+            "rust" => Lang::Rust,
+            "typescript" => Lang::TypeScript,
+            "go" => Lang::Go,
+            "csharp" => Lang::CSharp,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::TypeScript => "typescript",
+            Lang::Go => "go",
+            Lang::CSharp => "csharp",
+        }
+    }
+
+    /// The plugin's `EXTENSIONS` (`plugins/<lang>/src/lib.rs`).
+    fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Lang::Rust => &["rs"],
+            Lang::TypeScript => &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
+            Lang::Go => &["go"],
+            Lang::CSharp => &["cs"],
+        }
+    }
+
+    /// The grammar for a file of this language with this (lowercase)
+    /// extension, as the plugin's `grammar(path)` picks it.
+    fn grammar(self, extension: &str) -> Grammar {
+        match self {
+            Lang::Rust => Grammar::Rust,
+            Lang::TypeScript => match extension {
+                "tsx" => Grammar::Tsx,
+                "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
+                _ => Grammar::TypeScript,
+            },
+            Lang::Go => Grammar::Go,
+            Lang::CSharp => Grammar::CSharp,
+        }
+    }
+}
+
+/// One tree-sitter grammar of a plugin (the TypeScript plugin has three).
+#[derive(Clone, Copy, PartialEq, PartialOrd, Eq, Ord, Debug)]
+enum Grammar {
+    Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Go,
+    CSharp,
+}
+
+impl Grammar {
+    fn language(self) -> tree_sitter::Language {
+        match self {
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+            Grammar::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+        }
+    }
+
+    /// The plugin's symbols and references query text for this grammar.
+    fn queries(self) -> (String, String) {
+        match self {
+            Grammar::Rust => (
+                include_str!("../../plugins/rust/queries/symbols.scm").into(),
+                include_str!("../../plugins/rust/queries/references.scm").into(),
+            ),
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => (
+                TS_SYMBOLS.compose(self, Order::SharedFirst),
+                TS_REFERENCES.compose(self, Order::DialectFirst),
+            ),
+            Grammar::Go => (
+                include_str!("../../plugins/go/queries/symbols.scm").into(),
+                include_str!("../../plugins/go/queries/references.scm").into(),
+            ),
+            Grammar::CSharp => (
+                include_str!("../../plugins/csharp/queries/symbols.scm").into(),
+                include_str!("../../plugins/csharp/queries/references.scm").into(),
+            ),
+        }
+    }
+}
+
+/// The TypeScript plugin's query files of one kind: shared by its three
+/// grammars, plus each dialect's own (`plugins/typescript/src/lib.rs`).
+struct TsQuerySources {
+    shared: &'static str,
+    javascript: &'static str,
+    typescript: &'static str,
+    jsx: &'static str,
+}
+
+const TS_SYMBOLS: TsQuerySources = TsQuerySources {
+    shared: include_str!("../../plugins/typescript/queries/symbols.scm"),
+    javascript: include_str!("../../plugins/typescript/queries/javascript/symbols.scm"),
+    typescript: include_str!("../../plugins/typescript/queries/typescript/symbols.scm"),
+    jsx: "",
+};
+const TS_REFERENCES: TsQuerySources = TsQuerySources {
+    shared: include_str!("../../plugins/typescript/queries/references.scm"),
+    javascript: include_str!("../../plugins/typescript/queries/javascript/references.scm"),
+    typescript: include_str!("../../plugins/typescript/queries/typescript/references.scm"),
+    jsx: include_str!("../../plugins/typescript/queries/jsx/references.scm"),
+};
+
+/// Where the dialect's patterns go relative to the shared ones.
+#[derive(Clone, Copy)]
+enum Order {
+    DialectFirst,
+    SharedFirst,
+}
+
+impl TsQuerySources {
+    /// The query text for `grammar`, composed as the plugin's `compose`.
+    fn compose(&self, grammar: Grammar, order: Order) -> String {
+        let dialect = match grammar {
+            Grammar::JavaScript => [self.javascript, self.jsx].join("\n"),
+            Grammar::Tsx => [self.typescript, self.jsx].join("\n"),
+            _ => self.typescript.to_string(),
+        };
+        match order {
+            Order::DialectFirst => format!("{dialect}\n{}", self.shared),
+            Order::SharedFirst => format!("{}\n{dialect}", self.shared),
+        }
+    }
+}
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -33,18 +178,23 @@ enum Mode {
 
 struct Options {
     mode: Mode,
+    lang: Lang,
     dir: PathBuf,
     repeat: usize,
     cache: bool,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: index --mode native|plugin [--dir PATH] [--repeat N] [--no-cache]");
+    eprintln!(
+        "usage: index --mode native|plugin [--lang rust|typescript|go|csharp] [--dir PATH] \
+         [--repeat N] [--no-cache]"
+    );
     std::process::exit(2);
 }
 
 fn options() -> Options {
     let mut mode = None;
+    let mut lang = Lang::Rust;
     let mut dir = std::env::var_os("LINGO_BENCH_DIR").map(PathBuf::from);
     let mut repeat = 3;
     let mut cache = true;
@@ -57,6 +207,13 @@ fn options() -> Options {
                     Some("plugin") => Some(Mode::Plugin),
                     _ => usage(),
                 }
+            }
+            "--lang" => {
+                lang = args
+                    .next()
+                    .as_deref()
+                    .and_then(Lang::parse)
+                    .unwrap_or_else(|| usage())
             }
             "--dir" => dir = Some(args.next().unwrap_or_else(|| usage()).into()),
             "--repeat" => {
@@ -72,9 +229,20 @@ fn options() -> Options {
         }
     }
     let Some(mode) = mode else { usage() };
-    let dir = dir.unwrap_or_else(default_dir);
+    let dir = dir.unwrap_or_else(|| {
+        if lang == Lang::Rust {
+            default_dir()
+        } else {
+            eprintln!(
+                "no default {} tree; pass --dir or set LINGO_BENCH_DIR",
+                lang.name()
+            );
+            std::process::exit(2)
+        }
+    });
     Options {
         mode,
+        lang,
         dir,
         repeat,
         cache,
@@ -110,8 +278,17 @@ fn default_dir() -> PathBuf {
     })
 }
 
-/// Every `.rs` file under `root` (path relative to it, text), sorted.
-fn sources(root: &Path) -> Vec<(String, String)> {
+/// A file of the tree, read before timing.
+struct Source {
+    /// Relative to the tree's root.
+    path: String,
+    text: String,
+    grammar: Grammar,
+}
+
+/// Every file of `lang` under `root` (by the plugin's extensions), sorted by
+/// path.
+fn sources(root: &Path, lang: Lang) -> Vec<Source> {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -126,15 +303,23 @@ fn sources(root: &Path) -> Vec<(String, String)> {
             if kind.is_dir() {
                 stack.push(path);
             } else if kind.is_file()
-                && path.extension().is_some_and(|e| e == "rs")
+                && let Some(extension) = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .map(|e| e.to_ascii_lowercase())
+                && lang.extensions().contains(&extension.as_str())
                 && let Ok(text) = std::fs::read_to_string(&path)
             {
                 let relative = path.strip_prefix(root).unwrap_or(&path);
-                files.push((relative.to_string_lossy().into_owned(), text));
+                files.push(Source {
+                    path: relative.to_string_lossy().into_owned(),
+                    text,
+                    grammar: lang.grammar(&extension),
+                });
             }
         }
     }
-    files.sort();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }
 
@@ -156,21 +341,45 @@ struct Counts {
     failures: usize,
 }
 
+/// A grammar with the plugin's two queries compiled for it.
+struct NativeGrammar {
+    grammar: Grammar,
+    language: tree_sitter::Language,
+    symbols: Query,
+    references: Query,
+}
+
 /// What a mode needs before the timed passes.
 enum Runner {
-    Native { symbols: Query, references: Query },
+    /// One entry per grammar the files use.
+    Native(Vec<NativeGrammar>),
     Plugin(PluginRegistry),
 }
 
 impl Runner {
-    fn new(mode: Mode, cache: bool) -> Runner {
+    fn new(mode: Mode, cache: bool, files: &[Source]) -> Runner {
         match mode {
             Mode::Native => {
-                let language = tree_sitter_rust::LANGUAGE.into();
-                Runner::Native {
-                    symbols: Query::new(&language, SYMBOLS_SCM).expect("symbols.scm"),
-                    references: Query::new(&language, REFERENCES_SCM).expect("references.scm"),
-                }
+                let mut grammars: Vec<Grammar> = files.iter().map(|f| f.grammar).collect();
+                grammars.sort();
+                grammars.dedup();
+                Runner::Native(
+                    grammars
+                        .into_iter()
+                        .map(|grammar| {
+                            let language = grammar.language();
+                            let (symbols, references) = grammar.queries();
+                            NativeGrammar {
+                                grammar,
+                                symbols: Query::new(&language, &symbols)
+                                    .unwrap_or_else(|e| panic!("{grammar:?} symbols: {e}")),
+                                references: Query::new(&language, &references)
+                                    .unwrap_or_else(|e| panic!("{grammar:?} references: {e}")),
+                                language,
+                            }
+                        })
+                        .collect(),
+                )
             }
             Mode::Plugin => Runner::Plugin(
                 PluginRegistry::load(&RuntimeConfig {
@@ -186,13 +395,10 @@ impl Runner {
     }
 
     /// One pass over every file; for native runs, also the time spent parsing.
-    fn pass(&self, files: &[(String, String)]) -> (Counts, Option<Duration>) {
+    fn pass(&self, files: &[Source]) -> (Counts, Option<Duration>) {
         match self {
-            Runner::Native {
-                symbols,
-                references,
-            } => {
-                let (counts, parsing) = native_pass(files, symbols, references);
+            Runner::Native(grammars) => {
+                let (counts, parsing) = native_pass(files, grammars);
                 (counts, Some(parsing))
             }
             Runner::Plugin(registry) => (plugin_pass(files, registry), None),
@@ -200,20 +406,24 @@ impl Runner {
     }
 }
 
-/// Parse each file and run the plugin's symbols and references queries on it.
-fn native_pass(
-    files: &[(String, String)],
-    symbols: &Query,
-    references: &Query,
-) -> (Counts, Duration) {
+/// Parse each file with its grammar and run the plugin's symbols and
+/// references queries on it.
+fn native_pass(files: &[Source], grammars: &[NativeGrammar]) -> (Counts, Duration) {
     let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .unwrap();
+    let mut current = None;
     let mut cursor = QueryCursor::new();
     let mut counts = Counts::default();
     let mut parsing = Duration::ZERO;
-    for (_, source) in files {
+    for file in files {
+        let native = grammars
+            .iter()
+            .find(|g| g.grammar == file.grammar)
+            .expect("a grammar for every file");
+        if current != Some(file.grammar) {
+            parser.set_language(&native.language).unwrap();
+            current = Some(file.grammar);
+        }
+        let source = &file.text;
         let started = Instant::now();
         let Some(tree) = parser.parse(source, None) else {
             counts.failures += 1;
@@ -221,8 +431,8 @@ fn native_pass(
         };
         parsing += started.elapsed();
         for (query, count) in [
-            (symbols, &mut counts.symbols),
-            (references, &mut counts.references),
+            (&native.symbols, &mut counts.symbols),
+            (&native.references, &mut counts.references),
         ] {
             let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
             while matches.next().is_some() {
@@ -233,14 +443,15 @@ fn native_pass(
     (counts, parsing)
 }
 
-/// Every fact of each file through the plugin (`analyze`).
-fn plugin_pass(files: &[(String, String)], registry: &PluginRegistry) -> Counts {
-    let plugin = registry
-        .for_path(Path::new("lib.rs"))
-        .expect("a plugin for .rs files");
+/// Every fact of each file through its plugin (`analyze`), picked by the
+/// file's extension.
+fn plugin_pass(files: &[Source], registry: &PluginRegistry) -> Counts {
     let mut counts = Counts::default();
-    for (path, source) in files {
-        match plugin.analyze(path, source, &[]) {
+    for Source { path, text, .. } in files {
+        let plugin = registry
+            .for_path(Path::new(path))
+            .unwrap_or_else(|| panic!("no plugin for {path}"));
+        match plugin.analyze(path, text, &[]) {
             Ok(facts) => {
                 counts.symbols += facts.symbols.len();
                 counts.references += facts.references.len();
@@ -256,9 +467,9 @@ fn plugin_pass(files: &[(String, String)], registry: &PluginRegistry) -> Counts 
 
 fn main() {
     let options = options();
-    let files = sources(&options.dir);
-    let lines: usize = files.iter().map(|(_, s)| s.lines().count()).sum();
-    let bytes: usize = files.iter().map(|(_, s)| s.len()).sum();
+    let files = sources(&options.dir, options.lang);
+    let lines: usize = files.iter().map(|f| f.text.lines().count()).sum();
+    let bytes: usize = files.iter().map(|f| f.text.len()).sum();
     println!(
         "tree: {} ({} files, {} lines, {:.1} MiB)",
         options.dir.display(),
@@ -267,7 +478,12 @@ fn main() {
         bytes as f64 / (1 << 20) as f64
     );
     if files.is_empty() {
-        eprintln!("no .rs files under {}", options.dir.display());
+        eprintln!(
+            "no {} files (.{}) under {}",
+            options.lang.name(),
+            options.lang.extensions().join(", ."),
+            options.dir.display()
+        );
         std::process::exit(2);
     }
     let mode = match options.mode {
@@ -276,7 +492,7 @@ fn main() {
     };
 
     let started = Instant::now();
-    let runner = Runner::new(options.mode, options.cache);
+    let runner = Runner::new(options.mode, options.cache, &files);
     let setup = started.elapsed();
     let after_setup_kib = peak_rss_kib();
 
@@ -328,13 +544,14 @@ fn main() {
     println!(
         "RESULT mode={mode} cache={} files={} lines={lines} bytes={bytes} median_s={:.6} \
          best_s={:.6} lines_per_s={:.0} peak_kib={peak_kib} setup_kib={after_setup_kib} \
-         setup_s={:.6} failures={}",
+         setup_s={:.6} failures={} lang={}",
         options.cache,
         files.len(),
         median.as_secs_f64(),
         best.as_secs_f64(),
         lines as f64 / median.as_secs_f64(),
         setup.as_secs_f64(),
-        counts.failures
+        counts.failures,
+        options.lang.name()
     );
 }
