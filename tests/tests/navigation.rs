@@ -553,6 +553,19 @@ mod csharp {
                 "Shapes/Shapes.cs:12 constructor Circle.Circle"
             ])
         );
+        // Qualifying the name with its container, as the error suggests,
+        // picks one: the full namespace or its last part.
+        for qualified in ["Geometry.Shapes.Circle", "Shapes.Circle"] {
+            let found = server
+                .call("find_definition", json!({ "symbol": qualified }))
+                .await
+                .ok();
+            assert_eq!(
+                definition_lines(&found),
+                ["Shapes/Shapes.cs:10 Circle"],
+                "{qualified}"
+            );
+        }
         let unknown = server
             .call("find_references", json!({ "symbol": "AreaOff" }))
             .await

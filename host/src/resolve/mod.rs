@@ -540,7 +540,7 @@ impl<'s> Resolver<'s> {
     pub fn by_name(&self, query: &str, separators: &[String]) -> Vec<Definition> {
         let (owner, name) = split_qualified(query, separators);
         let found = self.where_named(name, Resolution::NameOnly, |_, s| {
-            owner.is_none_or(|o| s.container_name.as_deref() == Some(o))
+            owner.is_none_or(|o| owner_fits(s.container_name.as_deref(), o, separators))
         });
         // Looking a name up is exact about the name, not about which one is meant.
         share(found, 1.0)
@@ -635,15 +635,36 @@ fn import_at<'f>(
     })
 }
 
-/// `a::B::c` or `A.b` -> (Some("B"), "c"), with the path separators the
-/// loaded plugins declare.
+/// `a::B::c` or `A.b` -> (Some("a::B"), "c"), with the path separators
+/// the loaded plugins declare.
 pub fn split_qualified<'q>(query: &'q str, separators: &[String]) -> (Option<&'q str>, &'q str) {
     for separator in separators.iter().filter(|s| !s.is_empty()) {
-        let separator = separator.as_str();
-        if let Some((head, name)) = query.rsplit_once(separator) {
-            let owner = head.rsplit(separator).next().filter(|o| !o.is_empty());
-            return (owner, name);
+        if let Some((head, name)) = query.rsplit_once(separator.as_str()) {
+            return (Some(head).filter(|h| !h.is_empty()), name);
         }
     }
     (None, query)
+}
+
+/// Whether a declaration's container name fits the path written before its
+/// name: one ends with the other, segment by segment (a container
+/// `Geometry.Shapes` fits a written `Geometry.Shapes` or `Shapes`; a
+/// container `Cart` fits a written `crate::pricing::Cart`).
+pub fn owner_fits(container: Option<&str>, written: &str, separators: &[String]) -> bool {
+    let Some(container) = container else {
+        return false;
+    };
+    let segments = |text: &str| -> Vec<String> {
+        let mut parts = vec![text.to_string()];
+        for separator in separators.iter().filter(|s| !s.is_empty()) {
+            parts = parts
+                .iter()
+                .flat_map(|p| p.split(separator.as_str()).map(str::to_string))
+                .filter(|p| !p.is_empty())
+                .collect();
+        }
+        parts
+    };
+    let (have, want) = (segments(container), segments(written));
+    have.ends_with(&want) || want.ends_with(&have)
 }

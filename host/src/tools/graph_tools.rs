@@ -435,7 +435,9 @@ fn symbol_in_file(
         .filter(|(_, s)| {
             s.name == name
                 && is_item(s)
-                && owner.is_none_or(|o| s.container_name.as_deref() == Some(o))
+                && owner.is_none_or(|o| {
+                    crate::resolve::owner_fits(s.container_name.as_deref(), o, &separators)
+                })
         })
         .map(|(i, _)| i)
         .collect();
