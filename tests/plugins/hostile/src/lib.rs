@@ -1,18 +1,83 @@
-//! A deliberately hostile language plugin for the sandbox tests. It claims
-//! the extensions `loop`, `oom` and `trap`; parsing such a file loops
-//! forever, allocates without bound, or traps. Any other file is parsed as
-//! an empty document, so the same instance can be checked to recover.
+//! A deliberately hostile language plugin for the sandbox and hardening
+//! tests. What it does with a file depends on the file's extension:
+//!
+//! - `loop`, `oom`, `trap`: parsing loops forever, allocates without bound,
+//!   or traps.
+//! - `calm` (and anything else not listed): an empty document, so the same
+//!   instance can be checked to recover.
+//! - `cycle`: symbols whose containers form a cycle (a <-> b) and a symbol
+//!   that is its own container.
+//! - `range`: container, `enclosing`, `local` and metrics `symbol` indices
+//!   out of range.
+//! - `huge`: a huge number of references (and syntax nodes from `node-at`).
+//!   The counts can be set in the file: `references=N symbols=N nodes=N`.
+//! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
+//! - `deep`: a chain of nested symbols, each the container of the next
+//!   (`depth=N` in the file, 5,000 by default).
+//! - `maxline`: spans on line `u32::MAX`, beyond the end of the file,
+//!   reversed, and inside a UTF-8 character; numbers at `u32::MAX`.
+//! - `slow`: takes about two seconds (`ms=N` in the file) and then answers
+//!   normally with one symbol.
+//! - `importloop`: a calm file with an import whose `resolve-import` loops
+//!   forever.
+//! - `rs`: claimed although a built-in plugin serves it (an extension
+//!   conflict); such a file is parsed calmly, as an empty document.
+//!
+//! Except for the deliberate breakage, every fact (spans in particular)
+//! describes the file correctly, so the valid facts can be kept.
 
+use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
-    Diagnostic, FunctionMetrics, Import, Local, Manifest, ModuleIdentity, PluginError, PluginInfo,
-    Reference, Span, Symbol, SyntaxNode, TextEdit,
+    Diagnostic, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, Local, Manifest,
+    ModuleIdentity, PluginError, PluginInfo, Position, Reference, ReferenceKind, Severity, Span,
+    Symbol, SymbolKind, SyntaxNode, TextEdit, Visibility,
 };
 
 struct Hostile;
 
+/// One mebibyte: the length of every string of a `longstr` file.
+const MIB: usize = 1 << 20;
+
+/// Prefix of the module of an `importloop` file, so that `resolve-import`
+/// knows which importer to loop for.
+const LOOP_MODULE: &str = "importloop:";
+
+/// What a document does, chosen by its path's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Calm,
+    Cycle,
+    Range,
+    Huge,
+    LongStrings,
+    Deep,
+    MaxLine,
+    Slow,
+    ImportLoop,
+}
+
+impl Case {
+    fn of(path: &str) -> Case {
+        match path.rsplit_once('.').map_or("", |(_, ext)| ext) {
+            "cycle" => Case::Cycle,
+            "range" => Case::Range,
+            "huge" => Case::Huge,
+            "longstr" => Case::LongStrings,
+            "deep" => Case::Deep,
+            "maxline" => Case::MaxLine,
+            "slow" => Case::Slow,
+            "importloop" => Case::ImportLoop,
+            _ => Case::Calm,
+        }
+    }
+}
+
 struct Document {
+    path: String,
     text: String,
+    case: Case,
+    lines: LineIndex,
 }
 
 fn misbehave(path: &str) {
@@ -34,6 +99,385 @@ fn misbehave(path: &str) {
     }
 }
 
+/// Take about `ms` milliseconds: sleep if the clock allows, and spin for
+/// whatever is left (a sleep may return at once without a clock to wait on).
+fn take_time(ms: u64) {
+    let wanted = std::time::Duration::from_millis(ms);
+    let start = std::time::Instant::now();
+    std::thread::sleep(wanted);
+    let mut spins: u64 = 0;
+    while start.elapsed() < wanted {
+        spins = std::hint::black_box(spins.wrapping_add(1));
+    }
+}
+
+/// A `key=value` setting written in the file, or `default`.
+fn setting(text: &str, key: &str, default: u64) -> u64 {
+    text.split_whitespace()
+        .filter_map(|word| word.split_once('='))
+        .find(|(k, _)| *k == key)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn position(line: u32, character: u32, offset: u32) -> Position {
+    Position {
+        line,
+        character,
+        offset,
+    }
+}
+
+fn raw_span(start: Position, end: Position) -> Span {
+    Span { start, end }
+}
+
+fn symbol(name: String, span: Span, container: Option<u32>) -> Symbol {
+    Symbol {
+        name,
+        kind: SymbolKind::Function,
+        language_kind: "function".into(),
+        span,
+        name_span: span,
+        container,
+        container_name: None,
+        signature: None,
+        doc: None,
+        visibility: Visibility::Public,
+        modifiers: Vec::new(),
+    }
+}
+
+fn reference(name: String, span: Span, enclosing: Option<u32>, local: Option<u32>) -> Reference {
+    Reference {
+        name,
+        kind: ReferenceKind::Call,
+        span,
+        qualifier: Vec::new(),
+        is_member: false,
+        enclosing,
+        local,
+    }
+}
+
+fn metrics(symbol: u32, value: u32) -> FunctionMetrics {
+    FunctionMetrics {
+        symbol,
+        cyclomatic: value,
+        cognitive: value,
+        max_nesting: value,
+        parameters: value,
+        lines: value,
+        code_lines: value,
+        comment_lines: value,
+        halstead: Halstead {
+            distinct_operators: value,
+            distinct_operands: value,
+            total_operators: value,
+            total_operands: value,
+        },
+    }
+}
+
+impl Document {
+    /// The span of bytes `[start, end)` of the text, clamped to it.
+    fn span(&self, start: usize, end: usize) -> Span {
+        self.lines.span(&self.text, start, end)
+    }
+
+    /// The first line of the file (without its newline): a valid span.
+    fn first_line(&self) -> Span {
+        let end = self.text.find('\n').unwrap_or(self.text.len());
+        self.span(0, end)
+    }
+
+    /// The whole file.
+    fn whole(&self) -> Span {
+        self.span(0, self.text.len())
+    }
+
+    /// A span on the last possible line, with every number at `u32::MAX`.
+    fn max_span() -> Span {
+        raw_span(
+            position(u32::MAX, u32::MAX, u32::MAX),
+            position(u32::MAX, u32::MAX, u32::MAX),
+        )
+    }
+
+    /// A span starting and ending beyond the end of the file.
+    fn beyond_span(&self) -> Span {
+        let len = self.text.len() as u32;
+        raw_span(
+            position(100_000, 5, len.saturating_add(1_000)),
+            position(100_001, 5, len.saturating_add(2_000)),
+        )
+    }
+
+    /// A span whose start comes after its end.
+    fn reversed_span(&self) -> Span {
+        let valid = self.whole();
+        raw_span(valid.end, valid.start)
+    }
+
+    /// A span starting and ending inside a multi-byte UTF-8 character (the
+    /// file's first), or at offset 1 when the file has none.
+    fn mid_char_span(&self) -> Span {
+        let inside = self
+            .text
+            .char_indices()
+            .find(|(_, c)| c.len_utf8() > 1)
+            .map_or(1, |(i, _)| i + 1) as u32;
+        let valid = self.span(0, 0);
+        raw_span(
+            position(valid.start.line, 1, inside),
+            position(valid.start.line, 1, inside),
+        )
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        let line = self.first_line();
+        match self.case {
+            Case::Calm | Case::ImportLoop => Vec::new(),
+            Case::Cycle => vec![
+                symbol("cycle_a".into(), line, Some(1)),
+                symbol("cycle_b".into(), line, Some(0)),
+                symbol("cycle_self".into(), line, Some(2)),
+                symbol("cycle_ok".into(), line, None),
+                symbol("cycle_child".into(), line, Some(3)),
+            ],
+            Case::Range => vec![
+                symbol("range_ok".into(), line, None),
+                symbol("range_far".into(), line, Some(1_000_000)),
+                symbol("range_max".into(), line, Some(u32::MAX)),
+                symbol("range_next".into(), line, Some(4)),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "symbols", 1) as usize;
+                let mut symbols = vec![symbol("huge_ok".into(), line, None)];
+                symbols.extend((1..count).map(|i| symbol(format!("h{i}"), line, None)));
+                symbols
+            }
+            Case::LongStrings => {
+                let long = |c: char| c.to_string().repeat(MIB);
+                let mut big = symbol(long('n'), line, None);
+                big.language_kind = long('k');
+                big.signature = Some(long('s'));
+                big.doc = Some(long('d'));
+                big.container_name = Some(long('c'));
+                big.modifiers = vec![long('m')];
+                let mut member = symbol(long('o'), line, Some(0));
+                member.signature = Some(format!("fn {}", long('p')));
+                member.doc = Some(long('q'));
+                vec![big, member, symbol("longstr_ok".into(), line, None)]
+            }
+            Case::Deep => {
+                let depth = setting(&self.text, "depth", 5_000) as u32;
+                let whole = self.whole();
+                (0..depth)
+                    .map(|i| symbol(format!("d{i}"), whole, i.checked_sub(1)))
+                    .collect()
+            }
+            Case::MaxLine => vec![
+                symbol("maxline_max".into(), Self::max_span(), None),
+                symbol("maxline_beyond".into(), self.beyond_span(), None),
+                symbol("maxline_reversed".into(), self.reversed_span(), None),
+                symbol("maxline_midchar".into(), self.mid_char_span(), None),
+                symbol("maxline_ok".into(), line, None),
+                Symbol {
+                    name_span: Self::max_span(),
+                    ..symbol("maxline_namespan".into(), line, None)
+                },
+            ],
+            Case::Slow => vec![symbol("slow_fn".into(), line, None)],
+        }
+    }
+
+    fn references(&self) -> Vec<Reference> {
+        let line = self.first_line();
+        match self.case {
+            Case::Calm => Vec::new(),
+            Case::Cycle => vec![
+                reference("cycle_a".into(), line, Some(0), None),
+                reference("cycle_self".into(), line, Some(2), None),
+            ],
+            Case::Range => vec![
+                reference("range_ok".into(), line, Some(1_000_000), None),
+                reference("range_ok".into(), line, Some(u32::MAX), None),
+                reference("range_ok".into(), line, None, Some(7)),
+                reference("range_ok".into(), line, None, Some(u32::MAX)),
+                reference("range_ok".into(), line, Some(0), None),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as usize;
+                let name = self.span(0, 1);
+                (0..count)
+                    .map(|_| reference("h".into(), name, None, None))
+                    .collect()
+            }
+            Case::LongStrings => {
+                let mut long = reference("r".repeat(MIB), line, Some(0), None);
+                long.qualifier = vec!["Q".repeat(MIB)];
+                vec![long]
+            }
+            Case::Deep => {
+                let depth = setting(&self.text, "depth", 5_000) as u32;
+                vec![reference(
+                    "d0".into(),
+                    self.first_line(),
+                    depth.checked_sub(1),
+                    None,
+                )]
+            }
+            Case::MaxLine => vec![
+                reference("maxline_ok".into(), Self::max_span(), None, None),
+                reference("maxline_ok".into(), self.beyond_span(), None, None),
+                reference("maxline_ok".into(), self.reversed_span(), None, None),
+                reference("maxline_ok".into(), self.mid_char_span(), None, None),
+                reference("maxline_ok".into(), line, Some(4), None),
+            ],
+            Case::Slow => Vec::new(),
+            Case::ImportLoop => vec![reference("increment".into(), line, None, None)],
+        }
+    }
+
+    fn imports(&self) -> Vec<Import> {
+        match self.case {
+            Case::ImportLoop => {
+                let line = self.first_line();
+                vec![Import {
+                    // One path per file, so that no answer is shared.
+                    module_path: format!("loop/{}", self.path),
+                    kind: ImportKind::Named,
+                    names: vec![ImportedName {
+                        name: "increment".into(),
+                        alias: None,
+                        span: line,
+                    }],
+                    type_only: false,
+                    reexport: false,
+                    span: line,
+                }]
+            }
+            Case::LongStrings => {
+                let line = self.first_line();
+                vec![Import {
+                    module_path: "i".repeat(MIB),
+                    kind: ImportKind::Named,
+                    names: vec![ImportedName {
+                        name: "j".repeat(MIB),
+                        alias: Some("a".repeat(MIB)),
+                        span: line,
+                    }],
+                    type_only: false,
+                    reexport: false,
+                    span: line,
+                }]
+            }
+            Case::MaxLine => vec![Import {
+                module_path: "maxline".into(),
+                kind: ImportKind::Glob,
+                names: vec![ImportedName {
+                    name: "maxline_ok".into(),
+                    alias: None,
+                    span: self.beyond_span(),
+                }],
+                type_only: false,
+                reexport: false,
+                span: Self::max_span(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn locals(&self) -> Vec<Local> {
+        let local = |name: String, span: Span, scope: Span| Local {
+            name,
+            span,
+            scope,
+            language_kind: "variable".into(),
+        };
+        match self.case {
+            Case::LongStrings => {
+                let line = self.first_line();
+                vec![local("l".repeat(MIB), line, line)]
+            }
+            Case::MaxLine => vec![
+                local("maxline_local".into(), Self::max_span(), Self::max_span()),
+                local(
+                    "maxline_scope".into(),
+                    self.first_line(),
+                    self.beyond_span(),
+                ),
+                local(
+                    "maxline_reversed".into(),
+                    self.reversed_span(),
+                    self.reversed_span(),
+                ),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let diagnostic = |message: String, span: Span| Diagnostic {
+            severity: Severity::Warning,
+            code: "hostile".into(),
+            message,
+            span,
+        };
+        match self.case {
+            Case::LongStrings => vec![Diagnostic {
+                code: "c".repeat(MIB),
+                ..diagnostic("m".repeat(MIB), self.first_line())
+            }],
+            Case::MaxLine => vec![
+                diagnostic("on the last line".into(), Self::max_span()),
+                diagnostic("beyond the end".into(), self.beyond_span()),
+                diagnostic("reversed".into(), self.reversed_span()),
+                diagnostic("inside a character".into(), self.mid_char_span()),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    fn metrics(&self) -> Vec<FunctionMetrics> {
+        match self.case {
+            Case::Range => vec![metrics(1_000_000, 1), metrics(u32::MAX, 1), metrics(0, 1)],
+            Case::MaxLine => vec![metrics(4, u32::MAX), metrics(4, u32::MAX)],
+            Case::Cycle => vec![metrics(0, 1), metrics(2, 1)],
+            _ => Vec::new(),
+        }
+    }
+
+    fn node_at(&self, _offset: u32) -> Vec<SyntaxNode> {
+        let node = |kind: String, span: Span| SyntaxNode {
+            kind,
+            span,
+            named: true,
+        };
+        match self.case {
+            Case::Huge => {
+                let count = setting(&self.text, "nodes", 1_000_000) as usize;
+                let whole = self.whole();
+                (0..count).map(|_| node("n".into(), whole)).collect()
+            }
+            Case::LongStrings => vec![node("k".repeat(MIB), self.whole())],
+            Case::MaxLine => vec![
+                node("max".into(), Self::max_span()),
+                node("beyond".into(), self.beyond_span()),
+                node("reversed".into(), self.reversed_span()),
+                node("midchar".into(), self.mid_char_span()),
+            ],
+            Case::Deep => {
+                let depth = setting(&self.text, "depth", 5_000) as usize;
+                let whole = self.whole();
+                (0..depth).map(|_| node("d".into(), whole)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl plugin::Guest for Hostile {
     fn info() -> PluginInfo {
         PluginInfo {
@@ -41,7 +485,25 @@ impl plugin::Guest for Hostile {
             version: env!("CARGO_PKG_VERSION").into(),
             abi_version: lingo_plugin_sdk::ABI_VERSION.into(),
             languages: vec!["hostile".into()],
-            extensions: vec!["loop".into(), "oom".into(), "trap".into(), "calm".into()],
+            extensions: [
+                "loop",
+                "oom",
+                "trap",
+                "calm",
+                "cycle",
+                "range",
+                "huge",
+                "longstr",
+                "deep",
+                "maxline",
+                "slow",
+                "importloop",
+                // Served by the built-in Rust plugin: a conflict.
+                "rs",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
             manifests: Vec::new(),
             path_separator: ".".into(),
             capabilities: Vec::new(),
@@ -56,7 +518,16 @@ impl syntax::Guest for Hostile {
 impl syntax::GuestDocument for Document {
     fn new(path: String, source: String) -> Self {
         misbehave(&path);
-        Document { text: source }
+        let case = Case::of(&path);
+        if case == Case::Slow {
+            take_time(setting(&source, "ms", 2_000));
+        }
+        Document {
+            lines: LineIndex::new(&source),
+            path,
+            text: source,
+            case,
+        }
     }
     fn update(&self, _edits: Vec<TextEdit>) -> Result<(), PluginError> {
         Err(PluginError::Unsupported("hostile: update".into()))
@@ -68,25 +539,25 @@ impl syntax::GuestDocument for Document {
         "hostile".into()
     }
     fn symbols(&self) -> Vec<Symbol> {
-        Vec::new()
+        Document::symbols(self)
     }
     fn references(&self) -> Vec<Reference> {
-        Vec::new()
+        Document::references(self)
     }
     fn imports(&self) -> Vec<Import> {
-        Vec::new()
+        Document::imports(self)
     }
     fn locals(&self) -> Vec<Local> {
-        Vec::new()
+        Document::locals(self)
     }
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        Vec::new()
+        Document::diagnostics(self)
     }
     fn metrics(&self) -> Vec<FunctionMetrics> {
-        Vec::new()
+        Document::metrics(self)
     }
-    fn node_at(&self, _offset: u32) -> Vec<SyntaxNode> {
-        Vec::new()
+    fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {
+        Document::node_at(self, offset)
     }
 }
 
@@ -118,17 +589,34 @@ impl edits::Guest for Hostile {
 
 impl modules::Guest for Hostile {
     fn module_of(
-        _doc: syntax::DocumentBorrow<'_>,
-        _path: String,
+        doc: syntax::DocumentBorrow<'_>,
+        path: String,
         _manifests: Vec<Manifest>,
     ) -> Vec<ModuleIdentity> {
-        Vec::new()
+        let doc: &Document = doc.get();
+        match doc.case {
+            Case::ImportLoop => vec![ModuleIdentity {
+                path: format!("{LOOP_MODULE}{path}"),
+                crate_or_package: None,
+            }],
+            Case::LongStrings => vec![ModuleIdentity {
+                path: "M".repeat(MIB),
+                crate_or_package: Some("P".repeat(MIB)),
+            }],
+            _ => Vec::new(),
+        }
     }
     fn resolve_import(
-        _importer: ModuleIdentity,
+        importer: ModuleIdentity,
         _import_path: String,
         _manifests: Vec<Manifest>,
     ) -> Vec<String> {
+        if importer.path.starts_with(LOOP_MODULE) {
+            let mut counter: u64 = 0;
+            loop {
+                counter = std::hint::black_box(counter.wrapping_add(1));
+            }
+        }
         Vec::new()
     }
 }
