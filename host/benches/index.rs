@@ -388,6 +388,7 @@ impl Runner {
                     cache_dir: cache
                         .then(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
                     limits: Limits::default(),
+                    extension_owners: Default::default(),
                 })
                 .expect("load the built-in plugins"),
             ),

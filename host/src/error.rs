@@ -83,6 +83,8 @@ pub enum ToolError {
     InvalidQuery { reason: String },
     #[error("the result exceeds the {limit}-byte response limit")]
     ResourceLimitExceeded { limit: usize },
+    #[error("{0}")]
+    Exhausted(#[from] crate::budget::Exhausted),
     #[error(transparent)]
     Plugin(#[from] PluginError),
     #[error("internal error: {0}")]
@@ -110,6 +112,8 @@ impl ToolError {
             ToolError::NothingAtPosition { .. } => "SYMBOL_NOT_FOUND",
             ToolError::InvalidQuery { .. } => "INVALID_QUERY",
             ToolError::ResourceLimitExceeded { .. } => "RESOURCE_LIMIT_EXCEEDED",
+            ToolError::Exhausted(crate::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
+            ToolError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
             ToolError::Plugin(e) => e.code(),
             ToolError::Internal(_) => "INTERNAL_ERROR",
         }
@@ -177,7 +181,8 @@ impl ToolError {
             }),
             ToolError::InvalidQuery { .. } => json!({ "field": "query" }),
             ToolError::ResourceLimitExceeded { limit } => json!({ "limitBytes": limit }),
-            ToolError::Plugin(_) | ToolError::Internal(_) => json!({}),
+            ToolError::Plugin(e) => e.details(),
+            ToolError::Exhausted(_) | ToolError::Internal(_) => json!({}),
         }
     }
 
@@ -242,26 +247,50 @@ impl ToolError {
     }
 }
 
-/// Up to `limit` candidates most similar to `wanted`, best first.
+/// Up to `limit` candidates most similar to `wanted`, best first. Bounded
+/// whatever the input: only the first characters of names are compared,
+/// only a bounded number of candidates is looked at, and the quadratic
+/// Jaro-Winkler score is computed only between names of comparable length,
+/// within a total amount of work.
 pub fn similar<'a>(
     wanted: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     limit: usize,
 ) -> Vec<String> {
-    let wanted_lower = wanted.to_lowercase();
-    let mut scored: Vec<(f64, &str)> = candidates
-        .into_iter()
-        .map(|c| {
-            let lower = c.to_lowercase();
-            let mut score = strsim::jaro_winkler(&wanted_lower, &lower);
-            // Abbreviations (`fn` for `function`) and prefixes count too.
-            if lower.starts_with(&wanted_lower) || is_abbreviation(&wanted_lower, &lower) {
-                score = score.max(0.85);
-            }
-            (score, c)
-        })
-        .filter(|(score, _)| *score >= 0.8)
-        .collect();
+    /// Characters of a name compared, at most.
+    const MAX_CHARS: usize = 256;
+    /// Candidates looked at, at most.
+    const MAX_CANDIDATES: usize = 50_000;
+    /// Character pairs Jaro-Winkler may visit over all candidates.
+    const MAX_PAIRS: usize = 20_000_000;
+    let head = |name: &str| -> String {
+        name.chars()
+            .take(MAX_CHARS)
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted_lower = head(wanted);
+    let wanted_len = wanted_lower.chars().count();
+    let mut pairs = 0usize;
+    let mut scored: Vec<(f64, &str)> = Vec::new();
+    for c in candidates.into_iter().take(MAX_CANDIDATES) {
+        let lower = head(c);
+        let len = lower.chars().count();
+        // Abbreviations (`fn` for `function`) and prefixes count too.
+        let mut score: f64 = 0.0;
+        if lower.starts_with(&wanted_lower) || is_abbreviation(&wanted_lower, &lower) {
+            score = 0.85;
+        }
+        // A name over three times as long as the other hardly scores.
+        let comparable = len.max(wanted_len) <= 3 * len.min(wanted_len) + 3;
+        if comparable && pairs < MAX_PAIRS {
+            pairs += len.max(1) * wanted_len.max(1);
+            score = score.max(strsim::jaro_winkler(&wanted_lower, &lower));
+        }
+        if score >= 0.8 {
+            scored.push((score, c));
+        }
+    }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     let mut out: Vec<String> = Vec::new();
     for (_, c) in scored {

@@ -1,6 +1,7 @@
 //! lingo: a code-intelligence MCP server whose languages are sandboxed
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
+pub mod budget;
 pub mod conformance;
 pub mod error;
 pub mod graph;
@@ -9,4 +10,5 @@ pub mod model;
 pub mod resolve;
 pub mod runtime;
 pub mod tools;
+pub mod validate;
 pub mod workspace;

@@ -86,6 +86,9 @@ struct ConfigFile {
     plugins: Vec<PathBuf>,
     plugin_timeout_ms: Option<u64>,
     plugin_memory_mb: Option<usize>,
+    /// Extension -> plugin name, where several plugins claim an extension.
+    #[serde(default)]
+    extensions: std::collections::HashMap<String, String>,
 }
 
 fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)> {
@@ -126,6 +129,16 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
             .clone()
             .or_else(lingo::runtime::default_cache_dir),
         limits,
+        extension_owners: file
+            .extensions
+            .iter()
+            .map(|(extension, plugin)| {
+                (
+                    extension.trim_start_matches('.').to_ascii_lowercase(),
+                    plugin.clone(),
+                )
+            })
+            .collect(),
     })
 }
 
@@ -206,9 +219,9 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let workspace = open_workspace(&args, true)?;
     tracing::info!(root = %workspace.root().display(), "serving MCP on stdio");
-    // Index in the background; tools wait for it, the handshake does not.
-    let indexer = workspace.clone();
-    std::thread::spawn(move || indexer.refresh());
+    // Index in the background; tools wait for it a bounded time (or, about
+    // one file, analyse that file first), the handshake not at all.
+    workspace.start_refresh();
     let tools = ToolRegistry::new();
     let context = ToolContext {
         workspace,

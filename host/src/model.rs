@@ -310,11 +310,18 @@ pub struct FileFacts {
 
 impl FileFacts {
     /// `Outer::Inner::name`-style path of containers, outermost first.
+    /// Bounded by the number of symbols, whatever the containers say
+    /// (validated facts form a forest, so the bound is never reached).
     pub fn container_chain(&self, index: usize) -> Vec<&Symbol> {
         let mut chain = Vec::new();
-        let mut current = self.symbols[index].container;
+        let mut current = self.symbols.get(index).and_then(|s| s.container);
         while let Some(c) = current {
-            let symbol = &self.symbols[c as usize];
+            let Some(symbol) = self.symbols.get(c as usize) else {
+                break;
+            };
+            if chain.len() >= self.symbols.len() {
+                break;
+            }
             chain.push(symbol);
             current = symbol.container;
         }

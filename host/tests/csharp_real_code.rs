@@ -45,6 +45,7 @@ fn csharp() -> &'static Arc<dyn LanguagePlugin> {
                 include_built_in: true,
                 cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
                 limits: Limits::default(),
+                extension_owners: Default::default(),
             })
             .expect("load the built-in plugins")
         })

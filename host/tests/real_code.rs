@@ -36,6 +36,7 @@ fn plugin_facts(path: &str, source: &str) -> FileFacts {
         include_built_in: true,
         cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
         limits: Limits::default(),
+        extension_owners: Default::default(),
     })
     .expect("load the built-in plugins");
     registry

@@ -52,6 +52,7 @@ pub fn load_plugin(
         include_built_in: false,
         cache_dir,
         limits: Limits::default(),
+        extension_owners: Default::default(),
     })
     .map_err(|e| LoadError::Runtime {
         file: file.clone(),

@@ -594,8 +594,15 @@ fn at_top(facts: &FileFacts, symbol: &Symbol) -> bool {
 fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
     let mut out = Vec::new();
     let mut current = reference.enclosing;
+    let mut steps = 0;
     while let Some(index) = current {
-        let symbol = &facts.symbols[index as usize];
+        let Some(symbol) = facts.symbols.get(index as usize) else {
+            break;
+        };
+        steps += 1;
+        if steps > facts.symbols.len() {
+            break;
+        }
         if matches!(
             symbol.kind,
             SymbolKind::Class

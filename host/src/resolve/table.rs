@@ -26,6 +26,9 @@ pub struct SymbolTable {
     imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
     lookups: Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>,
+    /// `resolve-import` calls that failed, and the first failure's reason:
+    /// resolution that depended on them may be missing references.
+    import_failures: Mutex<(usize, Option<String>)>,
 }
 
 /// One question "which declarations does `import path` + `name` mean when
@@ -56,6 +59,7 @@ impl SymbolTable {
             by_name,
             imports: Mutex::new(HashMap::new()),
             lookups: Mutex::new(HashMap::new()),
+            import_failures: Mutex::new((0, None)),
         }
     }
 
@@ -114,7 +118,7 @@ impl SymbolTable {
             importer.path.clone(),
             import_path.to_string(),
         );
-        if let Some(found) = self.imports.lock().expect("import memo").get(&key) {
+        if let Some(found) = lock(&self.imports).get(&key) {
             return found.clone();
         }
         let found = Arc::new(
@@ -122,13 +126,13 @@ impl SymbolTable {
                 .resolve_import(importer, import_path, &snapshot.manifests)
                 .unwrap_or_else(|e| {
                     tracing::debug!(path = %file.path, import_path, error = %e, "import not resolved");
+                    let mut failures = lock(&self.import_failures);
+                    failures.0 += 1;
+                    failures.1.get_or_insert_with(|| e.to_string());
                     Vec::new()
                 }),
         );
-        self.imports
-            .lock()
-            .expect("import memo")
-            .insert(key, found.clone());
+        lock(&self.imports).insert(key, found.clone());
         found
     }
 }
@@ -140,16 +144,25 @@ impl SymbolTable {
         lookup: Lookup,
         compute: impl FnOnce() -> Vec<SymbolRef>,
     ) -> Arc<Vec<SymbolRef>> {
-        if let Some(found) = self.lookups.lock().expect("lookup memo").get(&lookup) {
+        if let Some(found) = lock(&self.lookups).get(&lookup) {
             return found.clone();
         }
         let found = Arc::new(compute());
-        self.lookups
-            .lock()
-            .expect("lookup memo")
-            .insert(lookup, found.clone());
+        lock(&self.lookups).insert(lookup, found.clone());
         found
     }
+}
+
+impl SymbolTable {
+    /// How many `resolve-import` calls failed, and why the first did.
+    pub fn import_failures(&self) -> (usize, Option<String>) {
+        lock(&self.import_failures).clone()
+    }
+}
+
+/// Memo locks hold plain maps, consistent after any panic.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// An anonymous block (LSP kind `object`, such as a Rust `impl`) is a

@@ -40,7 +40,28 @@ pub enum PluginError {
     #[error("plugin `{plugin}` exceeded its memory limit of {limit_mb} MiB and was restarted")]
     OutOfMemory { plugin: String, limit_mb: usize },
     #[error("plugin `{plugin}` trapped and was restarted: {reason}")]
-    Trapped { plugin: String, reason: String },
+    Trapped {
+        plugin: String,
+        /// The trap (stack overflow, out-of-bounds access, unreachable
+        /// reached, ...) and the plugin's panic message when it left one.
+        reason: String,
+        /// The tail of what the plugin wrote to stderr during the call.
+        output: String,
+    },
+    #[error("plugin `{plugin}` reported facts that break the rules ({}); they were repaired or dropped", rules.join("; "))]
+    InvalidOutput {
+        plugin: String,
+        /// Each rule broken, with how often.
+        rules: Vec<String>,
+    },
+    #[error("plugin `{plugin}` is not called for {operation} for now: {reason}")]
+    Unavailable {
+        plugin: String,
+        operation: String,
+        reason: String,
+    },
+    #[error("plugin call not made: {0}")]
+    Exhausted(crate::budget::Exhausted),
     #[error("plugin `{plugin}` does not support {operation}")]
     Unsupported { plugin: String, operation: String },
     #[error("plugin `{plugin}` rejected the input: {reason}")]
@@ -62,6 +83,46 @@ impl PluginError {
             PluginError::Unsupported { .. } => "UNSUPPORTED",
             PluginError::InvalidInput { .. } => "PLUGIN_INVALID_INPUT",
             PluginError::Failed { .. } => "PLUGIN_FAILED",
+            PluginError::InvalidOutput { .. } => "PLUGIN_INVALID_OUTPUT",
+            PluginError::Unavailable { .. } => "PLUGIN_UNAVAILABLE",
+            PluginError::Exhausted(crate::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
+            PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
+        }
+    }
+}
+
+impl PluginError {
+    /// The error's `details` object: the plugin, and what it left behind.
+    pub fn details(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            PluginError::Trapped {
+                plugin,
+                reason,
+                output,
+            } => json!({ "plugin": plugin, "reason": reason, "stderr": output }),
+            PluginError::InvalidOutput { plugin, rules } => {
+                json!({ "plugin": plugin, "rules": rules })
+            }
+            PluginError::Timeout { plugin, limit } => {
+                json!({ "plugin": plugin, "limitMs": limit.as_millis() as u64 })
+            }
+            PluginError::OutOfMemory { plugin, limit_mb } => {
+                json!({ "plugin": plugin, "limitMb": limit_mb })
+            }
+            PluginError::Unavailable {
+                plugin, operation, ..
+            } => json!({ "plugin": plugin, "operation": operation }),
+            PluginError::Unsupported { plugin, operation } => {
+                json!({ "plugin": plugin, "operation": operation })
+            }
+            PluginError::InvalidInput { plugin, .. } | PluginError::Failed { plugin, .. } => {
+                json!({ "plugin": plugin })
+            }
+            PluginError::InvalidComponent { file, .. }
+            | PluginError::IncompatibleAbi { file, .. }
+            | PluginError::Unreadable { file, .. } => json!({ "file": file }),
+            PluginError::Exhausted(_) => json!({}),
         }
     }
 }
@@ -121,11 +182,25 @@ pub struct LoadFailure {
     pub message: String,
 }
 
+/// An extension more than one plugin claims, and which one got it.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionConflict {
+    pub extension: String,
+    /// The plugin that handles the extension.
+    pub winner: String,
+    /// The other plugins that claim it.
+    pub others: Vec<String>,
+    /// `config` when `lingo.toml` chose the winner, else `built-in first`.
+    pub decided_by: &'static str,
+}
+
 /// The loaded plugins, by file extension.
 pub struct PluginRegistry {
     plugins: Vec<Arc<dyn LanguagePlugin>>,
     by_extension: HashMap<String, usize>,
     failures: Vec<LoadFailure>,
+    conflicts: Vec<ExtensionConflict>,
 }
 
 /// Where plugins come from and how they are confined.
@@ -135,6 +210,8 @@ pub struct RuntimeConfig {
     pub include_built_in: bool,
     pub cache_dir: Option<PathBuf>,
     pub limits: Limits,
+    /// Extension -> name of the plugin that handles it, where several claim it.
+    pub extension_owners: HashMap<String, String>,
 }
 
 impl PluginRegistry {
@@ -146,6 +223,7 @@ impl PluginRegistry {
             plugins: Vec::new(),
             by_extension: HashMap::new(),
             failures: Vec::new(),
+            conflicts: Vec::new(),
         };
         let mut sources: Vec<(String, Result<Vec<u8>, PluginError>)> = Vec::new();
         if config.include_built_in {
@@ -172,7 +250,7 @@ impl PluginRegistry {
                 )
             });
             match loaded {
-                Ok(plugin) => registry.add(Arc::new(plugin)),
+                Ok(plugin) => registry.plugins.push(Arc::new(plugin)),
                 Err(error) => {
                     tracing::error!(%origin, %error, "plugin refused");
                     registry.failures.push(LoadFailure {
@@ -183,18 +261,78 @@ impl PluginRegistry {
                 }
             }
         }
+        registry.assign_extensions(&config.extension_owners);
         Ok(registry)
     }
 
-    fn add(&mut self, plugin: Arc<dyn LanguagePlugin>) {
-        let index = self.plugins.len();
-        for extension in &plugin.info().extensions {
-            // Later plugins (named by the operator) override built-in ones.
-            self.by_extension
-                .insert(extension.to_ascii_lowercase(), index);
+    /// A registry of already loaded plugins (tests, tools).
+    pub fn from_plugins(
+        plugins: Vec<Arc<dyn LanguagePlugin>>,
+        extension_owners: &HashMap<String, String>,
+    ) -> Self {
+        let mut registry = PluginRegistry {
+            plugins,
+            by_extension: HashMap::new(),
+            failures: Vec::new(),
+            conflicts: Vec::new(),
+        };
+        registry.assign_extensions(extension_owners);
+        registry
+    }
+
+    /// Give each extension to one plugin: the one `owners` names, else the
+    /// first loaded (built-in plugins load first, so a third-party plugin
+    /// cannot take over a built-in language unless the operator says so).
+    /// Every conflict is logged and kept for `health_check`.
+    fn assign_extensions(&mut self, owners: &HashMap<String, String>) {
+        let mut claims: Vec<(String, Vec<usize>)> = Vec::new();
+        for (index, plugin) in self.plugins.iter().enumerate() {
+            tracing::info!(plugin = %plugin.info().name, version = %plugin.info().version, origin = plugin.origin(), "plugin loaded");
+            for extension in &plugin.info().extensions {
+                let extension = extension.trim_start_matches('.').to_ascii_lowercase();
+                match claims.iter_mut().find(|(e, _)| *e == extension) {
+                    Some((_, claimants)) if !claimants.contains(&index) => claimants.push(index),
+                    Some(_) => {}
+                    None => claims.push((extension, vec![index])),
+                }
+            }
         }
-        tracing::info!(plugin = %plugin.info().name, version = %plugin.info().version, origin = plugin.origin(), "plugin loaded");
-        self.plugins.push(plugin);
+        for (extension, claimants) in claims {
+            let name = |i: usize| self.plugins[i].info().name.clone();
+            let chosen = owners
+                .get(&extension)
+                .and_then(|owner| claimants.iter().copied().find(|&i| name(i) == *owner));
+            if let Some(owner) = owners.get(&extension)
+                && chosen.is_none()
+            {
+                tracing::warn!(%extension, %owner, "the configured plugin for this extension is not loaded or does not claim it");
+            }
+            let winner = chosen.unwrap_or(claimants[0]);
+            if claimants.len() > 1 {
+                let conflict = ExtensionConflict {
+                    extension: extension.clone(),
+                    winner: name(winner),
+                    others: claimants
+                        .iter()
+                        .filter(|&&i| i != winner)
+                        .map(|&i| name(i))
+                        .collect(),
+                    decided_by: if chosen.is_some() {
+                        "config"
+                    } else {
+                        "built-in first"
+                    },
+                };
+                tracing::warn!(?conflict, "several plugins claim one extension");
+                self.conflicts.push(conflict);
+            }
+            self.by_extension.insert(extension, winner);
+        }
+    }
+
+    /// Extensions more than one plugin claims, with the winner of each.
+    pub fn conflicts(&self) -> &[ExtensionConflict] {
+        &self.conflicts
     }
 
     /// The plugin for a file, by its extension.

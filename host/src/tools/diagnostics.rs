@@ -27,12 +27,18 @@ pub fn tool() -> Tool {
 
 fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let workspace = &context.workspace;
-    let snapshot = workspace.fresh();
     let limit = args.limit("limit", DEFAULT_LIMIT, 5000)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let files = match args.str("path")? {
-        Some(path) => vec![workspace.file(&snapshot, path)?],
-        None => snapshot.files.values().cloned().collect(),
+    let (snapshot, files) = match args.str("path")? {
+        Some(path) => {
+            let (snapshot, file) = workspace.fresh_file(path)?;
+            (snapshot, vec![file])
+        }
+        None => {
+            let snapshot = workspace.fresh();
+            let files = snapshot.files.values().cloned().collect();
+            (snapshot, files)
+        }
     };
     let mut all = Vec::new();
     let mut unanalyzed = Vec::new();

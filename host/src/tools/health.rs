@@ -42,7 +42,8 @@ pub fn diagnose() -> Tool {
 fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let verbose = args.bool("verbose", false)?;
     let workspace = &context.workspace;
-    let snapshot = workspace.fresh();
+    // Health answers at once, whatever the index is doing.
+    let snapshot = workspace.fresh_within(crate::workspace::FILE_WAIT);
     let registry = workspace.registry();
     let plugins: Vec<Value> = registry
         .plugins()
@@ -68,22 +69,65 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     if registry.plugins().is_empty() {
         errors.push(json!({ "code": "NO_PLUGINS", "message": "no language plugin is loaded" }));
     }
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<Value> = registry
+        .conflicts()
+        .iter()
+        .map(|c| {
+            json!({
+                "code": "EXTENSION_CONFLICT",
+                "message": format!(
+                    "plugins {} also claim `.{}`; `{}` handles it ({}; set `[extensions]` in lingo.toml to choose)",
+                    c.others.join(", "), c.extension, c.winner, c.decided_by
+                ),
+                "extension": c.extension,
+                "winner": c.winner,
+                "others": c.others,
+            })
+        })
+        .collect();
     let mut by_language: BTreeMap<String, usize> = BTreeMap::new();
     let mut files_with_syntax_errors = 0;
+    let (mut failed_files, mut repaired_files) = (0usize, 0usize);
     for file in snapshot.files.values() {
         match &file.facts {
             Ok(facts) => {
                 *by_language.entry(facts.language.clone()).or_default() += 1;
                 files_with_syntax_errors += usize::from(!facts.diagnostics.is_empty());
             }
-            Err(error) => warnings.push(json!({
-                "code": "FILE_NOT_ANALYZED", "cause": error.code(), "message": error.to_string(), "path": file.path
-            })),
+            Err(error) => {
+                failed_files += 1;
+                if warnings.len() < MAX_WARNINGS {
+                    warnings.push(json!({
+                        "code": "FILE_NOT_ANALYZED", "cause": error.code(), "message": error.to_string(), "path": file.path, "details": error.details()
+                    }));
+                }
+            }
+        }
+        if !file.repairs.is_empty() {
+            repaired_files += 1;
+            if warnings.len() < MAX_WARNINGS {
+                warnings.push(json!({
+                    "code": crate::validate::INVALID_OUTPUT_CODE,
+                    "message": format!("the plugin's facts for this file broke rules and were repaired: {}", file.repairs.join("; ")),
+                    "path": file.path,
+                    "plugin": file.plugin.info().name,
+                    "rules": file.repairs,
+                }));
+            }
         }
     }
+    let state = if snapshot.partial.is_some() {
+        "Indexing"
+    } else if workspace.is_refreshing() {
+        "Refreshing"
+    } else {
+        "Ready"
+    };
     let mut workspace_json = json!({
-        "state": "Ready",
+        "state": state,
+        "indexing": snapshot.partial,
+        "failedFiles": failed_files,
+        "repairedFiles": repaired_files,
         "root": workspace.root().display().to_string(),
         "projectId": workspace.project_id(),
         "generation": snapshot.generation,
@@ -109,7 +153,12 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         },
         "workspace": workspace_json,
         "capabilities": context.tool_names,
+        "extensionConflicts": registry.conflicts(),
         "errors": errors,
         "warnings": warnings,
+        "warningsOmitted": (failed_files + repaired_files + registry.conflicts().len()).saturating_sub(warnings.len()),
     }))
 }
+
+/// Warnings listed at most; the rest are counted.
+const MAX_WARNINGS: usize = 100;

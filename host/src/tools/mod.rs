@@ -137,7 +137,57 @@ impl ToolRegistry {
                 });
             }
         }
-        (tool.handler)(context, &args)
+        let mut value = (tool.handler)(context, &args)?;
+        mark_incomplete(&mut value, &context.workspace.snapshot());
+        // An answer read from an index a refresh is still updating says so.
+        if let (Some(detail), Value::Object(map)) = (
+            crate::budget::current().and_then(|b| b.refreshing()),
+            &mut value,
+        ) {
+            map.insert("refreshing".into(), Value::Bool(true));
+            map.insert("index".into(), detail);
+        }
+        Ok(value)
+    }
+}
+
+/// An answer that depends on resolution (it has a `completeness` object)
+/// is not complete while files could not be analysed or import resolution
+/// failed: say so in each completeness object and at the top.
+fn mark_incomplete(value: &mut Value, snapshot: &crate::workspace::Snapshot) {
+    let Value::Object(map) = value else { return };
+    let keys: Vec<String> = map
+        .keys()
+        .filter(|k| k.ends_with("completeness") && map[k.as_str()].is_object())
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return;
+    }
+    let failed = snapshot.failed_files();
+    let (import_failures, reason) = snapshot.import_failures();
+    if failed == 0 && import_failures == 0 {
+        return;
+    }
+    let mut reasons = Vec::new();
+    if failed > 0 {
+        reasons.push(format!(
+            "{failed} files could not be analysed by their plugin (health_check lists them); references in them are not counted"
+        ));
+    }
+    if import_failures > 0 {
+        reasons.push(format!(
+            "{import_failures} import resolutions failed in a plugin ({}); references through those imports may be missing",
+            reason.unwrap_or_default()
+        ));
+    }
+    for key in keys {
+        if let Some(Value::Object(completeness)) = map.get_mut(&key) {
+            completeness.insert("complete".into(), Value::Bool(false));
+            completeness.insert("unanalyzedFiles".into(), json!(failed));
+            completeness.insert("failedImportResolutions".into(), json!(import_failures));
+            completeness.insert("incompleteReasons".into(), json!(reasons));
+        }
     }
 }
 

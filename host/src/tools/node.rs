@@ -64,8 +64,7 @@ pub fn node_source() -> Tool {
 
 fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let workspace = &context.workspace;
-    let snapshot = workspace.fresh();
-    let file = workspace.file(&snapshot, args.required_str("path")?)?;
+    let (snapshot, file) = workspace.fresh_file(args.required_str("path")?)?;
     let line = args.uint("line", u32::MAX as u64)?.unwrap_or(1);
     if line == 0 {
         return Err(ToolError::InvalidParam {
@@ -77,6 +76,11 @@ fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let column = args.uint("column", u32::MAX as u64)?.unwrap_or(0);
     let offset = target::offset_in(&file, line - 1, column)?;
     let nodes = file.plugin.node_at(&file.path, &file.source, offset)?;
+    let (nodes, report) =
+        crate::validate::check_nodes(nodes, &file.source, &crate::validate::FactLimits::default());
+    if !report.is_clean() {
+        tracing::warn!(path = %file.path, rules = ?report.rules(), "plugin node-at answer repaired");
+    }
     let Some(innermost) = nodes.iter().find(|n| n.named).or(nodes.first()) else {
         return Err(ToolError::NothingAtPosition {
             path: file.path.clone(),
@@ -93,8 +97,8 @@ fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         .unwrap_or_default();
     let mut node = json!({
         "type": innermost.kind,
-        "startLine": innermost.span.start.line + 1,
-        "endLine": innermost.span.end.line + 1,
+        "startLine": u64::from(innermost.span.start.line) + 1,
+        "endLine": u64::from(innermost.span.end.line) + 1,
         "startColumn": innermost.span.start.character,
         "endColumn": innermost.span.end.character,
         "content": cut(text, MAX_NODE_CONTENT),

@@ -2,16 +2,17 @@
 //! fresh by a stat check before every answer.
 
 pub mod paths;
+mod refresher;
 mod store;
 mod walk;
 mod watch;
 
 pub use store::{IndexStore, StoreError};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
-use std::time::{Instant, SystemTime};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+use std::time::{Duration, Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
@@ -20,10 +21,26 @@ use crate::graph::CodeGraph;
 use crate::model::{FileFacts, Manifest, ModuleIdentity};
 use crate::resolve::SymbolTable;
 use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
+use crate::validate::{self, FactLimits};
 use store::{FileRow, StoredFile};
 
 /// Files larger than this are not indexed.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// How long a workspace-wide question waits for the refresh it asked for
+/// before answering from the last snapshot (saying so).
+pub const WORKSPACE_WAIT: Duration = Duration::from_secs(10);
+/// How long a question about one file waits before analysing that file
+/// alone.
+pub const FILE_WAIT: Duration = Duration::from_secs(1);
+/// How often the first index publishes what it has so far.
+const PARTIAL_EVERY: Duration = Duration::from_millis(500);
+
+/// A lock that a panic elsewhere does not poison for good: the data under
+/// these locks stays consistent (each is replaced whole), so it is used on.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// One indexed file.
 pub struct FileEntry {
@@ -36,6 +53,8 @@ pub struct FileEntry {
     pub size: u64,
     /// The plugin's facts, or why it could not produce them.
     pub facts: Result<Arc<FileFacts>, PluginError>,
+    /// Rules the plugin's facts broke (repaired at the boundary).
+    pub repairs: Vec<String>,
 }
 
 impl std::fmt::Debug for FileEntry {
@@ -60,10 +79,19 @@ impl FileEntry {
     }
 }
 
+/// How far the first index got, for a snapshot published before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Progress {
+    pub indexed: usize,
+    pub total: usize,
+}
+
 /// An immutable view of the index at one generation.
 #[derive(Clone, Default)]
 pub struct Snapshot {
     pub generation: u64,
+    /// Set on the snapshots the first index publishes while it runs.
+    pub partial: Option<Progress>,
     pub files: Arc<BTreeMap<String, Arc<FileEntry>>>,
     /// Module path -> files declaring or belonging to it.
     pub modules: Arc<HashMap<String, Vec<String>>>,
@@ -88,7 +116,7 @@ impl Derived {
             .graph
             .get()
             .cloned()
-            .or_else(|| previous.earlier_graph.lock().expect("graph lock").clone());
+            .or_else(|| lock(&previous.earlier_graph).clone());
         Derived {
             earlier_graph: Mutex::new(earlier),
             ..Derived::default()
@@ -110,12 +138,7 @@ impl Snapshot {
         self.derived
             .graph
             .get_or_init(|| {
-                let earlier = self
-                    .derived
-                    .earlier_graph
-                    .lock()
-                    .expect("graph lock")
-                    .take();
+                let earlier = lock(&self.derived.earlier_graph).take();
                 Arc::new(CodeGraph::build(self, earlier.as_deref()))
             })
             .clone()
@@ -123,6 +146,20 @@ impl Snapshot {
 
     pub fn file(&self, path: &str) -> Option<&Arc<FileEntry>> {
         self.files.get(path)
+    }
+
+    /// Failed `resolve-import` calls of this generation's name table, if it
+    /// was built: (count, first reason).
+    pub fn import_failures(&self) -> (usize, Option<String>) {
+        self.derived
+            .table
+            .get()
+            .map_or((0, None), |t| t.import_failures())
+    }
+
+    /// Files whose plugin could not analyse them.
+    pub fn failed_files(&self) -> usize {
+        self.files.values().filter(|f| f.facts.is_err()).count()
     }
 
     pub fn symbol_count(&self) -> usize {
@@ -161,6 +198,8 @@ pub struct Workspace {
     watcher: Option<watch::Watcher>,
     /// Statistics of the first refresh (how much came from the database).
     initial: OnceLock<RefreshStats>,
+    /// The background refresh worker's schedule.
+    refresher: refresher::Refresher,
 }
 
 impl Workspace {
@@ -183,6 +222,7 @@ impl Workspace {
             store: None,
             watcher: None,
             initial: OnceLock::new(),
+            refresher: refresher::Refresher::default(),
         })
     }
 
@@ -227,12 +267,20 @@ impl Workspace {
     }
 
     /// The files as they are on disk: a full walk, or with a watcher that
-    /// reports no new files, a stat of each indexed file.
-    fn listing(&self, previous: &Snapshot) -> walk::Listing {
+    /// reports no new files, a stat of each indexed file. Also the indexed
+    /// files the watcher reported changed: they are re-read whatever their
+    /// size and modification time say.
+    fn listing(&self, previous: &Snapshot) -> (walk::Listing, HashSet<String>) {
         let Some(watcher) = &self.watcher else {
-            return walk::list(&self.root, &self.registry);
+            return (walk::list(&self.root, &self.registry), HashSet::new());
         };
         let changes = watcher.take();
+        let reported: HashSet<String> = changes
+            .paths
+            .iter()
+            .filter_map(|p| paths::relative_posix(&self.root, p))
+            .filter(|p| previous.files.contains_key(p))
+            .collect();
         if previous.generation == 0
             || changes.overflow
             || changes
@@ -240,10 +288,11 @@ impl Workspace {
                 .iter()
                 .any(|p| self.may_add_files(p, previous))
         {
-            return walk::list(&self.root, &self.registry);
+            return (walk::list(&self.root, &self.registry), reported);
         }
         let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
-        walk::restat(&self.root, previous.files.values().map(|f| &**f), manifests)
+        let listing = walk::restat(&self.root, previous.files.values().map(|f| &**f), manifests);
+        (listing, reported)
     }
 
     /// Whether a changed path may bring files the index does not know (a
@@ -288,7 +337,14 @@ impl Workspace {
 
     /// The last indexed snapshot, without checking freshness.
     pub fn snapshot(&self) -> Snapshot {
-        self.snapshot.read().expect("snapshot lock").clone()
+        self.snapshot
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn publish(&self, snapshot: Snapshot) {
+        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = snapshot;
     }
 
     /// Statistics of the first refresh, once it ran.
@@ -298,22 +354,134 @@ impl Workspace {
 
     /// Statistics of the last refresh, if any.
     pub fn last_refresh(&self) -> Option<RefreshStats> {
-        self.refresh_lock.lock().expect("refresh lock").clone()
+        lock(&self.refresh_lock).clone()
     }
 
-    /// Bring the index up to date with the disk and return the fresh snapshot.
-    pub fn fresh(&self) -> Snapshot {
-        self.refresh();
-        self.snapshot()
+    /// Start a refresh in the background (the first index at start-up).
+    pub fn start_refresh(self: &Arc<Self>) -> u64 {
+        let ticket = self.refresher.request();
+        if ticket.start_worker {
+            let workspace = self.clone();
+            let spawned = std::thread::Builder::new()
+                .name("lingo-refresh".into())
+                .spawn(move || workspace.refresh_worker());
+            if let Err(error) = spawned {
+                tracing::error!(%error, "cannot start the refresh thread; refreshing inline");
+                self.refresh_worker();
+            }
+        }
+        ticket.run
+    }
+
+    /// Run refreshes while requests ask for them. A panic in one costs that
+    /// refresh only: the schedule goes on and waiters are woken.
+    fn refresh_worker(&self) {
+        loop {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::budget::enter(None, || self.refresh())
+            }));
+            if outcome.is_err() {
+                tracing::error!("a refresh panicked; the previous snapshot stays in use");
+            }
+            if !self.refresher.finished() {
+                break;
+            }
+        }
+    }
+
+    /// Whether a refresh is running now.
+    pub fn is_refreshing(&self) -> bool {
+        self.refresher.is_running()
+    }
+
+    /// The index as fresh as a workspace-wide answer can wait for: a
+    /// refresh that started after this call, or after [`WORKSPACE_WAIT`]
+    /// (or the request's remaining time, if shorter) the last snapshot,
+    /// noted on the request as `refreshing`.
+    pub fn fresh(self: &Arc<Self>) -> Snapshot {
+        self.fresh_within(WORKSPACE_WAIT)
+    }
+
+    /// [`Workspace::fresh`] with another bound on the wait.
+    pub fn fresh_within(self: &Arc<Self>, wait: Duration) -> Snapshot {
+        let run = self.start_refresh();
+        let wait = crate::budget::current()
+            .and_then(|b| b.remaining())
+            .map_or(wait, |r| r.min(wait));
+        let done = self.refresher.wait(run, wait);
+        let snapshot = self.snapshot();
+        if !done || snapshot.partial.is_some() {
+            note_refreshing(&snapshot);
+        }
+        snapshot
+    }
+
+    /// The index and one file in it, as fresh as an answer about that file
+    /// needs: when the refresh takes longer than [`FILE_WAIT`], the file is
+    /// read and (if it changed) analysed alone, so a slow plugin or a long
+    /// first index delays only its own files.
+    pub fn fresh_file(
+        self: &Arc<Self>,
+        input: &str,
+    ) -> Result<(Snapshot, Arc<FileEntry>), ToolError> {
+        let run = self.start_refresh();
+        if self.refresher.wait(run, FILE_WAIT) {
+            let snapshot = self.snapshot();
+            if snapshot.partial.is_some() {
+                note_refreshing(&snapshot);
+            }
+            let file = self.file(&snapshot, input)?;
+            return Ok((snapshot, file));
+        }
+        let snapshot = self.snapshot();
+        note_refreshing(&snapshot);
+        let path = paths::resolve(&self.root, input)?;
+        let absolute = self.root.join(&path);
+        let plugin = match self.registry.for_path(&absolute) {
+            Some(plugin) if absolute.is_file() && !walk::is_skipped(&path) => plugin.clone(),
+            // Not a file lingo indexes: the usual errors and suggestions.
+            _ => return self.file(&snapshot, input).map(|f| (snapshot, f)),
+        };
+        let metadata = absolute
+            .metadata()
+            .map_err(|e| ToolError::Internal(format!("{path}: {e}")))?;
+        if metadata.len() > MAX_FILE_BYTES {
+            return self.file(&snapshot, input).map(|f| (snapshot, f));
+        }
+        let found = walk::FoundFile {
+            path: path.clone(),
+            plugin,
+            size: metadata.len(),
+            modified: metadata.modified().ok(),
+        };
+        let pending = Pending {
+            old: snapshot.files.get(&path).cloned(),
+            found,
+            stored: None,
+        };
+        let manifests = snapshot.manifests.clone();
+        let (entry, _) =
+            self.analyze_one(pending, &manifests, true)
+                .ok_or_else(|| ToolError::FileNotFound {
+                    path: path.clone(),
+                    suggestions: Vec::new(),
+                })?;
+        let entry = Arc::new(entry);
+        let mut overlay = snapshot.clone();
+        let mut files = (*snapshot.files).clone();
+        files.insert(path, entry.clone());
+        overlay.files = Arc::new(files);
+        overlay.derived = Arc::new(Derived::default());
+        Ok((overlay, entry))
     }
 
     /// Re-read changed files, drop deleted ones, re-analyze what changed.
     /// The first refresh takes unchanged files' facts from the database.
     pub fn refresh(&self) -> RefreshStats {
-        let mut last = self.refresh_lock.lock().expect("refresh lock");
+        let mut last = lock(&self.refresh_lock);
         let started = Instant::now();
         let previous = self.snapshot();
-        let listing = self.listing(&previous);
+        let (listing, reported) = self.listing(&previous);
         let manifests = Arc::new(read_manifests(&self.root, &listing.manifests));
         let manifests_digest = digest_manifests(&manifests);
         let first = previous.generation == 0;
@@ -334,8 +502,8 @@ impl Workspace {
         let mut to_analyze = Vec::new();
         for found in listing.sources {
             let old = previous.files.get(&found.path);
-            let unchanged =
-                old.is_some_and(|o| o.size == found.size && o.modified == found.modified);
+            let unchanged = !reported.contains(&found.path)
+                && old.is_some_and(|o| o.size == found.size && o.modified == found.modified);
             match old {
                 Some(old) if unchanged && reuse => {
                     files.insert(found.path.clone(), old.clone());
@@ -358,11 +526,18 @@ impl Workspace {
             .collect();
         // Files the database knows that are gone from the disk.
         removed.extend(stored.files.into_keys());
-        let results = self.analyze_all(to_analyze, &manifests, reuse);
+        // The first index publishes what it has every so often, so that
+        // answers need not wait for all of it.
+        let progress = (first && previous.files.is_empty()).then(|| Partial {
+            total: to_analyze.len(),
+            last: Mutex::new(Instant::now()),
+            manifests: manifests.clone(),
+        });
+        let results = self.analyze_all(to_analyze, &manifests, reuse, progress.as_ref());
         let analyzed: Vec<&FileEntry> = results
             .iter()
             .filter(|(_, origin)| *origin == Origin::Analyzed)
-            .map(|(entry, _)| entry)
+            .map(|(entry, _)| &**entry)
             .collect();
         let analyzed_count = analyzed.len();
         let loaded = results
@@ -381,17 +556,18 @@ impl Workspace {
         self.persist(&analyzed, &removed, generation, &manifests_digest);
         let removed_count = removed.len();
         for (entry, _) in results {
-            files.insert(entry.path.clone(), Arc::new(entry));
+            files.insert(entry.path.clone(), entry);
         }
         if changed || first {
             let modules = Arc::new(module_map(&files));
-            *self.snapshot.write().expect("snapshot lock") = Snapshot {
+            self.publish(Snapshot {
                 generation,
+                partial: None,
                 files: Arc::new(files),
                 modules,
                 manifests,
                 derived: Arc::new(Derived::after(&previous.derived)),
-            };
+            });
         }
         let stats = RefreshStats {
             generation,
@@ -481,7 +657,8 @@ impl Workspace {
         work: Vec<Pending>,
         manifests: &Arc<Vec<Manifest>>,
         reuse: bool,
-    ) -> Vec<(FileEntry, Origin)> {
+        partial: Option<&Partial>,
+    ) -> Vec<(Arc<FileEntry>, Origin)> {
         let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .min(work.len().max(1));
@@ -491,17 +668,29 @@ impl Workspace {
             for _ in 0..workers {
                 scope.spawn(|| {
                     loop {
-                        let Some(pending) = queue.lock().expect("queue lock").pop() else {
+                        let Some(pending) = lock(&queue).pop() else {
                             break;
                         };
-                        if let Some(done) = self.analyze_one(pending, manifests, reuse) {
-                            results.lock().expect("results lock").push(done);
+                        let path = pending.found.path.clone();
+                        // A panic analysing one file costs that file only.
+                        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            self.analyze_one(pending, manifests, reuse)
+                        }));
+                        match done {
+                            Ok(Some((entry, origin))) => {
+                                lock(&results).push((Arc::new(entry), origin));
+                            }
+                            Ok(None) => {}
+                            Err(_) => tracing::error!(%path, "analysing the file panicked; it is left out"),
+                        }
+                        if let Some(partial) = partial {
+                            partial.maybe_publish(self, &results);
                         }
                     }
                 });
             }
         });
-        results.into_inner().expect("results lock")
+        results.into_inner().unwrap_or_else(|p| p.into_inner())
     }
 
     fn analyze_one(
@@ -526,17 +715,27 @@ impl Workspace {
         let (facts, origin) = match stored
             .filter(|s| reuse && s.sha256 == sha256 && s.plugin == fingerprint)
         {
-            Some(stored) => (Ok(Arc::new(stored.facts)), Origin::Stored),
+            Some(stored) => (Ok(stored.facts), Origin::Stored),
             None => (
                 found
                     .plugin
                     .analyze(&found.path, &source, manifests)
-                    .map(Arc::new)
                     .inspect_err(|e| {
                         tracing::warn!(path = %found.path, error = %e, "file could not be analyzed")
                     }),
                 Origin::Analyzed,
             ),
+        };
+        // Facts enter the index only through validation, stored ones too.
+        let (facts, repairs) = match facts {
+            Ok(facts) => {
+                let (facts, report) = validate::check(facts, &source, &FactLimits::default());
+                if !report.is_clean() {
+                    tracing::warn!(path = %found.path, plugin = %found.plugin.info().name, rules = ?report.rules(), "plugin facts repaired");
+                }
+                (Ok(Arc::new(facts)), report.rules())
+            }
+            Err(error) => (Err(error), Vec::new()),
         };
         let entry = FileEntry {
             path: found.path,
@@ -546,6 +745,7 @@ impl Workspace {
             modified: found.modified,
             size: found.size,
             facts,
+            repairs,
         };
         Some((entry, origin))
     }
@@ -605,6 +805,56 @@ fn clone_entry(entry: &FileEntry) -> FileEntry {
         modified: entry.modified,
         size: entry.size,
         facts: entry.facts.clone(),
+        repairs: entry.repairs.clone(),
+    }
+}
+
+/// Publishing of the first index's partial snapshots.
+struct Partial {
+    total: usize,
+    last: Mutex<Instant>,
+    manifests: Arc<Vec<Manifest>>,
+}
+
+impl Partial {
+    /// Publish the files analysed so far, at most every [`PARTIAL_EVERY`].
+    fn maybe_publish(&self, workspace: &Workspace, results: &Mutex<Vec<(Arc<FileEntry>, Origin)>>) {
+        {
+            let Ok(mut last) = self.last.try_lock() else {
+                return;
+            };
+            if last.elapsed() < PARTIAL_EVERY {
+                return;
+            }
+            *last = Instant::now();
+        }
+        let files: BTreeMap<String, Arc<FileEntry>> = lock(results)
+            .iter()
+            .map(|(entry, _)| (entry.path.clone(), entry.clone()))
+            .collect();
+        let indexed = files.len();
+        let modules = Arc::new(module_map(&files));
+        workspace.publish(Snapshot {
+            generation: 0,
+            partial: Some(Progress {
+                indexed,
+                total: self.total,
+            }),
+            files: Arc::new(files),
+            modules,
+            manifests: self.manifests.clone(),
+            derived: Arc::new(Derived::default()),
+        });
+    }
+}
+
+/// Record on the current request that `snapshot` may be behind the disk.
+fn note_refreshing(snapshot: &Snapshot) {
+    if let Some(budget) = crate::budget::current() {
+        budget.note_refreshing(serde_json::json!({
+            "generation": snapshot.generation,
+            "indexing": snapshot.partial,
+        }));
     }
 }
 

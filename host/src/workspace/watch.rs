@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
+/// Changed paths remembered between refreshes, at most.
+const MAX_REPORTED_PATHS: usize = 100_000;
+
 /// Paths reported changed since the last [`Watcher::take`].
 #[derive(Debug, Default)]
 pub struct Changes {
@@ -29,10 +32,15 @@ impl Watcher {
         let sink = changes.clone();
         let mut watcher = notify::recommended_watcher(
             move |event: notify::Result<notify::Event>| {
-                let mut changes = sink.lock().expect("changes lock");
+                let mut changes = sink.lock().unwrap_or_else(|p| p.into_inner());
                 match event {
                     Ok(event) if event.need_rescan() => changes.overflow = true,
                     Ok(event) if matches!(event.kind, EventKind::Access(_)) => {}
+                    // Past this many paths a walk is cheaper than the list.
+                    Ok(_) if changes.paths.len() >= MAX_REPORTED_PATHS => {
+                        changes.paths.clear();
+                        changes.overflow = true;
+                    }
                     Ok(event) => changes.paths.extend(event.paths),
                     Err(error) => {
                         tracing::warn!(%error, "file watcher error; the next refresh walks the tree");
@@ -50,6 +58,6 @@ impl Watcher {
 
     /// The changes since the last call, emptying the record.
     pub fn take(&self) -> Changes {
-        std::mem::take(&mut *self.changes.lock().expect("changes lock"))
+        std::mem::take(&mut *self.changes.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }

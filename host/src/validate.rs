@@ -1,0 +1,931 @@
+//! Validation of plugin facts at the host boundary: indices in range,
+//! containers a forest of bounded depth, spans inside the file and on
+//! character boundaries, strings and counts capped. Broken facts are
+//! repaired or dropped, never trusted, and every repair is counted.
+//!
+//! Everything downstream (resolution, the graph, the tools) relies on the
+//! rules checked here, so facts enter the index only through [`check`].
+
+use std::collections::BTreeMap;
+
+use crate::model::{
+    Diagnostic, FileFacts, FunctionMetrics, Import, Local, Position, Reference, Severity, Span,
+    Symbol, SyntaxNode,
+};
+
+/// The diagnostic code of a file whose facts were repaired.
+pub const INVALID_OUTPUT_CODE: &str = "PLUGIN_INVALID_OUTPUT";
+
+/// Caps on what one file's facts may hold.
+#[derive(Debug, Clone)]
+pub struct FactLimits {
+    pub max_symbols: usize,
+    pub max_references: usize,
+    pub max_locals: usize,
+    pub max_imports: usize,
+    pub max_imported_names: usize,
+    pub max_diagnostics: usize,
+    pub max_modules: usize,
+    /// Containers deeper than this are dropped with what they contain.
+    pub max_depth: usize,
+    pub max_name_bytes: usize,
+    pub max_signature_bytes: usize,
+    pub max_doc_bytes: usize,
+    pub max_message_bytes: usize,
+    /// Kinds, codes, modifiers, language names.
+    pub max_label_bytes: usize,
+    pub max_qualifier_segments: usize,
+    pub max_modifiers: usize,
+    pub max_nodes: usize,
+}
+
+impl Default for FactLimits {
+    fn default() -> Self {
+        FactLimits {
+            max_symbols: 1_000_000,
+            max_references: 4_000_000,
+            max_locals: 2_000_000,
+            max_imports: 100_000,
+            max_imported_names: 10_000,
+            max_diagnostics: 10_000,
+            max_modules: 64,
+            max_depth: 256,
+            max_name_bytes: 1024,
+            max_signature_bytes: 4096,
+            max_doc_bytes: 16 * 1024,
+            max_message_bytes: 1024,
+            max_label_bytes: 128,
+            max_qualifier_segments: 32,
+            max_modifiers: 32,
+            max_nodes: 512,
+        }
+    }
+}
+
+/// Which rules a file's facts broke, and how often.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    pub broken: BTreeMap<&'static str, usize>,
+}
+
+impl Report {
+    fn count(&mut self, rule: &'static str) {
+        *self.broken.entry(rule).or_default() += 1;
+    }
+
+    pub fn is_clean(&self) -> bool {
+        self.broken.is_empty()
+    }
+
+    /// `rule (×count)` for each broken rule.
+    pub fn rules(&self) -> Vec<String> {
+        self.broken
+            .iter()
+            .map(|(rule, count)| format!("{rule} (×{count})"))
+            .collect()
+    }
+}
+
+/// Check and repair `facts` reported for `source`. The repaired facts keep
+/// everything valid; a diagnostic coded [`INVALID_OUTPUT_CODE`] names the
+/// broken rules when there were any.
+pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFacts, Report) {
+    let mut report = Report::default();
+    let lines = LineIndex::new(source);
+    let mut spans = SpanChecker {
+        source,
+        lines: &lines,
+        report: &mut report,
+    };
+
+    cap_string(
+        &mut facts.language,
+        limits.max_label_bytes,
+        "language name too long",
+        spans.report,
+    );
+    cap_len(
+        &mut facts.symbols,
+        limits.max_symbols,
+        "too many symbols",
+        spans.report,
+    );
+    for symbol in &mut facts.symbols {
+        check_symbol(symbol, &mut spans, limits);
+    }
+    let symbol_count = facts.symbols.len();
+
+    cap_len(
+        &mut facts.locals,
+        limits.max_locals,
+        "too many locals",
+        spans.report,
+    );
+    for local in &mut facts.locals {
+        check_local(local, &mut spans, limits);
+    }
+    let local_count = facts.locals.len();
+
+    cap_len(
+        &mut facts.references,
+        limits.max_references,
+        "too many references",
+        spans.report,
+    );
+    for reference in &mut facts.references {
+        check_reference(reference, symbol_count, local_count, &mut spans, limits);
+    }
+
+    cap_len(
+        &mut facts.imports,
+        limits.max_imports,
+        "too many imports",
+        spans.report,
+    );
+    for import in &mut facts.imports {
+        check_import(import, &mut spans, limits);
+    }
+    cap_len(
+        &mut facts.diagnostics,
+        limits.max_diagnostics,
+        "too many diagnostics",
+        spans.report,
+    );
+    for diagnostic in &mut facts.diagnostics {
+        check_diagnostic(diagnostic, &mut spans, limits);
+    }
+    cap_len(
+        &mut facts.modules,
+        limits.max_modules,
+        "too many module identities",
+        spans.report,
+    );
+    for module in &mut facts.modules {
+        cap_string(
+            &mut module.path,
+            limits.max_name_bytes,
+            "module path too long",
+            spans.report,
+        );
+        if let Some(package) = &mut module.crate_or_package {
+            cap_string(
+                package,
+                limits.max_name_bytes,
+                "package name too long",
+                spans.report,
+            );
+        }
+    }
+    facts.metrics.retain(|m| {
+        let ok = (m.symbol as usize) < symbol_count;
+        if !ok {
+            report.count("metrics symbol index out of range");
+        }
+        ok
+    });
+
+    make_forest(&mut facts.symbols, &mut report);
+    drop_too_deep(&mut facts, limits.max_depth, &mut report);
+
+    if !report.is_clean() {
+        let zero = Position {
+            line: 0,
+            character: 0,
+            offset: 0,
+        };
+        facts.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: INVALID_OUTPUT_CODE.to_string(),
+            message: format!(
+                "the language plugin reported facts that break the host's rules; they were repaired or dropped: {}",
+                report.rules().join("; ")
+            ),
+            span: Span {
+                start: zero,
+                end: zero,
+            },
+        });
+    }
+    (facts, report)
+}
+
+/// Check the syntax nodes a plugin's `node-at` returned for `source`.
+pub fn check_nodes(
+    mut nodes: Vec<SyntaxNode>,
+    source: &str,
+    limits: &FactLimits,
+) -> (Vec<SyntaxNode>, Report) {
+    let mut report = Report::default();
+    let lines = LineIndex::new(source);
+    let mut spans = SpanChecker {
+        source,
+        lines: &lines,
+        report: &mut report,
+    };
+    cap_len(
+        &mut nodes,
+        limits.max_nodes,
+        "too many syntax nodes",
+        spans.report,
+    );
+    for node in &mut nodes {
+        cap_string(
+            &mut node.kind,
+            limits.max_label_bytes,
+            "node kind too long",
+            spans.report,
+        );
+        spans.span(&mut node.span);
+    }
+    (nodes, report)
+}
+
+fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
+    cap_string(
+        &mut symbol.name,
+        limits.max_name_bytes,
+        "symbol name too long",
+        spans.report,
+    );
+    cap_string(
+        &mut symbol.language_kind,
+        limits.max_label_bytes,
+        "symbol kind too long",
+        spans.report,
+    );
+    spans.span(&mut symbol.span);
+    spans.span(&mut symbol.name_span);
+    if let Some(name) = &mut symbol.container_name {
+        cap_string(
+            name,
+            limits.max_name_bytes,
+            "container name too long",
+            spans.report,
+        );
+    }
+    if let Some(signature) = &mut symbol.signature {
+        cap_string(
+            signature,
+            limits.max_signature_bytes,
+            "signature too long",
+            spans.report,
+        );
+    }
+    if let Some(doc) = &mut symbol.doc {
+        cap_string(
+            doc,
+            limits.max_doc_bytes,
+            "doc comment too long",
+            spans.report,
+        );
+    }
+    cap_len(
+        &mut symbol.modifiers,
+        limits.max_modifiers,
+        "too many modifiers",
+        spans.report,
+    );
+    for modifier in &mut symbol.modifiers {
+        cap_string(
+            modifier,
+            limits.max_label_bytes,
+            "modifier too long",
+            spans.report,
+        );
+    }
+}
+
+fn check_local(local: &mut Local, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
+    cap_string(
+        &mut local.name,
+        limits.max_name_bytes,
+        "local name too long",
+        spans.report,
+    );
+    cap_string(
+        &mut local.language_kind,
+        limits.max_label_bytes,
+        "local kind too long",
+        spans.report,
+    );
+    spans.span(&mut local.span);
+    spans.span(&mut local.scope);
+}
+
+fn check_reference(
+    reference: &mut Reference,
+    symbol_count: usize,
+    local_count: usize,
+    spans: &mut SpanChecker<'_>,
+    limits: &FactLimits,
+) {
+    cap_string(
+        &mut reference.name,
+        limits.max_name_bytes,
+        "reference name too long",
+        spans.report,
+    );
+    spans.span(&mut reference.span);
+    cap_len(
+        &mut reference.qualifier,
+        limits.max_qualifier_segments,
+        "qualifier too long",
+        spans.report,
+    );
+    for segment in &mut reference.qualifier {
+        cap_string(
+            segment,
+            limits.max_name_bytes,
+            "qualifier segment too long",
+            spans.report,
+        );
+    }
+    if reference
+        .enclosing
+        .is_some_and(|e| e as usize >= symbol_count)
+    {
+        reference.enclosing = None;
+        spans
+            .report
+            .count("reference enclosing-symbol index out of range");
+    }
+    if reference.local.is_some_and(|l| l as usize >= local_count) {
+        reference.local = None;
+        spans.report.count("reference local index out of range");
+    }
+}
+
+fn check_import(import: &mut Import, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
+    cap_string(
+        &mut import.module_path,
+        limits.max_name_bytes,
+        "import path too long",
+        spans.report,
+    );
+    spans.span(&mut import.span);
+    cap_len(
+        &mut import.names,
+        limits.max_imported_names,
+        "too many imported names",
+        spans.report,
+    );
+    for name in &mut import.names {
+        cap_string(
+            &mut name.name,
+            limits.max_name_bytes,
+            "imported name too long",
+            spans.report,
+        );
+        if let Some(alias) = &mut name.alias {
+            cap_string(
+                alias,
+                limits.max_name_bytes,
+                "import alias too long",
+                spans.report,
+            );
+        }
+        spans.span(&mut name.span);
+    }
+}
+
+fn check_diagnostic(diagnostic: &mut Diagnostic, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
+    cap_string(
+        &mut diagnostic.code,
+        limits.max_label_bytes,
+        "diagnostic code too long",
+        spans.report,
+    );
+    cap_string(
+        &mut diagnostic.message,
+        limits.max_message_bytes,
+        "diagnostic message too long",
+        spans.report,
+    );
+    spans.span(&mut diagnostic.span);
+}
+
+/// Containers must point at another symbol of the file and never loop: an
+/// index out of range, a symbol its own container and each link closing a
+/// cycle are cut (the symbol becomes top-level). Linear in the symbols.
+fn make_forest(symbols: &mut [Symbol], report: &mut Report) {
+    let count = symbols.len();
+    for (index, symbol) in symbols.iter_mut().enumerate() {
+        match symbol.container {
+            Some(c) if c as usize >= count => {
+                symbol.container = None;
+                report.count("container index out of range");
+            }
+            Some(c) if c as usize == index => {
+                symbol.container = None;
+                report.count("symbol is its own container");
+            }
+            _ => {}
+        }
+    }
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        OnPath,
+        Done,
+    }
+    let mut state = vec![State::New; count];
+    let mut path = Vec::new();
+    for start in 0..count {
+        let mut current = Some(start);
+        while let Some(index) = current {
+            match state[index] {
+                State::Done => break,
+                State::OnPath => {
+                    // `index` is on the path just walked: the link from the
+                    // last symbol walked closes a cycle.
+                    if let Some(&last) = path.last() {
+                        let last: usize = last;
+                        symbols[last].container = None;
+                        report.count("containers form a cycle");
+                    }
+                    break;
+                }
+                State::New => {
+                    state[index] = State::OnPath;
+                    path.push(index);
+                    current = symbols[index].container.map(|c| c as usize);
+                }
+            }
+        }
+        for index in path.drain(..) {
+            state[index] = State::Done;
+        }
+    }
+}
+
+/// Drop symbols nested deeper than `max_depth` (and their metrics);
+/// references enclosed by one are attributed to its deepest kept container.
+fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
+    let symbols = &facts.symbols;
+    let count = symbols.len();
+    // Depths in a forest, without recursion: memoised walks up.
+    let mut depth: Vec<Option<usize>> = vec![None; count];
+    let mut path = Vec::new();
+    for start in 0..count {
+        let mut current = Some(start);
+        let mut base = 0;
+        while let Some(index) = current {
+            if let Some(d) = depth[index] {
+                base = d + 1;
+                break;
+            }
+            path.push(index);
+            current = symbols[index].container.map(|c| c as usize);
+        }
+        for index in path.drain(..).rev() {
+            depth[index] = Some(base);
+            base += 1;
+        }
+    }
+    let depth: Vec<usize> = depth.into_iter().map(Option::unwrap_or_default).collect();
+    if depth.iter().all(|&d| d <= max_depth) {
+        return;
+    }
+    // The nearest kept symbol of each symbol (itself when kept), parents
+    // first: process by increasing depth.
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&i| depth[i]);
+    let mut kept_ancestor: Vec<usize> = (0..count).collect();
+    for &index in &order {
+        if depth[index] > max_depth
+            && let Some(container) = symbols[index].container
+        {
+            kept_ancestor[index] = kept_ancestor[container as usize];
+        }
+    }
+    let mut new_index = vec![u32::MAX; count];
+    let mut next = 0u32;
+    for index in 0..count {
+        if depth[index] <= max_depth {
+            new_index[index] = next;
+            next += 1;
+        } else {
+            report.count("symbol nested too deep");
+        }
+    }
+    let old = std::mem::take(&mut facts.symbols);
+    facts.symbols = old
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| depth[*index] <= max_depth)
+        .map(|(_, mut symbol)| {
+            symbol.container = symbol.container.map(|c| new_index[c as usize]);
+            symbol
+        })
+        .collect();
+    for reference in &mut facts.references {
+        reference.enclosing = reference
+            .enclosing
+            .map(|e| new_index[kept_ancestor[e as usize]]);
+    }
+    facts.metrics.retain_mut(|m: &mut FunctionMetrics| {
+        let mapped = new_index[m.symbol as usize];
+        m.symbol = mapped;
+        mapped != u32::MAX
+    });
+}
+
+fn cap_len<T>(items: &mut Vec<T>, max: usize, rule: &'static str, report: &mut Report) {
+    if items.len() > max {
+        report.broken.insert(rule, items.len() - max);
+        items.truncate(max);
+    }
+}
+
+/// Truncate `text` to at most `max` bytes, on a character boundary.
+fn cap_string(text: &mut String, max: usize, rule: &'static str, report: &mut Report) {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        report.count(rule);
+    }
+}
+
+/// Line starts of a source, for checking positions.
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(source: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// The line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+}
+
+/// Checks spans against one source, counting repairs.
+struct SpanChecker<'a> {
+    source: &'a str,
+    lines: &'a LineIndex,
+    report: &'a mut Report,
+}
+
+impl SpanChecker<'_> {
+    fn span(&mut self, span: &mut Span) {
+        self.position(&mut span.start);
+        self.position(&mut span.end);
+        if span.start.offset > span.end.offset {
+            span.end = span.start;
+            self.report.count("span ends before it starts");
+        }
+    }
+
+    /// An offset inside the file on a character boundary, and a line and
+    /// UTF-16 column that agree with it; recomputed from the offset when not.
+    fn position(&mut self, position: &mut Position) {
+        let len = self.source.len();
+        let mut offset = position.offset as usize;
+        if offset > len {
+            offset = len;
+            self.report.count("offset beyond the end of the file");
+        }
+        if !self.source.is_char_boundary(offset) {
+            while !self.source.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            self.report.count("offset inside a character");
+        }
+        let line = position.line as usize;
+        let agrees = self.lines.starts.get(line).is_some_and(|&start| {
+            let next = self.lines.starts.get(line + 1).copied().unwrap_or(len + 1);
+            start <= offset && offset < next && position.character as usize <= offset - start
+        });
+        if agrees && offset == position.offset as usize {
+            return;
+        }
+        if !agrees {
+            self.report
+                .count("line or column disagrees with the offset");
+        }
+        let line = self.lines.line_of(offset);
+        let start = self.lines.starts[line];
+        let character: usize = self.source[start..offset].encode_utf16().count();
+        *position = Position {
+            line: line as u32,
+            character: character as u32,
+            offset: offset as u32,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ReferenceKind, SymbolKind, Visibility};
+
+    fn pos(line: u32, character: u32, offset: u32) -> Position {
+        Position {
+            line,
+            character,
+            offset,
+        }
+    }
+
+    fn span(start: u32, end: u32) -> Span {
+        Span {
+            start: pos(0, start, start),
+            end: pos(0, end, end),
+        }
+    }
+
+    fn symbol(name: &str, container: Option<u32>) -> Symbol {
+        Symbol {
+            name: name.into(),
+            kind: SymbolKind::Function,
+            language_kind: "function".into(),
+            span: span(0, 1),
+            name_span: span(0, 1),
+            container,
+            container_name: None,
+            signature: None,
+            doc: None,
+            visibility: Visibility::Public,
+            modifiers: Vec::new(),
+        }
+    }
+
+    fn facts(symbols: Vec<Symbol>) -> FileFacts {
+        FileFacts {
+            language: "test".into(),
+            symbols,
+            references: Vec::new(),
+            imports: Vec::new(),
+            locals: Vec::new(),
+            diagnostics: Vec::new(),
+            metrics: Vec::new(),
+            modules: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn valid_facts_pass_unchanged() {
+        let input = facts(vec![symbol("a", None), symbol("b", Some(0))]);
+        let (output, report) = check(input.clone(), "abc", &FactLimits::default());
+        assert!(report.is_clean(), "{report:?}");
+        assert_eq!(output, input);
+    }
+
+    #[test]
+    fn container_cycles_and_bad_indices_are_cut() {
+        let input = facts(vec![
+            symbol("a", Some(1)),
+            symbol("b", Some(0)),
+            symbol("c", Some(2)),
+            symbol("d", Some(99)),
+            symbol("e", Some(1)),
+        ]);
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert_eq!(report.broken["containers form a cycle"], 1);
+        assert_eq!(report.broken["symbol is its own container"], 1);
+        assert_eq!(report.broken["container index out of range"], 1);
+        // Every chain now ends.
+        for index in 0..output.symbols.len() {
+            assert!(output.container_chain(index).len() < output.symbols.len());
+        }
+        assert_eq!(output.symbols[2].container, None);
+        assert_eq!(output.symbols[3].container, None);
+        let last = output.diagnostics.last().expect("a diagnostic");
+        assert_eq!(last.code, INVALID_OUTPUT_CODE);
+        assert!(last.message.contains("cycle"), "{}", last.message);
+    }
+
+    #[test]
+    fn too_deep_symbols_are_dropped_and_references_reattributed() {
+        let depth = 10_000;
+        let mut input = facts(
+            (0..depth)
+                .map(|i: usize| symbol(&format!("s{i}"), i.checked_sub(1).map(|p| p as u32)))
+                .collect(),
+        );
+        input.references.push(Reference {
+            name: "x".into(),
+            kind: ReferenceKind::Call,
+            span: span(0, 1),
+            qualifier: Vec::new(),
+            is_member: false,
+            enclosing: Some(depth as u32 - 1),
+            local: None,
+        });
+        let limits = FactLimits::default();
+        let (output, report) = check(input, "abc", &limits);
+        assert_eq!(output.symbols.len(), limits.max_depth + 1);
+        assert_eq!(
+            report.broken["symbol nested too deep"],
+            depth - limits.max_depth - 1
+        );
+        assert_eq!(
+            output.references[0].enclosing,
+            Some(limits.max_depth as u32)
+        );
+    }
+
+    #[test]
+    fn spans_are_clamped_to_the_file_and_its_characters() {
+        let source = "é\nab";
+        let mut input = facts(vec![symbol("a", None)]);
+        input.symbols[0].span = Span {
+            start: pos(u32::MAX, u32::MAX, 1),
+            end: pos(0, 0, 1000),
+        };
+        input.symbols[0].name_span = Span {
+            start: pos(1, 1, 4),
+            end: pos(1, 0, 3),
+        };
+        let (output, report) = check(input, source, &FactLimits::default());
+        let s = &output.symbols[0];
+        assert_eq!(s.span.start, pos(0, 0, 0), "inside é: moved to its start");
+        assert_eq!(s.span.end, pos(1, 2, 5), "clamped to the end");
+        assert_eq!(s.name_span.start, pos(1, 1, 4));
+        assert_eq!(s.name_span.end, pos(1, 1, 4), "never before the start");
+        assert!(report.broken.contains_key("offset inside a character"));
+        assert!(
+            report
+                .broken
+                .contains_key("offset beyond the end of the file")
+        );
+        assert!(report.broken.contains_key("span ends before it starts"));
+    }
+
+    #[test]
+    fn strings_and_counts_are_capped() {
+        let limits = FactLimits {
+            max_symbols: 2,
+            ..FactLimits::default()
+        };
+        let mut input = facts(vec![
+            symbol("a", None),
+            symbol("b", None),
+            symbol("c", None),
+        ]);
+        input.symbols[0].name = "ü".repeat(5000);
+        input.symbols[1].doc = Some("x".repeat(1 << 20));
+        let (output, report) = check(input, "abc", &limits);
+        assert_eq!(output.symbols.len(), 2);
+        assert!(output.symbols[0].name.len() <= limits.max_name_bytes);
+        assert!(output.symbols[1].doc.as_ref().unwrap().len() <= limits.max_doc_bytes);
+        assert_eq!(report.broken["too many symbols"], 1);
+    }
+
+    #[test]
+    fn out_of_range_reference_and_metric_indices_are_dropped() {
+        let mut input = facts(vec![symbol("a", None)]);
+        input.references.push(Reference {
+            name: "x".into(),
+            kind: ReferenceKind::Call,
+            span: span(0, 1),
+            qualifier: Vec::new(),
+            is_member: false,
+            enclosing: Some(7),
+            local: Some(3),
+        });
+        input.metrics.push(FunctionMetrics {
+            symbol: 5,
+            cyclomatic: 1,
+            cognitive: 0,
+            max_nesting: 0,
+            parameters: 0,
+            lines: 1,
+            code_lines: 1,
+            comment_lines: 0,
+            halstead: crate::model::Halstead {
+                distinct_operators: 0,
+                distinct_operands: 0,
+                total_operators: 0,
+                total_operands: 0,
+            },
+        });
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert_eq!(output.references[0].enclosing, None);
+        assert_eq!(output.references[0].local, None);
+        assert!(output.metrics.is_empty());
+        assert_eq!(report.broken.len(), 3, "{report:?}");
+    }
+
+    mod properties {
+        //! Arbitrary facts, as a hostile plugin could send them, through
+        //! validation: whatever goes in, what comes out keeps every rule,
+        //! and checking it again changes nothing.
+
+        use super::*;
+        use proptest::prelude::*;
+
+        fn any_position() -> impl Strategy<Value = Position> {
+            (
+                any::<u32>(),
+                any::<u32>(),
+                prop_oneof![0u32..64, any::<u32>()],
+            )
+                .prop_map(|(line, character, offset)| Position {
+                    line: line % 8,
+                    character,
+                    offset,
+                })
+        }
+
+        fn any_span() -> impl Strategy<Value = Span> {
+            (any_position(), any_position()).prop_map(|(start, end)| Span { start, end })
+        }
+
+        fn any_index() -> impl Strategy<Value = Option<u32>> {
+            prop_oneof![
+                Just(None),
+                (0u32..40).prop_map(Some),
+                any::<u32>().prop_map(Some)
+            ]
+        }
+
+        fn any_symbol() -> impl Strategy<Value = Symbol> {
+            (any_span(), any_span(), any_index(), "[a-zé]{0,40}").prop_map(
+                |(span, name_span, container, name)| Symbol {
+                    span,
+                    name_span,
+                    container,
+                    name,
+                    ..symbol("x", None)
+                },
+            )
+        }
+
+        fn any_reference() -> impl Strategy<Value = Reference> {
+            (any_span(), any_index(), any_index()).prop_map(|(span, enclosing, local)| Reference {
+                name: "r".into(),
+                kind: ReferenceKind::Call,
+                span,
+                qualifier: Vec::new(),
+                is_member: false,
+                enclosing,
+                local,
+            })
+        }
+
+        fn assert_rules(facts: &FileFacts, source: &str, limits: &FactLimits) {
+            let count = facts.symbols.len();
+            let span_ok = |span: &Span| {
+                let (start, end) = (span.start.offset as usize, span.end.offset as usize);
+                start <= end
+                    && end <= source.len()
+                    && source.is_char_boundary(start)
+                    && source.is_char_boundary(end)
+                    && span.end.line as usize <= source.lines().count()
+            };
+            for (index, symbol) in facts.symbols.iter().enumerate() {
+                assert!(span_ok(&symbol.span) && span_ok(&symbol.name_span));
+                let chain = facts.container_chain(index);
+                assert!(chain.len() <= limits.max_depth, "depth {}", chain.len());
+                assert!(symbol.container.is_none_or(|c| (c as usize) < count));
+            }
+            for reference in &facts.references {
+                assert!(span_ok(&reference.span));
+                assert!(reference.enclosing.is_none_or(|e| (e as usize) < count));
+                assert!(
+                    reference
+                        .local
+                        .is_none_or(|l| (l as usize) < facts.locals.len())
+                );
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            #[test]
+            fn validated_facts_keep_every_rule(
+                symbols in proptest::collection::vec(any_symbol(), 0..40),
+                references in proptest::collection::vec(any_reference(), 0..40),
+                source in "(a|é|\\n|☃|x){0,60}",
+                max_depth in 1usize..6,
+            ) {
+                let limits = FactLimits { max_depth, ..FactLimits::default() };
+                let mut input = facts(symbols);
+                input.references = references;
+                let (output, _) = check(input, &source, &limits);
+                assert_rules(&output, &source, &limits);
+                let mut again = output.clone();
+                again.diagnostics.retain(|d| d.code != INVALID_OUTPUT_CODE);
+                let (twice, report) = check(again.clone(), &source, &limits);
+                prop_assert!(report.is_clean(), "{:?}", report);
+                prop_assert_eq!(twice, again);
+            }
+        }
+    }
+}

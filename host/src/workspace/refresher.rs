@@ -1,0 +1,112 @@
+//! Refreshes in the background, shared by concurrent requests: a request
+//! asks for a refresh that starts after it arrived, waits for it a bounded
+//! time, and otherwise answers from the last snapshot. Requests that arrive
+//! while a refresh runs share one follow-up refresh.
+
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Run numbers of refreshes asked for and done.
+#[derive(Debug, Default)]
+struct State {
+    /// Runs started so far (the running one included).
+    started: u64,
+    /// Runs finished so far.
+    completed: u64,
+    running: bool,
+    /// A request arrived during the running refresh: run once more.
+    pending: bool,
+}
+
+/// Coordinates the background refresh worker with the requests.
+#[derive(Debug, Default)]
+pub struct Refresher {
+    state: Mutex<State>,
+    finished: Condvar,
+}
+
+/// What [`Refresher::request`] tells its caller.
+pub struct Ticket {
+    /// The run whose completion makes the index fresh for this request.
+    pub run: u64,
+    /// The caller must start the worker (none is running).
+    pub start_worker: bool,
+}
+
+impl Refresher {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Ask for a refresh that starts now or later.
+    pub fn request(&self) -> Ticket {
+        let mut state = self.lock();
+        if state.running {
+            state.pending = true;
+            Ticket {
+                run: state.started + 1,
+                start_worker: false,
+            }
+        } else {
+            state.running = true;
+            state.started += 1;
+            Ticket {
+                run: state.started,
+                start_worker: true,
+            }
+        }
+    }
+
+    /// The worker finished a run; returns whether it must run again.
+    pub fn finished(&self) -> bool {
+        let mut state = self.lock();
+        state.completed = state.started;
+        self.finished.notify_all();
+        if state.pending {
+            state.pending = false;
+            state.started += 1;
+            true
+        } else {
+            state.running = false;
+            false
+        }
+    }
+
+    /// Wait until run `run` finished or `timeout` passed; whether it finished.
+    pub fn wait(&self, run: u64, timeout: Duration) -> bool {
+        let state = self.lock();
+        let (state, _) = self
+            .finished
+            .wait_timeout_while(state, timeout, |s| s.completed < run)
+            .unwrap_or_else(|p| p.into_inner());
+        state.completed >= run
+    }
+
+    /// Whether a refresh is running now.
+    pub fn is_running(&self) -> bool {
+        self.lock().running
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_during_a_run_share_one_follow_up() {
+        let refresher = Refresher::default();
+        let first = refresher.request();
+        assert!(first.start_worker);
+        assert_eq!(first.run, 1);
+        let second = refresher.request();
+        let third = refresher.request();
+        assert!(!second.start_worker && !third.start_worker);
+        assert_eq!((second.run, third.run), (2, 2));
+        assert!(!refresher.wait(2, Duration::from_millis(1)));
+        assert!(refresher.finished(), "the follow-up runs");
+        assert!(refresher.wait(1, Duration::ZERO));
+        assert!(!refresher.finished(), "nothing more to do");
+        assert!(refresher.wait(2, Duration::ZERO));
+        assert!(!refresher.is_running());
+    }
+}
