@@ -208,7 +208,11 @@ async fn oversized_requests_are_refused_and_the_server_carries_on() {
         .request(
             json!(3),
             "tools/call",
-            json!({ "name": "search_symbols", "arguments": { "query": big } }),
+            json!({
+                "name": "search_symbols",
+                "arguments": { "query": "total" },
+                "_meta": { "padding": big }
+            }),
         )
         .await;
     assert_eq!(
@@ -217,7 +221,18 @@ async fn oversized_requests_are_refused_and_the_server_carries_on() {
         "{}",
         reply["result"]["structuredContent"]["error"]
     );
-    assert_eq!(tool_value(&reply)["total"], json!(0));
+    assert_eq!(tool_value(&reply)["total"], json!(4));
+    // But a string argument that long is refused, naming the field.
+    let reply = server
+        .request(
+            json!(4),
+            "tools/call",
+            json!({ "name": "search_symbols", "arguments": { "query": big } }),
+        )
+        .await;
+    let error = &tool_value(&reply)["error"];
+    assert_eq!(error["code"], json!("INVALID_PARAM"), "{reply}");
+    assert_eq!(error["details"]["field"], json!("query"), "{reply}");
     finish_cleanly(server).await;
 }
 
