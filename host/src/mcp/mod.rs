@@ -1,19 +1,31 @@
 //! The MCP server: protocol version negotiation, method dispatch and the
 //! stdio transport.
+//!
+//! The read loop never waits for work: cheap methods (`ping`,
+//! `initialize`, `tools/list`, ...) are answered inline, each `tools/call`
+//! runs as a task holding one of [`MAX_IN_FLIGHT`] slots (a call finding
+//! none free is refused at once with a busy error), and
+//! `notifications/cancelled` stops a call's work through its
+//! [`Budget`], frees its slot and drops its reply.
 
 mod framing;
 pub mod jsonrpc;
+#[cfg(test)]
+mod tests;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{Semaphore, mpsc};
-use tokio::task::JoinSet;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::task::{AbortHandle, JoinSet};
 
 use self::framing::Frame;
-use self::jsonrpc::{Incoming, RpcError};
+use self::jsonrpc::{Id, Incoming, RpcError};
+use crate::budget::{Budget, Exhausted};
+use crate::error::ToolError;
 use crate::tools::{ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.
@@ -23,84 +35,196 @@ pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 /// Largest response sent, in bytes.
 pub const MAX_RESPONSE_BYTES: usize = 10 << 20;
-/// Requests handled at once; more wait their turn.
+/// `tools/call` requests handled at once; more are refused as busy.
 pub const MAX_IN_FLIGHT: usize = 128;
+/// The time budget of one `tools/call` unless configured otherwise.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long past its deadline a call may take to stop by itself before it
+/// is answered REQUEST_TIMEOUT regardless.
+const DEADLINE_GRACE: Duration = Duration::from_secs(2);
 /// How long in-flight requests may finish after the input closes.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// Replies waiting for the writer; when full, reading waits for the client
+/// to read (so a client that never reads cannot grow the queue).
+const REPLY_QUEUE: usize = 1024;
+/// Longest client-supplied name echoed back in an error, in characters.
+const MAX_ECHOED_CHARS: usize = 256;
 
 /// The protocol state shared by all requests of a connection.
 pub struct Server {
     tools: ToolRegistry,
     context: Arc<ToolContext>,
+    request_timeout: Duration,
 }
 
 impl Server {
+    /// A server whose tool calls have [`DEFAULT_REQUEST_TIMEOUT`] each.
     pub fn new(tools: ToolRegistry, context: ToolContext) -> Arc<Self> {
+        Self::with_request_timeout(tools, context, DEFAULT_REQUEST_TIMEOUT)
+    }
+
+    /// A server whose tool calls have `timeout` each (all plugin calls
+    /// included).
+    pub fn with_request_timeout(
+        tools: ToolRegistry,
+        context: ToolContext,
+        timeout: Duration,
+    ) -> Arc<Self> {
         Arc::new(Server {
             tools,
             context: Arc::new(context),
+            request_timeout: timeout,
         })
     }
 
-    /// Answer one request.
+    /// The time budget of one tool call.
+    pub fn request_timeout(&self) -> Duration {
+        self.request_timeout
+    }
+
+    /// Answer one request; a `tools/call` gets a fresh budget.
     pub async fn handle(self: &Arc<Self>, method: &str, params: Value) -> Result<Value, RpcError> {
-        match method {
-            "initialize" => initialize(&params),
+        match self.answer_inline(method, &params) {
+            Some(answer) => answer,
+            None => {
+                let budget = Budget::new(Some(self.request_timeout));
+                self.call_tool(params, budget).await
+            }
+        }
+    }
+
+    /// Answer a method that needs no slot: every one but `tools/call`
+    /// (`None`).
+    fn answer_inline(&self, method: &str, params: &Value) -> Option<Result<Value, RpcError>> {
+        Some(match method {
+            "tools/call" => return None,
+            "initialize" => initialize(params),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(json!({ "tools": self.tools.list() })),
-            "tools/call" => self.call_tool(params).await,
             "resources/list" => Ok(json!({ "resources": [] })),
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
             _ => Err(RpcError::new(
                 jsonrpc::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
+                format!("Method not found: {}", clip(method)),
             )),
-        }
+        })
     }
 
-    async fn call_tool(self: &Arc<Self>, params: Value) -> Result<Value, RpcError> {
-        let invalid = |message: String| RpcError::new(jsonrpc::INVALID_PARAMS, message);
-        let Value::Object(params) = params else {
-            return Err(invalid(
-                "Invalid params: tools/call needs an object with `name`".into(),
-            ));
-        };
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name.clone(),
-            Some(_) => return Err(invalid("Invalid params: `name` must be a string".into())),
-            None => return Err(invalid("Invalid params: `name` is missing".into())),
-        };
-        let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
-        if !matches!(arguments, Value::Object(_) | Value::Null) {
-            return Err(invalid(
-                "Invalid params: `arguments` must be an object".into(),
-            ));
-        }
+    /// Run a `tools/call` under `budget` on a blocking thread.
+    pub async fn call_tool(
+        self: &Arc<Self>,
+        params: Value,
+        budget: Arc<Budget>,
+    ) -> Result<Value, RpcError> {
+        let (name, arguments) = tool_call_params(params)?;
         if self.tools.find(&name).is_none() {
             let suggestions = self.tools.suggest(&name);
-            return Err(invalid(format!("Unknown tool: {name}"))
-                .with_data(json!({ "tool": name, "suggestions": suggestions, "available": self.tools.names() })));
+            let name = clip(&name);
+            return Err(invalid_params(format!("Unknown tool: {name}")).with_data(
+                json!({ "tool": name, "suggestions": suggestions, "available": self.tools.names() }),
+            ));
         }
         let server = self.clone();
-        let outcome = tokio::task::spawn_blocking(move || {
-            let tool = server.tools.find(&name).expect("checked above");
+        let outcome = run_tool(budget.clone(), move || {
+            let tool = server
+                .tools
+                .find(&name)
+                .ok_or_else(|| ToolError::Internal(format!("tool `{name}` vanished")))?;
             server.tools.call(tool, &server.context, &arguments)
         })
-        .await
-        .map_err(|e| {
-            RpcError::new(
-                jsonrpc::INTERNAL_ERROR,
-                format!("Internal error: tool panicked: {e}"),
-            )
-        })?;
+        .await?;
         Ok(match outcome {
-            Ok(value) => tool_result(value, false),
+            Ok(mut value) => {
+                mark_incomplete(&mut value, &budget);
+                tool_result(value, false)
+            }
             Err(error) => {
                 tracing::debug!(code = error.code(), %error, "tool error");
                 tool_result(error.to_json(), true)
             }
         })
+    }
+}
+
+/// A JSON-RPC "Invalid params" error.
+fn invalid_params(message: String) -> RpcError {
+    RpcError::new(jsonrpc::INVALID_PARAMS, message)
+}
+
+/// The tool name and arguments of `tools/call` parameters.
+fn tool_call_params(params: Value) -> Result<(String, Value), RpcError> {
+    let Value::Object(mut params) = params else {
+        return Err(invalid_params(
+            "Invalid params: tools/call needs an object with `name`".into(),
+        ));
+    };
+    let name = match params.remove("name") {
+        Some(Value::String(name)) => name,
+        Some(_) => {
+            return Err(invalid_params(
+                "Invalid params: `name` must be a string".into(),
+            ));
+        }
+        None => return Err(invalid_params("Invalid params: `name` is missing".into())),
+    };
+    let arguments = params.remove("arguments").unwrap_or(Value::Null);
+    if !matches!(arguments, Value::Object(_) | Value::Null) {
+        return Err(invalid_params(
+            "Invalid params: `arguments` must be an object".into(),
+        ));
+    }
+    Ok((name, arguments))
+}
+
+/// At most [`MAX_ECHOED_CHARS`] characters of a client-supplied name.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHOED_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// Run a tool's `work` on a blocking thread with `budget` as its current
+/// budget. A panic answers INTERNAL_ERROR; work still running
+/// [`DEADLINE_GRACE`] past the deadline is cancelled and answered
+/// REQUEST_TIMEOUT.
+async fn run_tool<F>(budget: Arc<Budget>, work: F) -> Result<Result<Value, ToolError>, RpcError>
+where
+    F: FnOnce() -> Result<Value, ToolError> + Send + 'static,
+{
+    let scoped = budget.clone();
+    let task = tokio::task::spawn_blocking(move || scoped.scope(work));
+    let joined = match budget.remaining() {
+        Some(left) => match tokio::time::timeout(left + DEADLINE_GRACE, task).await {
+            Ok(joined) => joined,
+            Err(_) => {
+                budget.cancel();
+                tracing::warn!("tool call overran its deadline; answered as timed out");
+                return Ok(Err(ToolError::Exhausted(Exhausted::DeadlineExceeded)));
+            }
+        },
+        None => task.await,
+    };
+    joined.map_err(|e| {
+        tracing::error!(error = %e, "tool panicked");
+        RpcError::new(
+            jsonrpc::INTERNAL_ERROR,
+            format!("Internal error: tool panicked: {e}"),
+        )
+    })
+}
+
+/// An answer that lost work to plugin failures says so: `complete: false`
+/// and the reasons, whatever the tool claimed.
+fn mark_incomplete(value: &mut Value, budget: &Budget) {
+    let (lost, reasons) = budget.losses();
+    if lost == 0 {
+        return;
+    }
+    if let Value::Object(map) = value {
+        map.insert("complete".into(), Value::Bool(false));
+        map.insert("incompleteReasons".into(), json!(reasons));
     }
 }
 
@@ -110,7 +234,7 @@ impl Server {
 fn tool_result(value: Value, is_error: bool) -> Value {
     let text = match (&value["format"], &value["text"]) {
         (Value::String(format), Value::String(text)) if format == "text" => text.clone(),
-        _ => serde_json::to_string_pretty(&value).expect("JSON values serialise"),
+        _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
     };
     json!({
         "content": [{ "type": "text", "text": text }],
@@ -136,7 +260,7 @@ fn initialize(params: &Value) -> Result<Value, RpcError> {
         }
     };
     let version = negotiate(requested);
-    tracing::info!(requested, negotiated = version, client = %params["clientInfo"]["name"], "initialize");
+    tracing::info!(requested = %clip(requested), negotiated = version, client = %clip(&params["clientInfo"]["name"].to_string()), "initialize");
     Ok(json!({
         "protocolVersion": version,
         "capabilities": {
@@ -158,6 +282,29 @@ pub fn negotiate(requested: &str) -> &'static str {
         .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0])
 }
 
+/// One reply for the writer.
+struct Reply {
+    id: Id,
+    outcome: Result<Value, RpcError>,
+}
+
+/// A `tools/call` in flight.
+struct Pending {
+    budget: Arc<Budget>,
+    /// Its task (set right after spawning).
+    abort: Option<AbortHandle>,
+    /// Its slot, freed when the entry is dropped.
+    _permit: OwnedSemaphorePermit,
+}
+
+/// In-flight calls by [`Id::key`].
+type PendingCalls = Arc<Mutex<HashMap<String, Pending>>>;
+
+/// The table of in-flight calls (a panic elsewhere never poisons it).
+fn lock(pending: &PendingCalls) -> MutexGuard<'_, HashMap<String, Pending>> {
+    pending.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Serve MCP over a pair of byte streams (stdin/stdout in production) until
 /// the input closes; then let in-flight requests finish.
 pub async fn serve<R, W>(server: Arc<Server>, input: R, output: W) -> anyhow::Result<()>
@@ -165,93 +312,204 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (sender, mut receiver) = mpsc::unbounded_channel::<Value>();
-    let writer = tokio::spawn(async move {
-        let mut output = output;
-        while let Some(message) = receiver.recv().await {
-            let mut line = serde_json::to_vec(&message).expect("JSON values serialise");
-            if line.len() > MAX_RESPONSE_BYTES {
-                let id = message.get("id").cloned().unwrap_or(Value::Null);
-                let error = RpcError::new(
-                    jsonrpc::INTERNAL_ERROR,
-                    format!(
-                        "Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit",
-                        line.len()
-                    ),
-                );
-                line = serde_json::to_vec(&jsonrpc::failure(&id, &error))
-                    .expect("JSON values serialise");
-            }
-            line.push(b'\n');
-            if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
-                break; // the client went away
-            }
-        }
-    });
-
+    let (sender, receiver) = mpsc::channel::<Reply>(REPLY_QUEUE);
+    let writer = tokio::spawn(write_replies(receiver, output));
+    let mut connection = Connection {
+        server,
+        replies: sender,
+        permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+        pending: Arc::new(Mutex::new(HashMap::new())),
+        tasks: JoinSet::new(),
+    };
     let mut reader = BufReader::with_capacity(64 * 1024, input);
-    let permits = Arc::new(Semaphore::new(MAX_IN_FLIGHT));
-    let mut in_flight = JoinSet::new();
-    loop {
-        let frame = framing::next_frame(&mut reader, MAX_REQUEST_BYTES).await?;
-        let line = match frame {
-            Frame::Eof => break,
-            Frame::TooLarge(size) => {
-                let error = RpcError::new(
-                    jsonrpc::INVALID_REQUEST,
-                    format!("Invalid Request: request of {size} bytes exceeds the {MAX_REQUEST_BYTES}-byte limit"),
-                )
-                .with_data(json!({ "size": size, "limit": MAX_REQUEST_BYTES }));
-                let _ = sender.send(jsonrpc::failure(&Value::Null, &error));
-                continue;
-            }
-            Frame::Line(line) => line,
-        };
-        let value: Value = match serde_json::from_slice(&line) {
-            Ok(value) => value,
-            Err(e) => {
-                let error = RpcError::new(jsonrpc::PARSE_ERROR, format!("Parse error: {e}"));
-                let _ = sender.send(jsonrpc::failure(&Value::Null, &error));
-                continue;
-            }
-        };
-        match jsonrpc::classify(value) {
-            Err((id, error)) => {
-                let _ = sender.send(jsonrpc::failure(&id, &error));
-            }
+    let read = loop {
+        match framing::next_frame(&mut reader, MAX_REQUEST_BYTES).await {
+            Ok(Frame::Eof) => break Ok(()),
+            Ok(Frame::TooLarge(size)) => connection.too_large(size).await,
+            Ok(Frame::Line(line)) => connection.on_line(&line).await,
+            Err(error) => break Err(error),
+        }
+        connection.reap();
+    };
+    connection.finish().await;
+    let _ = writer.await;
+    read?;
+    Ok(())
+}
+
+/// Write replies as lines until every sender is gone or the client goes.
+async fn write_replies<W>(mut receiver: mpsc::Receiver<Reply>, mut output: W)
+where
+    W: AsyncWrite + Unpin,
+{
+    while let Some(reply) = receiver.recv().await {
+        let mut line = jsonrpc::reply(&reply.id, &reply.outcome);
+        if line.len() > MAX_RESPONSE_BYTES {
+            let error = RpcError::new(
+                jsonrpc::INTERNAL_ERROR,
+                format!(
+                    "Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit",
+                    line.len()
+                ),
+            );
+            line = jsonrpc::failure(&reply.id, &error);
+        }
+        line.push(b'\n');
+        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+            break; // the client went away
+        }
+    }
+}
+
+/// The reading side of one connection.
+struct Connection {
+    server: Arc<Server>,
+    replies: mpsc::Sender<Reply>,
+    permits: Arc<Semaphore>,
+    pending: PendingCalls,
+    tasks: JoinSet<()>,
+}
+
+impl Connection {
+    /// Queue a reply (waits only while the client is not reading).
+    async fn reply(&self, id: Id, outcome: Result<Value, RpcError>) {
+        let _ = self.replies.send(Reply { id, outcome }).await;
+    }
+
+    /// Refuse a line over [`MAX_REQUEST_BYTES`].
+    async fn too_large(&self, size: usize) {
+        let error = RpcError::new(
+            jsonrpc::INVALID_REQUEST,
+            format!(
+                "Invalid Request: request of {size} bytes exceeds the {MAX_REQUEST_BYTES}-byte limit"
+            ),
+        )
+        .with_data(json!({ "size": size, "limit": MAX_REQUEST_BYTES }));
+        self.reply(Id::null(), Err(error)).await;
+    }
+
+    /// Handle one line: answer, start a call, or act on a notification.
+    async fn on_line(&mut self, line: &[u8]) {
+        match jsonrpc::parse(line) {
+            Err((id, error)) => self.reply(id, Err(error)).await,
             Ok(Incoming::Response) => {}
-            Ok(Incoming::Notification { method, .. }) => {
-                tracing::debug!(%method, "notification");
-            }
+            Ok(Incoming::Notification {
+                method, request_id, ..
+            }) => self.on_notification(&method, request_id),
             Ok(Incoming::Request { id, method, params }) => {
-                let permit = permits
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .expect("semaphore never closed");
-                let server = server.clone();
-                let sender = sender.clone();
-                in_flight.spawn(async move {
-                    let reply = match server.handle(&method, params).await {
-                        Ok(result) => jsonrpc::success(&id, result),
-                        Err(error) => jsonrpc::failure(&id, &error),
-                    };
-                    let _ = sender.send(reply);
-                    drop(permit);
-                });
+                match self.server.answer_inline(&method, &params) {
+                    Some(answer) => self.reply(id, answer).await,
+                    None => self.start_call(id, params).await,
+                }
             }
         }
-        while in_flight.try_join_next().is_some() {}
     }
-    tracing::info!(
-        pending = in_flight.len(),
-        "input closed; finishing in-flight requests"
-    );
-    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
-        while in_flight.join_next().await.is_some() {}
-    })
-    .await;
-    drop(sender);
-    let _ = writer.await;
-    Ok(())
+
+    /// Act on a notification (only cancellation does anything).
+    fn on_notification(&self, method: &str, request_id: Option<Id>) {
+        match (method, request_id) {
+            ("notifications/cancelled", Some(id)) => self.cancel(&id),
+            _ => tracing::debug!(method = %clip(method), "notification"),
+        }
+    }
+
+    /// Stop the call `id`: its budget is cancelled, its task aborted, its
+    /// slot freed, and no reply is sent.
+    fn cancel(&self, id: &Id) {
+        let Some(call) = lock(&self.pending).remove(&id.key()) else {
+            tracing::debug!(id = %clip(id.as_raw()), "cancellation of no call in flight");
+            return;
+        };
+        call.budget.cancel();
+        if let Some(task) = &call.abort {
+            task.abort();
+        }
+        tracing::debug!(id = %clip(id.as_raw()), "call cancelled");
+    }
+
+    /// Start a `tools/call` in a free slot, or refuse it at once.
+    async fn start_call(&mut self, id: Id, params: Value) {
+        let key = id.key();
+        if lock(&self.pending).contains_key(&key) {
+            let error = RpcError::new(
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request: this id is already used by a request in flight",
+            );
+            return self.reply(id, Err(error)).await;
+        }
+        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+            return self.reply(id, Err(busy())).await;
+        };
+        let budget = Budget::new(Some(self.server.request_timeout));
+        let call = Pending {
+            budget: budget.clone(),
+            abort: None,
+            _permit: permit,
+        };
+        lock(&self.pending).insert(key.clone(), call);
+        let task = run_call(
+            self.server.clone(),
+            self.pending.clone(),
+            self.replies.clone(),
+            (id, key.clone()),
+            params,
+            budget,
+        );
+        let handle = self.tasks.spawn(task);
+        if let Some(call) = lock(&self.pending).get_mut(&key) {
+            call.abort = Some(handle);
+        }
+    }
+
+    /// Forget finished tasks.
+    fn reap(&mut self) {
+        while self.tasks.try_join_next().is_some() {}
+    }
+
+    /// At end of input: let calls finish for [`SHUTDOWN_GRACE`], then
+    /// cancel what is left.
+    async fn finish(mut self) {
+        tracing::info!(
+            pending = self.tasks.len(),
+            "input closed; finishing in-flight requests"
+        );
+        let tasks = &mut self.tasks;
+        let drained = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            while tasks.join_next().await.is_some() {}
+        })
+        .await;
+        if drained.is_err() {
+            for (_, call) in lock(&self.pending).drain() {
+                call.budget.cancel();
+            }
+            self.tasks.abort_all();
+            while self.tasks.join_next().await.is_some() {}
+        }
+    }
+}
+
+/// One call's task: run it, then reply unless it was cancelled meanwhile.
+async fn run_call(
+    server: Arc<Server>,
+    pending: PendingCalls,
+    replies: mpsc::Sender<Reply>,
+    (id, key): (Id, String),
+    params: Value,
+    budget: Arc<Budget>,
+) {
+    let outcome = server.call_tool(params, budget).await;
+    let call = lock(&pending).remove(&key);
+    if let Some(call) = call {
+        let _ = replies.send(Reply { id, outcome }).await;
+        drop(call); // the slot is freed once the reply is queued
+    }
+}
+
+/// The error of a `tools/call` refused because every slot is taken.
+fn busy() -> RpcError {
+    RpcError::new(
+        jsonrpc::SERVER_BUSY,
+        format!("Server busy: {MAX_IN_FLIGHT} tool calls are in flight; retry later"),
+    )
+    .with_data(json!({ "limit": MAX_IN_FLIGHT, "retryable": true }))
 }
