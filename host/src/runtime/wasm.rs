@@ -1,17 +1,27 @@
-//! A plugin component under wasmtime: ABI check, instance pool, calls with
-//! deadlines, and replacement of instances that trap.
+//! A plugin component under wasmtime: ABI check, a bounded instance pool,
+//! calls with deadlines (the call's own, scaled by the input's size, and the
+//! request's), a circuit breaker per operation, and replacement of instances
+//! that trap, with the trap's kind and the plugin's panic message.
 
 use sha2::Digest;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Engine, Store, Trap};
+
+#[path = "health.rs"]
+mod health;
+
+pub use super::sandbox::memory::MemoryBudget;
+pub use health::PluginHealth;
 
 use super::bindings::exports::lingo::plugin::types::{
     PluginError as WitPluginError, TextEdit as WitTextEdit,
 };
 use super::bindings::{LanguagePlugin as Bindings, LanguagePluginPre};
-use super::sandbox::{Limits, SandboxState};
+use super::sandbox::memory::MemoryScope;
+use super::sandbox::stderr::panic_message;
+use super::sandbox::{Limits, SandboxState, Stop};
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
 use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
@@ -33,9 +43,20 @@ pub struct WasmPlugin {
     engine: Engine,
     pre: LanguagePluginPre<SandboxState>,
     limits: Limits,
-    /// Idle instances; a call takes one (or makes one) and gives it back
-    /// unless it trapped.
+    /// Idle instances (at most `limits.pool_size`); a call takes one (or
+    /// makes one) and gives it back unless it failed or grew too large.
     idle: Mutex<Vec<Instance>>,
+    health: health::Health,
+}
+
+/// The operations of the ABI, as health and breakers name them.
+mod operation {
+    pub const INFO: &str = "info";
+    pub const ANALYZE: &str = "analyze";
+    pub const RESOLVE_IMPORT: &str = "resolve-import";
+    pub const RENDER_IMPORT: &str = "render-import";
+    pub const REMOVE_IMPORT: &str = "remove-import";
+    pub const NODE_AT: &str = "node-at";
 }
 
 impl WasmPlugin {
@@ -84,11 +105,28 @@ impl WasmPlugin {
             fingerprint: hex::encode(sha2::Sha256::digest(wasm)),
             engine: engine.clone(),
             pre,
+            health: health::Health::new(
+                origin,
+                health::BreakerConfig {
+                    threshold: limits.breaker_threshold,
+                    cooldown: limits.breaker_cooldown,
+                },
+            ),
             limits,
             idle: Mutex::new(Vec::new()),
         };
+        // The SDK compiles every query here, so a broken one fails the load
+        // with its file and position (from the captured panic message).
         let info: PluginInfo = plugin
-            .call(|store, b| b.lingo_plugin_plugin().call_info(store))?
+            .call(operation::INFO, 0, |store, b| {
+                b.lingo_plugin_plugin().call_info(store)
+            })
+            .map_err(|e| match e {
+                PluginError::Trapped { reason, .. } => {
+                    invalid(format!("its info() call trapped: {reason}"))
+                }
+                other => other,
+            })?
             .into();
         if info.abi_version != SUPPORTED_ABI {
             return Err(PluginError::IncompatibleAbi {
@@ -97,71 +135,198 @@ impl WasmPlugin {
                 supported: SUPPORTED_ABI.to_string(),
             });
         }
+        plugin.health.set_plugin(&info.name);
         plugin.info = info;
         Ok(plugin)
     }
 
-    fn instantiate(&self) -> Result<Instance, PluginError> {
-        let mut store = Store::new(&self.engine, SandboxState::new(&self.limits));
-        store.limiter(|state| &mut state.limits);
-        store.set_epoch_deadline(self.limits.deadline_ticks());
-        let bindings = self
-            .pre
-            .instantiate(&mut store)
-            .map_err(|e| self.classify(e))?;
-        Ok(Instance { store, bindings })
+    /// [`WasmPlugin::load`] on the shared engine (whose ticker thread
+    /// drives the deadlines), for embedders and tests that hold no engine.
+    pub fn load_shared(
+        origin: &str,
+        wasm: &[u8],
+        cache_dir: Option<&std::path::Path>,
+        limits: Limits,
+    ) -> Result<Self, PluginError> {
+        let engine = super::sandbox::engine().map_err(|e| PluginError::InvalidComponent {
+            file: origin.to_string(),
+            reason: format!("no engine: {e:#}"),
+        })?;
+        Self::load(&engine, origin, wasm, cache_dir, limits)
     }
 
-    /// Run `f` on an instance with a fresh deadline. An instance whose call
-    /// failed at the wasm level is dropped, never reused.
+    fn instantiate(&self) -> Result<Instance, PluginError> {
+        let mut store = SandboxState::store(&self.engine, &self.limits);
+        match self.pre.instantiate(&mut store) {
+            Ok(bindings) => Ok(Instance { store, bindings }),
+            Err(error) => Err(self.classify(error, store.data())),
+        }
+    }
+
+    /// Run `f` on an instance within the call's deadline (the call timeout,
+    /// plus the allowance for `source_bytes` of input, and never past the
+    /// request's deadline). An instance whose call failed at the wasm level
+    /// is dropped, never reused. Every failure is noted on the request.
     fn call<R>(
         &self,
+        operation: &'static str,
+        source_bytes: usize,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
-        let idle = self.idle.lock().expect("plugin pool lock").pop();
+        let result = self.call_once(operation, source_bytes, f);
+        if let Err(error) = &result {
+            crate::budget::note_loss(error.to_string());
+        }
+        result
+    }
+
+    fn call_once<R>(
+        &self,
+        operation: &'static str,
+        source_bytes: usize,
+        f: impl FnOnce(&mut Store<SandboxState>, &Bindings) -> wasmtime::Result<R>,
+    ) -> Result<R, PluginError> {
+        let budget = crate::budget::current();
+        if let Some(budget) = &budget {
+            budget.check().map_err(PluginError::Exhausted)?;
+        }
+        self.health.admit(operation)?;
+        self.health.called();
+        let idle = self.lock_idle().pop();
         let mut instance = match idle {
             Some(instance) => instance,
-            None => self.instantiate()?,
+            None => self.instantiate().inspect_err(|e| {
+                self.health.failed(operation, e);
+            })?,
         };
-        instance
-            .store
-            .set_epoch_deadline(self.limits.deadline_ticks());
+        let timeout = self.limits.timeout_for(source_bytes);
+        let state = instance.store.data_mut();
+        state.begin_call(timeout, budget);
+        let first = state.first_check();
+        instance.store.set_epoch_deadline(first);
         let result = f(&mut instance.store, &instance.bindings);
         match result {
             Ok(value) => {
-                self.idle.lock().expect("plugin pool lock").push(instance);
+                self.health.succeeded(operation);
+                self.give_back(instance);
                 Ok(value)
             }
             Err(error) => {
-                tracing::warn!(plugin = %self.info.name, error = %format!("{error:#}"), "plugin instance discarded");
-                Err(self.classify(error))
+                let error = self.classify(error, instance.store.data());
+                tracing::warn!(plugin = %self.info.name, operation, %error, "plugin instance discarded");
+                self.health.failed(operation, &error);
+                Err(error)
             }
         }
     }
 
-    fn classify(&self, error: wasmtime::Error) -> PluginError {
+    fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Instance>> {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Pool an instance, unless the pool is full, the instance grew beyond
+    /// `pooled_memory_bytes`, or the instances together hold more than half
+    /// of their budget (idle memory must not starve running calls).
+    fn give_back(&self, instance: Instance) {
+        let held = instance.store.data().memory.held();
+        if held > self.limits.pooled_memory_bytes
+            || self.limits.memory.used() > self.limits.total_memory_bytes / 2
+        {
+            tracing::debug!(plugin = %self.info.name, held, "plugin instance dropped instead of pooled");
+            return;
+        }
+        let mut idle = self.lock_idle();
+        if idle.len() < self.limits.pool_size.max(1) {
+            idle.push(instance);
+        }
+    }
+
+    /// The plugin's health: calls, failures by code, the last error,
+    /// tripped operations, the pool and the shared memory budget.
+    pub fn health(&self) -> PluginHealth {
+        let idle = self.lock_idle().len();
+        self.health.report(
+            idle,
+            (self.limits.memory.used(), self.limits.total_memory_bytes),
+        )
+    }
+
+    /// Record a failure found outside a call (facts that broke the rules),
+    /// so that `health` shows it.
+    pub fn note_failure(&self, operation: &'static str, error: &PluginError) {
+        self.health.note(operation, error);
+    }
+
+    /// The limits this plugin runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Linear memory of all the instances sharing this plugin's budget.
+    pub fn memory_budget(&self) -> &MemoryBudget {
+        &self.limits.memory
+    }
+
+    /// What a failed call (or instantiation) means, from the error and
+    /// what the store recorded: the epoch callback's reason to stop, a
+    /// refused memory growth, the trap, and the plugin's stderr.
+    fn classify(&self, error: wasmtime::Error, state: &SandboxState) -> PluginError {
         let plugin = self.info.name.clone();
-        if let Some(Trap::Interrupt) = error.downcast_ref::<Trap>() {
-            return PluginError::Timeout {
+        let trap = error.downcast_ref::<Trap>().copied();
+        if trap == Some(Trap::Interrupt) {
+            match state.call.stopped {
+                Some(Stop::Cancelled) => {
+                    return PluginError::Exhausted(crate::budget::Exhausted::Cancelled);
+                }
+                Some(Stop::RequestDeadline) => {
+                    return PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded);
+                }
+                Some(Stop::Timeout) | None => {
+                    return PluginError::Timeout {
+                        plugin,
+                        limit: state.call.limit(),
+                    };
+                }
+            }
+        }
+        let stderr = state.stderr.contents();
+        if let Some(refused) = state.memory.refused {
+            return PluginError::OutOfMemory {
                 plugin,
-                limit: self.limits.call_timeout,
+                limit_mb: match refused.scope {
+                    MemoryScope::Instance => self.limits.memory_bytes >> 20,
+                    MemoryScope::AllInstances => self.limits.total_memory_bytes >> 20,
+                },
             };
         }
-        let text = format!("{error:#}");
-        if text.contains("memory")
-            && (text.contains("grow") || text.contains("limit") || text.contains("allocat"))
-        {
+        // The guest's allocator gave up (a growth wasmtime could not make).
+        if stderr.contains("memory allocation of") && stderr.contains("failed") {
             return PluginError::OutOfMemory {
                 plugin,
                 limit_mb: self.limits.memory_bytes >> 20,
             };
         }
+        let what = match trap {
+            Some(Trap::StackOverflow) => {
+                "stack overflow (the input may nest too deeply for the plugin)".to_string()
+            }
+            Some(Trap::MemoryOutOfBounds) => "out-of-bounds memory access".to_string(),
+            Some(Trap::UnreachableCodeReached) => {
+                "unreachable code reached (the plugin panicked or aborted)".to_string()
+            }
+            Some(other) => other.to_string(),
+            None => first_line(&format!("{error:#}")),
+        };
+        let reason = match panic_message(&stderr) {
+            Some(panic) => format!("{what}: {}", truncate(&panic, 2000)),
+            None => what,
+        };
         PluginError::Trapped {
             plugin,
-            reason: first_line(&text),
+            reason,
+            output: stderr,
         }
     }
-
     fn plugin_error(
         &self,
         error: super::bindings::exports::lingo::plugin::types::PluginError,
@@ -173,6 +338,13 @@ impl WasmPlugin {
             E::InvalidInput(reason) => PluginError::InvalidInput { plugin, reason },
             E::Failed(reason) => PluginError::Failed { plugin, reason },
         }
+    }
+}
+
+fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
 
@@ -232,7 +404,7 @@ impl LanguagePlugin for WasmPlugin {
         manifests: &[Manifest],
     ) -> Result<FileFacts, PluginError> {
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-        self.call(|store, b| {
+        self.call(operation::ANALYZE, source.len(), |store, b| {
             let syntax = b.lingo_plugin_syntax();
             let document = syntax.document();
             let doc = document.call_constructor(&mut *store, path, source)?;
@@ -268,7 +440,7 @@ impl LanguagePlugin for WasmPlugin {
     ) -> Result<Vec<String>, PluginError> {
         let importer = importer.into();
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-        self.call(|store, b| {
+        self.call(operation::RESOLVE_IMPORT, 0, |store, b| {
             b.lingo_plugin_modules().call_resolve_import(
                 store,
                 &importer,
@@ -286,10 +458,11 @@ impl LanguagePlugin for WasmPlugin {
         module_path: &str,
         names: &[String],
     ) -> EditsResult {
-        let result = self.with_document(path, source, |store, b, doc| {
-            b.lingo_plugin_edits()
-                .call_render_import(store, doc, module_path, names)
-        })?;
+        let result =
+            self.with_document(operation::RENDER_IMPORT, path, source, |store, b, doc| {
+                b.lingo_plugin_edits()
+                    .call_render_import(store, doc, module_path, names)
+            })?;
         self.edits(result)
     }
 
@@ -301,10 +474,11 @@ impl LanguagePlugin for WasmPlugin {
         module_path: &str,
         name: Option<&str>,
     ) -> EditsResult {
-        let result = self.with_document(path, source, |store, b, doc| {
-            b.lingo_plugin_edits()
-                .call_remove_import(store, doc, module_path, name)
-        })?;
+        let result =
+            self.with_document(operation::REMOVE_IMPORT, path, source, |store, b, doc| {
+                b.lingo_plugin_edits()
+                    .call_remove_import(store, doc, module_path, name)
+            })?;
         self.edits(result)
     }
 
@@ -314,7 +488,7 @@ impl LanguagePlugin for WasmPlugin {
         source: &str,
         offset: u32,
     ) -> Result<Vec<SyntaxNode>, PluginError> {
-        let nodes = self.with_document(path, source, |store, b, doc| {
+        let nodes = self.with_document(operation::NODE_AT, path, source, |store, b, doc| {
             b.lingo_plugin_syntax()
                 .document()
                 .call_node_at(store, doc, offset)
@@ -327,11 +501,12 @@ impl WasmPlugin {
     /// Parse `source` into a document, run `f` on it, and drop it.
     fn with_document<R>(
         &self,
+        operation: &'static str,
         path: &str,
         source: &str,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings, ResourceAny) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
-        self.call(|store, b| {
+        self.call(operation, source.len(), |store, b| {
             let doc =
                 b.lingo_plugin_syntax()
                     .document()
