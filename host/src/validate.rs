@@ -13,8 +13,11 @@ use crate::model::{
     Symbol, SyntaxNode,
 };
 
-/// The diagnostic code of a file whose facts were repaired.
+/// The diagnostic code of a file whose facts broke a rule and were repaired.
 pub const INVALID_OUTPUT_CODE: &str = "PLUGIN_INVALID_OUTPUT";
+/// The diagnostic code of a file whose facts exceeded a cap (legitimately,
+/// such as generated code nested 10,000 deep) and were cut.
+pub const CAPPED_CODE: &str = "FACTS_CAPPED";
 
 /// Caps on what one file's facts may hold.
 #[derive(Debug, Clone)]
@@ -62,10 +65,15 @@ impl Default for FactLimits {
     }
 }
 
-/// Which rules a file's facts broke, and how often.
+/// Which rules a file's facts broke and which caps they exceeded, and how
+/// often.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
+    /// Facts no correct plugin reports (indices out of range, cycles,
+    /// spans outside the file).
     pub broken: BTreeMap<&'static str, usize>,
+    /// Facts beyond the host's caps (counts, lengths, depth).
+    pub capped: BTreeMap<&'static str, usize>,
 }
 
 impl Report {
@@ -73,14 +81,27 @@ impl Report {
         *self.broken.entry(rule).or_default() += 1;
     }
 
-    pub fn is_clean(&self) -> bool {
-        self.broken.is_empty()
+    fn cap(&mut self, rule: &'static str, times: usize) {
+        *self.capped.entry(rule).or_default() += times;
     }
 
-    /// `rule (×count)` for each broken rule.
+    pub fn is_clean(&self) -> bool {
+        self.broken.is_empty() && self.capped.is_empty()
+    }
+
+    /// `rule (×count)` for each broken rule (caps left out).
+    pub fn broken_rules(&self) -> Vec<String> {
+        self.broken
+            .iter()
+            .map(|(rule, count)| format!("{rule} (×{count})"))
+            .collect()
+    }
+
+    /// `rule (×count)` for each broken rule, then each cap exceeded.
     pub fn rules(&self) -> Vec<String> {
         self.broken
             .iter()
+            .chain(&self.capped)
             .map(|(rule, count)| format!("{rule} (×{count})"))
             .collect()
     }
@@ -187,23 +208,42 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
     make_forest(&mut facts.symbols, &mut report);
     drop_too_deep(&mut facts, limits.max_depth, &mut report);
 
-    if !report.is_clean() {
-        let zero = Position {
-            line: 0,
-            character: 0,
-            offset: 0,
-        };
+    let zero = Position {
+        line: 0,
+        character: 0,
+        offset: 0,
+    };
+    let at_start = Span {
+        start: zero,
+        end: zero,
+    };
+    let listed = |rules: &BTreeMap<&'static str, usize>| {
+        rules
+            .iter()
+            .map(|(rule, count)| format!("{rule} (×{count})"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if !report.broken.is_empty() {
         facts.diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: INVALID_OUTPUT_CODE.to_string(),
             message: format!(
                 "the language plugin reported facts that break the host's rules; they were repaired or dropped: {}",
-                report.rules().join("; ")
+                listed(&report.broken)
             ),
-            span: Span {
-                start: zero,
-                end: zero,
-            },
+            span: at_start,
+        });
+    }
+    if !report.capped.is_empty() {
+        facts.diagnostics.push(Diagnostic {
+            severity: Severity::Information,
+            code: CAPPED_CODE.to_string(),
+            message: format!(
+                "the file holds more than lingo indexes; the excess was cut: {}",
+                listed(&report.capped)
+            ),
+            span: at_start,
         });
     }
     (facts, report)
@@ -505,7 +545,7 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
             new_index[index] = next;
             next += 1;
         } else {
-            report.count("symbol nested too deep");
+            report.cap("symbol nested too deep", 1);
         }
     }
     let old = std::mem::take(&mut facts.symbols);
@@ -532,7 +572,7 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
 
 fn cap_len<T>(items: &mut Vec<T>, max: usize, rule: &'static str, report: &mut Report) {
     if items.len() > max {
-        report.broken.insert(rule, items.len() - max);
+        report.cap(rule, items.len() - max);
         items.truncate(max);
     }
 }
@@ -545,7 +585,7 @@ fn cap_string(text: &mut String, max: usize, rule: &'static str, report: &mut Re
             end -= 1;
         }
         text.truncate(end);
-        report.count(rule);
+        report.cap(rule, 1);
     }
 }
 
@@ -730,9 +770,11 @@ mod tests {
         let (output, report) = check(input, "abc", &limits);
         assert_eq!(output.symbols.len(), limits.max_depth + 1);
         assert_eq!(
-            report.broken["symbol nested too deep"],
+            report.capped["symbol nested too deep"],
             depth - limits.max_depth - 1
         );
+        assert!(report.broken.is_empty());
+        assert_eq!(output.diagnostics[0].code, CAPPED_CODE);
         assert_eq!(
             output.references[0].enclosing,
             Some(limits.max_depth as u32)
@@ -783,7 +825,7 @@ mod tests {
         assert_eq!(output.symbols.len(), 2);
         assert!(output.symbols[0].name.len() <= limits.max_name_bytes);
         assert!(output.symbols[1].doc.as_ref().unwrap().len() <= limits.max_doc_bytes);
-        assert_eq!(report.broken["too many symbols"], 1);
+        assert_eq!(report.capped["too many symbols"], 1);
     }
 
     #[test]
@@ -921,7 +963,7 @@ mod tests {
                 let (output, _) = check(input, &source, &limits);
                 assert_rules(&output, &source, &limits);
                 let mut again = output.clone();
-                again.diagnostics.retain(|d| d.code != INVALID_OUTPUT_CODE);
+                again.diagnostics.retain(|d| d.code != INVALID_OUTPUT_CODE && d.code != CAPPED_CODE);
                 let (twice, report) = check(again.clone(), &source, &limits);
                 prop_assert!(report.is_clean(), "{:?}", report);
                 prop_assert_eq!(twice, again);

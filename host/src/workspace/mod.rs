@@ -733,7 +733,7 @@ impl Workspace {
                 if !report.is_clean() {
                     tracing::warn!(path = %found.path, plugin = %found.plugin.info().name, rules = ?report.rules(), "plugin facts repaired");
                 }
-                (Ok(Arc::new(facts)), report.rules())
+                (Ok(Arc::new(facts)), report.broken_rules())
             }
             Err(error) => (Err(error), Vec::new()),
         };

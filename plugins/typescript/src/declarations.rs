@@ -306,26 +306,33 @@ fn own_modifiers(node: Node, source: &str, out: &mut Vec<String>) {
 /// require()`), and the namespaces, enums and classes the file declares.
 pub fn qualifying_names(root: Node, source: &str) -> Vec<String> {
     let mut names = Vec::new();
-    collect_qualifying(root, source, &mut names);
+    // An explicit worklist: namespaces nest as deep as the file says, and
+    // recursion that deep would overflow the stack.
+    let mut pending: Vec<Node> = Vec::new();
+    push_statements(root, &mut pending);
+    while let Some(statement) = pending.pop() {
+        qualifying_in_statement(statement, source, &mut names, &mut pending);
+    }
     names
 }
 
-fn collect_qualifying(list: Node, source: &str, names: &mut Vec<String>) {
+/// Queue the statements of `list` so they are taken in document order.
+fn push_statements<'t>(list: Node<'t>, pending: &mut Vec<Node<'t>>) {
     let mut cursor = list.walk();
-    for statement in list.named_children(&mut cursor) {
-        qualifying_in_statement(statement, source, names);
-    }
+    let statements: Vec<Node> = list.named_children(&mut cursor).collect();
+    pending.extend(statements.into_iter().rev());
 }
 
-fn qualifying_in_statement(statement: Node, source: &str, names: &mut Vec<String>) {
+fn qualifying_in_statement<'t>(
+    statement: Node<'t>,
+    source: &str,
+    names: &mut Vec<String>,
+    pending: &mut Vec<Node<'t>>,
+) {
     let mut push = |n: Node| names.push(text(n, source).to_string());
     match statement.kind() {
         "export_statement" | "ambient_declaration" | "expression_statement" => {
-            let mut cursor = statement.walk();
-            let children: Vec<Node> = statement.named_children(&mut cursor).collect();
-            for child in children {
-                qualifying_in_statement(child, source, names);
-            }
+            push_statements(statement, pending);
         }
         "import_statement" => {
             let mut cursor = statement.walk();
@@ -379,7 +386,7 @@ fn qualifying_in_statement(statement: Node, source: &str, names: &mut Vec<String
                 .child_by_field_name("body")
                 .filter(|b| b.kind() == "statement_block")
             {
-                collect_qualifying(body, source, names);
+                push_statements(body, pending);
             }
         }
         _ => {}
