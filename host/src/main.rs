@@ -76,6 +76,10 @@ struct ServeArgs {
     /// Memory limit of one plugin instance, in MiB.
     #[arg(long)]
     plugin_memory_mb: Option<usize>,
+    /// Time budget of one tool call (all its plugin calls included), in
+    /// milliseconds.
+    #[arg(long)]
+    request_timeout_ms: Option<u64>,
 }
 
 /// The config file: extra plugins and limits.
@@ -86,6 +90,7 @@ struct ConfigFile {
     plugins: Vec<PathBuf>,
     plugin_timeout_ms: Option<u64>,
     plugin_memory_mb: Option<usize>,
+    request_timeout_ms: Option<u64>,
     /// Extension -> plugin name, where several plugins claim an extension.
     #[serde(default)]
     extensions: std::collections::HashMap<String, String>,
@@ -218,6 +223,11 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let workspace = open_workspace(&args, true)?;
+    let (file, _) = load_config(&args)?;
+    let request_timeout = args
+        .request_timeout_ms
+        .or(file.request_timeout_ms)
+        .map_or(lingo::mcp::DEFAULT_REQUEST_TIMEOUT, Duration::from_millis);
     tracing::info!(root = %workspace.root().display(), "serving MCP on stdio");
     // Index in the background; tools wait for it a bounded time (or, about
     // one file, analyse that file first), the handshake not at all.
@@ -227,7 +237,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         workspace,
         tool_names: tools.names(),
     };
-    let server = Server::new(tools, context);
+    let server = Server::with_request_timeout(tools, context, request_timeout);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
