@@ -12,6 +12,12 @@ pub struct Component<L>(PhantomData<L>);
 
 impl<L: Language> plugin::Guest for Component<L> {
     fn info() -> PluginInfo {
+        // The host asks this when it loads the plugin: compiling every query
+        // now makes a broken one fail the load, with the panic message
+        // naming the query file and the position, instead of the first file.
+        for language in L::LANGUAGES {
+            L::queries(language);
+        }
         let mut capabilities = vec![
             Capability::Symbols,
             Capability::References,

@@ -212,22 +212,34 @@ impl<L: Language> GuestDocument for Document<L> {
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {
         let state = self.state.borrow();
         let offset = (offset as usize).min(state.source.len());
-        let mut out = Vec::new();
-        let mut node = state
-            .tree
-            .root_node()
-            .descendant_for_byte_range(offset, offset);
-        while let Some(n) = node {
-            out.push(SyntaxNode {
+        let root = state.tree.root_node();
+        let Some(target) = root.descendant_for_byte_range(offset, offset) else {
+            return Vec::new();
+        };
+        // The ancestors from the root down: `Node::parent` starts from the
+        // root each time, which made deep nesting quadratic.
+        let mut chain = vec![root];
+        let mut node = root;
+        while node.id() != target.id() {
+            match node.child_with_descendant(target) {
+                Some(child) => {
+                    chain.push(child);
+                    node = child;
+                }
+                None => break,
+            }
+        }
+        chain
+            .into_iter()
+            .rev()
+            .map(|n| SyntaxNode {
                 kind: n.kind().to_string(),
                 span: state
                     .lines
                     .span(&state.source, n.start_byte(), n.end_byte()),
                 named: n.is_named(),
-            });
-            node = n.parent();
-        }
-        out
+            })
+            .collect()
     }
 }
 

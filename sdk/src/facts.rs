@@ -56,6 +56,7 @@ pub fn symbols<L: Language>(
         "definition.",
         "name",
     );
+    let before = after_comments(tree, config.comment_kinds, config.attribute_kinds);
     let mut symbols = Vec::with_capacity(matches.len());
     let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
     let mut stack: Vec<usize> = Vec::new();
@@ -100,7 +101,7 @@ pub fn symbols<L: Language>(
                 (None, Some((start, end))) => head_signature(&source[start..end]),
                 (None, None) => signature(node, source, config.signature_end_fields),
             },
-            doc: doc_comment::<L>(node, source),
+            doc: doc_comment::<L>(node, source, &before),
             visibility: L::name_visibility(node, name_node, source),
             modifiers: L::modifiers(node, source),
         };
@@ -141,6 +142,11 @@ fn signature(node: Node, source: &str, end_fields: &[&str]) -> Option<String> {
 /// A declaration head as a signature: whitespace collapsed, trailing
 /// punctuation dropped, length capped.
 fn head_signature(head: &str) -> Option<String> {
+    // Only the start of a huge head can be kept: do not tidy all of it.
+    let head = match head.char_indices().nth(8 * MAX_SIGNATURE_CHARS) {
+        Some((end, _)) => &head[..end],
+        None => head,
+    };
     let mut signature = tidy_brackets(&collapse_whitespace(head));
     while signature.ends_with(['=', '{', ';', ':']) {
         signature.pop();
@@ -157,12 +163,16 @@ fn head_signature(head: &str) -> Option<String> {
 }
 
 /// The doc comment directly above a declaration (attributes may sit between).
-fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
+fn doc_comment<L: Language>(
+    node: Node,
+    source: &str,
+    before: &HashMap<usize, Node>,
+) -> Option<String> {
     let config = L::symbol_config();
     let node = L::documented_node(node);
     let mut parts = Vec::new();
     let mut next_row = node.start_position().row;
-    let mut sibling = node.prev_sibling();
+    let mut sibling = before.get(&node.id()).copied();
     while let Some(prev) = sibling {
         if last_row(prev) + 1 < next_row {
             break; // a blank line separates it from the declaration
@@ -178,7 +188,7 @@ fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
             break;
         }
         next_row = prev.start_position().row;
-        sibling = prev.prev_sibling();
+        sibling = before.get(&prev.id()).copied();
     }
     if parts.is_empty() {
         return None;
@@ -186,6 +196,45 @@ fn doc_comment<L: Language>(node: Node, source: &str) -> Option<String> {
     parts.reverse();
     let doc = parts.join("\n").trim().to_string();
     (!doc.is_empty()).then_some(doc)
+}
+
+/// Every node whose previous sibling is a comment or an attribute, by id,
+/// with that sibling: one cursor walk, where `Node::prev_sibling` per
+/// symbol rescans the parent's children (quadratic in a flat file of many
+/// declarations).
+fn after_comments<'t>(
+    tree: &'t Tree,
+    comment_kinds: &[&str],
+    attribute_kinds: &[&str],
+) -> HashMap<usize, Node<'t>> {
+    let mut out = HashMap::new();
+    let mut cursor = tree.walk();
+    // The previous sibling at each depth of the cursor.
+    let mut previous: Vec<Option<Node<'t>>> = vec![None];
+    loop {
+        let node = cursor.node();
+        if let Some(Some(prev)) = previous.last()
+            && (comment_kinds.contains(&prev.kind()) || attribute_kinds.contains(&prev.kind()))
+        {
+            out.insert(node.id(), *prev);
+        }
+        if cursor.goto_first_child() {
+            previous.push(None);
+            continue;
+        }
+        loop {
+            if let Some(last) = previous.last_mut() {
+                *last = Some(cursor.node());
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+            previous.pop();
+        }
+    }
 }
 
 /// The last row a node has text on: a line comment that ends with its
@@ -360,12 +409,16 @@ fn resolve_local(
     name: &str,
     offset: usize,
 ) -> Option<usize> {
-    by_name
-        .get(name)?
+    // Bindings are in document order: the nearest one before `offset` whose
+    // region holds it is the innermost (linear scans made files with many
+    // same-named locals quadratic).
+    let candidates = by_name.get(name)?;
+    let before = candidates.partition_point(|&i| locals[i].start <= offset);
+    candidates[..before]
         .iter()
+        .rev()
         .copied()
-        .filter(|&i| locals[i].visible_from <= offset && offset < locals[i].scope_end)
-        .max_by_key(|&i| locals[i].start)
+        .find(|&i| locals[i].visible_from <= offset && offset < locals[i].scope_end)
 }
 
 /// Index of the innermost symbol containing `offset`.

@@ -80,9 +80,15 @@ fn measure(
     comment_kinds: &[&str],
     nodes: &[SymbolNode],
 ) -> FunctionMetrics {
-    let nested_functions = nodes
+    // `nodes` is in document order: the symbols inside the function are a
+    // range of it (scanning all of them per function made large files
+    // quadratic).
+    let (start, end) = (function.start_byte(), function.end_byte());
+    let first = nodes.partition_point(|n| n.start <= start);
+    let last = nodes.partition_point(|n| n.start <= end).max(first);
+    let nested_functions = nodes[first..last]
         .iter()
-        .filter(|n| n.start > function.start_byte() && n.end <= function.end_byte())
+        .filter(|n| n.end <= end)
         .map(|n| (n.start, n.end, n.kind_id))
         .collect();
     let mut walk = Walk {
@@ -143,17 +149,45 @@ fn declared_parameters(parameter: Node) -> u32 {
 }
 
 impl Walk<'_> {
+    /// Walk the subtree of `node` with an explicit stack: nesting depth is
+    /// the input's to choose, the wasm stack is not.
     fn visit(&mut self, node: Node, nesting: u32, parent_is_else: bool) {
+        let mut stack = vec![(node, nesting, parent_is_else)];
+        while let Some((node, nesting, parent_is_else)) = stack.pop() {
+            let Some((child_nesting, child_is_else)) = self.enter(node, nesting, parent_is_else)
+            else {
+                continue;
+            };
+            let first = stack.len();
+            let mut cursor = node.walk();
+            let mut after_else_token = false;
+            for child in node.children(&mut cursor) {
+                let is_else = (child_is_else || after_else_token) && child.is_named();
+                stack.push((child, child_nesting, is_else));
+                if child.is_named() {
+                    after_else_token = false;
+                } else if self.config.else_kinds.contains(&child.kind()) {
+                    after_else_token = true;
+                }
+            }
+            // Children in document order off the stack.
+            stack[first..].reverse();
+        }
+    }
+
+    /// Count `node` itself; `Some((nesting, is_else))` for its children when
+    /// they are to be walked.
+    fn enter(&mut self, node: Node, nesting: u32, parent_is_else: bool) -> Option<(u32, bool)> {
         let key = (node.start_byte(), node.end_byte(), node.kind_id());
         if self.nested_functions.contains(&key) {
-            return;
+            return None;
         }
         let kind = node.kind();
         if self.comment_kinds.contains(&kind) {
             for row in node.start_position().row..=node.end_position().row {
                 self.comment_rows.insert(row);
             }
-            return;
+            return None;
         }
         let config = self.config;
         if config.branch_kinds.contains(&kind) {
@@ -184,19 +218,9 @@ impl Walk<'_> {
         }
         if config.atomic_operand_kinds.contains(&kind) || node.child_count() == 0 {
             self.token(node);
-            return;
+            return None;
         }
-        let mut cursor = node.walk();
-        let mut after_else_token = false;
-        for child in node.children(&mut cursor) {
-            let is_else = (child_is_else || after_else_token) && child.is_named();
-            self.visit(child, child_nesting, is_else);
-            if child.is_named() {
-                after_else_token = false;
-            } else if config.else_kinds.contains(&child.kind()) {
-                after_else_token = true;
-            }
-        }
+        Some((child_nesting, child_is_else))
     }
 
     /// Whether an `else` branch is an `else if`. An `else_kinds` entry that

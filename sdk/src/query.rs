@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator, Tree};
 
 /// The compiled queries of a language.
 pub struct Queries {
@@ -13,7 +13,9 @@ pub struct Queries {
 
 impl Queries {
     /// Compile the three query sources against `language`. An error names the
-    /// query and the position of the fault.
+    /// query file, what is wrong, the position (1-based line and column) and
+    /// the pattern's line: ``symbols.scm: invalid field name `foo` at line
+    /// 12, column 4: (function_item foo: (identifier) @name)``.
     pub fn new(
         language: &tree_sitter::Language,
         symbols: &str,
@@ -21,7 +23,8 @@ impl Queries {
         locals: &str,
     ) -> Result<Self, String> {
         let compile = |name: &str, source: &str| {
-            Query::new(language, source).map_err(|e| format!("{name}.scm: {e}"))
+            Query::new(language, source)
+                .map_err(|e| describe_error(&format!("{name}.scm"), source, &e))
         };
         Ok(Queries {
             symbols: compile("symbols", symbols)?,
@@ -29,6 +32,27 @@ impl Queries {
             locals: compile("locals", locals)?,
         })
     }
+}
+
+/// A query compilation error as one line: the file, the fault, where it is
+/// and the text of that line.
+pub fn describe_error(file: &str, source: &str, error: &QueryError) -> String {
+    let what = match error.kind {
+        QueryErrorKind::Field => format!("invalid field name `{}`", error.message),
+        QueryErrorKind::NodeType => format!("invalid node type `{}`", error.message),
+        QueryErrorKind::Capture => format!("invalid capture name `{}`", error.message),
+        QueryErrorKind::Predicate => format!("invalid predicate: {}", error.message),
+        QueryErrorKind::Structure => "impossible pattern".to_string(),
+        QueryErrorKind::Syntax => "invalid syntax".to_string(),
+        QueryErrorKind::Language => return format!("{file}: {}", error.message),
+    };
+    let line = source.lines().nth(error.row).unwrap_or("").trim();
+    let line: String = line.chars().take(200).collect();
+    format!(
+        "{file}: {what} at line {}, column {}: {line}",
+        error.row + 1,
+        error.column + 1
+    )
 }
 
 /// One match: the tagged node, its tag (the capture name after the prefix)
@@ -102,4 +126,35 @@ pub fn tagged_matches<'tree>(
         .collect();
     kept.sort_by_key(|m| (m.node.start_byte(), std::cmp::Reverse(m.node.end_byte())));
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_query_names_its_file_the_fault_and_the_position() {
+        let rust: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let symbols = "(function_item name: (identifier) @name) @definition.function\n\
+                       \n  (struct_item foo: (type_identifier) @name) @definition.struct\n";
+        let error = Queries::new(&rust, symbols, "", "").err().unwrap();
+        assert_eq!(
+            error,
+            "symbols.scm: invalid field name `foo` at line 3, column 16: \
+             (struct_item foo: (type_identifier) @name) @definition.struct"
+        );
+        let error = Queries::new(&rust, "", "", "(no_such_node) @x")
+            .err()
+            .unwrap();
+        assert!(
+            error.starts_with("locals.scm: invalid node type `no_such_node` at line 1, column 2"),
+            "{error}"
+        );
+        assert!(
+            Queries::new(&rust, "", "(", "")
+                .err()
+                .unwrap()
+                .starts_with("references.scm: invalid syntax at line 1")
+        );
+    }
 }

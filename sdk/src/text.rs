@@ -2,17 +2,58 @@
 
 use crate::types::{Position, Span};
 
+/// Bytes between two UTF-16 checkpoints of a non-ASCII text.
+const CHECKPOINT_BYTES: usize = 1024;
+
 /// Start offsets of every line of a text, for position conversion.
+///
+/// A position costs a binary search plus at most two scans of
+/// [`CHECKPOINT_BYTES`], however long the line: minified and generated files
+/// put megabytes on one line, and scanning from the line's start for every
+/// span made them quadratic.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
+    /// For a text that is not all ASCII: `(byte offset, UTF-16 units before
+    /// it)` about every [`CHECKPOINT_BYTES`], each on a character boundary.
+    checkpoints: Vec<(usize, usize)>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { line_starts }
+        let mut checkpoints = Vec::new();
+        if !text.is_ascii() {
+            let mut units = 0;
+            let mut at = 0;
+            while at < text.len() {
+                checkpoints.push((at, units));
+                let mut next = (at + CHECKPOINT_BYTES).min(text.len());
+                while !text.is_char_boundary(next) {
+                    next += 1;
+                }
+                units += text[at..next].encode_utf16().count();
+                at = next;
+            }
+        }
+        LineIndex {
+            line_starts,
+            checkpoints,
+        }
+    }
+
+    /// UTF-16 units before byte `offset` (a character boundary, or the
+    /// character it splits counts as one replacement character).
+    fn utf16_before(&self, text: &str, offset: usize) -> usize {
+        let index = self.checkpoints.partition_point(|&(at, _)| at <= offset) - 1;
+        let (at, units) = self.checkpoints[index];
+        let bytes = &text.as_bytes()[at..offset];
+        units
+            + match std::str::from_utf8(bytes) {
+                Ok(s) => s.encode_utf16().count(),
+                Err(_) => String::from_utf8_lossy(bytes).encode_utf16().count(),
+            }
     }
 
     /// The position of byte `offset` in `text` (the text this index was built from).
@@ -20,12 +61,10 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line];
-        let prefix = &text.as_bytes()[line_start..offset];
-        let character = if prefix.is_ascii() {
-            prefix.len()
+        let character = if self.checkpoints.is_empty() {
+            offset - line_start
         } else {
-            // Offsets from tree-sitter always fall on character boundaries.
-            String::from_utf8_lossy(prefix).encode_utf16().count()
+            self.utf16_before(text, offset) - self.utf16_before(text, line_start)
         };
         Position {
             line: line as u32,
@@ -46,4 +85,47 @@ impl LineIndex {
 /// Collapse runs of whitespace into one space and trim.
 pub fn collapse_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position by scanning the line, as the LSP defines it.
+    fn naive(text: &str, offset: usize) -> (u32, u32) {
+        let before = &text[..offset];
+        let line = before.matches('\n').count();
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (
+            line as u32,
+            text[line_start..offset].encode_utf16().count() as u32,
+        )
+    }
+
+    #[test]
+    fn positions_match_a_scan_of_the_line_on_long_mixed_lines() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            text.push_str(match i % 7 {
+                0 => "é",
+                1 => "😀",
+                2 => "\n",
+                3 => "€uro ",
+                _ => "ascii ",
+            });
+        }
+        text.push_str(&"x".repeat(5000));
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().step_by(3).chain([(text.len(), ' ')]) {
+            let position = index.position(&text, offset);
+            assert_eq!(
+                (position.line, position.character),
+                naive(&text, offset),
+                "{offset}"
+            );
+        }
+        let ascii = "a\nbc\n".repeat(1000);
+        let index = LineIndex::new(&ascii);
+        assert_eq!(index.position(&ascii, 4999).character, 2);
+    }
 }
