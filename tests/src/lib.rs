@@ -299,6 +299,7 @@ impl ToolOutcome {
 /// A `lingo serve` process behind the official MCP client.
 pub struct McpServer {
     pub client: RunningService<RoleClient, ClientConfig>,
+    pid: Option<u32>,
     log: PathBuf,
     _log_dir: Scratch,
 }
@@ -320,6 +321,7 @@ impl McpServer {
             .stderr(log_file)
             .spawn()
             .context("spawn lingo")?;
+        let pid = transport.id();
         let config = ClientConfig::new(
             ClientCapabilities::default(),
             Implementation::new("lingo-e2e", "0.1.0"),
@@ -335,6 +337,7 @@ impl McpServer {
         };
         Ok(McpServer {
             client,
+            pid,
             log,
             _log_dir: log_dir,
         })
@@ -391,10 +394,231 @@ impl McpServer {
         }
     }
 
+    /// Poll `health_check` until the workspace is indexed (no refresh
+    /// running), for at most `limit`; returns the last report. A server
+    /// that answers only once indexed is ready at the first answer.
+    pub async fn wait_until_indexed(&self, limit: Duration) -> Value {
+        let started = std::time::Instant::now();
+        loop {
+            let health = self.call("health_check", json!({})).await.ok();
+            let refreshing = health["refreshing"] == json!(true)
+                || health["workspace"]["state"]
+                    .as_str()
+                    .is_some_and(|s| s != "Ready");
+            if !refreshing {
+                return health;
+            }
+            if started.elapsed() > limit {
+                panic!("the workspace is still being indexed after {limit:?}: {health:#}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The server process's id.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// The server process's memory now (Linux: `/proc/<pid>/status`).
+    pub fn memory(&self) -> Option<ProcessMemory> {
+        ProcessMemory::of(self.pid?)
+    }
+
+    /// Whether the server process still runs (Linux: not gone, not a zombie).
+    pub fn is_alive(&self) -> bool {
+        self.pid.is_some_and(process_alive)
+    }
+
+    /// Call `tool` with `arguments`, allowing at most `limit`. Unlike
+    /// [`McpServer::call`] it does not panic: a call that gets no answer in
+    /// time, a protocol-level error, a dead server or an answer that is not
+    /// a well-formed tool result comes back as `Err` with a description.
+    pub async fn try_call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        limit: Duration,
+    ) -> Result<Timed<ToolOutcome>, String> {
+        let Value::Object(arguments) = arguments else {
+            return Err("arguments must be an object".into());
+        };
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let started = std::time::Instant::now();
+        let result = match tokio::time::timeout(limit, self.client.call_tool(params)).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(error)) => {
+                return Err(format!(
+                    "tools/call {tool} failed after {:?}: {error}",
+                    started.elapsed()
+                ));
+            }
+            Err(_) => return Err(format!("tools/call {tool}: no answer within {limit:?}")),
+        };
+        let elapsed = started.elapsed();
+        let Some(value) = result.structured_content.clone() else {
+            return Err(format!("{tool}: no structuredContent"));
+        };
+        let text = match result.content.as_slice() {
+            [block] => match block.as_text() {
+                Some(text) => text.text.clone(),
+                None => return Err(format!("{tool}: content is not text")),
+            },
+            blocks => return Err(format!("{tool}: {} content blocks", blocks.len())),
+        };
+        let is_error = result.is_error.unwrap_or(false);
+        if is_error
+            && !(value["success"] == json!(false)
+                && value["error"]["code"].is_string()
+                && value["error"]["message"].is_string())
+        {
+            return Err(format!(
+                "{tool}: an error result without code and message: {value}"
+            ));
+        }
+        Ok(Timed {
+            elapsed,
+            value: ToolOutcome {
+                is_error,
+                value,
+                text,
+            },
+        })
+    }
+
+    /// Close the connection (end of input for the server) and wait up to
+    /// `limit` for the process to exit; if it has not, kill it. Returns how
+    /// long the exit took, or a description of the failure.
+    pub async fn stop_within(mut self, limit: Duration) -> Result<Duration, String> {
+        let started = std::time::Instant::now();
+        let _ = self.client.close_with_timeout(limit).await;
+        let Some(pid) = self.pid else {
+            return Ok(started.elapsed());
+        };
+        while process_alive(pid) && started.elapsed() < limit {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if process_alive(pid) {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            return Err(format!(
+                "the server (pid {pid}) did not exit within {limit:?} of its input closing; killed"
+            ));
+        }
+        Ok(started.elapsed())
+    }
+
     /// Close the connection and wait for the client (and child) to wind down.
     pub async fn stop(mut self) {
         let _ = self.client.close_with_timeout(PATIENCE).await;
     }
+}
+
+/// Something and how long it took.
+#[derive(Debug, Clone)]
+pub struct Timed<T> {
+    pub elapsed: Duration,
+    pub value: T,
+}
+
+/// Memory figures of a process, in KiB, from `/proc/<pid>/status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcessMemory {
+    /// Resident set size now (`VmRSS`).
+    pub rss_kib: u64,
+    /// Peak resident set size (`VmHWM`).
+    pub peak_kib: u64,
+}
+
+impl ProcessMemory {
+    /// The figures of process `pid`, or `None` when it is gone (or the
+    /// system has no `/proc`).
+    pub fn of(pid: u32) -> Option<Self> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let field = |name: &str| {
+            status.lines().find_map(|line| {
+                let rest = line.strip_prefix(name)?.strip_prefix(':')?;
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
+        };
+        Some(ProcessMemory {
+            rss_kib: field("VmRSS")?,
+            peak_kib: field("VmHWM")?,
+        })
+    }
+
+    /// Peak resident set size in MiB.
+    pub fn peak_mib(&self) -> u64 {
+        self.peak_kib / 1024
+    }
+
+    /// Resident set size now in MiB.
+    pub fn rss_mib(&self) -> u64 {
+        self.rss_kib / 1024
+    }
+}
+
+/// Whether process `pid` exists and has not exited (a zombie has).
+pub fn process_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `pid (comm) S ...`: the state follows the last `)`.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// Start `lingo serve` on `root` with the hostile test plugin, a 1 s
+/// deadline and a 64 MiB memory cap per plugin call, then `extra`.
+pub async fn start_hostile(root: &Path, extra: &[&str]) -> McpServer {
+    start_hostile_with(root, 1000, 64, extra).await
+}
+
+/// Start `lingo serve` on `root` with the hostile test plugin, a deadline
+/// of `timeout_ms` and a memory cap of `memory_mb` per plugin call, then
+/// `extra`.
+pub async fn start_hostile_with(
+    root: &Path,
+    timeout_ms: u64,
+    memory_mb: u64,
+    extra: &[&str],
+) -> McpServer {
+    let mut args = hostile_args(timeout_ms, memory_mb);
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    McpServer::start(root, &args)
+        .await
+        .expect("start lingo with the hostile plugin")
+}
+
+/// The `lingo serve` options that load the hostile test plugin with a
+/// deadline of `timeout_ms` and a memory cap of `memory_mb` per call.
+pub fn hostile_args(timeout_ms: u64, memory_mb: u64) -> Vec<String> {
+    vec![
+        "--plugin".to_string(),
+        hostile_plugin().display().to_string(),
+        "--plugin-timeout-ms".to_string(),
+        timeout_ms.to_string(),
+        "--plugin-memory-mb".to_string(),
+        memory_mb.to_string(),
+    ]
+}
+
+/// Start a raw `lingo serve` on `root` with `extra`, make one `tools/call`
+/// and return the reply line as sent (unparsed), then end the server.
+pub async fn raw_tool_answer(root: &Path, extra: &[&str], tool: &str, arguments: Value) -> String {
+    let mut server = RawServer::start(root, extra);
+    server.initialize("2025-11-25").await;
+    let line = server.call_raw(1, tool, arguments).await;
+    drop(server);
+    line
 }
 
 fn read_log(path: &Path) -> String {
@@ -428,6 +652,11 @@ impl RawServer {
             log,
             _log_dir: log_dir,
         }
+    }
+
+    /// The server process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
     }
 
     /// The server's log so far.
@@ -465,6 +694,33 @@ impl RawServer {
             ),
         };
         check_response_line(&line)
+    }
+
+    /// The next stdout line as sent, unparsed (for answers a JSON parser
+    /// may refuse, such as deeply nested ones).
+    pub async fn recv_raw(&mut self) -> String {
+        match tokio::time::timeout(PATIENCE, self.stdout.next_line()).await {
+            Ok(Ok(Some(line))) => line,
+            Ok(Ok(None)) => panic!("lingo closed stdout\nserver log:\n{}", self.log()),
+            Ok(Err(error)) => panic!("reading lingo's stdout: {error}"),
+            Err(_) => panic!(
+                "no line from lingo within {PATIENCE:?}\nserver log:\n{}",
+                self.log()
+            ),
+        }
+    }
+
+    /// `tools/call` of `tool` with `arguments` (id `id`); the reply line as
+    /// sent.
+    pub async fn call_raw(&mut self, id: u64, tool: &str, arguments: Value) -> String {
+        self.send(&json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "tools/call",
+            "params": { "name": tool, "arguments": arguments },
+        }))
+        .await;
+        self.recv_raw().await
     }
 
     /// Send a request and return the reply carrying the same id.
@@ -529,6 +785,38 @@ pub struct Finished {
     /// Everything the server wrote to stderr.
     pub log: String,
 }
+
+/// How deeply JSON `text` nests objects and arrays (`{}` is 1). Strings
+/// are skipped; the text need not be valid JSON.
+pub fn json_nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The deepest nesting `serde_json` (and so the Rust MCP client) parses by
+/// default; a message nested deeper is refused.
+pub const SERDE_JSON_MAX_NESTING: usize = 127;
 
 /// Parse one stdout line as a JSON-RPC 2.0 response, or panic.
 pub fn check_response_line(line: &str) -> Value {

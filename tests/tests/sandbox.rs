@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use lingo_e2e::{McpServer, Scratch, hostile_plugin};
+use lingo_e2e::{McpServer, PATIENCE, Scratch, start_hostile};
 use serde_json::{Value, json};
 
 /// The hostile files and the error code each must produce.
@@ -28,23 +28,6 @@ fn hostile_workspace(scratch: &Scratch) -> PathBuf {
     scratch.write("ws/d.calm", "nothing to see here\n");
     scratch.write("ws/lib.rs", LIB_RS);
     scratch.path().join("ws")
-}
-
-async fn start_hostile(root: &std::path::Path) -> McpServer {
-    let plugin = hostile_plugin();
-    McpServer::start(
-        root,
-        &[
-            "--plugin",
-            plugin.to_str().expect("UTF-8 path"),
-            "--plugin-timeout-ms",
-            "1000",
-            "--plugin-memory-mb",
-            "64",
-        ],
-    )
-    .await
-    .expect("start lingo with the hostile plugin")
 }
 
 /// Everything that must still work after a hostile call.
@@ -116,7 +99,7 @@ async fn assert_hostile_outline(server: &McpServer, file: &str, code: &str) -> V
 async fn hostile_files_fail_with_the_plugins_code_and_the_server_carries_on() {
     let scratch = Scratch::new("hostile");
     let root = hostile_workspace(&scratch);
-    let server = start_hostile(&root).await;
+    let server = start_hostile(&root, &[]).await;
 
     // Indexed at startup: each failure was recorded with its code.
     for (file, code) in HOSTILE {
@@ -156,9 +139,9 @@ async fn hostile_files_fail_with_the_plugins_code_and_the_server_carries_on() {
 async fn every_tool_reports_unanalysed_files() {
     let scratch = Scratch::new("hostile-tools");
     let root = hostile_workspace(&scratch);
-    let server = start_hostile(&root).await;
+    let server = start_hostile(&root, &[]).await;
 
-    let health = server.call("health_check", json!({})).await.ok();
+    let health = server.wait_until_indexed(PATIENCE).await;
     assert_eq!(
         health["healthy"],
         json!(true),
