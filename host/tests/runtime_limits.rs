@@ -208,7 +208,7 @@ fn cancelling_a_request_stops_its_running_plugin_call() {
 }
 
 #[test]
-fn an_operation_that_keeps_timing_out_fails_fast_until_a_trial_succeeds() {
+fn a_file_that_keeps_timing_out_fails_fast_until_its_trial_call() {
     let plugin = hostile(Limits {
         call_timeout: Duration::from_millis(200),
         breaker_threshold: 3,
@@ -220,29 +220,38 @@ fn an_operation_that_keeps_timing_out_fails_fast_until_a_trial_succeeds() {
         assert_eq!(error.code(), "PLUGIN_TIMEOUT", "{error}");
     }
     let started = Instant::now();
-    let error = analyze(&plugin, "x.calm").unwrap_err();
+    let error = analyze(&plugin, "x.loop").unwrap_err();
     assert!(started.elapsed() < Duration::from_millis(100));
-    let PluginError::Unavailable { operation, .. } = &error else {
+    let PluginError::Unavailable {
+        operation, reason, ..
+    } = &error
+    else {
         panic!("expected a fast failure, got {error:?}");
     };
     assert_eq!(operation, "analyze");
+    assert!(reason.contains("3 times in a row on `x.loop`"), "{reason}");
     let health = plugin.health();
     assert!(!health.healthy);
     assert_eq!(health.tripped.len(), 1);
     assert_eq!(health.tripped[0].operation, "analyze");
+    assert_eq!(health.tripped[0].input.as_deref(), Some("x.loop"));
     assert_eq!(health.failures["PLUGIN_TIMEOUT"], 3);
+    assert_eq!(health.failures["PLUGIN_UNAVAILABLE"], 1);
     // The last error is the plugin's own, not the fast failure.
     assert_eq!(health.last_error.as_ref().unwrap().code, "PLUGIN_TIMEOUT");
-    assert_eq!(health.failures["PLUGIN_UNAVAILABLE"], 1);
     let json = serde_json::to_value(&health).unwrap();
     assert_eq!(json["tripped"][0]["consecutiveFailures"], 3);
-    // Other operations still run.
-    plugin.node_at("x.calm", "text", 0).unwrap();
+    // Other files, and other operations on the same file, still run.
+    analyze(&plugin, "x.calm").unwrap();
+    plugin.node_at("y.calm", "text", 0).unwrap();
 
+    // After the cooldown one trial call is made; it fails again, and the
+    // file fails fast again at once.
     std::thread::sleep(Duration::from_millis(800));
-    analyze(&plugin, "x.calm").expect("the trial call goes through");
-    analyze(&plugin, "y.calm").expect("and the breaker is closed again");
-    assert!(plugin.health().tripped.is_empty());
+    let error = analyze(&plugin, "x.loop").unwrap_err();
+    assert_eq!(error.code(), "PLUGIN_TIMEOUT", "{error}");
+    let error = analyze(&plugin, "x.loop").unwrap_err();
+    assert_eq!(error.code(), "PLUGIN_UNAVAILABLE", "{error}");
 }
 
 /// A Rust file of `functions` small functions (about 58 bytes each).

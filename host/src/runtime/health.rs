@@ -4,6 +4,9 @@
 //! An operation that failed at the wasm level (timeout, trap, out of
 //! memory) [`BreakerConfig::threshold`] times in a row is not called again
 //! for [`BreakerConfig::cooldown`]: calls fail fast with PLUGIN_UNAVAILABLE.
+//! Operations on a document are tracked per input (path and text), so that
+//! one pathological file does not stop the analysis of the others; the
+//! others (`resolve-import`) per operation.
 //! After the cooldown one trial call goes through; its success closes the
 //! breaker, its failure opens it for another cooldown. Typed errors the
 //! plugin returns (unsupported, invalid input) are answers, not failures.
@@ -13,6 +16,9 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::PluginError;
+
+/// Inputs tracked at most; beyond, breakers that are not open are dropped.
+const MAX_BREAKERS: usize = 1024;
 
 /// Failures newer than this make a plugin unhealthy.
 pub const RECENT_FAILURE: Duration = Duration::from_secs(60);
@@ -59,6 +65,9 @@ pub struct LastError {
 #[serde(rename_all = "camelCase")]
 pub struct TrippedOperation {
     pub operation: String,
+    /// The input it failed on, for operations on a document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
     pub consecutive_failures: u32,
     /// When a trial call will be let through (0: now).
     pub retry_in_ms: u64,
@@ -79,7 +88,35 @@ struct State {
     failures: BTreeMap<&'static str, u64>,
     last_error: Option<(Instant, &'static str, &'static str, String)>,
     last_fault: Option<Instant>,
-    breakers: HashMap<&'static str, Breaker>,
+    breakers: HashMap<Key, Breaker>,
+}
+
+/// What a breaker watches: an operation, and for operations on a document
+/// the input (a label, e.g. the path, and a hash of path and text).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub operation: &'static str,
+    pub input: Option<(String, u64)>,
+}
+
+impl Key {
+    pub fn operation(operation: &'static str) -> Self {
+        Key {
+            operation,
+            input: None,
+        }
+    }
+
+    pub fn document(operation: &'static str, path: &str, source: &str) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        path.hash(&mut hasher);
+        source.hash(&mut hasher);
+        Key {
+            operation,
+            input: Some((path.chars().take(200).collect(), hasher.finish())),
+        }
+    }
 }
 
 /// The health record of one plugin.
@@ -118,10 +155,10 @@ impl Health {
     }
 
     /// May `operation` be called now? A refusal is counted.
-    pub fn admit(&self, operation: &'static str) -> Result<(), PluginError> {
+    pub fn admit(&self, key: &Key) -> Result<(), PluginError> {
         let now = Instant::now();
         let mut state = self.lock();
-        let Some(breaker) = state.breakers.get_mut(operation) else {
+        let Some(breaker) = state.breakers.get_mut(key) else {
             return Ok(());
         };
         let Some(open_until) = breaker.open_until else {
@@ -131,14 +168,18 @@ impl Health {
             breaker.trial_in_flight = true;
             return Ok(());
         }
+        let on = match &key.input {
+            Some((label, _)) => format!(" on `{label}`"),
+            None => String::new(),
+        };
         let reason = if breaker.trial_in_flight {
             format!(
-                "it failed {} times in a row (last: {}); a trial call is under way",
+                "it failed {} times in a row{on} (last: {}); a trial call is under way",
                 breaker.consecutive, breaker.last_error
             )
         } else {
             format!(
-                "it failed {} times in a row (last: {}); it is tried again in {} s",
+                "it failed {} times in a row{on} (last: {}); it is tried again in {} s",
                 breaker.consecutive,
                 breaker.last_error,
                 open_until.saturating_duration_since(now).as_secs() + 1
@@ -146,7 +187,7 @@ impl Health {
         };
         let error = PluginError::Unavailable {
             plugin: self.plugin.clone(),
-            operation: operation.to_string(),
+            operation: key.operation.to_string(),
             reason,
         };
         *state.failures.entry(error.code()).or_default() += 1;
@@ -159,30 +200,39 @@ impl Health {
     }
 
     /// The call of `operation` returned (values or typed errors).
-    pub fn succeeded(&self, operation: &'static str) {
+    pub fn succeeded(&self, key: &Key) {
         let mut state = self.lock();
-        if let Some(breaker) = state.breakers.get_mut(operation) {
-            if breaker.open_until.is_some() {
-                tracing::info!(plugin = %self.plugin, operation, "plugin operation works again");
-            }
-            *breaker = Breaker::default();
+        if let Some(breaker) = state.breakers.remove(key)
+            && breaker.open_until.is_some()
+        {
+            tracing::info!(plugin = %self.plugin, operation = key.operation, "plugin operation works again");
         }
     }
 
     /// The call of `operation` failed with `error`.
-    pub fn failed(&self, operation: &'static str, error: &PluginError) {
+    pub fn failed(&self, key: &Key, error: &PluginError) {
         let now = Instant::now();
+        let operation = key.operation;
         let mut state = self.lock();
         let code = error.code();
         *state.failures.entry(code).or_default() += 1;
         state.last_error = Some((now, operation, code, error.to_string()));
-        let breaker = state.breakers.entry(operation).or_default();
         if !is_fault(error) {
             // The request ran out or was cancelled mid-call: neither counts
             // against the plugin, but a trial call must not stay in flight.
-            breaker.trial_in_flight = false;
+            if let Some(breaker) = state.breakers.get_mut(key) {
+                breaker.trial_in_flight = false;
+            }
             return;
         }
+        state.last_fault = Some(now);
+        if state.breakers.len() >= MAX_BREAKERS && !state.breakers.contains_key(key) {
+            state.breakers.retain(|_, b| b.open_until.is_some());
+            if state.breakers.len() >= MAX_BREAKERS {
+                return;
+            }
+        }
+        let breaker = state.breakers.entry(key.clone()).or_default();
         breaker.consecutive += 1;
         breaker.last_error = error.to_string();
         let was_trial = std::mem::take(&mut breaker.trial_in_flight);
@@ -197,7 +247,6 @@ impl Health {
                 "plugin operation tripped: calls fail fast until the cooldown ends"
             );
         }
-        state.last_fault = Some(now);
     }
 
     /// A failure noted from outside a call (facts that broke the rules).
@@ -215,17 +264,18 @@ impl Health {
         let mut tripped: Vec<TrippedOperation> = state
             .breakers
             .iter()
-            .filter_map(|(operation, breaker)| {
+            .filter_map(|(key, breaker)| {
                 let open_until = breaker.open_until?;
                 Some(TrippedOperation {
-                    operation: operation.to_string(),
+                    operation: key.operation.to_string(),
+                    input: key.input.as_ref().map(|(label, _)| label.clone()),
                     consecutive_failures: breaker.consecutive,
                     retry_in_ms: open_until.saturating_duration_since(now).as_millis() as u64,
                     last_error: breaker.last_error.clone(),
                 })
             })
             .collect();
-        tripped.sort_by(|a, b| a.operation.cmp(&b.operation));
+        tripped.sort_by(|a, b| (&a.operation, &a.input).cmp(&(&b.operation, &b.input)));
         let recent_fault = state
             .last_fault
             .is_some_and(|at| now.duration_since(at) < RECENT_FAILURE);
@@ -274,24 +324,25 @@ mod tests {
                 cooldown: Duration::from_millis(200),
             },
         );
+        let resolve = Key::operation("resolve-import");
         for _ in 0..2 {
-            health.admit("resolve-import").unwrap();
-            health.failed("resolve-import", &timeout());
+            health.admit(&resolve).unwrap();
+            health.failed(&resolve, &timeout());
         }
         // A success in between resets the count.
-        health.succeeded("resolve-import");
+        health.succeeded(&resolve);
         for _ in 0..3 {
-            health.admit("resolve-import").unwrap();
-            health.failed("resolve-import", &timeout());
+            health.admit(&resolve).unwrap();
+            health.failed(&resolve, &timeout());
         }
-        let refused = health.admit("resolve-import").unwrap_err();
+        let refused = health.admit(&resolve).unwrap_err();
         assert_eq!(refused.code(), "PLUGIN_UNAVAILABLE");
         assert!(
             refused.to_string().contains("failed 3 times in a row"),
             "{refused}"
         );
         // Other operations are not affected.
-        health.admit("analyze").unwrap();
+        health.admit(&Key::operation("analyze")).unwrap();
         let report = health.report(0, (0, 0));
         assert!(!report.healthy);
         assert_eq!(report.tripped.len(), 1);
@@ -301,16 +352,43 @@ mod tests {
 
         std::thread::sleep(Duration::from_millis(250));
         // One trial call; others still fail fast while it runs.
-        health.admit("resolve-import").unwrap();
-        health.admit("resolve-import").unwrap_err();
-        health.failed("resolve-import", &timeout());
+        health.admit(&resolve).unwrap();
+        health.admit(&resolve).unwrap_err();
+        health.failed(&resolve, &timeout());
         // The failed trial opens the breaker again at once.
-        health.admit("resolve-import").unwrap_err();
+        health.admit(&resolve).unwrap_err();
         std::thread::sleep(Duration::from_millis(250));
-        health.admit("resolve-import").unwrap();
-        health.succeeded("resolve-import");
-        health.admit("resolve-import").unwrap();
+        health.admit(&resolve).unwrap();
+        health.succeeded(&resolve);
+        health.admit(&resolve).unwrap();
         assert!(health.report(0, (0, 0)).tripped.is_empty());
+    }
+
+    #[test]
+    fn operations_on_a_document_trip_for_that_input_only() {
+        let health = Health::new(
+            "p",
+            BreakerConfig {
+                threshold: 2,
+                cooldown: Duration::from_secs(30),
+            },
+        );
+        let bad = Key::document("analyze", "a.rs", "fn loop");
+        for _ in 0..2 {
+            health.admit(&bad).unwrap();
+            health.failed(&bad, &timeout());
+        }
+        let refused = health.admit(&bad).unwrap_err();
+        assert!(refused.to_string().contains("on `a.rs`"), "{refused}");
+        health
+            .admit(&Key::document("analyze", "b.rs", "fn ok"))
+            .unwrap();
+        // The same path with other text is another input.
+        health
+            .admit(&Key::document("analyze", "a.rs", "fn fixed"))
+            .unwrap();
+        let report = health.report(0, (0, 0));
+        assert_eq!(report.tripped[0].input.as_deref(), Some("a.rs"));
     }
 
     #[test]
@@ -323,10 +401,10 @@ mod tests {
             },
         );
         health.failed(
-            "render-import",
+            &Key::operation("render-import"),
             &PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded),
         );
-        health.admit("render-import").unwrap();
+        health.admit(&Key::operation("render-import")).unwrap();
         assert!(health.report(0, (0, 0)).healthy);
     }
 }

@@ -81,7 +81,9 @@ impl Limits {
     /// The time limit of a call that parses `source_bytes` of source.
     pub fn timeout_for(&self, source_bytes: usize) -> Duration {
         let mib = source_bytes as f64 / MIB as f64;
-        self.call_timeout + self.time_per_source_mib.mul_f64(mib)
+        // Whole milliseconds, so that limits read plainly ("1s", "10.5s").
+        let extra = self.time_per_source_mib.mul_f64(mib).as_millis() as u64;
+        self.call_timeout + Duration::from_millis(extra)
     }
 }
 
@@ -293,5 +295,6 @@ mod tests {
         assert_eq!(limits.timeout_for(0), Duration::from_secs(10));
         assert_eq!(limits.timeout_for(4 * MIB), Duration::from_secs(50));
         assert_eq!(limits.timeout_for(MIB / 2), Duration::from_secs(15));
+        assert_eq!(limits.timeout_for(100), Duration::from_secs(10));
     }
 }

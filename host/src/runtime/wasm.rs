@@ -118,7 +118,7 @@ impl WasmPlugin {
         // The SDK compiles every query here, so a broken one fails the load
         // with its file and position (from the captured panic message).
         let info: PluginInfo = plugin
-            .call(operation::INFO, 0, |store, b| {
+            .call(health::Key::operation(operation::INFO), 0, |store, b| {
                 b.lingo_plugin_plugin().call_info(store)
             })
             .map_err(|e| match e {
@@ -169,11 +169,11 @@ impl WasmPlugin {
     /// is dropped, never reused. Every failure is noted on the request.
     fn call<R>(
         &self,
-        operation: &'static str,
+        key: health::Key,
         source_bytes: usize,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
-        let result = self.call_once(operation, source_bytes, f);
+        let result = self.call_once(&key, source_bytes, f);
         if let Err(error) = &result {
             crate::budget::note_loss(error.to_string());
         }
@@ -182,7 +182,7 @@ impl WasmPlugin {
 
     fn call_once<R>(
         &self,
-        operation: &'static str,
+        key: &health::Key,
         source_bytes: usize,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
@@ -190,13 +190,13 @@ impl WasmPlugin {
         if let Some(budget) = &budget {
             budget.check().map_err(PluginError::Exhausted)?;
         }
-        self.health.admit(operation)?;
+        self.health.admit(key)?;
         self.health.called();
         let idle = self.lock_idle().pop();
         let mut instance = match idle {
             Some(instance) => instance,
             None => self.instantiate().inspect_err(|e| {
-                self.health.failed(operation, e);
+                self.health.failed(key, e);
             })?,
         };
         let timeout = self.limits.timeout_for(source_bytes);
@@ -207,14 +207,14 @@ impl WasmPlugin {
         let result = f(&mut instance.store, &instance.bindings);
         match result {
             Ok(value) => {
-                self.health.succeeded(operation);
+                self.health.succeeded(key);
                 self.give_back(instance);
                 Ok(value)
             }
             Err(error) => {
                 let error = self.classify(error, instance.store.data());
-                tracing::warn!(plugin = %self.info.name, operation, %error, "plugin instance discarded");
-                self.health.failed(operation, &error);
+                tracing::warn!(plugin = %self.info.name, operation = key.operation, %error, "plugin instance discarded");
+                self.health.failed(key, &error);
                 Err(error)
             }
         }
@@ -404,7 +404,8 @@ impl LanguagePlugin for WasmPlugin {
         manifests: &[Manifest],
     ) -> Result<FileFacts, PluginError> {
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-        self.call(operation::ANALYZE, source.len(), |store, b| {
+        let key = health::Key::document(operation::ANALYZE, path, source);
+        self.call(key, source.len(), |store, b| {
             let syntax = b.lingo_plugin_syntax();
             let document = syntax.document();
             let doc = document.call_constructor(&mut *store, path, source)?;
@@ -440,14 +441,18 @@ impl LanguagePlugin for WasmPlugin {
     ) -> Result<Vec<String>, PluginError> {
         let importer = importer.into();
         let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-        self.call(operation::RESOLVE_IMPORT, 0, |store, b| {
-            b.lingo_plugin_modules().call_resolve_import(
-                store,
-                &importer,
-                import_path,
-                &wit_manifests,
-            )
-        })
+        self.call(
+            health::Key::operation(operation::RESOLVE_IMPORT),
+            0,
+            |store, b| {
+                b.lingo_plugin_modules().call_resolve_import(
+                    store,
+                    &importer,
+                    import_path,
+                    &wit_manifests,
+                )
+            },
+        )
     }
 
     /// Edits that add an import to `source` (for the refactoring planner).
@@ -506,7 +511,8 @@ impl WasmPlugin {
         source: &str,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings, ResourceAny) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
-        self.call(operation, source.len(), |store, b| {
+        let key = health::Key::document(operation, path, source);
+        self.call(key, source.len(), |store, b| {
             let doc =
                 b.lingo_plugin_syntax()
                     .document()
