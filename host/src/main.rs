@@ -80,6 +80,9 @@ struct ServeArgs {
     /// milliseconds.
     #[arg(long)]
     request_timeout_ms: Option<u64>,
+    /// Memory of all plugin instances together, in MiB.
+    #[arg(long)]
+    plugin_total_memory_mb: Option<usize>,
 }
 
 /// The config file: extra plugins and limits.
@@ -91,6 +94,7 @@ struct ConfigFile {
     plugin_timeout_ms: Option<u64>,
     plugin_memory_mb: Option<usize>,
     request_timeout_ms: Option<u64>,
+    plugin_total_memory_mb: Option<usize>,
     /// Extension -> plugin name, where several plugins claim an extension.
     #[serde(default)]
     extensions: std::collections::HashMap<String, String>,
@@ -125,6 +129,9 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
     }
     if let Some(mb) = args.plugin_memory_mb.or(file.plugin_memory_mb) {
         limits.memory_bytes = mb << 20;
+    }
+    if let Some(mb) = args.plugin_total_memory_mb.or(file.plugin_total_memory_mb) {
+        limits.total_memory_bytes = mb << 20;
     }
     Ok(RuntimeConfig {
         extra_plugins,

@@ -3,7 +3,10 @@
 mod bindings;
 mod cache;
 mod convert;
+mod health;
+mod memory;
 mod sandbox;
+mod stderr;
 mod wasm;
 
 use std::collections::HashMap;
@@ -13,7 +16,7 @@ use std::time::Duration;
 
 pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
-pub use wasm::{EditsResult, WasmPlugin};
+pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
 use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
@@ -165,6 +168,14 @@ pub trait LanguagePlugin: Send + Sync {
         module_path: &str,
         name: Option<&str>,
     ) -> EditsResult;
+    /// Calls, failures, tripped operations and memory of this plugin, when
+    /// it keeps them.
+    fn health(&self) -> Option<PluginHealth> {
+        None
+    }
+    /// Count a failure the host found in what `operation` returned (facts
+    /// that broke the rules), so the plugin's health shows it.
+    fn note_failure(&self, _operation: &'static str, _error: &PluginError) {}
     /// The syntax node at `offset` and its ancestors, innermost first.
     fn node_at(
         &self,

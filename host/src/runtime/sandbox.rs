@@ -7,14 +7,9 @@ use wasmtime::component::ResourceTable;
 use wasmtime::{Config, Engine, Store, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-#[path = "memory.rs"]
-pub mod memory;
-#[path = "stderr.rs"]
-pub mod stderr;
-
+use super::memory::{MemoryBudget, StoreMemory};
+use super::stderr::{STDERR_TAIL_BYTES, StderrTail};
 use crate::budget::Budget;
-use memory::{MemoryBudget, StoreMemory};
-use stderr::{STDERR_TAIL_BYTES, StderrTail};
 
 /// How often the epoch advances; deadlines are counted in these ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);

@@ -9,19 +9,17 @@ use std::sync::{Mutex, PoisonError};
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Engine, Store, Trap};
 
-#[path = "health.rs"]
-mod health;
-
-pub use super::sandbox::memory::MemoryBudget;
-pub use health::PluginHealth;
+use super::health;
+pub use super::health::PluginHealth;
+pub use super::memory::MemoryBudget;
 
 use super::bindings::exports::lingo::plugin::types::{
     PluginError as WitPluginError, TextEdit as WitTextEdit,
 };
 use super::bindings::{LanguagePlugin as Bindings, LanguagePluginPre};
-use super::sandbox::memory::MemoryScope;
-use super::sandbox::stderr::panic_message;
+use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
+use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
 use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
@@ -387,6 +385,14 @@ fn check_abi(engine: &Engine, component: &Component, origin: &str) -> Result<(),
 impl LanguagePlugin for WasmPlugin {
     fn info(&self) -> &PluginInfo {
         &self.info
+    }
+
+    fn health(&self) -> Option<PluginHealth> {
+        Some(WasmPlugin::health(self))
+    }
+
+    fn note_failure(&self, operation: &'static str, error: &PluginError) {
+        WasmPlugin::note_failure(self, operation, error)
     }
 
     fn origin(&self) -> &str {

@@ -58,6 +58,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
                 "extensions": info.extensions,
                 "capabilities": info.capabilities,
                 "origin": p.origin(),
+                "health": p.health(),
             })
         })
         .collect();
@@ -66,6 +67,16 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         .iter()
         .map(|f| json!({ "code": f.code, "message": f.message, "origin": f.origin }))
         .collect();
+    for plugin in registry.plugins() {
+        if let Some(health) = plugin.health().filter(|h| !h.healthy) {
+            errors.push(json!({
+                "code": "PLUGIN_UNHEALTHY",
+                "message": format!("plugin `{}` failed recently or has operations switched off", plugin.info().name),
+                "origin": plugin.origin(),
+                "health": health,
+            }));
+        }
+    }
     if registry.plugins().is_empty() {
         errors.push(json!({ "code": "NO_PLUGINS", "message": "no language plugin is loaded" }));
     }

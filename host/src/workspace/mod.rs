@@ -733,6 +733,15 @@ impl Workspace {
                 if !report.is_clean() {
                     tracing::warn!(path = %found.path, plugin = %found.plugin.info().name, rules = ?report.rules(), "plugin facts repaired");
                 }
+                if !report.broken.is_empty() && origin == Origin::Analyzed {
+                    found.plugin.note_failure(
+                        "analyze",
+                        &PluginError::InvalidOutput {
+                            plugin: found.plugin.info().name.clone(),
+                            rules: report.broken_rules(),
+                        },
+                    );
+                }
                 (Ok(Arc::new(facts)), report.broken_rules())
             }
             Err(error) => (Err(error), Vec::new()),
