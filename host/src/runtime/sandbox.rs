@@ -26,6 +26,9 @@ pub struct Limits {
     pub memory_bytes: usize,
     /// Wall-clock budget of one call into a plugin.
     pub call_timeout: Duration,
+    /// The limit of calls that only look something up (`resolve-import`,
+    /// microseconds of work): a plugin that loops there costs little.
+    pub lookup_timeout: Duration,
     /// Extra time per MiB of source for the calls that parse a file, so
     /// that large (generated) files are analysed instead of timing out.
     pub time_per_source_mib: Duration,
@@ -51,6 +54,7 @@ impl Default for Limits {
         Limits {
             memory_bytes: 512 * MIB,
             call_timeout: Duration::from_secs(10),
+            lookup_timeout: Duration::from_secs(2),
             // Measured (tests/runtime_limits.rs, the Rust plugin under
             // wasmtime, a generated file of small functions, 2 cores shared
             // with other builds): 2.0 MB / 35k functions in 5.2 s, 4.0 MB /

@@ -197,7 +197,11 @@ impl WasmPlugin {
                 self.health.failed(key, e);
             })?,
         };
-        let timeout = self.limits.timeout_for(source_bytes);
+        let timeout = if key.operation == operation::RESOLVE_IMPORT {
+            self.limits.call_timeout.min(self.limits.lookup_timeout)
+        } else {
+            self.limits.timeout_for(source_bytes)
+        };
         let state = instance.store.data_mut();
         state.begin_call(timeout, budget);
         let first = state.first_check();
