@@ -142,12 +142,18 @@ async fn every_tool_reports_unanalysed_files() {
     let server = start_hostile(&root, &[]).await;
 
     let health = server.wait_until_indexed(PATIENCE).await;
-    assert_eq!(
-        health["healthy"],
-        json!(true),
+    // Each file's failure is a warning; the only error may be the plugin
+    // itself, reported unhealthy after failing recently.
+    let errors = health["errors"].as_array().unwrap();
+    assert!(
+        errors.iter().all(|e| e["code"] == json!("PLUGIN_UNHEALTHY")
+            && e["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("hostile")),
         "plugin failures on files are warnings: {health:#}"
     );
-    assert_eq!(health["errors"], json!([]));
+    assert_eq!(health["healthy"], json!(errors.is_empty()), "{health:#}");
     let mut warned: Vec<(String, String)> = health["warnings"]
         .as_array()
         .unwrap()
