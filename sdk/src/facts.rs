@@ -65,8 +65,6 @@ pub fn symbols<L: Language>(
             continue;
         };
         let node = m.node;
-        let (span_start, span_end) =
-            L::symbol_range(node, source).unwrap_or((node.start_byte(), node.end_byte()));
         while let Some(&top) = stack.last() {
             // A node that declares several names (Go's `var a, b int`) is
             // not the container of its own second name.
@@ -80,6 +78,25 @@ pub fn symbols<L: Language>(
             }
         }
         let container = stack.last().copied();
+        if stack.len() >= MAX_DESCRIBED_DEPTH {
+            // Nested this deep (generated code), a declaration is reported
+            // plainly: the hooks that describe it walk up the tree, and
+            // tree-sitter answers `parent()` by searching down from the root.
+            let symbol =
+                plain_symbol::<L>(node, name_node, &m.tag, container, &symbols, source, lines);
+            stack.push(symbols.len());
+            nodes.push(SymbolNode {
+                start: node.start_byte(),
+                end: node.end_byte(),
+                kind_id: node.kind_id(),
+                name_start: name_node.start_byte(),
+                extent_end: node.end_byte(),
+            });
+            symbols.push(symbol);
+            continue;
+        }
+        let (span_start, span_end) =
+            L::symbol_range(node, source).unwrap_or((node.start_byte(), node.end_byte()));
         let container_name = m
             .capture("container")
             .map(|n| text(n, source).to_string())
@@ -116,6 +133,36 @@ pub fn symbols<L: Language>(
         symbols.push(symbol);
     }
     (symbols, nodes)
+}
+
+/// Containers deeper than this get plain symbols: name, kind, span and
+/// container, without signature, doc comment, visibility or modifiers (the
+/// host indexes 256 levels; deeper ones are only counted).
+pub const MAX_DESCRIBED_DEPTH: usize = 256;
+
+/// A symbol described without the language's hooks.
+fn plain_symbol<L: Language>(
+    node: Node,
+    name_node: Node,
+    tag: &str,
+    container: Option<usize>,
+    symbols: &[Symbol],
+    source: &str,
+    lines: &LineIndex,
+) -> Symbol {
+    Symbol {
+        name: text(name_node, source).to_string(),
+        kind: L::symbol_kind(tag),
+        language_kind: tag.to_string(),
+        span: lines.span(source, node.start_byte(), node.end_byte()),
+        name_span: lines.span(source, name_node.start_byte(), name_node.end_byte()),
+        container: container.map(|c| c as u32),
+        container_name: container.map(|c| symbols_name(symbols, c)),
+        signature: None,
+        doc: None,
+        visibility: crate::types::Visibility::Unspecified,
+        modifiers: Vec::new(),
+    }
 }
 
 fn symbols_name(symbols: &[Symbol], index: usize) -> String {
@@ -259,7 +306,7 @@ pub fn locals<L: Language>(
     let scope_index = query.capture_index_for_name("local.scope");
     let mut scopes = std::collections::HashSet::new();
     if let Some(scope_index) = scope_index {
-        let mut cursor = tree_sitter::QueryCursor::new();
+        let mut cursor = crate::query::cursor();
         let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
         use tree_sitter::StreamingIterator;
         while let Some(m) = matches.next() {
@@ -453,7 +500,7 @@ fn member_owner(symbols: &[Symbol], mut index: usize) -> Option<String> {
 
 /// Syntax errors: tree-sitter `ERROR` and `MISSING` nodes.
 pub fn diagnostics(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out: Vec<Diagnostic> = too_deep(tree, source, lines).into_iter().collect();
     if !tree.root_node().has_error() {
         return out;
     }
@@ -487,6 +534,42 @@ pub fn diagnostics(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Diagnost
     }
     out.sort_by_key(|d| d.span.start.offset);
     out
+}
+
+/// The first node nested deeper than queries look (see
+/// [`crate::query::MAX_QUERY_START_DEPTH`]), reported so that what is left
+/// out of the facts is not left out silently. A cursor walk: linear, and no
+/// recursion.
+fn too_deep(tree: &Tree, source: &str, lines: &LineIndex) -> Option<Diagnostic> {
+    let limit = crate::query::MAX_QUERY_START_DEPTH;
+    let mut cursor = tree.walk();
+    let mut depth: u32 = 0;
+    loop {
+        if depth > limit {
+            let node = cursor.node();
+            return Some(Diagnostic {
+                severity: Severity::Information,
+                code: "nesting-too-deep".into(),
+                message: format!(
+                    "code nested deeper than {limit} syntax levels is not analysed: declarations and references inside it are not indexed"
+                ),
+                span: lines.span(source, node.start_byte(), node.end_byte()),
+            });
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 /// Undo the spaces that line breaks leave inside brackets once collapsed:

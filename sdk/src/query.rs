@@ -4,6 +4,19 @@ use std::collections::HashSet;
 
 use tree_sitter::{Node, Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator, Tree};
 
+/// Syntax depth below which no query match starts. tree-sitter's query
+/// cursor keeps a state per pattern in progress on the path from the root,
+/// so on code nested thousands deep (generated, or hostile) matching grows
+/// with the square of the depth; real code stays far above this.
+pub const MAX_QUERY_START_DEPTH: u32 = 1024;
+
+/// A query cursor with the depth bound every query of the SDK runs under.
+pub fn cursor() -> QueryCursor {
+    let mut cursor = QueryCursor::new();
+    cursor.set_max_start_depth(Some(MAX_QUERY_START_DEPTH));
+    cursor
+}
+
 /// The compiled queries of a language.
 pub struct Queries {
     pub symbols: Query,
@@ -84,7 +97,7 @@ pub fn tagged_matches<'tree>(
     dedupe_on: &str,
 ) -> Vec<TaggedMatch<'tree>> {
     let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
+    let mut cursor = cursor();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     let mut found: Vec<(usize, TaggedMatch<'tree>)> = Vec::new();
     while let Some(m) = matches.next() {

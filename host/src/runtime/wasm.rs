@@ -291,6 +291,18 @@ impl WasmPlugin {
                 }
             }
         }
+        // wasmtime refuses to copy an answer beyond its host-call budget:
+        // the plugin reported more than any file can legitimately hold.
+        let text = format!("{error:#}");
+        if text.contains("too much data is being copied") {
+            return PluginError::InvalidOutput {
+                plugin,
+                rules: vec![
+                    "the answer is too large to copy out of the plugin (more facts than the caps of 1M symbols and 4M references allow)"
+                        .to_string(),
+                ],
+            };
+        }
         let stderr = state.stderr.contents();
         if let Some(refused) = state.memory.refused {
             return PluginError::OutOfMemory {

@@ -138,7 +138,13 @@ impl ToolRegistry {
             }
         }
         let mut value = (tool.handler)(context, &args)?;
-        mark_incomplete(&mut value, &context.workspace.snapshot());
+        let snapshot = context.workspace.snapshot();
+        mark_incomplete(&mut value, &snapshot);
+        // Every answer says when files of the index could not be analysed.
+        let unanalyzed = snapshot.failed_files();
+        if let (true, Value::Object(map)) = (unanalyzed > 0, &mut value) {
+            map.insert("unanalyzedFiles".into(), json!(unanalyzed));
+        }
         // An answer read from an index a refresh is still updating says so.
         if let (Some(detail), Value::Object(map)) = (
             crate::budget::current().and_then(|b| b.refreshing()),

@@ -16,7 +16,7 @@ pub fn tool() -> Tool {
             "type": "object",
             "properties": {
                 "path": { "type": "string", "description": "File path relative to the workspace root" },
-                "depth": { "type": "integer", "minimum": 1, "maximum": 64, "description": "Nesting depth to include (default and most: 64)" },
+                "depth": { "type": "integer", "minimum": 1, "maximum": 48, "description": "Nesting depth to include (default and most: 48)" },
                 "collapseBody": { "type": "boolean", "default": true, "description": "Show declarations as signatures (true) or include each declaration's full source (false)" }
             },
             "required": ["path"],
@@ -83,8 +83,11 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 
 /// Bytes of outline one answer carries at most.
 const MAX_OUTLINE_BYTES: usize = 256 * 1024;
-/// Nesting levels one outline shows at most (clients parse JSON recursively).
-const MAX_OUTLINE_DEPTH: usize = 64;
+/// Nesting levels one outline shows at most. Each level is two levels of
+/// JSON (a node and its `children`), and clients parse JSON recursively
+/// with limits of their own (serde_json, and so the Rust MCP SDK, stops at
+/// 128 with the reply's own envelope counted): 48 levels stay well inside.
+const MAX_OUTLINE_DEPTH: usize = 48;
 
 /// The containment forest of a file's symbols, built once: linear in the
 /// number of symbols.
