@@ -7,6 +7,7 @@ use std::rc::Rc;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
+use crate::embedded::{self, EmbeddedTree};
 use crate::facts::{self, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
@@ -31,6 +32,7 @@ pub(crate) struct State {
     parser: Parser,
     symbols: Option<Rc<(Vec<Symbol>, Vec<SymbolNode>)>>,
     locals: Option<Rc<Vec<LocalBinding>>>,
+    embedded: Option<Rc<Vec<EmbeddedTree>>>,
 }
 
 impl<L: Language> Document<L> {
@@ -54,16 +56,35 @@ impl<L: Language> Document<L> {
         computed
     }
 
-    fn local_bindings(&self) -> Rc<Vec<LocalBinding>> {
+    /// The embedded code (macro arguments) parsed, once per version.
+    fn embedded_trees(&self) -> Rc<Vec<EmbeddedTree>> {
         let mut state = self.state.borrow_mut();
-        if let Some(cached) = &state.locals {
+        if let Some(cached) = &state.embedded {
             return cached.clone();
         }
+        let State {
+            parser,
+            source,
+            tree,
+            ..
+        } = &mut *state;
+        let computed = Rc::new(embedded::parse::<L>(parser, tree, source));
+        state.embedded = Some(computed.clone());
+        computed
+    }
+
+    fn local_bindings(&self) -> Rc<Vec<LocalBinding>> {
+        if let Some(cached) = &self.state.borrow().locals {
+            return cached.clone();
+        }
+        let embedded = self.embedded_trees();
+        let mut state = self.state.borrow_mut();
         let computed = Rc::new(facts::locals::<L>(
             &state.tree,
             &state.source,
             &state.lines,
             state.language,
+            &embedded,
         ));
         state.locals = Some(computed.clone());
         computed
@@ -96,6 +117,7 @@ impl<L: Language> GuestDocument for Document<L> {
                 parser,
                 symbols: None,
                 locals: None,
+                embedded: None,
             }),
             _language: PhantomData,
         }
@@ -149,6 +171,7 @@ impl<L: Language> GuestDocument for Document<L> {
         state.lines = LineIndex::new(&state.source);
         state.symbols = None;
         state.locals = None;
+        state.embedded = None;
         Ok(())
     }
 
@@ -167,6 +190,7 @@ impl<L: Language> GuestDocument for Document<L> {
     fn references(&self) -> Vec<Reference> {
         let symbols = self.symbols_and_nodes();
         let locals = self.local_bindings();
+        let embedded = self.embedded_trees();
         let state = self.state.borrow();
         facts::references::<L>(
             &state.tree,
@@ -176,6 +200,7 @@ impl<L: Language> GuestDocument for Document<L> {
             &symbols.0,
             &symbols.1,
             &locals,
+            &embedded,
         )
     }
 

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
+use crate::embedded::{EmbeddedTree, View};
 use crate::language::Language;
 use crate::query::tagged_matches;
 use crate::text::{LineIndex, collapse_whitespace};
@@ -295,9 +296,34 @@ fn last_row(node: Node) -> usize {
     }
 }
 
-/// Local bindings with the region where each is visible.
+/// Local bindings with the region where each is visible, in document order:
+/// the file's own and those in its embedded code.
 pub fn locals<L: Language>(
     tree: &Tree,
+    source: &str,
+    lines: &LineIndex,
+    language: &str,
+    embedded: &[EmbeddedTree],
+) -> Vec<LocalBinding> {
+    let mut out = locals_in::<L>(View::file(tree, source), source, lines, language);
+    if !embedded.is_empty() {
+        for tree in embedded {
+            out.extend(locals_in::<L>(
+                View::embedded(tree),
+                source,
+                lines,
+                language,
+            ));
+        }
+        // Resolution looks bindings up by position.
+        out.sort_by_key(|b| b.start);
+    }
+    out
+}
+
+/// The local bindings of one tree, with file offsets.
+fn locals_in<L: Language>(
+    view: View,
     source: &str,
     lines: &LineIndex,
     language: &str,
@@ -307,7 +333,7 @@ pub fn locals<L: Language>(
     let mut scopes = std::collections::HashSet::new();
     if let Some(scope_index) = scope_index {
         let mut cursor = crate::query::cursor();
-        let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
+        let mut matches = cursor.matches(query, view.tree.root_node(), view.text.as_bytes());
         use tree_sitter::StreamingIterator;
         while let Some(m) = matches.next() {
             for c in m.captures.iter().filter(|c| c.index == scope_index) {
@@ -315,11 +341,18 @@ pub fn locals<L: Language>(
             }
         }
     }
-    let definitions = tagged_matches(query, tree, source.as_bytes(), "local.definition.", "");
+    let definitions = tagged_matches(
+        query,
+        view.tree,
+        view.text.as_bytes(),
+        "local.definition.",
+        "",
+    );
     definitions
         .into_iter()
-        .map(|m| {
+        .filter_map(|m| {
             let node = m.node;
+            let (start, end) = view.range(node)?;
             let mut scope = node.parent();
             while let Some(candidate) = scope {
                 if scopes.contains(&candidate.id()) {
@@ -327,27 +360,30 @@ pub fn locals<L: Language>(
                 }
                 scope = candidate.parent();
             }
-            let scope_end = scope.map_or(source.len(), |s| s.end_byte());
-            let visible_from = m.capture("local.after").map_or(node.start_byte(), |after| {
-                after.end_byte().max(node.start_byte())
-            });
-            LocalBinding {
+            let scope_end = view.clamp(scope.map_or(view.text.len(), |s| s.end_byte()));
+            let visible_from = m
+                .capture("local.after")
+                .map_or(start, |after| view.clamp(after.end_byte()).max(start));
+            Some(LocalBinding {
                 local: Local {
-                    name: text(node, source).to_string(),
-                    span: lines.span(source, node.start_byte(), node.end_byte()),
-                    scope: lines.span(source, node.start_byte(), scope_end),
+                    name: text(node, view.text).to_string(),
+                    span: lines.span(source, start, end),
+                    scope: lines.span(source, start, scope_end),
                     language_kind: m.tag.clone(),
                 },
-                start: node.start_byte(),
+                start,
                 visible_from,
                 scope_end,
-            }
+            })
         })
         .collect()
 }
 
 /// References, each with its enclosing symbol and, for bare names, the local
 /// binding it resolves to. Names that are themselves declarations are skipped.
+/// References in embedded code are the file's own; what a tree parsed in a
+/// region that was parsed again as embedded code (a token tree) is not.
+#[allow(clippy::too_many_arguments)]
 pub fn references<L: Language>(
     tree: &Tree,
     source: &str,
@@ -356,9 +392,8 @@ pub fn references<L: Language>(
     symbols: &[Symbol],
     symbol_nodes: &[SymbolNode],
     locals: &[LocalBinding],
+    embedded: &[EmbeddedTree],
 ) -> Vec<Reference> {
-    let queries = L::queries(language);
-    let separator = L::symbol_config().path_separator;
     let qualifying: std::collections::HashSet<String> =
         L::qualifying_names(tree.root_node(), source)
             .into_iter()
@@ -377,30 +412,92 @@ pub fn references<L: Language>(
             .or_default()
             .push(i);
     }
+    let context = ReferenceContext {
+        source,
+        lines,
+        language,
+        symbols,
+        symbol_nodes,
+        locals,
+        qualifying: &qualifying,
+        declared: &declared,
+        locals_by_name: &locals_by_name,
+    };
+    let reparsed = crate::embedded::reparsed(embedded);
+    let mut out = references_in::<L>(&context, View::file(tree, source), &reparsed[0]);
+    if embedded.is_empty() {
+        return out.into_iter().map(|(_, r)| r).collect();
+    }
+    for (i, tree) in embedded.iter().enumerate() {
+        out.extend(references_in::<L>(
+            &context,
+            View::embedded(tree),
+            &reparsed[i + 1],
+        ));
+    }
+    // In the order of the file's own: by where the tagged node starts.
+    out.sort_by_key(|(at, _)| *at);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// What resolving the references of each tree needs.
+struct ReferenceContext<'a> {
+    source: &'a str,
+    lines: &'a LineIndex,
+    language: &'a str,
+    symbols: &'a [Symbol],
+    symbol_nodes: &'a [SymbolNode],
+    locals: &'a [LocalBinding],
+    qualifying: &'a std::collections::HashSet<String>,
+    declared: &'a std::collections::HashSet<usize>,
+    locals_by_name: &'a HashMap<&'a str, Vec<usize>>,
+}
+
+/// The references of one tree with file offsets, each with the file offset
+/// of its tagged node; none whose name is in `skip`.
+fn references_in<L: Language>(
+    context: &ReferenceContext,
+    view: View,
+    skip: &[(usize, usize)],
+) -> Vec<(usize, Reference)> {
+    let ReferenceContext {
+        source,
+        lines,
+        language,
+        symbols,
+        symbol_nodes,
+        locals,
+        qualifying,
+        declared,
+        locals_by_name,
+    } = *context;
+    let queries = L::queries(language);
+    let separator = L::symbol_config().path_separator;
+    let tree_text = view.text;
     tagged_matches(
         &queries.references,
-        tree,
-        source.as_bytes(),
+        view.tree,
+        tree_text.as_bytes(),
         "reference.",
         "name",
     )
     .into_iter()
     .filter_map(|m| {
         let name_node = m.capture("name")?;
-        let start = name_node.start_byte();
-        if declared.contains(&start) {
+        let (start, end) = view.range(name_node)?;
+        if declared.contains(&start) || crate::embedded::covered(skip, start) {
             return None;
         }
         let kind = reference_kind(&m.tag)?;
         let receiver = m.capture("receiver");
         let qualifying_receiver = receiver
             .filter(|r| r.named_child_count() == 0)
-            .map(|r| text(r, source))
+            .map(|r| text(r, tree_text))
             .filter(|r| qualifying.contains(*r));
         let qualifier: Vec<String> = m
             .capture("qualifier")
             .map(|q| {
-                text(q, source)
+                text(q, tree_text)
                     .split(separator)
                     .map(str::trim)
                     .filter(|s| !s.is_empty() && !s.starts_with('<'))
@@ -410,26 +507,29 @@ pub fn references<L: Language>(
             .or_else(|| qualifying_receiver.map(|r| vec![r.to_string()]))
             .or_else(|| {
                 receiver
-                    .filter(|r| L::is_self_receiver(*r, source))
+                    .filter(|r| L::is_self_receiver(*r, tree_text))
                     .and_then(|_| enclosing(symbols, symbol_nodes, start))
                     .and_then(|e| member_owner(symbols, e as usize))
                     .map(|owner| vec![owner])
             })
             .unwrap_or_default();
         let is_member = receiver.is_some() && qualifying_receiver.is_none();
-        let name = text(name_node, source).to_string();
+        let name = text(name_node, tree_text).to_string();
         let local = (qualifier.is_empty() && !is_member)
-            .then(|| resolve_local(&locals_by_name, locals, &name, start))
+            .then(|| resolve_local(locals_by_name, locals, &name, start))
             .flatten();
-        Some(Reference {
-            kind,
-            span: lines.span(source, start, name_node.end_byte()),
-            qualifier,
-            is_member,
-            enclosing: enclosing(symbols, symbol_nodes, start),
-            local: local.map(|l| l as u32),
-            name,
-        })
+        Some((
+            view.clamp(m.node.start_byte()),
+            Reference {
+                kind,
+                span: lines.span(source, start, end),
+                qualifier,
+                is_member,
+                enclosing: enclosing(symbols, symbol_nodes, start),
+                local: local.map(|l| l as u32),
+                name,
+            },
+        ))
     })
     .collect()
 }

@@ -42,6 +42,21 @@ pub struct MetricsConfig {
     pub atomic_operand_kinds: &'static [&'static str],
 }
 
+/// Text that the grammar leaves unparsed but that holds code of the
+/// language: the arguments of a Rust macro, kept as a token tree. The SDK
+/// parses `prefix`, the bytes `start..end` of the text and `suffix` as one
+/// more text of the language, and reports the references and locals it
+/// finds in those bytes as the text's own, with their spans in the text.
+/// The wrapper makes the bytes parse as what they are (`fn f() { [` and
+/// `]; }` around a list of expressions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Embedded {
+    pub start: usize,
+    pub end: usize,
+    pub prefix: &'static str,
+    pub suffix: &'static str,
+}
+
 /// A language plugin. Everything has a default except the grammar, the
 /// queries and the configuration.
 pub trait Language: 'static {
@@ -138,6 +153,17 @@ pub trait Language: 'static {
     /// that the host looks the member up in that type.
     fn is_self_receiver(_receiver: Node, _source: &str) -> bool {
         false
+    }
+
+    /// Code the grammar left unparsed in the text `source` whose tree is
+    /// `root` (see [`Embedded`]). Asked again of each embedded text once
+    /// parsed, up to [`crate::MAX_EMBEDDED_DEPTH`] levels, so nested macros
+    /// are found in their enclosing macro's parse; the answer for the file
+    /// should not include code nested in another embedded region. An
+    /// embedded text that does not parse without errors is left as the
+    /// grammar parsed it.
+    fn embedded_code(_root: Node, _source: &str) -> Vec<Embedded> {
+        Vec::new()
     }
 
     /// The doc text of a comment, or `None` when it is not a doc comment.

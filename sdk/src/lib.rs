@@ -10,6 +10,7 @@
 pub mod bindings;
 mod component;
 mod document;
+mod embedded;
 mod facts;
 mod language;
 mod metrics;
@@ -18,7 +19,8 @@ mod text;
 
 pub use component::Component;
 pub use document::Document;
-pub use language::{Language, MetricsConfig, SymbolConfig, default_symbol_kind};
+pub use embedded::MAX_EMBEDDED_DEPTH;
+pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
 pub use query::Queries;
 pub use text::LineIndex;
 

@@ -48,6 +48,10 @@
       (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))
     ])) @reference.extends
 
+; A named argument of a formatting macro (`format!("{a}", a = 1)`): the
+; arguments of such macros are parsed as the elements of an array.
+(array_expression (assignment_expression left: (identifier) @name) @reference.ignore)
+
 ; Writes
 (assignment_expression left: (identifier) @name) @reference.write
 (compound_assignment_expr left: (identifier) @name) @reference.write

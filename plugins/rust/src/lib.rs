@@ -1,7 +1,9 @@
 //! The lingo plugin for Rust: tree-sitter-rust plus the `.scm` queries in
-//! `queries/`, with Rust code only for `use` trees, visibility and modules.
+//! `queries/`, with Rust code only for `use` trees, visibility, modules and
+//! the arguments of well-known macros.
 
 mod imports;
+mod macros;
 mod modules;
 
 use std::sync::OnceLock;
@@ -9,7 +11,7 @@ use std::sync::OnceLock;
 use lingo_plugin_sdk::types::{
     Capability, Import, Manifest, ModuleIdentity, PluginError, TextEdit, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use lingo_plugin_sdk::{Embedded, Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
 use tree_sitter::Node;
 
 /// Rust, as a lingo language.
@@ -60,6 +62,11 @@ impl Language for Rust {
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {
         receiver.kind() == "self"
+    }
+
+    /// The arguments of `assert_eq!`, `vec!`, `format!` and the like.
+    fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
+        macros::embedded_code(root, source)
     }
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
@@ -240,3 +247,183 @@ fn visibility(node: Node, source: &str) -> Visibility {
 }
 
 lingo_plugin_sdk::export_plugin!(Rust);
+
+#[cfg(test)]
+mod tests {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::types::{Reference, ReferenceKind};
+
+    use super::Rust;
+
+    fn document(source: &str) -> Document<Rust> {
+        Document::<Rust>::new("src/lib.rs".into(), source.into())
+    }
+
+    /// One line per reference: name, kind, byte range, line:character,
+    /// qualifier, member flag, local binding's name.
+    fn reference_lines(source: &str) -> Vec<String> {
+        let document = document(source);
+        let locals = document.locals();
+        document
+            .references()
+            .iter()
+            .map(|r: &Reference| {
+                let (start, end) = (r.span.start.offset as usize, r.span.end.offset as usize);
+                assert_eq!(&source[start..end], r.name, "span of {r:?}");
+                let mut line = format!(
+                    "{} {} {start}..{end} {}:{}",
+                    r.name,
+                    kind(r.kind),
+                    r.span.start.line,
+                    r.span.start.character
+                );
+                if !r.qualifier.is_empty() {
+                    line += &format!(" q={}", r.qualifier.join("::"));
+                }
+                if r.is_member {
+                    line += " member";
+                }
+                if let Some(l) = r.local {
+                    let local = &locals[l as usize];
+                    line += &format!(" local={}@{}", local.name, local.span.start.offset);
+                }
+                line
+            })
+            .collect()
+    }
+
+    fn kind(kind: ReferenceKind) -> &'static str {
+        match kind {
+            ReferenceKind::Call => "call",
+            ReferenceKind::Reference => "reference",
+            ReferenceKind::Type => "type",
+            ReferenceKind::Import => "import",
+            ReferenceKind::Extends => "extends",
+            ReferenceKind::Implements => "implements",
+            ReferenceKind::Write => "write",
+        }
+    }
+
+    #[test]
+    fn calls_paths_and_struct_literals_inside_assert_eq_are_references() {
+        let source = "fn t() {\n    assert_eq!(parser(\"(?P<☃>)\").parse().unwrap_err(), TestError { span: Span::new(1), kind: ast::ErrorKind::Empty });\n}\n";
+        let lines = reference_lines(source);
+        assert_eq!(
+            lines,
+            [
+                "assert_eq call 13..22 1:4",
+                "unwrap_err call 52..62 1:41 member",
+                "parse call 44..49 1:33 member",
+                "parser call 24..30 1:15",
+                "TestError type 66..75 1:55",
+                "new call 90..93 1:79 q=Span",
+                "Span reference 84..88 1:73",
+                "Empty reference 120..125 1:109 q=ast::ErrorKind",
+                "ErrorKind reference 109..118 1:98 q=ast",
+                "ast reference 104..107 1:93",
+            ]
+        );
+    }
+
+    #[test]
+    fn locals_used_in_macro_arguments_resolve_and_closures_bind_their_own() {
+        let source = "fn t(f: &mut F) {\n    let x = 1;\n    assert!(items.iter().all(|x| x.ok()), \"{}\", x);\n    write!(f, \"{x} {y:?}\", y = x)?;\n}\n";
+        assert_eq!(
+            reference_lines(source),
+            [
+                "F type 13..14 0:13",
+                "assert call 37..43 2:4",
+                "all call 58..61 2:25 member",
+                "iter call 51..55 2:18 member",
+                "items reference 45..50 2:12",
+                "ok call 68..70 2:35 member",
+                "x reference 66..67 2:33 local=x@63",
+                "x reference 81..82 2:48 local=x@26",
+                "write call 89..94 3:4",
+                "f reference 96..97 3:11 local=f@5",
+                "x reference 101..102 3:16 local=x@26",
+                "x reference 116..117 3:31 local=x@26",
+            ]
+        );
+        // The closure's parameter is a local of the file, scoped to the closure.
+        let locals = document(source).locals();
+        let names: Vec<(&str, u32, u32)> = locals
+            .iter()
+            .map(|l| (l.name.as_str(), l.span.start.offset, l.scope.end.offset))
+            .collect();
+        assert_eq!(names, [("f", 5, 122), ("x", 26, 122), ("x", 63, 72)]);
+    }
+
+    #[test]
+    fn nested_macros_vec_repeat_and_matches_patterns() {
+        let source = "fn t() {\n    let v = vec![vec![Point::new(); n]];\n    debug_assert!(matches!(v.first(), Some(p) if p.len() > LIMIT), \"{v:?}\");\n}\n";
+        assert_eq!(
+            reference_lines(source),
+            [
+                "vec call 21..24 1:12",
+                "vec call 26..29 1:17",
+                "new call 38..41 1:29 q=Point",
+                "Point reference 31..36 1:22",
+                "n reference 45..46 1:36",
+                "debug_assert call 54..66 2:4",
+                "matches call 68..75 2:18",
+                "first call 79..84 2:29 member",
+                "v reference 77..78 2:27 local=v@17",
+                "Some reference 88..92 2:38",
+                "len call 101..104 2:51 member",
+                "p reference 99..100 2:49 local=p@93",
+                "LIMIT reference 109..114 2:59",
+                "v reference 119..120 2:69 local=v@17",
+            ]
+        );
+    }
+
+    #[test]
+    fn other_macros_and_unparsable_arguments_keep_their_tokens() {
+        // A macro of the crate's own: its tokens are names, as before.
+        // `println!` whose arguments are not expressions: left as tokens.
+        let source = "fn t() {\n    my_macro!(a.b());\n    println!(a => b);\n}\n";
+        assert_eq!(
+            reference_lines(source),
+            [
+                "my_macro call 13..21 1:4",
+                "a reference 23..24 1:14",
+                "b reference 25..26 1:16",
+                "println call 35..42 2:4",
+                "a reference 44..45 2:13",
+                "b reference 49..50 2:18",
+            ]
+        );
+    }
+
+    #[test]
+    fn macros_nested_deeper_than_the_limit_are_left_as_tokens() {
+        let source = "fn t() { vec![vec![vec![vec![f()]]]]; }";
+        let lines = reference_lines(source);
+        assert_eq!(
+            lines,
+            [
+                "vec call 9..12 0:9",
+                "vec call 14..17 0:14",
+                "vec call 19..22 0:19",
+                "vec call 24..27 0:24",
+                "f reference 29..30 0:29",
+            ]
+        );
+    }
+
+    #[test]
+    fn self_fields_in_macros_are_qualified_by_the_impl() {
+        let source = "impl P {\n    fn m(&self) { assert_eq!(self.x, self.y()); }\n}\n";
+        assert_eq!(
+            reference_lines(source),
+            [
+                "P type 5..6 0:5",
+                "assert_eq call 27..36 1:18",
+                "x reference 43..44 1:34 q=P member",
+                "y call 51..52 1:42 q=P member",
+            ]
+        );
+    }
+}

@@ -1,0 +1,257 @@
+//! The arguments of well-known macros as embedded code: tree-sitter-rust
+//! leaves a macro's arguments as a token tree, so the calls, paths and
+//! struct literals in `assert_eq!(parse(x), Ast { .. })` would be invisible.
+//! The macros below take expressions (and `matches!` a pattern); their
+//! arguments are parsed again, wrapped, by the SDK. The names written in
+//! a format string (`"{name}"`) are embedded code too.
+
+use lingo_plugin_sdk::Embedded;
+use tree_sitter::Node;
+
+/// Comma-separated expressions, as the elements of an array (which also
+/// takes `vec![x; n]`).
+const EXPRESSIONS: (&str, &str) = ("fn __lingo() { [", "]; }");
+/// One expression: a name captured by a format string.
+const EXPRESSION: (&str, &str) = ("fn __lingo() { ", "; }");
+/// A pattern, with an optional `if` guard.
+const PATTERN: (&str, &str) = ("fn __lingo() { match () { ", " => {} } }");
+
+/// Macros whose arguments are expressions, with the index of the argument
+/// that is a format string, if any. The standard library's, and the
+/// formatting macros of `anyhow` and `log`.
+const EXPRESSION_MACROS: &[(&str, Option<usize>)] = &[
+    ("assert", Some(1)),
+    ("assert_eq", Some(2)),
+    ("assert_ne", Some(2)),
+    ("debug_assert", Some(1)),
+    ("debug_assert_eq", Some(2)),
+    ("debug_assert_ne", Some(2)),
+    ("vec", None),
+    ("dbg", None),
+    ("format", Some(0)),
+    ("format_args", Some(0)),
+    ("print", Some(0)),
+    ("println", Some(0)),
+    ("eprint", Some(0)),
+    ("eprintln", Some(0)),
+    ("write", Some(1)),
+    ("writeln", Some(1)),
+    ("panic", Some(0)),
+    ("todo", Some(0)),
+    ("unimplemented", Some(0)),
+    ("unreachable", Some(0)),
+    ("anyhow", Some(0)),
+    ("bail", Some(0)),
+    ("ensure", Some(1)),
+    ("format_err", Some(0)),
+    ("trace", Some(0)),
+    ("debug", Some(0)),
+    ("info", Some(0)),
+    ("warn", Some(0)),
+    ("error", Some(0)),
+];
+
+/// Macros taking an expression, then a pattern: `matches!(value, Some(x) if x > 1)`.
+const PATTERN_MACROS: &[&str] = &["matches", "assert_matches", "debug_assert_matches"];
+
+/// The embedded code in the tree `root` of `source`: the arguments of each
+/// macro above that is not itself inside a token tree (those are found in
+/// the parse of their enclosing macro), and the names captured by its format
+/// string.
+pub fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let descend = match node.kind() {
+            "macro_invocation" => {
+                macro_arguments(node, source, &mut out);
+                false
+            }
+            "token_tree" | "macro_definition" => false,
+            _ => true,
+        };
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// The embedded code of one macro invocation.
+fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
+    let Some(name) = node
+        .child_by_field_name("macro")
+        .and_then(|m| match m.kind() {
+            "identifier" => Some(m),
+            "scoped_identifier" => m.child_by_field_name("name"),
+            _ => None,
+        })
+    else {
+        return;
+    };
+    let name = &source[name.byte_range()];
+    let mut cursor = node.walk();
+    let Some(tokens) = node
+        .children(&mut cursor)
+        .filter(|c| c.kind() == "token_tree")
+        .last()
+    else {
+        return;
+    };
+    // The delimiters are one byte each.
+    let (start, end) = (tokens.start_byte() + 1, tokens.end_byte() - 1);
+    if start >= end {
+        return;
+    }
+    let mut cursor = tokens.walk();
+    let children: Vec<Node> = tokens.children(&mut cursor).collect();
+    if let Some(&(_, format_index)) = EXPRESSION_MACROS.iter().find(|(m, _)| *m == name) {
+        out.push(region(start, end, EXPRESSIONS));
+        if let Some(index) = format_index {
+            format_captures(&children, index, source, out);
+        }
+    } else if PATTERN_MACROS.contains(&name) {
+        let Some(comma) = children.iter().find(|c| c.kind() == ",") else {
+            return;
+        };
+        out.push(region(start, comma.start_byte(), EXPRESSIONS));
+        // The pattern, without a trailing comma.
+        let pattern_end = start + source[start..end].trim_end().trim_end_matches(',').len();
+        if comma.end_byte() < pattern_end {
+            out.push(region(comma.end_byte(), pattern_end, PATTERN));
+        }
+    }
+}
+
+fn region(start: usize, end: usize, (prefix, suffix): (&'static str, &'static str)) -> Embedded {
+    Embedded {
+        start,
+        end,
+        prefix,
+        suffix,
+    }
+}
+
+/// The names a format string captures (`"{name}"`, `"{name:?}"`): the
+/// argument number `index` (counted by the commas at the top of the token
+/// tree `children`) when it is a lone string literal. A name given as an
+/// argument (`name = value`) is that argument, not a capture.
+fn format_captures(children: &[Node], index: usize, source: &str, out: &mut Vec<Embedded>) {
+    let mut arguments: Vec<Vec<Node>> = vec![Vec::new()];
+    for child in children {
+        match child.kind() {
+            "(" | ")" | "[" | "]" | "{" | "}" => {}
+            "," => arguments.push(Vec::new()),
+            _ => arguments.last_mut().expect("one argument").push(*child),
+        }
+    }
+    let [literal] = arguments.get(index).map(Vec::as_slice).unwrap_or(&[]) else {
+        return;
+    };
+    let named: Vec<&str> = arguments[index + 1..]
+        .iter()
+        .filter_map(|argument| match argument.as_slice() {
+            [name, equals, ..] if name.kind() == "identifier" && equals.kind() == "=" => {
+                Some(&source[name.byte_range()])
+            }
+            _ => None,
+        })
+        .collect();
+    let text = &source[literal.byte_range()];
+    let (body_start, raw) = match literal.kind() {
+        "string_literal" => (1, false),
+        "raw_string_literal" => match text.find('"') {
+            Some(quote) => (quote + 1, true),
+            None => return,
+        },
+        _ => return,
+    };
+    let closing = if raw {
+        text.rfind('"').unwrap_or(body_start)
+    } else {
+        text.len().saturating_sub(1)
+    };
+    if closing <= body_start {
+        return;
+    }
+    let base = literal.start_byte();
+    for (from, to) in captured_names(&text[body_start..closing], raw) {
+        let name = &text[body_start + from..body_start + to];
+        if !named.contains(&name) {
+            out.push(region(
+                base + body_start + from,
+                base + body_start + to,
+                EXPRESSION,
+            ));
+        }
+    }
+}
+
+/// The byte ranges of the identifiers a format string's body captures:
+/// `{name}` or `{name:spec}`; `{{` is an escaped brace, and in a string
+/// that is not raw, `\` starts an escape (`\u{..}` included).
+fn captured_names(body: &str, raw: bool) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if !raw => {
+                i += 2;
+                if bytes.get(i - 1) == Some(&b'u') && bytes.get(i) == Some(&b'{') {
+                    while i < bytes.len() && bytes[i] != b'}' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
+            b'{' => {
+                let start = i + 1;
+                let mut end = start;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
+                    end += 1;
+                }
+                let name = &body[start..end];
+                let starts_like_a_name = name
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+                if starts_like_a_name && name != "_" && matches!(bytes.get(end), Some(b'}' | b':'))
+                {
+                    out.push((start, end));
+                }
+                i = end.max(start);
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_strings_capture_names_not_escapes_or_positions() {
+        let body = r"a {x} {{y}} {0} {} {z:?} {w:>width$} \u{ab} {_} {é}";
+        let names: Vec<&str> = captured_names(body, false)
+            .into_iter()
+            .map(|(s, e)| &body[s..e])
+            .collect();
+        assert_eq!(names, ["x", "z", "w"]);
+        let raw = r"\{a}";
+        assert_eq!(captured_names(raw, true), [(2, 3)]);
+    }
+}
