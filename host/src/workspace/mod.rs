@@ -266,15 +266,20 @@ impl Workspace {
         self.watcher.is_some()
     }
 
-    /// The files as they are on disk: a full walk, or with a watcher that
-    /// reports no new files, a stat of each indexed file. Also the indexed
-    /// files the watcher reported changed: they are re-read whatever their
-    /// size and modification time say.
-    fn listing(&self, previous: &Snapshot) -> (walk::Listing, HashSet<String>) {
+    /// The files as they are on disk, and the indexed files the watcher
+    /// reported changed (re-read whatever their size and modification time
+    /// say). Without a watcher: a full walk. With one: `None` when nothing
+    /// was reported (nothing to do), a walk when files may have been added,
+    /// else the indexed files with only the reported ones stat'ed again, so
+    /// a refresh costs O(changed files) in system calls.
+    fn listing(&self, previous: &Snapshot) -> Option<(walk::Listing, HashSet<String>)> {
         let Some(watcher) = &self.watcher else {
-            return (walk::list(&self.root, &self.registry), HashSet::new());
+            return Some((walk::list(&self.root, &self.registry), HashSet::new()));
         };
         let changes = watcher.take();
+        if previous.generation > 0 && !changes.overflow && changes.paths.is_empty() {
+            return None;
+        }
         let reported: HashSet<String> = changes
             .paths
             .iter()
@@ -288,15 +293,21 @@ impl Workspace {
                 .iter()
                 .any(|p| self.may_add_files(p, previous))
         {
-            return (walk::list(&self.root, &self.registry), reported);
+            return Some((walk::list(&self.root, &self.registry), reported));
         }
         let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
-        let listing = walk::restat(&self.root, previous.files.values().map(|f| &**f), manifests);
-        (listing, reported)
+        let listing = walk::restat_reported(
+            &self.root,
+            previous.files.values().map(|f| &**f),
+            &reported,
+            manifests,
+        );
+        Some((listing, reported))
     }
 
     /// Whether a changed path may bring files the index does not know (a
-    /// new source file or folder, a manifest, an ignore file).
+    /// new source file or folder, a manifest, an ignore file) or take away
+    /// several (a removed folder).
     fn may_add_files(&self, path: &Path, previous: &Snapshot) -> bool {
         let Some(relative) = paths::relative_posix(&self.root, path) else {
             return false;
@@ -308,7 +319,10 @@ impl Workspace {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        path.is_dir()
+        // A path gone from the disk that was no indexed file may have been a
+        // folder holding some: walk to find out.
+        !path.exists()
+            || path.is_dir()
             || self.registry.for_path(path).is_some()
             || walk::changes_listing(&self.registry, file_name)
     }
@@ -481,7 +495,17 @@ impl Workspace {
         let mut last = lock(&self.refresh_lock);
         let started = Instant::now();
         let previous = self.snapshot();
-        let (listing, reported) = self.listing(&previous);
+        let Some((listing, reported)) = self.listing(&previous) else {
+            // The watcher saw nothing change: the snapshot is current.
+            let stats = RefreshStats {
+                generation: previous.generation,
+                files: previous.files.len(),
+                elapsed_ms: started.elapsed().as_millis(),
+                ..RefreshStats::default()
+            };
+            *last = Some(stats.clone());
+            return stats;
+        };
         let manifests = Arc::new(read_manifests(&self.root, &listing.manifests));
         let manifests_digest = digest_manifests(&manifests);
         let first = previous.generation == 0;

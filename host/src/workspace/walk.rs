@@ -85,16 +85,25 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
     listing
 }
 
-/// The files of `previous` as they are on disk now (a stat each, no
-/// directory walk): what a refresh needs when a watcher vouches that no file
-/// was added.
-pub fn restat<'a>(
+/// The files of `previous` as they are on disk now, when a watcher vouches
+/// that no file was added and that only `reported` may have changed: those
+/// are stat'ed again (and left out when gone), the others carried over.
+pub fn restat_reported<'a>(
     root: &Path,
     previous: impl Iterator<Item = &'a super::FileEntry>,
+    reported: &std::collections::HashSet<String>,
     manifests: Vec<String>,
 ) -> Listing {
     let sources = previous
         .filter_map(|entry| {
+            if !reported.contains(&entry.path) {
+                return Some(FoundFile {
+                    path: entry.path.clone(),
+                    plugin: entry.plugin.clone(),
+                    size: entry.size,
+                    modified: entry.modified,
+                });
+            }
             let metadata = std::fs::metadata(root.join(&entry.path)).ok()?;
             (metadata.is_file() && metadata.len() <= MAX_FILE_BYTES).then(|| FoundFile {
                 path: entry.path.clone(),
