@@ -836,3 +836,138 @@ fn import_edits_add_after_the_last_use_and_remove_list_items() {
         .unwrap_err();
     assert_eq!(missing.code(), "PLUGIN_INVALID_INPUT", "{missing}");
 }
+
+/// The references inside the arguments of `assert_eq!`, `vec!`, `format!`,
+/// `write!`, `matches!` and the like: parsed as the expressions they are,
+/// with spans in the file, locals resolved and `self` qualified.
+#[test]
+fn references_inside_macro_arguments_are_parsed_as_expressions() {
+    let facts = analyze("macros.rs");
+    let local = |l: u32| {
+        let local = &facts.locals[l as usize];
+        format!("{}@{}", local.name, span(&local.span))
+    };
+    let lines: Vec<String> = facts
+        .references
+        .iter()
+        .filter(|r| r.span.start.line >= 24)
+        .map(|r| {
+            let mut line = format!(
+                "{} {} {}",
+                r.name,
+                format!("{:?}", r.kind).to_lowercase(),
+                span(&r.span)
+            );
+            if !r.qualifier.is_empty() {
+                line += &format!(" q={}", r.qualifier.join("::"));
+            }
+            if r.is_member {
+                line += " member";
+            }
+            if let Some(e) = r.enclosing {
+                line += &format!(" in={}", facts.symbols[e as usize].name);
+            }
+            if let Some(l) = r.local {
+                line += &format!(" local={}", local(l));
+            }
+            line
+        })
+        .collect();
+    let expected = [
+        // `write!(f, "{}..", self.start)?;`
+        "write call 24:8-24:13 in=fmt",
+        "f reference 24:15-24:16 in=fmt local=f@23:18-23:19",
+        "start reference 24:31-24:36 q=Span member in=fmt",
+        // `writeln!(f, "{end}", end = self.start + 1)`: a named argument,
+        // not a capture nor a write.
+        "writeln call 25:8-25:15 in=fmt",
+        "f reference 25:17-25:18 in=fmt local=f@23:18-23:19",
+        "start reference 25:40-25:45 q=Span member in=fmt",
+        "test reference 29:2-29:6",
+        // `assert_eq!(parse(text).unwrap().start, only_in_assert());`
+        "assert_eq call 32:4-32:13 in=spans",
+        "start reference 32:36-32:41 member in=spans",
+        "unwrap call 32:27-32:33 member in=spans",
+        "parse call 32:15-32:20 in=spans",
+        "text reference 32:21-32:25 in=spans local=text@31:8-31:12",
+        "only_in_assert call 32:43-32:57 in=spans",
+        // `vec![Span::new(0); 2]`
+        "vec call 33:16-33:19 in=spans",
+        "new call 33:27-33:30 q=Span in=spans",
+        "Span reference 33:21-33:25 in=spans",
+        // `format!("{text}: {}", spans.len())`: `{text}` captures the local.
+        "format call 34:18-34:24 in=spans",
+        "text reference 34:28-34:32 in=spans local=text@31:8-31:12",
+        "len call 34:46-34:49 member in=spans",
+        "spans reference 34:40-34:45 in=spans local=spans@33:8-33:13",
+        // `assert!(matches!(parse(text), Ok(span) if span.start > 0), "{message}")`:
+        // the pattern binds `span` for its guard.
+        "assert call 35:4-35:10 in=spans",
+        "matches call 35:12-35:19 in=spans",
+        "parse call 35:21-35:26 in=spans",
+        "text reference 35:27-35:31 in=spans local=text@31:8-31:12",
+        "Ok reference 35:34-35:36 in=spans",
+        "start reference 35:51-35:56 member in=spans",
+        "span reference 35:46-35:50 in=spans local=span@35:37-35:41",
+        "message reference 35:65-35:72 in=spans local=message@34:8-34:15",
+    ];
+    assert_eq!(lines, expected);
+    // The pattern's binding is a local scoped to its arm, inside the macro.
+    let span_local = facts.locals.iter().find(|l| l.name == "span").unwrap();
+    assert_eq!(span(&span_local.scope), "35:37-35:60");
+}
+
+/// `find_references` of a function called only inside `assert_eq!` finds
+/// that call, resolved in scope.
+#[test]
+fn find_references_sees_a_call_inside_assert_eq() {
+    use lingo::tools::{ToolContext, ToolRegistry};
+    use lingo::workspace::Workspace;
+
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rust-macro-references");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"macros\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::copy(fixtures().join("macros.rs"), root.join("src/lib.rs")).unwrap();
+    let registry = PluginRegistry::load(&RuntimeConfig {
+        extra_plugins: vec![],
+        include_built_in: true,
+        cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
+        limits: Limits::default(),
+        extension_owners: Default::default(),
+    })
+    .expect("load the built-in plugins");
+    let workspace = Workspace::new(&root, Arc::new(registry)).expect("a workspace");
+    let tools = ToolRegistry::new();
+    let context = ToolContext {
+        workspace: Arc::new(workspace),
+        tool_names: tools.names(),
+    };
+    let answer = tools
+        .call(
+            tools.find("find_references").unwrap(),
+            &context,
+            &serde_json::json!({ "symbol": "only_in_assert", "include_declaration": false }),
+        )
+        .expect("find_references answers");
+    let sites: Vec<String> = answer["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}:{} {} {}",
+                r["file_path"].as_str().unwrap(),
+                r["kind"].as_str().unwrap(),
+                r["range"]["start"]["line"],
+                r["range"]["start"]["character"],
+                r["enclosing"].as_str().unwrap_or("-"),
+                r["confidence"],
+            )
+        })
+        .collect();
+    assert_eq!(sites, ["src/lib.rs call 32:43 spans 1.0"], "{answer:#}");
+}
