@@ -98,6 +98,14 @@ pub struct Resolver<'s> {
 /// listing every same-named declaration would be noise, not an answer.
 pub const MAX_NAME_ONLY_CANDIDATES: usize = 8;
 
+/// Confidence of a member of the enclosing type found for a bare name (an
+/// implicit `this`, which only some languages have).
+const ENCLOSING_MEMBER_CONFIDENCE: f64 = 0.8;
+
+/// Factor on the confidence of a member of the other kind than the access
+/// asks for (a method read as a value, a field called).
+const OTHER_KIND_CONFIDENCE: f64 = 0.8;
+
 /// Re-exports followed at most from one import (`a` re-exports `b` which
 /// re-exports `c`...); also ends cycles of glob re-exports.
 const MAX_REEXPORT_DEPTH: usize = 4;
@@ -160,7 +168,17 @@ impl<'s> Resolver<'s> {
         {
             return Vec::new();
         }
-        self.name_only(&reference.name, reference.is_member)
+        let wanted = if reference.is_member {
+            Wanted::Members
+        } else if reference.qualifier.is_empty() && binds(facts, &reference.name) {
+            // A bare name an import binds (to something outside the
+            // workspace, or it would have resolved): a guess may be a
+            // declaration of that name elsewhere, never a type's member.
+            Wanted::NonMembers
+        } else {
+            Wanted::Any
+        };
+        self.name_only(&reference.name, wanted, reference)
     }
 
     /// A bare name: the file's own top-level declarations, the module's
@@ -220,9 +238,22 @@ impl<'s> Resolver<'s> {
         if !globbed.is_empty() {
             return globbed;
         }
+        // A name an import binds is that import's, even when the import
+        // leads outside the workspace (`use std::cmp::min` in an `impl`
+        // with its own `min`): the enclosing type's member is not meant.
+        if binds(facts, name) {
+            return Vec::new();
+        }
         // Some languages let a method name its type's other members bare
-        // (C#, Java); in others such a name means something else that is
-        // not indexed. Not certain either way.
+        // (C#, Java: an implicit `this`); in others (Rust, Go, TypeScript)
+        // such a name never means a member and names something that is not
+        // indexed. The host cannot tell which rule holds, so a member found
+        // this way is a name-only guess, below certainty. The per-language
+        // policy (whether bare names may mean members of the enclosing type)
+        // is to come from the plugin's `info()`; until then this stays a
+        // guess for every language. A reference the plugin qualifies itself
+        // (`self.x`, `this.x`, through its `is_self_receiver` hook) does not
+        // come here: it resolves as `Type.x`.
         let owners = enclosing_types(facts, reference);
         let members: Vec<Definition> = facts
             .symbols
@@ -235,11 +266,11 @@ impl<'s> Resolver<'s> {
             })
             .map(|(index, _)| Definition {
                 target: at(index),
-                resolution: Resolution::Scope,
-                confidence: 0.8,
+                resolution: Resolution::NameOnly,
+                confidence: ENCLOSING_MEMBER_CONFIDENCE,
             })
             .collect();
-        share(members, 0.8)
+        share(members, ENCLOSING_MEMBER_CONFIDENCE)
     }
 
     /// `a::b::name` or `Type::name`.
@@ -253,9 +284,15 @@ impl<'s> Resolver<'s> {
         let qualifier = &reference.qualifier;
         let name = &reference.name;
         // The first segment may be an imported name: substitute its path.
+        // A member access (`self.x` qualified by the enclosing type) names
+        // a member of that type, never what a module of that name declares.
         let first = &qualifier[0];
-        let mut paths = vec![qualifier.join(separator)];
-        for import in &facts.imports {
+        let mut paths = if reference.is_member {
+            Vec::new()
+        } else {
+            vec![qualifier.join(separator)]
+        };
+        for import in facts.imports.iter().filter(|_| !reference.is_member) {
             for imported in import.names.iter().filter(|n| n.local_name() == first) {
                 // A namespace import (`import * as ns`, Go's `import "a/pkg"`)
                 // binds the module itself; a named one binds a member of it.
@@ -278,16 +315,16 @@ impl<'s> Resolver<'s> {
         // Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
         for owner_file in self.owner_files(file, facts, reference) {
-            let members = self.members_of(owner, name, Some(&owner_file));
+            let members = self.members_of(owner, reference, Some(&owner_file));
             if !members.is_empty() {
                 return members;
             }
         }
-        let local = self.members_of(owner, name, Some(file));
+        let local = self.members_of(owner, reference, Some(file));
         if !local.is_empty() {
             return local;
         }
-        share(self.members_of(owner, name, None), 0.9)
+        share(self.members_of(owner, reference, None), 0.9)
     }
 
     /// The files declaring the type a reference's qualifier names, when the
@@ -325,18 +362,80 @@ impl<'s> Resolver<'s> {
         files
     }
 
-    /// Symbols named `name` declared by a container named `owner`; with
-    /// `only_in`, restricted to that file.
+    /// Symbols named as `reference` declared by a container named `owner`;
+    /// with `only_in`, restricted to that file. For a member access, only
+    /// members, the kind the access asks for first (see [`Self::by_access`]).
     fn members_of(
         &self,
         owner: &str,
-        name: &str,
+        reference: &Reference,
         only_in: Option<&Arc<FileEntry>>,
     ) -> Vec<Definition> {
         let only_in = only_in.and_then(|f| self.table.file_number(&f.path));
-        self.where_named(name, Resolution::Qualified, |r, s| {
-            s.container_name.as_deref() == Some(owner) && only_in.is_none_or(|f| f == r.file)
-        })
+        let found = self.where_named(&reference.name, Resolution::Qualified, |r, s| {
+            s.container_name.as_deref() == Some(owner)
+                && only_in.is_none_or(|f| f == r.file)
+                && (!reference.is_member || self.is_member_at(r, s))
+        });
+        self.by_access(found, reference)
+    }
+
+    /// Whether the declaration `r` is a member: a method, field, property,
+    /// enum member, constant or function declared inside a type, an
+    /// `impl`/extension block or another non-module container, or declared
+    /// apart from its type with the type's name (a Go method). Modules,
+    /// namespaces, packages, types, and functions declared at the top of a
+    /// file, in a namespace or module, or inside a function are not.
+    fn is_member_at(&self, r: SymbolRef, symbol: &Symbol) -> bool {
+        if !is_member_kind(symbol.kind) {
+            return false;
+        }
+        let Some(container) = symbol.container else {
+            return symbol.container_name.is_some();
+        };
+        let parent = self.table.symbol(SymbolRef {
+            file: r.file,
+            symbol: container,
+        });
+        !matches!(
+            parent.kind,
+            SymbolKind::File | SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
+        ) && !parent.kind.is_callable()
+    }
+
+    /// A member access that is a call means a method or function; a read or
+    /// write means a field, property, constant or enum member. Among the
+    /// members of one type (by container name), those of the kind the
+    /// access asks for are kept and the others dropped; a type with only
+    /// the other kind keeps it, less certain (a method read as a value, a
+    /// field holding a function called: legal in some languages). Other
+    /// references are left as found.
+    fn by_access(&self, found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
+        let wants_callable = match reference.kind {
+            _ if !reference.is_member => return found,
+            ReferenceKind::Call => true,
+            ReferenceKind::Reference | ReferenceKind::Write => false,
+            _ => return found,
+        };
+        let symbol = target_symbol;
+        let fits =
+            |d: &Definition| symbol(d).is_some_and(|s| s.kind.is_callable() == wants_callable);
+        let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name.clone());
+        let owners_fitting: Vec<Option<String>> =
+            found.iter().filter(|d| fits(d)).map(owner).collect();
+        found
+            .into_iter()
+            .filter_map(|mut d| {
+                if fits(&d) {
+                    return Some(d);
+                }
+                if owners_fitting.contains(&owner(&d)) {
+                    return None;
+                }
+                d.confidence = (d.confidence * OTHER_KIND_CONFIDENCE * 100.0).round() / 100.0;
+                Some(d)
+            })
+            .collect()
     }
 
     /// Top-level `name` in the files of the modules `import_path` may name,
@@ -510,17 +609,21 @@ impl<'s> Resolver<'s> {
         out
     }
 
-    /// Every declaration named `name`, for a reference nothing else
-    /// resolved; none when there are too many to be a useful guess.
-    fn name_only(&self, name: &str, members_only: bool) -> Vec<Definition> {
-        let found = self.where_named(name, Resolution::NameOnly, |_, s| {
-            !members_only || is_member_declaration(s)
+    /// Every declaration named `name` of the `wanted` sort, for a reference
+    /// nothing else resolved; none when there are too many to be a useful
+    /// guess.
+    fn name_only(&self, name: &str, wanted: Wanted, reference: &Reference) -> Vec<Definition> {
+        let found = self.where_named(name, Resolution::NameOnly, |r, s| match wanted {
+            Wanted::Any => true,
+            Wanted::Members => self.is_member_at(r, s),
+            Wanted::NonMembers => !self.is_member_at(r, s),
         });
         if found.len() > MAX_NAME_ONLY_CANDIDATES {
             return Vec::new();
         }
         // A name match is a guess: at best even odds, split among candidates.
-        share(found, 0.5)
+        let found = share(found, 0.5);
+        self.by_access(found, reference)
     }
 
     /// How many declarations a name-only lookup of `name` would consider.
@@ -530,7 +633,7 @@ impl<'s> Resolver<'s> {
             .iter()
             .filter(|r| {
                 let s = self.table.symbol(**r);
-                is_item(s) && (!members_only || is_member_declaration(s))
+                is_item(s) && (!members_only || self.is_member_at(**r, s))
             })
             .count()
     }
@@ -571,10 +674,41 @@ impl<'s> Resolver<'s> {
     }
 }
 
-/// Whether a declaration belongs to a type or other container (nested in
-/// it, or declared apart as Go methods are, with the owner's name).
+/// Whether a declaration may be a member of a type: of a member's kind
+/// and inside a container (nested in it, or declared apart as Go methods
+/// are, with the owner's name). Without the container's kind this cannot
+/// tell a type's member from a function in a namespace; the resolver's own
+/// test does.
 pub fn is_member_declaration(symbol: &Symbol) -> bool {
-    symbol.container.is_some() || symbol.container_name.is_some()
+    is_member_kind(symbol.kind) && (symbol.container.is_some() || symbol.container_name.is_some())
+}
+
+/// Kinds a member access can reach: not modules, namespaces, packages or
+/// types.
+fn is_member_kind(kind: SymbolKind) -> bool {
+    !matches!(
+        kind,
+        SymbolKind::File
+            | SymbolKind::Module
+            | SymbolKind::Namespace
+            | SymbolKind::Package
+            | SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Interface
+            | SymbolKind::Enum
+            | SymbolKind::Object
+            | SymbolKind::TypeParameter
+    )
+}
+
+/// Which declarations a name-only guess may pick.
+#[derive(Clone, Copy)]
+enum Wanted {
+    Any,
+    /// For a member access: members only.
+    Members,
+    /// For a bare name an import binds: no type's member.
+    NonMembers,
 }
 
 /// Whether a declaration sits at the top of its file or directly in a
@@ -616,6 +750,14 @@ fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
         current = symbol.container;
     }
     out
+}
+
+/// The declaration a definition points at, when it is one.
+fn target_symbol(definition: &Definition) -> Option<&Symbol> {
+    match &definition.target {
+        Target::Symbol { file, index } => file.facts.as_ref().ok()?.symbols.get(*index),
+        Target::Local { .. } => None,
+    }
 }
 
 /// Whether an import of the file binds `name`.
