@@ -1,6 +1,13 @@
 //! Name resolution across files from the plugins' facts: local scope first,
 //! then imports and module paths, then the file's own declarations, and only
 //! then name-only matches, which are marked as such.
+//!
+//! A member access (`x.name`, `self.name`) only ever resolves to members of
+//! types (never to a module, namespace, type or free function), and among
+//! the members of one type to the kind the access asks for: a call to a
+//! method, a read or write to a field or property. A bare name is a member
+//! of the enclosing type only as a name-only guess, after everything the
+//! file's scope and imports bind.
 
 use std::sync::Arc;
 
@@ -55,11 +62,12 @@ impl Definition {
     }
 }
 
-/// Spread `confidence` over `found`, the candidates of one lookup.
+/// Spread `confidence` over `found`, the candidates of one lookup (each
+/// keeps its own certainty relative to the others).
 fn share(mut found: Vec<Definition>, confidence: f64) -> Vec<Definition> {
     let each = confidence / found.len().max(1) as f64;
     for d in &mut found {
-        d.confidence = (each * 100.0).round() / 100.0;
+        d.confidence = (d.confidence * each * 100.0).round() / 100.0;
     }
     found
 }
@@ -264,11 +272,7 @@ impl<'s> Resolver<'s> {
                     && is_item(s)
                     && s.container.is_some_and(|c| owners.contains(&(c as usize)))
             })
-            .map(|(index, _)| Definition {
-                target: at(index),
-                resolution: Resolution::NameOnly,
-                confidence: ENCLOSING_MEMBER_CONFIDENCE,
-            })
+            .map(|(index, _)| Definition::certain(at(index), Resolution::NameOnly))
             .collect();
         share(members, ENCLOSING_MEMBER_CONFIDENCE)
     }
@@ -622,8 +626,7 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         }
         // A name match is a guess: at best even odds, split among candidates.
-        let found = share(found, 0.5);
-        self.by_access(found, reference)
+        share(self.by_access(found, reference), 0.5)
     }
 
     /// How many declarations a name-only lookup of `name` would consider.
