@@ -33,6 +33,9 @@ pub const WORKSPACE_WAIT: Duration = Duration::from_secs(10);
 /// How long a question about one file waits before analysing that file
 /// alone.
 pub const FILE_WAIT: Duration = Duration::from_secs(1);
+/// Indexed files up to which a refresh stats every file even with a
+/// watcher (about 1 µs each, warm).
+const STAT_ALL_FILES: usize = 20_000;
 /// How often the first index publishes what it has so far.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
 
@@ -277,7 +280,12 @@ impl Workspace {
             return Some((walk::list(&self.root, &self.registry), HashSet::new()));
         };
         let changes = watcher.take();
-        if previous.generation > 0 && !changes.overflow && changes.paths.is_empty() {
+        // Change notices arrive a moment after the write that caused them.
+        // A tree small enough to stat in a few milliseconds is stat'ed
+        // whole, so an edit made just before a request is never missed;
+        // past that, the watcher's word is taken.
+        let stat_all = previous.files.len() <= STAT_ALL_FILES;
+        if previous.generation > 0 && !changes.overflow && changes.paths.is_empty() && !stat_all {
             return None;
         }
         let reported: HashSet<String> = changes
@@ -296,10 +304,10 @@ impl Workspace {
             return Some((walk::list(&self.root, &self.registry), reported));
         }
         let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
-        let listing = walk::restat_reported(
+        let listing = walk::restat(
             &self.root,
             previous.files.values().map(|f| &**f),
-            &reported,
+            (!stat_all).then_some(&reported),
             manifests,
         );
         Some((listing, reported))

@@ -86,17 +86,17 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
 }
 
 /// The files of `previous` as they are on disk now, when a watcher vouches
-/// that no file was added and that only `reported` may have changed: those
-/// are stat'ed again (and left out when gone), the others carried over.
-pub fn restat_reported<'a>(
+/// that no file was added: each stat'ed again (and left out when gone), or
+/// with `only`, just those (the others carried over).
+pub fn restat<'a>(
     root: &Path,
     previous: impl Iterator<Item = &'a super::FileEntry>,
-    reported: &std::collections::HashSet<String>,
+    only: Option<&std::collections::HashSet<String>>,
     manifests: Vec<String>,
 ) -> Listing {
     let sources = previous
         .filter_map(|entry| {
-            if !reported.contains(&entry.path) {
+            if only.is_some_and(|only| !only.contains(&entry.path)) {
                 return Some(FoundFile {
                     path: entry.path.clone(),
                     plugin: entry.plugin.clone(),
