@@ -426,4 +426,22 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn an_edit_inside_a_macro_is_seen_after_update() {
+        use lingo_plugin_sdk::types::TextEdit;
+        let document = document("fn t() { assert!(a()); }");
+        let calls = |d: &Document<Rust>| -> Vec<String> {
+            d.references().iter().map(|r| r.name.clone()).collect()
+        };
+        assert_eq!(calls(&document), ["assert", "a"]);
+        document
+            .update(vec![TextEdit {
+                start: 17,
+                end: 18,
+                new_text: "b(c)".into(),
+            }])
+            .unwrap();
+        assert_eq!(calls(&document), ["assert", "b", "c"]);
+    }
 }
