@@ -33,3 +33,7 @@ fn helper(value: usize) -> usize {
     state.total += 1;
     Vec::<usize>::new().len() + state.total
 }
+
+fn checks(limit: usize) {
+    assert_eq!(helper(limit), vec![State::default(); 2].len(), "{limit}");
+}
