@@ -280,6 +280,86 @@ pub struct PluginInfo {
     pub manifests: Vec<String>,
     pub path_separator: String,
     pub capabilities: Vec<String>,
+    /// The language's rules the host applies.
+    pub policy: LanguagePolicy,
+}
+
+/// Where a declaration's type annotation is written, relative to its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TypeAnnotationPosition {
+    /// `x: T`, `x T`.
+    AfterName,
+    /// `T x`.
+    BeforeName,
+    /// The language writes no type annotations.
+    None,
+}
+
+/// A language's rules, from its plugin's `info()`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LanguagePolicy {
+    /// Folder names under which this plugin's files are not indexed.
+    pub skip_dirs: Vec<String>,
+    /// Whether a bare name inside a type's body may mean a member of it.
+    pub bare_names_reach_members: bool,
+    pub type_annotation: TypeAnnotationPosition,
+}
+
+impl LanguagePolicy {
+    /// The policy of a plugin built against ABI 0.1.0, which cannot state
+    /// one: the host's rules before 0.2.0 (the build and vendor folders of
+    /// every built-in language skipped, bare names may reach members, an
+    /// annotation after the name).
+    pub fn abi_0_1_0() -> Self {
+        LanguagePolicy {
+            skip_dirs: [
+                "target",
+                "node_modules",
+                "vendor",
+                "bin",
+                "obj",
+                "dist",
+                "build",
+            ]
+            .map(String::from)
+            .to_vec(),
+            bare_names_reach_members: true,
+            type_annotation: TypeAnnotationPosition::AfterName,
+        }
+    }
+}
+
+/// What a declared type is the type of: an index into the file's symbols
+/// or locals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DeclaredTarget {
+    Symbol(u32),
+    Local(u32),
+}
+
+/// Where a declared type was read from (see `wit/lingo-plugin.wit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DeclaredTypeSource {
+    Annotation,
+    Constructor,
+    Literal,
+    ReturnType,
+    Receiver,
+    SelfType,
+}
+
+/// A type the source states for a declaration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeclaredType {
+    pub target: DeclaredTarget,
+    /// The type's own name, without qualifier or generic arguments.
+    pub type_name: String,
+    /// Path segments written before the type name, outermost first.
+    pub type_qualifier: Vec<String>,
+    /// Span of the type name.
+    pub span: Span,
+    pub source: DeclaredTypeSource,
 }
 
 /// A manifest file handed to plugins for module resolution.
@@ -306,6 +386,8 @@ pub struct FileFacts {
     pub diagnostics: Vec<Diagnostic>,
     pub metrics: Vec<FunctionMetrics>,
     pub modules: Vec<ModuleIdentity>,
+    /// Types stated for the symbols and locals (none from 0.1.0 plugins).
+    pub declared_types: Vec<DeclaredType>,
 }
 
 impl FileFacts {

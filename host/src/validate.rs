@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::model::{
-    Diagnostic, FileFacts, FunctionMetrics, Import, Local, Position, Reference, Severity, Span,
-    Symbol, SyntaxNode,
+    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Position,
+    Reference, Severity, Span, Symbol, SyntaxNode,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -25,6 +25,7 @@ pub struct FactLimits {
     pub max_symbols: usize,
     pub max_references: usize,
     pub max_locals: usize,
+    pub max_declared_types: usize,
     pub max_imports: usize,
     pub max_imported_names: usize,
     pub max_diagnostics: usize,
@@ -48,6 +49,7 @@ impl Default for FactLimits {
             max_symbols: 1_000_000,
             max_references: 4_000_000,
             max_locals: 2_000_000,
+            max_declared_types: 2_000_000,
             max_imports: 100_000,
             max_imported_names: 10_000,
             max_diagnostics: 10_000,
@@ -197,6 +199,15 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
             );
         }
     }
+    cap_len(
+        &mut facts.declared_types,
+        limits.max_declared_types,
+        "too many declared types",
+        spans.report,
+    );
+    facts.declared_types.retain_mut(|declared| {
+        check_declared_type(declared, symbol_count, local_count, &mut spans, limits)
+    });
     facts.metrics.retain(|m| {
         let ok = (m.symbol as usize) < symbol_count;
         if !ok {
@@ -395,6 +406,53 @@ fn check_reference(
     }
 }
 
+/// Check a declared type; `false` when its target is out of range (it is
+/// then dropped).
+fn check_declared_type(
+    declared: &mut DeclaredType,
+    symbol_count: usize,
+    local_count: usize,
+    spans: &mut SpanChecker<'_>,
+    limits: &FactLimits,
+) -> bool {
+    let in_range = match declared.target {
+        DeclaredTarget::Symbol(s) => (s as usize) < symbol_count,
+        DeclaredTarget::Local(l) => (l as usize) < local_count,
+    };
+    if !in_range {
+        spans
+            .report
+            .count("declared type target index out of range");
+        return false;
+    }
+    if declared.type_name.is_empty() {
+        spans.report.count("declared type without a type name");
+        return false;
+    }
+    cap_string(
+        &mut declared.type_name,
+        limits.max_name_bytes,
+        "declared type name too long",
+        spans.report,
+    );
+    cap_len(
+        &mut declared.type_qualifier,
+        limits.max_qualifier_segments,
+        "declared type qualifier too long",
+        spans.report,
+    );
+    for segment in &mut declared.type_qualifier {
+        cap_string(
+            segment,
+            limits.max_name_bytes,
+            "declared type qualifier segment too long",
+            spans.report,
+        );
+    }
+    spans.span(&mut declared.span);
+    true
+}
+
 fn check_import(import: &mut Import, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
     cap_string(
         &mut import.module_path,
@@ -568,6 +626,14 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
         m.symbol = mapped;
         mapped != u32::MAX
     });
+    // The type of a dropped symbol goes with it.
+    facts.declared_types.retain_mut(|d| match &mut d.target {
+        DeclaredTarget::Symbol(s) => {
+            *s = new_index[*s as usize];
+            *s != u32::MAX
+        }
+        DeclaredTarget::Local(_) => true,
+    });
 }
 
 fn cap_len<T>(items: &mut Vec<T>, max: usize, rule: &'static str, report: &mut Report) {
@@ -714,6 +780,7 @@ mod tests {
             diagnostics: Vec::new(),
             metrics: Vec::new(),
             modules: Vec::new(),
+            declared_types: Vec::new(),
         }
     }
 
@@ -861,6 +928,85 @@ mod tests {
         assert_eq!(output.references[0].local, None);
         assert!(output.metrics.is_empty());
         assert_eq!(report.broken.len(), 3, "{report:?}");
+    }
+
+    fn declared(target: DeclaredTarget, name: &str, start: u32, end: u32) -> DeclaredType {
+        DeclaredType {
+            target,
+            type_name: name.into(),
+            type_qualifier: vec!["m".into()],
+            span: span(start, end),
+            source: crate::model::DeclaredTypeSource::Annotation,
+        }
+    }
+
+    #[test]
+    fn declared_types_are_checked() {
+        let mut input = facts(vec![symbol("a", None)]);
+        input.locals.push(Local {
+            name: "x".into(),
+            span: span(0, 1),
+            scope: span(0, 3),
+            language_kind: "variable".into(),
+        });
+        input.declared_types = vec![
+            declared(DeclaredTarget::Symbol(0), "T", 1, 2),
+            declared(DeclaredTarget::Local(0), "U", 2, 3),
+            declared(DeclaredTarget::Symbol(1), "Gone", 0, 1),
+            declared(DeclaredTarget::Local(9), "Gone", 0, 1),
+            declared(DeclaredTarget::Local(0), "", 0, 1),
+            declared(DeclaredTarget::Local(0), &"V".repeat(5000), 0, 99),
+        ];
+        input.declared_types[1].type_qualifier = vec!["q".into(); 100];
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        let limits = FactLimits::default();
+        assert_eq!(
+            output.declared_types.len(),
+            3,
+            "{:?}",
+            output.declared_types
+        );
+        assert_eq!(
+            output.declared_types[0],
+            declared(DeclaredTarget::Symbol(0), "T", 1, 2)
+        );
+        assert_eq!(
+            output.declared_types[1].type_qualifier.len(),
+            limits.max_qualifier_segments
+        );
+        let long = &output.declared_types[2];
+        assert_eq!(long.type_name.len(), limits.max_name_bytes);
+        assert_eq!(long.span.end.offset, 3, "the span is clamped to the file");
+        assert_eq!(report.broken["declared type target index out of range"], 2);
+        assert_eq!(report.broken["declared type without a type name"], 1);
+        assert_eq!(report.capped["declared type name too long"], 1);
+        assert_eq!(report.capped["declared type qualifier too long"], 100 - 32);
+        // Valid facts come back unchanged when checked again.
+        let (again, report) = check(output.clone(), "abc", &FactLimits::default());
+        assert_eq!(again.declared_types, output.declared_types);
+        assert!(report.broken.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn declared_types_follow_symbols_dropped_for_depth() {
+        let mut input = facts(vec![
+            symbol("a", None),
+            symbol("b", Some(0)),
+            symbol("c", Some(1)),
+        ]);
+        input.declared_types = vec![
+            declared(DeclaredTarget::Symbol(2), "Deep", 0, 1),
+            declared(DeclaredTarget::Symbol(1), "Kept", 0, 1),
+        ];
+        let limits = FactLimits {
+            max_depth: 1,
+            ..FactLimits::default()
+        };
+        let (output, _) = check(input, "abc", &limits);
+        assert_eq!(output.symbols.len(), 2);
+        assert_eq!(output.declared_types.len(), 1);
+        assert_eq!(output.declared_types[0].type_name, "Kept");
+        assert_eq!(output.declared_types[0].target, DeclaredTarget::Symbol(1));
     }
 
     mod properties {

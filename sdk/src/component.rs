@@ -37,6 +37,7 @@ impl<L: Language> plugin::Guest for Component<L> {
             manifests: L::MANIFESTS.iter().map(|s| s.to_string()).collect(),
             path_separator: L::symbol_config().path_separator.to_string(),
             capabilities,
+            policy: L::policy(),
         }
     }
 }

@@ -13,8 +13,8 @@ use crate::language::Language;
 use crate::metrics;
 use crate::text::LineIndex;
 use crate::types::{
-    Diagnostic, FunctionMetrics, Import, Local, PluginError, Reference, Symbol, SyntaxNode,
-    TextEdit,
+    DeclaredType, Diagnostic, FunctionMetrics, Import, Local, PluginError, Reference, Symbol,
+    SyntaxNode, TextEdit,
 };
 
 /// A parsed document of language `L`.
@@ -231,6 +231,19 @@ impl<L: Language> GuestDocument for Document<L> {
             &symbols.1,
             L::metrics_config(),
             L::symbol_config().comment_kinds,
+        )
+    }
+
+    fn declared_types(&self) -> Vec<DeclaredType> {
+        let symbols = self.symbols_and_nodes();
+        let locals = self.locals();
+        let state = self.state.borrow();
+        L::declared_types(
+            state.tree.root_node(),
+            &state.source,
+            &state.lines,
+            &symbols.0,
+            &locals,
         )
     }
 

@@ -4,7 +4,8 @@ use tree_sitter::Node;
 
 use crate::query::Queries;
 use crate::types::{
-    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+    Capability, DeclaredType, Import, LanguagePolicy, Local, Manifest, ModuleIdentity, PluginError,
+    Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 /// Static facts about how a language's symbols look in its grammar.
@@ -77,6 +78,35 @@ pub trait Language: 'static {
     fn queries(language: &str) -> &'static Queries;
     fn symbol_config() -> &'static SymbolConfig;
     fn metrics_config() -> &'static MetricsConfig;
+
+    /// The language's rules the host applies (`plugin-info.policy`): the
+    /// folders whose files of this language are not indexed, whether a bare
+    /// name inside a type's body may mean a member of that type, where a
+    /// type annotation is written. By default: no folders skipped, bare
+    /// names never members, no annotations assumed.
+    fn policy() -> LanguagePolicy {
+        LanguagePolicy {
+            skip_dirs: Vec::new(),
+            bare_names_reach_members: false,
+            type_annotation: TypeAnnotationPosition::None,
+        }
+    }
+
+    /// The types the source states for the document's declarations
+    /// (`declared-types`): annotated parameters, fields and variables,
+    /// variables initialised by a constructor or literal, return types,
+    /// receivers and the self type of type bodies, with targets as indices
+    /// into `symbols` and `locals` (the document's facts, in the order the
+    /// host receives them). None by default.
+    fn declared_types(
+        _root: Node,
+        _source: &str,
+        _lines: &crate::LineIndex,
+        _symbols: &[Symbol],
+        _locals: &[Local],
+    ) -> Vec<DeclaredType> {
+        Vec::new()
+    }
 
     /// Capabilities beyond the ones the SDK provides for every plugin.
     fn extra_capabilities() -> Vec<Capability> {

@@ -30,7 +30,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.1.0";
+pub const ABI_VERSION: &str = "0.2.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 #[macro_export]

@@ -1,267 +1,398 @@
-//! Conversions from the WIT bindings to the host model.
+//! Conversions from the WIT bindings of each supported ABI version to the
+//! host model. The types both versions share convert alike (one macro);
+//! what 0.2.0 added gets defaults for 0.1.0 components.
 
-use super::bindings::exports::lingo::plugin::types as wit;
-use crate::model;
-
-impl From<wit::Position> for model::Position {
-    fn from(p: wit::Position) -> Self {
-        model::Position {
-            line: p.line,
-            character: p.character,
-            offset: p.offset,
-        }
-    }
+/// Why a plugin call could not answer, whatever the ABI version.
+pub enum Failure {
+    Unsupported(String),
+    InvalidInput(String),
+    Failed(String),
 }
 
-impl From<wit::Span> for model::Span {
-    fn from(s: wit::Span) -> Self {
-        model::Span {
-            start: s.start.into(),
-            end: s.end.into(),
+/// The conversions of the types every version shares, for the version
+/// whose `types` interface is in scope as `wit`.
+macro_rules! shared_conversions {
+    () => {
+        impl From<wit::Position> for model::Position {
+            fn from(p: wit::Position) -> Self {
+                model::Position {
+                    line: p.line,
+                    character: p.character,
+                    offset: p.offset,
+                }
+            }
         }
-    }
-}
 
-impl From<wit::SymbolKind> for model::SymbolKind {
-    fn from(kind: wit::SymbolKind) -> Self {
-        use model::SymbolKind as M;
-        use wit::SymbolKind as W;
-        match kind {
-            W::File => M::File,
-            W::Module => M::Module,
-            W::Namespace => M::Namespace,
-            W::Package => M::Package,
-            W::Class => M::Class,
-            W::Method => M::Method,
-            W::Property => M::Property,
-            W::Field => M::Field,
-            W::Constructor => M::Constructor,
-            W::Enum => M::Enum,
-            W::Interface => M::Interface,
-            W::Function => M::Function,
-            W::Variable => M::Variable,
-            W::Constant => M::Constant,
-            W::String => M::String,
-            W::Number => M::Number,
-            W::Boolean => M::Boolean,
-            W::Array => M::Array,
-            W::Object => M::Object,
-            W::Key => M::Key,
-            W::Null => M::Null,
-            W::EnumMember => M::EnumMember,
-            W::Struct => M::Struct,
-            W::Event => M::Event,
-            W::Operator => M::Operator,
-            W::TypeParameter => M::TypeParameter,
+        impl From<wit::Span> for model::Span {
+            fn from(s: wit::Span) -> Self {
+                model::Span {
+                    start: s.start.into(),
+                    end: s.end.into(),
+                }
+            }
         }
-    }
-}
 
-impl From<wit::Visibility> for model::Visibility {
-    fn from(v: wit::Visibility) -> Self {
-        match v {
-            wit::Visibility::Public => model::Visibility::Public,
-            wit::Visibility::Internal => model::Visibility::Internal,
-            wit::Visibility::Protected => model::Visibility::Protected,
-            wit::Visibility::Private => model::Visibility::Private,
-            wit::Visibility::Unspecified => model::Visibility::Unspecified,
+        impl From<wit::SymbolKind> for model::SymbolKind {
+            fn from(kind: wit::SymbolKind) -> Self {
+                use model::SymbolKind as M;
+                use wit::SymbolKind as W;
+                match kind {
+                    W::File => M::File,
+                    W::Module => M::Module,
+                    W::Namespace => M::Namespace,
+                    W::Package => M::Package,
+                    W::Class => M::Class,
+                    W::Method => M::Method,
+                    W::Property => M::Property,
+                    W::Field => M::Field,
+                    W::Constructor => M::Constructor,
+                    W::Enum => M::Enum,
+                    W::Interface => M::Interface,
+                    W::Function => M::Function,
+                    W::Variable => M::Variable,
+                    W::Constant => M::Constant,
+                    W::String => M::String,
+                    W::Number => M::Number,
+                    W::Boolean => M::Boolean,
+                    W::Array => M::Array,
+                    W::Object => M::Object,
+                    W::Key => M::Key,
+                    W::Null => M::Null,
+                    W::EnumMember => M::EnumMember,
+                    W::Struct => M::Struct,
+                    W::Event => M::Event,
+                    W::Operator => M::Operator,
+                    W::TypeParameter => M::TypeParameter,
+                }
+            }
         }
-    }
-}
 
-impl From<wit::Symbol> for model::Symbol {
-    fn from(s: wit::Symbol) -> Self {
-        model::Symbol {
-            name: s.name,
-            kind: s.kind.into(),
-            language_kind: s.language_kind,
-            span: s.span.into(),
-            name_span: s.name_span.into(),
-            container: s.container,
-            container_name: s.container_name,
-            signature: s.signature,
-            doc: s.doc,
-            visibility: s.visibility.into(),
-            modifiers: s.modifiers,
+        impl From<wit::Visibility> for model::Visibility {
+            fn from(v: wit::Visibility) -> Self {
+                match v {
+                    wit::Visibility::Public => model::Visibility::Public,
+                    wit::Visibility::Internal => model::Visibility::Internal,
+                    wit::Visibility::Protected => model::Visibility::Protected,
+                    wit::Visibility::Private => model::Visibility::Private,
+                    wit::Visibility::Unspecified => model::Visibility::Unspecified,
+                }
+            }
         }
-    }
-}
 
-impl From<wit::ReferenceKind> for model::ReferenceKind {
-    fn from(k: wit::ReferenceKind) -> Self {
-        use model::ReferenceKind as M;
-        match k {
-            wit::ReferenceKind::Call => M::Call,
-            wit::ReferenceKind::Reference => M::Reference,
-            wit::ReferenceKind::Type => M::Type,
-            wit::ReferenceKind::Import => M::Import,
-            wit::ReferenceKind::Extends => M::Extends,
-            wit::ReferenceKind::Implements => M::Implements,
-            wit::ReferenceKind::Write => M::Write,
+        impl From<wit::Symbol> for model::Symbol {
+            fn from(s: wit::Symbol) -> Self {
+                model::Symbol {
+                    name: s.name,
+                    kind: s.kind.into(),
+                    language_kind: s.language_kind,
+                    span: s.span.into(),
+                    name_span: s.name_span.into(),
+                    container: s.container,
+                    container_name: s.container_name,
+                    signature: s.signature,
+                    doc: s.doc,
+                    visibility: s.visibility.into(),
+                    modifiers: s.modifiers,
+                }
+            }
         }
-    }
-}
 
-impl From<wit::Reference> for model::Reference {
-    fn from(r: wit::Reference) -> Self {
-        model::Reference {
-            name: r.name,
-            kind: r.kind.into(),
-            span: r.span.into(),
-            qualifier: r.qualifier,
-            is_member: r.is_member,
-            enclosing: r.enclosing,
-            local: r.local,
+        impl From<wit::ReferenceKind> for model::ReferenceKind {
+            fn from(k: wit::ReferenceKind) -> Self {
+                use model::ReferenceKind as M;
+                match k {
+                    wit::ReferenceKind::Call => M::Call,
+                    wit::ReferenceKind::Reference => M::Reference,
+                    wit::ReferenceKind::Type => M::Type,
+                    wit::ReferenceKind::Import => M::Import,
+                    wit::ReferenceKind::Extends => M::Extends,
+                    wit::ReferenceKind::Implements => M::Implements,
+                    wit::ReferenceKind::Write => M::Write,
+                }
+            }
         }
-    }
-}
 
-impl From<wit::Import> for model::Import {
-    fn from(i: wit::Import) -> Self {
-        use model::ImportKind as M;
-        model::Import {
-            module_path: i.module_path,
-            kind: match i.kind {
-                wit::ImportKind::Named => M::Named,
-                wit::ImportKind::Glob => M::Glob,
-                wit::ImportKind::Namespace => M::Namespace,
-                wit::ImportKind::Default => M::Default,
-                wit::ImportKind::SideEffect => M::SideEffect,
-            },
-            names: i
-                .names
-                .into_iter()
-                .map(|n| model::ImportedName {
-                    name: n.name,
-                    alias: n.alias,
+        impl From<wit::Reference> for model::Reference {
+            fn from(r: wit::Reference) -> Self {
+                model::Reference {
+                    name: r.name,
+                    kind: r.kind.into(),
+                    span: r.span.into(),
+                    qualifier: r.qualifier,
+                    is_member: r.is_member,
+                    enclosing: r.enclosing,
+                    local: r.local,
+                }
+            }
+        }
+
+        impl From<wit::Import> for model::Import {
+            fn from(i: wit::Import) -> Self {
+                use model::ImportKind as M;
+                model::Import {
+                    module_path: i.module_path,
+                    kind: match i.kind {
+                        wit::ImportKind::Named => M::Named,
+                        wit::ImportKind::Glob => M::Glob,
+                        wit::ImportKind::Namespace => M::Namespace,
+                        wit::ImportKind::Default => M::Default,
+                        wit::ImportKind::SideEffect => M::SideEffect,
+                    },
+                    names: i
+                        .names
+                        .into_iter()
+                        .map(|n| model::ImportedName {
+                            name: n.name,
+                            alias: n.alias,
+                            span: n.span.into(),
+                        })
+                        .collect(),
+                    type_only: i.type_only,
+                    reexport: i.reexport,
+                    span: i.span.into(),
+                }
+            }
+        }
+
+        impl From<wit::Local> for model::Local {
+            fn from(l: wit::Local) -> Self {
+                model::Local {
+                    name: l.name,
+                    span: l.span.into(),
+                    scope: l.scope.into(),
+                    language_kind: l.language_kind,
+                }
+            }
+        }
+
+        impl From<wit::Diagnostic> for model::Diagnostic {
+            fn from(d: wit::Diagnostic) -> Self {
+                model::Diagnostic {
+                    severity: match d.severity {
+                        wit::Severity::Error => model::Severity::Error,
+                        wit::Severity::Warning => model::Severity::Warning,
+                        wit::Severity::Information => model::Severity::Information,
+                        wit::Severity::Hint => model::Severity::Hint,
+                    },
+                    code: d.code,
+                    message: d.message,
+                    span: d.span.into(),
+                }
+            }
+        }
+
+        impl From<wit::FunctionMetrics> for model::FunctionMetrics {
+            fn from(m: wit::FunctionMetrics) -> Self {
+                model::FunctionMetrics {
+                    symbol: m.symbol,
+                    cyclomatic: m.cyclomatic,
+                    cognitive: m.cognitive,
+                    max_nesting: m.max_nesting,
+                    parameters: m.parameters,
+                    lines: m.lines,
+                    code_lines: m.code_lines,
+                    comment_lines: m.comment_lines,
+                    halstead: model::Halstead {
+                        distinct_operators: m.halstead.distinct_operators,
+                        distinct_operands: m.halstead.distinct_operands,
+                        total_operators: m.halstead.total_operators,
+                        total_operands: m.halstead.total_operands,
+                    },
+                }
+            }
+        }
+
+        impl From<wit::SyntaxNode> for model::SyntaxNode {
+            fn from(n: wit::SyntaxNode) -> Self {
+                model::SyntaxNode {
+                    kind: n.kind,
                     span: n.span.into(),
-                })
-                .collect(),
-            type_only: i.type_only,
-            reexport: i.reexport,
-            span: i.span.into(),
+                    named: n.named,
+                }
+            }
+        }
+
+        impl From<wit::ModuleIdentity> for model::ModuleIdentity {
+            fn from(m: wit::ModuleIdentity) -> Self {
+                model::ModuleIdentity {
+                    path: m.path,
+                    crate_or_package: m.crate_or_package,
+                }
+            }
+        }
+
+        impl From<&model::Manifest> for wit::Manifest {
+            fn from(m: &model::Manifest) -> Self {
+                wit::Manifest {
+                    path: m.path.clone(),
+                    contents: m.contents.clone(),
+                }
+            }
+        }
+
+        fn capability_name(c: wit::Capability) -> &'static str {
+            use wit::Capability as C;
+            match c {
+                C::Symbols => "symbols",
+                C::References => "references",
+                C::Imports => "imports",
+                C::Locals => "locals",
+                C::Diagnostics => "diagnostics",
+                C::Metrics => "metrics",
+                C::IncrementalUpdate => "incremental-update",
+                C::NodeAt => "node-at",
+                C::ModuleResolution => "module-resolution",
+                C::RenderImport => "render-import",
+                C::RemoveImport => "remove-import",
+                C::RenderDeclaration => "render-declaration",
+            }
+        }
+
+        impl From<&model::ModuleIdentity> for wit::ModuleIdentity {
+            fn from(m: &model::ModuleIdentity) -> Self {
+                wit::ModuleIdentity {
+                    path: m.path.clone(),
+                    crate_or_package: m.crate_or_package.clone(),
+                }
+            }
+        }
+
+        impl From<wit::PluginError> for Failure {
+            fn from(e: wit::PluginError) -> Self {
+                match e {
+                    wit::PluginError::Unsupported(s) => Failure::Unsupported(s),
+                    wit::PluginError::InvalidInput(s) => Failure::InvalidInput(s),
+                    wit::PluginError::Failed(s) => Failure::Failed(s),
+                }
+            }
+        }
+
+        /// A text edit as `(start, end, new text)`.
+        pub fn edit(e: wit::TextEdit) -> (u32, u32, String) {
+            (e.start, e.end, e.new_text)
+        }
+    };
+}
+
+/// `lingo:plugin@0.2.0`.
+pub mod v0_2_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+
+    /// The document's declared types.
+    pub fn declared_types(
+        document: &GuestDocument<'_>,
+        store: impl AsContextMut,
+        doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::DeclaredType>> {
+        Ok(document
+            .call_declared_types(store, doc)?
+            .into_iter()
+            .map(Into::into)
+            .collect())
+    }
+
+    impl From<wit::PluginInfo> for model::PluginInfo {
+        fn from(i: wit::PluginInfo) -> Self {
+            model::PluginInfo {
+                name: i.name,
+                version: i.version,
+                abi_version: i.abi_version,
+                languages: i.languages,
+                extensions: i.extensions,
+                manifests: i.manifests,
+                path_separator: i.path_separator,
+                capabilities: i
+                    .capabilities
+                    .into_iter()
+                    .map(|c| capability_name(c).to_string())
+                    .collect(),
+                policy: model::LanguagePolicy {
+                    skip_dirs: i.policy.skip_dirs,
+                    bare_names_reach_members: i.policy.bare_names_reach_members,
+                    type_annotation: match i.policy.type_annotation {
+                        wit::TypeAnnotationPosition::AfterName => {
+                            model::TypeAnnotationPosition::AfterName
+                        }
+                        wit::TypeAnnotationPosition::BeforeName => {
+                            model::TypeAnnotationPosition::BeforeName
+                        }
+                        wit::TypeAnnotationPosition::None => model::TypeAnnotationPosition::None,
+                    },
+                },
+            }
+        }
+    }
+
+    impl From<wit::DeclaredType> for model::DeclaredType {
+        fn from(d: wit::DeclaredType) -> Self {
+            use model::DeclaredTypeSource as M;
+            use wit::DeclaredTypeSource as W;
+            model::DeclaredType {
+                target: match d.target {
+                    wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
+                    wit::DeclaredTarget::Local(i) => model::DeclaredTarget::Local(i),
+                },
+                type_name: d.type_name,
+                type_qualifier: d.type_qualifier,
+                span: d.span.into(),
+                source: match d.source {
+                    W::Annotation => M::Annotation,
+                    W::Constructor => M::Constructor,
+                    W::Literal => M::Literal,
+                    W::ReturnType => M::ReturnType,
+                    W::Receiver => M::Receiver,
+                    W::SelfType => M::SelfType,
+                },
+            }
         }
     }
 }
 
-impl From<wit::Local> for model::Local {
-    fn from(l: wit::Local) -> Self {
-        model::Local {
-            name: l.name,
-            span: l.span.into(),
-            scope: l.scope.into(),
-            language_kind: l.language_kind,
-        }
-    }
-}
+/// `lingo:plugin@0.1.0`: no policy (the host's former rules stand in) and
+/// no declared types.
+pub mod v0_1_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_1_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_1_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
 
-impl From<wit::Diagnostic> for model::Diagnostic {
-    fn from(d: wit::Diagnostic) -> Self {
-        model::Diagnostic {
-            severity: match d.severity {
-                wit::Severity::Error => model::Severity::Error,
-                wit::Severity::Warning => model::Severity::Warning,
-                wit::Severity::Information => model::Severity::Information,
-                wit::Severity::Hint => model::Severity::Hint,
-            },
-            code: d.code,
-            message: d.message,
-            span: d.span.into(),
-        }
-    }
-}
+    shared_conversions!();
 
-impl From<wit::FunctionMetrics> for model::FunctionMetrics {
-    fn from(m: wit::FunctionMetrics) -> Self {
-        model::FunctionMetrics {
-            symbol: m.symbol,
-            cyclomatic: m.cyclomatic,
-            cognitive: m.cognitive,
-            max_nesting: m.max_nesting,
-            parameters: m.parameters,
-            lines: m.lines,
-            code_lines: m.code_lines,
-            comment_lines: m.comment_lines,
-            halstead: model::Halstead {
-                distinct_operators: m.halstead.distinct_operators,
-                distinct_operands: m.halstead.distinct_operands,
-                total_operators: m.halstead.total_operators,
-                total_operands: m.halstead.total_operands,
-            },
-        }
+    /// A 0.1.0 document states no types.
+    pub fn declared_types(
+        _document: &GuestDocument<'_>,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::DeclaredType>> {
+        Ok(Vec::new())
     }
-}
 
-impl From<wit::SyntaxNode> for model::SyntaxNode {
-    fn from(n: wit::SyntaxNode) -> Self {
-        model::SyntaxNode {
-            kind: n.kind,
-            span: n.span.into(),
-            named: n.named,
-        }
-    }
-}
-
-impl From<wit::ModuleIdentity> for model::ModuleIdentity {
-    fn from(m: wit::ModuleIdentity) -> Self {
-        model::ModuleIdentity {
-            path: m.path,
-            crate_or_package: m.crate_or_package,
-        }
-    }
-}
-
-impl From<&model::Manifest> for wit::Manifest {
-    fn from(m: &model::Manifest) -> Self {
-        wit::Manifest {
-            path: m.path.clone(),
-            contents: m.contents.clone(),
-        }
-    }
-}
-
-pub fn capability_name(c: wit::Capability) -> &'static str {
-    use wit::Capability as C;
-    match c {
-        C::Symbols => "symbols",
-        C::References => "references",
-        C::Imports => "imports",
-        C::Locals => "locals",
-        C::Diagnostics => "diagnostics",
-        C::Metrics => "metrics",
-        C::IncrementalUpdate => "incremental-update",
-        C::NodeAt => "node-at",
-        C::ModuleResolution => "module-resolution",
-        C::RenderImport => "render-import",
-        C::RemoveImport => "remove-import",
-        C::RenderDeclaration => "render-declaration",
-    }
-}
-
-impl From<wit::PluginInfo> for model::PluginInfo {
-    fn from(i: wit::PluginInfo) -> Self {
-        model::PluginInfo {
-            name: i.name,
-            version: i.version,
-            abi_version: i.abi_version,
-            languages: i.languages,
-            extensions: i.extensions,
-            manifests: i.manifests,
-            path_separator: i.path_separator,
-            capabilities: i
-                .capabilities
-                .into_iter()
-                .map(|c| capability_name(c).to_string())
-                .collect(),
-        }
-    }
-}
-
-impl From<&model::ModuleIdentity> for wit::ModuleIdentity {
-    fn from(m: &model::ModuleIdentity) -> Self {
-        wit::ModuleIdentity {
-            path: m.path.clone(),
-            crate_or_package: m.crate_or_package.clone(),
+    impl From<wit::PluginInfo> for model::PluginInfo {
+        fn from(i: wit::PluginInfo) -> Self {
+            model::PluginInfo {
+                name: i.name,
+                version: i.version,
+                abi_version: i.abi_version,
+                languages: i.languages,
+                extensions: i.extensions,
+                manifests: i.manifests,
+                path_separator: i.path_separator,
+                capabilities: i
+                    .capabilities
+                    .into_iter()
+                    .map(|c| capability_name(c).to_string())
+                    .collect(),
+                policy: model::LanguagePolicy::abi_0_1_0(),
+            }
         }
     }
 }

@@ -13,10 +13,8 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::exports::lingo::plugin::types::{
-    PluginError as WitPluginError, TextEdit as WitTextEdit,
-};
-use super::bindings::{LanguagePlugin as Bindings, LanguagePluginPre};
+use super::bindings::{v0_1_0, v0_2_0};
+use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
@@ -25,6 +23,38 @@ use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
 
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
+
+/// The bindings of one instance, for the ABI version its component was
+/// built against.
+enum Bindings {
+    V0_2_0(v0_2_0::LanguagePlugin),
+    V0_1_0(v0_1_0::LanguagePlugin),
+}
+
+/// Pre-linked instantiation, per ABI version.
+enum Pre {
+    V0_2_0(v0_2_0::LanguagePluginPre<SandboxState>),
+    V0_1_0(v0_1_0::LanguagePluginPre<SandboxState>),
+}
+
+/// `$body` with `$b` bound to the instance's bindings and `conv` to the
+/// conversions of its ABI version; both arms must give the same type.
+macro_rules! per_version {
+    ($bindings:expr, $b:ident => $body:expr) => {
+        match $bindings {
+            Bindings::V0_2_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_2_0 as conv;
+                $body
+            }
+            Bindings::V0_1_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_1_0 as conv;
+                $body
+            }
+        }
+    };
+}
 
 /// One instance and the store it lives in.
 struct Instance {
@@ -39,7 +69,7 @@ pub struct WasmPlugin {
     /// sha256 of the component's bytes.
     fingerprint: String,
     engine: Engine,
-    pre: LanguagePluginPre<SandboxState>,
+    pre: Pre,
     limits: Limits,
     /// Idle instances (at most `limits.pool_size`); a call takes one (or
     /// makes one) and gives it back unless it failed or grew too large.
@@ -78,7 +108,7 @@ impl WasmPlugin {
         }
         let component = cache::load_or_compile(engine, wasm, cache_dir)
             .map_err(|e| invalid(format!("{e:#}")))?;
-        check_abi(engine, &component, origin)?;
+        let abi = check_abi(engine, &component, origin)?;
         let mut linker = Linker::new(engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
             .map_err(|e| invalid(format!("{e:#}")))?;
@@ -87,7 +117,11 @@ impl WasmPlugin {
                 "cannot be linked (it may import more than WASI): {e:#}"
             ))
         })?;
-        let pre = LanguagePluginPre::new(pre).map_err(|e| invalid(format!("{e:#}")))?;
+        let pre = match abi {
+            AbiVersion::V0_2_0 => v0_2_0::LanguagePluginPre::new(pre).map(Pre::V0_2_0),
+            AbiVersion::V0_1_0 => v0_1_0::LanguagePluginPre::new(pre).map(Pre::V0_1_0),
+        }
+        .map_err(|e| invalid(format!("{e:#}")))?;
         let mut plugin = WasmPlugin {
             info: PluginInfo {
                 name: origin.to_string(),
@@ -98,6 +132,7 @@ impl WasmPlugin {
                 manifests: Vec::new(),
                 path_separator: String::new(),
                 capabilities: Vec::new(),
+                policy: crate::model::LanguagePolicy::abi_0_1_0(),
             },
             origin: origin.to_string(),
             fingerprint: hex::encode(sha2::Sha256::digest(wasm)),
@@ -117,20 +152,24 @@ impl WasmPlugin {
         // with its file and position (from the captured panic message).
         let info: PluginInfo = plugin
             .call(health::Key::operation(operation::INFO), 0, |store, b| {
-                b.lingo_plugin_plugin().call_info(store)
+                Ok(per_version!(b, b => b.lingo_plugin_plugin().call_info(store)?.into()))
             })
             .map_err(|e| match e {
                 PluginError::Trapped { reason, .. } => {
                     invalid(format!("its info() call trapped: {reason}"))
                 }
                 other => other,
-            })?
-            .into();
-        if info.abi_version != SUPPORTED_ABI {
+            })?;
+        // The version `info()` states must be the one the exports carry.
+        if info.abi_version != abi.as_str() {
             return Err(PluginError::IncompatibleAbi {
                 file: origin.to_string(),
-                found: info.abi_version,
-                supported: SUPPORTED_ABI.to_string(),
+                found: format!(
+                    "{} (its exports are lingo:plugin@{})",
+                    info.abi_version,
+                    abi.as_str()
+                ),
+                supported: SUPPORTED_ABI.join(", "),
             });
         }
         plugin.health.set_plugin(&info.name);
@@ -155,7 +194,11 @@ impl WasmPlugin {
 
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
-        match self.pre.instantiate(&mut store) {
+        let instantiated = match &self.pre {
+            Pre::V0_2_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_2_0),
+            Pre::V0_1_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_1_0),
+        };
+        match instantiated {
             Ok(bindings) => Ok(Instance { store, bindings }),
             Err(error) => Err(self.classify(error, store.data())),
         }
@@ -341,16 +384,12 @@ impl WasmPlugin {
             output: stderr,
         }
     }
-    fn plugin_error(
-        &self,
-        error: super::bindings::exports::lingo::plugin::types::PluginError,
-    ) -> PluginError {
-        use super::bindings::exports::lingo::plugin::types::PluginError as E;
+    fn plugin_error(&self, error: Failure) -> PluginError {
         let plugin = self.info.name.clone();
         match error {
-            E::Unsupported(operation) => PluginError::Unsupported { plugin, operation },
-            E::InvalidInput(reason) => PluginError::InvalidInput { plugin, reason },
-            E::Failed(reason) => PluginError::Failed { plugin, reason },
+            Failure::Unsupported(operation) => PluginError::Unsupported { plugin, operation },
+            Failure::InvalidInput(reason) => PluginError::InvalidInput { plugin, reason },
+            Failure::Failed(reason) => PluginError::Failed { plugin, reason },
         }
     }
 }
@@ -376,25 +415,64 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
     bytes.len() >= 8 && &bytes[0..4] == b"\0asm" && bytes[6..8] == [1, 0]
 }
 
-/// Refuse a component whose `lingo:plugin` exports carry another version.
-fn check_abi(engine: &Engine, component: &Component, origin: &str) -> Result<(), PluginError> {
+/// An ABI version the host has bindings for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AbiVersion {
+    V0_2_0,
+    V0_1_0,
+}
+
+impl AbiVersion {
+    fn parse(version: &str) -> Option<Self> {
+        match version {
+            "0.2.0" => Some(AbiVersion::V0_2_0),
+            "0.1.0" => Some(AbiVersion::V0_1_0),
+            _ => None,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            AbiVersion::V0_2_0 => "0.2.0",
+            AbiVersion::V0_1_0 => "0.1.0",
+        }
+    }
+}
+
+/// The ABI version a component's `lingo:plugin` exports carry; refuse one
+/// the host has no bindings for, or exports of several versions.
+fn check_abi(
+    engine: &Engine,
+    component: &Component,
+    origin: &str,
+) -> Result<AbiVersion, PluginError> {
     let ty = component.component_type();
     let versions: Vec<String> = ty
         .exports(engine)
         .filter_map(|(name, _)| name.strip_prefix(ABI_PACKAGE).map(str::to_string))
         .filter_map(|rest| rest.split_once('@').map(|(_, v)| v.to_string()))
         .collect();
-    match versions.first() {
-        None => Err(PluginError::InvalidComponent {
+    let Some(found) = versions.first() else {
+        return Err(PluginError::InvalidComponent {
             file: origin.to_string(),
             reason: "it does not export the lingo:plugin interfaces (is it a lingo plugin?)".into(),
-        }),
-        Some(found) if found != SUPPORTED_ABI => Err(PluginError::IncompatibleAbi {
+        });
+    };
+    if let Some(other) = versions.iter().find(|v| *v != found) {
+        return Err(PluginError::InvalidComponent {
+            file: origin.to_string(),
+            reason: format!(
+                "it exports lingo:plugin interfaces of several versions ({found} and {other})"
+            ),
+        });
+    }
+    match AbiVersion::parse(found) {
+        Some(version) if SUPPORTED_ABI.contains(&version.as_str()) => Ok(version),
+        _ => Err(PluginError::IncompatibleAbi {
             file: origin.to_string(),
             found: found.clone(),
-            supported: SUPPORTED_ABI.to_string(),
+            supported: SUPPORTED_ABI.join(", "),
         }),
-        Some(_) => Ok(()),
     }
 }
 
@@ -425,33 +503,40 @@ impl LanguagePlugin for WasmPlugin {
         source: &str,
         manifests: &[Manifest],
     ) -> Result<FileFacts, PluginError> {
-        let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
         let key = health::Key::document(operation::ANALYZE, path, source);
         self.call(key, source.len(), |store, b| {
-            let syntax = b.lingo_plugin_syntax();
-            let document = syntax.document();
-            let doc = document.call_constructor(&mut *store, path, source)?;
-            let language = document.call_language(&mut *store, doc)?;
-            let symbols = document.call_symbols(&mut *store, doc)?;
-            let references = document.call_references(&mut *store, doc)?;
-            let imports = document.call_imports(&mut *store, doc)?;
-            let locals = document.call_locals(&mut *store, doc)?;
-            let diagnostics = document.call_diagnostics(&mut *store, doc)?;
-            let metrics = document.call_metrics(&mut *store, doc)?;
-            let modules =
-                b.lingo_plugin_modules()
-                    .call_module_of(&mut *store, doc, path, &wit_manifests)?;
-            doc.resource_drop(&mut *store)?;
-            Ok(FileFacts {
-                language,
-                symbols: symbols.into_iter().map(Into::into).collect(),
-                references: references.into_iter().map(Into::into).collect(),
-                imports: imports.into_iter().map(Into::into).collect(),
-                locals: locals.into_iter().map(Into::into).collect(),
-                diagnostics: diagnostics.into_iter().map(Into::into).collect(),
-                metrics: metrics.into_iter().map(Into::into).collect(),
-                modules: modules.into_iter().map(Into::into).collect(),
-            })
+            Ok(per_version!(b, b => {
+                let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
+                let syntax = b.lingo_plugin_syntax();
+                let document = syntax.document();
+                let doc = document.call_constructor(&mut *store, path, source)?;
+                let language = document.call_language(&mut *store, doc)?;
+                let symbols = document.call_symbols(&mut *store, doc)?;
+                let references = document.call_references(&mut *store, doc)?;
+                let imports = document.call_imports(&mut *store, doc)?;
+                let locals = document.call_locals(&mut *store, doc)?;
+                let diagnostics = document.call_diagnostics(&mut *store, doc)?;
+                let metrics = document.call_metrics(&mut *store, doc)?;
+                let declared_types = conv::declared_types(&document, &mut *store, doc)?;
+                let modules = b.lingo_plugin_modules().call_module_of(
+                    &mut *store,
+                    doc,
+                    path,
+                    &wit_manifests,
+                )?;
+                doc.resource_drop(&mut *store)?;
+                FileFacts {
+                    language,
+                    symbols: symbols.into_iter().map(Into::into).collect(),
+                    references: references.into_iter().map(Into::into).collect(),
+                    imports: imports.into_iter().map(Into::into).collect(),
+                    locals: locals.into_iter().map(Into::into).collect(),
+                    diagnostics: diagnostics.into_iter().map(Into::into).collect(),
+                    metrics: metrics.into_iter().map(Into::into).collect(),
+                    modules: modules.into_iter().map(Into::into).collect(),
+                    declared_types,
+                }
+            }))
         })
     }
 
@@ -461,18 +546,19 @@ impl LanguagePlugin for WasmPlugin {
         import_path: &str,
         manifests: &[Manifest],
     ) -> Result<Vec<String>, PluginError> {
-        let importer = importer.into();
-        let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
         self.call(
             health::Key::operation(operation::RESOLVE_IMPORT),
             0,
             |store, b| {
-                b.lingo_plugin_modules().call_resolve_import(
-                    store,
-                    &importer,
-                    import_path,
-                    &wit_manifests,
-                )
+                per_version!(b, b => {
+                    let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
+                    b.lingo_plugin_modules().call_resolve_import(
+                        store,
+                        &importer.into(),
+                        import_path,
+                        &wit_manifests,
+                    )
+                })
             },
         )
     }
@@ -487,10 +573,13 @@ impl LanguagePlugin for WasmPlugin {
     ) -> EditsResult {
         let result =
             self.with_document(operation::RENDER_IMPORT, path, source, |store, b, doc| {
-                b.lingo_plugin_edits()
-                    .call_render_import(store, doc, module_path, names)
+                Ok(per_version!(b, b => b
+                    .lingo_plugin_edits()
+                    .call_render_import(store, doc, module_path, names)?
+                    .map(|edits| edits.into_iter().map(conv::edit).collect())
+                    .map_err(Failure::from)))
             })?;
-        self.edits(result)
+        result.map_err(|e| self.plugin_error(e))
     }
 
     /// Edits that remove an import from `source`.
@@ -503,10 +592,13 @@ impl LanguagePlugin for WasmPlugin {
     ) -> EditsResult {
         let result =
             self.with_document(operation::REMOVE_IMPORT, path, source, |store, b, doc| {
-                b.lingo_plugin_edits()
-                    .call_remove_import(store, doc, module_path, name)
+                Ok(per_version!(b, b => b
+                    .lingo_plugin_edits()
+                    .call_remove_import(store, doc, module_path, name)?
+                    .map(|edits| edits.into_iter().map(conv::edit).collect())
+                    .map_err(Failure::from)))
             })?;
-        self.edits(result)
+        result.map_err(|e| self.plugin_error(e))
     }
 
     fn node_at(
@@ -515,12 +607,15 @@ impl LanguagePlugin for WasmPlugin {
         source: &str,
         offset: u32,
     ) -> Result<Vec<SyntaxNode>, PluginError> {
-        let nodes = self.with_document(operation::NODE_AT, path, source, |store, b, doc| {
-            b.lingo_plugin_syntax()
+        self.with_document(operation::NODE_AT, path, source, |store, b, doc| {
+            Ok(per_version!(b, b => b
+                .lingo_plugin_syntax()
                 .document()
-                .call_node_at(store, doc, offset)
-        })?;
-        Ok(nodes.into_iter().map(Into::into).collect())
+                .call_node_at(store, doc, offset)?
+                .into_iter()
+                .map(Into::into)
+                .collect()))
+        })
     }
 }
 
@@ -535,26 +630,14 @@ impl WasmPlugin {
     ) -> Result<R, PluginError> {
         let key = health::Key::document(operation, path, source);
         self.call(key, source.len(), |store, b| {
-            let doc =
-                b.lingo_plugin_syntax()
-                    .document()
-                    .call_constructor(&mut *store, path, source)?;
+            let doc = per_version!(b, b => b
+                .lingo_plugin_syntax()
+                .document()
+                .call_constructor(&mut *store, path, source)?);
             let out = f(&mut *store, b, doc)?;
             doc.resource_drop(&mut *store)?;
             Ok(out)
         })
-    }
-
-    /// A plugin's edit list as `(start, end, new text)`, or its typed error.
-    fn edits(&self, result: Result<Vec<WitTextEdit>, WitPluginError>) -> EditsResult {
-        result
-            .map(|edits| {
-                edits
-                    .into_iter()
-                    .map(|e| (e.start, e.end, e.new_text))
-                    .collect()
-            })
-            .map_err(|e| self.plugin_error(e))
     }
 }
 

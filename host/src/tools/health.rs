@@ -159,7 +159,8 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         "healthy": errors.is_empty(),
         "components": {
             "server": { "name": "lingo", "version": env!("CARGO_PKG_VERSION") },
-            "pluginAbi": crate::runtime::SUPPORTED_ABI,
+            "pluginAbi": crate::runtime::ABI_VERSION,
+            "supportedPluginAbis": crate::runtime::SUPPORTED_ABI,
             "plugins": plugins,
         },
         "workspace": workspace_json,

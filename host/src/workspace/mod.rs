@@ -320,7 +320,7 @@ impl Workspace {
         let Some(relative) = paths::relative_posix(&self.root, path) else {
             return false;
         };
-        if walk::is_skipped(&relative) || previous.files.contains_key(&relative) {
+        if walk::is_skipped(&self.registry, &relative) || previous.files.contains_key(&relative) {
             return false;
         }
         let file_name = path
@@ -460,7 +460,9 @@ impl Workspace {
         let path = paths::resolve(&self.root, input)?;
         let absolute = self.root.join(&path);
         let plugin = match self.registry.for_path(&absolute) {
-            Some(plugin) if absolute.is_file() && !walk::is_skipped(&path) => plugin.clone(),
+            Some(plugin) if absolute.is_file() && !walk::is_skipped(&self.registry, &path) => {
+                plugin.clone()
+            }
             // Not a file lingo indexes: the usual errors and suggestions.
             _ => return self.file(&snapshot, input).map(|f| (snapshot, f)),
         };

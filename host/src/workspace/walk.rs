@@ -1,5 +1,6 @@
 //! Listing the workspace: source files the plugins claim and the manifests
-//! they asked for, honouring `.gitignore` and skipping build and vendor folders.
+//! they asked for, honouring `.gitignore` and skipping hidden folders and
+//! the build and vendor folders each plugin's policy names for its files.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,17 +11,26 @@ use crate::runtime::{LanguagePlugin, PluginRegistry};
 use super::MAX_FILE_BYTES;
 use super::paths::relative_posix;
 
-/// Folders never indexed, whatever `.gitignore` says.
-const SKIPPED_DIRS: &[&str] = &[
-    "target",
-    "node_modules",
-    "vendor",
-    "bin",
-    "obj",
-    "dist",
-    "build",
-    ".git",
-];
+/// Folders never indexed, whatever `.gitignore` says (hidden folders are
+/// skipped too). Build and vendor folders are the plugins' to name
+/// (`skip-dirs` of their policy), for their own files.
+const SKIPPED_DIRS: &[&str] = &[".git"];
+
+/// Whether no file under a folder named `name` can be indexed: every
+/// plugin's policy skips it.
+fn skipped_by_every_plugin(registry: &PluginRegistry, name: &str) -> bool {
+    !registry.plugins().is_empty()
+        && registry
+            .plugins()
+            .iter()
+            .all(|p| p.info().policy.skip_dirs.iter().any(|d| d == name))
+}
+
+/// Whether `plugin`'s policy skips its files under `folders`.
+fn skipped_for(plugin: &dyn LanguagePlugin, folders: &[&str]) -> bool {
+    let skip = &plugin.info().policy.skip_dirs;
+    folders.iter().any(|f| skip.iter().any(|d| d == f))
+}
 
 pub struct FoundFile {
     pub path: String,
@@ -40,17 +50,26 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
         sources: Vec::new(),
         manifests: Vec::new(),
     };
+    // Folders under which no plugin indexes anything are not entered.
+    let pruned: Vec<String> = registry
+        .plugins()
+        .first()
+        .map(|p| p.info().policy.skip_dirs.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| skipped_by_every_plugin(registry, d))
+        .collect();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .require_git(false)
-        .filter_entry(|entry| {
+        .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             !(is_dir
                 && entry.depth() > 0
                 && entry
                     .file_name()
                     .to_str()
-                    .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n) || pruned.iter().any(|d| d == n)))
         })
         .build();
     for entry in walker.flatten() {
@@ -67,6 +86,10 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
         let Some(plugin) = registry.for_path(entry.path()) else {
             continue;
         };
+        let folders: Vec<&str> = path.split('/').collect();
+        if skipped_for(plugin.as_ref(), &folders[..folders.len() - 1]) {
+            continue;
+        }
         let Ok(metadata) = entry.metadata() else {
             continue;
         };
@@ -116,14 +139,25 @@ pub fn restat<'a>(
     Listing { sources, manifests }
 }
 
-/// Whether a workspace-relative path is inside a folder the walk skips
-/// (build and vendor folders, hidden folders).
-pub fn is_skipped(relative: &str) -> bool {
+/// Whether a workspace-relative path is inside a folder the walk skips:
+/// a hidden folder, or a build or vendor folder that the policy of the
+/// plugin claiming the file names (for a path no plugin claims, such as a
+/// folder, one that every plugin's policy names).
+pub fn is_skipped(registry: &PluginRegistry, relative: &str) -> bool {
     let mut components: Vec<&str> = relative.split('/').collect();
     components.pop();
-    components
+    if components
         .iter()
         .any(|c| SKIPPED_DIRS.contains(c) || c.starts_with('.'))
+    {
+        return true;
+    }
+    match registry.for_path(Path::new(relative)) {
+        Some(plugin) => skipped_for(plugin.as_ref(), &components),
+        None => components
+            .iter()
+            .any(|c| skipped_by_every_plugin(registry, c)),
+    }
 }
 
 /// Whether a file name is a manifest a plugin asked for, or an ignore file

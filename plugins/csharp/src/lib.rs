@@ -114,6 +114,15 @@ impl Language for CSharp {
         &METRICS_CONFIG
     }
 
+    /// Skips MSBuild's output folders.
+    fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
+        lingo_plugin_sdk::types::LanguagePolicy {
+            skip_dirs: vec!["bin".into(), "obj".into()],
+            bare_names_reach_members: true,
+            type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::BeforeName,
+        }
+    }
+
     fn extra_capabilities() -> Vec<Capability> {
         vec![
             Capability::Imports,

@@ -91,6 +91,15 @@ impl Language for Go {
         &METRICS_CONFIG
     }
 
+    /// Skips vendored modules (`go mod vendor`).
+    fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
+        lingo_plugin_sdk::types::LanguagePolicy {
+            skip_dirs: vec!["vendor".into()],
+            bare_names_reach_members: false,
+            type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+        }
+    }
+
     fn extra_capabilities() -> Vec<Capability> {
         vec![
             Capability::Imports,

@@ -94,6 +94,15 @@ impl Language for Rust {
         &METRICS_CONFIG
     }
 
+    /// Skips Cargo's build output.
+    fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
+        lingo_plugin_sdk::types::LanguagePolicy {
+            skip_dirs: vec!["target".into()],
+            bare_names_reach_members: false,
+            type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+        }
+    }
+
     fn extra_capabilities() -> Vec<Capability> {
         vec![
             Capability::Imports,

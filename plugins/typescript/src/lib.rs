@@ -180,6 +180,15 @@ impl Language for TypeScript {
         &METRICS_CONFIG
     }
 
+    /// Skips installed packages and build output.
+    fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
+        lingo_plugin_sdk::types::LanguagePolicy {
+            skip_dirs: vec!["node_modules".into(), "dist".into(), "build".into()],
+            bare_names_reach_members: false,
+            type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+        }
+    }
+
     fn extra_capabilities() -> Vec<Capability> {
         vec![
             Capability::Imports,

@@ -7,8 +7,8 @@
 //!   instance can be checked to recover.
 //! - `cycle`: symbols whose containers form a cycle (a <-> b) and a symbol
 //!   that is its own container.
-//! - `range`: container, `enclosing`, `local` and metrics `symbol` indices
-//!   out of range.
+//! - `range`: container, `enclosing`, `local`, metrics `symbol` and
+//!   declared-type target indices out of range.
 //! - `huge`: a huge number of references (and syntax nodes from `node-at`).
 //!   The counts can be set in the file: `references=N symbols=N nodes=N`.
 //! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
@@ -29,9 +29,10 @@
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
-    Diagnostic, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, Local, Manifest,
-    ModuleIdentity, PluginError, PluginInfo, Position, Reference, ReferenceKind, Severity, Span,
-    Symbol, SymbolKind, SyntaxNode, TextEdit, Visibility,
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, FunctionMetrics, Halstead,
+    Import, ImportKind, ImportedName, LanguagePolicy, Local, Manifest, ModuleIdentity, PluginError,
+    PluginInfo, Position, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode,
+    TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -507,6 +508,11 @@ impl plugin::Guest for Hostile {
             manifests: Vec::new(),
             path_separator: ".".into(),
             capabilities: Vec::new(),
+            policy: LanguagePolicy {
+                skip_dirs: Vec::new(),
+                bare_names_reach_members: false,
+                type_annotation: TypeAnnotationPosition::None,
+            },
         }
     }
 }
@@ -555,6 +561,24 @@ impl syntax::GuestDocument for Document {
     }
     fn metrics(&self) -> Vec<FunctionMetrics> {
         Document::metrics(self)
+    }
+    fn declared_types(&self) -> Vec<DeclaredType> {
+        match self.case {
+            Case::Range => [
+                DeclaredTarget::Symbol(1_000_000),
+                DeclaredTarget::Local(u32::MAX),
+            ]
+            .into_iter()
+            .map(|target| DeclaredType {
+                target,
+                type_name: "Far".into(),
+                type_qualifier: Vec::new(),
+                span: self.span(0, 0),
+                source: DeclaredTypeSource::Annotation,
+            })
+            .collect(),
+            _ => Vec::new(),
+        }
     }
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {
         Document::node_at(self, offset)

@@ -1,0 +1,173 @@
+//! Plugin ABI versions: a component built against ABI 0.1.0 (the hostile
+//! test plugin, kept as built in `tests/fixtures/abi-0.1.0/`) still loads
+//! and answers, with the policy the host applied before 0.2.0; the built-in
+//! plugins, built against 0.2.0, state their own policy; and the walk
+//! follows each plugin's skip-dirs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lingo::model::{LanguagePolicy, TypeAnnotationPosition};
+use lingo::runtime::{ABI_VERSION, Limits, PluginRegistry, RuntimeConfig, SUPPORTED_ABI};
+use lingo::tools::{ToolContext, ToolRegistry};
+use lingo::workspace::Workspace;
+use serde_json::{Value, json};
+
+fn old_component() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.1.0/hostile.wasm")
+}
+
+fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
+    PluginRegistry::load(&RuntimeConfig {
+        extra_plugins,
+        include_built_in,
+        cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
+        limits: Limits::default(),
+        extension_owners: Default::default(),
+    })
+    .expect("a registry")
+}
+
+/// A fresh directory under the test target dir holding `files`.
+fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, contents) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    root
+}
+
+fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) -> Value {
+    tools
+        .call(tools.find(tool).unwrap(), context, &args)
+        .unwrap_or_else(|e| panic!("{tool} failed: {e:?}"))
+}
+
+#[test]
+fn the_host_supports_the_current_and_the_first_abi() {
+    assert_eq!(ABI_VERSION, "0.2.0");
+    assert_eq!(SUPPORTED_ABI, ["0.2.0", "0.1.0"]);
+}
+
+#[test]
+fn a_component_built_against_abi_0_1_0_loads_and_answers() {
+    let registry = registry(vec![old_component()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.1.0 plugin claims .calm");
+    let info = plugin.info();
+    assert_eq!(info.name, "hostile");
+    assert_eq!(info.abi_version, "0.1.0");
+    // A 0.1.0 component cannot state a policy: the host's former rules.
+    assert_eq!(info.policy, LanguagePolicy::abi_0_1_0());
+    assert!(info.policy.bare_names_reach_members);
+    assert_eq!(
+        info.policy.type_annotation,
+        TypeAnnotationPosition::AfterName
+    );
+
+    // Facts come through the 0.1.0 bindings; 0.1.0 has no declared types.
+    let facts = plugin
+        .analyze("a.slow", "ms=1\n", &[])
+        .expect("the 0.1.0 plugin analyses a file");
+    let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["slow_fn"]);
+    assert!(facts.declared_types.is_empty());
+    assert!(plugin.node_at("a.calm", "calm\n", 0).is_ok());
+
+    // And through the tools.
+    let root = workspace_dir(
+        "abi-0.1.0-workspace",
+        &[("a.calm", "calm\n"), ("b.slow", "ms=1\n")],
+    );
+    let tools = ToolRegistry::new();
+    let context = ToolContext {
+        workspace: Arc::new(Workspace::new(&root, Arc::new(registry)).unwrap()),
+        tool_names: tools.names(),
+    };
+    let health = call(&context, &tools, "health_check", json!({}));
+    let plugins = health["components"]["plugins"].as_array().unwrap();
+    assert_eq!(plugins.len(), 1, "{health:#}");
+    assert_eq!(plugins[0]["name"], "hostile");
+    assert_eq!(plugins[0]["abiVersion"], "0.1.0");
+    assert_eq!(health["components"]["pluginAbi"], ABI_VERSION);
+    let outline = call(&context, &tools, "outline", json!({ "path": "a.calm" }));
+    assert!(outline.is_object(), "{outline:#}");
+    let outline = call(&context, &tools, "outline", json!({ "path": "b.slow" }));
+    assert!(outline.to_string().contains("slow_fn"), "{outline:#}");
+}
+
+#[test]
+fn built_in_plugins_state_their_policy() {
+    let registry = registry(Vec::new(), true);
+    let policy = |file: &str| {
+        let plugin = registry.for_path(Path::new(file)).unwrap();
+        assert_eq!(plugin.info().abi_version, ABI_VERSION, "{file}");
+        plugin.info().policy.clone()
+    };
+    let expect = |skip: &[&str], bare: bool, annotation| LanguagePolicy {
+        skip_dirs: skip.iter().map(|s| s.to_string()).collect(),
+        bare_names_reach_members: bare,
+        type_annotation: annotation,
+    };
+    use TypeAnnotationPosition::{AfterName, BeforeName};
+    assert_eq!(policy("a.rs"), expect(&["target"], false, AfterName));
+    assert_eq!(policy("a.go"), expect(&["vendor"], false, AfterName));
+    assert_eq!(
+        policy("a.ts"),
+        expect(&["node_modules", "dist", "build"], false, AfterName)
+    );
+    assert_eq!(policy("a.cs"), expect(&["bin", "obj"], true, BeforeName));
+    // No built-in plugin reports declared types yet; the fact is there.
+    let facts = registry
+        .for_path(Path::new("a.rs"))
+        .unwrap()
+        .analyze("src/lib.rs", "fn f(x: u32) -> u32 { x }\n", &[])
+        .unwrap();
+    assert!(facts.declared_types.is_empty());
+}
+
+#[test]
+fn the_walk_skips_each_languages_own_folders() {
+    let root = workspace_dir(
+        "abi-policy-walk",
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"w\"\nversion = \"0.1.0\"\n",
+            ),
+            ("src/lib.rs", "pub fn lib() {}\n"),
+            // `bin` is C#'s output folder, not Rust's: indexed.
+            ("src/bin/x.rs", "fn main() {}\n"),
+            ("target/debug/build/gen.rs", "fn generated() {}\n"),
+            ("app/App.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />\n"),
+            ("app/Program.cs", "class Program {}\n"),
+            ("app/bin/Debug/Gen.cs", "class Gen {}\n"),
+            ("app/obj/Gen.cs", "class Gen {}\n"),
+            ("web/index.ts", "export const a = 1;\n"),
+            ("web/node_modules/dep/index.ts", "export const b = 2;\n"),
+            ("web/dist/index.js", "export const a = 1;\n"),
+            ("go/vendor/dep/dep.go", "package dep\n"),
+            ("go/main.go", "package main\n"),
+            (".git/hooks/x.rs", "fn hook() {}\n"),
+        ],
+    );
+    let workspace = Workspace::new(&root, Arc::new(registry(Vec::new(), true))).unwrap();
+    workspace.refresh();
+    let snapshot = workspace.snapshot();
+    let files: Vec<&str> = snapshot.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        files,
+        [
+            "app/Program.cs",
+            "go/main.go",
+            "src/bin/x.rs",
+            "src/lib.rs",
+            "web/index.ts"
+        ]
+    );
+}
