@@ -228,12 +228,43 @@ fn mark_incomplete(value: &mut Value, budget: &Budget) {
     }
 }
 
+/// A text answer with what its structured twin says about the answer
+/// itself (lost work, a refreshing index, unanalysed files) as notes, so a
+/// reader of the text alone is not told less.
+fn with_index_notes(text: &str, value: &Value) -> String {
+    let mut notes = Vec::new();
+    if value["complete"] == Value::Bool(false) {
+        let reasons: Vec<&str> = value["incompleteReasons"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        notes.push(format!("Note: incomplete: {}", reasons.join("; ")));
+    }
+    if value["refreshing"] == Value::Bool(true) {
+        notes.push(format!(
+            "Note: answered from index generation {} while it refreshes",
+            value["index"]["generation"]
+        ));
+    }
+    if let Some(files) = value["unanalyzedFiles"].as_u64() {
+        notes.push(format!(
+            "Note: {files} files could not be analysed (health_check lists them)"
+        ));
+    }
+    if notes.is_empty() {
+        return text.to_string();
+    }
+    format!("{}\n\n{}\n", text.trim_end(), notes.join("\n"))
+}
+
 /// MCP `CallToolResult`: the JSON as text, and as structured content. A
 /// tool whose answer is text (`{"format": "text", "text": ...}`, as the
 /// graph tools) gets that text as its content.
 fn tool_result(value: Value, is_error: bool) -> Value {
     let text = match (&value["format"], &value["text"]) {
-        (Value::String(format), Value::String(text)) if format == "text" => text.clone(),
+        (Value::String(format), Value::String(text)) if format == "text" => {
+            with_index_notes(text, &value)
+        }
         _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
     };
     json!({

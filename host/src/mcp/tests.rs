@@ -381,3 +381,26 @@ proptest! {
         check(&specs, &replies)?;
     }
 }
+
+#[test]
+fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
+    let value = json!({
+        "format": "text",
+        "text": "## Graph\n\na --CALLS--> b\n",
+        "complete": false,
+        "incompleteReasons": ["plugin `x` exceeded its time limit"],
+        "refreshing": true,
+        "index": { "generation": 4 },
+        "unanalyzedFiles": 2,
+    });
+    let result = tool_result(value, false);
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("## Graph\n\na --CALLS--> b\n\n"), "{text}");
+    assert!(text.contains("Note: incomplete: plugin `x` exceeded its time limit"));
+    assert!(text.contains("Note: answered from index generation 4 while it refreshes"));
+    assert!(text.contains("Note: 2 files could not be analysed"));
+
+    let plain = json!({ "format": "text", "text": "## Graph\n" });
+    let result = tool_result(plain, false);
+    assert_eq!(result["content"][0]["text"], json!("## Graph\n"));
+}
