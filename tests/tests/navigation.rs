@@ -689,14 +689,15 @@ mod csharp {
             )
             .await
             .text();
-        // `Twice` calls `Summary` by its bare name: a member of the
-        // enclosing type found that way is a name-only guess (only some
-        // languages have an implicit `this`), so it is noted, not drawn.
+        // `Twice` calls `Summary` by its bare name: C#'s plugin says bare
+        // names reach members of the enclosing type (an implicit `this`), so
+        // the call is certain and drawn.
         assert!(
-            text.starts_with("## Graph\n\nSummary --CALLS--> AreaOf\n\n## Nodes\n"),
+            text.starts_with(
+                "## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n\n## Nodes\n"
+            ),
             "{text}"
         );
-        assert!(text.contains("Note: 1 name-only matches"), "{text}");
         assert!(
             text.contains("\nSummary:\n  file: Reports/Report.cs\n  offset: 9, limit: 7\n"),
             "{text}"
@@ -716,11 +717,11 @@ mod csharp {
         assert!(
             shape.starts_with(
                 "## Graph\n\n\
-                 Summary --REFERENCES--> IShape\n\
+                 Hexagon --IMPLEMENTS--> IShape\n\
+                 Twice --CALLS--> Summary --REFERENCES--> IShape\n\
                  Summary --CALLS--> AreaOf --REFERENCES--> IShape\n\
                  Summary --CALLS--> Square --IMPLEMENTS--> IShape\n\
-                 Summary --CALLS--> Circle --IMPLEMENTS--> IShape\n\
-                 Hexagon --IMPLEMENTS--> IShape\n\n## Nodes\n"
+                 Summary --CALLS--> Circle --IMPLEMENTS--> IShape\n\n## Nodes\n"
             ),
             "{shape}"
         );
@@ -731,13 +732,13 @@ mod csharp {
                 "paths_between",
                 json!({
                     "from": { "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" },
-                    "to": { "file_path": "Reports/Report.cs", "symbol": "Summary" }
+                    "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
                 }),
             )
             .await
             .text();
         assert!(
-            path.starts_with("## Graph\n\nSummary --CALLS--> AreaOf\n"),
+            path.starts_with("## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n"),
             "{path}"
         );
         for decoy in ["AreaOf", "Circle"] {
@@ -746,7 +747,7 @@ mod csharp {
                     "paths_between",
                     json!({
                         "from": { "file_path": "Legacy/Legacy.cs", "symbol": decoy },
-                        "to": { "file_path": "Reports/Report.cs", "symbol": "Summary" }
+                        "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
                     }),
                 )
                 .await

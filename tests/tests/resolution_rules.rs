@@ -290,20 +290,20 @@ mod bare_names {
         server.stop().await;
     }
 
-    /// `Amount` alone in a method of `Invoice`: the property, by an implicit
-    /// `this` the host cannot know the language has, so a guess.
+    /// `Amount` alone in a method of `Invoice`: the property, by C#'s
+    /// implicit `this`, which the C# plugin states in its policy: certain.
     #[tokio::test]
-    async fn csharp_enclosing_member_is_a_name_only_guess() {
+    async fn csharp_enclosing_member_by_the_plugins_policy() {
         let server = serve("csharp").await;
         assert_eq!(
             definitions(&server, "Billing/Invoice.cs", (8, 20)).await,
-            ["Billing/Invoice.cs:5 property name_only 0.80"]
+            ["Billing/Invoice.cs:5 property scope 1.00"]
         );
         assert_eq!(
             references(&server, "Billing/Invoice.cs", (4, 24)).await,
             [
                 "Billing/Invoice.cs:5 declaration declaration 1.00",
-                "Billing/Invoice.cs:9 reference name_only 0.80",
+                "Billing/Invoice.cs:9 reference scope 1.00",
             ]
         );
         server.stop().await;
@@ -312,7 +312,8 @@ mod bare_names {
     /// In class `View` with methods `format`, `clamp` and `measure`:
     /// `format(...)` is the imported function, `clamp(...)` is imported from
     /// a package outside the workspace (so nothing here), and `measure()`
-    /// is at best a guess at the method.
+    /// never means the method (TypeScript has no implicit `this`, as its
+    /// plugin states): only a same-named guess, at low confidence.
     #[tokio::test]
     async fn typescript_imports_win_and_members_are_guesses() {
         let server = serve("typescript").await;
@@ -330,7 +331,7 @@ mod bare_names {
         );
         assert_eq!(
             definitions(&server, "src/view.ts", (17, 12)).await,
-            ["src/view.ts:21 method name_only 0.80"]
+            ["src/view.ts:21 method name_only 0.50"]
         );
         assert_eq!(
             references(&server, "src/view.ts", (24, 3)).await,

@@ -6,8 +6,10 @@
 //! types (never to a module, namespace, type or free function), and among
 //! the members of one type to the kind the access asks for: a call to a
 //! method, a read or write to a field or property. A bare name is a member
-//! of the enclosing type only as a name-only guess, after everything the
-//! file's scope and imports bind.
+//! of the enclosing type only in languages whose plugin says bare names
+//! reach members (an implicit `this`), after everything the file's scope
+//! and imports bind; for plugins that cannot say (ABI 0.1.0), only as a
+//! name-only guess.
 
 use std::sync::Arc;
 
@@ -106,8 +108,12 @@ pub struct Resolver<'s> {
 /// listing every same-named declaration would be noise, not an answer.
 pub const MAX_NAME_ONLY_CANDIDATES: usize = 8;
 
+/// The plugin ABI whose components cannot state their language's policy.
+const LEGACY_ABI: &str = "0.1.0";
+
 /// Confidence of a member of the enclosing type found for a bare name (an
-/// implicit `this`, which only some languages have).
+/// implicit `this`) when the plugin could not say whether its language has
+/// that rule (ABI 0.1.0).
 const ENCLOSING_MEMBER_CONFIDENCE: f64 = 0.8;
 
 /// Factor on the confidence of a member of the other kind than the access
@@ -254,15 +260,25 @@ impl<'s> Resolver<'s> {
         }
         // Some languages let a method name its type's other members bare
         // (C#, Java: an implicit `this`); in others (Rust, Go, TypeScript)
-        // such a name never means a member and names something that is not
-        // indexed. The host cannot tell which rule holds, so a member found
-        // this way is a name-only guess, below certainty. The per-language
-        // policy (whether bare names may mean members of the enclosing type)
-        // is to come from the plugin's `info()`; until then this stays a
-        // guess for every language. A reference the plugin qualifies itself
-        // (`self.x`, `this.x`, through its `is_self_receiver` hook) does not
-        // come here: it resolves as `Type.x`.
+        // such a name never means a member. The plugin states which rule
+        // holds (`bare-names-reach-members` in its policy, ABI 0.2.0): a
+        // member found under the first rule is certain, under the second
+        // none is looked for. A plugin built against ABI 0.1.0 could not
+        // say, so there a member found this way is a name-only guess. A
+        // reference the plugin qualifies itself (`self.x`, `this.x`, through
+        // its `is_self_receiver` hook) does not come here: it resolves as
+        // `Type.x`.
+        let info = file.plugin.info();
+        let stated = info.abi_version != LEGACY_ABI;
+        if stated && !info.policy.bare_names_reach_members {
+            return Vec::new();
+        }
         let owners = enclosing_types(facts, reference);
+        let resolution = if stated {
+            Resolution::Scope
+        } else {
+            Resolution::NameOnly
+        };
         let members: Vec<Definition> = facts
             .symbols
             .iter()
@@ -272,9 +288,13 @@ impl<'s> Resolver<'s> {
                     && is_item(s)
                     && s.container.is_some_and(|c| owners.contains(&(c as usize)))
             })
-            .map(|(index, _)| Definition::certain(at(index), Resolution::NameOnly))
+            .map(|(index, _)| Definition::certain(at(index), resolution))
             .collect();
-        share(members, ENCLOSING_MEMBER_CONFIDENCE)
+        if stated {
+            members
+        } else {
+            share(members, ENCLOSING_MEMBER_CONFIDENCE)
+        }
     }
 
     /// `a::b::name` or `Type::name`.
