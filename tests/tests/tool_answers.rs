@@ -201,3 +201,28 @@ async fn dependencies_of_lists_what_a_function_uses_and_not_the_decoy() {
     assert!(text.contains("name-only matches"), "{text}");
     server.stop().await;
 }
+
+/// C# writes the type before the name (its plugin's policy says so): the
+/// parameter `IShape[] shapes` has the type `IShape`, and `var total = ...`
+/// has none written.
+#[tokio::test]
+async fn find_type_definition_reads_a_type_written_before_the_name() {
+    let server = McpServer::start(&fixture("nav/csharp"), &[])
+        .await
+        .expect("start lingo on the C# fixture");
+    let shapes = json!({ "path": "Shapes/Shapes.cs", "line": 34, "character": 45 });
+    let answer = server.call("find_type_definition", shapes).await.ok();
+    assert_eq!(answer["symbol"]["name"], json!("shapes"), "{answer:#}");
+    let types: Vec<String> = answer["type_definitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(place)
+        .collect();
+    assert_eq!(types, ["Shapes/Shapes.cs:4 IShape"], "{answer:#}");
+
+    let total = json!({ "path": "Reports/Report.cs", "line": 12, "character": 12 });
+    let error = server.call("find_type_definition", total).await.err();
+    assert_eq!(error["code"], json!("TYPE_NOT_FOUND"), "{error:#}");
+    server.stop().await;
+}

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 use super::target::{self, Subject};
 use super::{Args, Tool, ToolContext, range_json, view};
 use crate::error::ToolError;
-use crate::model::{Reference, ReferenceKind, SymbolKind};
+use crate::model::{
+    FileFacts, Local, Reference, ReferenceKind, SymbolKind, TypeAnnotationPosition,
+};
 use crate::resolve::{Definition, Resolution, Resolver, Target};
 use crate::workspace::FileEntry;
 
@@ -70,27 +72,11 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         Subject::Local { file, index } => {
             let facts = file.facts()?;
             let local = &facts.locals[*index];
-            // The annotation follows the name on its line, before the next
-            // binding declared after it (`a: A, b: B`).
-            let next_binding = facts
-                .locals
-                .iter()
-                .map(|l| l.span.start.offset)
-                .filter(|o| *o > local.span.end.offset)
-                .min()
-                .unwrap_or(u32::MAX);
-            let refs: Vec<usize> = facts
-                .references
-                .iter()
-                .enumerate()
-                .filter(|(_, x)| {
-                    x.kind == ReferenceKind::Type
-                        && x.span.start.line == local.span.end.line
-                        && x.span.start.offset >= local.span.end.offset
-                        && x.span.start.offset < next_binding
-                })
-                .map(|(i, _)| i)
-                .collect();
+            let refs = match file.plugin.info().policy.type_annotation {
+                TypeAnnotationPosition::AfterName => annotation_after(facts, local),
+                TypeAnnotationPosition::BeforeName => annotation_before(facts, local, &file.source),
+                TypeAnnotationPosition::None => Vec::new(),
+            };
             (file.clone(), refs)
         }
     };
@@ -140,6 +126,68 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         "unresolved_types": unresolved,
         "generation": snapshot.generation,
     }))
+}
+
+/// Type references written after a binding's name on its line, before the
+/// next binding declared after it (`x: Foo`, `a: A, b: B`, `var x Foo`).
+fn annotation_after(facts: &FileFacts, local: &Local) -> Vec<usize> {
+    let next_binding = facts
+        .locals
+        .iter()
+        .map(|l| l.span.start.offset)
+        .filter(|o| *o > local.span.end.offset)
+        .min()
+        .unwrap_or(u32::MAX);
+    facts
+        .references
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| {
+            x.kind == ReferenceKind::Type
+                && x.span.start.line == local.span.end.line
+                && x.span.start.offset >= local.span.end.offset
+                && x.span.start.offset < next_binding
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Type references written before a binding's name (`Foo x`,
+/// `Dictionary<string, Foo> x`, `M(Foo a, Bar b)`): those between the name
+/// and the nearest separator before it (`(`, `,`, `;`, `{`, `=`) outside
+/// brackets, on the name's line.
+fn annotation_before(facts: &FileFacts, local: &Local, source: &str) -> Vec<usize> {
+    let name_start = local.span.start.offset as usize;
+    let line_start = source
+        .get(..name_start)
+        .and_then(|before| before.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let prefix = source.get(line_start..name_start).unwrap_or_default();
+    let mut depth = 0i32;
+    let mut segment_start = line_start;
+    for (i, c) in prefix.char_indices().rev() {
+        match c {
+            '>' | ']' | ')' => depth += 1,
+            '<' | '[' if depth > 0 => depth -= 1,
+            '(' if depth > 0 => depth -= 1,
+            '(' | ',' | ';' | '{' | '=' | '<' | '[' if depth == 0 => {
+                segment_start = line_start + i + c.len_utf8();
+                break;
+            }
+            _ => {}
+        }
+    }
+    facts
+        .references
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| {
+            x.kind == ReferenceKind::Type
+                && x.span.start.offset as usize >= segment_start
+                && (x.span.end.offset as usize) <= name_start
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 fn annotation_refs<'f>(file: &'f FileEntry, indexes: &[usize]) -> Vec<&'f Reference> {
