@@ -185,15 +185,15 @@ mod field_or_method {
             definitions(&server, "src/limits.rs", (15, 14)).await,
             ["src/limits.rs:6 method qualified 1.00"]
         );
-        // Through a parameter whose type is not known: a name-only guess,
-        // still the field for the read and the method for the call.
+        // Through a parameter declared `&mut Extractor`: that type's
+        // members, the field for the read and the method for the call.
         assert_eq!(
             definitions(&server, "src/limits.rs", (21, 15)).await,
-            ["src/limits.rs:6 method name_only 0.50"]
+            ["src/limits.rs:6 method qualified 1.00"]
         );
         assert_eq!(
             definitions(&server, "src/limits.rs", (22, 15)).await,
-            ["src/limits.rs:2 field name_only 0.50"]
+            ["src/limits.rs:2 field qualified 1.00"]
         );
         assert_eq!(
             references(&server, "src/limits.rs", (1, 6)).await,
@@ -201,7 +201,7 @@ mod field_or_method {
                 "src/limits.rs:2 declaration declaration 1.00",
                 "src/limits.rs:7 write qualified 1.00",
                 "src/limits.rs:12 reference qualified 1.00",
-                "src/limits.rs:23 reference name_only 0.50",
+                "src/limits.rs:23 reference qualified 1.00",
             ]
         );
         assert_eq!(
@@ -209,7 +209,7 @@ mod field_or_method {
             [
                 "src/limits.rs:6 declaration declaration 1.00",
                 "src/limits.rs:16 call qualified 1.00",
-                "src/limits.rs:22 call name_only 0.50",
+                "src/limits.rs:22 call qualified 1.00",
             ]
         );
         server.stop().await;

@@ -189,6 +189,7 @@ async fn dependencies_of_lists_what_a_function_uses_and_not_the_decoy() {
         [
             "place_order --CALLS--> shipping",
             "place_order --CALLS--> total",
+            "place_order --CALLS--> add --REFERENCES--> items",
             "place_order --REFERENCES--> Cart",
             "place_order --CALLS--> new --REFERENCES--> Cart",
         ],

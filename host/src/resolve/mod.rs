@@ -2,6 +2,12 @@
 //! then imports and module paths, then the file's own declarations, and only
 //! then name-only matches, which are marked as such.
 //!
+//! A member access through a value whose type the source states (`p.name`
+//! with a parameter `p: Parser`, a local `let d = Decoder { .. }`, a field
+//! `self.parser` declared `parser: Parser`) resolves to that type's member,
+//! by the plugins' declared-type facts, when the type is one declaration of
+//! the workspace; otherwise it is resolved as any other member access.
+//!
 //! A member access (`x.name`, `self.name`) only ever resolves to members of
 //! types (never to a module, namespace, type or free function), and among
 //! the members of one type to the kind the access asks for: a call to a
@@ -19,7 +25,10 @@ mod table;
 
 pub use table::{SymbolRef, SymbolTable, is_item};
 
-use crate::model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
+use crate::model::{
+    DeclaredTarget, DeclaredType, FileFacts, ImportKind, Reference, ReferenceKind, Symbol,
+    SymbolKind,
+};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -124,6 +133,10 @@ const OTHER_KIND_CONFIDENCE: f64 = 0.8;
 /// re-exports `c`...); also ends cycles of glob re-exports.
 const MAX_REEXPORT_DEPTH: usize = 4;
 
+/// Receivers followed at most from one member access (`a.b.c.d()`): each
+/// step resolves the receiver's own receiver.
+const MAX_RECEIVER_DEPTH: usize = 4;
+
 impl<'s> Resolver<'s> {
     pub fn new(snapshot: &'s Snapshot) -> Self {
         Resolver {
@@ -138,6 +151,16 @@ impl<'s> Resolver<'s> {
 
     /// Definitions of `reference`, written in `file`.
     pub fn resolve(&self, file: &Arc<FileEntry>, reference: &Reference) -> Vec<Definition> {
+        self.resolve_within(file, reference, 0)
+    }
+
+    /// [`Self::resolve`], `depth` receivers deep in a member access chain.
+    fn resolve_within(
+        &self,
+        file: &Arc<FileEntry>,
+        reference: &Reference,
+        depth: usize,
+    ) -> Vec<Definition> {
         let Ok(facts) = &file.facts else {
             return Vec::new();
         };
@@ -166,7 +189,7 @@ impl<'s> Resolver<'s> {
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
         } else if reference.is_member {
-            Vec::new()
+            self.through_declared_type(file, facts, reference, depth)
         } else {
             self.bare(file, facts, reference)
         };
@@ -295,6 +318,96 @@ impl<'s> Resolver<'s> {
         } else {
             share(members, ENCLOSING_MEMBER_CONFIDENCE)
         }
+    }
+
+    /// `x.name` where `x` (a local, parameter or field, resolved certainly)
+    /// has a declared type that is exactly one type declaration of the
+    /// workspace: that type's members named `name`. Nothing otherwise.
+    fn through_declared_type(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        depth: usize,
+    ) -> Vec<Definition> {
+        if depth >= MAX_RECEIVER_DEPTH {
+            return Vec::new();
+        }
+        let Some(receiver) = receiver_of(&file.source, facts, reference) else {
+            return Vec::new();
+        };
+        let found = self.resolve_within(file, receiver, depth + 1);
+        let [definition] = found.as_slice() else {
+            return Vec::new();
+        };
+        if definition.confidence < 1.0 {
+            return Vec::new();
+        }
+        let (owner_file, target) = match &definition.target {
+            Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
+            Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
+        };
+        let Ok(owner_facts) = &owner_file.facts else {
+            return Vec::new();
+        };
+        let Some(declared) = owner_facts
+            .declared_types
+            .iter()
+            .find(|d| d.target == target)
+        else {
+            return Vec::new();
+        };
+        self.members_of_declared(owner_file, declared, reference, depth)
+    }
+
+    /// Members named as `reference` of the type `declared` names (written
+    /// in `file`): those declared in the type's file, or anywhere when no
+    /// other type of the workspace has that name.
+    fn members_of_declared(
+        &self,
+        file: &Arc<FileEntry>,
+        declared: &DeclaredType,
+        reference: &Reference,
+        depth: usize,
+    ) -> Vec<Definition> {
+        let type_reference = Reference {
+            name: declared.type_name.clone(),
+            kind: ReferenceKind::Type,
+            span: declared.span,
+            qualifier: declared.type_qualifier.clone(),
+            is_member: false,
+            enclosing: None,
+            local: None,
+        };
+        let types: Vec<(String, usize)> = self
+            .resolve_within(file, &type_reference, depth + 1)
+            .iter()
+            .filter(|d| d.confidence >= 1.0)
+            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+            .filter_map(|d| match &d.target {
+                Target::Symbol { file, index } => Some((file.path.clone(), *index)),
+                Target::Local { .. } => None,
+            })
+            .collect();
+        let [(type_path, _)] = types.as_slice() else {
+            return Vec::new();
+        };
+        let Some(type_file) = self.table.file_number(type_path) else {
+            return Vec::new();
+        };
+        let type_name = declared.type_name.as_str();
+        let same_named_types = self
+            .table
+            .named(type_name)
+            .iter()
+            .filter(|r| is_type_kind(self.table.symbol(**r).kind))
+            .count();
+        let found = self.where_named(&reference.name, Resolution::Qualified, |r, s| {
+            s.container_name.as_deref() == Some(type_name)
+                && self.is_member_at(r, s)
+                && (r.file == type_file || same_named_types == 1)
+        });
+        self.by_access(found, reference)
     }
 
     /// `a::b::name` or `Type::name`.
@@ -722,6 +835,32 @@ fn is_member_kind(kind: SymbolKind) -> bool {
             | SymbolKind::Object
             | SymbolKind::TypeParameter
     )
+}
+
+/// Kinds that declare a type whose members a value of it has.
+fn is_type_kind(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum
+    )
+}
+
+/// The reference naming the value a member access is made on, when that
+/// value is a plain name written just before the access (`p.name`,
+/// `self.p.name`, across whitespace and line breaks): the reference that
+/// ends where the text before the `.` ends.
+fn receiver_of<'f>(
+    source: &str,
+    facts: &'f FileFacts,
+    reference: &Reference,
+) -> Option<&'f Reference> {
+    let start = reference.span.start.offset;
+    let before = source.get(..start as usize)?.trim_end();
+    let end = before.strip_suffix('.')?.trim_end().len() as u32;
+    facts
+        .references
+        .iter()
+        .find(|r| r.span.end.offset == end && r.span.start.offset < end)
 }
 
 /// Which declarations a name-only guess may pick.

@@ -5,6 +5,7 @@
 mod imports;
 mod macros;
 mod modules;
+mod types;
 
 use std::sync::OnceLock;
 
@@ -101,6 +102,18 @@ impl Language for Rust {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
         }
+    }
+
+    /// Parameters', fields', annotated and constructed `let`s' types,
+    /// return types and `impl` types, as written.
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[lingo_plugin_sdk::types::Symbol],
+        locals: &[lingo_plugin_sdk::types::Local],
+    ) -> Vec<lingo_plugin_sdk::types::DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
     }
 
     fn extra_capabilities() -> Vec<Capability> {
@@ -432,6 +445,71 @@ mod tests {
                 "assert_eq call 27..36 1:18",
                 "x reference 43..44 1:34 q=P member",
                 "y call 51..52 1:42 q=P member",
+            ]
+        );
+    }
+
+    /// One line per declared type: target name, type (qualified), source.
+    fn declared_lines(source: &str) -> Vec<String> {
+        use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource};
+        let document = document(source);
+        let (symbols, locals) = (document.symbols(), document.locals());
+        document
+            .declared_types()
+            .iter()
+            .map(|d| {
+                let target = match d.target {
+                    DeclaredTarget::Symbol(i) => symbols[i as usize].name.clone(),
+                    DeclaredTarget::Local(i) => locals[i as usize].name.clone(),
+                };
+                let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
+                assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
+                let mut ty = d.type_qualifier.clone();
+                ty.push(d.type_name.clone());
+                let how = match d.source {
+                    DeclaredTypeSource::Annotation => "annotation",
+                    DeclaredTypeSource::Constructor => "constructor",
+                    DeclaredTypeSource::Literal => "literal",
+                    DeclaredTypeSource::ReturnType => "return-type",
+                    DeclaredTypeSource::Receiver => "receiver",
+                    DeclaredTypeSource::SelfType => "self-type",
+                };
+                format!("{target}: {} {how}", ty.join("::"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn declared_types_are_what_the_source_writes() {
+        let source = "struct S { p: ast::Parser<'static>, n: u32, b: Box<dyn Tr> }\n\
+            impl<'a> Wrap<'a> {\n\
+            fn new(s: &Scanner, mut q: &mut crate::a::Q, t: (u8, u8)) -> Self {\n\
+            let x: Vec<u8> = Vec::new();\n\
+            let d = Decoder { a: 1 };\n\
+            let r = &mut Reader {};\n\
+            let c = Cursor::new(1);\n\
+            let m = Self::default();\n\
+            let e = helpers::make();\n\
+            let f = Cursor::from(1);\n\
+            }\n\
+            fn item(&self) -> Option<Item> { None }\n\
+            }\n\
+            trait Tr { fn make() -> Self; }\n";
+        assert_eq!(
+            declared_lines(source),
+            [
+                "p: ast::Parser annotation",
+                "b: Box annotation",
+                "Wrap: Wrap self-type",
+                "new: Wrap return-type",
+                "s: Scanner annotation",
+                "q: crate::a::Q annotation",
+                "x: Vec annotation",
+                "d: Decoder literal",
+                "r: Reader literal",
+                "c: Cursor constructor",
+                "m: Wrap constructor",
+                "item: Option return-type",
             ]
         );
     }

@@ -1,0 +1,291 @@
+//! The types Rust source states without inference: parameters' and
+//! annotated `let`s' types, `let`s initialised by a struct literal or by
+//! `T::new(..)` / `T::default()`, fields' types, functions' return types
+//! (`Self` as the `impl`'s type) and the type of each `impl` block.
+
+use std::collections::HashMap;
+
+use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use tree_sitter::Node;
+
+/// Associated functions that return `Self` by the language's own contract
+/// (`Default::default`) or by universal convention (`new`).
+const CONSTRUCTORS: &[&str] = &["new", "default"];
+
+/// The declared types of the file whose tree is `root`.
+pub fn declared_types(
+    root: Node,
+    source: &str,
+    lines: &LineIndex,
+    symbols: &[Symbol],
+    locals: &[Local],
+) -> Vec<DeclaredType> {
+    let symbol_at: HashMap<u32, u32> = symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name_span.start.offset, i as u32))
+        .collect();
+    let local_at: HashMap<u32, u32> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.span.start.offset, i as u32))
+        .collect();
+    let context = Context {
+        source,
+        lines,
+        symbol_at,
+        local_at,
+    };
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    // Preorder walk without recursion (deeply nested code must not overflow
+    // the component's stack).
+    loop {
+        context.visit(cursor.node(), &mut out);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+struct Context<'a> {
+    source: &'a str,
+    lines: &'a LineIndex,
+    symbol_at: HashMap<u32, u32>,
+    local_at: HashMap<u32, u32>,
+}
+
+/// A named type as written: its name node and the path before it.
+struct Written<'t> {
+    name: Node<'t>,
+    qualifier: Vec<String>,
+}
+
+impl Context<'_> {
+    fn visit(&self, node: Node, out: &mut Vec<DeclaredType>) {
+        match node.kind() {
+            "parameter" => {
+                let target = node
+                    .child_by_field_name("pattern")
+                    .and_then(binding_name)
+                    .and_then(|n| self.local(n));
+                if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
+                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                }
+            }
+            "let_declaration" => {
+                let Some(target) = node
+                    .child_by_field_name("pattern")
+                    .and_then(binding_name)
+                    .and_then(|n| self.local(n))
+                else {
+                    return;
+                };
+                if let Some(ty) = node.child_by_field_name("type") {
+                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                } else if let Some(value) = node.child_by_field_name("value") {
+                    self.initialised(out, target, value);
+                }
+            }
+            "field_declaration" => {
+                let target = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.symbol(n));
+                if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
+                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                }
+            }
+            "function_item" | "function_signature_item" => {
+                let target = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.symbol(n));
+                if let (Some(target), Some(ty)) = (target, node.child_by_field_name("return_type"))
+                {
+                    self.push(out, target, ty, DeclaredTypeSource::ReturnType);
+                }
+            }
+            "impl_item" => {
+                let Some(ty) = node.child_by_field_name("type") else {
+                    return;
+                };
+                let target = named_type(ty, self.source, None)
+                    .and_then(|w| self.symbol(w.name).map(|t| (t, w)));
+                if let Some((target, written)) = target {
+                    out.push(self.declared(target, written, DeclaredTypeSource::SelfType));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `let x = T { .. }`, `let x = &T { .. }`, `let x = T::new(..)`.
+    fn initialised(&self, out: &mut Vec<DeclaredType>, target: DeclaredTarget, value: Node) {
+        let mut value = value;
+        while value.kind() == "reference_expression" {
+            match value.child_by_field_name("value") {
+                Some(inner) => value = inner,
+                None => return,
+            }
+        }
+        match value.kind() {
+            "struct_expression" => {
+                if let Some(name) = value.child_by_field_name("name") {
+                    self.push(out, target, name, DeclaredTypeSource::Literal);
+                }
+            }
+            "call_expression" => {
+                let Some(function) = value.child_by_field_name("function") else {
+                    return;
+                };
+                if function.kind() != "scoped_identifier" {
+                    return;
+                }
+                let (Some(path), Some(name)) = (
+                    function.child_by_field_name("path"),
+                    function.child_by_field_name("name"),
+                ) else {
+                    return;
+                };
+                if !CONSTRUCTORS.contains(&&self.source[name.byte_range()]) {
+                    return;
+                }
+                self.push(out, target, path, DeclaredTypeSource::Constructor);
+            }
+            _ => {}
+        }
+    }
+
+    fn push(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        source: DeclaredTypeSource,
+    ) {
+        let Some(written) = named_type(ty, self.source, impl_type(ty)) else {
+            return;
+        };
+        // A bare lowercase path (`helpers::make(..)`) names a module, not a type.
+        let name = &self.source[written.name.byte_range()];
+        if !name.starts_with(|c: char| c.is_uppercase()) {
+            return;
+        }
+        out.push(self.declared(target, written, source));
+    }
+
+    fn declared(
+        &self,
+        target: DeclaredTarget,
+        written: Written,
+        source: DeclaredTypeSource,
+    ) -> DeclaredType {
+        let name = written.name;
+        DeclaredType {
+            target,
+            type_name: self.source[name.byte_range()].to_string(),
+            type_qualifier: written.qualifier,
+            span: self
+                .lines
+                .span(self.source, name.start_byte(), name.end_byte()),
+            source,
+        }
+    }
+
+    fn local(&self, name: Node) -> Option<DeclaredTarget> {
+        self.local_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Local(i))
+    }
+
+    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
+        self.symbol_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Symbol(i))
+    }
+}
+
+/// The identifier a simple binding pattern binds (`x`, `mut x`).
+fn binding_name(pattern: Node) -> Option<Node> {
+    match pattern.kind() {
+        "identifier" => Some(pattern),
+        "mut_pattern" => {
+            let mut cursor = pattern.walk();
+            pattern
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "identifier")
+        }
+        _ => None,
+    }
+}
+
+/// The type the `impl` around `node` is for (what `Self` denotes there).
+fn impl_type(node: Node) -> Option<Node> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "impl_item" => return n.child_by_field_name("type"),
+            // `Self` in a trait is the implementor, not a type written here.
+            "trait_item" => return None,
+            _ => current = n.parent(),
+        }
+    }
+    None
+}
+
+/// The outer named type of a type as written: references, pointers,
+/// `mut` and `dyn`/`impl` stripped, generic arguments dropped, the path
+/// split off; `Self` replaced by `self_type`. `None` for tuples, arrays,
+/// primitive types, function pointers and the like.
+fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Option<Written<'t>> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "reference_type" | "pointer_type" | "generic_type" => {
+                ty = ty.child_by_field_name("type")?;
+            }
+            "dynamic_type" | "abstract_type" => {
+                ty = ty.child_by_field_name("trait")?;
+            }
+            "generic_type_with_turbofish" => {
+                ty = ty.child_by_field_name("type")?;
+            }
+            "type_identifier" | "identifier" if &source[ty.byte_range()] == "Self" => {
+                return named_type(self_type?, source, None);
+            }
+            "type_identifier" | "identifier" => {
+                return Some(Written {
+                    name: ty,
+                    qualifier: Vec::new(),
+                });
+            }
+            "scoped_type_identifier" | "scoped_identifier" => {
+                let name = ty.child_by_field_name("name")?;
+                let qualifier: Vec<String> = match ty.child_by_field_name("path") {
+                    Some(path) => source[path.byte_range()]
+                        .split("::")
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty() && !s.starts_with('<'))
+                        .map(str::to_string)
+                        .collect(),
+                    None => Vec::new(),
+                };
+                // `Self::Output`, `T::Item`: an associated type, unknown here.
+                if qualifier.first().is_some_and(|q| q == "Self") {
+                    return None;
+                }
+                return Some(Written { name, qualifier });
+            }
+            _ => return None,
+        }
+    }
+}
