@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::model::{ModuleIdentity, Symbol, SymbolKind};
+use crate::model::{FileFacts, ModuleIdentity, Symbol, SymbolKind};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
@@ -26,6 +26,9 @@ pub struct SymbolTable {
     imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
     lookups: Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>,
+    /// Per file number: end offset -> the reference ending there (the first
+    /// one that starts before it), for finding member-access receivers.
+    reference_ends: Mutex<HashMap<u32, Arc<HashMap<u32, u32>>>>,
     /// `resolve-import` calls that failed, and the first failure's reason:
     /// resolution that depended on them may be missing references.
     import_failures: Mutex<(usize, Option<String>)>,
@@ -60,6 +63,7 @@ impl SymbolTable {
             imports: Mutex::new(HashMap::new()),
             lookups: Mutex::new(HashMap::new()),
             import_failures: Mutex::new((0, None)),
+            reference_ends: Mutex::new(HashMap::new()),
         }
     }
 
@@ -154,6 +158,25 @@ impl SymbolTable {
 }
 
 impl SymbolTable {
+    /// The reference of file `number` (whose facts are `facts`) that ends at
+    /// byte `end` and starts before it; the index is built on first use.
+    pub fn reference_ending_at(&self, number: u32, facts: &FileFacts, end: u32) -> Option<u32> {
+        let existing = lock(&self.reference_ends).get(&number).cloned();
+        let ends = existing.unwrap_or_else(|| {
+            let mut ends: HashMap<u32, u32> = HashMap::with_capacity(facts.references.len());
+            for (index, reference) in facts.references.iter().enumerate() {
+                if reference.span.start.offset < reference.span.end.offset {
+                    ends.entry(reference.span.end.offset)
+                        .or_insert(index as u32);
+                }
+            }
+            let ends = Arc::new(ends);
+            lock(&self.reference_ends).insert(number, ends.clone());
+            ends
+        });
+        ends.get(&end).copied()
+    }
+
     /// How many `resolve-import` calls failed, and why the first did.
     pub fn import_failures(&self) -> (usize, Option<String>) {
         lock(&self.import_failures).clone()
