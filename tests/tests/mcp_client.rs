@@ -742,7 +742,8 @@ async fn find_definition_resolves_qualified_calls_locals_and_declarations() {
     );
     assert_eq!(shipping["definitions"][0]["range"], range((15, 0), (17, 1)));
 
-    // A method reached through a value is matched by name only, and says so.
+    // A method reached through a value whose type the source states
+    // (`let mut cart = Cart::new()`) is that type's method, certainly.
     let add = server
         .call(
             "find_definition",
@@ -750,12 +751,14 @@ async fn find_definition_resolves_qualified_calls_locals_and_declarations() {
         )
         .await
         .ok();
-    assert_eq!(add["resolution"], json!("name_only"), "{add:#}");
+    assert_eq!(add["resolution"], json!("qualified"), "{add:#}");
+    assert_eq!(add["total"], json!(1), "{add:#}");
     assert_eq!(
         add["definitions"][0]["name_range"],
         range((32, 11), (32, 14))
     );
-    assert!(add["definitions"][0]["confidence"].as_f64().unwrap() < 1.0);
+    assert_eq!(add["definitions"][0]["container"], json!("Cart"));
+    assert_eq!(add["definitions"][0]["confidence"], json!(1.0));
 
     // On a declaration's name, the declaration itself.
     let itself = server
