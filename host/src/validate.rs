@@ -1066,6 +1066,25 @@ mod tests {
             })
         }
 
+        fn any_declared_type() -> impl Strategy<Value = crate::model::DeclaredType> {
+            (any::<bool>(), any_index(), any_span(), "[A-Za-z]{0,12}").prop_map(
+                |(on_symbol, index, span, type_name)| {
+                    let index = index.unwrap_or(0);
+                    crate::model::DeclaredType {
+                        target: if on_symbol {
+                            crate::model::DeclaredTarget::Symbol(index)
+                        } else {
+                            crate::model::DeclaredTarget::Local(index)
+                        },
+                        type_name,
+                        type_qualifier: Vec::new(),
+                        span,
+                        source: crate::model::DeclaredTypeSource::Annotation,
+                    }
+                },
+            )
+        }
+
         fn assert_rules(facts: &FileFacts, source: &str, limits: &FactLimits) {
             let count = facts.symbols.len();
             let span_ok = |span: &Span| {
@@ -1091,6 +1110,16 @@ mod tests {
                         .is_none_or(|l| (l as usize) < facts.locals.len())
                 );
             }
+            for declared in &facts.declared_types {
+                assert!(span_ok(&declared.span));
+                assert!(!declared.type_name.is_empty());
+                match declared.target {
+                    crate::model::DeclaredTarget::Symbol(i) => assert!((i as usize) < count),
+                    crate::model::DeclaredTarget::Local(i) => {
+                        assert!((i as usize) < facts.locals.len())
+                    }
+                }
+            }
         }
 
         proptest! {
@@ -1100,12 +1129,14 @@ mod tests {
             fn validated_facts_keep_every_rule(
                 symbols in proptest::collection::vec(any_symbol(), 0..40),
                 references in proptest::collection::vec(any_reference(), 0..40),
+                declared in proptest::collection::vec(any_declared_type(), 0..20),
                 source in "(a|é|\\n|☃|x){0,60}",
                 max_depth in 1usize..6,
             ) {
                 let limits = FactLimits { max_depth, ..FactLimits::default() };
                 let mut input = facts(symbols);
                 input.references = references;
+                input.declared_types = declared;
                 let (output, _) = check(input, &source, &limits);
                 assert_rules(&output, &source, &limits);
                 let mut again = output.clone();
