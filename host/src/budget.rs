@@ -87,7 +87,7 @@ impl Budget {
     /// Record that the answer lost work (a plugin call failed).
     pub fn note_loss(&self, reason: impl Into<String>) {
         self.lost_count.fetch_add(1, Ordering::Relaxed);
-        let mut lost = self.lost.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lost = crate::sync::lock(&self.lost);
         if lost.len() < MAX_REASONS {
             let reason = reason.into();
             if !lost.contains(&reason) {
@@ -98,7 +98,7 @@ impl Budget {
 
     /// How many losses were noted, and their distinct reasons (bounded).
     pub fn losses(&self) -> (usize, Vec<String>) {
-        let lost = self.lost.lock().unwrap_or_else(|p| p.into_inner());
+        let lost = crate::sync::lock(&self.lost);
         (self.lost_count.load(Ordering::Relaxed), lost.clone())
     }
 }
@@ -107,15 +107,12 @@ impl Budget {
     /// Record that the answer was read from an index still being refreshed
     /// (`detail` says which generation and how far indexing got).
     pub fn note_refreshing(&self, detail: serde_json::Value) {
-        *self.refreshing.lock().unwrap_or_else(|p| p.into_inner()) = Some(detail);
+        *crate::sync::lock(&self.refreshing) = Some(detail);
     }
 
     /// What [`Budget::note_refreshing`] recorded, if anything.
     pub fn refreshing(&self) -> Option<serde_json::Value> {
-        self.refreshing
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        crate::sync::lock(&self.refreshing).clone()
     }
 }
 

@@ -9,6 +9,7 @@ pub mod mcp;
 pub mod model;
 pub mod resolve;
 pub mod runtime;
+pub mod sync;
 pub mod tools;
 pub mod validate;
 pub mod workspace;

@@ -14,7 +14,7 @@ pub mod jsonrpc;
 mod tests;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -333,7 +333,7 @@ type PendingCalls = Arc<Mutex<HashMap<String, Pending>>>;
 
 /// The table of in-flight calls (a panic elsewhere never poisons it).
 fn lock(pending: &PendingCalls) -> MutexGuard<'_, HashMap<String, Pending>> {
-    pending.lock().unwrap_or_else(PoisonError::into_inner)
+    crate::sync::lock(&pending)
 }
 
 /// Serve MCP over a pair of byte streams (stdin/stdout in production) until

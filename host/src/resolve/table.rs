@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::model::{FileFacts, ModuleIdentity, Symbol, SymbolKind};
+use crate::sync::lock;
 use crate::workspace::{FileEntry, Snapshot};
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
@@ -181,11 +182,6 @@ impl SymbolTable {
     pub fn import_failures(&self) -> (usize, Option<String>) {
         lock(&self.import_failures).clone()
     }
-}
-
-/// Memo locks hold plain maps, consistent after any panic.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// An anonymous block (LSP kind `object`, such as a Rust `impl`) is a

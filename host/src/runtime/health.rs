@@ -12,7 +12,7 @@
 //! plugin returns (unsupported, invalid input) are answers, not failures.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::PluginError;
@@ -151,7 +151,7 @@ impl Health {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::sync::lock(&self.state)
     }
 
     /// May `operation` be called now? A refusal is counted.

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -36,7 +36,7 @@ impl StderrTail {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<u8>> {
-        self.buffer.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::sync::lock(&self.buffer)
     }
 
     /// Forget what was written (at the start of each call).

@@ -139,9 +139,9 @@ impl ToolRegistry {
         }
         let mut value = (tool.handler)(context, &args)?;
         let snapshot = context.workspace.snapshot();
-        mark_incomplete(&mut value, &snapshot);
-        // Every answer says when files of the index could not be analysed.
         let unanalyzed = snapshot.failed_files();
+        mark_incomplete(&mut value, &snapshot, unanalyzed);
+        // Every answer says when files of the index could not be analysed.
         if let (true, Value::Object(map)) = (unanalyzed > 0, &mut value) {
             map.insert("unanalyzedFiles".into(), json!(unanalyzed));
         }
@@ -160,7 +160,7 @@ impl ToolRegistry {
 /// An answer that depends on resolution (it has a `completeness` object)
 /// is not complete while files could not be analysed or import resolution
 /// failed: say so in each completeness object and at the top.
-fn mark_incomplete(value: &mut Value, snapshot: &crate::workspace::Snapshot) {
+fn mark_incomplete(value: &mut Value, snapshot: &crate::workspace::Snapshot, failed: usize) {
     let Value::Object(map) = value else { return };
     let keys: Vec<String> = map
         .keys()
@@ -170,7 +170,6 @@ fn mark_incomplete(value: &mut Value, snapshot: &crate::workspace::Snapshot) {
     if keys.is_empty() {
         return;
     }
-    let failed = snapshot.failed_files();
     let (import_failures, reason) = snapshot.import_failures();
     if failed == 0 && import_failures == 0 {
         return;

@@ -11,7 +11,9 @@ pub use store::{IndexStore, StoreError};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use crate::sync::lock;
 use std::time::{Duration, Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
@@ -38,12 +40,6 @@ pub const FILE_WAIT: Duration = Duration::from_secs(1);
 const STAT_ALL_FILES: usize = 20_000;
 /// How often the first index publishes what it has so far.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
-
-/// A lock that a panic elsewhere does not poison for good: the data under
-/// these locks stays consistent (each is replaced whole), so it is used on.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// One indexed file.
 pub struct FileEntry {
@@ -108,6 +104,8 @@ pub struct Snapshot {
 struct Derived {
     table: OnceLock<Arc<SymbolTable>>,
     graph: OnceLock<Arc<CodeGraph>>,
+    /// Files whose facts are an error.
+    failed: OnceLock<usize>,
     /// The latest graph of an earlier generation, to build this one from.
     earlier_graph: Mutex<Option<Arc<CodeGraph>>>,
 }
@@ -160,9 +158,13 @@ impl Snapshot {
             .map_or((0, None), |t| t.import_failures())
     }
 
-    /// Files whose plugin could not analyse them.
+    /// Files whose plugin could not analyse them (counted once per
+    /// snapshot: every answer reports it).
     pub fn failed_files(&self) -> usize {
-        self.files.values().filter(|f| f.facts.is_err()).count()
+        *self
+            .derived
+            .failed
+            .get_or_init(|| self.files.values().filter(|f| f.facts.is_err()).count())
     }
 
     pub fn symbol_count(&self) -> usize {

@@ -35,7 +35,7 @@ pub struct Ticket {
 
 impl Refresher {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        crate::sync::lock(&self.state)
     }
 
     /// Ask for a refresh that starts now or later.

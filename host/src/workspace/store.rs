@@ -109,7 +109,7 @@ impl IndexStore {
 
     /// Create the tables, or empty them when their version is not ours.
     fn prepare(&self) -> Result<(), StoreError> {
-        let connection = self.connection.lock().unwrap_or_else(|p| p.into_inner());
+        let connection = crate::sync::lock(&self.connection);
         connection
             .execute_batch(
                 "PRAGMA journal_mode = WAL;
@@ -147,7 +147,7 @@ impl IndexStore {
 
     /// A value of the meta table.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let connection = self.connection.lock().unwrap_or_else(|p| p.into_inner());
+        let connection = crate::sync::lock(&self.connection);
         connection
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
                 row.get(0)
@@ -159,7 +159,7 @@ impl IndexStore {
     /// Every stored file. Rows whose facts no longer decode are skipped (the
     /// file is then analyzed again).
     pub fn load(&self) -> Result<HashMap<String, StoredFile>, StoreError> {
-        let connection = self.connection.lock().unwrap_or_else(|p| p.into_inner());
+        let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
             .prepare("SELECT path, sha256, size, modified_ns, plugin, facts FROM files")
             .map_err(|e| self.error(e))?;
@@ -205,7 +205,7 @@ impl IndexStore {
         removed: &[String],
         meta: &[(&str, String)],
     ) -> Result<(), StoreError> {
-        let mut connection = self.connection.lock().unwrap_or_else(|p| p.into_inner());
+        let mut connection = crate::sync::lock(&self.connection);
         let transaction = connection.transaction().map_err(|e| self.error(e))?;
         {
             let mut upsert = transaction

@@ -32,7 +32,7 @@ impl Watcher {
         let sink = changes.clone();
         let mut watcher = notify::recommended_watcher(
             move |event: notify::Result<notify::Event>| {
-                let mut changes = sink.lock().unwrap_or_else(|p| p.into_inner());
+                let mut changes = crate::sync::lock(&sink);
                 match event {
                     Ok(event) if event.need_rescan() => changes.overflow = true,
                     Ok(event) if matches!(event.kind, EventKind::Access(_)) => {}
@@ -58,6 +58,6 @@ impl Watcher {
 
     /// The changes since the last call, emptying the record.
     pub fn take(&self) -> Changes {
-        std::mem::take(&mut *self.changes.lock().unwrap_or_else(|p| p.into_inner()))
+        std::mem::take(&mut *crate::sync::lock(&self.changes))
     }
 }
