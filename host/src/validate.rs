@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::model::{
-    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Position,
-    Reference, Severity, Span, Symbol, SyntaxNode,
+    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local,
+    PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -290,6 +290,40 @@ pub fn check_nodes(
     }
     (nodes, report)
 }
+
+/// Check what a plugin says about itself at load: names and lists capped,
+/// empty extensions and folder names dropped (an empty one would match
+/// every extensionless file or nothing at all).
+pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Report) {
+    let mut report = Report::default();
+    let label = limits.max_label_bytes;
+    for (text, rule) in [
+        (&mut info.name, "plugin name too long"),
+        (&mut info.version, "plugin version too long"),
+        (&mut info.abi_version, "ABI version too long"),
+        (&mut info.path_separator, "path separator too long"),
+    ] {
+        cap_string(text, label, rule, &mut report);
+    }
+    for (list, rule) in [
+        (&mut info.languages, "language names"),
+        (&mut info.extensions, "extensions"),
+        (&mut info.manifests, "manifest names"),
+        (&mut info.capabilities, "capabilities"),
+        (&mut info.policy.skip_dirs, "folders to skip"),
+    ] {
+        let before = list.len();
+        list.retain(|item| !item.is_empty() && item.len() <= label);
+        if list.len() < before {
+            report.count(rule);
+        }
+        cap_len(list, MAX_INFO_LIST, rule, &mut report);
+    }
+    (info, report)
+}
+
+/// Entries of each list in a plugin's info, at most.
+const MAX_INFO_LIST: usize = 256;
 
 fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
     cap_string(
@@ -782,6 +816,34 @@ mod tests {
             modules: Vec::new(),
             declared_types: Vec::new(),
         }
+    }
+
+    #[test]
+    fn plugin_info_lists_and_names_are_capped() {
+        let info = PluginInfo {
+            name: "n".repeat(1 << 20),
+            version: "1".into(),
+            abi_version: "0.2.0".into(),
+            languages: vec!["x".into()],
+            extensions: std::iter::once(String::new())
+                .chain((0..100_000).map(|i| format!("e{i}")))
+                .collect(),
+            manifests: Vec::new(),
+            path_separator: "::".into(),
+            capabilities: Vec::new(),
+            policy: crate::model::LanguagePolicy::abi_0_1_0(),
+        };
+        let limits = FactLimits::default();
+        let (checked, report) = check_info(info, &limits);
+        assert!(checked.name.len() <= limits.max_label_bytes);
+        assert_eq!(checked.extensions.len(), MAX_INFO_LIST);
+        assert!(checked.extensions.iter().all(|e| !e.is_empty()));
+        assert_eq!(checked.path_separator, "::");
+        assert!(report.broken.contains_key("extensions"), "{report:?}");
+        assert!(
+            report.capped.contains_key("plugin name too long"),
+            "{report:?}"
+        );
     }
 
     #[test]

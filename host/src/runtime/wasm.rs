@@ -4,7 +4,7 @@
 //! that trap, with the trap's kind and the plugin's panic message.
 
 use sha2::Digest;
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Engine, Store, Trap};
@@ -172,6 +172,10 @@ impl WasmPlugin {
                 supported: SUPPORTED_ABI.join(", "),
             });
         }
+        let (info, report) = crate::validate::check_info(info, &Default::default());
+        if !report.is_clean() {
+            tracing::warn!(%origin, rules = ?report.rules(), "plugin info repaired");
+        }
         plugin.health.set_plugin(&info.name);
         plugin.info = info;
         Ok(plugin)
@@ -266,7 +270,7 @@ impl WasmPlugin {
     }
 
     fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Instance>> {
-        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::sync::lock(&self.idle)
     }
 
     /// Pool an instance, unless the pool is full, the instance grew beyond
