@@ -333,7 +333,7 @@ type PendingCalls = Arc<Mutex<HashMap<String, Pending>>>;
 
 /// The table of in-flight calls (a panic elsewhere never poisons it).
 fn lock(pending: &PendingCalls) -> MutexGuard<'_, HashMap<String, Pending>> {
-    crate::sync::lock(&pending)
+    crate::sync::lock(pending)
 }
 
 /// Serve MCP over a pair of byte streams (stdin/stdout in production) until
