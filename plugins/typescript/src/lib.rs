@@ -1,12 +1,14 @@
 //! The lingo plugin for TypeScript, TSX and JavaScript: tree-sitter-typescript
 //! and tree-sitter-javascript plus the `.scm` queries in `queries/`, with Rust
-//! code only for imports, visibility, modifiers and module paths.
+//! code only for imports, visibility, modifiers, declared types and module
+//! paths.
 
 mod declarations;
 mod import_edits;
 mod imports;
 mod modules;
 mod render;
+mod types;
 
 use std::sync::OnceLock;
 
@@ -187,6 +189,16 @@ impl Language for TypeScript {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
         }
+    }
+
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[lingo_plugin_sdk::types::Symbol],
+        locals: &[lingo_plugin_sdk::types::Local],
+    ) -> Vec<lingo_plugin_sdk::types::DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
     }
 
     fn extra_capabilities() -> Vec<Capability> {

@@ -1,0 +1,666 @@
+//! The types TypeScript and JavaScript source states for declarations, read without inference.
+
+use std::collections::HashMap;
+
+use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use tree_sitter::Node;
+
+/// The declared types of the file whose tree is `root`.
+pub fn declared_types(
+    root: Node,
+    source: &str,
+    lines: &LineIndex,
+    symbols: &[Symbol],
+    locals: &[Local],
+) -> Vec<DeclaredType> {
+    let symbol_at: HashMap<u32, u32> = symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name_span.start.offset, i as u32))
+        .collect();
+    let local_at: HashMap<u32, u32> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.span.start.offset, i as u32))
+        .collect();
+    let context = Context {
+        source,
+        lines,
+        symbol_at,
+        local_at,
+        type_parameters: TypeParameters::new(locals),
+    };
+    let mut out = Vec::new();
+    // The type bodies around the current node, innermost last: a class's
+    // name (what `this` denotes as a type there), `None` for an interface
+    // or object type, where `this` is whatever implements it.
+    let mut bodies: Vec<Option<Node>> = Vec::new();
+    let mut cursor = root.walk();
+    // Preorder walk without recursion (deeply nested code must not overflow
+    // the component's stack); each node is left once its subtree is done.
+    loop {
+        let node = cursor.node();
+        if let Some(body) = type_body(node) {
+            bodies.push(body);
+        }
+        let this_type = bodies.last().copied().flatten();
+        context.visit(node, this_type, &mut out);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if type_body(cursor.node()).is_some() {
+                bodies.pop();
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// For a node that opens a type body, the class name `this` denotes as a
+/// type inside it (`None` for an anonymous class, an interface or an object
+/// type); `None` for any other node.
+fn type_body(node: Node) -> Option<Option<Node>> {
+    match node.kind() {
+        "class_declaration" | "abstract_class_declaration" | "class" => {
+            Some(node.child_by_field_name("name"))
+        }
+        "interface_declaration" | "object_type" => Some(None),
+        _ => None,
+    }
+}
+
+/// The scopes of the file's type parameters, by name: a type name inside
+/// one names the parameter, not a declared type.
+struct TypeParameters<'a> {
+    /// Per name: the scopes' starts in order, and the greatest end of the
+    /// scopes up to each.
+    by_name: HashMap<&'a str, (Vec<u32>, Vec<u32>)>,
+}
+
+impl<'a> TypeParameters<'a> {
+    fn new(locals: &'a [Local]) -> Self {
+        let mut scopes: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+        for local in locals
+            .iter()
+            .filter(|l| l.language_kind == "type_parameter")
+        {
+            scopes
+                .entry(local.name.as_str())
+                .or_default()
+                .push((local.scope.start.offset, local.scope.end.offset));
+        }
+        let by_name = scopes
+            .into_iter()
+            .map(|(name, mut ranges)| {
+                ranges.sort_unstable();
+                let starts = ranges.iter().map(|r| r.0).collect();
+                let ends = ranges
+                    .iter()
+                    .scan(0, |max, r| {
+                        *max = r.1.max(*max);
+                        Some(*max)
+                    })
+                    .collect();
+                (name, (starts, ends))
+            })
+            .collect();
+        TypeParameters { by_name }
+    }
+
+    /// Whether a type parameter named `name` is in scope at `offset`: some
+    /// scope starting at or before it ends after it.
+    fn contains(&self, name: &str, offset: u32) -> bool {
+        let Some((starts, ends)) = self.by_name.get(name) else {
+            return false;
+        };
+        let started = starts.partition_point(|&s| s <= offset);
+        started > 0 && ends[started - 1] > offset
+    }
+}
+
+struct Context<'a> {
+    source: &'a str,
+    lines: &'a LineIndex,
+    symbol_at: HashMap<u32, u32>,
+    local_at: HashMap<u32, u32>,
+    type_parameters: TypeParameters<'a>,
+}
+
+/// A named type as written: its name node and the path before it.
+struct Written<'t> {
+    name: Node<'t>,
+    qualifier: Vec<String>,
+}
+
+impl Context<'_> {
+    /// The declared types `node` states; `this_type` is the class name
+    /// `this` denotes as a type at `node`.
+    fn visit<'t>(&self, node: Node<'t>, this_type: Option<Node<'t>>, out: &mut Vec<DeclaredType>) {
+        match node.kind() {
+            // `p: T`, `p?: T`, and parameter properties
+            // (`private readonly p: T`), which are fields too.
+            "required_parameter" | "optional_parameter" => {
+                let Some(name) = node
+                    .child_by_field_name("pattern")
+                    .filter(|p| p.kind() == "identifier")
+                else {
+                    return;
+                };
+                let Some(ty) = node.child_by_field_name("type") else {
+                    return;
+                };
+                for target in self.local(name).into_iter().chain(self.symbol(name)) {
+                    self.annotated(out, target, ty, this_type);
+                }
+            }
+            "variable_declarator" => {
+                let Some(name) = node
+                    .child_by_field_name("name")
+                    .filter(|n| n.kind() == "identifier")
+                else {
+                    return;
+                };
+                let ty = node.child_by_field_name("type");
+                let value = node.child_by_field_name("value");
+                if let Some(target) = self.local(name) {
+                    self.typed_or_constructed(out, target, ty, value, this_type);
+                }
+                let Some(target) = self.symbol(name) else {
+                    return;
+                };
+                self.typed_or_constructed(out, target, ty, value, this_type);
+                // A name bound to a function is a function symbol, which
+                // also has the type the function returns.
+                if let Some(function) = value.filter(|v| is_function_value(*v)) {
+                    self.returns(out, target, function, this_type);
+                }
+            }
+            // Class fields: TypeScript's `x: T = ..`, JavaScript's `x = ..`.
+            "public_field_definition" | "field_definition" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.child_by_field_name("property"));
+                let Some(target) = name.and_then(|n| self.symbol(n)) else {
+                    return;
+                };
+                let ty = node.child_by_field_name("type");
+                let value = node.child_by_field_name("value");
+                self.typed_or_constructed(out, target, ty, value, this_type);
+            }
+            "property_signature" => {
+                let target = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.symbol(n));
+                if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
+                    self.annotated(out, target, ty, this_type);
+                }
+            }
+            "function_declaration"
+            | "generator_function_declaration"
+            | "function_signature"
+            | "method_definition"
+            | "method_signature"
+            | "abstract_method_signature" => {
+                let Some(target) = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.symbol(n))
+                else {
+                    return;
+                };
+                if is_getter(node) {
+                    // A getter's return type is its property's type.
+                    if let Some(ty) = node.child_by_field_name("return_type") {
+                        self.annotated(out, target, ty, this_type);
+                    }
+                } else {
+                    self.returns(out, target, node, this_type);
+                }
+            }
+            // `export default (): T => ..`, a function named `default`.
+            "export_statement" => {
+                let Some(function) = node
+                    .child_by_field_name("value")
+                    .filter(|v| is_function_value(*v))
+                else {
+                    return;
+                };
+                let mut cursor = node.walk();
+                let target = node
+                    .children(&mut cursor)
+                    .find(|c| c.kind() == "default")
+                    .and_then(|d| self.symbol(d));
+                if let Some(target) = target {
+                    self.returns(out, target, function, this_type);
+                }
+            }
+            "class_declaration" | "abstract_class_declaration" | "class" => {
+                let Some(name) = node.child_by_field_name("name") else {
+                    return;
+                };
+                if let Some(target) = self.symbol(name) {
+                    let written = Written {
+                        name,
+                        qualifier: Vec::new(),
+                    };
+                    out.push(self.declared(target, written, DeclaredTypeSource::SelfType));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The annotation `ty` if there is one, else the class `value`
+    /// constructs (`new T(..)`).
+    fn typed_or_constructed(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Option<Node>,
+        value: Option<Node>,
+        this_type: Option<Node>,
+    ) {
+        if let Some(ty) = ty {
+            self.annotated(out, target, ty, this_type);
+        } else if let Some(written) = value.and_then(|v| self.constructed(v)) {
+            out.push(self.declared(target, written, DeclaredTypeSource::Constructor));
+        }
+    }
+
+    fn annotated(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        this_type: Option<Node>,
+    ) {
+        if let Some(written) = self.named_type(ty, this_type) {
+            out.push(self.declared(target, written, DeclaredTypeSource::Annotation));
+        }
+    }
+
+    /// The return type annotated on `function` (not a type predicate or
+    /// assertion).
+    fn returns(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        function: Node,
+        this_type: Option<Node>,
+    ) {
+        let Some(ty) = function
+            .child_by_field_name("return_type")
+            .filter(|t| t.kind() == "type_annotation")
+        else {
+            return;
+        };
+        if let Some(written) = self.named_type(ty, this_type) {
+            out.push(self.declared(target, written, DeclaredTypeSource::ReturnType));
+        }
+    }
+
+    /// The class `new C(..)`, `new ns.C<T>(..)` constructs, when it is
+    /// written as a name or a path of names.
+    fn constructed<'t>(&self, value: Node<'t>) -> Option<Written<'t>> {
+        if value.kind() != "new_expression" {
+            return None;
+        }
+        let constructor = value.child_by_field_name("constructor")?;
+        match constructor.kind() {
+            "identifier" => Some(Written {
+                name: constructor,
+                qualifier: Vec::new(),
+            }),
+            "member_expression" => {
+                let name = constructor
+                    .child_by_field_name("property")
+                    .filter(|p| p.kind() == "property_identifier")?;
+                let mut qualifier = Vec::new();
+                let mut object = constructor.child_by_field_name("object")?;
+                // Each step goes one level down the tree, so this ends.
+                loop {
+                    match object.kind() {
+                        "identifier" => {
+                            qualifier.push(self.source[object.byte_range()].to_string());
+                            break;
+                        }
+                        "member_expression" => {
+                            let property = object
+                                .child_by_field_name("property")
+                                .filter(|p| p.kind() == "property_identifier")?;
+                            qualifier.push(self.source[property.byte_range()].to_string());
+                            object = object.child_by_field_name("object")?;
+                        }
+                        // `new this.C()`, `new (f())()`: not a path of names.
+                        _ => return None,
+                    }
+                }
+                qualifier.reverse();
+                Some(Written { name, qualifier })
+            }
+            _ => None,
+        }
+    }
+
+    /// The named type a type annotation states: generic arguments and
+    /// parentheses dropped, the path split off, `T | null` and
+    /// `T | undefined` read as `T`, `this` as the enclosing class. `None`
+    /// for predefined types (`string`, `any`, `void`..), type parameters,
+    /// unions of several types, intersections, arrays, tuples, function,
+    /// object, literal and query types.
+    fn named_type<'t>(&self, ty: Node<'t>, this_type: Option<Node<'t>>) -> Option<Written<'t>> {
+        let mut ty = ty;
+        // Each step goes at least one level down the tree, so this ends.
+        loop {
+            match ty.kind() {
+                "type_annotation" | "parenthesized_type" => ty = first_named_child(ty)?,
+                "generic_type" => ty = ty.child_by_field_name("name")?,
+                "union_type" => ty = self.only_non_null_member(ty)?,
+                "this_type" => {
+                    return Some(Written {
+                        name: this_type?,
+                        qualifier: Vec::new(),
+                    });
+                }
+                "type_identifier" => {
+                    let name = &self.source[ty.byte_range()];
+                    if self.type_parameters.contains(name, ty.start_byte() as u32) {
+                        return None;
+                    }
+                    return Some(Written {
+                        name: ty,
+                        qualifier: Vec::new(),
+                    });
+                }
+                "nested_type_identifier" => {
+                    let name = ty.child_by_field_name("name")?;
+                    let qualifier = match ty.child_by_field_name("module") {
+                        Some(module) => self.source[module.byte_range()]
+                            .split('.')
+                            .map(str::trim)
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    return Some(Written { name, qualifier });
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The one member of a union that is not `null` or `undefined`, if
+    /// there is exactly one.
+    fn only_non_null_member<'t>(&self, union: Node<'t>) -> Option<Node<'t>> {
+        let mut found = None;
+        // `A | B | C` nests unions; flattened with an explicit stack.
+        let mut pending = vec![union];
+        while let Some(node) = pending.pop() {
+            let mut cursor = node.walk();
+            for member in node.named_children(&mut cursor) {
+                match member.kind() {
+                    "union_type" => pending.push(member),
+                    "comment" => {}
+                    "literal_type" | "predefined_type"
+                        if matches!(&self.source[member.byte_range()], "null" | "undefined") => {}
+                    _ if found.is_some() => return None,
+                    _ => found = Some(member),
+                }
+            }
+        }
+        found
+    }
+
+    fn declared(
+        &self,
+        target: DeclaredTarget,
+        written: Written,
+        source: DeclaredTypeSource,
+    ) -> DeclaredType {
+        let name = written.name;
+        DeclaredType {
+            target,
+            type_name: self.source[name.byte_range()].to_string(),
+            type_qualifier: written.qualifier,
+            span: self
+                .lines
+                .span(self.source, name.start_byte(), name.end_byte()),
+            source,
+        }
+    }
+
+    fn local(&self, name: Node) -> Option<DeclaredTarget> {
+        self.local_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Local(i))
+    }
+
+    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
+        self.symbol_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Symbol(i))
+    }
+}
+
+/// Whether a declarator's value is a function (the name is then a
+/// function symbol).
+fn is_function_value(value: Node) -> bool {
+    matches!(
+        value.kind(),
+        "arrow_function" | "function_expression" | "generator_function"
+    )
+}
+
+/// Whether a method is a getter (`get x(): T`).
+fn is_getter(method: Node) -> bool {
+    let mut cursor = method.walk();
+    method.children(&mut cursor).any(|c| c.kind() == "get")
+}
+
+/// The first named child that is not a comment.
+fn first_named_child(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .find(|c| c.kind() != "comment")
+}
+
+#[cfg(test)]
+mod tests {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource};
+
+    use crate::TypeScript;
+
+    /// One line per declared type of `source` read as the file `path`:
+    /// target name (`local` or `symbol`), type (qualified), source.
+    fn declared_lines(path: &str, source: &str) -> Vec<String> {
+        let document = Document::<TypeScript>::new(path.into(), source.into());
+        let (symbols, locals) = (document.symbols(), document.locals());
+        document
+            .declared_types()
+            .iter()
+            .map(|d| {
+                let target = match d.target {
+                    DeclaredTarget::Symbol(i) => format!("symbol {}", symbols[i as usize].name),
+                    DeclaredTarget::Local(i) => format!("local {}", locals[i as usize].name),
+                };
+                let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
+                assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
+                let mut ty = d.type_qualifier.clone();
+                ty.push(d.type_name.clone());
+                let how = match d.source {
+                    DeclaredTypeSource::Annotation => "annotation",
+                    DeclaredTypeSource::Constructor => "constructor",
+                    DeclaredTypeSource::Literal => "literal",
+                    DeclaredTypeSource::ReturnType => "return-type",
+                    DeclaredTypeSource::Receiver => "receiver",
+                    DeclaredTypeSource::SelfType => "self-type",
+                };
+                format!("{target}: {} {how}", ty.join("."))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn declared_types_are_what_the_source_writes() {
+        let source = r#"import * as ns from "./ns";
+
+export class Subscriber<T> extends Subscription implements Observer<T> {
+  protected destination: Observer<T> | null;
+  private parser: ns.Parser<T>;
+  private readonly stop$ = new Subject<void>();
+  constructor(private readonly dest: Subscriber<T>, label?: Label) {
+    super();
+  }
+  next(value: T): void {
+    const sub: Subscription = new Subscription();
+    const inner = new ns.Inner<T>(value);
+    let pending: Queue<T> | undefined;
+  }
+  pipe(): this { return this; }
+  get size(): Size { return this.s; }
+  static create<U>(source: Observable<U>): Subscriber<U> { return null; }
+  async load(): Promise<Data> { return null; }
+}
+
+export abstract class Operator<T, R> {
+  abstract call(subscriber: Subscriber<R>, source: Observable<T>): TeardownLogic;
+}
+
+export interface Observer<T> {
+  closed?: Flag;
+  next(value: T): void;
+  complete(): Result;
+}
+
+export function of<T>(parser: ns.a.Parser<T>): Observable<T> { return null; }
+export const validate = (schema: ZodString): ZodResult => schema.min(1);
+export const handle: Handler = function (): Reply { return null; };
+export let current: ns.Context | null = null;
+export const registry = new Registry();
+"#;
+        assert_eq!(
+            declared_lines("src/subscriber.ts", source),
+            [
+                "symbol Subscriber: Subscriber self-type",
+                "symbol destination: Observer annotation",
+                "symbol parser: ns.Parser annotation",
+                "symbol stop$: Subject constructor",
+                "local dest: Subscriber annotation",
+                "symbol dest: Subscriber annotation",
+                "local label: Label annotation",
+                "local sub: Subscription annotation",
+                "local inner: ns.Inner constructor",
+                "local pending: Queue annotation",
+                "symbol pipe: Subscriber return-type",
+                "symbol size: Size annotation",
+                "symbol create: Subscriber return-type",
+                "local source: Observable annotation",
+                "symbol load: Promise return-type",
+                "symbol Operator: Operator self-type",
+                "symbol call: TeardownLogic return-type",
+                "local subscriber: Subscriber annotation",
+                "local source: Observable annotation",
+                "symbol closed: Flag annotation",
+                "symbol complete: Result return-type",
+                "symbol of: Observable return-type",
+                "local parser: ns.a.Parser annotation",
+                "symbol validate: ZodResult return-type",
+                "local schema: ZodString annotation",
+                "symbol handle: Handler annotation",
+                "symbol handle: Reply return-type",
+                "symbol current: ns.Context annotation",
+                "symbol registry: Registry constructor",
+            ]
+        );
+    }
+
+    #[test]
+    fn types_the_source_does_not_name_are_not_reported() {
+        let source = r#"function f<T, K extends keyof T>(
+  a: string, b: number, c: any, d: unknown, e: void, g: object,
+  h: A | B, i: A & B, j: A[], k: [A, B], l: (x: number) => B, m: { a: A },
+  n: typeof q, o: "lit", p: 1, r: T, s: T | undefined, t: K, u: readonly A[],
+  v: Array<T>[], w: keyof A, ...rest: A[]
+): T[] {
+  const x = make();
+  const y = new this.Ctor();
+  const z = new (pick())();
+  const { left, right }: Pair = pair;
+  const cast = value as A;
+  let later;
+  return [];
+}
+function guard(x: unknown): x is A { return true; }
+function check(x: unknown): asserts x is A {}
+interface Shape { next(): this; size: number; }
+let outside: T;
+"#;
+        assert_eq!(
+            declared_lines("src/none.ts", source),
+            ["symbol outside: T annotation"]
+        );
+    }
+
+    #[test]
+    fn javascript_and_tsx_state_types_by_construction_and_annotation() {
+        let js = "import db from './db';\n\
+            class Pool {\n\
+              conn = new Connection();\n\
+              #size = 1;\n\
+              static count = 0;\n\
+            }\n\
+            const pool = new Pool();\n\
+            const Named = class Inner {};\n\
+            function open() {\n\
+              const client = new db.Client();\n\
+              let other = make();\n\
+            }\n";
+        assert_eq!(
+            declared_lines("src/pool.js", js),
+            [
+                "symbol Pool: Pool self-type",
+                "symbol conn: Connection constructor",
+                "symbol pool: Pool constructor",
+                "symbol Inner: Inner self-type",
+                "local client: db.Client constructor",
+            ]
+        );
+        let tsx = "export function View(props: Props): JSX.Element {\n\
+              const state: State = useState();\n\
+              return <div />;\n\
+            }\n";
+        assert_eq!(
+            declared_lines("src/view.tsx", tsx),
+            [
+                "symbol View: JSX.Element return-type",
+                "local props: Props annotation",
+                "local state: State annotation",
+            ]
+        );
+    }
+
+    #[test]
+    fn deeply_nested_source_does_not_overflow() {
+        let depth = 5000;
+        let source = format!(
+            "function f(p: {}Deep{}) {{ return {}p{}; }}\n",
+            "(".repeat(depth),
+            ")".repeat(depth),
+            "(".repeat(depth),
+            ")".repeat(depth),
+        );
+        assert_eq!(
+            declared_lines("src/deep.ts", &source),
+            ["local p: Deep annotation"]
+        );
+    }
+}
