@@ -181,6 +181,17 @@ pub struct Reference {
     pub is_member: bool,
     pub enclosing: Option<u32>,
     pub local: Option<u32>,
+    /// For a member access, the reference naming the value it is made on.
+    pub receiver: Option<Receiver>,
+}
+
+/// The value a member access is made on: what another reference of the
+/// same file denotes, or (`called`) the result of calling it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Receiver {
+    /// Index into the file's references.
+    pub reference: u32,
+    pub called: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -155,8 +155,17 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
         "too many references",
         spans.report,
     );
-    for reference in &mut facts.references {
+    let reference_count = facts.references.len();
+    for (index, reference) in facts.references.iter_mut().enumerate() {
         check_reference(reference, symbol_count, local_count, &mut spans, limits);
+        // A receiver is another reference of the file (chains of them are
+        // followed a bounded number of steps, so cycles are harmless).
+        if reference.receiver.is_some_and(|r| {
+            r.reference as usize >= reference_count || r.reference as usize == index
+        }) {
+            reference.receiver = None;
+            spans.report.count("reference receiver index out of range");
+        }
     }
 
     cap_len(
@@ -894,6 +903,7 @@ mod tests {
             is_member: false,
             enclosing: Some(depth as u32 - 1),
             local: None,
+            receiver: None,
         });
         let limits = FactLimits::default();
         let (output, report) = check(input, "abc", &limits);
@@ -968,6 +978,7 @@ mod tests {
             is_member: false,
             enclosing: Some(7),
             local: Some(3),
+            receiver: None,
         });
         input.metrics.push(FunctionMetrics {
             symbol: 5,
@@ -1117,15 +1128,21 @@ mod tests {
         }
 
         fn any_reference() -> impl Strategy<Value = Reference> {
-            (any_span(), any_index(), any_index()).prop_map(|(span, enclosing, local)| Reference {
-                name: "r".into(),
-                kind: ReferenceKind::Call,
-                span,
-                qualifier: Vec::new(),
-                is_member: false,
-                enclosing,
-                local,
-            })
+            (any_span(), any_index(), any_index(), any_index()).prop_map(
+                |(span, enclosing, local, receiver)| Reference {
+                    name: "r".into(),
+                    kind: ReferenceKind::Call,
+                    span,
+                    qualifier: Vec::new(),
+                    is_member: receiver.is_some(),
+                    enclosing,
+                    local,
+                    receiver: receiver.map(|reference| crate::model::Receiver {
+                        reference,
+                        called: reference % 2 == 0,
+                    }),
+                },
+            )
         }
 
         fn any_declared_type() -> impl Strategy<Value = crate::model::DeclaredType> {
@@ -1170,6 +1187,11 @@ mod tests {
                     reference
                         .local
                         .is_none_or(|l| (l as usize) < facts.locals.len())
+                );
+                assert!(
+                    reference
+                        .receiver
+                        .is_none_or(|r| (r.reference as usize) < facts.references.len())
                 );
             }
             for declared in &facts.declared_types {

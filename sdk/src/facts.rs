@@ -8,7 +8,9 @@ use crate::embedded::{EmbeddedTree, View};
 use crate::language::Language;
 use crate::query::tagged_matches;
 use crate::text::{LineIndex, collapse_whitespace};
-use crate::types::{Diagnostic, Local, Reference, ReferenceKind, Severity, Symbol, SymbolKind};
+use crate::types::{
+    Diagnostic, Local, Receiver, Reference, ReferenceKind, Severity, Symbol, SymbolKind,
+};
 
 /// Longest signature kept, in characters.
 const MAX_SIGNATURE_CHARS: usize = 300;
@@ -425,9 +427,6 @@ pub fn references<L: Language>(
     };
     let reparsed = crate::embedded::reparsed(embedded);
     let mut out = references_in::<L>(&context, View::file(tree, source), &reparsed[0]);
-    if embedded.is_empty() {
-        return out.into_iter().map(|(_, r)| r).collect();
-    }
     for (i, tree) in embedded.iter().enumerate() {
         out.extend(references_in::<L>(
             &context,
@@ -435,9 +434,66 @@ pub fn references<L: Language>(
             &reparsed[i + 1],
         ));
     }
-    // In the order of the file's own: by where the tagged node starts.
-    out.sort_by_key(|(at, _)| *at);
-    out.into_iter().map(|(_, r)| r).collect()
+    if !embedded.is_empty() {
+        // In the order of the file's own: by where the tagged node starts.
+        out.sort_by_key(|found| found.tagged.0);
+    }
+    link_receivers(out)
+}
+
+/// A reference with the file ranges its receiver is linked by.
+struct Found {
+    reference: Reference,
+    /// File range of the node the query tagged (`p.name`, `f(x)`).
+    tagged: (usize, usize),
+    /// File range of the receiver value, wrappers looked through.
+    receiver: Option<(usize, usize)>,
+}
+
+/// The references with each member access's receiver set to the
+/// reference whose tagged node is exactly the receiver value: a call
+/// (`f().name`) when that reference is a call, else the value it names.
+fn link_receivers(found: Vec<Found>) -> Vec<Reference> {
+    let mut by_tagged: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
+    for (index, f) in found.iter().enumerate() {
+        by_tagged.entry(f.tagged).or_insert(index as u32);
+    }
+    let calls: Vec<bool> = found
+        .iter()
+        .map(|f| f.reference.kind == ReferenceKind::Call)
+        .collect();
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(index, f)| {
+            let mut reference = f.reference;
+            reference.receiver = f
+                .receiver
+                .and_then(|range| by_tagged.get(&range).copied())
+                .filter(|&r| r as usize != index)
+                .map(|r| Receiver {
+                    reference: r,
+                    called: calls[r as usize],
+                });
+            reference
+        })
+        .collect()
+}
+
+/// The value inside `node` with the language's transparent wrappers
+/// (parentheses, `await`, `x!`...) taken off. Each step goes one level
+/// down, so this ends.
+fn unwrapped<L: Language>(node: Node) -> Node {
+    let mut node = node;
+    while L::transparent_expressions().contains(&node.kind()) {
+        let mut cursor = node.walk();
+        let mut inner = node.named_children(&mut cursor).filter(|c| !c.is_extra());
+        match (inner.next(), inner.next()) {
+            (Some(only), None) => node = only,
+            _ => break,
+        }
+    }
+    node
 }
 
 /// What resolving the references of each tree needs.
@@ -459,7 +515,7 @@ fn references_in<L: Language>(
     context: &ReferenceContext,
     view: View,
     skip: &[(usize, usize)],
-) -> Vec<(usize, Reference)> {
+) -> Vec<Found> {
     let ReferenceContext {
         source,
         lines,
@@ -518,18 +574,26 @@ fn references_in<L: Language>(
         let local = (qualifier.is_empty() && !is_member)
             .then(|| resolve_local(locals_by_name, locals, &name, start))
             .flatten();
-        Some((
-            view.clamp(m.node.start_byte()),
-            Reference {
+        let tagged = view
+            .range(m.node)
+            .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
+        let receiver = receiver
+            .filter(|_| is_member)
+            .and_then(|r| view.range(unwrapped::<L>(r)));
+        Some(Found {
+            tagged,
+            receiver,
+            reference: Reference {
                 kind,
                 span: lines.span(source, start, end),
                 qualifier,
                 is_member,
                 enclosing: enclosing(symbols, symbol_nodes, start),
                 local: local.map(|l| l as u32),
+                receiver: None,
                 name,
             },
-        ))
+        })
     })
     .collect()
 }

@@ -108,6 +108,14 @@ pub trait Language: 'static {
         Vec::new()
     }
 
+    /// Expression kinds that only wrap the value inside them, looked
+    /// through to find a member access's receiver (`(p).name`). By default
+    /// parentheses; a language adds `await`, non-null assertions and the
+    /// like where its grammar has them.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &["parenthesized_expression"]
+    }
+
     /// Capabilities beyond the ones the SDK provides for every plugin.
     fn extra_capabilities() -> Vec<Capability> {
         Vec::new()

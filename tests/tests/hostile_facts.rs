@@ -329,6 +329,7 @@ async fn indices_out_of_range_are_dropped_and_reported() {
             &["container"],
             &["enclosing"],
             &["local"],
+            &["receiver"],
             &["metric"],
         ],
     )

@@ -86,7 +86,8 @@ mod members_only {
     use super::*;
 
     /// `parser("1").parse()` next to a function `scan::parse` in an inline
-    /// module: only the method `Parser::parse` is a candidate.
+    /// module: only the method `Parser::parse` is meant, and certainly so,
+    /// through `parser`'s declared return type.
     #[tokio::test]
     async fn rust_call_on_a_value_is_not_a_function_of_a_module() {
         let server = serve("rust").await;
@@ -96,7 +97,7 @@ mod members_only {
         );
         assert_eq!(
             definitions(&server, "src/geometry.rs", (14, 17)).await,
-            ["src/text.rs:6 method name_only 0.50"]
+            ["src/text.rs:6 method qualified 1.00"]
         );
         // The module's function is used by nothing.
         assert_eq!(
@@ -107,7 +108,7 @@ mod members_only {
             references(&server, "src/text.rs", (5, 12)).await,
             [
                 "src/text.rs:6 declaration declaration 1.00",
-                "src/geometry.rs:15 call name_only 0.50",
+                "src/geometry.rs:15 call qualified 1.00",
             ]
         );
         server.stop().await;
@@ -140,7 +141,8 @@ mod members_only {
         server.stop().await;
     }
 
-    /// `parser("1").parse()` next to a function `parse` of namespace `scan`.
+    /// `parser("1").parse()` next to a function `parse` of namespace `scan`:
+    /// the method, through `parser`'s declared return type.
     #[tokio::test]
     async fn typescript_call_on_a_value_is_not_a_function_of_a_namespace() {
         let server = serve("typescript").await;
@@ -150,7 +152,7 @@ mod members_only {
         );
         assert_eq!(
             definitions(&server, "src/main.ts", (3, 23)).await,
-            ["src/text.ts:4 method name_only 0.50"]
+            ["src/text.ts:4 method qualified 1.00"]
         );
         assert_eq!(
             references(&server, "src/text.ts", (13, 18)).await,

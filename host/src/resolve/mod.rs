@@ -4,9 +4,11 @@
 //!
 //! A member access through a value whose type the source states (`p.name`
 //! with a parameter `p: Parser`, a local `let d = Decoder { .. }`, a field
-//! `self.parser` declared `parser: Parser`) resolves to that type's member,
-//! by the plugins' declared-type facts, when the type is one declaration of
-//! the workspace; otherwise it is resolved as any other member access.
+//! `self.parser` declared `parser: Parser`, a call `Parser::new().name`
+//! whose function declares its return type) resolves to that type's member
+//! or its nearest supertype's, by the plugins' receiver and declared-type
+//! facts, when the type is one declaration of the workspace (see
+//! `receiver.rs`); otherwise it is resolved as any other member access.
 //!
 //! A member access (`x.name`, `self.name`) only ever resolves to members of
 //! types (never to a module, namespace, type or free function), and among
@@ -21,14 +23,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+mod receiver;
 mod table;
 
 pub use table::{SymbolRef, SymbolTable, is_item};
 
-use crate::model::{
-    DeclaredTarget, DeclaredType, FileFacts, ImportKind, Reference, ReferenceKind, Symbol,
-    SymbolKind,
-};
+use crate::model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
@@ -189,7 +189,7 @@ impl<'s> Resolver<'s> {
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
         } else if reference.is_member {
-            self.through_declared_type(file, facts, reference, depth)
+            self.through_receiver(file, facts, reference, depth)
         } else {
             self.bare(file, facts, reference)
         };
@@ -318,96 +318,6 @@ impl<'s> Resolver<'s> {
         } else {
             share(members, ENCLOSING_MEMBER_CONFIDENCE)
         }
-    }
-
-    /// `x.name` where `x` (a local, parameter or field, resolved certainly)
-    /// has a declared type that is exactly one type declaration of the
-    /// workspace: that type's members named `name`. Nothing otherwise.
-    fn through_declared_type(
-        &self,
-        file: &Arc<FileEntry>,
-        facts: &FileFacts,
-        reference: &Reference,
-        depth: usize,
-    ) -> Vec<Definition> {
-        if depth >= MAX_RECEIVER_DEPTH {
-            return Vec::new();
-        }
-        let Some(receiver) = self.receiver_of(file, facts, reference) else {
-            return Vec::new();
-        };
-        let found = self.resolve_within(file, receiver, depth + 1);
-        let [definition] = found.as_slice() else {
-            return Vec::new();
-        };
-        if definition.confidence < 1.0 {
-            return Vec::new();
-        }
-        let (owner_file, target) = match &definition.target {
-            Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
-            Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
-        };
-        let Ok(owner_facts) = &owner_file.facts else {
-            return Vec::new();
-        };
-        let Some(declared) = owner_facts
-            .declared_types
-            .iter()
-            .find(|d| d.target == target)
-        else {
-            return Vec::new();
-        };
-        self.members_of_declared(owner_file, declared, reference, depth)
-    }
-
-    /// Members named as `reference` of the type `declared` names (written
-    /// in `file`): those declared in the type's file, or anywhere when no
-    /// other type of the workspace has that name.
-    fn members_of_declared(
-        &self,
-        file: &Arc<FileEntry>,
-        declared: &DeclaredType,
-        reference: &Reference,
-        depth: usize,
-    ) -> Vec<Definition> {
-        let type_reference = Reference {
-            name: declared.type_name.clone(),
-            kind: ReferenceKind::Type,
-            span: declared.span,
-            qualifier: declared.type_qualifier.clone(),
-            is_member: false,
-            enclosing: None,
-            local: None,
-        };
-        let types: Vec<(String, usize)> = self
-            .resolve_within(file, &type_reference, depth + 1)
-            .iter()
-            .filter(|d| d.confidence >= 1.0)
-            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
-            .filter_map(|d| match &d.target {
-                Target::Symbol { file, index } => Some((file.path.clone(), *index)),
-                Target::Local { .. } => None,
-            })
-            .collect();
-        let [(type_path, _)] = types.as_slice() else {
-            return Vec::new();
-        };
-        let Some(type_file) = self.table.file_number(type_path) else {
-            return Vec::new();
-        };
-        let type_name = declared.type_name.as_str();
-        let same_named_types = self
-            .table
-            .named(type_name)
-            .iter()
-            .filter(|r| is_type_kind(self.table.symbol(**r).kind))
-            .count();
-        let found = self.where_named(&reference.name, Resolution::Qualified, |r, s| {
-            s.container_name.as_deref() == Some(type_name)
-                && self.is_member_at(r, s)
-                && (r.file == type_file || same_named_types == 1)
-        });
-        self.by_access(found, reference)
     }
 
     /// `a::b::name` or `Type::name`.
@@ -843,31 +753,6 @@ fn is_type_kind(kind: SymbolKind) -> bool {
         kind,
         SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum
     )
-}
-
-impl Resolver<'_> {
-    /// The reference naming the value a member access is made on, when that
-    /// value is a plain name written just before the access (`p.name`,
-    /// `self.p.name`, across whitespace and line breaks): the reference that
-    /// ends where the text before the `.` ends. Looked up in a per-file
-    /// index built once per generation, so a file costs linear time.
-    ///
-    /// This reads the member-access dot from the source: until plugins
-    /// report a reference's receiver as a fact, it is the one place the host
-    /// relies on a piece of syntax (shared by every built-in language).
-    fn receiver_of<'f>(
-        &self,
-        file: &FileEntry,
-        facts: &'f FileFacts,
-        reference: &Reference,
-    ) -> Option<&'f Reference> {
-        let start = reference.span.start.offset;
-        let before = file.source.get(..start as usize)?.trim_end();
-        let end = before.strip_suffix('.')?.trim_end().len() as u32;
-        let number = self.table.file_number(&file.path)?;
-        let index = self.table.reference_ending_at(number, facts, end)?;
-        facts.references.get(index as usize)
-    }
 }
 
 /// Which declarations a name-only guess may pick.

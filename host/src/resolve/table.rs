@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::model::{FileFacts, ModuleIdentity, Symbol, SymbolKind};
+use crate::model::{FileFacts, ModuleIdentity, ReferenceKind, Symbol, SymbolKind};
 use crate::sync::lock;
 use crate::workspace::{FileEntry, Snapshot};
 
@@ -27,9 +27,9 @@ pub struct SymbolTable {
     imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
     lookups: Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>,
-    /// Per file number: end offset -> the reference ending there (the first
-    /// one that starts before it), for finding member-access receivers.
-    reference_ends: Mutex<HashMap<u32, Arc<HashMap<u32, u32>>>>,
+    /// Per file number: enclosing symbol -> the base-list references
+    /// (`extends`, `implements`) it holds, for finding supertypes.
+    bases: Mutex<HashMap<u32, Arc<BaseLists>>>,
     /// `resolve-import` calls that failed, and the first failure's reason:
     /// resolution that depended on them may be missing references.
     import_failures: Mutex<(usize, Option<String>)>,
@@ -64,7 +64,7 @@ impl SymbolTable {
             imports: Mutex::new(HashMap::new()),
             lookups: Mutex::new(HashMap::new()),
             import_failures: Mutex::new((0, None)),
-            reference_ends: Mutex::new(HashMap::new()),
+            bases: Mutex::new(HashMap::new()),
         }
     }
 
@@ -158,24 +158,29 @@ impl SymbolTable {
     }
 }
 
+/// Enclosing symbol index -> indices of the `extends`/`implements`
+/// references it holds, for one file.
+pub type BaseLists = HashMap<u32, Vec<u32>>;
+
 impl SymbolTable {
-    /// The reference of file `number` (whose facts are `facts`) that ends at
-    /// byte `end` and starts before it; the index is built on first use.
-    pub fn reference_ending_at(&self, number: u32, facts: &FileFacts, end: u32) -> Option<u32> {
-        let existing = lock(&self.reference_ends).get(&number).cloned();
-        let ends = existing.unwrap_or_else(|| {
-            let mut ends: HashMap<u32, u32> = HashMap::with_capacity(facts.references.len());
-            for (index, reference) in facts.references.iter().enumerate() {
-                if reference.span.start.offset < reference.span.end.offset {
-                    ends.entry(reference.span.end.offset)
-                        .or_insert(index as u32);
-                }
+    /// The base-list references of file `number` (whose facts are `facts`)
+    /// by the declaration holding them; the index is built on first use,
+    /// in one pass over the file's references.
+    pub fn base_lists(&self, number: u32, facts: &FileFacts) -> Arc<BaseLists> {
+        if let Some(found) = lock(&self.bases).get(&number) {
+            return found.clone();
+        }
+        let mut lists = BaseLists::new();
+        for (index, reference) in facts.references.iter().enumerate() {
+            if let (ReferenceKind::Extends | ReferenceKind::Implements, Some(holder)) =
+                (reference.kind, reference.enclosing)
+            {
+                lists.entry(holder).or_default().push(index as u32);
             }
-            let ends = Arc::new(ends);
-            lock(&self.reference_ends).insert(number, ends.clone());
-            ends
-        });
-        ends.get(&end).copied()
+        }
+        let lists = Arc::new(lists);
+        lock(&self.bases).insert(number, lists.clone());
+        lists
     }
 
     /// How many `resolve-import` calls failed, and why the first did.

@@ -112,20 +112,6 @@ macro_rules! shared_conversions {
             }
         }
 
-        impl From<wit::Reference> for model::Reference {
-            fn from(r: wit::Reference) -> Self {
-                model::Reference {
-                    name: r.name,
-                    kind: r.kind.into(),
-                    span: r.span.into(),
-                    qualifier: r.qualifier,
-                    is_member: r.is_member,
-                    enclosing: r.enclosing,
-                    local: r.local,
-                }
-            }
-        }
-
         impl From<wit::Import> for model::Import {
             fn from(i: wit::Import) -> Self {
                 use model::ImportKind as M;
@@ -330,6 +316,24 @@ pub mod v0_2_0 {
         }
     }
 
+    impl From<wit::Reference> for model::Reference {
+        fn from(r: wit::Reference) -> Self {
+            model::Reference {
+                name: r.name,
+                kind: r.kind.into(),
+                span: r.span.into(),
+                qualifier: r.qualifier,
+                is_member: r.is_member,
+                enclosing: r.enclosing,
+                local: r.local,
+                receiver: r.receiver.map(|x| model::Receiver {
+                    reference: x.reference,
+                    called: x.called,
+                }),
+            }
+        }
+    }
+
     impl From<wit::DeclaredType> for model::DeclaredType {
         fn from(d: wit::DeclaredType) -> Self {
             use model::DeclaredTypeSource as M;
@@ -374,6 +378,22 @@ pub mod v0_1_0 {
         _doc: ResourceAny,
     ) -> wasmtime::Result<Vec<model::DeclaredType>> {
         Ok(Vec::new())
+    }
+
+    /// A 0.1.0 reference names no receiver.
+    impl From<wit::Reference> for model::Reference {
+        fn from(r: wit::Reference) -> Self {
+            model::Reference {
+                name: r.name,
+                kind: r.kind.into(),
+                span: r.span.into(),
+                qualifier: r.qualifier,
+                is_member: r.is_member,
+                enclosing: r.enclosing,
+                local: r.local,
+                receiver: None,
+            }
+        }
     }
 
     impl From<wit::PluginInfo> for model::PluginInfo {

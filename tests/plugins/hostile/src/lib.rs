@@ -8,7 +8,7 @@
 //! - `cycle`: symbols whose containers form a cycle (a <-> b) and a symbol
 //!   that is its own container.
 //! - `range`: container, `enclosing`, `local`, metrics `symbol` and
-//!   declared-type target indices out of range.
+//!   declared-type target and member-access receiver indices out of range.
 //! - `huge`: a huge number of references (and syntax nodes from `node-at`).
 //!   The counts can be set in the file: `references=N symbols=N nodes=N`.
 //! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
@@ -31,8 +31,8 @@ use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin,
 use lingo_plugin_sdk::types::{
     DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, FunctionMetrics, Halstead,
     Import, ImportKind, ImportedName, LanguagePolicy, Local, Manifest, ModuleIdentity, PluginError,
-    PluginInfo, Position, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode,
-    TextEdit, TypeAnnotationPosition, Visibility,
+    PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind,
+    SyntaxNode, TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -158,6 +158,7 @@ fn reference(name: String, span: Span, enclosing: Option<u32>, local: Option<u32
         is_member: false,
         enclosing,
         local,
+        receiver: None,
     }
 }
 
@@ -307,6 +308,24 @@ impl Document {
                 reference("range_ok".into(), line, None, Some(7)),
                 reference("range_ok".into(), line, None, Some(u32::MAX)),
                 reference("range_ok".into(), line, Some(0), None),
+                // A member access whose receiver is out of range, and one
+                // that is its own receiver.
+                Reference {
+                    is_member: true,
+                    receiver: Some(Receiver {
+                        reference: u32::MAX,
+                        called: true,
+                    }),
+                    ..reference("range_ok".into(), line, Some(0), None)
+                },
+                Reference {
+                    is_member: true,
+                    receiver: Some(Receiver {
+                        reference: 6,
+                        called: false,
+                    }),
+                    ..reference("range_ok".into(), line, Some(0), None)
+                },
             ],
             Case::Huge => {
                 let count = setting(&self.text, "references", 3_000_000) as usize;

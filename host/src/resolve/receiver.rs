@@ -1,0 +1,240 @@
+//! Member accesses made on a value whose type the source states: the
+//! receiver's type from the plugins' `receiver` and declared-type facts,
+//! then the member on that type, the blocks declared for it (Rust `impl`,
+//! Go methods) and its supertypes.
+
+use std::sync::Arc;
+
+use super::{
+    Definition, MAX_RECEIVER_DEPTH, Resolution, Resolver, SymbolRef, Target, is_type_kind,
+    target_symbol,
+};
+use crate::model::{
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, ReferenceKind,
+    SymbolKind,
+};
+use crate::workspace::FileEntry;
+
+/// Supertype levels searched for a member (`C : B`, `B : A`...); also ends
+/// cycles of base lists.
+const MAX_SUPERTYPE_DEPTH: usize = 8;
+
+/// Supertypes looked at in all, whatever their depth.
+const MAX_SUPERTYPES: usize = 64;
+
+impl Resolver<'_> {
+    /// `x.name` where the value `x` has a type the source states, that is
+    /// exactly one type declaration of the workspace: that type's members
+    /// named `name`, else its supertypes' nearest ones. Nothing when the
+    /// type is not known (the caller then guesses by name).
+    pub(super) fn through_receiver(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        depth: usize,
+    ) -> Vec<Definition> {
+        if depth >= MAX_RECEIVER_DEPTH {
+            return Vec::new();
+        }
+        let Some(receiver) = reference.receiver else {
+            return Vec::new();
+        };
+        let Some(value) = facts.references.get(receiver.reference as usize) else {
+            return Vec::new();
+        };
+        match self.type_of(file, value, receiver.called, depth) {
+            Some(ty) => self.members_of_type(ty, reference),
+            None => Vec::new(),
+        }
+    }
+
+    /// The type of the value `value` denotes (or, `called`, of what calling
+    /// it returns), when it resolves certainly and the source states it:
+    /// a type itself (`Type.member`, `new Type().member`), a local,
+    /// parameter, field or property with a declared type, or a function
+    /// with a declared return type.
+    fn type_of(
+        &self,
+        file: &Arc<FileEntry>,
+        value: &Reference,
+        called: bool,
+        depth: usize,
+    ) -> Option<SymbolRef> {
+        let found = self.resolve_within(file, value, depth + 1);
+        let [definition] = found.as_slice() else {
+            return None;
+        };
+        if definition.confidence < 1.0 {
+            return None;
+        }
+        let (owner_file, target) = match &definition.target {
+            Target::Symbol { file, index } => {
+                if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
+                    // `Type.member`, `new Type().member`, `Type(x).member`.
+                    return Some(SymbolRef {
+                        file: self.table.file_number(&file.path)?,
+                        symbol: *index as u32,
+                    });
+                }
+                (file, DeclaredTarget::Symbol(*index as u32))
+            }
+            // What calling a local returns is not written down.
+            Target::Local { .. } if called => return None,
+            Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
+        };
+        let wanted = |source: DeclaredTypeSource| {
+            if called {
+                source == DeclaredTypeSource::ReturnType
+            } else {
+                matches!(
+                    source,
+                    DeclaredTypeSource::Annotation
+                        | DeclaredTypeSource::Constructor
+                        | DeclaredTypeSource::Literal
+                )
+            }
+        };
+        let owner_facts = owner_file.facts.as_ref().ok()?;
+        let declared = owner_facts
+            .declared_types
+            .iter()
+            .find(|d| d.target == target && wanted(d.source))?;
+        self.declared_type(owner_file, declared, depth)
+    }
+
+    /// The one type declaration of the workspace that `declared` (written
+    /// in `file`) names, resolved as a type reference at that place.
+    fn declared_type(
+        &self,
+        file: &Arc<FileEntry>,
+        declared: &DeclaredType,
+        depth: usize,
+    ) -> Option<SymbolRef> {
+        let type_reference = Reference {
+            name: declared.type_name.clone(),
+            kind: ReferenceKind::Type,
+            span: declared.span,
+            qualifier: declared.type_qualifier.clone(),
+            is_member: false,
+            enclosing: None,
+            local: None,
+            receiver: None,
+        };
+        let types: Vec<SymbolRef> = self
+            .resolve_within(file, &type_reference, depth + 1)
+            .iter()
+            .filter(|d| d.confidence >= 1.0)
+            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+            .filter_map(|d| self.symbol_ref(d))
+            .collect();
+        match types.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// Members named as `reference` of the type `ty`, else of its nearest
+    /// supertypes (breadth first), the kind the access asks for first.
+    fn members_of_type(&self, ty: SymbolRef, reference: &Reference) -> Vec<Definition> {
+        let mut seen = vec![ty];
+        let mut level = vec![ty];
+        for _ in 0..=MAX_SUPERTYPE_DEPTH {
+            let found: Vec<Definition> = level
+                .iter()
+                .flat_map(|t| self.own_members(*t, &reference.name))
+                .collect();
+            if !found.is_empty() {
+                return self.by_access(found, reference);
+            }
+            let mut next = Vec::new();
+            for t in &level {
+                for base in self.supertypes(*t) {
+                    if seen.len() >= MAX_SUPERTYPES {
+                        break;
+                    }
+                    if !seen.contains(&base) {
+                        seen.push(base);
+                        next.push(base);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        Vec::new()
+    }
+
+    /// Members named `name` declared in the type `ty` or in blocks for it
+    /// (by the type's name): in the type's file, or anywhere when no other
+    /// type of the workspace has that name.
+    fn own_members(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
+        let type_name = self.table.symbol(ty).name.as_str();
+        let unique = self.type_name_is_unique(type_name);
+        self.where_named(name, Resolution::Qualified, |r, s| {
+            s.container_name.as_deref() == Some(type_name)
+                && self.is_member_at(r, s)
+                && (r.file == ty.file || unique)
+        })
+    }
+
+    /// The types `ty`'s base lists name (`class C : B, I`, `impl I for C`,
+    /// `interface I extends J`), each resolved certainly to one type.
+    fn supertypes(&self, ty: SymbolRef) -> Vec<SymbolRef> {
+        let type_name = self.table.symbol(ty).name.as_str();
+        let unique = self.type_name_is_unique(type_name);
+        // The type itself and the blocks named after it (a Rust `impl`)
+        // hold base lists.
+        let holders = self.table.named(type_name).iter().filter(|r| {
+            **r == ty
+                || (self.table.symbol(**r).kind == SymbolKind::Object
+                    && (r.file == ty.file || unique))
+        });
+        let mut out = Vec::new();
+        for holder in holders {
+            let file = self.table.file(*holder);
+            let Ok(facts) = &file.facts else { continue };
+            let lists = self.table.base_lists(holder.file, facts);
+            let Some(bases) = lists.get(&holder.symbol) else {
+                continue;
+            };
+            for &index in bases {
+                let Some(base) = facts.references.get(index as usize) else {
+                    continue;
+                };
+                let found = self.resolve_within(file, base, MAX_RECEIVER_DEPTH);
+                if let [one] = found.as_slice()
+                    && one.confidence >= 1.0
+                    && target_symbol(one).is_some_and(|s| is_type_kind(s.kind))
+                    && let Some(r) = self.symbol_ref(one)
+                    && !out.contains(&r)
+                {
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether exactly one type declaration of the workspace has this name.
+    fn type_name_is_unique(&self, name: &str) -> bool {
+        self.table
+            .named(name)
+            .iter()
+            .filter(|r| is_type_kind(self.table.symbol(**r).kind))
+            .count()
+            == 1
+    }
+
+    fn symbol_ref(&self, definition: &Definition) -> Option<SymbolRef> {
+        match &definition.target {
+            Target::Symbol { file, index } => Some(SymbolRef {
+                file: self.table.file_number(&file.path)?,
+                symbol: *index as u32,
+            }),
+            Target::Local { .. } => None,
+        }
+    }
+}
