@@ -1,12 +1,13 @@
 //! The lingo plugin for Go: tree-sitter-go plus the `.scm` queries in
 //! `queries/`, with Rust code only for imports, Go's capitalisation rule,
-//! declaration heads, `go.mod` modules and edits.
+//! declaration heads, declared types, `go.mod` modules and edits.
 
 mod declarations;
 mod import_edits;
 mod imports;
 mod modules;
 mod names;
+mod types;
 
 use std::sync::OnceLock;
 
@@ -98,6 +99,16 @@ impl Language for Go {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
         }
+    }
+
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[lingo_plugin_sdk::types::Symbol],
+        locals: &[lingo_plugin_sdk::types::Local],
+    ) -> Vec<lingo_plugin_sdk::types::DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
     }
 
     fn extra_capabilities() -> Vec<Capability> {
