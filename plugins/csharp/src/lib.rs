@@ -1,6 +1,6 @@
 //! The lingo plugin for C#: tree-sitter-c-sharp plus the `.scm` queries in
 //! `queries/`, with Rust code only for visibility, `using` directives,
-//! namespaces and assemblies, and declaration rendering.
+//! namespaces and assemblies, declaration rendering and declared types.
 
 mod declarations;
 #[cfg(test)]
@@ -8,6 +8,7 @@ mod edit_tests;
 mod imports;
 mod modules;
 mod render;
+mod types;
 
 use std::sync::OnceLock;
 
@@ -121,6 +122,16 @@ impl Language for CSharp {
             bare_names_reach_members: true,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::BeforeName,
         }
+    }
+
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[lingo_plugin_sdk::types::Symbol],
+        locals: &[lingo_plugin_sdk::types::Local],
+    ) -> Vec<lingo_plugin_sdk::types::DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
     }
 
     fn extra_capabilities() -> Vec<Capability> {
