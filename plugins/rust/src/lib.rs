@@ -96,6 +96,16 @@ impl Language for Rust {
     }
 
     /// Skips Cargo's build output.
+    /// `(x).m()`, `(&x).m()`, `(*x).m()`: the value is `x`'s. Not `x?` or
+    /// `x.await`, whose type is not `x`'s.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &[
+            "parenthesized_expression",
+            "reference_expression",
+            "unary_expression",
+        ]
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["target".into()],
@@ -445,6 +455,45 @@ mod tests {
                 "assert_eq call 27..36 1:18",
                 "x reference 43..44 1:34 q=P member",
                 "y call 51..52 1:42 q=P member",
+            ]
+        );
+    }
+
+    /// `member <- receiver` for every member access with a receiver; a
+    /// called receiver is written `name()`.
+    fn receiver_lines(source: &str) -> Vec<String> {
+        let references = document(source).references();
+        references
+            .iter()
+            .filter_map(|r| {
+                let receiver = r.receiver.as_ref()?;
+                let on = &references[receiver.reference as usize];
+                let call = if receiver.called { "()" } else { "" };
+                Some(format!("{} <- {}{call}", r.name, on.name))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn member_accesses_name_their_receivers() {
+        let source = "fn t(p: P) {\n\
+            p.a();\n\
+            self.q.b;\n\
+            Parser::new().parse(1).c();\n\
+            (&*p).d();\n\
+            f()?.e();\n\
+            v[0].g();\n\
+            assert!(p.h());\n\
+            }\n";
+        assert_eq!(
+            receiver_lines(source),
+            [
+                "a <- p",
+                "b <- q",
+                "c <- parse()",
+                "parse <- new()",
+                "d <- p",
+                "h <- p",
             ]
         );
     }

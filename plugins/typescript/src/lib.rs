@@ -183,6 +183,12 @@ impl Language for TypeScript {
     }
 
     /// Skips installed packages and build output.
+    /// `(x).m()`, `x!.m()`: the value is `x`'s. Not `await x` or `x as T`,
+    /// whose type is not `x`'s.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &["parenthesized_expression", "non_null_expression"]
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["node_modules".into(), "dist".into(), "build".into()],
