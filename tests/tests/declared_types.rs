@@ -1,8 +1,9 @@
 //! A member access through a value whose type the source writes down (a
-//! parameter `p: Parser`, a local `let d = Decoder { .. }`) resolves
-//! certainly to that type's member, end to end on
-//! `tests/fixtures/rules/rust-typed`, where other types (one of them also
-//! named `Parser`, in another module) have members of the same names.
+//! parameter `p: Parser`, a local `let d = Decoder { .. }`, a call whose
+//! function declares its return type) resolves certainly to that type's
+//! member, or its nearest supertype's, end to end on the fixtures
+//! `tests/fixtures/rules/<language>-typed`, where other types have members
+//! of the same names.
 
 use lingo_e2e::{McpServer, fixture};
 use serde_json::{Value, json};
@@ -82,7 +83,128 @@ async fn rust_members_through_parameters_and_literal_locals_are_certain() {
         [
             "src/parser.rs:6 declaration declaration 1.00",
             "src/run.rs:5 call qualified 1.00",
+            "src/run.rs:18 call qualified 1.00",
         ]
     );
     server.stop().await;
+}
+
+/// Each `(file, zero-based position, expected definitions)` of a fixture,
+/// all checked before failing, so one run shows every difference.
+async fn expect_definitions(fixture_name: &str, cases: &[(&str, (u32, u32), &[&str])]) {
+    let server = McpServer::start(&fixture(fixture_name), &[])
+        .await
+        .expect("start lingo on the fixture");
+    let mut wrong = Vec::new();
+    for (path, at, expected) in cases {
+        let found = call(&server, "find_definition", path, *at, "definitions").await;
+        if found != *expected {
+            wrong.push(format!("{path} {at:?}: {found:?}, expected {expected:?}"));
+        }
+    }
+    server.stop().await;
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `Parser::new().parse()` through `-> Self`; a trait's default method
+/// through `impl Describe for Parser`; a `&dyn Describe` parameter.
+#[tokio::test]
+async fn rust_chained_calls_and_trait_methods_are_certain() {
+    expect_definitions(
+        "rules/rust-typed",
+        &[
+            (
+                "src/run.rs",
+                (17, 18),
+                &["src/parser.rs:6 method qualified 1.00"],
+            ),
+            (
+                "src/run.rs",
+                (17, 42),
+                &["src/parser.rs:18 method qualified 1.00"],
+            ),
+            (
+                "src/run.rs",
+                (21, 6),
+                &["src/parser.rs:18 method qualified 1.00"],
+            ),
+        ],
+    )
+    .await;
+}
+
+/// `func stateEndValue(s *scanner, c byte) { s.popParseState() }`,
+/// `newScanner().popParseState()`, `d := &Decoder{}; d.Decode(v)`,
+/// `NewDecoder(r).Decode(v)`, and a parameter of another package's type.
+#[tokio::test]
+async fn go_members_through_parameters_literals_and_calls_are_certain() {
+    expect_definitions(
+        "rules/go-typed",
+        &[
+            ("run.go", (9, 10), &["scanner.go:7 method qualified 1.00"]),
+            ("run.go", (13, 21), &["scanner.go:7 method qualified 1.00"]),
+            ("run.go", (18, 7), &["decoder.go:13 method qualified 1.00"]),
+            ("run.go", (19, 22), &["decoder.go:13 method qualified 1.00"]),
+            (
+                "run.go",
+                (23, 10),
+                &["other/other.go:5 method qualified 1.00"],
+            ),
+        ],
+    )
+    .await;
+}
+
+/// `(schema: ZodString) => schema.min(1)`, `z.string().min(6)`, a base
+/// class's method, an interface-typed parameter, `new ZodString()`.
+#[tokio::test]
+async fn typescript_members_through_annotations_calls_and_bases_are_certain() {
+    expect_definitions(
+        "rules/typescript-typed",
+        &[
+            (
+                "src/use.ts",
+                (3, 51),
+                &["src/schema.ts:8 method qualified 1.00"],
+            ),
+            (
+                "src/use.ts",
+                (6, 20),
+                &["src/schema.ts:8 method qualified 1.00"],
+            ),
+            (
+                "src/use.ts",
+                (6, 27),
+                &["src/schema.ts:2 method qualified 1.00"],
+            ),
+            (
+                "src/use.ts",
+                (10, 11),
+                &["src/schema.ts:20 method qualified 1.00"],
+            ),
+            (
+                "src/use.ts",
+                (15, 14),
+                &["src/schema.ts:8 method qualified 1.00"],
+            ),
+        ],
+    )
+    .await;
+}
+
+/// `var d = new Decoder(); d.Decode()`, a base class's method, a
+/// parameter, `new Decoder().Decode()`, `Factory.Make().Decode()`.
+#[tokio::test]
+async fn csharp_members_through_locals_parameters_and_calls_are_certain() {
+    expect_definitions(
+        "rules/csharp-typed",
+        &[
+            ("Use.cs", (7, 21), &["Decoder.cs:10 method qualified 1.00"]),
+            ("Use.cs", (7, 34), &["Decoder.cs:5 method qualified 1.00"]),
+            ("Use.cs", (7, 50), &["Decoder.cs:10 method qualified 1.00"]),
+            ("Use.cs", (8, 32), &["Decoder.cs:10 method qualified 1.00"]),
+            ("Use.cs", (8, 58), &["Decoder.cs:10 method qualified 1.00"]),
+        ],
+    )
+    .await;
 }

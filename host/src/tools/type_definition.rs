@@ -10,7 +10,8 @@ use super::target::{self, Subject};
 use super::{Args, Tool, ToolContext, range_json, view};
 use crate::error::ToolError;
 use crate::model::{
-    FileFacts, Local, Reference, ReferenceKind, SymbolKind, TypeAnnotationPosition,
+    DeclaredTarget, DeclaredTypeSource, FileFacts, Local, Reference, ReferenceKind, SymbolKind,
+    TypeAnnotationPosition,
 };
 use crate::resolve::{Definition, Resolution, Resolver, Target};
 use crate::workspace::FileEntry;
@@ -35,52 +36,62 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let resolver = Resolver::new(&snapshot);
     let subject = target::subject(workspace, &snapshot, &resolver, args)?;
     let table = resolver.table();
-    let (file, annotation_indexes): (Arc<FileEntry>, Vec<usize>) = match &subject {
-        Subject::Symbol(r) => {
-            let symbol = table.symbol(*r);
-            if is_type(symbol.kind) {
-                let mut definition = view::symbol(table, *r);
-                definition["resolution"] = json!(Resolution::Declaration);
-                definition["confidence"] = json!(1.0);
-                return Ok(json!({
-                    "symbol": view::symbol(table, *r),
-                    "type_definitions": [definition],
-                    "generation": snapshot.generation,
-                }));
+    let (file, target, annotation_indexes): (Arc<FileEntry>, DeclaredTarget, Vec<usize>) =
+        match &subject {
+            Subject::Symbol(r) => {
+                let symbol = table.symbol(*r);
+                if is_type(symbol.kind) {
+                    let mut definition = view::symbol(table, *r);
+                    definition["resolution"] = json!(Resolution::Declaration);
+                    definition["confidence"] = json!(1.0);
+                    return Ok(json!({
+                        "symbol": view::symbol(table, *r),
+                        "type_definitions": [definition],
+                        "generation": snapshot.generation,
+                    }));
+                }
+                if symbol.kind.is_callable() {
+                    return Err(ToolError::invalid(
+                        "symbol",
+                        format!(
+                            "`{}` is a {}; a type definition applies to variables, fields, properties, constants and parameters (its signature is in get_symbol_info)",
+                            symbol.name,
+                            symbol.kind.as_str()
+                        ),
+                    ));
+                }
+                let file = table.file(*r).clone();
+                let facts = file.facts()?;
+                let refs: Vec<usize> = facts
+                    .references
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.kind == ReferenceKind::Type && x.enclosing == Some(r.symbol))
+                    .map(|(i, _)| i)
+                    .collect();
+                (file.clone(), DeclaredTarget::Symbol(r.symbol), refs)
             }
-            if symbol.kind.is_callable() {
-                return Err(ToolError::invalid(
-                    "symbol",
-                    format!(
-                        "`{}` is a {}; a type definition applies to variables, fields, properties, constants and parameters (its signature is in get_symbol_info)",
-                        symbol.name,
-                        symbol.kind.as_str()
-                    ),
-                ));
+            Subject::Local { file, index } => {
+                let facts = file.facts()?;
+                let local = &facts.locals[*index];
+                let refs = match file.plugin.info().policy.type_annotation {
+                    TypeAnnotationPosition::AfterName => annotation_after(facts, local),
+                    TypeAnnotationPosition::BeforeName => {
+                        annotation_before(facts, local, &file.source)
+                    }
+                    TypeAnnotationPosition::None => Vec::new(),
+                };
+                (file.clone(), DeclaredTarget::Local(*index as u32), refs)
             }
-            let file = table.file(*r).clone();
-            let facts = file.facts()?;
-            let refs: Vec<usize> = facts
-                .references
-                .iter()
-                .enumerate()
-                .filter(|(_, x)| x.kind == ReferenceKind::Type && x.enclosing == Some(r.symbol))
-                .map(|(i, _)| i)
-                .collect();
-            (file.clone(), refs)
-        }
-        Subject::Local { file, index } => {
-            let facts = file.facts()?;
-            let local = &facts.locals[*index];
-            let refs = match file.plugin.info().policy.type_annotation {
-                TypeAnnotationPosition::AfterName => annotation_after(facts, local),
-                TypeAnnotationPosition::BeforeName => annotation_before(facts, local, &file.source),
-                TypeAnnotationPosition::None => Vec::new(),
-            };
-            (file.clone(), refs)
-        }
+        };
+    // The type the plugin read for the declaration (ABI 0.2.0) is the
+    // answer; plugins that report none are read by their annotation
+    // position.
+    let declared = declared_type_reference(&file, target);
+    let annotations: Vec<&Reference> = match &declared {
+        Some(reference) => vec![reference],
+        None => annotation_refs(&file, &annotation_indexes),
     };
-    let annotations = annotation_refs(&file, &annotation_indexes);
     if annotations.is_empty() {
         return Err(ToolError::TypeNotWritten {
             name: view::subject(table, &subject)["name"]
@@ -188,6 +199,35 @@ fn annotation_before(facts: &FileFacts, local: &Local, source: &str) -> Vec<usiz
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+/// The type reference the plugin's declared type for `target` stands on
+/// (written, or stated by a constructor or literal), when it reports one.
+fn declared_type_reference(file: &FileEntry, target: DeclaredTarget) -> Option<Reference> {
+    let facts = file.facts.as_ref().ok()?;
+    let declared = facts.declared_types.iter().find(|d| {
+        d.target == target
+            && matches!(
+                d.source,
+                DeclaredTypeSource::Annotation
+                    | DeclaredTypeSource::Constructor
+                    | DeclaredTypeSource::Literal
+            )
+    })?;
+    let written = facts
+        .references
+        .iter()
+        .find(|r| r.span == declared.span && r.name == declared.type_name);
+    Some(written.cloned().unwrap_or_else(|| Reference {
+        name: declared.type_name.clone(),
+        kind: ReferenceKind::Type,
+        span: declared.span,
+        qualifier: declared.type_qualifier.clone(),
+        is_member: false,
+        enclosing: None,
+        local: None,
+        receiver: None,
+    }))
 }
 
 fn annotation_refs<'f>(file: &'f FileEntry, indexes: &[usize]) -> Vec<&'f Reference> {

@@ -116,6 +116,12 @@ impl Language for CSharp {
     }
 
     /// Skips MSBuild's output folders.
+    /// `(x).M()`, `x!.M()`: the value is `x`'s. Not `await x` or casts,
+    /// whose type is not `x`'s.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &["parenthesized_expression", "postfix_unary_expression"]
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["bin".into(), "obj".into()],

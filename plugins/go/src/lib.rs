@@ -93,6 +93,12 @@ impl Language for Go {
     }
 
     /// Skips vendored modules (`go mod vendor`).
+    /// `(x).M()`, `(&x).M()`, `(*p).M()`: the value is `x`'s (Go reaches
+    /// methods through pointers alike). Not `x.(T)`, whose type is `T`.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &["parenthesized_expression", "unary_expression"]
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["vendor".into()],
