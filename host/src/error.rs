@@ -1,6 +1,7 @@
 //! Tool errors: typed, each with a stable code, the field at fault and
 //! suggestions, rendered in the error shape of roslyn-move-contracts.md §2.
 
+use crate::workspace::WorkspaceError;
 use serde_json::{Value, json};
 
 use crate::runtime::PluginError;
@@ -311,4 +312,24 @@ fn is_abbreviation(wanted: &str, candidate: &str) -> bool {
     }
     let mut rest = candidate.chars();
     wanted.chars().all(|c| rest.any(|r| r == c))
+}
+
+impl From<WorkspaceError> for ToolError {
+    fn from(error: WorkspaceError) -> Self {
+        match error {
+            WorkspaceError::InvalidPath { reason } => ToolError::invalid("path", reason),
+            WorkspaceError::OutsideRoot { path } => ToolError::PathOutsideBoundary { path },
+            WorkspaceError::FileNotFound { path, suggestions } => {
+                ToolError::FileNotFound { path, suggestions }
+            }
+            WorkspaceError::FileNotIndexed { path, reason } => {
+                ToolError::FileNotIndexed { path, reason }
+            }
+            WorkspaceError::UnsupportedLanguage { path, extensions } => {
+                ToolError::UnsupportedLanguage { path, extensions }
+            }
+            WorkspaceError::Unreadable(message) => ToolError::Internal(message),
+            WorkspaceError::Plugin(e) => ToolError::Plugin(e),
+        }
+    }
 }

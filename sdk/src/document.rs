@@ -238,13 +238,17 @@ impl<L: Language> GuestDocument for Document<L> {
         let symbols = self.symbols_and_nodes();
         let locals = self.locals();
         let state = self.state.borrow();
-        L::declared_types(
+        let mut declared = L::declared_types(
             state.tree.root_node(),
             &state.source,
             &state.lines,
             &symbols.0,
             &locals,
-        )
+        );
+        // A name the parser invented to recover from an error (a missing
+        // node) is empty: no type is stated there.
+        declared.retain(|d| !d.type_name.is_empty());
+        declared
     }
 
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {

@@ -131,6 +131,22 @@ pub struct CodeGraph {
     manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
 }
 
+/// The graph is carried to the next generation, which takes the edges of
+/// unchanged files from it.
+impl crate::workspace::DerivedValue for CodeGraph {
+    const CARRIED: bool = true;
+}
+
+impl crate::workspace::Snapshot {
+    /// The symbol graph of this generation (built on first use).
+    pub fn graph(&self) -> std::sync::Arc<CodeGraph> {
+        self.memo()
+            .get_or_init(|earlier: Option<std::sync::Arc<CodeGraph>>| {
+                CodeGraph::build(self, earlier.as_deref())
+            })
+    }
+}
+
 impl CodeGraph {
     pub fn node(&self, node: Node) -> NodeIndex {
         match node {

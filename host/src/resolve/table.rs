@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::model::{FileFacts, ModuleIdentity, ReferenceKind, Symbol, SymbolKind};
 use crate::sync::lock;
-use crate::workspace::{FileEntry, Snapshot};
+use crate::workspace::{DerivedValue, FileEntry, Snapshot};
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
 /// symbol in that file's facts.
@@ -33,6 +33,23 @@ pub struct SymbolTable {
     /// `resolve-import` calls that failed, and the first failure's reason:
     /// resolution that depended on them may be missing references.
     import_failures: Mutex<(usize, Option<String>)>,
+}
+
+impl DerivedValue for SymbolTable {}
+
+impl Snapshot {
+    /// The name table of this generation (built on first use).
+    pub fn table(&self) -> Arc<SymbolTable> {
+        self.memo().get_or_init(|_| SymbolTable::build(self))
+    }
+
+    /// Failed `resolve-import` calls of this generation's name table, if it
+    /// was built: (count, first reason).
+    pub fn import_failures(&self) -> (usize, Option<String>) {
+        self.memo()
+            .get::<SymbolTable>()
+            .map_or((0, None), |t| t.import_failures())
+    }
 }
 
 /// One question "which declarations does `import path` + `name` mean when

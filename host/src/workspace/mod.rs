@@ -1,12 +1,16 @@
 //! The workspace: which files exist, their contents, hashes and facts, kept
 //! fresh by a stat check before every answer.
 
+mod error;
+mod memo;
 pub mod paths;
 mod refresher;
 mod store;
 mod walk;
 mod watch;
 
+pub use error::WorkspaceError;
+pub use memo::{Derived as DerivedValue, Memo};
 pub use store::{IndexStore, StoreError};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -18,10 +22,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use crate::error::ToolError;
-use crate::graph::CodeGraph;
 use crate::model::{FileFacts, Manifest, ModuleIdentity};
-use crate::resolve::SymbolTable;
 use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
 use crate::validate::{self, FactLimits};
 use store::{FileRow, StoredFile};
@@ -67,10 +68,10 @@ impl std::fmt::Debug for FileEntry {
 
 impl FileEntry {
     /// The facts, or the plugin's error as a tool error.
-    pub fn facts(&self) -> Result<&Arc<FileFacts>, ToolError> {
+    pub fn facts(&self) -> Result<&Arc<FileFacts>, WorkspaceError> {
         self.facts
             .as_ref()
-            .map_err(|e| ToolError::Plugin(e.clone()))
+            .map_err(|e| WorkspaceError::Plugin(e.clone()))
     }
 
     pub fn line_count(&self) -> usize {
@@ -102,60 +103,30 @@ pub struct Snapshot {
 /// answer of that generation.
 #[derive(Default)]
 struct Derived {
-    table: OnceLock<Arc<SymbolTable>>,
-    graph: OnceLock<Arc<CodeGraph>>,
+    /// The layers above the index: name table, graph.
+    memo: Memo,
     /// Files whose facts are an error.
     failed: OnceLock<usize>,
-    /// The latest graph of an earlier generation, to build this one from.
-    earlier_graph: Mutex<Option<Arc<CodeGraph>>>,
 }
 
 impl Derived {
     /// Derived data for the generation after `previous`.
     fn after(previous: &Derived) -> Derived {
-        let earlier = previous
-            .graph
-            .get()
-            .cloned()
-            .or_else(|| lock(&previous.earlier_graph).clone());
         Derived {
-            earlier_graph: Mutex::new(earlier),
-            ..Derived::default()
+            memo: Memo::after(&previous.memo),
+            failed: OnceLock::new(),
         }
     }
 }
 
 impl Snapshot {
-    /// The name table of this generation (built on first use).
-    pub fn table(&self) -> Arc<SymbolTable> {
-        self.derived
-            .table
-            .get_or_init(|| Arc::new(SymbolTable::build(self)))
-            .clone()
-    }
-
-    /// The symbol graph of this generation (built on first use).
-    pub fn graph(&self) -> Arc<CodeGraph> {
-        self.derived
-            .graph
-            .get_or_init(|| {
-                let earlier = lock(&self.derived.earlier_graph).take();
-                Arc::new(CodeGraph::build(self, earlier.as_deref()))
-            })
-            .clone()
+    /// What the layers above the index derive from this generation.
+    pub fn memo(&self) -> &Memo {
+        &self.derived.memo
     }
 
     pub fn file(&self, path: &str) -> Option<&Arc<FileEntry>> {
         self.files.get(path)
-    }
-
-    /// Failed `resolve-import` calls of this generation's name table, if it
-    /// was built: (count, first reason).
-    pub fn import_failures(&self) -> (usize, Option<String>) {
-        self.derived
-            .table
-            .get()
-            .map_or((0, None), |t| t.import_failures())
     }
 
     /// Files whose plugin could not analyse them (counted once per
@@ -447,7 +418,7 @@ impl Workspace {
     pub fn fresh_file(
         self: &Arc<Self>,
         input: &str,
-    ) -> Result<(Snapshot, Arc<FileEntry>), ToolError> {
+    ) -> Result<(Snapshot, Arc<FileEntry>), WorkspaceError> {
         let run = self.start_refresh();
         if self.refresher.wait(run, FILE_WAIT) {
             let snapshot = self.snapshot();
@@ -470,7 +441,7 @@ impl Workspace {
         };
         let metadata = absolute
             .metadata()
-            .map_err(|e| ToolError::Internal(format!("{path}: {e}")))?;
+            .map_err(|e| WorkspaceError::Unreadable(format!("{path}: {e}")))?;
         if metadata.len() > MAX_FILE_BYTES {
             return self.file(&snapshot, input).map(|f| (snapshot, f));
         }
@@ -486,12 +457,12 @@ impl Workspace {
             stored: None,
         };
         let manifests = snapshot.manifests.clone();
-        let (entry, _) =
-            self.analyze_one(pending, &manifests, true)
-                .ok_or_else(|| ToolError::FileNotFound {
-                    path: path.clone(),
-                    suggestions: Vec::new(),
-                })?;
+        let (entry, _) = self.analyze_one(pending, &manifests, true).ok_or_else(|| {
+            WorkspaceError::FileNotFound {
+                path: path.clone(),
+                suggestions: Vec::new(),
+            }
+        })?;
         let entry = Arc::new(entry);
         let mut overlay = snapshot.clone();
         let mut files = (*snapshot.files).clone();
@@ -797,7 +768,7 @@ impl Workspace {
 
     /// The indexed file at a client-supplied path, with boundary checks and
     /// "did you mean" suggestions.
-    pub fn file(&self, snapshot: &Snapshot, input: &str) -> Result<Arc<FileEntry>, ToolError> {
+    pub fn file(&self, snapshot: &Snapshot, input: &str) -> Result<Arc<FileEntry>, WorkspaceError> {
         let path = paths::resolve(&self.root, input)?;
         if let Some(entry) = snapshot.file(&path) {
             return Ok(entry.clone());
@@ -813,7 +784,7 @@ impl Workspace {
             } else {
                 "it is hidden, excluded by an ignore file (.gitignore, .ignore), or in a skipped build or vendor folder".to_string()
             };
-            return Err(ToolError::FileNotIndexed { path, reason });
+            return Err(WorkspaceError::FileNotIndexed { path, reason });
         }
         if absolute.is_file() && self.registry.for_path(&absolute).is_none() {
             let mut extensions: Vec<String> = self
@@ -823,7 +794,7 @@ impl Workspace {
                 .flat_map(|p| p.info().extensions.clone())
                 .collect();
             extensions.sort();
-            return Err(ToolError::UnsupportedLanguage { path, extensions });
+            return Err(WorkspaceError::UnsupportedLanguage { path, extensions });
         }
         let file_name = path.rsplit('/').next().unwrap_or(&path).to_string();
         let mut suggestions =
@@ -837,7 +808,7 @@ impl Workspace {
                 .cloned()
                 .collect();
         }
-        Err(ToolError::FileNotFound { path, suggestions })
+        Err(WorkspaceError::FileNotFound { path, suggestions })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::error::ToolError;
+use super::WorkspaceError;
 
 /// `path` relative to `root` as a POSIX string, if it lies inside `root`.
 pub fn relative_posix(root: &Path, path: &Path) -> Option<String> {
@@ -21,15 +21,19 @@ pub fn relative_posix(root: &Path, path: &Path) -> Option<String> {
 /// Resolve a path given by a client (relative to the root, or absolute inside
 /// it) to its workspace-relative POSIX form. `..` may not leave the root, and
 /// a symbolic link may not point outside it.
-pub fn resolve(root: &Path, input: &str) -> Result<String, ToolError> {
-    let outside = || ToolError::PathOutsideBoundary {
+pub fn resolve(root: &Path, input: &str) -> Result<String, WorkspaceError> {
+    let outside = || WorkspaceError::OutsideRoot {
         path: input.to_string(),
     };
     if input.trim().is_empty() {
-        return Err(ToolError::invalid("path", "the path is empty"));
+        return Err(WorkspaceError::InvalidPath {
+            reason: "the path is empty",
+        });
     }
     if input.contains('\0') {
-        return Err(ToolError::invalid("path", "the path contains a NUL byte"));
+        return Err(WorkspaceError::InvalidPath {
+            reason: "the path contains a NUL byte",
+        });
     }
     let given = Path::new(input);
     let joined = if given.is_absolute() {
@@ -86,7 +90,10 @@ mod tests {
             "/work/projectile/a.rs",
         ] {
             let error = resolve(root, bad).unwrap_err();
-            assert_eq!(error.code(), "PATH_OUTSIDE_BOUNDARY", "{bad}");
+            assert!(
+                matches!(error, WorkspaceError::OutsideRoot { .. }),
+                "{bad}: {error:?}"
+            );
         }
     }
 }
