@@ -17,11 +17,14 @@ pub trait Derived: Any + Send + Sync {
 
 type Value = Arc<dyn Any + Send + Sync>;
 
+/// A type's slot: its value once built, and whether it is carried.
+type Slot = (Arc<OnceLock<Value>>, bool);
+
 /// One generation's derived values.
 #[derive(Default)]
 pub struct Memo {
     /// Per type: its value, once built, and whether it is carried.
-    values: Mutex<HashMap<TypeId, (Arc<OnceLock<Value>>, bool)>>,
+    values: Mutex<HashMap<TypeId, Slot>>,
     /// Carried values of earlier generations, each taken by the first
     /// build of its type in this one.
     earlier: Mutex<HashMap<TypeId, Value>>,
