@@ -2,15 +2,26 @@
 """Reference accuracy of lingo's `find_references` against a language's own
 reference tool (an LSP server), on one project.
 
-1. The LSP server lists declarations (textDocument/documentSymbol) of every
-   source file: functions, methods, classes/structs, enums, interfaces/traits,
-   at module level or inside a type (not inside a function body).
-2. They are sorted, shuffled with a fixed seed, and taken in that order;
-   each gets textDocument/references at its name (includeDeclaration false);
-   declarations with no reference are skipped, until `--sample` are kept.
-3. lingo (`lingo serve --root DIR`) gets `find_references` at the same
-   position, include_declaration false, paged until done.
-4. Both sets of (file, line, start column) are compared; see report.py.
+1. Candidates: the declarations the LSP server lists
+   (textDocument/documentSymbol) at module level or inside a type (not
+   inside a function body): functions, methods, classes/structs, enums,
+   interfaces/traits, fields, properties, constants and variables. Files
+   that say they are generated ("DO NOT EDIT", "@generated" in their first
+   lines) give no candidates. No name is filtered out.
+2. Systematic sample: candidates sorted by (file, line, column); a start
+   offset in [0, N) drawn from the seed, then every Nth, N =
+   ceil(candidates / --sample). A picked declaration the tool finds no
+   reference to is skipped (and recorded), not replaced.
+3. Truth: textDocument/references at the name (includeDeclaration false),
+   inside the project, less other declarations and comment lines. Each
+   site gets a category (categories.py) and is marked `merged` when the
+   tool's own go-to-definition there lands on another declaration (a
+   reference the tool lists because one method overrides or implements
+   another, e.g. tsserver's `x.complete()` on an `Observer`).
+4. lingo (`lingo serve --root DIR`) gets `find_references` at the same
+   position, include_declaration false, paged until done. lingo sites the
+   truth lacks but the tool's go-to-definition confirms join the truth.
+5. report.py compares them.
 
 Standard library only. Writes one JSON file with every symbol's raw results.
 """
@@ -18,25 +29,29 @@ Standard library only. Writes one JSON file with every symbol's raw results.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import math
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from categories import classify, go_imports, ts_namespaces  # noqa: E402
 from clients import LspClient, LspError, McpClient, file_uri, uri_path  # noqa: E402
 
 # LSP SymbolKind numbers.
-CLASS, METHOD, ENUM, INTERFACE, FUNCTION, STRUCT = 5, 6, 10, 11, 12, 23
-DECLARATION_KINDS = {CLASS, METHOD, ENUM, INTERFACE, FUNCTION, STRUCT}
+KIND_NAMES = {5: "class", 6: "method", 7: "property", 8: "field", 10: "enum", 11: "interface",
+              12: "function", 13: "variable", 14: "constant", 23: "struct"}
+TYPE_KINDS = {"class", "enum", "interface", "struct"}
 # Containers a sampled declaration may sit in (module, namespace, package,
 # class, enum, interface, struct, object = a Rust impl block).
-CONTAINER_KINDS = {2, 3, 4, CLASS, ENUM, INTERFACE, STRUCT, 19}
-KIND_NAMES = {CLASS: "class", METHOD: "method", ENUM: "enum", INTERFACE: "interface",
-              FUNCTION: "function", STRUCT: "struct"}
+CONTAINER_KINDS = {2, 3, 4, 5, 10, 11, 23, 19}
+GENERATED_MARKS = ("do not edit", "@generated", "automatically generated")
 
 SKIP_DIRS = {".git", "node_modules", "target", "vendor", "testdata", "dist"}
 
@@ -158,15 +173,25 @@ def identifier_at(line: str, character: int) -> str:
     return ident
 
 
+def generated(lines: list[str]) -> bool:
+    head = "\n".join(lines[:5]).lower()
+    return any(mark in head for mark in GENERATED_MARKS)
+
+
 def declarations(client: LspClient, lang: Language, root: Path, files: list[Path]):
-    """(sampling candidates, every declaration name position of any kind)."""
+    """(sampling candidates, every declaration name position of any kind,
+    generated files)."""
     found = []
     positions: set[tuple[str, int, int]] = set()
+    generated_files = []
     for path in files:
         symbols = client.request("textDocument/documentSymbol",
                                  {"textDocument": {"uri": file_uri(path)}}) or []
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         rel = path.relative_to(root).as_posix()
+        is_generated = generated(lines)
+        if is_generated:
+            generated_files.append(rel)
 
         def walk(items, parents):
             for s in items:
@@ -179,7 +204,7 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
                     # a declaration's own name (not `impl Name` headers)
                     positions.add((rel, sel["line"], sel["character"]))
                 inside_types = all(p in CONTAINER_KINDS for p in parents)
-                if kind in DECLARATION_KINDS and inside_types:
+                if kind in KIND_NAMES and inside_types and not is_generated:
                     start = s["selectionRange"]["start"]
                     text = lines[start["line"]] if start["line"] < len(lines) else ""
                     ident = identifier_at(text, start["character"])
@@ -198,7 +223,7 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
         walk(symbols, [])
     # One entry per position (servers may list a symbol twice).
     unique = {(d["file"], d["line"], d["character"]): d for d in found}
-    return [unique[k] for k in sorted(unique)], positions
+    return [unique[k] for k in sorted(unique)], positions, generated_files
 
 
 def in_comment(root: Path, ref: dict, cache: dict) -> bool:
@@ -238,9 +263,11 @@ def truth_references(client: LspClient, root: Path, decl) -> list[dict]:
     return [refs[k] for k in sorted(refs)]
 
 
-def defines(client: LspClient, root: Path, decl, site) -> bool:
-    """Whether the reference tool's go-to-definition at a site (the last
-    character of lingo's range, which lies in the name) lands on `decl`."""
+def definition(client: LspClient, root: Path, site) -> list | None:
+    """Where the reference tool's go-to-definition at a site leads: (file,
+    start, end) of each target inside the project; None when the tool does
+    not analyse that file (gopls: excluded by a build tag). Asked at the
+    last character of the site's range, which lies in the name."""
     character = site["end_character"] - 1 if site["end_line"] == site["line"] else site["character"]
     try:
         result = client.request(
@@ -249,23 +276,25 @@ def defines(client: LspClient, root: Path, decl, site) -> bool:
              "position": {"line": site["line"], "character": max(character, site["character"])}},
         ) or []
     except LspError:
-        # the tool does not analyse that file (gopls: excluded by a build tag)
         return None
     if isinstance(result, dict):
         result = [result]
+    targets = []
     for loc in result:
         uri = loc.get("targetUri") or loc.get("uri")
         rng = loc.get("targetSelectionRange") or loc.get("range")
         try:
             rel = uri_path(uri).resolve().relative_to(root.resolve()).as_posix()
         except ValueError:
-            continue
+            rel = None  # outside the project
         start, end = rng["start"], rng["end"]
-        if rel != decl["file"]:
-            continue
-        if (start["line"], start["character"]) <= (decl["line"], decl["character"]) <= (end["line"], end["character"]):
-            return True
-    return False
+        targets.append((rel, (start["line"], start["character"]), (end["line"], end["character"])))
+    return targets
+
+
+def lands_on(decl, targets) -> bool:
+    return any(rel == decl["file"] and start <= (decl["line"], decl["character"]) <= end
+               for rel, start, end in targets)
 
 
 def cross_check(client: LspClient, root: Path, decl) -> None:
@@ -279,16 +308,49 @@ def cross_check(client: LspClient, root: Path, decl) -> None:
     for j, site in enumerate(decl["lingo"]["references"]):
         if j in matched:
             continue
-        verdict = defines(client, root, decl, site)
-        if verdict is None:
+        targets = definition(client, root, site)
+        if targets is None:
             decl.setdefault("unverifiable", []).append(site)
-        elif verdict:
+        elif lands_on(decl, targets):
             decl["truth"].append({
                 "file": site["file"], "line": site["line"], "character": site["character"],
                 "end_line": site["end_line"], "end_character": site["end_character"],
                 "source": "definition",
             })
     decl["truth"].sort(key=lambda t: (t["file"], t["line"], t["character"]))
+
+
+def mark_merged(client: LspClient, root: Path, decl, cache: dict) -> None:
+    """Marks the truth sites that spell the declaration's name but where the
+    tool's go-to-definition leads to other declarations only (never to
+    `decl`): the tool listed them because `decl` overrides or implements, or
+    is implemented by, the member they name. (Sites spelled otherwise, such
+    as Rust's `Self`, stay ordinary truth.)"""
+    for t in decl["truth"]:
+        if t["file"] not in cache:
+            cache[t["file"]] = (root / t["file"]).read_text(errors="replace").split("\n")
+        lines = cache[t["file"]]
+        if identifier_at(lines[t["line"]] if t["line"] < len(lines) else "", t["character"]) != decl["name"]:
+            continue
+        targets = definition(client, root, t)
+        if targets and not lands_on(decl, targets):
+            t["merged"] = [f"{rel}:{start[0] + 1}" for rel, start, _ in targets][:3]
+
+
+def categorize(lang: Language, root: Path, decl, cache: dict) -> None:
+    """Puts the category (categories.py) and the line's text on each truth site."""
+    declared = (root / decl["file"]).read_text(errors="replace").split("\n")[decl["line"]]
+    # a type: by its symbol kind, or a type alias (`type Name`, listed as a variable)
+    is_type = decl["kind"] in TYPE_KINDS or re.search(rf"\btype\s+{re.escape(decl['name'])}\b", declared)
+    for t in decl["truth"]:
+        if t["file"] not in cache:
+            lines = (root / t["file"]).read_text(encoding="utf-8", errors="replace").split("\n")
+            modules = go_imports(lines) if lang.name == "go" else ts_namespaces(lines)
+            cache[t["file"]] = (lines, modules)
+        lines, modules = cache[t["file"]]
+        t["category"] = classify(lang.name, lines, t["line"], t["character"], decl["name"],
+                                 bool(is_type), modules)
+        t["text"] = lines[t["line"]].strip()[:160] if t["line"] < len(lines) else ""
 
 
 def lingo_references(lingo: McpClient, decl) -> dict:
@@ -310,7 +372,8 @@ def lingo_references(lingo: McpClient, decl) -> dict:
                 "file": r["file_path"],
                 "line": rng["start"]["line"], "character": rng["start"]["character"],
                 "end_line": rng["end"]["line"], "end_character": rng["end"]["character"],
-                "resolution": r.get("resolution"), "kind": r.get("kind"),
+                "resolution": r.get("resolution"), "confidence": r.get("confidence"),
+                "kind": r.get("kind"),
                 "line_text": r.get("line_text"),
             })
         pagination = payload.get("pagination", {})
@@ -341,9 +404,17 @@ def main() -> None:
         "go": lambda: Go(args.tool or "gopls", args.gopath),
     }[args.lang]()
 
+    # The commit lingo was measured at: the checkout's HEAD when the run starts
+    # (run.sh copies the binary just before), "+uncommitted changes" if dirty.
+    repo = Path(__file__).resolve().parents[2]
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+
     files = source_files(root, lang.extensions)
     t0 = time.monotonic()
-    client = LspClient(lang.argv, cwd=root, env=lang.env, log=args.logs / f"{lang.name}-lsp.log")
+    client = LspClient(lang.argv, cwd=root, env=lang.env, log=args.logs / f"{args.out.stem}-lsp.log")
     client.configuration = lang.configuration
     client.initialize(root, lang.init_options, lang.experimental)
     if lang.open_files:
@@ -353,21 +424,22 @@ def main() -> None:
     print(f"[{lang.name}] {lang.version()} ready in {time.monotonic() - t0:.0f} s; {len(files)} files",
           file=sys.stderr)
 
-    decls, declared_at = declarations(client, lang, root, files)
-    order = list(decls)
-    random.Random(args.seed).shuffle(order)
-    print(f"[{lang.name}] {len(decls)} candidate declarations", file=sys.stderr)
+    decls, declared_at, generated_files = declarations(client, lang, root, files)
+    step = max(1, math.ceil(len(decls) / args.sample))
+    start = random.Random(args.seed).randrange(step)
+    picked = decls[start::step]
+    print(f"[{lang.name}] {len(decls)} candidate declarations; every {step}th from {start}: "
+          f"{len(picked)} picked", file=sys.stderr)
 
-    sample, skipped_unreferenced, text_cache, skipped_unanalyzed = [], 0, {}, []
-    for decl in order:
-        if len(sample) >= args.sample:
-            break
+    sample, skipped_unreferenced, text_cache, skipped_unanalyzed = [], [], {}, []
+    for decl in picked:
+        where = f"{decl['kind']} {decl['name']} {decl['file']}:{decl['line'] + 1}"
         refs, excluded = [], []
         try:
             truth = truth_references(client, root, decl)
         except LspError as e:
             # e.g. gopls on a file whose build tags exclude it
-            skipped_unanalyzed.append(f"{decl['file']}:{decl['line'] + 1} {decl['name']}: {e}")
+            skipped_unanalyzed.append(f"{where}: {e}")
             continue
         for r in truth:
             if (r["file"], r["line"], r["character"]) in declared_at:
@@ -378,31 +450,30 @@ def main() -> None:
             else:
                 refs.append(r)
         if not refs:
-            skipped_unreferenced += 1
+            skipped_unreferenced.append(where)
             continue
         for r in refs:
             r["source"] = "references"
         sample.append({**decl, "truth": refs, "excluded": excluded})
-    print(f"[{lang.name}] sampled {len(sample)} (skipped {skipped_unreferenced} without references)",
+    print(f"[{lang.name}] sampled {len(sample)} (skipped {len(skipped_unreferenced)} without references)",
           file=sys.stderr)
+    for decl in sample:
+        mark_merged(client, root, decl, text_cache)
 
-    lingo = McpClient([args.lingo, "serve", "--root", str(root)], log=args.logs / f"{lang.name}-lingo.log")
+    lingo = McpClient([args.lingo, "serve", "--root", str(root)], log=args.logs / f"{args.out.stem}-lingo.log")
     lingo.initialize()
     _, health = lingo.call("health_check", {})
     for decl in sample:
         decl["lingo"] = lingo_references(lingo, decl)
     lingo.close()
 
+    categories_cache = {}
     for decl in sample:
         cross_check(client, root, decl)
+        categorize(lang, root, decl, categories_cache)
     client.close()
 
     plugins = health.get("plugins") if isinstance(health, dict) else None
-    repo = Path(__file__).resolve().parents[2]
-    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
     record = {
         "language": lang.name,
         "lingo_commit": commit + ("+uncommitted changes" if dirty else ""),
@@ -410,12 +481,18 @@ def main() -> None:
         "root": str(root),
         "reference_tool": lang.version(),
         "lingo_plugins": plugins,
+        "measured_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "seed": args.seed,
         "sample_target": args.sample,
         "candidates": len(decls),
+        "step": step,
+        "start": start,
+        "picked": len(picked),
         "skipped_unreferenced": skipped_unreferenced,
         "skipped_unanalyzed": skipped_unanalyzed,
+        "generated_files": generated_files,
         "files": len(files),
+        "lines": sum(len(f.read_text(errors="replace").splitlines()) for f in files),
         "symbols": sample,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
