@@ -564,6 +564,29 @@ mod tests {
     }
 
     #[test]
+    fn a_generic_parameter_stands_for_its_one_trait_bound() {
+        let source = "fn a<P: Parse>(p: P) {}\n\
+            fn b<P>(p: &P) where P: ast::Parse {}\n\
+            fn c<P: Parse + Clone>(p: P) {}\n\
+            fn d<P>(p: P) {}\n\
+            fn e<'a, P: 'a + Parse>(p: &'a P) -> P {}\n\
+            impl<T: Visitor> Walker<T> { fn f(&self, v: T) {} }\n\
+            fn g(p: impl Parse) {}\n";
+        assert_eq!(
+            declared_lines(source),
+            [
+                "p: Parse annotation",
+                "p: ast::Parse annotation",
+                "e: Parse return-type",
+                "p: Parse annotation",
+                "Walker: Walker self-type",
+                "v: Visitor annotation",
+                "p: Parse annotation",
+            ]
+        );
+    }
+
+    #[test]
     fn an_edit_inside_a_macro_is_seen_after_update() {
         use lingo_plugin_sdk::types::TextEdit;
         let document = document("fn t() { assert!(a()); }");

@@ -171,9 +171,21 @@ impl Context<'_> {
         ty: Node,
         source: DeclaredTypeSource,
     ) {
-        let Some(written) = named_type(ty, self.source, impl_type(ty)) else {
+        let Some(mut written) = named_type(ty, self.source, impl_type(ty)) else {
             return;
         };
+        // A generic parameter stands for its one trait bound (`p: P` with
+        // `P: Parse`); with several bounds or none, no type is stated.
+        if written.qualifier.is_empty() {
+            match generic_bound(ty, &self.source[written.name.byte_range()], self.source) {
+                Generic::Not => {}
+                Generic::Bound(bound) => match named_type(bound, self.source, None) {
+                    Some(bound) => written = bound,
+                    None => return,
+                },
+                Generic::Unbounded => return,
+            }
+        }
         // A bare lowercase path (`helpers::make(..)`) names a module, not a type.
         let name = &self.source[written.name.byte_range()];
         if !name.starts_with(|c: char| c.is_uppercase()) {
@@ -288,4 +300,82 @@ fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Op
             _ => return None,
         }
     }
+}
+
+/// What a type name means among the generic parameters around it.
+enum Generic<'t> {
+    /// Not a generic parameter of an enclosing item.
+    Not,
+    /// A generic parameter with exactly one trait bound.
+    Bound(Node<'t>),
+    /// A generic parameter with no bound or several.
+    Unbounded,
+}
+
+/// Whether `name`, written at `node`, is a generic parameter of an item
+/// around it (`fn f<P: Parse>`, `impl<P> X<P> where P: Parse`), and its
+/// trait bound if it has exactly one (lifetimes aside). The innermost item
+/// declaring the parameter decides.
+fn generic_bound<'t>(node: Node<'t>, name: &str, source: &str) -> Generic<'t> {
+    let mut current = node.parent();
+    while let Some(item) = current {
+        current = item.parent();
+        if !matches!(
+            item.kind(),
+            "function_item"
+                | "function_signature_item"
+                | "impl_item"
+                | "trait_item"
+                | "struct_item"
+                | "enum_item"
+                | "union_item"
+                | "type_item"
+        ) {
+            continue;
+        }
+        let Some(parameters) = item.child_by_field_name("type_parameters") else {
+            continue;
+        };
+        let mut cursor = parameters.walk();
+        let Some(parameter) = parameters.named_children(&mut cursor).find(|p| {
+            p.kind() == "type_parameter"
+                && p.child_by_field_name("name")
+                    .is_some_and(|n| &source[n.byte_range()] == name)
+        }) else {
+            continue;
+        };
+        let mut bounds: Vec<Node<'t>> = Vec::new();
+        if let Some(written) = parameter.child_by_field_name("bounds") {
+            bounds.extend(trait_bounds(written));
+        }
+        let mut cursor = item.walk();
+        for clause in item
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "where_clause")
+        {
+            let mut predicates = clause.walk();
+            for predicate in clause.named_children(&mut predicates) {
+                let left = predicate.child_by_field_name("left");
+                if left.is_some_and(|l| &source[l.byte_range()] == name)
+                    && let Some(written) = predicate.child_by_field_name("bounds")
+                {
+                    bounds.extend(trait_bounds(written));
+                }
+            }
+        }
+        return match bounds.as_slice() {
+            [one] => Generic::Bound(*one),
+            _ => Generic::Unbounded,
+        };
+    }
+    Generic::Not
+}
+
+/// The traits a `trait_bounds` node names (not its lifetimes).
+fn trait_bounds(bounds: Node) -> Vec<Node> {
+    let mut cursor = bounds.walk();
+    bounds
+        .named_children(&mut cursor)
+        .filter(|b| b.kind() != "lifetime")
+        .collect()
 }
