@@ -84,7 +84,8 @@ class Rust(Language):
     extensions = (".rs",)
     experimental = {"serverStatusNotification": True}
     settings = {
-        "cargo": {"buildScripts": {"enable": False}},
+        # every feature: lingo reads every file, whatever its cfg
+        "cargo": {"buildScripts": {"enable": False}, "features": "all"},
         "procMacro": {"enable": False},
         "checkOnSave": False,
     }
@@ -391,7 +392,7 @@ def main() -> None:
     ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server")
     ap.add_argument("--gopath", default="/tmp/lingo-accuracy/gopath")
     ap.add_argument("--seed", type=int, default=20240611)
-    ap.add_argument("--sample", type=int, default=40)
+    ap.add_argument("--sample", type=int, default=80)
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--logs", type=Path, default=Path("/tmp/lingo-accuracy/logs"))
     args = ap.parse_args()
@@ -409,7 +410,8 @@ def main() -> None:
     repo = Path(__file__).resolve().parents[2]
     commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no",
+                            "--", ".", ":!bench"],
                            capture_output=True, text=True).stdout.strip()
 
     files = source_files(root, lang.extensions)
@@ -477,6 +479,8 @@ def main() -> None:
     record = {
         "language": lang.name,
         "lingo_commit": commit + ("+uncommitted changes" if dirty else ""),
+        "lingo_binary_mtime": datetime.datetime.fromtimestamp(
+            os.stat(args.lingo).st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "project": args.project,
         "root": str(root),
         "reference_tool": lang.version(),

@@ -9,7 +9,7 @@
 #   bench/accuracy/run.sh indexmap pflag     # some projects, by name
 #
 # Environment: WORK (scratch directory, default /tmp/lingo-accuracy),
-# SAMPLE (declarations per project, default 40), SEED (default 20240611),
+# SAMPLE (declarations per project, default 80), SEED (default 20240611),
 # NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results).
 #
 # Projects and tools (pinned; sources from crates.io, npm and Debian only):
@@ -24,7 +24,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 WORK="${WORK:-/tmp/lingo-accuracy}"
-SAMPLE="${SAMPLE:-40}"
+SAMPLE="${SAMPLE:-80}"
 SEED="${SEED:-20240611}"
 RESULTS="${RESULTS:-$HERE/results}"
 CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
@@ -47,7 +47,7 @@ if [ -z "${NO_BUILD:-}" ]; then
   say "cargo build -p lingo"
   (cd "$REPO" && cargo build -p lingo)
 fi
-cp "$REPO/target/debug/lingo" "$WORK/lingo"
+cp -p "$REPO/target/debug/lingo" "$WORK/lingo"  # -p: its build time goes in the results
 LINGO="$WORK/lingo"
 
 plugins="$("$LINGO" index --root "$HERE" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["plugins"]))')"
@@ -81,8 +81,9 @@ crate_source() {  # name version -> the unpacked crate in the cargo registry
 setup_rust() {  # name version -> project directory
   local p="$WORK/projects/$1-$2"
   rm -rf "$p" && cp -r "$(crate_source "$1" "$2")" "$p"
-  # dependencies (its own Cargo.lock when it ships one), so that rust-analyzer can load it
-  [ -f "$p/Cargo.lock" ] && (cd "$p" && cargo fetch >&2)
+  # dependencies, optional ones too (its own Cargo.lock when it ships one), so
+  # that rust-analyzer can load it with every feature
+  (cd "$p" && cargo fetch >&2)
   echo "$p"
 }
 
