@@ -301,7 +301,10 @@ def lands_on(decl, targets) -> bool:
 def cross_check(client: LspClient, root: Path, decl) -> None:
     """Adds to the truth the lingo sites that the reference tool's
     references missed but its go-to-definition confirms (rust-analyzer's
-    reference search is not deterministic inside macro calls)."""
+    reference search is not deterministic inside macro calls). Sites where
+    the tool finds no definition at all (code it does not analyse, such as
+    Rust under an inactive `#[cfg]`, or a file gopls excludes by build tag)
+    are recorded as `unverifiable`: the tool cannot judge them."""
     from report import match
 
     pairs = match(decl["truth"], decl["lingo"]["references"])
@@ -310,7 +313,7 @@ def cross_check(client: LspClient, root: Path, decl) -> None:
         if j in matched:
             continue
         targets = definition(client, root, site)
-        if targets is None:
+        if not targets:
             decl.setdefault("unverifiable", []).append(site)
         elif lands_on(decl, targets):
             decl["truth"].append({

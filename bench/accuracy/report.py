@@ -18,6 +18,9 @@ Measures (summed over the sample, micro-averaged):
 - misses: truth references lingo did not return; each is `listed` among
   completeness.possibly_missed_sites, `counted` (the answer said
   complete: false) or `silent` (the answer claimed to be complete).
+- unjudged: lingo sites outside the truth where the tool's go-to-definition
+  finds nothing (code it does not analyse: an inactive `#[cfg]`, a Go build
+  tag): left out of precision, counted apart.
 - merged: truth sites where the tool's go-to-definition leads to another
   declaration (overrides, implementations; mostly tsserver): reported in
   their own column, left out of recall and misses.
@@ -44,7 +47,7 @@ KIND_GROUPS = {"struct": "types", "class": "types", "enum": "types", "interface"
                "property": "fields", "constant": "constants, variables",
                "variable": "constants, variables"}
 COUNTS = ["truth", "certain", "lingo", "tp_certain", "found_certain", "found_guess",
-          "listed", "counted", "silent", "merged", "merged_found"]
+          "listed", "counted", "silent", "merged", "merged_found", "unjudged"]
 
 
 def match(truth: list[dict], found: list[dict]) -> dict[int, int]:
@@ -116,15 +119,19 @@ def symbol_stats(s: dict) -> dict:
         cat["truth"] += 1
         cat[how] += 1
         fate.append(how)
-    c["certain"] = sum(1 for j in certain if j not in matched_merged)
-    c["tp_certain"] = c["found_certain"]
     matched = {j for _, j in found.values()}
+    unjudged = {(u["file"], u["line"], u["character"]) for u in s.get("unverifiable", [])}
+    left_out = {j for j in certain if j not in matched
+                and (lingo[j]["file"], lingo[j]["line"], lingo[j]["character"]) in unjudged}
+    c["unjudged"] = len(left_out)
+    c["certain"] = sum(1 for j in certain if j not in matched_merged and j not in left_out)
+    c["tp_certain"] = c["found_certain"]
     return {
         **c,
         "by_category": dict(by_category),
         "fate": fate,
         "extra": [lingo[j] for j in range(len(lingo)) if j not in matched],
-        "false_certain": [lingo[j] for j in certain if j not in matched],
+        "false_certain": [lingo[j] for j in certain if j not in matched and j not in left_out],
         "error": (s["lingo"]["error"] or {}).get("code") if s["lingo"]["error"] else None,
     }
 
@@ -233,7 +240,8 @@ def notes(r: dict, stats: list[dict]) -> str:
             + (f", {len(r['skipped_unanalyzed'])} not analysed by the tool" if r["skipped_unanalyzed"] else "")
             + f"; truth {truth_all - from_def} from the tool's references + {from_def} lingo sites its"
             f" go-to-definition confirmed; excluded {excl['declaration']} other declarations,"
-            f" {excl['comment']} in comments"
+            f" {excl['comment']} in comments; {sum(x['unjudged'] for x in stats)} certain lingo sites"
+            f" unjudged (no definition there)"
             + (f"; lingo answered an error for {errors}" if errors else ""))
 
 
