@@ -235,7 +235,9 @@ def in_comment(root: Path, ref: dict, cache: dict) -> bool:
         lines = cache[ref["file"]] = (root / ref["file"]).read_text(errors="replace").split("\n")
     text = lines[ref["line"]] if ref["line"] < len(lines) else ""
     before = text[: ref["character"]].lstrip()
-    return before.startswith(("//", "/*", "*")) or "//" in before
+    code = re.sub(r'"(\\.|[^"\\])*"|\'(\\.|[^\'\\])*\'|`[^`]*`', '""', before)  # strings out
+    # `* text` continues a block comment; `*x` is a dereference
+    return before.startswith(("//", "/*")) or re.match(r"\*(\s|/|$)", before) is not None or "//" in code
 
 
 def truth_references(client: LspClient, root: Path, decl) -> list[dict]:

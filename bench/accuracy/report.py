@@ -238,7 +238,8 @@ def notes(r: dict, stats: list[dict]) -> str:
     return (f"{r['project']}: {r['candidates']} candidates, every {r['step']}th from {r['start']}: "
             f"{r['picked']} picked, {len(r['skipped_unreferenced'])} without references"
             + (f", {len(r['skipped_unanalyzed'])} not analysed by the tool" if r["skipped_unanalyzed"] else "")
-            + f"; truth {truth_all - from_def} from the tool's references + {from_def} lingo sites its"
+            + f"; truth {truth_all - from_def} from the tool's references"
+            f" ({sum(x['merged'] for x in stats)} of them merged by override) + {from_def} lingo sites its"
             f" go-to-definition confirmed; excluded {excl['declaration']} other declarations,"
             f" {excl['comment']} in comments; {sum(x['unjudged'] for x in stats)} certain lingo sites"
             f" unjudged (no definition there)"
