@@ -10,7 +10,8 @@ after the name, first match wins.
   qualified path  `Q::name`, or `Q.name` where Q names a module or a type:
                   an identifier starting uppercase in Rust and TypeScript (not
                   an ALL_CAPS constant), a TypeScript `import * as Q`, a Go
-                  imported package name.
+                  imported package name (when the declaration is not a member:
+                  a local variable may shadow the package).
   chained call    `f(..).name`, `f(..)?.name`, `a[i].name`: the receiver is a
                   call result or another expression, not a named value.
   typed value     `x.name` where x is a value: a lowercase identifier (field
@@ -97,10 +98,12 @@ def in_import(lang: str, lines: list[str], line: int, before: str) -> bool:
 
 
 def classify(lang: str, lines: list[str], line: int, character: int, name: str,
-             is_type: bool, modules: set[str] | None = None) -> str:
+             is_type: bool, modules: set[str] | None = None, is_member: bool = False) -> str:
     """The category of the site at (line, UTF-16 character) naming `name`.
-    `modules`: names that denote modules in this file (Go imports, TS
-    namespace imports); see go_imports / ts_namespaces."""
+    `is_type`: the declaration is a type; `is_member`: a method or field
+    (never reached as `package.name` in Go); `modules`: names that denote
+    modules in this file (Go imports, TS namespace imports), see go_imports
+    and ts_namespaces."""
     text = lines[line] if line < len(lines) else ""
     before = prefix(text, character)
     after = text[len(before) + len(name):]
@@ -120,7 +123,7 @@ def classify(lang: str, lines: list[str], line: int, character: int, name: str,
     if m:
         q = m.group(1)
         if lang == "go":
-            return "qualified path" if q in (modules or ()) else "typed value"
+            return "qualified path" if q in (modules or ()) and not is_member else "typed value"
         if q in (modules or ()) or (q[0].isupper() and not (len(q) > 1 and q.isupper())):
             return "qualified path"
         return "typed value"
@@ -138,12 +141,12 @@ def classify(lang: str, lines: list[str], line: int, character: int, name: str,
 
 
 def _check() -> None:
-    def one(lang, src, name, is_type=False, modules=None):
+    def one(lang, src, name, is_type, modules, is_member):
         lines = src.split("\n")
         i = next(i for i, t in enumerate(lines) if "@" in t)
         lines[i] = lines[i].replace("@", "")
         col = len(lines[i][: lines[i].index(name, src.split("\n")[i].index("@"))])
-        return classify(lang, lines, i, col, name, is_type, modules)
+        return classify(lang, lines, i, col, name, is_type, modules, is_member)
 
     cases = [
         ("rust", "use crate::{\n    ast::{self, @Span},\n};", "Span", True, "import"),
@@ -171,12 +174,13 @@ def _check() -> None:
         ("go", "m := map[@Name]*Flag{}", "Name", True, "type use"),
         ("go", "return @Option(nil)", "Option", True, "other"),
         ("go", "f.@String()", "String", False, "typed value"),
+        ("go", "cmp.@Changed = true", "Changed", False, "typed value", True),
         ("go", "\ts := x.y()\n\ts.a().@Error()", "Error", False, "chained call"),
     ]
     bad = 0
-    for lang, src, name, is_type, want in cases:
+    for lang, src, name, is_type, want, *member in cases:
         modules = {"cmp"} if lang == "go" else {"ns"}
-        got = one(lang, src, name, is_type, modules)
+        got = one(lang, src, name, is_type, modules, bool(member))
         if got != want:
             bad += 1
             print(f"FAIL {lang} {src!r}: {got}, want {want}")

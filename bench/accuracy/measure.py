@@ -48,6 +48,7 @@ from clients import LspClient, LspError, McpClient, file_uri, uri_path  # noqa: 
 KIND_NAMES = {5: "class", 6: "method", 7: "property", 8: "field", 10: "enum", 11: "interface",
               12: "function", 13: "variable", 14: "constant", 23: "struct"}
 TYPE_KINDS = {"class", "enum", "interface", "struct"}
+MEMBER_KINDS = {"method", "field", "property"}
 # Containers a sampled declaration may sit in (module, namespace, package,
 # class, enum, interface, struct, object = a Rust impl block).
 CONTAINER_KINDS = {2, 3, 4, 5, 10, 11, 23, 19}
@@ -355,7 +356,7 @@ def categorize(lang: Language, root: Path, decl, cache: dict) -> None:
             cache[t["file"]] = (lines, modules)
         lines, modules = cache[t["file"]]
         t["category"] = classify(lang.name, lines, t["line"], t["character"], decl["name"],
-                                 bool(is_type), modules)
+                                 bool(is_type), modules, decl["kind"] in MEMBER_KINDS)
         t["text"] = lines[t["line"]].strip()[:160] if t["line"] < len(lines) else ""
 
 
