@@ -234,6 +234,8 @@ pub struct Local {
     pub span: Span,
     pub scope: Span,
     pub language_kind: String,
+    /// The value it is initialised with, named by another reference.
+    pub value: Option<Receiver>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

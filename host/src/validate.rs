@@ -167,6 +167,15 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
             spans.report.count("reference receiver index out of range");
         }
     }
+    for local in &mut facts.locals {
+        if local
+            .value
+            .is_some_and(|v| v.reference as usize >= reference_count)
+        {
+            local.value = None;
+            spans.report.count("local value index out of range");
+        }
+    }
 
     cap_len(
         &mut facts.imports,
@@ -1021,6 +1030,7 @@ mod tests {
             span: span(0, 1),
             scope: span(0, 3),
             language_kind: "variable".into(),
+            value: None,
         });
         input.declared_types = vec![
             declared(DeclaredTarget::Symbol(0), "T", 1, 2),
@@ -1192,6 +1202,13 @@ mod tests {
                     reference
                         .receiver
                         .is_none_or(|r| (r.reference as usize) < facts.references.len())
+                );
+            }
+            for local in &facts.locals {
+                assert!(
+                    local
+                        .value
+                        .is_none_or(|v| (v.reference as usize) < facts.references.len())
                 );
             }
             for declared in &facts.declared_types {

@@ -8,7 +8,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
 use crate::embedded::{self, EmbeddedTree};
-use crate::facts::{self, LocalBinding, SymbolNode};
+use crate::facts::{self, LinkedReferences, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
 use crate::text::LineIndex;
@@ -33,6 +33,7 @@ pub(crate) struct State {
     symbols: Option<Rc<(Vec<Symbol>, Vec<SymbolNode>)>>,
     locals: Option<Rc<Vec<LocalBinding>>>,
     embedded: Option<Rc<Vec<EmbeddedTree>>>,
+    references: Option<Rc<LinkedReferences>>,
 }
 
 impl<L: Language> Document<L> {
@@ -70,6 +71,32 @@ impl<L: Language> Document<L> {
         } = &mut *state;
         let computed = Rc::new(embedded::parse::<L>(parser, tree, source));
         state.embedded = Some(computed.clone());
+        computed
+    }
+
+    /// The references, with the index that links values to them, computed
+    /// once per version of the text.
+    fn linked_references(&self) -> Rc<LinkedReferences> {
+        if let Some(cached) = &self.state.borrow().references {
+            return cached.clone();
+        }
+        let symbols = self.symbols_and_nodes();
+        let locals = self.local_bindings();
+        let embedded = self.embedded_trees();
+        let computed = {
+            let state = self.state.borrow();
+            Rc::new(facts::references::<L>(
+                &state.tree,
+                &state.source,
+                &state.lines,
+                state.language,
+                &symbols.0,
+                &symbols.1,
+                &locals,
+                &embedded,
+            ))
+        };
+        self.state.borrow_mut().references = Some(computed.clone());
         computed
     }
 
@@ -118,6 +145,7 @@ impl<L: Language> GuestDocument for Document<L> {
                 symbols: None,
                 locals: None,
                 embedded: None,
+                references: None,
             }),
             _language: PhantomData,
         }
@@ -172,6 +200,7 @@ impl<L: Language> GuestDocument for Document<L> {
         state.symbols = None;
         state.locals = None;
         state.embedded = None;
+        state.references = None;
         Ok(())
     }
 
@@ -188,20 +217,7 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn references(&self) -> Vec<Reference> {
-        let symbols = self.symbols_and_nodes();
-        let locals = self.local_bindings();
-        let embedded = self.embedded_trees();
-        let state = self.state.borrow();
-        facts::references::<L>(
-            &state.tree,
-            &state.source,
-            &state.lines,
-            state.language,
-            &symbols.0,
-            &symbols.1,
-            &locals,
-            &embedded,
-        )
+        self.linked_references().references.clone()
     }
 
     fn imports(&self) -> Vec<Import> {
@@ -210,9 +226,15 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn locals(&self) -> Vec<Local> {
-        self.local_bindings()
+        let bindings = self.local_bindings();
+        let linked = self.linked_references();
+        let state = self.state.borrow();
+        bindings
             .iter()
-            .map(|b| b.local.clone())
+            .map(|binding| Local {
+                value: facts::local_value::<L>(&state.tree, binding, &linked),
+                ..binding.local.clone()
+            })
             .collect()
     }
 

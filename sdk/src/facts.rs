@@ -372,6 +372,7 @@ fn locals_in<L: Language>(
                     span: lines.span(source, start, end),
                     scope: lines.span(source, start, scope_end),
                     language_kind: m.tag.clone(),
+                    value: None,
                 },
                 start,
                 visible_from,
@@ -395,7 +396,7 @@ pub fn references<L: Language>(
     symbol_nodes: &[SymbolNode],
     locals: &[LocalBinding],
     embedded: &[EmbeddedTree],
-) -> Vec<Reference> {
+) -> LinkedReferences {
     let qualifying: std::collections::HashSet<String> =
         L::qualifying_names(tree.root_node(), source)
             .into_iter()
@@ -441,6 +442,28 @@ pub fn references<L: Language>(
     link_receivers(out)
 }
 
+/// A file's references, and which of them each tagged node range holds
+/// (the first, where several share one), for linking values to them.
+pub struct LinkedReferences {
+    pub references: Vec<Reference>,
+    pub by_tagged: HashMap<(usize, usize), u32>,
+}
+
+impl LinkedReferences {
+    /// `node`'s value (wrappers looked through) as the reference tagged
+    /// exactly there: called when that reference is a call.
+    pub fn value_of<L: Language>(&self, node: Node) -> Option<Receiver> {
+        let value = unwrapped::<L>(node);
+        let index = *self
+            .by_tagged
+            .get(&(value.start_byte(), value.end_byte()))?;
+        Some(Receiver {
+            reference: index,
+            called: self.references.get(index as usize)?.kind == ReferenceKind::Call,
+        })
+    }
+}
+
 /// A reference with the file ranges its receiver is linked by.
 struct Found {
     reference: Reference,
@@ -453,7 +476,7 @@ struct Found {
 /// The references with each member access's receiver set to the
 /// reference whose tagged node is exactly the receiver value: a call
 /// (`f().name`) when that reference is a call, else the value it names.
-fn link_receivers(found: Vec<Found>) -> Vec<Reference> {
+fn link_receivers(found: Vec<Found>) -> LinkedReferences {
     let mut by_tagged: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
     for (index, f) in found.iter().enumerate() {
         by_tagged.entry(f.tagged).or_insert(index as u32);
@@ -462,7 +485,7 @@ fn link_receivers(found: Vec<Found>) -> Vec<Reference> {
         .iter()
         .map(|f| f.reference.kind == ReferenceKind::Call)
         .collect();
-    found
+    let references = found
         .into_iter()
         .enumerate()
         .map(|(index, f)| {
@@ -477,7 +500,27 @@ fn link_receivers(found: Vec<Found>) -> Vec<Reference> {
                 });
             reference
         })
-        .collect()
+        .collect();
+    LinkedReferences {
+        references,
+        by_tagged,
+    }
+}
+
+/// The value `binding` (a local of the file's own tree) is initialised
+/// with, as the language's `local_value` hook finds it, when a reference
+/// of the file is tagged exactly there.
+pub fn local_value<L: Language>(
+    tree: &Tree,
+    binding: &LocalBinding,
+    linked: &LinkedReferences,
+) -> Option<Receiver> {
+    let (start, end) = (binding.start, binding.local.span.end.offset as usize);
+    let name = tree.root_node().descendant_for_byte_range(start, end)?;
+    if (name.start_byte(), name.end_byte()) != (start, end) {
+        return None;
+    }
+    linked.value_of::<L>(L::local_value(name)?)
 }
 
 /// The value inside `node` with the language's transparent wrappers

@@ -108,6 +108,13 @@ pub trait Language: 'static {
         Vec::new()
     }
 
+    /// The expression the binding named by `name` (a local's name node) is
+    /// initialised with: `make()` in `let p = make()`, `NewDecoder(r)` in
+    /// `d := NewDecoder(r)`. None by default.
+    fn local_value(_name: Node) -> Option<Node> {
+        None
+    }
+
     /// Expression kinds that only wrap the value inside them, looked
     /// through to find a member access's receiver (`(p).name`). By default
     /// parentheses; a language adds `await`, non-null assertions and the

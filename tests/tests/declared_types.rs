@@ -84,6 +84,7 @@ async fn rust_members_through_parameters_and_literal_locals_are_certain() {
             "src/parser.rs:6 declaration declaration 1.00",
             "src/run.rs:5 call qualified 1.00",
             "src/run.rs:18 call qualified 1.00",
+            "src/run.rs:27 call qualified 1.00",
         ]
     );
     server.stop().await;
@@ -107,7 +108,8 @@ async fn expect_definitions(fixture_name: &str, cases: &[(&str, (u32, u32), &[&s
 }
 
 /// `Parser::new().parse()` through `-> Self`; a trait's default method
-/// through `impl Describe for Parser`; a `&dyn Describe` parameter.
+/// through `impl Describe for Parser`; a `&dyn Describe` parameter; a local
+/// initialised by a call.
 #[tokio::test]
 async fn rust_chained_calls_and_trait_methods_are_certain() {
     expect_definitions(
@@ -127,6 +129,12 @@ async fn rust_chained_calls_and_trait_methods_are_certain() {
                 "src/run.rs",
                 (21, 6),
                 &["src/parser.rs:18 method qualified 1.00"],
+            ),
+            // `let made = crate::parser::make(); made.parse()`
+            (
+                "src/run.rs",
+                (26, 9),
+                &["src/parser.rs:6 method qualified 1.00"],
             ),
         ],
     )
@@ -150,6 +158,8 @@ async fn go_members_through_parameters_literals_and_calls_are_certain() {
                 (23, 10),
                 &["other/other.go:5 method qualified 1.00"],
             ),
+            // `d := NewDecoder(r); d.Decode(v)`
+            ("run.go", (28, 10), &["decoder.go:13 method qualified 1.00"]),
         ],
     )
     .await;
@@ -187,6 +197,12 @@ async fn typescript_members_through_annotations_calls_and_bases_are_certain() {
                 (15, 14),
                 &["src/schema.ts:8 method qualified 1.00"],
             ),
+            // `const s = z.string(); s.min(3)`
+            (
+                "src/use.ts",
+                (20, 11),
+                &["src/schema.ts:8 method qualified 1.00"],
+            ),
         ],
     )
     .await;
@@ -204,6 +220,8 @@ async fn csharp_members_through_locals_parameters_and_calls_are_certain() {
             ("Use.cs", (7, 50), &["Decoder.cs:10 method qualified 1.00"]),
             ("Use.cs", (8, 32), &["Decoder.cs:10 method qualified 1.00"]),
             ("Use.cs", (8, 58), &["Decoder.cs:10 method qualified 1.00"]),
+            // `var made = Factory.Make(); made.Decode()`
+            ("Use.cs", (14, 24), &["Decoder.cs:10 method qualified 1.00"]),
         ],
     )
     .await;

@@ -330,6 +330,7 @@ async fn indices_out_of_range_are_dropped_and_reported() {
             &["enclosing"],
             &["local"],
             &["receiver"],
+            &["local value"],
             &["metric"],
         ],
     )

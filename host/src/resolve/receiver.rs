@@ -52,8 +52,8 @@ impl Resolver<'_> {
     /// The type of the value `value` denotes (or, `called`, of what calling
     /// it returns), when it resolves certainly and the source states it:
     /// a type itself (`Type.member`, `new Type().member`), a local,
-    /// parameter, field or property with a declared type, or a function
-    /// with a declared return type.
+    /// parameter, field or property with a declared type, a function with
+    /// a declared return type, or a local initialised with any of these.
     fn type_of(
         &self,
         file: &Arc<FileEntry>,
@@ -99,8 +99,21 @@ impl Resolver<'_> {
         let declared = owner_facts
             .declared_types
             .iter()
-            .find(|d| d.target == target && wanted(d.source))?;
-        self.declared_type(owner_file, declared, depth)
+            .find(|d| d.target == target && wanted(d.source));
+        match (declared, target) {
+            (Some(declared), _) => self.declared_type(owner_file, declared, depth),
+            // `let p = make()`, `d := NewDecoder(r)`: a local without a
+            // written type has the type of the value it is initialised with.
+            (None, DeclaredTarget::Local(index)) => {
+                let value = owner_facts.locals.get(index as usize)?.value?;
+                if depth + 1 >= MAX_RECEIVER_DEPTH {
+                    return None;
+                }
+                let named = owner_facts.references.get(value.reference as usize)?;
+                self.type_of(owner_file, named, value.called, depth + 1)
+            }
+            (None, DeclaredTarget::Symbol(_)) => None,
+        }
     }
 
     /// The one type declaration of the workspace that `declared` (written

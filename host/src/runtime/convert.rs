@@ -140,17 +140,6 @@ macro_rules! shared_conversions {
             }
         }
 
-        impl From<wit::Local> for model::Local {
-            fn from(l: wit::Local) -> Self {
-                model::Local {
-                    name: l.name,
-                    span: l.span.into(),
-                    scope: l.scope.into(),
-                    language_kind: l.language_kind,
-                }
-            }
-        }
-
         impl From<wit::Diagnostic> for model::Diagnostic {
             fn from(d: wit::Diagnostic) -> Self {
                 model::Diagnostic {
@@ -316,6 +305,15 @@ pub mod v0_2_0 {
         }
     }
 
+    impl From<wit::Receiver> for model::Receiver {
+        fn from(r: wit::Receiver) -> Self {
+            model::Receiver {
+                reference: r.reference,
+                called: r.called,
+            }
+        }
+    }
+
     impl From<wit::Reference> for model::Reference {
         fn from(r: wit::Reference) -> Self {
             model::Reference {
@@ -326,10 +324,19 @@ pub mod v0_2_0 {
                 is_member: r.is_member,
                 enclosing: r.enclosing,
                 local: r.local,
-                receiver: r.receiver.map(|x| model::Receiver {
-                    reference: x.reference,
-                    called: x.called,
-                }),
+                receiver: r.receiver.map(Into::into),
+            }
+        }
+    }
+
+    impl From<wit::Local> for model::Local {
+        fn from(l: wit::Local) -> Self {
+            model::Local {
+                name: l.name,
+                span: l.span.into(),
+                scope: l.scope.into(),
+                language_kind: l.language_kind,
+                value: l.value.map(Into::into),
             }
         }
     }
@@ -378,6 +385,19 @@ pub mod v0_1_0 {
         _doc: ResourceAny,
     ) -> wasmtime::Result<Vec<model::DeclaredType>> {
         Ok(Vec::new())
+    }
+
+    /// A 0.1.0 local names no value.
+    impl From<wit::Local> for model::Local {
+        fn from(l: wit::Local) -> Self {
+            model::Local {
+                name: l.name,
+                span: l.span.into(),
+                scope: l.scope.into(),
+                language_kind: l.language_kind,
+                value: None,
+            }
+        }
     }
 
     /// A 0.1.0 reference names no receiver.

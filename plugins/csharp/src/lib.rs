@@ -115,6 +115,21 @@ impl Language for CSharp {
         &METRICS_CONFIG
     }
 
+    /// `var d = value;`, `Decoder d = value;`.
+    fn local_value(name: Node) -> Option<Node> {
+        let declarator = name.parent()?;
+        if declarator.kind() != "variable_declarator"
+            || declarator.child_by_field_name("name") != Some(name)
+        {
+            return None;
+        }
+        let mut cursor = declarator.walk();
+        declarator
+            .named_children(&mut cursor)
+            .filter(|c| *c != name)
+            .find(|c| !matches!(c.kind(), "bracketed_argument_list" | "tuple_pattern"))
+    }
+
     /// Skips MSBuild's output folders.
     /// `(x).M()`, `x!.M()`: the value is `x`'s. Not `await x` or casts,
     /// whose type is not `x`'s.

@@ -92,6 +92,35 @@ impl Language for Go {
         &METRICS_CONFIG
     }
 
+    /// `a, b := x, y` and `var a, b = x, y`: the value in the name's place,
+    /// when there are as many values as names.
+    fn local_value(name: Node) -> Option<Node> {
+        let parent = name.parent()?;
+        let (names, values): (Vec<Node>, Node) = match parent.kind() {
+            "expression_list" => {
+                let declaration = parent.parent()?;
+                if declaration.kind() != "short_var_declaration"
+                    || declaration.child_by_field_name("left") != Some(parent)
+                {
+                    return None;
+                }
+                let mut cursor = parent.walk();
+                let names = parent.named_children(&mut cursor).collect();
+                (names, declaration.child_by_field_name("right")?)
+            }
+            "var_spec" => {
+                let mut cursor = parent.walk();
+                let names = parent.children_by_field_name("name", &mut cursor).collect();
+                (names, parent.child_by_field_name("value")?)
+            }
+            _ => return None,
+        };
+        let mut cursor = values.walk();
+        let values: Vec<Node> = values.named_children(&mut cursor).collect();
+        let position = names.iter().position(|n| *n == name)?;
+        (names.len() == values.len()).then(|| values[position])
+    }
+
     /// Skips vendored modules (`go mod vendor`).
     /// `(x).M()`, `(&x).M()`, `(*p).M()`: the value is `x`'s (Go reaches
     /// methods through pointers alike). Not `x.(T)`, whose type is `T`.

@@ -95,6 +95,17 @@ impl Language for Rust {
         &METRICS_CONFIG
     }
 
+    /// `let p = value;`, `let mut p = value;`.
+    fn local_value(name: Node) -> Option<Node> {
+        let mut binding = name.parent()?;
+        if binding.kind() == "mut_pattern" {
+            binding = binding.parent()?;
+        }
+        (binding.kind() == "let_declaration")
+            .then(|| binding.child_by_field_name("value"))
+            .flatten()
+    }
+
     /// Skips Cargo's build output.
     /// `(x).m()`, `(&x).m()`, `(*x).m()`: the value is `x`'s. Not `x?` or
     /// `x.await`, whose type is not `x`'s.
@@ -496,6 +507,32 @@ mod tests {
                 "h <- p",
             ]
         );
+    }
+
+    #[test]
+    fn locals_name_the_value_they_are_initialised_with() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+        let source = "fn t(p: P) {\n\
+            let a = make();\n\
+            let mut b = Parser::new(1);\n\
+            let c = (p);\n\
+            let d = self.x;\n\
+            let e = 1 + f();\n\
+            let (g, h) = (p, p);\n\
+            }\n";
+        let document = document(source);
+        let references = document.references();
+        let lines: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| {
+                let value = l.value.as_ref()?;
+                let call = if value.called { "()" } else { "" };
+                let named = &references[value.reference as usize].name;
+                Some(format!("{} = {named}{call}", l.name))
+            })
+            .collect();
+        assert_eq!(lines, ["a = make()", "b = new()", "c = p", "d = x"]);
     }
 
     /// One line per declared type: target name, type (qualified), source.

@@ -182,6 +182,15 @@ impl Language for TypeScript {
         &METRICS_CONFIG
     }
 
+    /// `const p = value`, `let p: T = value`.
+    fn local_value(name: Node) -> Option<Node> {
+        let declarator = name.parent()?;
+        (declarator.kind() == "variable_declarator"
+            && declarator.child_by_field_name("name") == Some(name))
+        .then(|| declarator.child_by_field_name("value"))
+        .flatten()
+    }
+
     /// Skips installed packages and build output.
     /// `(x).m()`, `x!.m()`: the value is `x`'s. Not `await x` or `x as T`,
     /// whose type is not `x`'s.

@@ -8,7 +8,8 @@
 //! - `cycle`: symbols whose containers form a cycle (a <-> b) and a symbol
 //!   that is its own container.
 //! - `range`: container, `enclosing`, `local`, metrics `symbol` and
-//!   declared-type target and member-access receiver indices out of range.
+//!   declared-type target, member-access receiver and local value indices
+//!   out of range.
 //! - `huge`: a huge number of references (and syntax nodes from `node-at`).
 //!   The counts can be set in the file: `references=N symbols=N nodes=N`.
 //! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
@@ -415,11 +416,22 @@ impl Document {
             span,
             scope,
             language_kind: "variable".into(),
+            value: None,
         };
         match self.case {
             Case::LongStrings => {
                 let line = self.first_line();
                 vec![local("l".repeat(MIB), line, line)]
+            }
+            Case::Range => {
+                let line = self.first_line();
+                vec![Local {
+                    value: Some(Receiver {
+                        reference: u32::MAX,
+                        called: false,
+                    }),
+                    ..local("range_local".into(), line, line)
+                }]
             }
             Case::MaxLine => vec![
                 local("maxline_local".into(), Self::max_span(), Self::max_span()),
