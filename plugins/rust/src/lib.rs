@@ -580,7 +580,9 @@ mod tests {
             }\n\
             fn item(&self) -> Option<Item> { None }\n\
             }\n\
-            trait Tr { fn make() -> Self; }\n";
+            trait Tr { fn make() -> Self; }\n\
+            const ORIGIN: Point = Point { x: 0 };\n\
+            static NAMES: &[&str] = &[];\n";
         assert_eq!(
             declared_lines(source),
             [
@@ -596,6 +598,7 @@ mod tests {
                 "c: Cursor constructor",
                 "m: Wrap constructor",
                 "item: Option return-type",
+                "ORIGIN: Point annotation",
             ]
         );
     }

@@ -1,5 +1,5 @@
-//! The types Rust source states without inference: parameters' and
-//! annotated `let`s' types, `let`s initialised by a struct literal or by
+//! The types Rust source states without inference: parameters', annotated
+//! `let`s', `const`s' and `static`s' types, `let`s initialised by a struct literal or by
 //! `T::new(..)` / `T::default()`, fields' types, functions' return types
 //! (`Self` as the `impl`'s type) and the type of each `impl` block.
 
@@ -96,7 +96,7 @@ impl Context<'_> {
                     self.initialised(out, target, value);
                 }
             }
-            "field_declaration" => {
+            "field_declaration" | "const_item" | "static_item" => {
                 let target = node
                     .child_by_field_name("name")
                     .and_then(|n| self.symbol(n));
