@@ -83,6 +83,28 @@ impl Resolver<'_> {
             Target::Local { .. } if called => return None,
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
+        self.type_of_target(owner_file, target, called, depth)
+    }
+
+    /// The one workspace type the declaration `target` of `file` has, as
+    /// the source states it: its declared type, or for a local without one,
+    /// the type of the value it is initialised with.
+    pub fn type_of_declaration(
+        &self,
+        file: &Arc<FileEntry>,
+        target: DeclaredTarget,
+    ) -> Option<SymbolRef> {
+        self.type_of_target(file, target, false, 0)
+    }
+
+    /// The type of `target` (or, `called`, of what calling it returns).
+    fn type_of_target(
+        &self,
+        owner_file: &Arc<FileEntry>,
+        target: DeclaredTarget,
+        called: bool,
+        depth: usize,
+    ) -> Option<SymbolRef> {
         let wanted = |source: DeclaredTypeSource| {
             if called {
                 source == DeclaredTypeSource::ReturnType
