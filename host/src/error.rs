@@ -1,6 +1,7 @@
 //! Tool errors: typed, each with a stable code, the field at fault and
 //! suggestions, rendered in the error shape of roslyn-move-contracts.md §2.
 
+use crate::analysis::AnalysisError;
 use crate::workspace::WorkspaceError;
 use serde_json::{Value, json};
 
@@ -330,6 +331,61 @@ impl From<WorkspaceError> for ToolError {
             }
             WorkspaceError::Unreadable(message) => ToolError::Internal(message),
             WorkspaceError::Plugin(e) => ToolError::Plugin(e),
+        }
+    }
+}
+
+impl From<AnalysisError> for ToolError {
+    fn from(error: AnalysisError) -> Self {
+        match error {
+            AnalysisError::Workspace(e) => e.into(),
+            AnalysisError::InvalidPosition {
+                path,
+                field,
+                line,
+                character,
+                line_count,
+            } => ToolError::InvalidPosition {
+                path,
+                field,
+                line,
+                character,
+                line_count,
+            },
+            AnalysisError::NothingAtPosition {
+                path,
+                line,
+                character,
+                nearby,
+            } => ToolError::NothingAtPosition {
+                path,
+                line,
+                character,
+                nearby,
+            },
+            AnalysisError::NotFound { name, nearby } => ToolError::SymbolNotFound { name, nearby },
+            AnalysisError::Ambiguous { name, candidates } => {
+                ToolError::SymbolAmbiguous { name, candidates }
+            }
+            AnalysisError::Unresolved {
+                name,
+                path,
+                line,
+                character,
+                reason,
+            } => ToolError::Unresolved {
+                name,
+                path,
+                line,
+                character,
+                reason,
+            },
+            AnalysisError::NotApplicable { reason } => ToolError::invalid("symbol", reason),
+            AnalysisError::TypeNotWritten { name } => ToolError::TypeNotWritten { name },
+            AnalysisError::SameSymbol => ToolError::GraphQuery {
+                message: crate::graph::render::SAME_SYMBOL.to_string(),
+            },
+            AnalysisError::Internal(message) => ToolError::Internal(message),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! lingo: a code-intelligence MCP server whose languages are sandboxed
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
+pub mod analysis;
 pub mod budget;
 pub mod conformance;
 pub mod error;

@@ -1,17 +1,12 @@
-//! `find_implementations`: the declarations that implement an interface or
-//! trait, or extend a class, following EXTENDS and IMPLEMENTS edges.
+//! `find_implementations`: an adapter over [`Analysis::implementations`], paged.
 
-use std::collections::HashSet;
-
-use petgraph::Direction;
 use serde_json::{Value, json};
 
 use super::page::{self, PageRequest};
-use super::target::{self, Subject};
-use super::{Args, Tool, ToolContext, view};
+use super::target::{self, to_json};
+use super::{Args, Tool, ToolContext};
+use crate::analysis::Analysis;
 use crate::error::ToolError;
-use crate::graph::{EdgeKind, Node};
-use crate::resolve::{Resolution, Resolver};
 
 const DEFAULT_LIMIT: u64 = 200;
 const MAX_LIMIT: u64 = 5000;
@@ -38,77 +33,21 @@ pub fn tool() -> Tool {
 }
 
 fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let workspace = &context.workspace;
     let paging = PageRequest::from_args(args, DEFAULT_LIMIT, MAX_LIMIT)?;
     let transitive = args.bool("transitive", true)?;
-    let snapshot = workspace.fresh();
-    let resolver = Resolver::new(&snapshot);
-    let subject = target::subject(workspace, &snapshot, &resolver, args)?;
-    let Subject::Symbol(root) = subject else {
-        return Err(ToolError::invalid(
-            "symbol",
-            "a local binding has no implementations; name an interface, trait or class",
-        ));
-    };
-    let graph = snapshot.graph();
-    let table = resolver.table();
-    let mut items = Vec::new();
-    let mut seen = HashSet::from([Node::Symbol(root)]);
-    let mut frontier = vec![Node::Symbol(root)];
-    let mut depth = 1;
-    let mut name_only = 0;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for node in frontier {
-            for (edge, other) in graph.edges(node, Direction::Incoming) {
-                if !matches!(edge.kind, EdgeKind::Extends | EdgeKind::Implements) {
-                    continue;
-                }
-                let Node::Symbol(implementor) = other else {
-                    continue;
-                };
-                if !seen.insert(other) {
-                    continue;
-                }
-                if edge.resolution == Resolution::NameOnly {
-                    name_only += 1;
-                }
-                let mut item = view::symbol(table, implementor);
-                item["relation"] = json!(edge.kind);
-                item["depth"] = json!(depth);
-                item["resolution"] = json!(edge.resolution);
-                item["confidence"] = json!((edge.confidence * 100.0).round() / 100.0);
-                if let Some(site) = edge.site.map(|s| view::site(table, s)) {
-                    item["site"] = site;
-                }
-                items.push(item);
-                next.push(other);
-            }
-        }
-        if !transitive {
-            break;
-        }
-        frontier = next;
-        depth += 1;
-    }
-    // Nearest first, then by place.
-    items.sort_by_key(|i| {
-        (
-            i["depth"].as_u64(),
-            i["file_path"].as_str().map(str::to_string),
-            i["range"]["start"]["line"].as_u64(),
-        )
-    });
+    let target = target::target(args)?;
+    let answer = Analysis::fresh(&context.workspace).implementations(&target, transitive)?;
+    let items = answer
+        .implementations
+        .iter()
+        .map(to_json)
+        .collect::<Result<_, _>>()?;
     let (implementations, pagination) = paging.page(items);
     Ok(json!({
-        "symbol": view::symbol(table, root),
+        "symbol": to_json(&answer.symbol)?,
         "implementations": implementations,
         "pagination": pagination,
-        "completeness": {
-            "name_only": name_only,
-            "complete": name_only == 0,
-            "note": "implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed",
-        },
-        "generation": snapshot.generation,
+        "completeness": to_json(&answer.completeness)?,
+        "generation": answer.generation,
     }))
 }

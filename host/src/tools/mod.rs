@@ -15,7 +15,6 @@ mod search;
 mod symbol_info;
 mod target;
 mod type_definition;
-mod view;
 
 use std::sync::Arc;
 

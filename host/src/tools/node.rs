@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::target::{self, Subject};
-use super::{Args, Tool, ToolContext, view};
+use super::target::{self, to_json};
+use super::{Args, Tool, ToolContext};
+use crate::analysis::{Analysis, Subject, SymbolView, offset_in};
 use crate::error::ToolError;
 use crate::model::FileFacts;
 use crate::resolve::{Resolver, SymbolRef};
@@ -74,7 +75,7 @@ fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         });
     }
     let column = args.uint("column", u32::MAX as u64)?.unwrap_or(0);
-    let offset = target::offset_in(&file, line - 1, column)?;
+    let offset = offset_in(&file, line - 1, column)?;
     let nodes = file.plugin.node_at(&file.path, &file.source, offset)?;
     let (nodes, report) =
         crate::validate::check_nodes(nodes, &file.source, &crate::validate::FactLimits::default());
@@ -149,7 +150,9 @@ fn run_node_source(context: &ToolContext, args: &Args) -> Result<Value, ToolErro
     let table = resolver.table();
     let symbol = match args.str("chunkId")? {
         Some(chunk) => parse_chunk_id(workspace, &snapshot, &resolver, chunk)?,
-        None => match target::subject(workspace, &snapshot, &resolver, args)? {
+        None => match Analysis::new(workspace.clone(), snapshot.clone())
+            .subject(&target::target(args)?)?
+        {
             Subject::Symbol(r) => r,
             Subject::Local { .. } => {
                 return Err(ToolError::invalid(
@@ -196,7 +199,7 @@ fn run_node_source(context: &ToolContext, args: &Args) -> Result<Value, ToolErro
         "filePath": file.path,
         "lineStart": before_start + 1,
         "lineEnd": if collapse && context_lines == 0 { last + 1 } else { after_end.max(last + 1) },
-        "declaration": view::symbol(table, symbol),
+        "declaration": to_json(&SymbolView::new(table, symbol))?,
         "chunkId": chunk_id(&file, index),
         "collapsed": collapse,
         "generation": snapshot.generation,

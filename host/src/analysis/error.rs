@@ -1,0 +1,64 @@
+//! What an analysis query can fail with (`crate::error` turns it into a
+//! tool error at the edge).
+
+use crate::workspace::WorkspaceError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// The file cannot be handed out, or its plugin could not analyse it.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
+    InvalidPosition {
+        path: String,
+        /// `line` when the line does not exist, else `character`.
+        field: &'static str,
+        line: u64,
+        character: u64,
+        line_count: usize,
+    },
+    #[error("no symbol or reference at {line}:{character} in `{path}`")]
+    NothingAtPosition {
+        path: String,
+        line: u32,
+        character: u32,
+        /// Names of the declarations around the position.
+        nearby: Vec<String>,
+    },
+    #[error("no symbol `{name}` found")]
+    NotFound {
+        name: String,
+        /// Declared names close to the one asked for.
+        nearby: Vec<String>,
+    },
+    #[error("`{name}` matches {} declarations; say which one", candidates.len())]
+    Ambiguous {
+        name: String,
+        /// `path:line kind container.name` of each candidate (1-based line).
+        candidates: Vec<String>,
+    },
+    #[error(
+        "`{name}` at {path}:{line}:{character} does not resolve to any declaration in the workspace"
+    )]
+    Unresolved {
+        name: String,
+        path: String,
+        line: u32,
+        character: u32,
+        /// Why, when known (e.g. too many same-named declarations to guess).
+        reason: String,
+    },
+    /// The query needs another kind of declaration (a local where a
+    /// declaration is needed, a function where a variable is).
+    #[error("{reason}")]
+    NotApplicable { reason: String },
+    #[error(
+        "`{name}` has no type annotation naming a declaration of the workspace: the type is inferred (lingo does not infer types) or built into the language"
+    )]
+    TypeNotWritten { name: String },
+    /// `paths_between` with the same symbol at both ends.
+    #[error("{}", crate::graph::render::SAME_SYMBOL)]
+    SameSymbol,
+    #[error("internal error: {0}")]
+    Internal(String),
+}

@@ -1,0 +1,106 @@
+//! The typed analysis layer (rust-analyzer's `ide` crate is the model): an
+//! [`Analysis`] of one snapshot and the queries over it, each returning
+//! plain structs. Tools, the refactoring planner and later analyses are
+//! written against this layer; none of them reads facts or walks the graph
+//! itself.
+
+mod definition;
+mod dependencies;
+mod error;
+mod hierarchy;
+mod implementations;
+mod references;
+mod symbol_info;
+mod target;
+mod type_definition;
+mod view;
+
+use std::sync::Arc;
+
+pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
+pub use dependencies::{DependencyGraph, GraphEnd, PathsBetween};
+pub use error::AnalysisError;
+pub use hierarchy::{
+    Call, CallDirection, CallEnd, CallHierarchy, CallSite, MAX_DEPTH as MAX_CALL_DEPTH,
+    OutgoingCompleteness,
+};
+pub use implementations::{Implementation, Implementations, ImplementationsCompleteness};
+pub use references::{Completeness, DeclarationItem, ReferenceItem, References};
+pub use symbol_info::{Member, SymbolDetails, SymbolInfo, Tally};
+pub use target::{
+    FilePosition, Subject, SymbolQuery, Target, describe_subject, offset_in, offset_of,
+};
+pub use type_definition::{TypeDefinition, TypeDefinitions, UnresolvedType};
+pub use view::{
+    LocalView, Range, RangePoint, ReferenceSite, SiteView, SubjectView, SymbolView, line_text,
+    qualified_container, qualified_name,
+};
+
+use crate::graph::CodeGraph;
+use crate::resolve::{Resolver, SymbolTable};
+use crate::workspace::{FileEntry, Snapshot, Workspace};
+
+/// One generation of the index with what is derived from it: the name
+/// table and the symbol graph (both memoised per generation by the
+/// snapshot). Cloning is cheap.
+#[derive(Clone)]
+pub struct Analysis {
+    workspace: Arc<Workspace>,
+    snapshot: Snapshot,
+    table: Arc<SymbolTable>,
+}
+
+impl Analysis {
+    /// The analysis of `snapshot`, a snapshot of `workspace`.
+    pub fn new(workspace: Arc<Workspace>, snapshot: Snapshot) -> Self {
+        let table = snapshot.table();
+        Analysis {
+            workspace,
+            snapshot,
+            table,
+        }
+    }
+
+    /// The analysis of a fresh snapshot (a refresh asked for and waited for
+    /// a bounded time).
+    pub fn fresh(workspace: &Arc<Workspace>) -> Self {
+        Self::new(workspace.clone(), workspace.fresh())
+    }
+
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.snapshot.generation
+    }
+
+    pub fn table(&self) -> &Arc<SymbolTable> {
+        &self.table
+    }
+
+    /// The symbol graph of this generation (built on first use).
+    pub fn graph(&self) -> Arc<CodeGraph> {
+        self.snapshot.graph()
+    }
+
+    pub fn resolver(&self) -> Resolver<'_> {
+        Resolver::new(&self.snapshot)
+    }
+
+    /// The indexed file at a client-supplied path (boundary checks and
+    /// "did you mean" suggestions).
+    pub fn file(&self, path: &str) -> Result<Arc<FileEntry>, AnalysisError> {
+        Ok(self.workspace.file(&self.snapshot, path)?)
+    }
+
+    /// The separators of qualified names the loaded plugins declare, plus
+    /// `.`, which every query accepts for `Type.member`.
+    pub fn separators(&self) -> Vec<String> {
+        let mut separators = self.workspace.registry().path_separators();
+        if !separators.iter().any(|s| s == ".") {
+            separators.push(".".to_string());
+        }
+        separators
+    }
+}

@@ -1,0 +1,244 @@
+//! The plain views of declarations, locals and reference sites the queries
+//! return (snake_case, zero-based LSP ranges, as typemill-api.md).
+
+use serde::Serialize;
+
+use super::target::Subject;
+use crate::graph::{Edge, Site};
+use crate::model::{ReferenceKind, Span, Symbol};
+use crate::resolve::{Resolution, SymbolRef, SymbolTable};
+use crate::workspace::FileEntry;
+
+/// Longest line excerpt shown next to a reference.
+const MAX_LINE_TEXT: usize = 200;
+
+/// A zero-based line and UTF-16 character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct RangePoint {
+    pub line: u32,
+    pub character: u32,
+}
+
+/// `{ "start": {line, character}, "end": {...} }`, zero-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Range {
+    pub start: RangePoint,
+    pub end: RangePoint,
+}
+
+impl From<&Span> for Range {
+    fn from(span: &Span) -> Self {
+        Range {
+            start: RangePoint {
+                line: span.start.line,
+                character: span.start.character,
+            },
+            end: RangePoint {
+                line: span.end.line,
+                character: span.end.character,
+            },
+        }
+    }
+}
+
+/// A declaration: name, kind, location, container and signature.
+#[derive(Debug, Clone, Serialize)]
+pub struct SymbolView {
+    pub name: String,
+    pub kind: &'static str,
+    pub language_kind: String,
+    pub file_path: String,
+    pub range: Range,
+    pub name_range: Range,
+    /// `Outer.Inner`, the containers by nesting, outermost first.
+    pub container: Option<String>,
+    pub signature: Option<String>,
+    pub language: Option<String>,
+}
+
+impl SymbolView {
+    pub fn new(table: &SymbolTable, r: SymbolRef) -> Self {
+        let file = table.file(r);
+        let symbol = table.symbol(r);
+        SymbolView {
+            name: symbol.name.clone(),
+            kind: symbol.kind.as_str(),
+            language_kind: symbol.language_kind.clone(),
+            file_path: file.path.clone(),
+            range: (&symbol.span).into(),
+            name_range: (&symbol.name_span).into(),
+            container: qualified_container(file, r.symbol as usize),
+            signature: symbol.signature.clone(),
+            language: file.facts.as_ref().map(|f| f.language.clone()).ok(),
+        }
+    }
+}
+
+/// A local binding: only visible inside its scope.
+#[derive(Debug, Clone, Serialize)]
+pub struct LocalView {
+    pub name: String,
+    /// Always `variable`.
+    pub kind: &'static str,
+    pub language_kind: String,
+    pub file_path: String,
+    pub range: Range,
+    pub name_range: Range,
+    pub scope: Range,
+    /// Always true.
+    pub local: bool,
+}
+
+/// A declaration or a local.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum SubjectView {
+    Symbol(SymbolView),
+    Local(LocalView),
+}
+
+impl SubjectView {
+    pub fn new(table: &SymbolTable, subject: &Subject) -> Self {
+        match subject {
+            Subject::Symbol(r) => SubjectView::Symbol(SymbolView::new(table, *r)),
+            Subject::Local { file, index } => {
+                let local = file.facts.as_ref().ok().and_then(|f| f.locals.get(*index));
+                let start = crate::model::Position {
+                    line: 0,
+                    character: 0,
+                    offset: 0,
+                };
+                let empty = Span { start, end: start };
+                let (name, language_kind, span, scope) = match local {
+                    Some(l) => (l.name.clone(), l.language_kind.clone(), l.span, l.scope),
+                    None => (String::new(), String::new(), empty, empty),
+                };
+                SubjectView::Local(LocalView {
+                    name,
+                    kind: "variable",
+                    language_kind,
+                    file_path: file.path.clone(),
+                    range: (&span).into(),
+                    name_range: (&span).into(),
+                    scope: (&scope).into(),
+                    local: true,
+                })
+            }
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            SubjectView::Symbol(s) => &s.name,
+            SubjectView::Local(l) => &l.name,
+        }
+    }
+
+    /// The same view with its `kind` replaced (`declaration` in reference lists).
+    pub fn with_kind(&self, kind: &'static str) -> Self {
+        let mut view = self.clone();
+        match &mut view {
+            SubjectView::Symbol(s) => s.kind = kind,
+            SubjectView::Local(l) => l.kind = kind,
+        }
+        view
+    }
+}
+
+/// A reference written in the source: where, what kind, from which
+/// declaration, and the line.
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteView {
+    pub file_path: String,
+    pub range: Range,
+    pub kind: ReferenceKind,
+    /// `Container.name` of the declaration the reference is written in.
+    pub enclosing: Option<String>,
+    pub line_text: String,
+}
+
+impl SiteView {
+    /// The view of `site`; `None` when the site is not in the table (never
+    /// for sites of this generation's graph).
+    pub fn new(table: &SymbolTable, site: Site) -> Option<Self> {
+        let file = table.files().get(site.file as usize)?;
+        let facts = file.facts.as_ref().ok()?;
+        let reference = facts.references.get(site.reference as usize)?;
+        let enclosing = reference.enclosing.and_then(|e| {
+            let symbol = facts.symbols.get(e as usize)?;
+            Some(qualified_name(file, e as usize, symbol))
+        });
+        Some(SiteView {
+            file_path: file.path.clone(),
+            range: (&reference.span).into(),
+            kind: reference.kind,
+            enclosing,
+            line_text: line_text(file, reference.span.start.line),
+        })
+    }
+
+    /// Sort key: by file, then position.
+    pub fn place(&self) -> (&str, RangePoint) {
+        (&self.file_path, self.range.start)
+    }
+}
+
+/// A reference site of a declaration, with how it was resolved.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReferenceSite {
+    #[serde(flatten)]
+    pub site: SiteView,
+    pub resolution: Resolution,
+    pub confidence: f64,
+}
+
+impl ReferenceSite {
+    /// The site an edge stands on (none for CONTAINS edges).
+    pub fn of_edge(table: &SymbolTable, edge: &Edge) -> Option<Self> {
+        Some(ReferenceSite {
+            site: SiteView::new(table, edge.site?)?,
+            resolution: edge.resolution,
+            confidence: rounded(edge.confidence),
+        })
+    }
+}
+
+/// An edge's confidence to two decimals.
+pub(crate) fn rounded(confidence: f32) -> f64 {
+    f64::from((confidence * 100.0).round() / 100.0)
+}
+
+/// `Outer.Inner` for the containers of a file's symbol, outermost first.
+pub fn qualified_container(file: &FileEntry, index: usize) -> Option<String> {
+    let facts = file.facts.as_ref().ok()?;
+    let chain = facts.container_chain(index);
+    (!chain.is_empty()).then(|| {
+        chain
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(".")
+    })
+}
+
+/// `Container.name` of a declaration.
+pub fn qualified_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String {
+    match qualified_container(file, index) {
+        Some(container) => format!("{container}.{}", symbol.name),
+        None => symbol.name.clone(),
+    }
+}
+
+/// The text of a zero-based line, trimmed and cut to a readable length.
+pub fn line_text(file: &FileEntry, line: u32) -> String {
+    let text = file
+        .source
+        .lines()
+        .nth(line as usize)
+        .unwrap_or_default()
+        .trim();
+    match text.char_indices().nth(MAX_LINE_TEXT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
