@@ -582,12 +582,13 @@ mod tests {
             }\n\
             trait Tr { fn make() -> Self; }\n\
             const ORIGIN: Point = Point { x: 0 };\n\
-            static NAMES: &[&str] = &[];\n";
+            static NAMES: &[&str] = &[];\n\
+            struct Q { a: Box<ast::Parser>, b: std::sync::Arc<Mutex<P>>, c: Rc<'static, L> }\n";
         assert_eq!(
             declared_lines(source),
             [
                 "p: ast::Parser annotation",
-                "b: Box annotation",
+                "b: Tr annotation",
                 "Wrap: Wrap self-type",
                 "new: Wrap return-type",
                 "s: Scanner annotation",
@@ -599,6 +600,9 @@ mod tests {
                 "m: Wrap constructor",
                 "item: Option return-type",
                 "ORIGIN: Point annotation",
+                "a: ast::Parser annotation",
+                "b: Mutex annotation",
+                "c: L annotation",
             ]
         );
     }

@@ -239,6 +239,23 @@ fn binding_name(pattern: Node) -> Option<Node> {
     }
 }
 
+/// Standard pointer types that dereference to their one type argument.
+const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc"];
+
+/// The one type argument of a generic type (`T` in `Box<T>`), lifetimes
+/// aside; `None` when it has several.
+fn only_type_argument(generic: Node) -> Option<Node> {
+    let arguments = generic.child_by_field_name("type_arguments")?;
+    let mut cursor = arguments.walk();
+    let mut types = arguments
+        .named_children(&mut cursor)
+        .filter(|a| !matches!(a.kind(), "lifetime" | "line_comment" | "block_comment"));
+    match (types.next(), types.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
 /// The type the `impl` around `node` is for (what `Self` denotes there).
 fn impl_type(node: Node) -> Option<Node> {
     let mut current = node.parent();
@@ -254,7 +271,8 @@ fn impl_type(node: Node) -> Option<Node> {
 }
 
 /// The outer named type of a type as written: references, pointers,
-/// `mut` and `dyn`/`impl` stripped, generic arguments dropped, the path
+/// `Box`/`Rc`/`Arc`, `mut` and `dyn`/`impl` stripped, generic arguments
+/// dropped, the path
 /// split off; `Self` replaced by `self_type`. `None` for tuples, arrays,
 /// primitive types, function pointers and the like.
 fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Option<Written<'t>> {
@@ -262,7 +280,20 @@ fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Op
     // Each step goes one level down the tree, so this ends.
     loop {
         match ty.kind() {
-            "reference_type" | "pointer_type" | "generic_type" => {
+            "generic_type" => {
+                // Member access reaches through the standard smart pointers
+                // (`Deref`): `Box<Parser>` is used as a `Parser`.
+                let base = ty.child_by_field_name("type")?;
+                let name = source[base.byte_range()]
+                    .rsplit("::")
+                    .next()
+                    .unwrap_or_default();
+                ty = match (SMART_POINTERS.contains(&name), only_type_argument(ty)) {
+                    (true, Some(content)) => content,
+                    _ => base,
+                };
+            }
+            "reference_type" | "pointer_type" => {
                 ty = ty.child_by_field_name("type")?;
             }
             "dynamic_type" | "abstract_type" => {
