@@ -14,13 +14,16 @@ after the name, first match wins.
                   a local variable may shadow the package).
   chained call    `f(..).name`, `f(..)?.name`, `a[i].name`: the receiver is a
                   call result or another expression, not a named value.
-  typed value     `x.name` where x is a value: a lowercase identifier (field
-                  chains `a.b.name` included), `self.`, `this.`, `super.`.
+  call through a typed value
+                  `x.name(..)` or `x.name` where x is a value: a lowercase
+                  identifier (field chains `a.b.name` included), `self.`,
+                  `this.`, `super.`.
   type use        a type declaration's name in a type position: after `:`,
-                  `->`, `<`, `&`, Rust's `,` (generic arguments), `dyn`, `impl`, `for`, `as`, `new`, `extends`,
-                  `implements`, `|`, Go's `*`, `[]`, `map[K]`, `chan`, or a
-                  parameter/variable name; not when followed by `::` or `.`
-                  (nor, in Rust, by `(`: a tuple struct's constructor).
+                  `->`, `<`, `&`, Rust's `,` (generic arguments), `dyn`,
+                  `impl`, `for`, `as`, `new`, `extends`, `implements`, `|`,
+                  Go's `*`, `[]`, `map[K]`, `chan`, or a parameter/variable
+                  name; not when followed by `::` or `.` (nor, in Rust, by
+                  `(`: a tuple struct's constructor).
   other           anything else: a bare name (`f(..)`, `Name::f`, `Name {..}`,
                   a value passed along).
 
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-CATEGORIES = ["import", "qualified path", "typed value", "chained call", "type use", "other"]
+CATEGORIES = ["import", "qualified path", "call through a typed value", "chained call", "type use", "other"]
 
 RUST_USE = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?use\s")
 TS_IMPORT = re.compile(r"^\s*(import\b|export\s+(type\s+)?[{*])")
@@ -123,10 +126,10 @@ def classify(lang: str, lines: list[str], line: int, character: int, name: str,
     if m:
         q = m.group(1)
         if lang == "go":
-            return "qualified path" if q in (modules or ()) and not is_member else "typed value"
+            return "qualified path" if q in (modules or ()) and not is_member else "call through a typed value"
         if q in (modules or ()) or (q[0].isupper() and not (len(q) > 1 and q.isupper())):
             return "qualified path"
-        return "typed value"
+        return "call through a typed value"
     follows = ("::", ".", "(") if lang == "rust" else ("::", ".")  # Rust `Name(..)`: a constructor
     if is_type and not after.lstrip().startswith(follows):
         if TYPE_BEFORE[lang].search(context):
@@ -152,7 +155,7 @@ def _check() -> None:
         ("rust", "use crate::{\n    ast::{self, @Span},\n};", "Span", True, "import"),
         ("rust", "pub(crate) use self::@parse::Parser;", "parse", False, "import"),
         ("rust", "let x = Hir::@empty();", "empty", False, "qualified path"),
-        ("rust", "self.@pop()", "pop", False, "typed value"),
+        ("rust", "self.@pop()", "pop", False, "call through a typed value"),
         ("rust", "foo.bar()?.@iter()", "iter", False, "chained call"),
         ("rust", "x.iter()\n    .@map(f)", "map", False, "chained call"),
         ("rust", "fn f(x: &@Hir) -> Hir {", "Hir", True, "type use"),
@@ -164,7 +167,7 @@ def _check() -> None:
         ("typescript", "import {\n  a,\n  @Subject,\n} from './Subject';", "Subject", True, "import"),
         ("typescript", "export { @map } from './map';", "map", False, "import"),
         ("typescript", "export class A extends @Subject<T> {", "Subject", True, "type use"),
-        ("typescript", "this.@destination.next(x);", "destination", False, "typed value"),
+        ("typescript", "this.@destination.next(x);", "destination", False, "call through a typed value"),
         ("typescript", "const s = new @Subject<T>();", "Subject", True, "type use"),
         ("typescript", "Observable.@create(f)", "create", False, "qualified path"),
         ("typescript", "import * as ns from 'x';\nns.@foo()", "foo", False, "qualified path"),
@@ -173,8 +176,8 @@ def _check() -> None:
         ("go", "var x @Option", "Option", True, "type use"),
         ("go", "m := map[@Name]*Flag{}", "Name", True, "type use"),
         ("go", "return @Option(nil)", "Option", True, "other"),
-        ("go", "f.@String()", "String", False, "typed value"),
-        ("go", "cmp.@Changed = true", "Changed", False, "typed value", True),
+        ("go", "f.@String()", "String", False, "call through a typed value"),
+        ("go", "cmp.@Changed = true", "Changed", False, "call through a typed value", True),
         ("go", "\ts := x.y()\n\ts.a().@Error()", "Error", False, "chained call"),
     ]
     bad = 0

@@ -273,7 +273,9 @@ def markdown_fragment(by_lang: dict, stats: dict) -> str:
     records = [r for rs in by_lang.values() for r in rs]
     commits = sorted({r["lingo_commit"] for r in records})
     dates = sorted({r.get("measured_at", "?") for r in records})
-    out = [f"lingo at commit `{'`, `'.join(commits)}`, measured {', '.join(dates)}; "
+    built = sorted({r.get("lingo_binary_mtime", "?") for r in records})
+    out = [f"lingo at commit `{'`, `'.join(commits)}` (binary built {', '.join(built)}), "
+           f"measured {', '.join(dates)}; "
            f"seed {records[0]['seed']}, about {records[0]['sample_target']} declarations per project "
            f"(every Nth candidate).", ""]
     out.append(table(["language", "project", "files, lines", "reference tool"],
