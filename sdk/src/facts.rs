@@ -454,12 +454,20 @@ impl LinkedReferences {
     /// exactly there: called when that reference is a call.
     pub fn value_of<L: Language>(&self, node: Node) -> Option<Receiver> {
         let value = unwrapped::<L>(node);
-        let index = *self
-            .by_tagged
-            .get(&(value.start_byte(), value.end_byte()))?;
-        Some(Receiver {
+        self.at((value.start_byte(), value.end_byte()))
+    }
+
+    /// The reference whose value the expression at `range` (file bytes)
+    /// is: one tagged exactly there that is a call (the call's result), or
+    /// whose name ends the expression (`x`, `a.x`, `pkg.X`); not a larger
+    /// construct that merely holds the name (a literal whose key it is).
+    fn at(&self, range: (usize, usize)) -> Option<Receiver> {
+        let index = *self.by_tagged.get(&range)?;
+        let reference = self.references.get(index as usize)?;
+        let called = reference.kind == ReferenceKind::Call;
+        (called || reference.span.end.offset as usize == range.1).then_some(Receiver {
             reference: index,
-            called: self.references.get(index as usize)?.kind == ReferenceKind::Call,
+            called,
         })
     }
 }
@@ -474,37 +482,28 @@ struct Found {
 }
 
 /// The references with each member access's receiver set to the
-/// reference whose tagged node is exactly the receiver value: a call
-/// (`f().name`) when that reference is a call, else the value it names.
+/// reference whose value the receiver expression is (see
+/// [`LinkedReferences::at`]).
 fn link_receivers(found: Vec<Found>) -> LinkedReferences {
     let mut by_tagged: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
-    for (index, f) in found.iter().enumerate() {
+    let mut receivers = Vec::with_capacity(found.len());
+    let mut references = Vec::with_capacity(found.len());
+    for (index, f) in found.into_iter().enumerate() {
         by_tagged.entry(f.tagged).or_insert(index as u32);
+        receivers.push(f.receiver);
+        references.push(f.reference);
     }
-    let calls: Vec<bool> = found
-        .iter()
-        .map(|f| f.reference.kind == ReferenceKind::Call)
-        .collect();
-    let references = found
-        .into_iter()
-        .enumerate()
-        .map(|(index, f)| {
-            let mut reference = f.reference;
-            reference.receiver = f
-                .receiver
-                .and_then(|range| by_tagged.get(&range).copied())
-                .filter(|&r| r as usize != index)
-                .map(|r| Receiver {
-                    reference: r,
-                    called: calls[r as usize],
-                });
-            reference
-        })
-        .collect();
-    LinkedReferences {
+    let mut linked = LinkedReferences {
         references,
         by_tagged,
+    };
+    for (index, range) in receivers.into_iter().enumerate() {
+        let receiver = range
+            .and_then(|range| linked.at(range))
+            .filter(|r| r.reference as usize != index);
+        linked.references[index].receiver = receiver;
     }
+    linked
 }
 
 /// The value `binding` (a local of the file's own tree) is initialised

@@ -160,6 +160,8 @@ async fn go_members_through_parameters_literals_and_calls_are_certain() {
             ),
             // `d := NewDecoder(r); d.Decode(v)`
             ("run.go", (28, 10), &["decoder.go:13 method qualified 1.00"]),
+            // `Decoder{r: nil}`: a literal's key is its type's field.
+            ("run.go", (32, 13), &["decoder.go:6 field qualified 1.00"]),
         ],
     )
     .await;

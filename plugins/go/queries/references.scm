@@ -113,7 +113,11 @@
 (composite_literal
   type: (map_type)
   body: (literal_value
-    (keyed_element key: (literal_element (identifier) @name)))) @reference.reference
+    (keyed_element key: (literal_element (identifier) @name)) @reference.reference))
+(composite_literal
+  type: [(type_identifier) (qualified_type)] @receiver
+  body: (literal_value
+    (keyed_element key: (literal_element (identifier) @name)) @reference.reference))
 (keyed_element
   key: (literal_element (identifier) @name) @receiver) @reference.reference
 

@@ -280,3 +280,63 @@ mod test_support {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Go;
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+
+    /// `member <- receiver` for every reference with a receiver, and
+    /// `local = value` for every local with a value (`()` when called).
+    fn links(source: &str) -> Vec<String> {
+        let document = Document::<Go>::new("a.go".into(), source.into());
+        let references = document.references();
+        let call = |called: bool| if called { "()" } else { "" };
+        let mut out: Vec<String> = references
+            .iter()
+            .filter_map(|r| {
+                let on = r.receiver.as_ref()?;
+                let name = &references[on.reference as usize].name;
+                Some(format!("{} <- {name}{}", r.name, call(on.called)))
+            })
+            .collect();
+        out.extend(document.locals().iter().filter_map(|l| {
+            let value = l.value.as_ref()?;
+            let name = &references[value.reference as usize].name;
+            Some(format!("{} = {name}{}", l.name, call(value.called)))
+        }));
+        out
+    }
+
+    #[test]
+    fn receivers_of_selectors_and_literal_keys_and_values_of_locals() {
+        let source = "package p\n\
+            import \"os\"\n\
+            func f(s *scanner, r io.Reader) {\n\
+            s.pop()\n\
+            NewDecoder(r).Decode(v)\n\
+            (*s).top()\n\
+            o := Options{Depth: 1, Name: n}\n\
+            q := &pkg.Config{Verbose: true}\n\
+            m := map[string]int{key: 1}\n\
+            d, e := NewDecoder(r), s\n\
+            var w = os.Stdout\n\
+            x, err := f()\n\
+            }\n";
+        assert_eq!(
+            links(source),
+            [
+                "pop <- s",
+                "Decode <- NewDecoder()",
+                "top <- s",
+                "Depth <- Options",
+                "Name <- Options",
+                "Verbose <- Config",
+                "d = NewDecoder()",
+                "e = s",
+                "w = Stdout",
+            ]
+        );
+    }
+}
