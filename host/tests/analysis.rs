@@ -1,0 +1,283 @@
+//! Data-driven tests of the analysis layer, in process: each case is a
+//! fixture text holding several files (`//- path` headers, as in
+//! rust-analyzer's fixtures) with a cursor marker `$0`, a query asked at the
+//! cursor, and the expected answer in a compact rendering.
+
+#[path = "analysis/cases.rs"]
+mod analysis_cases;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use lingo::analysis::{
+    Analysis, CallDirection, CallEnd, FilePosition, Subject, SymbolView, Target,
+};
+use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
+use lingo::workspace::Workspace;
+
+use analysis_cases::{Case, Query};
+
+/// The cursor marker in fixture texts.
+const CURSOR: &str = "$0";
+
+fn registry() -> Arc<PluginRegistry> {
+    static REGISTRY: OnceLock<Arc<PluginRegistry>> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| {
+            Arc::new(
+                PluginRegistry::load(&RuntimeConfig {
+                    extra_plugins: vec![],
+                    include_built_in: true,
+                    cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
+                    limits: Limits::default(),
+                    extension_owners: Default::default(),
+                })
+                .expect("load the built-in plugins"),
+            )
+        })
+        .clone()
+}
+
+/// A fixture's files, and the cursor (its file, zero-based line and UTF-16
+/// character).
+struct Fixture {
+    files: Vec<(String, String)>,
+    cursor: Option<FilePosition>,
+}
+
+fn parse_fixture(text: &str) -> Fixture {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(path) = line.trim().strip_prefix("//- ") {
+            files.push((path.trim().to_string(), String::new()));
+            continue;
+        }
+        let Some((_, body)) = files.last_mut() else {
+            assert!(
+                line.trim().is_empty(),
+                "text before the first `//- path`: {line}"
+            );
+            continue;
+        };
+        body.push_str(line);
+        body.push('\n');
+    }
+    let mut cursor = None;
+    for (path, body) in &mut files {
+        if let Some(at) = body.find(CURSOR) {
+            assert!(cursor.is_none(), "more than one cursor");
+            let before = &body[..at];
+            let line = before.matches('\n').count() as u64;
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let character = before[line_start..].encode_utf16().count() as u64;
+            body.replace_range(at..at + CURSOR.len(), "");
+            cursor = Some(FilePosition {
+                path: path.clone(),
+                line,
+                character,
+            });
+        }
+    }
+    Fixture { files, cursor }
+}
+
+/// The analysis of a fresh workspace holding the fixture's files.
+fn analyse(name: &str, fixture: &Fixture) -> Analysis {
+    let root: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("analysis")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, body) in &fixture.files {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().expect("a file has a folder")).expect("mkdir");
+        std::fs::write(&file, body).expect("write a fixture file");
+    }
+    let workspace = Workspace::new(&root, registry()).expect("a workspace");
+    workspace.refresh();
+    let snapshot = workspace.snapshot();
+    Analysis::new(Arc::new(workspace), snapshot)
+}
+
+/// `path:line name` (1-based line) of a declaration.
+fn place(path: &str, line: u32, container: Option<&str>, name: &str) -> String {
+    match container {
+        Some(c) => format!("{path}:{} {c}.{name}", line + 1),
+        None => format!("{path}:{} {name}", line + 1),
+    }
+}
+
+fn symbol(view: &SymbolView) -> String {
+    place(
+        &view.file_path,
+        view.range.start.line,
+        view.container.as_deref(),
+        &view.name,
+    )
+}
+
+fn call_end(end: &Option<CallEnd>) -> String {
+    match end {
+        Some(CallEnd::Symbol(view)) => symbol(view),
+        Some(CallEnd::File { file_path, .. }) => format!("{file_path} (top level)"),
+        None => "?".into(),
+    }
+}
+
+/// The compact rendering of `query`'s answer at the cursor: one line per
+/// item, `error CODE` for a refusal.
+fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<String> {
+    let target = Target::Position(cursor.clone());
+    let lines = match query {
+        Query::Definition => analysis.definition(&target).map(|d| {
+            d.definitions
+                .iter()
+                .map(|s| {
+                    let container = s.declared.as_ref().and_then(|d| d.container.as_deref());
+                    let place = place(&s.file_path, s.range.start.line, container, &s.name);
+                    format!("{place} {}", word(&s.resolution))
+                })
+                .collect()
+        }),
+        Query::References => analysis.references(&target).map(|r| {
+            r.sites
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{} {} in {} {}",
+                        s.site.file_path,
+                        s.site.range.start.line + 1,
+                        word(&s.site.kind),
+                        s.site.enclosing.as_deref().unwrap_or("-"),
+                        word(&s.resolution),
+                    )
+                })
+                .collect()
+        }),
+        Query::Implementations => analysis.implementations(&target, true).map(|i| {
+            i.implementations
+                .iter()
+                .map(|i| format!("{} {} {}", symbol(&i.symbol), i.relation.as_str(), i.depth))
+                .collect()
+        }),
+        Query::TypeDefinition => analysis.type_definition(&target).map(|t| {
+            t.type_definitions
+                .iter()
+                .map(|t| symbol(&t.symbol))
+                .collect()
+        }),
+        Query::Callers | Query::Callees => {
+            let direction = if query == Query::Callers {
+                CallDirection::Incoming
+            } else {
+                CallDirection::Outgoing
+            };
+            analysis.call_hierarchy(&target, direction, 1).map(|h| {
+                let calls = h.incoming.or(h.outgoing).unwrap_or_default();
+                calls
+                    .iter()
+                    .map(|c| {
+                        call_end(if query == Query::Callers {
+                            &c.from
+                        } else {
+                            &c.to
+                        })
+                    })
+                    .collect()
+            })
+        }
+        Query::Dependents => analysis.subject(&target).and_then(|subject| {
+            let Subject::Symbol(r) = subject else {
+                return Ok(vec!["a local".to_string()]);
+            };
+            let table = analysis.table();
+            let name = table.symbol(r).name.clone();
+            let graph = analysis.dependents(&table.file(r).path, &name)?;
+            let mut edges: Vec<String> = graph
+                .edges
+                .iter()
+                .map(|e| {
+                    let end = |i: usize| {
+                        let n = &graph.nodes[i];
+                        format!("{}:{} {}", n.file, n.start_line, n.name)
+                    };
+                    format!("{} {} {}", end(e.from), e.label.as_str(), end(e.to))
+                })
+                .collect();
+            edges.sort();
+            Ok(edges)
+        }),
+    };
+    match lines {
+        Ok(lines) => lines,
+        Err(error) => vec![format!(
+            "error {}",
+            lingo::error::ToolError::from(error).code()
+        )],
+    }
+}
+
+/// An enum as it serializes (`name_only`, `call`).
+fn word(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Run every case of `cases`; report all mismatches at once.
+fn run(cases: &[Case]) {
+    let mut failures = Vec::new();
+    for case in cases {
+        let fixture = parse_fixture(case.fixture);
+        let cursor = fixture
+            .cursor
+            .clone()
+            .unwrap_or_else(|| panic!("{}: no cursor `$0`", case.name));
+        let analysis = analyse(case.name, &fixture);
+        let actual = answer(&analysis, case.query, &cursor);
+        let expected: Vec<String> = case
+            .expected
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        let wrong_today = analysis_cases::WRONG_TODAY
+            .iter()
+            .find(|(name, _)| *name == case.name);
+        match wrong_today {
+            Some((_, why)) if actual == expected => {
+                eprintln!("{}: right now; drop it from WRONG_TODAY ({why})", case.name);
+            }
+            Some((_, why)) => eprintln!("{}: still wrong: {why}\n  {actual:?}", case.name),
+            None => {}
+        }
+        if actual != expected && wrong_today.is_none() {
+            failures.push(format!(
+                "{} ({:?}):\n  expected: {expected:#?}\n  actual:   {actual:#?}",
+                case.name, case.query
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn rust() {
+    run(analysis_cases::RUST);
+}
+
+#[test]
+fn typescript() {
+    run(analysis_cases::TYPESCRIPT);
+}
+
+#[test]
+fn go() {
+    run(analysis_cases::GO);
+}
+
+#[test]
+fn csharp() {
+    run(analysis_cases::CSHARP);
+}
