@@ -389,12 +389,22 @@ def lingo_references(lingo: McpClient, decl) -> dict:
         offset = pagination["next_offset"]
 
 
+def lingo_checkout_commit() -> str:
+    repo = Path(__file__).resolve().parents[2]
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no",
+                            "--", ".", ":!bench"], capture_output=True, text=True).stdout.strip()
+    return commit + ("+uncommitted changes" if dirty else "")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go"])
     ap.add_argument("--root", required=True, type=Path)
     ap.add_argument("--project", required=True, help="project name and version, for the record")
     ap.add_argument("--lingo", required=True, help="path to the lingo binary")
+    ap.add_argument("--lingo-commit", help="the commit the binary was built at (default: HEAD now)")
     ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server")
     ap.add_argument("--gopath", default="/tmp/lingo-accuracy/gopath")
     ap.add_argument("--seed", type=int, default=20240611)
@@ -411,14 +421,9 @@ def main() -> None:
         "go": lambda: Go(args.tool or "gopls", args.gopath),
     }[args.lang]()
 
-    # The commit lingo was measured at: the checkout's HEAD when the run starts
-    # (run.sh copies the binary just before), "+uncommitted changes" if dirty.
-    repo = Path(__file__).resolve().parents[2]
-    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no",
-                            "--", ".", ":!bench"],
-                           capture_output=True, text=True).stdout.strip()
+    # The commit lingo was measured at: as run.sh saw it when it copied the
+    # binary, or the checkout's HEAD now, "+uncommitted changes" if dirty.
+    lingo_commit = args.lingo_commit or lingo_checkout_commit()
 
     files = source_files(root, lang.extensions)
     t0 = time.monotonic()
@@ -484,7 +489,7 @@ def main() -> None:
     plugins = health.get("plugins") if isinstance(health, dict) else None
     record = {
         "language": lang.name,
-        "lingo_commit": commit + ("+uncommitted changes" if dirty else ""),
+        "lingo_commit": lingo_commit,
         "lingo_binary_mtime": datetime.datetime.fromtimestamp(
             os.stat(args.lingo).st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "project": args.project,

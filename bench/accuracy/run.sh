@@ -49,6 +49,11 @@ if [ -z "${NO_BUILD:-}" ]; then
 fi
 cp -p "$REPO/target/debug/lingo" "$WORK/lingo"  # -p: its build time goes in the results
 LINGO="$WORK/lingo"
+# the commit measured, as the checkout is when the binary is copied (bench/ aside)
+LINGO_COMMIT="$(git -C "$REPO" rev-parse --short HEAD)"
+[ -n "$(git -C "$REPO" status --porcelain --untracked-files=no -- . ':!bench')" ] \
+  && LINGO_COMMIT+="+uncommitted changes"
+say "lingo: $LINGO_COMMIT, built $(date -u -r "$LINGO" '+%F %T UTC')"
 
 plugins="$("$LINGO" index --root "$HERE" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["plugins"]))')"
 say "lingo plugins: $plugins"
@@ -162,7 +167,7 @@ for entry in "${PROJECTS[@]}"; do
   say "$lang: $name $version (sample $SAMPLE, seed $SEED)"
   start=$SECONDS
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
-    --tool "$TOOL" --gopath "$WORK/gopath" --lingo "$LINGO" \
+    --tool "$TOOL" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
     --seed "$SEED" --sample "$SAMPLE" --out "$out" --logs "$WORK/logs"
   say "$lang: $name done in $((SECONDS - start)) s"
   results+=("$out")
