@@ -385,6 +385,22 @@ impl From<AnalysisError> for ToolError {
             AnalysisError::SameSymbol => ToolError::GraphQuery {
                 message: crate::graph::render::SAME_SYMBOL.to_string(),
             },
+            AnalysisError::InvalidQuery { reason } => ToolError::InvalidQuery { reason },
+            AnalysisError::UnknownKind { kind, nearby } => ToolError::InvalidParam {
+                field: "kinds".into(),
+                reason: format!("unknown symbol kind `{kind}`"),
+                suggestions: nearby
+                    .into_iter()
+                    .map(|s| format!("Did you mean `{s}`?"))
+                    .collect(),
+            },
+            AnalysisError::MalformedChunk { chunk } => ToolError::InvalidParam {
+                field: "chunkId".into(),
+                reason: format!("`{chunk}` is not a chunk id (`path:line:name`)"),
+                suggestions: vec!["Take chunk ids from outline or search_symbols results".into()],
+            },
+            AnalysisError::Plugin(e) => ToolError::Plugin(e),
+            AnalysisError::Exhausted(e) => ToolError::Exhausted(e),
             AnalysisError::Internal(message) => ToolError::Internal(message),
         }
     }

@@ -59,6 +59,24 @@ pub enum AnalysisError {
     /// `paths_between` with the same symbol at both ends.
     #[error("{}", crate::graph::render::SAME_SYMBOL)]
     SameSymbol,
+    /// A search query that is empty or not a valid regular expression.
+    #[error("invalid query: {reason}")]
+    InvalidQuery { reason: String },
+    #[error("unknown symbol kind `{kind}`")]
+    UnknownKind {
+        kind: String,
+        /// Known kinds close to the one asked for.
+        nearby: Vec<String>,
+    },
+    /// A chunk id that is not `path:line:name`.
+    #[error("`{chunk}` is not a chunk id (`path:line:name`)")]
+    MalformedChunk { chunk: String },
+    /// The file's plugin failed to answer.
+    #[error(transparent)]
+    Plugin(#[from] crate::runtime::PluginError),
+    /// The request's deadline passed or it was cancelled.
+    #[error("{0}")]
+    Exhausted(#[from] crate::budget::Exhausted),
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -6,10 +6,14 @@
 
 mod definition;
 mod dependencies;
+mod diagnostics;
 mod error;
 mod hierarchy;
 mod implementations;
+mod node;
+mod outline;
 mod references;
+mod search;
 mod symbol_info;
 mod target;
 mod type_definition;
@@ -19,21 +23,25 @@ use std::sync::Arc;
 
 pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
 pub use dependencies::{DependencyGraph, GraphEnd, PathsBetween};
+pub use diagnostics::{DiagnosticView, Diagnostics, UnanalyzedFile, diagnostics};
 pub use error::AnalysisError;
 pub use hierarchy::{
     Call, CallDirection, CallEnd, CallHierarchy, CallSite, MAX_DEPTH as MAX_CALL_DEPTH,
     OutgoingCompleteness,
 };
 pub use implementations::{Implementation, Implementations, ImplementationsCompleteness};
+pub use node::{AncestorView, EnclosingSymbol, NodeAt, NodeSource, SyntaxNodeView, node_at};
+pub use outline::{MAX_OUTLINE_DEPTH, Outline, OutlineNode, outline};
 pub use references::{Completeness, DeclarationItem, ReferenceItem, References};
+pub use search::{SearchHit, SymbolSearch};
 pub use symbol_info::{Member, SymbolDetails, SymbolInfo, Tally};
 pub use target::{
     FilePosition, Subject, SymbolQuery, Target, describe_subject, offset_in, offset_of,
 };
 pub use type_definition::{TypeDefinition, TypeDefinitions, UnresolvedType};
 pub use view::{
-    LocalView, Range, RangePoint, ReferenceSite, SiteView, SubjectView, SymbolView, line_text,
-    qualified_container, qualified_name,
+    LocalView, Range, RangePoint, ReferenceSite, SiteView, SubjectView, SymbolView, chunk_id,
+    line_text, qualified_container, qualified_name,
 };
 
 use crate::graph::CodeGraph;

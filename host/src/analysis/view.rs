@@ -242,3 +242,18 @@ pub fn line_text(file: &FileEntry, line: u32) -> String {
         None => text.to_string(),
     }
 }
+
+/// `path:line:name`, the 1-based line of the declaration's start (the
+/// chunk ids of outline, search_symbols and node_source).
+pub fn chunk_id(file: &FileEntry, index: usize) -> String {
+    let symbol = file.facts.as_ref().ok().and_then(|f| f.symbols.get(index));
+    match symbol {
+        Some(symbol) => format!(
+            "{}:{}:{}",
+            file.path,
+            symbol.span.start.line + 1,
+            symbol.name
+        ),
+        None => format!("{}:0:", file.path),
+    }
+}

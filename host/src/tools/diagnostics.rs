@@ -1,8 +1,11 @@
-//! `get_diagnostics`: syntax errors of one file or of the whole workspace.
+//! `get_diagnostics`: an adapter over [`crate::analysis::diagnostics`] for
+//! one file or the whole workspace, paged.
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext, range_json};
+use super::target::to_json;
+use super::{Args, Tool, ToolContext};
+use crate::analysis::diagnostics;
 use crate::error::ToolError;
 
 const DEFAULT_LIMIT: u64 = 200;
@@ -40,26 +43,15 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             (snapshot, files)
         }
     };
-    let mut all = Vec::new();
-    let mut unanalyzed = Vec::new();
-    for file in &files {
-        match &file.facts {
-            Ok(facts) => all.extend(facts.diagnostics.iter().map(|d| {
-                json!({
-                    "file_path": file.path,
-                    "range": range_json(&d.span),
-                    "line": d.span.start.line + 1,
-                    "severity": d.severity,
-                    "code": d.code,
-                    "source": "syntax",
-                    "message": d.message,
-                })
-            })),
-            Err(error) => unanalyzed.push(json!({ "file_path": file.path, "code": error.code(), "reason": error.to_string() })),
-        }
-    }
-    let total = all.len();
-    let page: Vec<Value> = all.into_iter().skip(offset).take(limit).collect();
+    let found = diagnostics(&files);
+    let total = found.diagnostics.len();
+    let page: Vec<Value> = found
+        .diagnostics
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(to_json)
+        .collect::<Result<_, _>>()?;
     let returned = page.len();
     Ok(json!({
         "diagnostics": page,
@@ -68,9 +60,9 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             "returned": returned,
             "offset": offset,
             "has_more": offset + returned < total,
-            "files_checked": files.len() - unanalyzed.len(),
+            "files_checked": found.files_checked,
         },
-        "unanalyzed_files": unanalyzed,
+        "unanalyzed_files": to_json(&found.unanalyzed)?,
         "generation": snapshot.generation,
     }))
 }

@@ -202,11 +202,3 @@ fn add_project_id(schema: &mut Value) {
         "description": "Project identifier (the workspace root's directory name); optional while one workspace is served",
     });
 }
-
-/// `{ "start": {line, character}, "end": {...} }`, zero-based.
-pub fn range_json(span: &crate::model::Span) -> Value {
-    json!({
-        "start": { "line": span.start.line, "character": span.start.character },
-        "end": { "line": span.end.line, "character": span.end.character },
-    })
-}
