@@ -281,3 +281,60 @@ fn go() {
 fn csharp() {
     run(analysis_cases::CSHARP);
 }
+
+/// A file its plugin could not analyse makes every resolution-dependent
+/// answer incomplete, and the answer says why.
+#[test]
+fn answers_say_what_they_could_not_see() {
+    let hostile =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.1.0/hostile.wasm");
+    let registry = PluginRegistry::load(&RuntimeConfig {
+        extra_plugins: vec![hostile],
+        include_built_in: true,
+        cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
+        limits: Limits {
+            call_timeout: std::time::Duration::from_millis(300),
+            ..Limits::default()
+        },
+        extension_owners: Default::default(),
+    })
+    .expect("the built-in plugins and the hostile one");
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("analysis")
+        .join("incomplete");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn f() {}\n\npub fn g() {\n    f()\n}\n",
+    )
+    .expect("write");
+    // The hostile plugin takes 5 s over this file: past the 300 ms limit.
+    std::fs::write(root.join("x.slow"), "ms=5000\n").expect("write");
+    let workspace = Workspace::new(&root, Arc::new(registry)).expect("a workspace");
+    workspace.refresh();
+    let snapshot = workspace.snapshot();
+    let analysis = Analysis::new(Arc::new(workspace), snapshot);
+    let target = Target::Symbol(lingo::analysis::SymbolQuery {
+        name: "f".into(),
+        path: None,
+    });
+    let answer = analysis.references(&target).expect("references of f");
+    assert_eq!(answer.sites.len(), 1, "{answer:#?}");
+    let completeness = serde_json::to_value(&answer.completeness).expect("serializes");
+    assert_eq!(
+        completeness["complete"],
+        serde_json::json!(false),
+        "{completeness:#}"
+    );
+    assert_eq!(
+        completeness["unanalyzedFiles"],
+        serde_json::json!(1),
+        "{completeness:#}"
+    );
+    let reasons = completeness["incompleteReasons"].to_string();
+    assert!(
+        reasons.contains("1 files could not be analysed"),
+        "{reasons}"
+    );
+}

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::references::Completeness;
 use super::view::{Range, SymbolView, rounded};
-use super::{Analysis, AnalysisError, Target};
+use super::{Analysis, AnalysisError, Incompleteness, Target};
 use crate::graph::{CodeGraph, EdgeKind, Node, Site};
 use crate::model::ReferenceKind;
 use crate::resolve::{Resolution, SymbolRef, SymbolTable};
@@ -89,6 +89,9 @@ pub struct OutgoingCompleteness {
     pub complete: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
+    /// Files and imports of the snapshot the answer could not see.
+    #[serde(flatten)]
+    pub incomplete: Option<Incompleteness>,
 }
 
 /// The answer of [`Analysis::call_hierarchy`].
@@ -147,6 +150,14 @@ impl Analysis {
             let mut walk = Walk::new(&graph, table, Direction::Outgoing);
             result.outgoing = Some(walk.level(Node::Symbol(root), depth, &mut budget));
             result.outgoing_completeness = Some(unresolved_calls(&graph, table, root));
+        }
+        let incomplete = self.incompleteness();
+        if let Some(completeness) = result.incoming_completeness.take() {
+            result.incoming_completeness = Some(completeness.seeing(incomplete.clone()));
+        }
+        if let Some(completeness) = &mut result.outgoing_completeness {
+            completeness.complete &= incomplete.is_none();
+            completeness.incomplete = incomplete;
         }
         if budget == 0 {
             result.omitted_calls = "some calls beyond the 500-call limit were omitted";
@@ -277,6 +288,7 @@ fn unresolved_calls(
             unresolved_names: None,
             complete: true,
             note: None,
+            incomplete: None,
         };
     };
     let mut names: Vec<String> = facts
@@ -305,5 +317,6 @@ fn unresolved_calls(
             "calls to these names resolved to nothing in the workspace (library code, or too many same-named candidates)"
         }),
         unresolved_names: Some(names),
+        incomplete: None,
     }
 }

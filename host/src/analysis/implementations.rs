@@ -7,7 +7,7 @@ use petgraph::Direction;
 use serde::Serialize;
 
 use super::view::{SiteView, SymbolView, rounded};
-use super::{Analysis, AnalysisError, Target};
+use super::{Analysis, AnalysisError, Incompleteness, Target};
 use crate::graph::{EdgeKind, Node};
 use crate::resolve::Resolution;
 
@@ -33,6 +33,9 @@ pub struct ImplementationsCompleteness {
     pub name_only: usize,
     pub complete: bool,
     pub note: &'static str,
+    /// Files and imports of the snapshot the answer could not see.
+    #[serde(flatten)]
+    pub incomplete: Option<Incompleteness>,
 }
 
 /// The answer of [`Analysis::implementations`].
@@ -106,13 +109,15 @@ impl Analysis {
             };
             key(a).cmp(&key(b))
         });
+        let incomplete = self.incompleteness();
         Ok(Implementations {
             symbol: SymbolView::new(table, root),
             implementations: items,
             completeness: ImplementationsCompleteness {
                 name_only,
-                complete: name_only == 0,
+                complete: name_only == 0 && incomplete.is_none(),
                 note: "implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed",
+                incomplete,
             },
             generation: self.generation(),
         })

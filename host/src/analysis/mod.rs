@@ -10,6 +10,7 @@ mod diagnostics;
 mod error;
 mod hierarchy;
 mod implementations;
+mod incomplete;
 mod node;
 mod outline;
 mod references;
@@ -30,6 +31,7 @@ pub use hierarchy::{
     OutgoingCompleteness,
 };
 pub use implementations::{Implementation, Implementations, ImplementationsCompleteness};
+pub use incomplete::Incompleteness;
 pub use node::{AncestorView, EnclosingSymbol, NodeAt, NodeSource, SyntaxNodeView, node_at};
 pub use outline::{MAX_OUTLINE_DEPTH, Outline, OutlineNode, outline};
 pub use references::{Completeness, DeclarationItem, ReferenceItem, References};

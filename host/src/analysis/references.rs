@@ -5,7 +5,7 @@ use petgraph::Direction;
 use serde::Serialize;
 
 use super::view::{ReferenceSite, SiteView, SubjectView};
-use super::{Analysis, AnalysisError, Subject, Target};
+use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
 use crate::graph::{CodeGraph, EdgeKind, Node, Site};
 use crate::resolve::{Resolution, SymbolRef};
 
@@ -29,6 +29,18 @@ pub struct Completeness {
     pub possibly_missed_sites: Option<Vec<SiteView>>,
     pub complete: bool,
     pub note: String,
+    /// Files and imports of the snapshot the answer could not see.
+    #[serde(flatten)]
+    pub incomplete: Option<Incompleteness>,
+}
+
+impl Completeness {
+    /// Not complete when the snapshot had files or imports it could not see.
+    pub(crate) fn seeing(mut self, incomplete: Option<Incompleteness>) -> Self {
+        self.complete &= incomplete.is_none();
+        self.incomplete = incomplete;
+        self
+    }
 }
 
 /// The answer of [`Analysis::references`].
@@ -118,6 +130,7 @@ impl Analysis {
                     possibly_missed_sites: None,
                     complete: true,
                     note: "a local binding: every use is in its scope in this file".into(),
+                    incomplete: None,
                 };
                 (sites, completeness)
             }
@@ -125,7 +138,7 @@ impl Analysis {
         Ok(References {
             symbol: SubjectView::new(table, &subject),
             sites,
-            completeness,
+            completeness: completeness.seeing(self.incompleteness()),
             generation: self.generation(),
         })
     }
@@ -194,6 +207,7 @@ impl Analysis {
             possibly_missed_sites: Some(shown),
             complete,
             note,
+            incomplete: None,
         }
     }
 }

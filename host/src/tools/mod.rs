@@ -137,9 +137,7 @@ impl ToolRegistry {
             }
         }
         let mut value = (tool.handler)(context, &args)?;
-        let snapshot = context.workspace.snapshot();
-        let unanalyzed = snapshot.failed_files();
-        mark_incomplete(&mut value, &snapshot, unanalyzed);
+        let unanalyzed = context.workspace.snapshot().failed_files();
         // Every answer says when files of the index could not be analysed.
         if let (true, Value::Object(map)) = (unanalyzed > 0, &mut value) {
             map.insert("unanalyzedFiles".into(), json!(unanalyzed));
@@ -153,45 +151,6 @@ impl ToolRegistry {
             map.insert("index".into(), detail);
         }
         Ok(value)
-    }
-}
-
-/// An answer that depends on resolution (it has a `completeness` object)
-/// is not complete while files could not be analysed or import resolution
-/// failed: say so in each completeness object and at the top.
-fn mark_incomplete(value: &mut Value, snapshot: &crate::workspace::Snapshot, failed: usize) {
-    let Value::Object(map) = value else { return };
-    let keys: Vec<String> = map
-        .keys()
-        .filter(|k| k.ends_with("completeness") && map[k.as_str()].is_object())
-        .cloned()
-        .collect();
-    if keys.is_empty() {
-        return;
-    }
-    let (import_failures, reason) = snapshot.import_failures();
-    if failed == 0 && import_failures == 0 {
-        return;
-    }
-    let mut reasons = Vec::new();
-    if failed > 0 {
-        reasons.push(format!(
-            "{failed} files could not be analysed by their plugin (health_check lists them); references in them are not counted"
-        ));
-    }
-    if import_failures > 0 {
-        reasons.push(format!(
-            "{import_failures} import resolutions failed in a plugin ({}); references through those imports may be missing",
-            reason.unwrap_or_default()
-        ));
-    }
-    for key in keys {
-        if let Some(Value::Object(completeness)) = map.get_mut(&key) {
-            completeness.insert("complete".into(), Value::Bool(false));
-            completeness.insert("unanalyzedFiles".into(), json!(failed));
-            completeness.insert("failedImportResolutions".into(), json!(import_failures));
-            completeness.insert("incompleteReasons".into(), json!(reasons));
-        }
     }
 }
 
