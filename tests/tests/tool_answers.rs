@@ -50,12 +50,21 @@ async fn find_type_definition_follows_written_annotations_only() {
     assert_eq!(answer["type_definitions"], json!([]), "{answer:#}");
     assert_eq!(answer["unresolved_types"][0]["name"], json!("Vec"));
 
-    // `let mut cart = Cart::new();` has no written type: inferred types are
-    // reported as such.
+    // `let mut cart = Cart::new();` states its type by construction.
     let cart = json!({ "path": "src/orders.rs", "line": 7, "character": 12 });
-    let error = server.call("find_type_definition", cart).await.err();
+    let answer = server.call("find_type_definition", cart).await.ok();
+    assert_eq!(
+        place(&answer["type_definitions"][0]),
+        "src/pricing.rs:22 Cart",
+        "{answer:#}"
+    );
+
+    // `let subtotal = total(prices);` returns a `u64`, no type of the
+    // workspace: said, not guessed.
+    let subtotal = json!({ "path": "src/orders.rs", "line": 11, "character": 8 });
+    let error = server.call("find_type_definition", subtotal).await.err();
     assert_eq!(error["code"], json!("TYPE_NOT_FOUND"), "{error:#}");
-    assert_eq!(error["details"]["symbolName"], json!("cart"));
+    assert_eq!(error["details"]["symbolName"], json!("subtotal"));
 
     // On a type, the type itself; on a function, a clear refusal.
     let on_type = json!({ "path": "src/pricing.rs", "symbol": "Cart" });
@@ -191,7 +200,8 @@ async fn dependencies_of_lists_what_a_function_uses_and_not_the_decoy() {
             "place_order --CALLS--> total",
             "place_order --CALLS--> add --REFERENCES--> items",
             "place_order --REFERENCES--> Cart",
-            "place_order --CALLS--> new --REFERENCES--> Cart",
+            "place_order --CALLS--> new --REFERENCES--> items",
+            "new --REFERENCES--> Cart",
         ],
         "{text}"
     );

@@ -60,6 +60,18 @@
 (assignment_expression left: (unary_expression (identifier) @name)) @reference.write
 (compound_assignment_expr left: (unary_expression (identifier) @name)) @reference.write
 
+; Fields named in struct literals and struct patterns (`Span { start: 0,
+; .. }`, `Span { start: s, .. } = span`): members of the literal's type,
+; which is their receiver. A shorthand (`Span { start }`) names the local
+; it reads or binds, and stays that local's reference.
+(struct_expression
+  name: [(type_identifier) (scoped_type_identifier)] @receiver
+  body: (field_initializer_list
+    (field_initializer field: (field_identifier) @name) @reference.write))
+(struct_pattern
+  type: [(type_identifier) (scoped_type_identifier)] @receiver
+  (field_pattern name: (field_identifier) @name) @reference.reference)
+
 ; Lifetimes and loop labels (`'a`, `'outer`) are not names of items or
 ; bindings: claim them so that the catch-alls below skip them.
 (lifetime (identifier) @name) @reference.ignore

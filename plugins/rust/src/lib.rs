@@ -360,8 +360,10 @@ mod tests {
                 "parse call 44..49 1:33 member",
                 "parser call 24..30 1:15",
                 "TestError type 66..75 1:55",
+                "span write 78..82 1:67 member",
                 "new call 90..93 1:79 q=Span",
                 "Span reference 84..88 1:73",
+                "kind write 98..102 1:87 member",
                 "Empty reference 120..125 1:109 q=ast::ErrorKind",
                 "ErrorKind reference 109..118 1:98 q=ast",
                 "ast reference 104..107 1:93",
@@ -495,6 +497,8 @@ mod tests {
             f()?.e();\n\
             v[0].g();\n\
             assert!(p.h());\n\
+            let s = ast::Span { start: 0, end };\n\
+            let Span { start: a, .. } = s;\n\
             }\n";
         assert_eq!(
             receiver_lines(source),
@@ -505,6 +509,8 @@ mod tests {
                 "parse <- new()",
                 "d <- p",
                 "h <- p",
+                "start <- Span",
+                "start <- Span",
             ]
         );
     }
