@@ -202,10 +202,12 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
                 kind = s["kind"]
                 sel = s["selectionRange"]["start"]
                 sel_text = lines[sel["line"]] if sel["line"] < len(lines) else ""
-                if identifier_at(sel_text, sel["character"]) == s["name"]:
-                    # a declaration's own name (not `impl Name` headers)
-                    positions.add((rel, sel["line"], sel["character"]))
                 inside_types = all(p in CONTAINER_KINDS for p in parents)
+                if inside_types and identifier_at(sel_text, sel["character"]) == s["name"]:
+                    # a module- or type-level declaration's own name (not `impl
+                    # Name` headers; not locals, such as `const { kind } = this`,
+                    # which also read a property)
+                    positions.add((rel, sel["line"], sel["character"]))
                 if kind in KIND_NAMES and inside_types and not is_generated:
                     start = s["selectionRange"]["start"]
                     text = lines[start["line"]] if start["line"] < len(lines) else ""
