@@ -13,14 +13,16 @@ reference tool (an LSP server), on one project.
    ceil(candidates / --sample). A picked declaration the tool finds no
    reference to is skipped (and recorded), not replaced.
 3. Truth: textDocument/references at the name (includeDeclaration false),
-   inside the project, less other declarations and comment lines. Each
+   inside the project, less other module- or type-level declarations
+   (overriding members) and comment lines. Each
    site gets a category (categories.py) and is marked `merged` when the
    tool's own go-to-definition there lands on another declaration (a
    reference the tool lists because one method overrides or implements
    another, e.g. tsserver's `x.complete()` on an `Observer`).
 4. lingo (`lingo serve --root DIR`) gets `find_references` at the same
    position, include_declaration false, paged until done. lingo sites the
-   truth lacks but the tool's go-to-definition confirms join the truth.
+   truth lacks but the tool's go-to-definition confirms join the truth;
+   those where it finds nothing are recorded as `unverifiable`.
 5. report.py compares them.
 
 Standard library only. Writes one JSON file with every symbol's raw results.
