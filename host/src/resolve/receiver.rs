@@ -62,12 +62,7 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Option<SymbolRef> {
         let found = self.resolve_within(file, value, depth + 1);
-        let [definition] = found.as_slice() else {
-            return None;
-        };
-        if definition.confidence < 1.0 {
-            return None;
-        }
+        let definition = self.one_declaration(&found)?;
         let (owner_file, target) = match &definition.target {
             Target::Symbol { file, index } => {
                 if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
@@ -163,10 +158,14 @@ impl Resolver<'_> {
             .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
             .filter_map(|d| self.symbol_ref(d))
             .collect();
-        match types.as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
+        // Declarations of one name in one file are alternatives of one type
+        // (`#[cfg(..)]` variants): their members are looked up alike.
+        let first = *types.first()?;
+        let name = &self.table.symbol(first).name;
+        types
+            .iter()
+            .all(|t| t.file == first.file && self.table.symbol(*t).name == *name)
+            .then_some(first)
     }
 
     /// Members named as `reference` of the type `ty`, else of its nearest
@@ -253,14 +252,41 @@ impl Resolver<'_> {
         out
     }
 
-    /// Whether exactly one type declaration of the workspace has this name.
+    /// The one declaration `found` names certainly: a single one, or
+    /// alternatives of one declaration (the same name declared several
+    /// times in one file, under different `#[cfg(..)]`s), the first of them.
+    fn one_declaration<'d>(&self, found: &'d [Definition]) -> Option<&'d Definition> {
+        let first = found.first()?;
+        if found.iter().any(|d| d.confidence < 1.0) {
+            return None;
+        }
+        if found.len() == 1 {
+            return Some(first);
+        }
+        let key = |d: &Definition| match &d.target {
+            Target::Symbol { file, .. } => {
+                target_symbol(d).map(|s| (file.path.clone(), s.name.clone(), s.kind))
+            }
+            Target::Local { .. } => None,
+        };
+        let first_key = key(first)?;
+        found
+            .iter()
+            .all(|d| key(d).as_ref() == Some(&first_key))
+            .then_some(first)
+    }
+
+    /// Whether one type of the workspace has this name: its declarations
+    /// are all in one file (alternatives under `#[cfg(..)]`).
     fn type_name_is_unique(&self, name: &str) -> bool {
-        self.table
+        let mut files = self
+            .table
             .named(name)
             .iter()
             .filter(|r| is_type_kind(self.table.symbol(**r).kind))
-            .count()
-            == 1
+            .map(|r| r.file);
+        let first = files.next();
+        first.is_some() && files.all(|f| Some(f) == first)
     }
 
     fn symbol_ref(&self, definition: &Definition) -> Option<SymbolRef> {
