@@ -61,8 +61,10 @@ impl Language for Rust {
     const EXTENSIONS: &'static [&'static str] = &["rs"];
     const MANIFESTS: &'static [&'static str] = &["Cargo.toml"];
 
-    fn is_self_receiver(receiver: Node, _source: &str) -> bool {
+    /// `self.x`, and the fields of a `Self { x, .. }` literal or pattern.
+    fn is_self_receiver(receiver: Node, source: &str) -> bool {
         receiver.kind() == "self"
+            || (receiver.kind() == "type_identifier" && &source[receiver.byte_range()] == "Self")
     }
 
     /// The arguments of `assert_eq!`, `vec!`, `format!` and the like.
@@ -472,6 +474,16 @@ mod tests {
         );
     }
 
+    #[test]
+    fn fields_of_a_self_literal_are_the_impl_types() {
+        let source = "impl P {\n    fn new() -> Self { Self { depth: 0 } }\n}\n";
+        assert!(
+            reference_lines(source).contains(&"depth write 39..44 1:30 q=P member".to_string()),
+            "{:?}",
+            reference_lines(source)
+        );
+    }
+
     /// `member <- receiver` for every member access with a receiver; a
     /// called receiver is written `name()`.
     fn receiver_lines(source: &str) -> Vec<String> {
@@ -499,6 +511,7 @@ mod tests {
             assert!(p.h());\n\
             let s = ast::Span { start: 0, end };\n\
             let Span { start: a, .. } = s;\n\
+            let t = Self { depth: 1 };\n\
             }\n";
         assert_eq!(
             receiver_lines(source),
@@ -511,6 +524,7 @@ mod tests {
                 "h <- p",
                 "start <- Span",
                 "start <- Span",
+                "depth <- Self",
             ]
         );
     }
