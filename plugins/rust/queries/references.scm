@@ -62,12 +62,18 @@
 
 ; Fields named in struct literals and struct patterns (`Span { start: 0,
 ; .. }`, `Span { start: s, .. } = span`): members of the literal's type,
-; which is their receiver. A shorthand (`Span { start }`) names the local
-; it reads or binds, and stays that local's reference.
+; which is their receiver. A shorthand initialiser (`Span { start }`) names
+; both the field and the local it reads: the field is captured on the
+; initialiser node (the same bytes, another node), the local by the
+; catch-all below. (A shorthand in a pattern declares a local there.)
 (struct_expression
   name: [(type_identifier) (scoped_type_identifier)] @receiver
   body: (field_initializer_list
     (field_initializer field: (field_identifier) @name) @reference.write))
+(struct_expression
+  name: [(type_identifier) (scoped_type_identifier)] @receiver
+  body: (field_initializer_list
+    (shorthand_field_initializer) @name @reference.write))
 (struct_pattern
   type: [(type_identifier) (scoped_type_identifier)] @receiver
   (field_pattern name: (field_identifier) @name) @reference.reference)

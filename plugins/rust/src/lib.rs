@@ -475,13 +475,17 @@ mod tests {
     }
 
     #[test]
-    fn fields_of_a_self_literal_are_the_impl_types() {
-        let source = "impl P {\n    fn new() -> Self { Self { depth: 0 } }\n}\n";
-        assert!(
-            reference_lines(source).contains(&"depth write 39..44 1:30 q=P member".to_string()),
-            "{:?}",
-            reference_lines(source)
-        );
+    fn fields_of_a_self_literal_and_shorthands_are_the_impl_types() {
+        let source = "impl P {\n    fn new(top: u8) -> Self { Self { depth: 0, top } }\n}\n";
+        let lines = reference_lines(source);
+        for expected in [
+            "depth write 46..51 1:37 q=P member",
+            // A shorthand is the field and the parameter it reads.
+            "top write 56..59 1:47 q=P member",
+            "top reference 56..59 1:47 local=top@20",
+        ] {
+            assert!(lines.contains(&expected.to_string()), "{expected}: {lines:?}");
+        }
     }
 
     /// `member <- receiver` for every member access with a receiver; a
@@ -523,6 +527,7 @@ mod tests {
                 "d <- p",
                 "h <- p",
                 "start <- Span",
+                "end <- Span",
                 "start <- Span",
                 "depth <- Self",
             ]
