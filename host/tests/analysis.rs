@@ -127,86 +127,108 @@ fn call_end(end: &Option<CallEnd>) -> String {
 /// item, `error CODE` for a refusal.
 fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<String> {
     let target = Target::Position(cursor.clone());
-    let lines = match query {
-        Query::Definition => analysis.definition(&target).map(|d| {
-            d.definitions
-                .iter()
-                .map(|s| {
-                    let container = s.declared.as_ref().and_then(|d| d.container.as_deref());
-                    let place = place(&s.file_path, s.range.start.line, container, &s.name);
-                    format!("{place} {}", word(&s.resolution))
-                })
-                .collect()
-        }),
-        Query::References => analysis.references(&target).map(|r| {
-            r.sites
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}:{} {} in {} {}",
-                        s.site.file_path,
-                        s.site.range.start.line + 1,
-                        word(&s.site.kind),
-                        s.site.enclosing.as_deref().unwrap_or("-"),
-                        word(&s.resolution),
-                    )
-                })
-                .collect()
-        }),
-        Query::Implementations => analysis.implementations(&target, true).map(|i| {
-            i.implementations
-                .iter()
-                .map(|i| format!("{} {} {}", symbol(&i.symbol), i.relation.as_str(), i.depth))
-                .collect()
-        }),
-        Query::TypeDefinition => analysis.type_definition(&target).map(|t| {
-            t.type_definitions
-                .iter()
-                .map(|t| symbol(&t.symbol))
-                .collect()
-        }),
-        Query::Callers | Query::Callees => {
-            let direction = if query == Query::Callers {
-                CallDirection::Incoming
-            } else {
-                CallDirection::Outgoing
-            };
-            analysis.call_hierarchy(&target, direction, 1).map(|h| {
-                let calls = h.incoming.or(h.outgoing).unwrap_or_default();
-                calls
+    let lines =
+        match query {
+            Query::Definition => analysis.definition(&target).map(|d| {
+                d.definitions
                     .iter()
-                    .map(|c| {
-                        call_end(if query == Query::Callers {
-                            &c.from
-                        } else {
-                            &c.to
-                        })
+                    .map(|s| {
+                        let container = s.declared.as_ref().and_then(|d| d.container.as_deref());
+                        let place = place(&s.file_path, s.range.start.line, container, &s.name);
+                        format!("{place} {}", word(&s.resolution))
                     })
                     .collect()
-            })
-        }
-        Query::Dependents => analysis.subject(&target).and_then(|subject| {
-            let Subject::Symbol(r) = subject else {
-                return Ok(vec!["a local".to_string()]);
-            };
-            let table = analysis.table();
-            let name = table.symbol(r).name.clone();
-            let graph = analysis.dependents(&table.file(r).path, &name)?;
-            let mut edges: Vec<String> = graph
-                .edges
-                .iter()
-                .map(|e| {
-                    let end = |i: usize| {
-                        let n = &graph.nodes[i];
-                        format!("{}:{} {}", n.file, n.start_line, n.name)
-                    };
-                    format!("{} {} {}", end(e.from), e.label.as_str(), end(e.to))
+            }),
+            Query::References => analysis.references(&target).map(|r| {
+                r.sites
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{}:{} {} in {} {}",
+                            s.site.file_path,
+                            s.site.range.start.line + 1,
+                            word(&s.site.kind),
+                            s.site.enclosing.as_deref().unwrap_or("-"),
+                            word(&s.resolution),
+                        )
+                    })
+                    .collect()
+            }),
+            Query::Implementations => analysis.implementations(&target, true).map(|i| {
+                i.implementations
+                    .iter()
+                    .map(|i| format!("{} {} {}", symbol(&i.symbol), i.relation.as_str(), i.depth))
+                    .collect()
+            }),
+            Query::TypeDefinition => analysis.type_definition(&target).map(|t| {
+                t.type_definitions
+                    .iter()
+                    .map(|t| symbol(&t.symbol))
+                    .collect()
+            }),
+            Query::Callers | Query::Callees => {
+                let direction = if query == Query::Callers {
+                    CallDirection::Incoming
+                } else {
+                    CallDirection::Outgoing
+                };
+                analysis.call_hierarchy(&target, direction, 1).map(|h| {
+                    let calls = h.incoming.or(h.outgoing).unwrap_or_default();
+                    calls
+                        .iter()
+                        .map(|c| {
+                            call_end(if query == Query::Callers {
+                                &c.from
+                            } else {
+                                &c.to
+                            })
+                        })
+                        .collect()
                 })
-                .collect();
-            edges.sort();
-            Ok(edges)
-        }),
-    };
+            }
+            Query::SymbolInfo => analysis.symbol_info(&target).map(|info| {
+                let Some(d) = info.details else {
+                    return vec![format!("{} local", info.subject.name())];
+                };
+                let tally = |t: lingo::analysis::Tally| format!("{}+{}", t.certain, t.name_only);
+                let members: Vec<&str> = d.members.iter().map(|m| m.name.as_str()).collect();
+                vec![format!(
+                "{} {:?} references {} callers {} callees {} implementations {} members [{}]",
+                info.subject.name(),
+                d.visibility,
+                tally(d.references),
+                tally(d.callers),
+                tally(d.callees),
+                tally(d.implementations),
+                members.join(" ")
+            )
+            .to_lowercase()]
+            }),
+            Query::Dependents | Query::Dependencies => analysis.subject(&target).map(|subject| {
+                let Subject::Symbol(r) = subject else {
+                    return vec!["a local".to_string()];
+                };
+                let graph = if query == Query::Dependents {
+                    analysis.dependents(r)
+                } else {
+                    analysis.dependencies(r)
+                };
+                let mut edges: Vec<String> = graph
+                    .edges
+                    .iter()
+                    .map(|e| {
+                        let end = |i: usize| {
+                            let n = &graph.nodes[i];
+                            format!("{}:{} {}", n.file, n.start_line, n.name)
+                        };
+                        format!("{} {} {}", end(e.from), e.label.as_str(), end(e.to))
+                    })
+                    .collect();
+                edges.sort();
+                edges.extend(graph.notes.iter().map(|n| format!("note: {n}")));
+                edges
+            }),
+        };
     match lines {
         Ok(lines) => lines,
         Err(error) => vec![format!(

@@ -9,7 +9,7 @@ use petgraph::Direction;
 use super::{Analysis, AnalysisError};
 use crate::graph::render::{self, EdgeLabel, EdgeView, NodeView};
 use crate::graph::{CodeGraph, Edge, EdgeKind, Node, Site};
-use crate::resolve::{Resolution, SymbolTable};
+use crate::resolve::{Resolution, SymbolRef, SymbolTable};
 
 /// How far a traversal goes: an internal safeguard, not the caller's concern.
 const MAX_DEPTH: usize = 10;
@@ -17,14 +17,6 @@ const MAX_DEPTH: usize = 10;
 const MAX_NODES: usize = 100;
 /// Paths `paths_between` finds at most.
 const MAX_PATHS: usize = 3;
-
-/// One end of `paths_between`: a symbol declared in a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GraphEnd {
-    pub path: String,
-    /// `name`, or `Type.name` for a member.
-    pub symbol: String,
-}
 
 /// The subgraph an answer shows: nodes in discovery order (the query's
 /// first) and the edges between them, with notes on what was left out.
@@ -57,25 +49,24 @@ pub struct PathsBetween {
 }
 
 impl Analysis {
-    /// Who depends on the symbol, transitively.
-    pub fn dependents(&self, path: &str, symbol: &str) -> Result<DependencyGraph, AnalysisError> {
-        self.traverse(path, symbol, Direction::Incoming)
+    /// Who depends on `symbol` (named by [`Analysis::symbol_in_file`] or
+    /// [`Analysis::subject`]), transitively.
+    pub fn dependents(&self, symbol: SymbolRef) -> DependencyGraph {
+        self.traverse(symbol, Direction::Incoming)
     }
 
-    /// What the symbol depends on, transitively.
-    pub fn dependencies(&self, path: &str, symbol: &str) -> Result<DependencyGraph, AnalysisError> {
-        self.traverse(path, symbol, Direction::Outgoing)
+    /// What `symbol` depends on, transitively.
+    pub fn dependencies(&self, symbol: SymbolRef) -> DependencyGraph {
+        self.traverse(symbol, Direction::Outgoing)
     }
 
     /// Up to [`MAX_PATHS`] shortest paths from `from` to `to`, or else from
     /// `to` to `from`.
     pub fn paths_between(
         &self,
-        from: &GraphEnd,
-        to: &GraphEnd,
+        from: SymbolRef,
+        to: SymbolRef,
     ) -> Result<PathsBetween, AnalysisError> {
-        let from = self.symbol_in_file(&from.path, &from.symbol)?;
-        let to = self.symbol_in_file(&to.path, &to.symbol)?;
         if from == to {
             return Err(AnalysisError::SameSymbol);
         }
@@ -114,13 +105,8 @@ impl Analysis {
         })
     }
 
-    fn traverse(
-        &self,
-        path: &str,
-        symbol: &str,
-        direction: Direction,
-    ) -> Result<DependencyGraph, AnalysisError> {
-        let start = Node::Symbol(self.symbol_in_file(path, symbol)?);
+    fn traverse(&self, symbol: SymbolRef, direction: Direction) -> DependencyGraph {
+        let start = Node::Symbol(symbol);
         let graph = self.graph();
         let mut result = Subgraph::new(start);
         let mut queue = VecDeque::from([(start, 0usize)]);
@@ -160,7 +146,7 @@ impl Analysis {
                 "{guesses} name-only matches (same name, not resolved by the language's rules) are not shown; find_references lists them."
             ));
         }
-        Ok(result.view(self.table(), notes, self.generation()))
+        result.view(self.table(), notes, self.generation())
     }
 }
 

@@ -23,7 +23,7 @@ mod view;
 use std::sync::Arc;
 
 pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
-pub use dependencies::{DependencyGraph, GraphEnd, PathsBetween};
+pub use dependencies::{DependencyGraph, PathsBetween};
 pub use diagnostics::{DiagnosticView, Diagnostics, UnanalyzedFile, diagnostics};
 pub use error::AnalysisError;
 pub use hierarchy::{

@@ -5,9 +5,10 @@
 use serde_json::{Value, json};
 
 use super::{Args, Tool, ToolContext};
-use crate::analysis::{Analysis, DependencyGraph, GraphEnd};
+use crate::analysis::{Analysis, DependencyGraph};
 use crate::error::ToolError;
 use crate::graph::render;
+use crate::resolve::SymbolRef;
 
 pub fn dependents_of() -> Tool {
     Tool {
@@ -66,43 +67,39 @@ fn symbol_schema() -> Value {
 }
 
 fn run_dependents(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let (path, symbol) = (
-        args.required_str("file_path")?,
-        args.required_str("symbol")?,
-    );
-    let graph = Analysis::fresh(&context.workspace).dependents(path, symbol)?;
-    Ok(text_answer(&graph))
+    let analysis = Analysis::fresh(&context.workspace);
+    Ok(text_answer(&analysis.dependents(symbol(&analysis, args)?)))
 }
 
 fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let (path, symbol) = (
-        args.required_str("file_path")?,
-        args.required_str("symbol")?,
-    );
-    let graph = Analysis::fresh(&context.workspace).dependencies(path, symbol)?;
-    Ok(text_answer(&graph))
+    let analysis = Analysis::fresh(&context.workspace);
+    Ok(text_answer(
+        &analysis.dependencies(symbol(&analysis, args)?),
+    ))
+}
+
+/// The declaration `file_path` and `symbol` name.
+fn symbol(analysis: &Analysis, args: &Args) -> Result<SymbolRef, ToolError> {
+    let path = args.required_str("file_path")?;
+    let symbol = args.required_str("symbol")?;
+    Ok(analysis.symbol_in_file(path, symbol)?)
 }
 
 fn run_paths(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let end = |field: &str| -> Result<GraphEnd, ToolError> {
+    let analysis = Analysis::fresh(&context.workspace);
+    let end = |field: &str| -> Result<SymbolRef, ToolError> {
         let value = args.value(field).ok_or_else(|| ToolError::MissingParam {
             field: field.to_string(),
         })?;
         let part = |key: &str| {
-            value[key]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| ToolError::MissingParam {
-                    field: format!("{field}.{key}"),
-                })
+            value[key].as_str().ok_or_else(|| ToolError::MissingParam {
+                field: format!("{field}.{key}"),
+            })
         };
-        Ok(GraphEnd {
-            path: part("file_path")?,
-            symbol: part("symbol")?,
-        })
+        Ok(analysis.symbol_in_file(part("file_path")?, part("symbol")?)?)
     };
     let (from, to) = (end("from")?, end("to")?);
-    let answer = Analysis::fresh(&context.workspace).paths_between(&from, &to)?;
+    let answer = analysis.paths_between(from, to)?;
     match &answer.graph {
         Some(graph) => {
             let mut value = text_answer(graph);

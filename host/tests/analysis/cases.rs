@@ -4,7 +4,9 @@
 //! in Enclosing resolution` for references, `path:line Container.name
 //! RELATION depth` for implementations, `path:line Container.name` for type
 //! definitions and calls, `path:line name LABEL path:line name` for the
-//! edges of dependents (lines 1-based); `error CODE` for a refusal.
+//! edges of dependents and dependencies (lines 1-based), `name visibility
+//! references certain+name_only callers .. callees .. implementations ..
+//! members [..]` (lower case) for symbol info; `error CODE` for a refusal.
 //! Definitions name the container as the plugin reports it (`Parser`),
 //! the other views by nesting (`Demo.Parser`; none for a Go method,
 //! declared apart from its type).
@@ -15,6 +17,10 @@ pub const WRONG_TODAY: &[(&str, &str)] = &[
     (
         "go_references_of_the_method",
         "a receiver `(&Parser{})` (a composite literal's address in parentheses) is not typed: the call is a name-only guess",
+    ),
+    (
+        "ts_symbol_info_of_a_class",
+        "members are listed last-declared first (the graph's CONTAINS edges in reverse), not in declaration order",
     ),
     (
         "go_implementations_by_embedding",
@@ -32,6 +38,8 @@ pub enum Query {
     Callers,
     Callees,
     Dependents,
+    Dependencies,
+    SymbolInfo,
 }
 
 pub struct Case {
@@ -329,6 +337,29 @@ pub fn outer(p: Parser) -> u32 {
         query: TypeDefinition,
         expected: "error INVALID_PARAM",
     },
+    Case {
+        name: "rust_dependencies_of_a_function",
+        fixture: rust_crate!(
+            rust_parser!(),
+            "use crate::parser::Parser;\n\npub fn ty$0ped(p: Parser) -> u32 {\n    p.parse() + p.parse\n}\n"
+        ),
+        query: Dependencies,
+        expected: "
+            src/parser.rs:14 parse REFERENCES src/parser.rs:2 parse
+            src/run.rs:3 typed CALLS src/parser.rs:14 parse
+            src/run.rs:3 typed REFERENCES src/parser.rs:1 Parser
+            src/run.rs:3 typed REFERENCES src/parser.rs:2 parse
+        ",
+    },
+    Case {
+        name: "rust_symbol_info_of_a_type",
+        fixture: rust_crate!(
+            rust_parser!(),
+            "use crate::parser::Parser;\n\npub fn typed(p: Par$0ser) -> u32 {\n    p.parse()\n}\n"
+        ),
+        query: SymbolInfo,
+        expected: "parser public references 6+0 callers 0+0 callees 0+0 implementations 0+0 members [parse]",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function
@@ -540,6 +571,29 @@ export function outer(p: Parser): number {
             src/run.ts:7 outer CALLS src/run.ts:3 typed
         ",
     },
+    Case {
+        name: "ts_dependencies_of_a_function",
+        fixture: ts_package!(
+            ts_parser!(),
+            "import { Parser, parse } from \"./parser\";\n\nexport function ty$0ped(p: Parser): number {\n  return p.parse() + parse();\n}\n"
+        ),
+        query: Dependencies,
+        expected: "
+            src/parser.ts:8 parse REFERENCES src/parser.ts:2 count
+            src/run.ts:3 typed CALLS src/parser.ts:13 parse
+            src/run.ts:3 typed CALLS src/parser.ts:8 parse
+            src/run.ts:3 typed REFERENCES src/parser.ts:1 Parser
+        ",
+    },
+    Case {
+        name: "ts_symbol_info_of_a_class",
+        fixture: ts_package!(
+            "export class Par$0ser {\n  count = 0;\n\n  parse(): number {\n    return this.count;\n  }\n}\n",
+            "import { Parser } from \"./parser\";\n\nexport function typed(p: Parser): number {\n  return p.parse();\n}\n"
+        ),
+        query: SymbolInfo,
+        expected: "parser public references 2+0 callers 0+0 callees 0+0 implementations 0+0 members [count parse]",
+    },
 ];
 
 /// A Go module of one package: `Parser` with a method `Parse`, a function
@@ -750,6 +804,30 @@ func outer(p *Parser) int {
             run.go:3 typed CALLS parser.go:5 Parse
             run.go:7 outer CALLS run.go:3 typed
         ",
+    },
+    Case {
+        name: "go_dependencies_of_a_function",
+        fixture: go_module!(
+            go_parser!(),
+            "package demo\n\nfunc ty$0ped(p *Parser) int {\n\treturn p.Parse() + Parse()\n}\n"
+        ),
+        query: Dependencies,
+        expected: "
+            parser.go:11 Parse REFERENCES parser.go:3 Parser
+            parser.go:11 Parse REFERENCES parser.go:4 count
+            run.go:3 typed CALLS parser.go:11 Parse
+            run.go:3 typed CALLS parser.go:15 Parse
+            run.go:3 typed REFERENCES parser.go:3 Parser
+        ",
+    },
+    Case {
+        name: "go_symbol_info_of_a_method",
+        fixture: go_module!(
+            go_parser!(),
+            "package demo\n\nfunc typed(p *Parser) int {\n\treturn p.Pa$0rse() + Parse()\n}\n"
+        ),
+        query: SymbolInfo,
+        expected: "parse public references 1+0 callers 1+0 callees 0+0 implementations 0+0 members []",
     },
 ];
 
@@ -998,5 +1076,30 @@ pub const CSHARP: &[Case] = &[
             Run.cs:5 Typed CALLS Parser.cs:5 Parse
             Run.cs:7 Outer CALLS Run.cs:5 Typed
         ",
+    },
+    Case {
+        name: "cs_dependencies_of_a_method",
+        fixture: cs_project!(
+            cs_parser!(),
+            "namespace Demo\n{\n    public static class Run\n    {\n        public static int Ty$0ped(Parser p) { return p.Parse() + Helpers.Parse(); }\n    }\n}\n"
+        ),
+        query: Dependencies,
+        expected: "
+            Parser.cs:14 Parse REFERENCES Parser.cs:10 Count
+            Parser.cs:8 Parser IMPLEMENTS Parser.cs:3 IParser
+            Run.cs:5 Typed CALLS Parser.cs:14 Parse
+            Run.cs:5 Typed CALLS Parser.cs:21 Parse
+            Run.cs:5 Typed REFERENCES Parser.cs:19 Helpers
+            Run.cs:5 Typed REFERENCES Parser.cs:8 Parser
+        ",
+    },
+    Case {
+        name: "cs_symbol_info_of_an_interface",
+        fixture: cs_project!(
+            cs_parser!(),
+            "namespace Demo\n{\n    public static class Run\n    {\n        public static int Typed(IPar$0ser p) { return p.Parse(); }\n    }\n}\n"
+        ),
+        query: SymbolInfo,
+        expected: "iparser public references 2+0 callers 0+0 callees 0+0 implementations 1+0 members [parse]",
     },
 ];
