@@ -25,6 +25,9 @@ pub struct SymbolNode {
     /// Where the declaration's extent ends: past `end` when
     /// [`Language::symbol_range`] reaches further than the node.
     pub extent_end: usize,
+    /// The declaration whose node this one's is nested in (which may
+    /// differ from the symbol's container, see `@container`).
+    pub nested_in: Option<usize>,
 }
 
 /// A local binding with the byte offsets resolution needs.
@@ -80,7 +83,17 @@ pub fn symbols<L: Language>(
                 break;
             }
         }
-        let container = stack.last().copied();
+        // A declaration whose query names its container (`@container`, a
+        // constructor parameter property naming its class) belongs to the
+        // enclosing declaration whose node holds that name, not to the one
+        // nested deepest (the constructor).
+        let named_container =
+            m.capture("container").and_then(|named| {
+                stack.iter().rev().copied().find(|&i| {
+                    nodes[i].start <= named.start_byte() && named.end_byte() <= nodes[i].end
+                })
+            });
+        let container = named_container.or_else(|| stack.last().copied());
         if stack.len() >= MAX_DESCRIBED_DEPTH {
             // Nested this deep (generated code), a declaration is reported
             // plainly: the hooks that describe it walk up the tree, and
@@ -94,6 +107,7 @@ pub fn symbols<L: Language>(
                 kind_id: node.kind_id(),
                 name_start: name_node.start_byte(),
                 extent_end: node.end_byte(),
+                nested_in: stack.last().copied(),
             });
             symbols.push(symbol);
             continue;
@@ -125,6 +139,7 @@ pub fn symbols<L: Language>(
             visibility: L::name_visibility(node, name_node, source),
             modifiers: L::modifiers(node, source),
         };
+        let nested_in = stack.last().copied();
         stack.push(symbols.len());
         nodes.push(SymbolNode {
             start: node.start_byte(),
@@ -132,6 +147,7 @@ pub fn symbols<L: Language>(
             kind_id: node.kind_id(),
             name_start: name_node.start_byte(),
             extent_end: span_end.max(node.end_byte()),
+            nested_in,
         });
         symbols.push(symbol);
     }
@@ -606,7 +622,7 @@ fn references_in<L: Language>(
             .or_else(|| {
                 receiver
                     .filter(|r| L::is_self_receiver(*r, tree_text))
-                    .and_then(|_| enclosing(symbols, symbol_nodes, start))
+                    .and_then(|_| enclosing(symbol_nodes, start))
                     .and_then(|e| member_owner(symbols, e as usize))
                     .map(|owner| vec![owner])
             })
@@ -630,7 +646,7 @@ fn references_in<L: Language>(
                 span: lines.span(source, start, end),
                 qualifier,
                 is_member,
-                enclosing: enclosing(symbols, symbol_nodes, start),
+                enclosing: enclosing(symbol_nodes, start),
                 local: local.map(|l| l as u32),
                 receiver: None,
                 name,
@@ -675,7 +691,7 @@ fn resolve_local(
 }
 
 /// Index of the innermost symbol containing `offset`.
-pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Option<u32> {
+pub fn enclosing(nodes: &[SymbolNode], offset: usize) -> Option<u32> {
     let mut candidate = nodes
         .partition_point(|n| n.start <= offset)
         .checked_sub(1)?;
@@ -684,7 +700,7 @@ pub fn enclosing(symbols: &[Symbol], nodes: &[SymbolNode], offset: usize) -> Opt
         if node.start <= offset && offset < node.extent_end {
             return Some(candidate as u32);
         }
-        candidate = symbols[candidate].container? as usize;
+        candidate = node.nested_in?;
     }
 }
 

@@ -481,6 +481,22 @@ mod tests {
 
     /// One line per declared type of `source` read as the file `path`:
     /// target name (`local` or `symbol`), type (qualified), source.
+    #[test]
+    fn a_parameter_property_is_a_member_of_its_class() {
+        let source =
+            "class Action {\n  constructor(protected index: number, plain: number) {}\n}\n";
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        let symbols = document.symbols();
+        let index = symbols
+            .iter()
+            .find(|s| s.name == "index")
+            .expect("a field symbol for the parameter property");
+        let container = &symbols[index.container.expect("a container") as usize];
+        assert_eq!(container.name, "Action");
+        assert_eq!(index.container_name.as_deref(), Some("Action"));
+        assert!(symbols.iter().all(|s| s.name != "plain"));
+    }
+
     fn declared_lines(path: &str, source: &str) -> Vec<String> {
         let document = Document::<TypeScript>::new(path.into(), source.into());
         let (symbols, locals) = (document.symbols(), document.locals());
