@@ -360,3 +360,47 @@ fn answers_say_what_they_could_not_see() {
         "{reasons}"
     );
 }
+
+/// `paths_between` finds the shortest path in either direction, and none
+/// between unrelated declarations; the same declaration twice is refused.
+#[test]
+fn paths_between_declarations() {
+    let fixture = parse_fixture(
+        "//- src/lib.rs\n\
+         pub fn parse() -> u32 {\n    1\n}\n\n\
+         pub fn typed() -> u32 {\n    parse()\n}\n\n\
+         pub fn outer() -> u32 {\n    typed()\n}\n\n\
+         pub fn alone() {}\n",
+    );
+    let analysis = analyse("paths_between", &fixture);
+    let symbol = |name: &str| {
+        analysis
+            .symbol_in_file("src/lib.rs", name)
+            .expect("a declaration")
+    };
+    let path = |from: &str, to: &str| -> Vec<String> {
+        let answer = analysis
+            .paths_between(symbol(from), symbol(to))
+            .expect("an answer");
+        let Some(graph) = answer.graph else {
+            return vec![answer.text()];
+        };
+        graph
+            .edges
+            .iter()
+            .map(|e| {
+                let (a, b) = (&graph.nodes[e.from].name, &graph.nodes[e.to].name);
+                format!("{a} {} {b}", e.label.as_str())
+            })
+            .collect()
+    };
+    let chain = ["outer CALLS typed", "typed CALLS parse"];
+    assert_eq!(path("outer", "parse"), chain);
+    assert_eq!(path("parse", "outer"), chain, "searched backwards too");
+    assert_eq!(path("alone", "parse"), ["No path found."]);
+    let same = analysis.paths_between(symbol("parse"), symbol("parse"));
+    assert!(
+        matches!(same, Err(lingo::analysis::AnalysisError::SameSymbol)),
+        "{same:?}"
+    );
+}

@@ -48,6 +48,16 @@ pub struct PathsBetween {
     pub generation: u64,
 }
 
+impl PathsBetween {
+    /// The subgraph's text, or the spec's sentence for no path.
+    pub fn text(&self) -> String {
+        match &self.graph {
+            Some(graph) => graph.text(),
+            None => render::NO_PATH.to_string(),
+        }
+    }
+}
+
 impl Analysis {
     /// Who depends on `symbol` (named by [`Analysis::symbol_in_file`] or
     /// [`Analysis::subject`]), transitively.

@@ -46,6 +46,8 @@ pub use view::{
     line_text, qualified_container, qualified_name,
 };
 
+pub use crate::resolve::SymbolRef;
+
 use crate::graph::CodeGraph;
 use crate::resolve::{Resolver, SymbolTable};
 use crate::workspace::{FileEntry, Snapshot, Workspace};

@@ -5,10 +5,8 @@
 use serde_json::{Value, json};
 
 use super::{Args, Tool, ToolContext};
-use crate::analysis::{Analysis, DependencyGraph};
+use crate::analysis::{Analysis, DependencyGraph, SymbolRef};
 use crate::error::ToolError;
-use crate::graph::render;
-use crate::resolve::SymbolRef;
 
 pub fn dependents_of() -> Tool {
     Tool {
@@ -100,19 +98,12 @@ fn run_paths(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let (from, to) = (end("from")?, end("to")?);
     let answer = analysis.paths_between(from, to)?;
-    match &answer.graph {
-        Some(graph) => {
-            let mut value = text_answer(graph);
-            value["paths"] = json!(answer.paths);
-            Ok(value)
-        }
-        None => Ok(json!({
-            "format": "text",
-            "text": render::NO_PATH,
-            "paths": 0,
-            "generation": answer.generation,
-        })),
-    }
+    let mut value = match &answer.graph {
+        Some(graph) => text_answer(graph),
+        None => json!({ "format": "text", "text": answer.text(), "generation": answer.generation }),
+    };
+    value["paths"] = json!(answer.paths);
+    Ok(value)
 }
 
 /// The text answer: the rendered graph, then any notes.
