@@ -324,7 +324,7 @@ fn references_carry_kind_qualifier_member_flag_enclosing_symbol_and_local() {
         "index reference 14:26 in=total local=#4",
         "Circle type 16:23 q=Shape in=total",
         "Shape reference 16:16 in=total",
-            "radius write 16:32 member in=total",
+        "radius write 16:32 member in=total",
         "shape reference 17:10 in=total local=#7",
         "Square reference 18:15 q=Shape in=total",
         "Shape reference 18:8 in=total",
