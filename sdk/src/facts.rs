@@ -599,11 +599,16 @@ fn references_in<L: Language>(
     .filter_map(|m| {
         let name_node = m.capture("name")?;
         let (start, end) = view.range(name_node)?;
-        if declared.contains(&start) || crate::embedded::covered(skip, start) {
+        let receiver = m.capture("receiver");
+        // A declaration's own name is no reference, unless the pattern
+        // reads a member through a value there too (`const { kind } = this`
+        // declares `kind` and reads `this.kind`).
+        if (declared.contains(&start) && receiver.is_none())
+            || crate::embedded::covered(skip, start)
+        {
             return None;
         }
         let kind = reference_kind(&m.tag)?;
-        let receiver = m.capture("receiver");
         let qualifying_receiver = receiver
             .filter(|r| r.named_child_count() == 0)
             .map(|r| text(r, tree_text))

@@ -53,6 +53,37 @@
 ; A named function expression's name is visible only inside itself.
 (function_expression name: (identifier) @name) @reference.ignore
 
+; Properties read by destructuring a value (`const { kind, value } = this`,
+; `const { a: x } = options`): members of the value's type, which is their
+; receiver. A shorthand also declares the local of that name. Not the
+; names a `require("m")` destructures: those are imports.
+(variable_declarator
+  name: (object_pattern
+    (shorthand_property_identifier_pattern) @name @reference.reference)
+  value: [
+    (this) (identifier) (member_expression) (subscript_expression)
+    (parenthesized_expression) (new_expression)
+    (call_expression function: (member_expression))
+  ] @receiver)
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern key: (property_identifier) @name) @reference.reference)
+  value: [
+    (this) (identifier) (member_expression) (subscript_expression)
+    (parenthesized_expression) (new_expression)
+    (call_expression function: (member_expression))
+  ] @receiver)
+((variable_declarator
+  name: (object_pattern
+    (shorthand_property_identifier_pattern) @name @reference.reference)
+  value: (call_expression function: (identifier) @callee) @receiver)
+  (#not-eq? @callee "require"))
+((variable_declarator
+  name: (object_pattern
+    (pair_pattern key: (property_identifier) @name) @reference.reference)
+  value: (call_expression function: (identifier) @callee) @receiver)
+  (#not-eq? @callee "require"))
+
 ; Member access and bare names.
 (member_expression
   object: (_) @receiver

@@ -482,6 +482,34 @@ mod tests {
     /// One line per declared type of `source` read as the file `path`:
     /// target name (`local` or `symbol`), type (qualified), source.
     #[test]
+    fn destructured_properties_are_members_of_the_value() {
+        let source = "class Note {\n  kind = 1;\n  show(options: Options) {\n    const { kind } = this;\n    const { depth: d, k = 2 } = options;\n    return kind + d;\n  }\n}\n";
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        let references = document.references();
+        let lines: Vec<String> = references
+            .iter()
+            .filter(|r| r.is_member)
+            .map(|r| {
+                let on = r
+                    .receiver
+                    .as_ref()
+                    .map(|x| references[x.reference as usize].name.clone());
+                format!("{} q={:?} on={on:?}", r.name, r.qualifier)
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "kind q=[\"Note\"] on=None",
+                "depth q=[] on=Some(\"options\")",
+            ]
+        );
+        // `kind` is still the local it declares, read on the next line.
+        let locals = document.locals();
+        assert!(locals.iter().any(|l| l.name == "kind"));
+    }
+
+    #[test]
     fn a_parameter_property_is_a_member_of_its_class() {
         let source =
             "class Action {\n  constructor(protected index: number, plain: number) {}\n}\n";
