@@ -739,9 +739,14 @@ mod get_symbol_info {
         );
         assert_eq!(
             members(&square),
-            ["constructor constructor (line 10)", "method area (line 14)"]
+            [
+                "constructor constructor (line 10)",
+                // `constructor(readonly side: number)`: a parameter property.
+                "field side (line 10)",
+                "method area (line 14)"
+            ]
         );
-        assert_eq!(square["members_total"], json!(2));
+        assert_eq!(square["members_total"], json!(3));
         let ambiguous = server
             .call("get_symbol_info", json!({ "symbol": "areaOf" }))
             .await;
@@ -1554,16 +1559,21 @@ mod dependencies_of {
             graph_lines(&text),
             [
                 "twice --CALLS--> summary --CALLS--> area_of --REFERENCES--> Shape",
+                // `Square { side }` names the field `side`.
+                "summary --REFERENCES--> side",
                 "summary --REFERENCES--> Square",
                 "summary --REFERENCES--> Circle",
-                "summary --CALLS--> new --REFERENCES--> Circle",
+                "summary --CALLS--> new --REFERENCES--> radius",
+                "new --REFERENCES--> Circle",
             ],
             "{text}"
         );
         // Discovered nodes only, sorted by name; the query is not listed.
         assert_eq!(
             node_names(&text),
-            ["area_of", "Circle", "new", "Shape", "Square", "summary"],
+            [
+                "area_of", "Circle", "new", "radius", "Shape", "side", "Square", "summary"
+            ],
             "{text}"
         );
         assert_eq!(
@@ -1750,7 +1760,9 @@ mod dependencies_of {
         for line in [
             "Summary --CALLS--> AreaOf --REFERENCES--> Shape",
             "Summary --REFERENCES--> Square",
-            "Summary --CALLS--> NewCircle --REFERENCES--> Circle",
+            // `&Circle{Radius: radius}` names the field `Radius`.
+            "Summary --CALLS--> NewCircle --REFERENCES--> Radius",
+            "NewCircle --REFERENCES--> Circle",
         ] {
             assert!(graph.contains(&line), "{line} missing:\n{text}");
         }
