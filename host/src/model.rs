@@ -319,6 +319,14 @@ pub struct LanguagePolicy {
     pub type_annotation: TypeAnnotationPosition,
 }
 
+impl PluginInfo {
+    /// Whether the plugin's ABI has declared-type facts (0.2.0 on): then
+    /// a declaration without one states no type.
+    pub fn reports_declared_types(&self) -> bool {
+        self.abi_version != "0.1.0"
+    }
+}
+
 impl LanguagePolicy {
     /// The policy of a plugin built against ABI 0.1.0, which cannot state
     /// one: the host's rules before 0.2.0 (the build and vendor folders of

@@ -292,7 +292,6 @@ mod find_type_definition {
 
     /// `pub const ORIGIN: Point = Point { x: 0, y: 0 };` has one type.
     #[tokio::test]
-    #[ignore = "find_type_definition lists Point twice for the Rust constant ORIGIN: the Rust plugin reports no declared type for consts, and the fallback takes every type reference inside the constant (the annotation and the struct literal)"]
     async fn rust_constant_has_its_type_once() {
         let server = serve("tools/rust").await;
         let origin = types_of(&server, "src/canvas.rs", "ORIGIN").await;
@@ -464,7 +463,6 @@ mod find_type_definition {
     /// `total := shapes.AreaOf([]shapes.Shape{circle, square})` is a
     /// float64, the result of a call: no type of the workspace.
     #[tokio::test]
-    #[ignore = "find_type_definition answers Shape for the Go local `total := shapes.AreaOf([]shapes.Shape{...})` (a float64): the Go plugin reports no declared type for a call's result, and the host's fallback then takes the type written inside the call's argument on the same line"]
     async fn go_call_result_is_not_the_type_of_its_argument() {
         let server = serve("nav/go").await;
         let total = server

@@ -108,19 +108,53 @@ impl Analysis {
                 }
             };
         // The type the plugin read for the declaration (ABI 0.2.0) is the
-        // answer; plugins that report none are read by their annotation
-        // position.
+        // answer: written, or for a local initialised with a value whose
+        // type is stated (`let p = make()`), that type. A 0.1.0 plugin
+        // reports none; its annotations are read by their position.
+        let resolver = self.resolver();
         let declared_reference = declared_type_reference(&file, declared);
+        let states_types = file.plugin.info().reports_declared_types();
+        if declared_reference.is_none()
+            && states_types
+            && let Some(r) = resolver.type_of_declaration(&file, declared)
+        {
+            return Ok(TypeDefinitions {
+                symbol: SubjectView::new(table, &subject),
+                type_definitions: vec![TypeDefinition {
+                    symbol: SymbolView::new(table, r),
+                    written_as: None,
+                    resolution: Resolution::Scope,
+                    confidence: 1.0,
+                }],
+                unresolved_types: Some(Vec::new()),
+                generation: self.generation(),
+            });
+        }
+        // Without a declared type (a slice `&[Cart]`, an array `Item[]`),
+        // the type names written in the annotation: those before the value
+        // a local is initialised with (`total := AreaOf([]Shape{..})`
+        // writes no type for `total`).
+        let before_value = match (&subject, file.facts.as_ref()) {
+            (Subject::Local { index, .. }, Ok(facts)) => facts
+                .locals
+                .get(*index)
+                .and_then(|l| l.value)
+                .and_then(|v| facts.references.get(v.reference as usize))
+                .map(|v| v.span.start.offset),
+            _ => None,
+        };
         let annotations: Vec<&Reference> = match &declared_reference {
             Some(reference) => vec![reference],
-            None => annotation_refs(&file, &annotation_indexes),
+            None => annotation_refs(&file, &annotation_indexes)
+                .into_iter()
+                .filter(|r| before_value.is_none_or(|end| r.span.end.offset <= end))
+                .collect(),
         };
         if annotations.is_empty() {
             return Err(AnalysisError::TypeNotWritten {
                 name: SubjectView::new(table, &subject).name().to_string(),
             });
         }
-        let resolver = self.resolver();
         let mut definitions = Vec::new();
         let mut unresolved = Vec::new();
         for reference in annotations {
