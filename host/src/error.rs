@@ -91,6 +91,14 @@ pub enum ToolError {
     Plugin(#[from] PluginError),
     #[error("internal error: {0}")]
     Internal(String),
+    /// Another error, blamed on the argument that carried the bad value
+    /// (a tool whose path argument is `file_path`, or a `chunkId` naming a
+    /// file and a declaration).
+    #[error("{error}")]
+    Blamed {
+        field: &'static str,
+        error: Box<ToolError>,
+    },
 }
 
 impl ToolError {
@@ -118,6 +126,20 @@ impl ToolError {
             ToolError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
             ToolError::Plugin(e) => e.code(),
             ToolError::Internal(_) => "INTERNAL_ERROR",
+            ToolError::Blamed { error, .. } => error.code(),
+        }
+    }
+
+    /// This error, blamed on the argument `field` where it blames `from`
+    /// (a tool that names its path argument `file_path`).
+    pub fn blame(self, from: &str, field: &'static str) -> Self {
+        if self.details()["field"] == json!(from) {
+            ToolError::Blamed {
+                field,
+                error: Box::new(self),
+            }
+        } else {
+            self
         }
     }
 
@@ -185,6 +207,11 @@ impl ToolError {
             ToolError::ResourceLimitExceeded { limit } => json!({ "limitBytes": limit }),
             ToolError::Plugin(e) => e.details(),
             ToolError::Exhausted(_) | ToolError::Internal(_) => json!({}),
+            ToolError::Blamed { field, error } => {
+                let mut details = error.details();
+                details["field"] = json!(field);
+                details
+            }
         }
     }
 
@@ -231,6 +258,7 @@ impl ToolError {
             ToolError::Plugin(PluginError::Timeout { .. }) => {
                 vec!["The file may be too large or pathological for the plugin".into()]
             }
+            ToolError::Blamed { error, .. } => error.suggestions(),
             _ => Vec::new(),
         }
     }

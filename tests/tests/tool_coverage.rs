@@ -1380,7 +1380,6 @@ mod node_source {
     /// A chunk id that names no declaration is the `chunkId` argument's
     /// fault, whether its line/name or its file is wrong.
     #[tokio::test]
-    #[ignore = "node_source blames field `symbol` when a chunkId names no declaration (src/shapes.rs:20:new) and field `path` when its file is unknown (src/nope.rs:1:x); the argument at fault is `chunkId`"]
     async fn chunk_id_errors_blame_the_chunk_id() {
         let server = serve("nav/rust").await;
         let stale = server
@@ -1643,7 +1642,6 @@ mod dependencies_of {
 
     /// A wrong `file_path` is that argument's fault.
     #[tokio::test]
-    #[ignore = "dependencies_of blames field `path` for an unknown `file_path` (FILE_NOT_FOUND) and one outside the root (PATH_OUTSIDE_BOUNDARY); its argument is `file_path`"]
     async fn unknown_file_blames_file_path() {
         let server = serve("nav/rust").await;
         let no_file = server

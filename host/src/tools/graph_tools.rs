@@ -80,7 +80,9 @@ fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
 fn symbol(analysis: &Analysis, args: &Args) -> Result<SymbolRef, ToolError> {
     let path = args.required_str("file_path")?;
     let symbol = args.required_str("symbol")?;
-    Ok(analysis.symbol_in_file(path, symbol)?)
+    analysis
+        .symbol_in_file(path, symbol)
+        .map_err(|e| ToolError::from(e).blame("path", "file_path"))
 }
 
 fn run_paths(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {

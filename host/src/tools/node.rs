@@ -83,7 +83,11 @@ fn run_node_source(context: &ToolContext, args: &Args) -> Result<Value, ToolErro
     let context_lines = args.uint("includeContext", MAX_CONTEXT)?.unwrap_or(0) as usize;
     let analysis = Analysis::fresh(&context.workspace);
     let symbol = match args.str("chunkId")? {
-        Some(chunk) => analysis.chunk(chunk)?,
+        Some(chunk) => analysis.chunk(chunk).map_err(|e| {
+            ToolError::from(e)
+                .blame("path", "chunkId")
+                .blame("symbol", "chunkId")
+        })?,
         None => analysis
             .subject(&target::target(args)?)?
             .declaration("a local binding is not a chunk; name a declaration")?,
