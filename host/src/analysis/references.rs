@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::view::{ReferenceSite, SiteView, SubjectView};
 use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
 use crate::graph::{CodeGraph, EdgeKind, Node, Site};
+use crate::model::FileFacts;
 use crate::resolve::{Resolution, SymbolRef};
 
 /// Possibly-missed sites listed in [`Completeness`] at most.
@@ -27,6 +28,11 @@ pub struct Completeness {
     /// The first possibly missed sites (none for a local).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub possibly_missed_sites: Option<Vec<SiteView>>,
+    /// Mentions of the name inside code the parser could not read (a
+    /// syntax error's region) that are no reference it found: uses there
+    /// may be missed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unparsed_mentions: usize,
     pub complete: bool,
     pub note: String,
     /// Files and imports of the snapshot the answer could not see.
@@ -128,6 +134,7 @@ impl Analysis {
                     possibly_missed: 0,
                     ambiguous: None,
                     possibly_missed_sites: None,
+                    unparsed_mentions: 0,
                     complete: true,
                     note: "a local binding: every use is in its scope in this file".into(),
                     incomplete: None,
@@ -184,20 +191,27 @@ impl Analysis {
             })
             .collect();
         let ambiguous = missed.iter().filter(|m| m.candidates > 0).count();
+        let unparsed = self.unparsed_mentions(&declaration.name);
         let shown: Vec<SiteView> = missed
             .iter()
             .take(MAX_MISSED_SHOWN)
             .filter_map(|m| SiteView::new(table, m.site))
             .collect();
-        let complete = name_only == 0 && missed.is_empty();
+        let complete = name_only == 0 && missed.is_empty() && unparsed == 0;
         let note = if complete {
             "every same-named reference in the workspace was resolved; these are all of them"
                 .to_string()
         } else {
-            format!(
+            let mut note = format!(
                 "{name_only} references are name-only guesses; {} same-named references could not be resolved ({ambiguous} because too many declarations share the name) and may also be uses of this declaration",
                 missed.len()
-            )
+            );
+            if unparsed > 0 {
+                note += &format!(
+                    "; the name appears {unparsed} times inside code with syntax errors the parser could not read (get_diagnostics lists them), where uses may be missed"
+                );
+            }
+            note
         };
         Completeness {
             resolved: sites.len() - name_only,
@@ -205,6 +219,7 @@ impl Analysis {
             possibly_missed: missed.len(),
             ambiguous: Some(ambiguous),
             possibly_missed_sites: Some(shown),
+            unparsed_mentions: unparsed,
             complete,
             note,
             incomplete: None,
@@ -212,7 +227,137 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// Mentions of `name` as a whole word inside the regions of syntax
+    /// errors (which may hide code the parser could not read) that are no
+    /// reference of the file's facts. Work is bounded by the bytes of those
+    /// regions.
+    fn unparsed_mentions(&self, name: &str) -> usize {
+        self.table()
+            .files()
+            .iter()
+            .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
+            .map(|(source, facts)| unparsed_mentions_in(name, source, facts))
+            .sum()
+    }
+}
+
+/// Mentions of `name` as a whole word inside the syntax-error regions of
+/// one file (`source`, `facts`) that are no reference of its facts.
+fn unparsed_mentions_in(name: &str, source: &str, facts: &FileFacts) -> usize {
+    if name.is_empty() {
+        return 0;
+    }
+    let mut known: Option<std::collections::HashSet<u32>> = None;
+    let mut count = 0;
+    for diagnostic in facts
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == SYNTAX_ERROR_CODE)
+    {
+        let (start, end) = (
+            diagnostic.span.start.offset as usize,
+            diagnostic.span.end.offset as usize,
+        );
+        let Some(region) = source.get(start..end) else {
+            continue;
+        };
+        for (at, _) in region.match_indices(name) {
+            let offset = start + at;
+            let whole_word = !source[..offset]
+                .chars()
+                .next_back()
+                .is_some_and(is_word_char)
+                && !source[offset + name.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(is_word_char);
+            if !whole_word {
+                continue;
+            }
+            let known = known.get_or_insert_with(|| {
+                facts
+                    .references
+                    .iter()
+                    .map(|r| r.span.start.offset)
+                    .collect()
+            });
+            if !known.contains(&(offset as u32)) {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// The diagnostic code of a region the parser could not read.
+const SYNTAX_ERROR_CODE: &str = "syntax-error";
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// By file, then position.
 fn sort_sites(sites: &mut [ReferenceSite]) {
     sites.sort_by(|a, b| a.site.place().cmp(&b.site.place()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Diagnostic, Position, Reference, ReferenceKind, Severity, Span};
+
+    fn span(start: u32, end: u32) -> Span {
+        let at = |offset| Position {
+            line: 0,
+            character: offset,
+            offset,
+        };
+        Span {
+            start: at(start),
+            end: at(end),
+        }
+    }
+
+    #[test]
+    fn mentions_in_syntax_errors_that_are_no_reference_are_counted() {
+        let source = "ok(helper); <T>(x): helper_two helper $helper helper()";
+        let mut facts = FileFacts {
+            language: "test".into(),
+            symbols: Vec::new(),
+            references: Vec::new(),
+            imports: Vec::new(),
+            locals: Vec::new(),
+            diagnostics: Vec::new(),
+            metrics: Vec::new(),
+            modules: Vec::new(),
+            declared_types: Vec::new(),
+        };
+        // `helper` at 3 is a reference; the region starts at 12.
+        facts.references.push(Reference {
+            name: "helper".into(),
+            kind: ReferenceKind::Reference,
+            span: span(3, 9),
+            qualifier: Vec::new(),
+            is_member: false,
+            enclosing: None,
+            local: None,
+            receiver: None,
+        });
+        assert_eq!(unparsed_mentions_in("helper", source, &facts), 0);
+        facts.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            code: SYNTAX_ERROR_CODE.into(),
+            message: "syntax error".into(),
+            span: span(0, source.len() as u32),
+        });
+        // Whole words only (not `helper_two` or `$helper`), references
+        // excluded (the one at 3): `helper` at 31 and at 46.
+        assert_eq!(unparsed_mentions_in("helper", source, &facts), 2);
+        assert_eq!(unparsed_mentions_in("", source, &facts), 0);
+    }
 }
