@@ -83,6 +83,27 @@
     (pair_pattern key: (property_identifier) @name) @reference.reference)
   value: (call_expression function: (identifier) @callee) @receiver)
   (#not-eq? @callee "require"))
+(variable_declarator
+  name: (object_pattern
+    (object_assignment_pattern
+      left: (shorthand_property_identifier_pattern) @name) @reference.reference)
+  value: [
+    (this) (identifier) (member_expression) (subscript_expression)
+    (parenthesized_expression) (new_expression)
+    (call_expression function: (member_expression))
+  ] @receiver)
+((variable_declarator
+  name: (object_pattern
+    (object_assignment_pattern
+      left: (shorthand_property_identifier_pattern) @name) @reference.reference)
+  value: (call_expression function: (identifier) @callee) @receiver)
+  (#not-eq? @callee "require"))
+
+; An object literal's keys (`{ kind: "array" }`) are properties of the type
+; the literal is given to, which the source does not name there: member
+; references without a known receiver (labelled guesses).
+(object
+  (pair key: (property_identifier) @name) @reference.write) @receiver
 
 ; Member access and bare names.
 (member_expression

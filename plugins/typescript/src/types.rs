@@ -483,6 +483,7 @@ mod tests {
     /// target name (`local` or `symbol`), type (qualified), source.
     #[test]
     fn destructured_properties_are_members_of_the_value() {
+        // `k = 2` (a default) reads `options.k` too.
         let source = "class Note {\n  kind = 1;\n  show(options: Options) {\n    const { kind } = this;\n    const { depth: d, k = 2 } = options;\n    return kind + d;\n  }\n}\n";
         let document = Document::<TypeScript>::new("a.ts".into(), source.into());
         let references = document.references();
@@ -502,6 +503,7 @@ mod tests {
             [
                 "kind q=[\"Note\"] on=None",
                 "depth q=[] on=Some(\"options\")",
+                "k q=[] on=Some(\"options\")",
             ]
         );
         // `kind` is still the local it declares, read on the next line.
