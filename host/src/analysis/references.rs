@@ -104,6 +104,7 @@ impl Analysis {
                 let mut sites = self.incoming_sites(&graph, Node::Symbol(*r), |kind| {
                     kind.is_dependency() || kind == EdgeKind::Imports
                 });
+                sites.extend(self.uses_of_same_binding(*r));
                 sort_sites(&mut sites);
                 let completeness = self.completeness(&graph, *r, &sites);
                 (sites, completeness)
@@ -148,6 +149,38 @@ impl Analysis {
             completeness: completeness.seeing(self.incompleteness()),
             generation: self.generation(),
         })
+    }
+
+    /// The uses of a local binding declared by the very name of the
+    /// declaration `symbol` (a TypeScript constructor parameter property is
+    /// a parameter and a field at once): uses of the declaration too.
+    fn uses_of_same_binding(&self, symbol: SymbolRef) -> Vec<ReferenceSite> {
+        let table = self.table();
+        let file = table.file(symbol);
+        let Ok(facts) = &file.facts else {
+            return Vec::new();
+        };
+        let name_span = table.symbol(symbol).name_span;
+        let Some(local) = facts.locals.iter().position(|l| l.span == name_span) else {
+            return Vec::new();
+        };
+        facts
+            .references
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.local == Some(local as u32))
+            .filter_map(|(i, _)| {
+                let site = Site {
+                    file: symbol.file,
+                    reference: i as u32,
+                };
+                Some(ReferenceSite {
+                    site: SiteView::new(table, site)?,
+                    resolution: Resolution::Scope,
+                    confidence: 1.0,
+                })
+            })
+            .collect()
     }
 
     /// The reference sites of the edges into `node` whose kind `keep` accepts.

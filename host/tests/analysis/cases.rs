@@ -476,6 +476,35 @@ export function fresh(): number {
         ",
     },
     Case {
+        // A constructor parameter property is a parameter and a field: its
+        // uses as either are uses of the field.
+        name: "ts_references_of_a_parameter_property",
+        fixture: ts_package!(
+            r#"export class Action {
+  constructor(protected in$0dex: number) {
+    this.index = index + 1;
+  }
+
+  next(): number {
+    return this.index;
+  }
+}
+"#,
+            r#"import { Action } from "./parser";
+
+export function step(a: Action): number {
+  return a.next();
+}
+"#
+        ),
+        query: References,
+        expected: "
+            src/parser.ts:3 write in Action.constructor qualified
+            src/parser.ts:3 reference in Action.constructor scope
+            src/parser.ts:7 reference in Action.next qualified
+        ",
+    },
+    Case {
         name: "ts_implementations_of_an_interface",
         fixture: ts_package!(
             r#"export interface Sha$0pe {

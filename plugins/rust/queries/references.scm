@@ -65,7 +65,8 @@
 ; which is their receiver. A shorthand initialiser (`Span { start }`) names
 ; both the field and the local it reads: the field is captured on the
 ; initialiser node (the same bytes, another node), the local by the
-; catch-all below. (A shorthand in a pattern declares a local there.)
+; catch-all below. A shorthand in a pattern (`let Span { start, .. } = s`)
+; declares a local and reads the field.
 (struct_expression
   name: [(type_identifier) (scoped_type_identifier)] @receiver
   body: (field_initializer_list
@@ -77,6 +78,9 @@
 (struct_pattern
   type: [(type_identifier) (scoped_type_identifier)] @receiver
   (field_pattern name: (field_identifier) @name) @reference.reference)
+(struct_pattern
+  type: [(type_identifier) (scoped_type_identifier)] @receiver
+  (field_pattern name: (shorthand_field_identifier) @name) @reference.reference)
 
 ; Lifetimes and loop labels (`'a`, `'outer`) are not names of items or
 ; bindings: claim them so that the catch-alls below skip them.

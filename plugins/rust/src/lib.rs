@@ -516,6 +516,7 @@ mod tests {
             let s = ast::Span { start: 0, end };\n\
             let Span { start: a, .. } = s;\n\
             let t = Self { depth: 1 };\n\
+            let Span { end, .. } = s;\n\
             }\n";
         assert_eq!(
             receiver_lines(source),
@@ -530,6 +531,7 @@ mod tests {
                 "end <- Span",
                 "start <- Span",
                 "depth <- Self",
+                "end <- Span",
             ]
         );
     }
