@@ -43,7 +43,12 @@ fn composed(kind: &str, folders: &[&str]) -> String {
     parts.join("\n")
 }
 
+/// Whether the SDK reads a capture of this name (`@_name` captures serve
+/// predicates only, by tree-sitter's convention).
 fn known_capture(kind: &str, name: &str) -> bool {
+    if name.starts_with('_') {
+        return true;
+    }
     match kind {
         "symbols" => name.starts_with("definition.") || matches!(name, "name" | "container"),
         "references" => {

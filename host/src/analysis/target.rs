@@ -107,6 +107,8 @@ impl Analysis {
                                 format!(
                                     "{candidates} declarations share the name; without types lingo cannot tell which one is meant"
                                 )
+                            } else if in_syntax_error(facts, offset) {
+                                "no declaration of that name is indexed; the code here has syntax errors the parser could not read (get_diagnostics lists them), and a declaration in it may be missing".into()
                             } else {
                                 "no declaration of that name is indexed".into()
                             },
@@ -216,6 +218,13 @@ impl Analysis {
             .file_number(&file.path)
             .ok_or_else(|| AnalysisError::Internal(format!("{} missing from the table", file.path)))
     }
+}
+
+/// Whether `offset` lies in a region the parser could not read.
+fn in_syntax_error(facts: &crate::model::FileFacts, offset: u32) -> bool {
+    facts.diagnostics.iter().any(|d| {
+        d.code == "syntax-error" && d.span.start.offset <= offset && offset < d.span.end.offset
+    })
 }
 
 /// SYMBOL_NOT_FOUND at a position, with the declarations around it.

@@ -76,13 +76,13 @@
 ((variable_declarator
   name: (object_pattern
     (shorthand_property_identifier_pattern) @name @reference.reference)
-  value: (call_expression function: (identifier) @callee) @receiver)
-  (#not-eq? @callee "require"))
+  value: (call_expression function: (identifier) @_callee) @receiver)
+  (#not-eq? @_callee "require"))
 ((variable_declarator
   name: (object_pattern
     (pair_pattern key: (property_identifier) @name) @reference.reference)
-  value: (call_expression function: (identifier) @callee) @receiver)
-  (#not-eq? @callee "require"))
+  value: (call_expression function: (identifier) @_callee) @receiver)
+  (#not-eq? @_callee "require"))
 (variable_declarator
   name: (object_pattern
     (object_assignment_pattern
@@ -96,8 +96,8 @@
   name: (object_pattern
     (object_assignment_pattern
       left: (shorthand_property_identifier_pattern) @name) @reference.reference)
-  value: (call_expression function: (identifier) @callee) @receiver)
-  (#not-eq? @callee "require"))
+  value: (call_expression function: (identifier) @_callee) @receiver)
+  (#not-eq? @_callee "require"))
 
 ; An object literal's keys (`{ kind: "array" }`) are properties of the type
 ; the literal is given to, which the source does not name there: member
