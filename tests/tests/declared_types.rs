@@ -162,6 +162,13 @@ async fn go_members_through_parameters_literals_and_calls_are_certain() {
             ("run.go", (28, 10), &["decoder.go:13 method qualified 1.00"]),
             // `Decoder{r: nil}`: a literal's key is its type's field.
             ("run.go", (32, 13), &["decoder.go:6 field qualified 1.00"]),
+            // `w.level` with `w wrapped` and `type wrapped struct{ *base }`:
+            // the embedded struct's field.
+            (
+                "scanner.go",
+                (27, 10),
+                &["scanner.go:22 field qualified 1.00"],
+            ),
         ],
     )
     .await;

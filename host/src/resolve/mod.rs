@@ -371,6 +371,12 @@ impl<'s> Resolver<'s> {
         if !local.is_empty() {
             return local;
         }
+        if reference.is_member {
+            let inherited = self.inherited_members(file, reference);
+            if !inherited.is_empty() {
+                return inherited;
+            }
+        }
         share(self.members_of(owner, reference, None), 0.9)
     }
 

@@ -49,6 +49,38 @@ impl Resolver<'_> {
         }
     }
 
+    /// `self.name` / `this.name` (which the plugin qualifies by the
+    /// enclosing type's name) where the type itself has no such member:
+    /// its nearest supertype's (a base class, an embedded struct, a trait's
+    /// default method).
+    pub(super) fn inherited_members(
+        &self,
+        file: &Arc<FileEntry>,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let Some((owner, outer)) = reference.qualifier.split_last() else {
+            return Vec::new();
+        };
+        let owner_reference = Reference {
+            name: owner.clone(),
+            kind: ReferenceKind::Type,
+            qualifier: outer.to_vec(),
+            is_member: false,
+            local: None,
+            receiver: None,
+            ..reference.clone()
+        };
+        let found = self.resolve_within(file, &owner_reference, MAX_RECEIVER_DEPTH);
+        let Some(owner) = self
+            .one_declaration(&found)
+            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+            .and_then(|d| self.symbol_ref(d))
+        else {
+            return Vec::new();
+        };
+        self.members_of_type(owner, reference)
+    }
+
     /// The type of the value `value` denotes (or, `called`, of what calling
     /// it returns), when it resolves certainly and the source states it:
     /// a type itself (`Type.member`, `new Type().member`), a local,
@@ -170,7 +202,7 @@ impl Resolver<'_> {
 
     /// Members named as `reference` of the type `ty`, else of its nearest
     /// supertypes (breadth first), the kind the access asks for first.
-    fn members_of_type(&self, ty: SymbolRef, reference: &Reference) -> Vec<Definition> {
+    pub(super) fn members_of_type(&self, ty: SymbolRef, reference: &Reference) -> Vec<Definition> {
         let mut seen = vec![ty];
         let mut level = vec![ty];
         for _ in 0..=MAX_SUPERTYPE_DEPTH {
@@ -231,10 +263,16 @@ impl Resolver<'_> {
             let file = self.table.file(*holder);
             let Ok(facts) = &file.facts else { continue };
             let lists = self.table.base_lists(holder.file, facts);
-            let Some(bases) = lists.get(&holder.symbol) else {
-                continue;
-            };
-            for &index in bases {
+            // Its own base list, and those its direct members hold (a Go
+            // embedded field is a member whose type is embedded).
+            let held = lists.iter().filter(|(h, _)| {
+                **h == holder.symbol
+                    || facts
+                        .symbols
+                        .get(**h as usize)
+                        .is_some_and(|s| s.container == Some(holder.symbol))
+            });
+            for &index in held.flat_map(|(_, bases)| bases) {
                 let Some(base) = facts.references.get(index as usize) else {
                     continue;
                 };
