@@ -118,6 +118,28 @@
   type: [(type_identifier) (qualified_type)] @receiver
   body: (literal_value
     (keyed_element key: (literal_element (identifier) @name)) @reference.reference))
+; The keys of an element literal whose type is elided (`[]test{{label: ..}}`,
+; `map[string]*T{"a": {Name: ..}}`): fields of the slice's, array's or
+; map's element type, which is their receiver.
+(composite_literal
+  type: [
+    (slice_type element: [(type_identifier) (qualified_type)] @receiver)
+    (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @receiver))
+    (array_type element: [(type_identifier) (qualified_type)] @receiver)
+    (array_type element: (pointer_type [(type_identifier) (qualified_type)] @receiver))
+    (map_type value: [(type_identifier) (qualified_type)] @receiver)
+    (map_type value: (pointer_type [(type_identifier) (qualified_type)] @receiver))
+  ]
+  body: (literal_value
+    [
+      (literal_element
+        (literal_value
+          (keyed_element key: (literal_element (identifier) @name)) @reference.reference))
+      (keyed_element
+        value: (literal_element
+          (literal_value
+            (keyed_element key: (literal_element (identifier) @name)) @reference.reference)))
+    ]))
 (keyed_element
   key: (literal_element (identifier) @name) @receiver) @reference.reference
 

@@ -323,6 +323,8 @@ mod tests {
             d, e := NewDecoder(r), s\n\
             var w = os.Stdout\n\
             x, err := f()\n\
+            ts := []test{{label: \"a\"}, {label: \"b\"}}\n\
+            ms := map[string]*pkg.Case{\"k\": {Want: 1}}\n\
             }\n";
         assert_eq!(
             links(source),
@@ -333,6 +335,9 @@ mod tests {
                 "Depth <- Options",
                 "Name <- Options",
                 "Verbose <- Config",
+                "label <- test",
+                "label <- test",
+                "Want <- Case",
                 "d = NewDecoder()",
                 "e = s",
                 "w = Stdout",
