@@ -484,7 +484,10 @@ mod tests {
             "top write 56..59 1:47 q=P member",
             "top reference 56..59 1:47 local=top@20",
         ] {
-            assert!(lines.contains(&expected.to_string()), "{expected}: {lines:?}");
+            assert!(
+                lines.contains(&expected.to_string()),
+                "{expected}: {lines:?}"
+            );
         }
     }
 
