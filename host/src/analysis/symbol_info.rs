@@ -114,6 +114,8 @@ impl Analysis {
                 _ => references.add(edge.resolution),
             }
         }
+        // In declaration order (the graph lists edges newest first).
+        members.sort_by_key(|m| (m.file, table.symbol(*m).span.start.offset));
         let details = SymbolDetails {
             doc: symbol.doc.clone(),
             visibility: symbol.visibility,
