@@ -2,6 +2,7 @@
 //! shortest paths over the dependency edges of the symbol graph, as the
 //! subgraph graph-tools-api.md renders (`graph::render`).
 
+use crate::model::SymbolKind;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use petgraph::Direction;
@@ -130,6 +131,16 @@ impl Analysis {
                 let Some(label) = followed(edge) else {
                     continue;
                 };
+                // A package, namespace or module named on the way to what
+                // is used (`shapes.AreaOf`) is a path, not a dependency.
+                if let Node::Symbol(r) = other
+                    && matches!(
+                        self.table().symbol(r).kind,
+                        SymbolKind::Package | SymbolKind::Namespace | SymbolKind::Module
+                    )
+                {
+                    continue;
+                }
                 let known = result.contains(other);
                 if !known && result.len() > MAX_NODES {
                     capped = true;
