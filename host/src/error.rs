@@ -73,6 +73,8 @@ pub enum ToolError {
         line: u64,
         character: u64,
         line_count: usize,
+        /// Whether the tool counts lines from 1 (`node_at`).
+        one_based: bool,
     },
     #[error("no symbol or reference at {line}:{character} in `{path}`")]
     NothingAtPosition {
@@ -192,6 +194,7 @@ impl ToolError {
                 line,
                 character,
                 line_count,
+                ..
             } => json!({
                 "field": field, "path": path, "line": line, "character": character, "lineCount": line_count
             }),
@@ -251,6 +254,13 @@ impl ToolError {
             ToolError::TypeNotWritten { .. } => {
                 vec!["Use find_definition on the initializer's constructor or call instead".into()]
             }
+            ToolError::InvalidPosition {
+                one_based: true,
+                line_count,
+                ..
+            } => vec![format!(
+                "Lines count from 1 and columns from 0 here; the file has {line_count} lines"
+            )],
             ToolError::InvalidPosition { .. } => vec!["Lines and characters are zero-based".into()],
             ToolError::ResourceLimitExceeded { .. } => {
                 vec!["Narrow the query or page with `limit` and `offset`".into()]
@@ -373,12 +383,14 @@ impl From<AnalysisError> for ToolError {
                 line,
                 character,
                 line_count,
+                one_based,
             } => ToolError::InvalidPosition {
                 path,
                 field,
                 line,
                 character,
                 line_count,
+                one_based,
             },
             AnalysisError::NothingAtPosition {
                 path,

@@ -1096,7 +1096,6 @@ mod node_at {
     /// node_at counts lines from 1 and names its column `column`: an error
     /// about a position says so in the same terms.
     #[tokio::test]
-    #[ignore = "node_at's position errors speak find_definition's terms: line 99 is reported as line 98, a column past the end as field `character`, with the suggestion \"Lines and characters are zero-based\"; expected the line as sent, field `column`, and no zero-based advice"]
     async fn position_errors_use_its_own_one_based_terms() {
         let server = serve("nav/rust").await;
         let outside = server

@@ -16,6 +16,9 @@ pub enum AnalysisError {
         line: u64,
         character: u64,
         line_count: usize,
+        /// Whether the tool counts lines from 1 (`node_at`); the others
+        /// take LSP's zero-based positions.
+        one_based: bool,
     },
     #[error("no symbol or reference at {line}:{character} in `{path}`")]
     NothingAtPosition {

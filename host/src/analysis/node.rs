@@ -80,7 +80,28 @@ pub fn node_at(
     column: u64,
     generation: u64,
 ) -> Result<NodeAt, AnalysisError> {
-    let offset = offset_in(file, line.saturating_sub(1), column)?;
+    // Lines count from 1 here (codetextor-api.md): an error says so, in
+    // the tool's own terms.
+    let offset = offset_in(file, line.saturating_sub(1), column).map_err(|e| match e {
+        AnalysisError::InvalidPosition {
+            path,
+            field,
+            line_count,
+            ..
+        } => AnalysisError::InvalidPosition {
+            path,
+            field: if field == "character" {
+                "column"
+            } else {
+                field
+            },
+            line,
+            character: column,
+            line_count,
+            one_based: true,
+        },
+        other => other,
+    })?;
     let nodes = file.plugin.node_at(&file.path, &file.source, offset)?;
     let (nodes, report) =
         crate::validate::check_nodes(nodes, &file.source, &crate::validate::FactLimits::default());

@@ -263,6 +263,7 @@ pub fn offset_in(file: &FileEntry, line: u64, character: u64) -> Result<u32, Ana
             line,
             character,
             line_count,
+            one_based: false,
         }
     })
 }
