@@ -1794,7 +1794,6 @@ mod dependencies_of {
 
     /// `func main` of package main is a function one may ask about.
     #[tokio::test]
-    #[ignore = "dependencies_of {file_path: main.go, symbol: main} (Go) is SYMBOL_AMBIGUOUS between `package main` and `func main`, and no qualification picks the function: a Go program's entry point cannot be asked about"]
     async fn go_main_function_can_be_asked_about() {
         let server = serve("nav/go").await;
         let text = dependencies(&server, "main.go", "main").await;

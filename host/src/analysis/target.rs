@@ -1,6 +1,7 @@
 //! Which declaration a query is about: the name at a position of a file, or
 //! a symbol name, optionally narrowed to one file.
 
+use crate::model::SymbolKind;
 use std::sync::Arc;
 
 use super::{Analysis, AnalysisError};
@@ -173,6 +174,24 @@ impl Analysis {
             })
             .map(|(i, _)| i)
             .collect();
+        // A file's own package or module clause shares its name with what
+        // it declares (Go's `package main` and `func main`): the
+        // declaration is meant.
+        let declarations: Vec<usize> = found
+            .iter()
+            .copied()
+            .filter(|&i| {
+                !matches!(
+                    facts.symbols[i].kind,
+                    SymbolKind::Package | SymbolKind::Module | SymbolKind::Namespace
+                )
+            })
+            .collect();
+        let found = if declarations.len() == 1 {
+            declarations
+        } else {
+            found
+        };
         let at = |index: usize| SymbolRef {
             file: file_number,
             symbol: index as u32,
