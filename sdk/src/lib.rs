@@ -9,6 +9,7 @@
 
 pub mod bindings;
 mod component;
+pub mod declared;
 mod document;
 mod embedded;
 mod facts;

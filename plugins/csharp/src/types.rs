@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::declared::{Targets, Written, preorder};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
 
@@ -28,16 +29,6 @@ pub fn declared_types(
     symbols: &[Symbol],
     locals: &[Local],
 ) -> Vec<DeclaredType> {
-    let symbol_at: HashMap<u32, u32> = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name_span.start.offset, i as u32))
-        .collect();
-    let local_at: HashMap<u32, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.span.start.offset, i as u32))
-        .collect();
     let mut type_parameters: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
     for local in locals
         .iter()
@@ -51,43 +42,20 @@ pub fn declared_types(
     let context = Context {
         source,
         lines,
-        symbol_at,
-        local_at,
+        targets: Targets::new(symbols, locals),
         type_parameters,
     };
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    // Preorder walk without recursion (deeply nested code must not overflow
-    // the component's stack).
-    loop {
-        context.visit(cursor.node(), &mut out);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
+    preorder(root, |node| context.visit(node, &mut out));
+    out
 }
 
 struct Context<'a> {
     source: &'a str,
     lines: &'a LineIndex,
-    symbol_at: HashMap<u32, u32>,
-    local_at: HashMap<u32, u32>,
+    targets: Targets,
     /// Type parameters by name, with the byte ranges they are in scope.
     type_parameters: HashMap<&'a str, Vec<(u32, u32)>>,
-}
-
-/// A named type as written: its name node and the path before it.
-struct Written<'t> {
-    name: Node<'t>,
-    qualifier: Vec<String>,
 }
 
 impl Context<'_> {
@@ -152,7 +120,7 @@ impl Context<'_> {
                 }
             }
             "method_declaration" => {
-                let Some(target) = field("name").and_then(|n| self.symbol(n)) else {
+                let Some(target) = field("name").and_then(|n| self.targets.symbol(n)) else {
                     return;
                 };
                 if let Some(ty) = field("returns")
@@ -165,7 +133,7 @@ impl Context<'_> {
                 }
             }
             "local_function_statement" => {
-                let target = field("name").and_then(|n| self.symbol(n));
+                let target = field("name").and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, field("type"))
                     && !is_own_type_parameter(node, ty, self.source)
                 {
@@ -173,7 +141,7 @@ impl Context<'_> {
                 }
             }
             "operator_declaration" => {
-                let target = field("operator").and_then(|n| self.symbol(n));
+                let target = field("operator").and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, field("type")) {
                     self.push(out, target, ty, DeclaredTypeSource::ReturnType);
                 }
@@ -181,7 +149,7 @@ impl Context<'_> {
             // Named after the type it converts to.
             "conversion_operator_declaration" => {
                 if let Some(ty) = field("type")
-                    && let Some(target) = self.symbol(ty)
+                    && let Some(target) = self.targets.symbol(ty)
                 {
                     self.push(out, target, ty, DeclaredTypeSource::ReturnType);
                 }
@@ -284,19 +252,9 @@ impl Context<'_> {
     }
 
     fn target(&self, name: Node) -> Option<DeclaredTarget> {
-        self.local(name).or_else(|| self.symbol(name))
-    }
-
-    fn local(&self, name: Node) -> Option<DeclaredTarget> {
-        self.local_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Local(i))
-    }
-
-    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
-        self.symbol_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Symbol(i))
+        self.targets
+            .local(name)
+            .or_else(|| self.targets.symbol(name))
     }
 }
 

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::declared::{Targets, Written, preorder};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
 
@@ -43,16 +44,6 @@ pub fn declared_types(
     symbols: &[Symbol],
     locals: &[Local],
 ) -> Vec<DeclaredType> {
-    let symbol_at: HashMap<u32, u32> = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name_span.start.offset, i as u32))
-        .collect();
-    let local_at: HashMap<u32, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.span.start.offset, i as u32))
-        .collect();
     let mut locals_named: HashMap<&str, Vec<&Local>> = HashMap::new();
     for local in locals {
         locals_named
@@ -63,8 +54,7 @@ pub fn declared_types(
     let mut context = Context {
         source,
         lines,
-        symbol_at,
-        local_at,
+        targets: Targets::new(symbols, locals),
         locals_named,
         // A package-level `new` hides the builtin (in this file at least);
         // methods and fields named `new` do not.
@@ -84,43 +74,19 @@ pub fn declared_types(
         constraints: HashMap::new(),
     };
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    // Preorder walk without recursion (deeply nested code must not overflow
-    // the component's stack). Type parameters are recorded at their
-    // declaration's node, which the walk reaches before any of their uses.
-    loop {
-        context.visit(cursor.node(), &mut out);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
+    preorder(root, |node| context.visit(node, &mut out));
+    out
 }
 
 struct Context<'a, 't> {
     source: &'a str,
     lines: &'a LineIndex,
-    symbol_at: HashMap<u32, u32>,
-    local_at: HashMap<u32, u32>,
+    targets: Targets,
     locals_named: HashMap<&'a str, Vec<&'a Local>>,
     new_is_builtin: bool,
     /// Type parameters seen so far, by their name's offset: the single
     /// named type their constraint is, if it is one.
     constraints: HashMap<u32, Option<Written<'t>>>,
-}
-
-/// A named type as written: its name node and the package before it.
-#[derive(Clone)]
-struct Written<'t> {
-    name: Node<'t>,
-    qualifier: Vec<String>,
 }
 
 impl<'t> Context<'_, 't> {
@@ -134,7 +100,7 @@ impl<'t> Context<'_, 't> {
                 };
                 let mut cursor = node.walk();
                 for name in node.children_by_field_name("name", &mut cursor) {
-                    if let Some(target) = self.local(name) {
+                    if let Some(target) = self.targets.local(name) {
                         self.push(out, target, ty, DeclaredTypeSource::Annotation);
                     }
                 }
@@ -147,16 +113,21 @@ impl<'t> Context<'_, 't> {
                 let mut named = false;
                 for name in node.children_by_field_name("name", &mut cursor) {
                     named = true;
-                    if let Some(target) = self.symbol(name) {
+                    if let Some(target) = self.targets.symbol(name) {
                         self.push(out, target, ty, DeclaredTypeSource::Annotation);
                     }
                 }
                 // An embedded field is named after its type.
                 if !named
                     && let Some(written) = self.named_type(ty)
-                    && let Some(target) = self.symbol(written.name)
+                    && let Some(target) = self.targets.symbol(written.name)
                 {
-                    out.push(self.declared(target, written, DeclaredTypeSource::Annotation));
+                    out.push(written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::Annotation,
+                    ));
                 }
             }
             "var_spec" | "const_spec" => self.spec(node, out),
@@ -176,7 +147,7 @@ impl<'t> Context<'_, 't> {
                     if name.kind() != "identifier" {
                         continue;
                     }
-                    if let Some(target) = self.local(name) {
+                    if let Some(target) = self.targets.local(name) {
                         self.initialised(out, target, value);
                     }
                 }
@@ -191,7 +162,7 @@ impl<'t> Context<'_, 't> {
             "method_declaration" => {
                 let target = node
                     .child_by_field_name("name")
-                    .and_then(|n| self.symbol(n));
+                    .and_then(|n| self.targets.symbol(n));
                 let receiver = node
                     .child_by_field_name("receiver")
                     .and_then(|list| {
@@ -261,7 +232,7 @@ impl<'t> Context<'_, 't> {
     fn result(&self, node: Node<'t>, out: &mut Vec<DeclaredType>) {
         let target = node
             .child_by_field_name("name")
-            .and_then(|n| self.symbol(n));
+            .and_then(|n| self.targets.symbol(n));
         let Some(target) = target else {
             return;
         };
@@ -354,25 +325,7 @@ impl<'t> Context<'_, 't> {
         source: DeclaredTypeSource,
     ) {
         if let Some(written) = self.named_type(ty) {
-            out.push(self.declared(target, written, source));
-        }
-    }
-
-    fn declared(
-        &self,
-        target: DeclaredTarget,
-        written: Written,
-        source: DeclaredTypeSource,
-    ) -> DeclaredType {
-        let name = written.name;
-        DeclaredType {
-            target,
-            type_name: self.source[name.byte_range()].to_string(),
-            type_qualifier: written.qualifier,
-            span: self
-                .lines
-                .span(self.source, name.start_byte(), name.end_byte()),
-            source,
+            out.push(written.declared(target, self.source, self.lines, source));
         }
     }
 
@@ -440,21 +393,11 @@ impl<'t> Context<'_, 't> {
             .filter(move |l| l.scope.start.offset <= offset && offset < l.scope.end.offset)
     }
 
-    fn local(&self, name: Node) -> Option<DeclaredTarget> {
-        self.local_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Local(i))
-    }
-
-    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
-        self.symbol_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Symbol(i))
-    }
-
     /// Package-level names are symbols; those of function bodies locals.
     fn symbol_or_local(&self, name: Node) -> Option<DeclaredTarget> {
-        self.symbol(name).or_else(|| self.local(name))
+        self.targets
+            .symbol(name)
+            .or_else(|| self.targets.local(name))
     }
 }
 

@@ -3,9 +3,8 @@
 //! `T::new(..)` / `T::default()`, fields' types, functions' return types
 //! (`Self` as the `impl`'s type) and the type of each `impl` block.
 
-use std::collections::HashMap;
-
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::declared::{Targets, Written, preorder};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
 
@@ -21,53 +20,20 @@ pub fn declared_types(
     symbols: &[Symbol],
     locals: &[Local],
 ) -> Vec<DeclaredType> {
-    let symbol_at: HashMap<u32, u32> = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name_span.start.offset, i as u32))
-        .collect();
-    let local_at: HashMap<u32, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.span.start.offset, i as u32))
-        .collect();
     let context = Context {
         source,
         lines,
-        symbol_at,
-        local_at,
+        targets: Targets::new(symbols, locals),
     };
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    // Preorder walk without recursion (deeply nested code must not overflow
-    // the component's stack).
-    loop {
-        context.visit(cursor.node(), &mut out);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
+    preorder(root, |node| context.visit(node, &mut out));
+    out
 }
 
 struct Context<'a> {
     source: &'a str,
     lines: &'a LineIndex,
-    symbol_at: HashMap<u32, u32>,
-    local_at: HashMap<u32, u32>,
-}
-
-/// A named type as written: its name node and the path before it.
-struct Written<'t> {
-    name: Node<'t>,
-    qualifier: Vec<String>,
+    targets: Targets,
 }
 
 impl Context<'_> {
@@ -77,7 +43,7 @@ impl Context<'_> {
                 let target = node
                     .child_by_field_name("pattern")
                     .and_then(binding_name)
-                    .and_then(|n| self.local(n));
+                    .and_then(|n| self.targets.local(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
                     self.push(out, target, ty, DeclaredTypeSource::Annotation);
                 }
@@ -86,7 +52,7 @@ impl Context<'_> {
                 let Some(target) = node
                     .child_by_field_name("pattern")
                     .and_then(binding_name)
-                    .and_then(|n| self.local(n))
+                    .and_then(|n| self.targets.local(n))
                 else {
                     return;
                 };
@@ -99,7 +65,7 @@ impl Context<'_> {
             "field_declaration" | "const_item" | "static_item" => {
                 let target = node
                     .child_by_field_name("name")
-                    .and_then(|n| self.symbol(n));
+                    .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
                     self.push(out, target, ty, DeclaredTypeSource::Annotation);
                 }
@@ -107,7 +73,7 @@ impl Context<'_> {
             "function_item" | "function_signature_item" => {
                 let target = node
                     .child_by_field_name("name")
-                    .and_then(|n| self.symbol(n));
+                    .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("return_type"))
                 {
                     self.push(out, target, ty, DeclaredTypeSource::ReturnType);
@@ -118,9 +84,14 @@ impl Context<'_> {
                     return;
                 };
                 let target = named_type(ty, self.source, None)
-                    .and_then(|w| self.symbol(w.name).map(|t| (t, w)));
+                    .and_then(|w| self.targets.symbol(w.name).map(|t| (t, w)));
                 if let Some((target, written)) = target {
-                    out.push(self.declared(target, written, DeclaredTypeSource::SelfType));
+                    out.push(written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::SelfType,
+                    ));
                 }
             }
             _ => {}
@@ -191,37 +162,7 @@ impl Context<'_> {
         if !name.starts_with(|c: char| c.is_uppercase()) {
             return;
         }
-        out.push(self.declared(target, written, source));
-    }
-
-    fn declared(
-        &self,
-        target: DeclaredTarget,
-        written: Written,
-        source: DeclaredTypeSource,
-    ) -> DeclaredType {
-        let name = written.name;
-        DeclaredType {
-            target,
-            type_name: self.source[name.byte_range()].to_string(),
-            type_qualifier: written.qualifier,
-            span: self
-                .lines
-                .span(self.source, name.start_byte(), name.end_byte()),
-            source,
-        }
-    }
-
-    fn local(&self, name: Node) -> Option<DeclaredTarget> {
-        self.local_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Local(i))
-    }
-
-    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
-        self.symbol_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Symbol(i))
+        out.push(written.declared(target, self.source, self.lines, source));
     }
 }
 

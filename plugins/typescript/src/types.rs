@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::declared::{Targets, Written};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
 
@@ -14,21 +15,10 @@ pub fn declared_types(
     symbols: &[Symbol],
     locals: &[Local],
 ) -> Vec<DeclaredType> {
-    let symbol_at: HashMap<u32, u32> = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name_span.start.offset, i as u32))
-        .collect();
-    let local_at: HashMap<u32, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.span.start.offset, i as u32))
-        .collect();
     let context = Context {
         source,
         lines,
-        symbol_at,
-        local_at,
+        targets: Targets::new(symbols, locals),
         type_parameters: TypeParameters::new(locals),
     };
     let mut out = Vec::new();
@@ -128,15 +118,8 @@ impl<'a> TypeParameters<'a> {
 struct Context<'a> {
     source: &'a str,
     lines: &'a LineIndex,
-    symbol_at: HashMap<u32, u32>,
-    local_at: HashMap<u32, u32>,
+    targets: Targets,
     type_parameters: TypeParameters<'a>,
-}
-
-/// A named type as written: its name node and the path before it.
-struct Written<'t> {
-    name: Node<'t>,
-    qualifier: Vec<String>,
 }
 
 impl Context<'_> {
@@ -156,7 +139,12 @@ impl Context<'_> {
                 let Some(ty) = node.child_by_field_name("type") else {
                     return;
                 };
-                for target in self.local(name).into_iter().chain(self.symbol(name)) {
+                for target in self
+                    .targets
+                    .local(name)
+                    .into_iter()
+                    .chain(self.targets.symbol(name))
+                {
                     self.annotated(out, target, ty, this_type);
                 }
             }
@@ -169,10 +157,10 @@ impl Context<'_> {
                 };
                 let ty = node.child_by_field_name("type");
                 let value = node.child_by_field_name("value");
-                if let Some(target) = self.local(name) {
+                if let Some(target) = self.targets.local(name) {
                     self.typed_or_constructed(out, target, ty, value, this_type);
                 }
-                let Some(target) = self.symbol(name) else {
+                let Some(target) = self.targets.symbol(name) else {
                     return;
                 };
                 self.typed_or_constructed(out, target, ty, value, this_type);
@@ -187,7 +175,7 @@ impl Context<'_> {
                 let name = node
                     .child_by_field_name("name")
                     .or_else(|| node.child_by_field_name("property"));
-                let Some(target) = name.and_then(|n| self.symbol(n)) else {
+                let Some(target) = name.and_then(|n| self.targets.symbol(n)) else {
                     return;
                 };
                 let ty = node.child_by_field_name("type");
@@ -197,7 +185,7 @@ impl Context<'_> {
             "property_signature" => {
                 let target = node
                     .child_by_field_name("name")
-                    .and_then(|n| self.symbol(n));
+                    .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
                     self.annotated(out, target, ty, this_type);
                 }
@@ -210,7 +198,7 @@ impl Context<'_> {
             | "abstract_method_signature" => {
                 let Some(target) = node
                     .child_by_field_name("name")
-                    .and_then(|n| self.symbol(n))
+                    .and_then(|n| self.targets.symbol(n))
                 else {
                     return;
                 };
@@ -235,7 +223,7 @@ impl Context<'_> {
                 let target = node
                     .children(&mut cursor)
                     .find(|c| c.kind() == "default")
-                    .and_then(|d| self.symbol(d));
+                    .and_then(|d| self.targets.symbol(d));
                 if let Some(target) = target {
                     self.returns(out, target, function, this_type);
                 }
@@ -244,12 +232,17 @@ impl Context<'_> {
                 let Some(name) = node.child_by_field_name("name") else {
                     return;
                 };
-                if let Some(target) = self.symbol(name) {
+                if let Some(target) = self.targets.symbol(name) {
                     let written = Written {
                         name,
                         qualifier: Vec::new(),
                     };
-                    out.push(self.declared(target, written, DeclaredTypeSource::SelfType));
+                    out.push(written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::SelfType,
+                    ));
                 }
             }
             _ => {}
@@ -269,7 +262,12 @@ impl Context<'_> {
         if let Some(ty) = ty {
             self.annotated(out, target, ty, this_type);
         } else if let Some(written) = value.and_then(|v| self.constructed(v)) {
-            out.push(self.declared(target, written, DeclaredTypeSource::Constructor));
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Constructor,
+            ));
         }
     }
 
@@ -281,7 +279,12 @@ impl Context<'_> {
         this_type: Option<Node>,
     ) {
         if let Some(written) = self.named_type(ty, this_type) {
-            out.push(self.declared(target, written, DeclaredTypeSource::Annotation));
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Annotation,
+            ));
         }
     }
 
@@ -301,7 +304,12 @@ impl Context<'_> {
             return;
         };
         if let Some(written) = self.named_type(ty, this_type) {
-            out.push(self.declared(target, written, DeclaredTypeSource::ReturnType));
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::ReturnType,
+            ));
         }
     }
 
@@ -416,36 +424,6 @@ impl Context<'_> {
             }
         }
         found
-    }
-
-    fn declared(
-        &self,
-        target: DeclaredTarget,
-        written: Written,
-        source: DeclaredTypeSource,
-    ) -> DeclaredType {
-        let name = written.name;
-        DeclaredType {
-            target,
-            type_name: self.source[name.byte_range()].to_string(),
-            type_qualifier: written.qualifier,
-            span: self
-                .lines
-                .span(self.source, name.start_byte(), name.end_byte()),
-            source,
-        }
-    }
-
-    fn local(&self, name: Node) -> Option<DeclaredTarget> {
-        self.local_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Local(i))
-    }
-
-    fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
-        self.symbol_at
-            .get(&(name.start_byte() as u32))
-            .map(|&i| DeclaredTarget::Symbol(i))
     }
 }
 

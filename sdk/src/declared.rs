@@ -1,0 +1,97 @@
+//! Building blocks of a plugin's `declared_types` hook: which declaration
+//! a name node declares, a type as written, and a preorder walk that does
+//! not recurse on the tree's depth.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::LineIndex;
+use crate::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+
+/// The document's declarations by where their name starts.
+pub struct Targets {
+    symbol_at: HashMap<u32, u32>,
+    local_at: HashMap<u32, u32>,
+}
+
+impl Targets {
+    /// Index `symbols` by name start and `locals` by span start (the
+    /// document's facts, in the order the host receives them).
+    pub fn new(symbols: &[Symbol], locals: &[Local]) -> Self {
+        Targets {
+            symbol_at: symbols
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.name_span.start.offset, i as u32))
+                .collect(),
+            local_at: locals
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (l.span.start.offset, i as u32))
+                .collect(),
+        }
+    }
+
+    /// The symbol whose name is `name`.
+    pub fn symbol(&self, name: Node) -> Option<DeclaredTarget> {
+        self.symbol_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Symbol(i))
+    }
+
+    /// The local whose name is `name`.
+    pub fn local(&self, name: Node) -> Option<DeclaredTarget> {
+        self.local_at
+            .get(&(name.start_byte() as u32))
+            .map(|&i| DeclaredTarget::Local(i))
+    }
+}
+
+/// A named type as written: its name node and the path before it,
+/// outermost first.
+#[derive(Clone)]
+pub struct Written<'t> {
+    pub name: Node<'t>,
+    pub qualifier: Vec<String>,
+}
+
+impl Written<'_> {
+    /// The declared type of `target` this written type states.
+    pub fn declared(
+        self,
+        target: DeclaredTarget,
+        source_text: &str,
+        lines: &LineIndex,
+        source: DeclaredTypeSource,
+    ) -> DeclaredType {
+        let name = self.name;
+        DeclaredType {
+            target,
+            type_name: source_text[name.byte_range()].to_string(),
+            type_qualifier: self.qualifier,
+            span: lines.span(source_text, name.start_byte(), name.end_byte()),
+            source,
+        }
+    }
+}
+
+/// Call `visit` on every node under `root` (itself included) in preorder,
+/// with a cursor: deeply nested code cannot overflow the component's stack.
+pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+    let mut cursor = root.walk();
+    loop {
+        visit(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
