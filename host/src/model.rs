@@ -319,11 +319,19 @@ pub struct LanguagePolicy {
     pub type_annotation: TypeAnnotationPosition,
 }
 
+/// The plugin ABI whose components state no policy, declared types,
+/// receivers or local values.
+pub const LEGACY_ABI: &str = "0.1.0";
+
+/// The diagnostic code of a region the parser could not read (the SDK's).
+pub const SYNTAX_ERROR_CODE: &str = "syntax-error";
+
 impl PluginInfo {
-    /// Whether the plugin's ABI has declared-type facts (0.2.0 on): then
-    /// a declaration without one states no type.
+    /// Whether the plugin's ABI has the policy and the declared-type,
+    /// receiver and local-value facts (0.2.0 on): then a declaration
+    /// without a declared type states none.
     pub fn reports_declared_types(&self) -> bool {
-        self.abi_version != "0.1.0"
+        self.abi_version != LEGACY_ABI
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::view::{ReferenceSite, SiteView, SubjectView};
 use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
 use crate::graph::{CodeGraph, EdgeKind, Node, Site};
-use crate::model::FileFacts;
+use crate::model::{FileFacts, SYNTAX_ERROR_CODE};
 use crate::resolve::{Resolution, SymbolRef};
 
 /// Possibly-missed sites listed in [`Completeness`] at most.
@@ -322,9 +322,6 @@ fn unparsed_mentions_in(name: &str, source: &str, facts: &FileFacts) -> usize {
     }
     count
 }
-
-/// The diagnostic code of a region the parser could not read.
-const SYNTAX_ERROR_CODE: &str = "syntax-error";
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'

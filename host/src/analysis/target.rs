@@ -242,7 +242,9 @@ impl Analysis {
 /// Whether `offset` lies in a region the parser could not read.
 fn in_syntax_error(facts: &crate::model::FileFacts, offset: u32) -> bool {
     facts.diagnostics.iter().any(|d| {
-        d.code == "syntax-error" && d.span.start.offset <= offset && offset < d.span.end.offset
+        d.code == crate::model::SYNTAX_ERROR_CODE
+            && d.span.start.offset <= offset
+            && offset < d.span.end.offset
     })
 }
 

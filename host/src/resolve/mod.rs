@@ -117,9 +117,6 @@ pub struct Resolver<'s> {
 /// listing every same-named declaration would be noise, not an answer.
 pub const MAX_NAME_ONLY_CANDIDATES: usize = 8;
 
-/// The plugin ABI whose components cannot state their language's policy.
-const LEGACY_ABI: &str = "0.1.0";
-
 /// Confidence of a member of the enclosing type found for a bare name (an
 /// implicit `this`) when the plugin could not say whether its language has
 /// that rule (ABI 0.1.0).
@@ -292,7 +289,7 @@ impl<'s> Resolver<'s> {
         // its `is_self_receiver` hook) does not come here: it resolves as
         // `Type.x`.
         let info = file.plugin.info();
-        let stated = info.abi_version != LEGACY_ABI;
+        let stated = info.reports_declared_types();
         if stated && !info.policy.bare_names_reach_members {
             return Vec::new();
         }
