@@ -6,12 +6,15 @@ knows no types and is not lingo's logic: a few rules on the text before and
 after the name, first match wins.
 
   import          inside a use/import statement: Rust `use a::{b, c};`,
-                  TypeScript `import {..} from` / `export {..} [from]`, Go `import`.
+                  TypeScript `import {..} from` / `export {..} [from]`, Go `import`,
+                  a C# `using` directive.
   qualified path  `Q::name`, or `Q.name` where Q names a module or a type:
                   an identifier starting uppercase in Rust and TypeScript (not
                   an ALL_CAPS constant), a TypeScript `import * as Q`, a Go
                   imported package name (when the declaration is not a member:
-                  a local variable may shadow the package).
+                  a local variable may shadow the package); in C#, where
+                  values are capitalised too, a Q that Roslyn binds to a type
+                  or namespace (the `qualifier` it reports with the site).
   chained call    `f(..).name`, `f(..)?.name`, `a[i].name`: the receiver is a
                   call result or another expression, not a named value.
   call through a typed value
@@ -21,7 +24,8 @@ after the name, first match wins.
   type use        a type declaration's name in a type position: after `:`,
                   `->`, `<`, `&`, Rust's `,` (generic arguments), `dyn`,
                   `impl`, `for`, `as`, `new`, `extends`, `implements`, `|`,
-                  Go's `*`, `[]`, `map[K]`, `chan`, or a parameter/variable
+                  Go's `*`, `[]`, `map[K]`, `chan`, C#'s `(` (a cast, a
+                  parameter), `is`, `typeof(`, or a parameter/variable
                   name; not when followed by `::` or `.` (nor, in Rust, by
                   `(`: a tuple struct's constructor).
   other           anything else: a bare name (`f(..)`, `Name::f`, `Name {..}`,
@@ -45,7 +49,14 @@ TYPE_BEFORE = {
     "typescript": re.compile(r"(:|<|\||&|\bnew|\bextends|\bimplements|\bas|\bkeyof|\btypeof"
                              r"|\binstanceof|\bsatisfies|\bis|\breadonly|\[\])\s*$"),
     "go": re.compile(r"(\*|\[\]|\]|\bmap\[|\bchan|<-|\.\(|\.\.\.|\))\s*$"),
+    "csharp": re.compile(r"(:|<|,|\(|\bnew|\bas|\bis|\btypeof\s*\(|\bdefault\s*\(|\bsizeof\s*\(|\bout"
+                         r"|\bref|\bin|\bparams|\bthis|\breadonly|\bstatic|\bconst|\bpublic|\bprivate"
+                         r"|\bprotected|\binternal|\boverride|\bvirtual|\babstract|\bsealed|\bpartial"
+                         r"|\bevent|\breturn\s+new)\s*$"),
 }
+CSHARP_USING = re.compile(r"^\s*(global\s+)?using\s+(static\s+)?(?![(\s])[\w.\s=<>,]*$")
+# `Name x`, `Name[] x`, `Name? x`, `Name<T> x`: a declaration's type
+CSHARP_TYPE_AFTER = re.compile(r"^(\s*\?|\s*\[[\s,]*\]|\s*<[\w\s,.<>\[\]?]*>)*\s+@?[A-Za-z_]\w*\s*([=;,)]|$|\{|=>)")
 GO_KEYWORDS = {"return", "case", "go", "defer", "if", "else", "for", "range", "switch", "select",
                "package", "import", "goto", "break", "continue", "fallthrough", "func", "type",
                "var", "const", "struct", "interface", "default"}
@@ -85,7 +96,8 @@ def ts_namespaces(lines: list[str]) -> set[str]:
 def in_import(lang: str, lines: list[str], line: int, before: str) -> bool:
     """Whether the site is inside an import/use statement: walk back over
     lines that hold only path characters to the statement's first line."""
-    start = {"rust": RUST_USE, "typescript": TS_IMPORT, "go": re.compile(r"^\s*import\b")}[lang]
+    start = {"rust": RUST_USE, "typescript": TS_IMPORT, "go": re.compile(r"^\s*import\b"),
+             "csharp": CSHARP_USING}[lang]
     text = before
     for back in range(0, 40):
         if start.match(text):
@@ -101,12 +113,14 @@ def in_import(lang: str, lines: list[str], line: int, before: str) -> bool:
 
 
 def classify(lang: str, lines: list[str], line: int, character: int, name: str,
-             is_type: bool, modules: set[str] | None = None, is_member: bool = False) -> str:
+             is_type: bool, modules: set[str] | None = None, is_member: bool = False,
+             qualifier: str | None = None) -> str:
     """The category of the site at (line, UTF-16 character) naming `name`.
     `is_type`: the declaration is a type; `is_member`: a method or field
     (never reached as `package.name` in Go); `modules`: names that denote
     modules in this file (Go imports, TS namespace imports), see go_imports
-    and ts_namespaces."""
+    and ts_namespaces; `qualifier` (C#): what Roslyn binds the `Q` of a
+    `Q.name` to, "type" (or namespace) or "value"."""
     text = lines[line] if line < len(lines) else ""
     before = prefix(text, character)
     after = text[len(before) + len(name):]
@@ -127,6 +141,8 @@ def classify(lang: str, lines: list[str], line: int, character: int, name: str,
         q = m.group(1)
         if lang == "go":
             return "qualified path" if q in (modules or ()) and not is_member else "call through a typed value"
+        if lang == "csharp" and qualifier:
+            return "qualified path" if qualifier == "type" else "call through a typed value"
         if q in (modules or ()) or (q[0].isupper() and not (len(q) > 1 and q.isupper())):
             return "qualified path"
         return "call through a typed value"
@@ -138,18 +154,20 @@ def classify(lang: str, lines: list[str], line: int, character: int, name: str,
             m = re.search(r"\b([A-Za-z_]\w*)\s+$", before)
             if m and m.group(1) not in GO_KEYWORDS:
                 return "type use"
+        if lang == "csharp" and CSHARP_TYPE_AFTER.match(after):
+            return "type use"
         if lang == "typescript" and re.match(r"^\s*(export\s+)?type\s+\w+.*=\s*$", context):
             return "type use"
     return "other"
 
 
 def _check() -> None:
-    def one(lang, src, name, is_type, modules, is_member):
+    def one(lang, src, name, is_type, modules, is_member, qualifier=None):
         lines = src.split("\n")
         i = next(i for i, t in enumerate(lines) if "@" in t)
         lines[i] = lines[i].replace("@", "")
         col = len(lines[i][: lines[i].index(name, src.split("\n")[i].index("@"))])
-        return classify(lang, lines, i, col, name, is_type, modules, is_member)
+        return classify(lang, lines, i, col, name, is_type, modules, is_member, qualifier)
 
     cases = [
         ("rust", "use crate::{\n    ast::{self, @Span},\n};", "Span", True, "import"),
@@ -179,11 +197,23 @@ def _check() -> None:
         ("go", "f.@String()", "String", False, "call through a typed value"),
         ("go", "cmp.@Changed = true", "Changed", False, "call through a typed value", True),
         ("go", "\ts := x.y()\n\ts.a().@Error()", "Error", False, "chained call"),
+        ("csharp", "using KeePassLib.@Utility;", "Utility", False, "import"),
+        ("csharp", "using (var s = new @Stream())", "Stream", True, "type use"),
+        ("csharp", "public static @PwDatabase Open(string path)", "PwDatabase", True, "type use"),
+        ("csharp", "@PwEntry[] entries = x;", "PwEntry", True, "type use"),
+        ("csharp", "var x = (@PwEntry)o;", "PwEntry", True, "type use"),
+        ("csharp", "class A : @Base, IDisposable {", "Base", True, "type use"),
+        ("csharp", "@PwEntry.Create()", "PwEntry", True, "other"),
+        ("csharp", "m_pwDatabase.@RootGroup.Entries", "RootGroup", False, "call through a typed value"),
+        ("csharp", "Program.@Config.UI", "Config", False, "qualified path", False, "type"),
+        ("csharp", "Program.Config.@UI", "UI", False, "call through a typed value", False, "value"),
+        ("csharp", "GetEntry().@Strings.Get(x)", "Strings", False, "chained call"),
     ]
     bad = 0
     for lang, src, name, is_type, want, *member in cases:
         modules = {"cmp"} if lang == "go" else {"ns"}
-        got = one(lang, src, name, is_type, modules, bool(member))
+        qualifier = member[1] if len(member) > 1 else None
+        got = one(lang, src, name, is_type, modules, bool(member and member[0]), qualifier)
         if got != want:
             bad += 1
             print(f"FAIL {lang} {src!r}: {got}, want {want}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reference accuracy of lingo's `find_references` against a language's own
-reference tool (an LSP server), on one project.
+reference tool (an LSP server), on one project. For C# the tool is Roslyn's
+SymbolFinder behind the small LSP server of roslyn/RoslynRefs.cs.
 
 1. Candidates: the declarations the LSP server lists
    (textDocument/documentSymbol) at module level or inside a type (not
@@ -11,14 +12,19 @@ reference tool (an LSP server), on one project.
 2. Systematic sample: candidates sorted by (file, line, column); a start
    offset in [0, N) drawn from the seed, then every Nth, N =
    ceil(candidates / --sample). A picked declaration the tool finds no
-   reference to is skipped (and recorded), not replaced.
+   reference to is skipped (and recorded), not replaced. C# adds one
+   declaration for each of a few common names (an overriding `ToString`, an
+   `Equals`, a constructor, a `Name` property, a `Dispose`): among the
+   declarations of that name and kind, the one the seed draws.
 3. Truth: textDocument/references at the name (includeDeclaration false),
    inside the project, less other module- or type-level declarations
    (overriding members) and comment lines. Each
    site gets a category (categories.py) and is marked `merged` when the
    tool's own go-to-definition there lands on another declaration (a
    reference the tool lists because one method overrides or implements
-   another, e.g. tsserver's `x.complete()` on an `Observer`).
+   another, e.g. tsserver's `x.complete()` on an `Observer`). Roslyn says so itself: a location
+   it found only for a symbol it cascaded to (an override, an
+   implementation, a type's constructor) is marked merged with that symbol.
 4. lingo (`lingo serve --root DIR`) gets `find_references` at the same
    position, include_declaration false, paged until done. lingo sites the
    truth lacks but the tool's go-to-definition confirms join the truth;
@@ -61,6 +67,12 @@ SKIP_DIRS = {".git", "node_modules", "target", "vendor", "testdata", "dist"}
 
 class Language:
     name: str
+    # LSP symbol kinds sampled beyond KIND_NAMES (only through common_names)
+    extra_kinds: dict = {}
+    # the tool marks the references it found for related symbols itself
+    # (Roslyn), instead of go-to-definition deciding (mark_merged)
+    marks_related = False
+    server_info: dict | None = None
     language_id: str
     extensions: tuple[str, ...]
     argv: list[str]
@@ -152,6 +164,28 @@ class Go(Language):
         return f"gopls {' '.join(gopls.split())} ({go})"
 
 
+class CSharp(Language):
+    name = "csharp"
+    language_id = "csharp"
+    extensions = (".cs",)
+    extra_kinds = {9: "constructor"}
+    marks_related = True
+    # (label, kind, name, detail word): one declaration each, drawn by the seed
+    common_names = [("ToString override", "method", "ToString", "override"),
+                    ("Equals", "method", "Equals", None),
+                    ("constructor", "constructor", None, None),
+                    ("Name property", "property", "Name", None),
+                    ("Dispose", "method", "Dispose", None)]
+
+    def __init__(self, exe: str, root: Path, csprojs: list[str]):
+        self.argv = ["mono", exe]
+        for c in csprojs:
+            self.argv += ["--csproj", str(root / c)]
+
+    def version(self):
+        return (self.server_info or {}).get("version", "")
+
+
 def source_files(root: Path, extensions) -> list[Path]:
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -188,9 +222,15 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
     found = []
     positions: set[tuple[str, int, int]] = set()
     generated_files = []
+    kinds = {**KIND_NAMES, **lang.extra_kinds}
     for path in files:
-        symbols = client.request("textDocument/documentSymbol",
-                                 {"textDocument": {"uri": file_uri(path)}}) or []
+        try:
+            symbols = client.request("textDocument/documentSymbol",
+                                     {"textDocument": {"uri": file_uri(path)}}) or []
+        except LspError as e:
+            # a file outside every project the tool loaded (C#: not in the .csproj)
+            print(f"[{lang.name}] {path.relative_to(root)}: {str(e)[:200]}", file=sys.stderr)
+            continue
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         rel = path.relative_to(root).as_posix()
         is_generated = generated(lines)
@@ -210,7 +250,7 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
                     # Name` headers; not locals, such as `const { kind } = this`,
                     # which also read a property)
                     positions.add((rel, sel["line"], sel["character"]))
-                if kind in KIND_NAMES and inside_types and not is_generated:
+                if kind in kinds and inside_types and not is_generated:
                     start = s["selectionRange"]["start"]
                     text = lines[start["line"]] if start["line"] < len(lines) else ""
                     ident = identifier_at(text, start["character"])
@@ -219,7 +259,8 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
                         found.append({
                             "name": ident,
                             "lsp_name": name,
-                            "kind": KIND_NAMES[kind],
+                            "kind": kinds[kind],
+                            "detail": s.get("detail") or "",
                             "file": rel,
                             "line": start["line"],
                             "character": start["character"],
@@ -268,6 +309,10 @@ def truth_references(client: LspClient, root: Path, decl) -> list[dict]:
             "file": rel, "line": start["line"], "character": start["character"],
             "end_line": end["line"], "end_character": end["character"],
         }
+        if loc.get("direct") is False:  # Roslyn: found for a related symbol only
+            refs[(rel, start["line"], start["character"])]["merged"] = [loc.get("related", "")]
+        if loc.get("qualifier"):  # Roslyn: what the `Q` of `Q.name` is, for categories.py
+            refs[(rel, start["line"], start["character"])]["qualifier"] = loc["qualifier"]
     return [refs[k] for k in sorted(refs)]
 
 
@@ -356,11 +401,12 @@ def categorize(lang: Language, root: Path, decl, cache: dict) -> None:
     for t in decl["truth"]:
         if t["file"] not in cache:
             lines = (root / t["file"]).read_text(encoding="utf-8", errors="replace").split("\n")
-            modules = go_imports(lines) if lang.name == "go" else ts_namespaces(lines)
+            modules = go_imports(lines) if lang.name == "go" else ts_namespaces(lines) \
+                if lang.name == "typescript" else set()
             cache[t["file"]] = (lines, modules)
         lines, modules = cache[t["file"]]
         t["category"] = classify(lang.name, lines, t["line"], t["character"], decl["name"],
-                                 bool(is_type), modules, decl["kind"] in MEMBER_KINDS)
+                                 bool(is_type), modules, decl["kind"] in MEMBER_KINDS, t.get("qualifier"))
         t["text"] = lines[t["line"]].strip()[:160] if t["line"] < len(lines) else ""
 
 
@@ -404,13 +450,15 @@ def lingo_checkout_commit() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go"])
+    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go", "csharp"])
     ap.add_argument("--root", required=True, type=Path)
     ap.add_argument("--project", required=True, help="project name and version, for the record")
     ap.add_argument("--lingo", required=True, help="path to the lingo binary")
     ap.add_argument("--lingo-commit", help="the commit the binary was built at (default: HEAD now)")
     ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server")
     ap.add_argument("--gopath", default="/tmp/lingo-accuracy/gopath")
+    ap.add_argument("--csproj", action="append", default=[],
+                    help="C#: a project file (relative to --root) for the Roslyn server to load")
     ap.add_argument("--seed", type=int, default=20240611)
     ap.add_argument("--sample", type=int, default=80)
     ap.add_argument("--out", required=True, type=Path)
@@ -423,6 +471,7 @@ def main() -> None:
         "rust": lambda: Rust(args.tool or os.path.expanduser("~/.cargo/bin/rust-analyzer")),
         "typescript": lambda: TypeScript(args.tool or "/tmp/lingo-accuracy/ts-tools"),
         "go": lambda: Go(args.tool or "gopls", args.gopath),
+        "csharp": lambda: CSharp(args.tool or "/tmp/lingo-accuracy/cs-tools/lib/RoslynRefs.exe", root, args.csproj),
     }[args.lang]()
 
     # The commit lingo was measured at: as run.sh saw it when it copied the
@@ -433,7 +482,7 @@ def main() -> None:
     t0 = time.monotonic()
     client = LspClient(lang.argv, cwd=root, env=lang.env, log=args.logs / f"{args.out.stem}-lsp.log")
     client.configuration = lang.configuration
-    client.initialize(root, lang.init_options, lang.experimental)
+    lang.server_info = (client.initialize(root, lang.init_options, lang.experimental) or {}).get("serverInfo")
     if lang.open_files:
         for f in files:
             client.did_open(f, lang.language_id)
@@ -441,10 +490,19 @@ def main() -> None:
     print(f"[{lang.name}] {lang.version()} ready in {time.monotonic() - t0:.0f} s; {len(files)} files",
           file=sys.stderr)
 
-    decls, declared_at, generated_files = declarations(client, lang, root, files)
+    every, declared_at, generated_files = declarations(client, lang, root, files)
+    # C#: constructors (extra_kinds) are drawn through common_names only
+    decls = [d for d in every if d["kind"] in KIND_NAMES.values()]
     step = max(1, math.ceil(len(decls) / args.sample))
     start = random.Random(args.seed).randrange(step)
     picked = decls[start::step]
+    for label, kind, name, detail in getattr(lang, "common_names", []):
+        matches = [d for d in every if d["kind"] == kind and (name is None or d["name"] == name)
+                   and (detail is None or detail in d["detail"].split())]
+        if matches:
+            pick = matches[random.Random(f"{args.seed} {label}").randrange(len(matches))]
+            if pick not in picked:
+                picked.append({**pick, "common_name": label})
     print(f"[{lang.name}] {len(decls)} candidate declarations; every {step}th from {start}: "
           f"{len(picked)} picked", file=sys.stderr)
 
@@ -474,8 +532,9 @@ def main() -> None:
         sample.append({**decl, "truth": refs, "excluded": excluded})
     print(f"[{lang.name}] sampled {len(sample)} (skipped {len(skipped_unreferenced)} without references)",
           file=sys.stderr)
-    for decl in sample:
-        mark_merged(client, root, decl, text_cache)
+    if not lang.marks_related:
+        for decl in sample:
+            mark_merged(client, root, decl, text_cache)
 
     lingo = McpClient([args.lingo, "serve", "--root", str(root)], log=args.logs / f"{args.out.stem}-lingo.log")
     lingo.initialize()

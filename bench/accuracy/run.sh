@@ -18,6 +18,13 @@
 #               pflag 1.0.6~git20210604 (golang-github-spf13-pflag-dev)   gopls + go from Debian
 #   typescript  rxjs 7.8.2 src/ + its tsconfig, mobx 6.16.1 src/ (npm; the tsconfig is written here)
 #               typescript 5.9.3 tsserver via typescript-language-server 4.4.1
+#   csharp      keepass2 2.47+dfsg-2 (KeePass/KeePass.csproj, which compiles KeePassLib too),
+#               dbus-sharp 0.8.1-2.1 (src/dbus-sharp.csproj) (Debian source packages, `apt-get source`)
+#               Roslyn 3.7.0 (SymbolFinder) on Debian's mono, through roslyn/RoslynRefs.cs: the
+#               Roslyn DLLs from npm @autorest/csharp@3.0.0-beta.20201217.2, their netstandard2.0
+#               dependencies from the public repository Ourpalm/ILRuntime at a pinned commit
+#               (ILRUNTIME_GIT: a local clone or snapshot of it; else downloaded), every DLL
+#               checked against roslyn/dlls.sha256
 # Results: $RESULTS/<language>-<project>.json.
 set -euo pipefail
 
@@ -40,6 +47,8 @@ PROJECTS=(
   "go pflag 1.0.6~git20210604"
   "typescript rxjs 7.8.2"
   "typescript mobx 6.16.1"
+  "csharp keepass2 2.47+dfsg-2"
+  "csharp dbus-sharp 0.8.1-2.1"
 )
 
 # --- lingo: built once, copied so that a rebuild during the run cannot change it
@@ -144,6 +153,84 @@ setup_typescript() {
   echo "$p"
 }
 
+# --- C#: Roslyn 3.7.0 on mono, Debian source packages
+ROSLYN_NPM="@autorest/csharp@3.0.0-beta.20201217.2"
+ILRUNTIME_COMMIT=369255a3bd63e7a7694068b85c5f49ac5938b962
+ILRUNTIME_DLLS=(  # packages/<id>.<version>/lib/netstandard2.0/<id>.dll in Ourpalm/ILRuntime
+  Microsoft.Bcl.AsyncInterfaces.5.0.0 System.Buffers.4.5.1 System.Collections.Immutable.5.0.0
+  System.Memory.4.5.4 System.Numerics.Vectors.4.5.0 System.Reflection.Metadata.5.0.0
+  System.Runtime.CompilerServices.Unsafe.5.0.0 System.Text.Encoding.CodePages.4.5.1
+  System.Threading.Tasks.Extensions.4.5.4
+)
+ROSLYN_DLLS=(  # from the npm package
+  Microsoft.CodeAnalysis Microsoft.CodeAnalysis.CSharp Microsoft.CodeAnalysis.Workspaces
+  Microsoft.CodeAnalysis.CSharp.Workspaces System.Composition.AttributedModel
+  System.Composition.Convention System.Composition.Hosting System.Composition.Runtime
+  System.Composition.TypedParts
+)
+csharp_tools() {
+  local tools="$WORK/cs-tools" lib="$WORK/cs-tools/lib" p id
+  if ! command -v mcs >/dev/null || [ ! -f /usr/lib/mono/4.5/Facades/netstandard.dll ]; then
+    apt-get update >&2
+    apt-get install -y mono-complete >&2  # mono-mcs/mono-runtime alone lack Facades/netstandard.dll
+  fi
+  mkdir -p "$lib"
+  if ! (cd "$lib" && sha256sum --quiet -c "$HERE/roslyn/dlls.sha256" >/dev/null 2>&1); then
+    say "fetching the Roslyn DLLs ($ROSLYN_NPM) and their dependencies (ILRuntime $ILRUNTIME_COMMIT)"
+    rm -rf "$tools/package" && (cd "$tools" && npm pack --silent "$ROSLYN_NPM" >&2 \
+      && tar xzf autorest-csharp-*.tgz && rm -f autorest-csharp-*.tgz)
+    for id in "${ROSLYN_DLLS[@]}"; do cp "$tools/package/$id.dll" "$lib/"; done
+    local git="${ILRUNTIME_GIT:-}"
+    [ -z "$git" ] && [ -d /work/.mirror/Ourpalm+ILRuntime/repo ] && git=/work/.mirror/Ourpalm+ILRuntime/repo
+    for p in "${ILRUNTIME_DLLS[@]}"; do
+      id="${p%.*.*.*}"  # the package id without its three-part version
+      local path="packages/$p/lib/netstandard2.0/$id.dll"
+      if [ -n "$git" ]; then
+        git --git-dir="$git" show "$ILRUNTIME_COMMIT:$path" > "$lib/$id.dll"
+      else
+        curl -fsSL -o "$lib/$id.dll" "https://raw.githubusercontent.com/Ourpalm/ILRuntime/$ILRUNTIME_COMMIT/$path"
+      fi
+    done
+    (cd "$lib" && sha256sum --quiet -c "$HERE/roslyn/dlls.sha256" >&2) || { say "DLL checksums differ"; exit 1; }
+  fi
+  if [ ! -f "$lib/RoslynRefs.exe" ] || [ "$HERE/roslyn/RoslynRefs.cs" -nt "$lib/RoslynRefs.exe" ]; then
+    local refs=()
+    for p in "$lib"/M*.dll "$lib"/S*.dll; do refs+=("-r:$p"); done
+    mcs -nologo -nowarn:1701,1702 -out:"$lib/RoslynRefs.exe" -r:System.Xml.Linq \
+      -r:/usr/lib/mono/4.5/Facades/netstandard.dll -r:/usr/lib/mono/4.5/Facades/System.Runtime.dll \
+      "${refs[@]}" "$HERE/roslyn/RoslynRefs.cs" >&2
+  fi
+  cp "$HERE/roslyn/RoslynRefs.exe.config" "$lib/"
+  TOOL="$lib/RoslynRefs.exe"
+}
+
+setup_csharp() {  # name debian-version -> project directory (only the compiled projects' folders)
+  local src="$WORK/deb-src/$1-$2" p="$WORK/projects/$1-$2"
+  if [ ! -d "$src/tree" ]; then
+    if ! apt-get source --print-uris "$1=$2" >/dev/null 2>&1; then
+      # deb-src lines for the suites the machine already uses
+      sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+        > /etc/apt/sources.list.d/lingo-accuracy-deb-src.sources
+      apt-get update >&2
+    fi
+    rm -rf "$src" && mkdir -p "$src"
+    (cd "$src" && apt-get source "$1=$2" >&2 && mv "$(find . -mindepth 1 -maxdepth 1 -type d | head -1)" tree)
+  fi
+  rm -rf "$p" && mkdir -p "$p"
+  case "$1" in
+    keepass2) cp -r "$src/tree/KeePass" "$src/tree/KeePassLib" "$p/" ;;
+    dbus-sharp) cp -r "$src/tree/src" "$p/" ;;
+  esac
+  echo "$p"
+}
+
+csproj_of() {  # name -> the project files Roslyn loads, relative to the project directory
+  case "$1" in
+    keepass2) echo KeePass/KeePass.csproj ;;
+    dbus-sharp) echo src/dbus-sharp.csproj ;;
+  esac
+}
+
 wanted() {  # language project: whether the command line selects it
   local s
   for s in "${SELECT[@]}"; do
@@ -166,8 +253,12 @@ for entry in "${PROJECTS[@]}"; do
   out="$RESULTS/$lang-$name.json"
   say "$lang: $name $version (sample $SAMPLE, seed $SEED)"
   start=$SECONDS
+  extra=()
+  if [ "$lang" = csharp ]; then
+    for c in $(csproj_of "$name"); do extra+=(--csproj "$c"); done
+  fi
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
-    --tool "$TOOL" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
+    --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
     --seed "$SEED" --sample "$SAMPLE" --out "$out" --logs "$WORK/logs"
   say "$lang: $name done in $((SECONDS - start)) s"
   results+=("$out")
