@@ -501,6 +501,62 @@ export function step(a: Action): number {
         ",
     },
     Case {
+        // Both names of `a as b` in an import or a re-export refer to `a`
+        // (tsserver counts them too); the uses of `b` are uses of `a`.
+        name: "ts_references_through_import_and_export_aliases",
+        fixture: ts_package!(
+            r#"export function pa$0rse(): number {
+  return 0;
+}
+"#,
+            r#"import { parse as read } from "./parser";
+export { parse as parseAll } from "./parser";
+
+export function go(): number {
+  return read();
+}
+"#
+        ),
+        query: References,
+        expected: "
+            src/run.ts:1 import in - import
+            src/run.ts:1 import in - import
+            src/run.ts:2 import in - import
+            src/run.ts:2 import in - import
+            src/run.ts:5 call in go import
+        ",
+    },
+    Case {
+        // Generic call signatures on consecutive lines (the vendored
+        // grammar's scanner fix): the file parses, the interface is found.
+        name: "ts_references_of_an_interface_with_generic_call_signatures",
+        fixture: ts_package!(
+            r#"export interface Fac$0tory {
+  // nameless
+  <T>(fn: T): T
+  // named
+  <T>(name: string, fn: T): T
+  bound: number
+}
+
+export const make: Factory = ((a: unknown) => a) as Factory;
+"#,
+            r#"import { Factory } from "./parser";
+
+export function use(f: Factory): number {
+  return f.bound;
+}
+"#
+        ),
+        query: References,
+        expected: "
+            src/parser.ts:9 type in make scope
+            src/parser.ts:9 type in make scope
+            src/run.ts:1 import in - import
+            src/run.ts:3 type in use import
+        ",
+    },
+    Case {
         name: "ts_implementations_of_an_interface",
         fixture: ts_package!(
             r#"export interface Sha$0pe {

@@ -39,13 +39,18 @@
     object: (_) @receiver
     property: [(property_identifier) (private_property_identifier)] @name)) @reference.write
 
-; Imports and re-exports name what another module exports; the local names
-; they bind (`as x`, default and namespace imports) are declarations.
-(import_specifier alias: (identifier) @name) @reference.ignore
+; Imports and re-exports name what another module exports. In `a as b` both
+; names refer to it (as tsserver counts them; a rename changes only `a`). The
+; local names default and namespace imports bind are declarations, and so is
+; the alias of a local `export { a as b }`, which no import resolves.
+(import_specifier alias: (identifier) @name) @reference.import
 (import_specifier name: (identifier) @name) @reference.import
 (import_clause (identifier) @name) @reference.ignore
 (namespace_import (identifier) @name) @reference.ignore
 (namespace_export (_) @name) @reference.ignore
+(export_statement
+  (export_clause (export_specifier alias: (_) @name))
+  source: (_)) @reference.import
 (export_specifier alias: (_) @name) @reference.ignore
 (export_statement
   (export_clause (export_specifier name: (identifier) @name))

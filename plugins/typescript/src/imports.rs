@@ -174,10 +174,12 @@ impl Collector<'_> {
             };
             let alias = specifier.child_by_field_name("alias");
             all_types &= has_type_keyword(specifier);
+            // The span covers `a as b` whole: both names are references
+            // to what the module exports as `a` (queries/references.scm).
             names.push(self.name(
                 &unquote(text(name, source)),
                 alias.map(|a| text(a, source)),
-                name,
+                specifier,
             ));
         }
         let all_types = all_types && !names.is_empty();

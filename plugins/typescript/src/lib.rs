@@ -327,3 +327,53 @@ impl Language for TypeScript {
 }
 
 lingo_plugin_sdk::export_plugin!(TypeScript);
+
+#[cfg(test)]
+mod grammar_tests {
+    use super::grammar_for;
+
+    fn parse(language: &str, source: &str) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&grammar_for(language))
+            .expect("grammar loads");
+        parser.parse(source, None).expect("parser returns a tree")
+    }
+
+    fn kinds(tree: &tree_sitter::Tree, kind: &str) -> usize {
+        let mut count = 0;
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            count += usize::from(node.kind() == kind);
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+        count
+    }
+
+    /// The vendored grammar's scanner fix (grammar/README.lingo.md): a `<` on
+    /// a new line inside a type starts the next member.
+    #[test]
+    fn generic_call_signatures_on_consecutive_lines_parse() {
+        let source = "export interface Factory extends Base {\n    // nameless\n    <T extends Function | undefined>(fn: T): T\n    <T>(name: string, fn: T): T\n    (customName: string): Decorator &\n        Annotation\n    bound: Annotation\n}\nconst x: Factory = make()\n";
+        for language in ["typescript", "tsx"] {
+            let tree = parse(language, source);
+            assert!(!tree.root_node().has_error(), "{language}: {}", tree.root_node().to_sexp());
+            assert_eq!(kinds(&tree, "call_signature"), 3, "{language}");
+            assert_eq!(kinds(&tree, "property_signature"), 1, "{language}");
+        }
+    }
+
+    /// In an expression a `<` on the next line still continues it.
+    #[test]
+    fn a_less_than_on_the_next_line_still_compares() {
+        let source = "const small = width\n    < limit\nconst generic = make\n    <number>(1)\n";
+        for language in ["typescript", "tsx"] {
+            let tree = parse(language, source);
+            assert!(!tree.root_node().has_error(), "{language}: {}", tree.root_node().to_sexp());
+            assert_eq!(kinds(&tree, "lexical_declaration"), 2, "{language}");
+        }
+        let tree = parse("typescript", source);
+        assert_eq!(kinds(&tree, "binary_expression"), 1);
+    }
+}
