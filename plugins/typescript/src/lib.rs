@@ -358,7 +358,11 @@ mod grammar_tests {
         let source = "export interface Factory extends Base {\n    // nameless\n    <T extends Function | undefined>(fn: T): T\n    <T>(name: string, fn: T): T\n    (customName: string): Decorator &\n        Annotation\n    bound: Annotation\n}\nconst x: Factory = make()\n";
         for language in ["typescript", "tsx"] {
             let tree = parse(language, source);
-            assert!(!tree.root_node().has_error(), "{language}: {}", tree.root_node().to_sexp());
+            assert!(
+                !tree.root_node().has_error(),
+                "{language}: {}",
+                tree.root_node().to_sexp()
+            );
             assert_eq!(kinds(&tree, "call_signature"), 3, "{language}");
             assert_eq!(kinds(&tree, "property_signature"), 1, "{language}");
         }
@@ -370,7 +374,11 @@ mod grammar_tests {
         let source = "const small = width\n    < limit\nconst generic = make\n    <number>(1)\n";
         for language in ["typescript", "tsx"] {
             let tree = parse(language, source);
-            assert!(!tree.root_node().has_error(), "{language}: {}", tree.root_node().to_sexp());
+            assert!(
+                !tree.root_node().has_error(),
+                "{language}: {}",
+                tree.root_node().to_sexp()
+            );
             assert_eq!(kinds(&tree, "lexical_declaration"), 2, "{language}");
         }
         let tree = parse("typescript", source);
