@@ -128,6 +128,12 @@
 ; ---------------------------------------------------------------------------
 ; Writes
 
+; `new T { Name = value }`: `Name` is a member of the created object (not a
+; name in scope: `Signature = sig` sets the property even where a type
+; `Signature` is in scope); its receiver is the `new` expression.
+(object_creation_expression
+  initializer: (initializer_expression
+    (assignment_expression left: (identifier) @name) @reference.write)) @receiver
 (assignment_expression left: (identifier) @name) @reference.write
 (assignment_expression
   left: (member_access_expression

@@ -255,3 +255,45 @@ impl Language for CSharp {
 }
 
 lingo_plugin_sdk::export_plugin!(CSharp);
+
+#[cfg(test)]
+mod tests {
+    use super::CSharp;
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+
+    /// `member <- receiver` for every reference with a receiver (`()` when
+    /// the receiver is a call or `new`).
+    fn links(source: &str) -> Vec<String> {
+        let document = Document::<CSharp>::new("a.cs".into(), source.into());
+        let references = document.references();
+        references
+            .iter()
+            .filter_map(|r| {
+                let on = r.receiver.as_ref()?;
+                let name = &references[on.reference as usize].name;
+                let call = if on.called { "()" } else { "" };
+                Some(format!("{} <- {name}{call}", r.name))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_object_initializer_sets_members_of_the_created_object() {
+        let source = "class C {\n\
+            Message M(Signature sig) {\n\
+            var m = new Message { Signature = sig, Body = new Part { Size = 1 } };\n\
+            Signature = sig;\n\
+            return m;\n\
+            }\n\
+            }\n";
+        assert_eq!(
+            links(source),
+            [
+                "Signature <- Message()",
+                "Body <- Message()",
+                "Size <- Part()"
+            ]
+        );
+    }
+}
