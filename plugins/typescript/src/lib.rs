@@ -351,7 +351,7 @@ mod grammar_tests {
         count
     }
 
-    /// The vendored grammar's scanner fix (grammar/README.lingo.md): a `<` on
+    /// The vendored grammar's scanner fix (plugins/vendor/tree-sitter-typescript/README.lingo.md): a `<` on
     /// a new line inside a type starts the next member.
     #[test]
     fn generic_call_signatures_on_consecutive_lines_parse() {
