@@ -348,12 +348,20 @@ impl McpServer {
         read_log(&self.log)
     }
 
-    /// Call `tool` with `arguments` (a JSON object). Checks that the text
-    /// content is the structured content, pretty-printed.
+    /// Call `tool` with `arguments` (a JSON object). Checks the text
+    /// content: the structured content pretty-printed when the call asks
+    /// for `format: json`; otherwise compact text within the call's token
+    /// budget.
     pub async fn call(&self, tool: &str, arguments: Value) -> ToolOutcome {
         let Value::Object(arguments) = arguments else {
             panic!("arguments must be an object")
         };
+        let wants_json = arguments.get("format") == Some(&json!("json"));
+        let max_tokens = arguments
+            .get("max_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(lingo::tools::text::DEFAULT_MAX_TOKENS as u64)
+            as usize;
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let result = match tokio::time::timeout(PATIENCE, self.client.call_tool(params)).await {
             Ok(Ok(result)) => result,
@@ -379,13 +387,29 @@ impl McpServer {
             .as_text()
             .unwrap_or_else(|| panic!("{tool}: content is not text"))
             .text;
-        if value["format"] == json!("text") {
-            // Text answers carry the text itself; the rest is metadata.
-            assert_eq!(value["text"].as_str(), Some(text.as_str()), "{tool}");
-        } else {
+        if wants_json {
             let parsed: Value = serde_json::from_str(text)
                 .unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
             assert_eq!(parsed, value, "{tool}: text and structuredContent differ");
+        } else {
+            assert!(
+                !text.trim().is_empty() && serde_json::from_str::<Value>(text).is_err(),
+                "{tool}: the default text is compact text, not JSON: {text}"
+            );
+            // The budget holds, give or take the closing lines (which
+            // repeat the arguments of the next page).
+            let bound = max_tokens * lingo::tools::text::BYTES_PER_TOKEN + 1024;
+            assert!(
+                text.len() <= bound,
+                "{tool}: {} bytes of text for max_tokens {max_tokens}",
+                text.len()
+            );
+            if value["format"] == json!("text") && text.len() < bound / 2 {
+                // Text answers (the graph tools) carry their text whole
+                // when it fits.
+                let own = value["text"].as_str().unwrap_or_default();
+                assert!(text.starts_with(own.trim_end()), "{tool}: {text}");
+            }
         }
         ToolOutcome {
             is_error: result.is_error.unwrap_or(false),

@@ -126,24 +126,30 @@ impl Server {
             ));
         }
         let server = self.clone();
+        let (tool_name, call_arguments) = (name.clone(), arguments.clone());
         let outcome = run_tool(budget.clone(), move || {
             let tool = server
                 .tools
-                .find(&name)
-                .ok_or_else(|| ToolError::Internal(format!("tool `{name}` vanished")))?;
-            server.tools.call(tool, &server.context, &arguments)
+                .find(&tool_name)
+                .ok_or_else(|| ToolError::Internal(format!("tool `{tool_name}` vanished")))?;
+            server.tools.call(tool, &server.context, &call_arguments)
         })
         .await?;
-        Ok(match outcome {
+        let (value, is_error) = match outcome {
             Ok(mut value) => {
                 mark_incomplete(&mut value, &budget);
-                tool_result(value, false)
+                (value, false)
             }
             Err(error) => {
                 tracing::debug!(code = error.code(), %error, "tool error");
-                tool_result(error.to_json(), true)
+                (error.to_json(), true)
             }
-        })
+        };
+        let text = match self.tools.find(&name) {
+            Some(tool) => tool.render(&arguments, &value),
+            None => serde_json::to_string_pretty(&value).unwrap_or_default(),
+        };
+        Ok(tool_result(value, text, is_error))
     }
 }
 
@@ -228,45 +234,9 @@ fn mark_incomplete(value: &mut Value, budget: &Budget) {
     }
 }
 
-/// A text answer with what its structured twin says about the answer
-/// itself (lost work, a refreshing index, unanalysed files) as notes, so a
-/// reader of the text alone is not told less.
-fn with_index_notes(text: &str, value: &Value) -> String {
-    let mut notes = Vec::new();
-    if value["complete"] == Value::Bool(false) {
-        let reasons: Vec<&str> = value["incompleteReasons"]
-            .as_array()
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        notes.push(format!("Note: incomplete: {}", reasons.join("; ")));
-    }
-    if value["refreshing"] == Value::Bool(true) {
-        notes.push(format!(
-            "Note: answered from index generation {} while it refreshes",
-            value["index"]["generation"]
-        ));
-    }
-    if let Some(files) = value["unanalyzedFiles"].as_u64() {
-        notes.push(format!(
-            "Note: {files} files could not be analysed (health_check lists them)"
-        ));
-    }
-    if notes.is_empty() {
-        return text.to_string();
-    }
-    format!("{}\n\n{}\n", text.trim_end(), notes.join("\n"))
-}
-
-/// MCP `CallToolResult`: the JSON as text, and as structured content. A
-/// tool whose answer is text (`{"format": "text", "text": ...}`, as the
-/// graph tools) gets that text as its content.
-fn tool_result(value: Value, is_error: bool) -> Value {
-    let text = match (&value["format"], &value["text"]) {
-        (Value::String(format), Value::String(text)) if format == "text" => {
-            with_index_notes(text, &value)
-        }
-        _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
-    };
+/// MCP `CallToolResult`: the text a model reads, and the structured answer
+/// for programs.
+fn tool_result(value: Value, text: String, is_error: bool) -> Value {
     json!({
         "content": [{ "type": "text", "text": text }],
         "structuredContent": value,

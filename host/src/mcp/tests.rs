@@ -384,6 +384,8 @@ proptest! {
 
 #[test]
 fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
+    let tools = crate::tools::ToolRegistry::new();
+    let graph = tools.find("dependents_of").unwrap();
     let value = json!({
         "format": "text",
         "text": "## Graph\n\na --CALLS--> b\n",
@@ -393,14 +395,34 @@ fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
         "index": { "generation": 4 },
         "unanalyzedFiles": 2,
     });
-    let result = tool_result(value, false);
-    let text = result["content"][0]["text"].as_str().unwrap();
+    let text = graph.render(&json!({}), &value);
     assert!(text.starts_with("## Graph\n\na --CALLS--> b\n\n"), "{text}");
     assert!(text.contains("Note: incomplete: plugin `x` exceeded its time limit"));
     assert!(text.contains("Note: answered from index generation 4 while it refreshes"));
     assert!(text.contains("Note: 2 files could not be analysed"));
 
     let plain = json!({ "format": "text", "text": "## Graph\n" });
-    let result = tool_result(plain, false);
-    assert_eq!(result["content"][0]["text"], json!("## Graph\n"));
+    assert_eq!(graph.render(&json!({}), &plain), "## Graph\n");
+    let result = tool_result(plain.clone(), "## Graph\n".into(), false);
+    assert_eq!(result["structuredContent"], plain);
+
+    let as_json = graph.render(&json!({ "format": "json" }), &plain);
+    assert_eq!(serde_json::from_str::<Value>(&as_json).unwrap(), plain);
+}
+
+#[test]
+fn a_refusal_reads_as_one_line_per_fact() {
+    let tools = crate::tools::ToolRegistry::new();
+    let references = tools.find("find_references").unwrap();
+    let error = ToolError::UnknownParam {
+        field: "pth".into(),
+        allowed: vec!["path".into(), "symbol".into()],
+        suggestions: vec!["path".into()],
+    }
+    .to_json();
+    let text = references.render(&json!({ "pth": "x" }), &error);
+    assert_eq!(
+        text,
+        "error UNKNOWN_PARAM: unknown parameter `pth`\nallowed: path; symbol\nfield: pth\nhint: Did you mean `path`?\n"
+    );
 }

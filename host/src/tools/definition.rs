@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::{Analysis, SymbolQuery, Target};
 use crate::error::ToolError;
 
@@ -23,6 +23,7 @@ pub fn tool() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::definition,
     }
 }
 

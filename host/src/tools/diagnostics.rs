@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::diagnostics;
 use crate::error::ToolError;
 
@@ -25,6 +25,7 @@ pub fn tool() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::diagnostics,
     }
 }
 

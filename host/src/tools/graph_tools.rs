@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::{Analysis, DependencyGraph, SymbolRef};
 use crate::error::ToolError;
 
@@ -15,6 +15,7 @@ pub fn dependents_of() -> Tool {
         description: "Who depends on this symbol: every caller, referrer, subclass and implementation, transitively, as a compact text graph (`A --CALLS--> B`) with a Nodes section giving each discovered symbol's file, offset and limit (for a Read tool) and, for small results, code snippets.",
         input_schema: symbol_schema(),
         handler: run_dependents,
+        text: text::graph,
     }
 }
 
@@ -25,6 +26,7 @@ pub fn dependencies_of() -> Tool {
         description: "What this symbol depends on: everything it calls, references, extends or implements, transitively, in the same text format as dependents_of.",
         input_schema: symbol_schema(),
         handler: run_dependencies,
+        text: text::graph,
     }
 }
 
@@ -49,6 +51,7 @@ pub fn paths_between() -> Tool {
             "additionalProperties": false
         }),
         handler: run_paths,
+        text: text::graph,
     }
 }
 

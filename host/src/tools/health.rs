@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::error::ToolError;
 
 pub fn health_check() -> Tool {
@@ -19,6 +19,7 @@ pub fn health_check() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::health,
     }
 }
 
@@ -36,6 +37,7 @@ pub fn diagnose() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::health,
     }
 }
 

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::page::{self, PageRequest};
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 
@@ -29,6 +29,7 @@ pub fn tool() -> Tool {
         description: "Find the types that implement an interface or trait, or extend a class: the declarations whose base list, `implements` clause or `impl ... for` names it. Transitive by default; each result says through which edge (EXTENDS or IMPLEMENTS), at which depth, and how it was resolved.",
         input_schema,
         handler: run,
+        text: text::implementations,
     }
 }
 

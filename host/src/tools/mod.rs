@@ -14,11 +14,12 @@ mod references;
 mod search;
 mod symbol_info;
 mod target;
+pub mod text;
 mod type_definition;
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 pub use args::Args;
 
@@ -42,6 +43,8 @@ pub struct Tool {
     pub description: &'static str,
     pub input_schema: Value,
     handler: Handler,
+    /// Writes the answer's compact text (the default `content`).
+    text: text::Renderer,
 }
 
 /// All tools, looked up by name or alias.
@@ -77,6 +80,7 @@ impl ToolRegistry {
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
+            add_text_options(&mut tool.input_schema);
         }
         ToolRegistry { tools }
     }
@@ -127,6 +131,7 @@ impl ToolRegistry {
         arguments: &Value,
     ) -> Result<Value, ToolError> {
         let args = Args::new(arguments, &tool.input_schema)?;
+        text::options(&args)?;
         if let Some(project) = args.str("projectId")? {
             let id = context.workspace.project_id();
             if project != id {
@@ -151,6 +156,54 @@ impl ToolRegistry {
             map.insert("index".into(), detail);
         }
         Ok(value)
+    }
+}
+
+impl Tool {
+    /// The `content` text of an answer (`value`) to `arguments`: compact
+    /// text under the call's token budget, or the JSON when the call asked
+    /// for `format: json`. Arguments a call refused read as their defaults.
+    pub fn render(&self, arguments: &Value, value: &Value) -> String {
+        let empty = Map::new();
+        let arguments = arguments.as_object().unwrap_or(&empty);
+        let max_tokens = arguments
+            .get("max_tokens")
+            .and_then(Value::as_u64)
+            .map_or(text::DEFAULT_MAX_TOKENS, |n| {
+                (n as usize).clamp(text::MIN_MAX_TOKENS, text::MAX_MAX_TOKENS)
+            });
+        if arguments.get("format").and_then(Value::as_str) == Some("json") {
+            return serde_json::to_string_pretty(value).unwrap_or_default();
+        }
+        let mut writer = text::Writer::new(max_tokens);
+        if value["success"] == Value::Bool(false) && value["error"].is_object() {
+            writer.always(&text::error(value));
+        } else {
+            let request = text::Request {
+                tool: self.name,
+                arguments,
+                max_tokens,
+            };
+            (self.text)(value, &request, &mut writer);
+        }
+        let mut out = writer.finish();
+        let notes = text::index_notes(value);
+        if !notes.is_empty() {
+            out.push('\n');
+            out.push_str(&notes.join("\n"));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Every tool accepts `format` and `max_tokens` for its text.
+fn add_text_options(schema: &mut Value) {
+    if let (Some(properties), Value::Object(options)) = (
+        schema["properties"].as_object_mut(),
+        text::schema_properties(),
+    ) {
+        properties.extend(options);
     }
 }
 

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::{self, Analysis};
 use crate::error::ToolError;
 
@@ -28,6 +28,7 @@ pub fn node_at() -> Tool {
             "additionalProperties": false
         }),
         handler: run_node_at,
+        text: text::node_at,
     }
 }
 
@@ -55,6 +56,7 @@ pub fn node_source() -> Tool {
             "additionalProperties": false
         }),
         handler: run_node_source,
+        text: text::node_source,
     }
 }
 

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::page::{self, PageRequest};
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 
@@ -29,6 +29,7 @@ pub fn tool() -> Tool {
         description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
         input_schema,
         handler: run,
+        text: text::references,
     }
 }
 
@@ -37,11 +38,14 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let include_declaration = args.bool("include_declaration", true)?;
     let target = target::target(args)?;
     let answer = Analysis::fresh(&context.workspace).references(&target)?;
-    let items = answer
+    let mut items = answer
         .items(include_declaration)
         .iter()
         .map(to_json)
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<Value>, _>>()?;
+    // What matters first: the declaration and the certain references (by
+    // file and position), the guesses last; a page cut keeps that order.
+    items.sort_by_key(|item| !text::is_certain(item));
     let (references, pagination) = paging.page(items);
     Ok(json!({
         "symbol": to_json(&answer.symbol)?,

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::{Analysis, SymbolSearch};
 use crate::error::ToolError;
 
@@ -33,6 +33,7 @@ pub fn tool() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::search,
     }
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext};
+use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 
@@ -18,6 +18,7 @@ pub fn tool() -> Tool {
             "additionalProperties": false
         }),
         handler: run,
+        text: text::symbol_info,
     }
 }
 

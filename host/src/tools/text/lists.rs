@@ -1,0 +1,372 @@
+//! Text of the list answers: references, implementations, search results,
+//! diagnostics and call hierarchies, grouped by file under a budget.
+
+use serde_json::Value;
+
+use super::{
+    Request, Writer, certainty, is_certain, line_col, plain, qualified_name, source_line, str_of,
+    symbol_heading,
+};
+
+/// Closing lines of a paged list: what the page and the budget left out,
+/// and the arguments of the next page. `shown` items of the page were
+/// written; `page` items were in it; `total` in the whole list.
+fn close_page(
+    writer: &mut Writer,
+    request: &Request,
+    shown: usize,
+    page: usize,
+    total: Option<u64>,
+) {
+    let offset = request.offset();
+    let next = offset + shown as u64;
+    let total = total.unwrap_or(offset + page as u64);
+    if next >= total {
+        return;
+    }
+    let why = if shown < page {
+        format!("max_tokens {} reached", request.max_tokens)
+    } else {
+        "page limit reached".to_string()
+    };
+    writer.always(&format!(
+        "... {} more ({why}); next page: {}",
+        total - next,
+        request.next_page(next)
+    ));
+}
+
+/// `showing a-b of n` when the answer is one page of several.
+fn range_note(request: &Request, page: usize, total: u64) -> String {
+    let offset = request.offset();
+    if offset == 0 && page as u64 >= total {
+        return String::new();
+    }
+    format!(
+        ", page {}-{}",
+        offset + 1,
+        offset + (page as u64).max(1) - u64::from(page == 0)
+    )
+}
+
+/// `find_references`: the declaration, certain sites by file, guesses, and
+/// the same-named sites nothing resolved.
+pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
+    let items = value["references"].as_array().cloned().unwrap_or_default();
+    let completeness = &value["completeness"];
+    let total = value["pagination"]["total"].as_u64();
+    let certain = completeness["resolved"].as_u64().unwrap_or(0);
+    let guessed = match completeness["name_only"].as_u64().unwrap_or(0) {
+        0 => String::new(),
+        n => format!(" + {n} guessed"),
+    };
+    writer.always(&format!(
+        "references of {}: {certain}{guessed}; {}{}",
+        symbol_heading(&value["symbol"]),
+        references_completeness(completeness),
+        range_note(request, items.len(), total.unwrap_or(0)),
+    ));
+    let shown = sites(&items, writer);
+    close_page(writer, request, shown, items.len(), total);
+    missed_sites(completeness, writer);
+}
+
+/// Reference items grouped by file; returns how many were written.
+fn sites(items: &[Value], writer: &mut Writer) -> usize {
+    let mut shown = 0;
+    for item in items {
+        let line = if str_of(item, "kind") == Some("declaration") {
+            let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
+            format!(
+                "  {line}:{col} declaration  {}",
+                source_line(str_of(item, "signature").unwrap_or(""))
+            )
+        } else {
+            site_line(item)
+        };
+        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &line) {
+            break;
+        }
+        shown += 1;
+    }
+    shown
+}
+
+/// `  line:col kind in Enclosing (resolution confidence)  source`.
+fn site_line(site: &Value) -> String {
+    let (line, col) = line_col(&site["range"]).unwrap_or((0, 0));
+    let enclosing = str_of(site, "enclosing")
+        .map(|e| format!(" in {e}"))
+        .unwrap_or_default();
+    format!(
+        "  {line}:{col} {}{enclosing}{}  {}",
+        str_of(site, "kind").unwrap_or("reference"),
+        certainty(site),
+        source_line(str_of(site, "line_text").unwrap_or(""))
+    )
+}
+
+/// `complete`, or what a reference list may lack, counted: guesses are
+/// labelled on their own lines and not repeated here.
+fn references_completeness(completeness: &Value) -> String {
+    if completeness["complete"].as_bool().unwrap_or(false) {
+        return "complete".into();
+    }
+    let mut lacks = Vec::new();
+    if let Some(n) = completeness["possibly_missed"].as_u64().filter(|n| *n > 0) {
+        lacks.push(format!("{n} same-named uses unresolved"));
+    }
+    if let Some(n) = completeness["unparsed_mentions"]
+        .as_u64()
+        .filter(|n| *n > 0)
+    {
+        lacks.push(format!("{n} mentions in code with syntax errors"));
+    }
+    if completeness["incomplete"].is_object() || completeness["unanalyzed_files"].is_array() {
+        lacks.push("files or imports not analysed".into());
+    }
+    if lacks.is_empty() && completeness["name_only"].as_u64().unwrap_or(0) > 0 {
+        return "certain ones complete, guesses labelled".into();
+    }
+    if lacks.is_empty() {
+        return completeness_word(completeness);
+    }
+    format!("may miss: {}", lacks.join(", "))
+}
+
+/// `complete` or `incomplete: why`.
+fn completeness_word(completeness: &Value) -> String {
+    if completeness["complete"].as_bool().unwrap_or(false) {
+        "complete".into()
+    } else {
+        format!(
+            "incomplete: {}",
+            str_of(completeness, "note").unwrap_or("some uses may be missing")
+        )
+    }
+}
+
+/// The same-named sites no resolution reached, which may be uses.
+fn missed_sites(completeness: &Value, writer: &mut Writer) {
+    let Some(missed) = completeness["possibly_missed_sites"].as_array() else {
+        return;
+    };
+    if missed.is_empty() {
+        return;
+    }
+    writer.end_group();
+    writer.always(&format!(
+        "possibly missed ({} same-named, unresolved; first {}):",
+        completeness["possibly_missed"].as_u64().unwrap_or(0),
+        missed.len()
+    ));
+    for site in missed {
+        if !writer.grouped(str_of(site, "file_path").unwrap_or("?"), &site_line(site)) {
+            break;
+        }
+    }
+}
+
+/// `find_implementations`: the implementing and extending declarations.
+pub fn implementations(value: &Value, request: &Request, writer: &mut Writer) {
+    let items = value["implementations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let total = value["pagination"]["total"].as_u64();
+    writer.always(&format!(
+        "implementations of {}: {}; {}{}",
+        symbol_heading(&value["symbol"]),
+        total.unwrap_or(items.len() as u64),
+        completeness_word(&value["completeness"]),
+        range_note(request, items.len(), total.unwrap_or(0)),
+    ));
+    let mut shown = 0;
+    for item in &items {
+        let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
+        let depth = match item["depth"].as_u64() {
+            Some(d) if d > 1 => format!(" depth {d}"),
+            _ => String::new(),
+        };
+        let text = format!(
+            "  {line}:{col} {} {}{depth}{}  {}",
+            str_of(item, "relation").unwrap_or("IMPLEMENTS"),
+            qualified_name(item),
+            certainty(item),
+            source_line(str_of(item, "signature").unwrap_or(""))
+        );
+        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &text) {
+            break;
+        }
+        shown += 1;
+    }
+    close_page(writer, request, shown, items.len(), total);
+}
+
+/// `search_symbols`: declarations by file, `line kind Container.name  signature`.
+pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
+    let items = value["symbols"].as_array().cloned().unwrap_or_default();
+    let total = value["total"].as_u64();
+    let query = request
+        .arguments
+        .get("query")
+        .map(plain)
+        .unwrap_or_default();
+    writer.always(&format!(
+        "symbols matching {query:?}: {}{}",
+        total.unwrap_or(items.len() as u64),
+        range_note(request, items.len(), total.unwrap_or(0)),
+    ));
+    let mut shown = 0;
+    for item in &items {
+        let name = match str_of(item, "containerName") {
+            Some(container) => format!("{container}.{}", str_of(item, "name").unwrap_or("?")),
+            None => str_of(item, "name").unwrap_or("?").to_string(),
+        };
+        let text = format!(
+            "  {} {} {name}  {}",
+            item["line"].as_u64().unwrap_or(0),
+            str_of(item, "kind").unwrap_or("symbol"),
+            source_line(str_of(item, "signature").unwrap_or(""))
+        );
+        if !writer.grouped(str_of(item, "filePath").unwrap_or("?"), &text) {
+            break;
+        }
+        shown += 1;
+    }
+    close_page(writer, request, shown, items.len(), total);
+}
+
+/// `get_diagnostics`: problems by file, `line:col severity code: message`.
+pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
+    let items = value["diagnostics"].as_array().cloned().unwrap_or_default();
+    let summary = &value["summary"];
+    let total = summary["total"].as_u64();
+    writer.always(&format!(
+        "diagnostics: {} in {} files checked{}",
+        total.unwrap_or(items.len() as u64),
+        summary["files_checked"].as_u64().unwrap_or(0),
+        range_note(request, items.len(), total.unwrap_or(0)),
+    ));
+    let mut shown = 0;
+    for item in &items {
+        let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
+        let text = format!(
+            "  {line}:{col} {} {}: {}",
+            str_of(item, "severity").unwrap_or("error"),
+            str_of(item, "code").unwrap_or(""),
+            source_line(str_of(item, "message").unwrap_or(""))
+        );
+        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &text) {
+            break;
+        }
+        shown += 1;
+    }
+    close_page(writer, request, shown, items.len(), total);
+    let unanalyzed = value["unanalyzed_files"].as_array().map_or(0, Vec::len);
+    if unanalyzed > 0 {
+        writer.always(&format!("{unanalyzed} files could not be analysed"));
+    }
+}
+
+/// `get_call_hierarchy`: callers and callees as indented trees, one line
+/// per call: `Container.name (path:line) at line:col, ...`.
+pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
+    writer.always(&format!("calls of {}", symbol_heading(&value["item"])));
+    for (key, arrow, end) in [
+        ("incoming", "callers", "from"),
+        ("outgoing", "callees", "to"),
+    ] {
+        let Some(calls) = value[key].as_array() else {
+            continue;
+        };
+        let completeness = &value[format!("{key}_completeness")];
+        writer.always(&format!(
+            "{arrow} ({}): {}",
+            calls.len(),
+            completeness_word(completeness)
+        ));
+        let mut stack: Vec<(&Value, usize)> = calls.iter().rev().map(|c| (c, 1)).collect();
+        let mut left_out = 0;
+        while let Some((call, level)) = stack.pop() {
+            if writer.is_cut() || !writer.line(&call_line(call, end, level)) {
+                left_out += 1;
+                continue;
+            }
+            if let Some(deeper) = call[key].as_array() {
+                stack.extend(deeper.iter().rev().map(|c| (c, level + 1)));
+            }
+        }
+        if left_out > 0 {
+            writer.always(&format!(
+                "... {left_out} more {arrow} left out (max_tokens {}); ask with a larger max_tokens or a smaller depth",
+                request.max_tokens
+            ));
+        }
+        if let Some(names) = completeness["unresolved_names"].as_array()
+            && !names.is_empty()
+        {
+            let names: Vec<String> = names.iter().map(plain).collect();
+            writer.always(&format!("unresolved calls: {}", names.join(", ")));
+        }
+    }
+}
+
+/// One call of a hierarchy, indented by its level.
+fn call_line(call: &Value, end: &str, level: usize) -> String {
+    let other = &call[end];
+    let who = if str_of(other, "kind") == Some("file") {
+        format!("top level of {}", str_of(other, "file_path").unwrap_or("?"))
+    } else {
+        let at = line_col(&other["name_range"])
+            .map(|(line, _)| format!(":{line}"))
+            .unwrap_or_default();
+        format!(
+            "{} ({}{at})",
+            qualified_name(other),
+            str_of(other, "file_path").unwrap_or("?")
+        )
+    };
+    let mut ordered: Vec<&Value> = call["call_sites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    ordered.sort_by_key(|site| {
+        (
+            str_of(site, "file_path").map(str::to_string),
+            line_col(&site["range"]),
+        )
+    });
+    let sites: Vec<String> = ordered
+        .into_iter()
+        .take(5)
+        .filter_map(|site| {
+            let (line, col) = line_col(&site["range"])?;
+            Some(match str_of(site, "file_path") {
+                Some(path) if Some(path) != str_of(other, "file_path") => {
+                    format!("{path}:{line}:{col}")
+                }
+                _ => format!("{line}:{col}"),
+            })
+        })
+        .collect();
+    let more = call["call_sites"]
+        .as_array()
+        .map_or(0, |s| s.len().saturating_sub(5));
+    let more = if more > 0 {
+        format!(" +{more}")
+    } else {
+        String::new()
+    };
+    let certainty = if is_certain(call) {
+        String::new()
+    } else {
+        certainty(call)
+    };
+    format!(
+        "{}{who}{certainty} at {}{more}",
+        "  ".repeat(level),
+        sites.join(", ")
+    )
+}

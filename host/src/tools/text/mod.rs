@@ -1,0 +1,261 @@
+//! Compact text answers, the default `content` of every tool: written for a
+//! model to read at a price per token. Paths once per group, 1-based
+//! `line:col`, one line per item, resolution only when it is not certain,
+//! a one-line header with what was asked, the totals and completeness, and
+//! a token budget (`max_tokens`) that stops the list with the exact
+//! arguments of the next page. The text is a view of the structured answer
+//! (`structuredContent`), which stays whole.
+
+mod budget;
+mod lists;
+mod symbols;
+mod system;
+
+use serde_json::{Map, Value, json};
+
+pub use budget::{BYTES_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, Writer};
+pub use lists::{call_hierarchy, diagnostics, implementations, references, search};
+pub use symbols::{definition, node_at, node_source, outline, symbol_info, type_definition};
+pub use system::{graph, health};
+
+use super::Args;
+use crate::error::ToolError;
+
+/// How a tool's `content` text is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The compact text of this module (the default).
+    Text,
+    /// The structured answer as pretty JSON, as well.
+    Json,
+}
+
+/// What a text renderer gets: the structured answer, the arguments it
+/// answered (for the next page's) and the budget.
+pub struct Request<'a> {
+    pub tool: &'a str,
+    pub arguments: &'a Map<String, Value>,
+    pub max_tokens: usize,
+}
+
+impl Request<'_> {
+    /// The arguments of the next page: these, with `offset` set.
+    pub fn next_page(&self, offset: u64) -> String {
+        let mut next = self.arguments.clone();
+        next.insert("offset".into(), json!(offset));
+        format!("{} {}", self.tool, Value::Object(next))
+    }
+
+    /// The offset the answered page started at.
+    pub fn offset(&self) -> u64 {
+        self.arguments
+            .get("offset")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    }
+}
+
+/// Renders one tool's structured answer as text.
+pub type Renderer = fn(&Value, &Request, &mut Writer);
+
+/// The schema properties every tool accepts for its text.
+pub fn schema_properties() -> Value {
+    json!({
+        "format": {
+            "type": "string",
+            "enum": ["text", "json"],
+            "description": "The content text: `text`, compact lines for reading (default), or `json`, the structured answer as JSON. structuredContent always holds the full JSON."
+        },
+        "max_tokens": {
+            "type": "integer",
+            "minimum": MIN_MAX_TOKENS,
+            "maximum": MAX_MAX_TOKENS,
+            "description": format!("Token budget of the text answer (default {DEFAULT_MAX_TOKENS}); a longer list stops with the arguments of its next page")
+        }
+    })
+}
+
+/// `format` and `max_tokens` of a call, checked.
+pub fn options(args: &Args) -> Result<(Format, usize), ToolError> {
+    let format = match args.str("format")? {
+        None | Some("text") => Format::Text,
+        Some("json") => Format::Json,
+        Some(other) => {
+            return Err(ToolError::invalid(
+                "format",
+                format!(
+                    "`{}` is not a format; use `text` or `json`",
+                    other.chars().take(32).collect::<String>()
+                ),
+            ));
+        }
+    };
+    let max_tokens = match args.uint("max_tokens", MAX_MAX_TOKENS as u64)? {
+        None => DEFAULT_MAX_TOKENS,
+        Some(n) if (n as usize) < MIN_MAX_TOKENS => {
+            return Err(ToolError::invalid(
+                "max_tokens",
+                format!("{n} is below the minimum {MIN_MAX_TOKENS}"),
+            ));
+        }
+        Some(n) => n as usize,
+    };
+    Ok((format, max_tokens))
+}
+
+/// A refusal as text: code and message, then the details the message does
+/// not already say and the suggestions, each clipped.
+pub fn error(value: &Value) -> String {
+    let error = &value["error"];
+    let message = str_of(error, "message").unwrap_or("");
+    let mut out = clip(&format!(
+        "error {}: {message}",
+        str_of(error, "code").unwrap_or("UNKNOWN")
+    ));
+    if let Some(details) = error["details"].as_object() {
+        for (key, detail) in details {
+            let text = match detail {
+                Value::Null => continue,
+                Value::Array(items) if items.is_empty() => continue,
+                Value::Array(items) => {
+                    let shown: Vec<String> = items.iter().take(20).map(plain).collect();
+                    let more = items.len() - shown.len();
+                    if more > 0 {
+                        format!("{} (+{more} more)", shown.join("; "))
+                    } else {
+                        shown.join("; ")
+                    }
+                }
+                other => plain(other),
+            };
+            // A field, line or name the message already shows is not repeated.
+            if key == "field" || message.contains(&format!("`{text}`")) || message.contains(&text) {
+                continue;
+            }
+            out.push_str(&clip(&format!("\n{key}: {text}")));
+        }
+    }
+    let suggestions: Vec<String> = error["suggestions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(plain)
+        .collect();
+    if !suggestions.is_empty() {
+        out.push_str(&clip(&format!("\nhint: {}", suggestions.join("; "))));
+    }
+    out
+}
+
+/// A line of an error at most 400 bytes long (client input is echoed).
+fn clip(line: &str) -> String {
+    const MAX_BYTES: usize = 400;
+    if line.len() <= MAX_BYTES {
+        return line.to_string();
+    }
+    let mut end = MAX_BYTES;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &line[..end])
+}
+
+/// A JSON value as it reads in text: strings without quotes.
+pub(crate) fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A string field, when it is one.
+pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// The 1-based `line:col` of a `{start: {line, character}}` range.
+pub(crate) fn line_col(range: &Value) -> Option<(u64, u64)> {
+    let start = &range["start"];
+    Some((
+        start["line"].as_u64()? + 1,
+        start["character"].as_u64()? + 1,
+    ))
+}
+
+/// `Container.name` of a symbol view (`container` may be null).
+pub(crate) fn qualified_name(symbol: &Value) -> String {
+    let name = str_of(symbol, "name").unwrap_or("?");
+    match str_of(symbol, "container") {
+        Some(container) if !container.is_empty() => format!("{container}.{name}"),
+        _ => name.to_string(),
+    }
+}
+
+/// `kind Container.name (path:line)` for a symbol view.
+pub(crate) fn symbol_heading(symbol: &Value) -> String {
+    let at = line_col(&symbol["name_range"])
+        .or_else(|| line_col(&symbol["range"]))
+        .map(|(line, _)| format!(":{line}"))
+        .unwrap_or_default();
+    format!(
+        "{} {} ({}{at})",
+        str_of(symbol, "kind").unwrap_or("symbol"),
+        qualified_name(symbol),
+        str_of(symbol, "file_path").unwrap_or("?"),
+    )
+}
+
+/// ` (guess 0.4)` for an uncertain resolution, nothing for a certain one.
+pub(crate) fn certainty(item: &Value) -> String {
+    let resolution = str_of(item, "resolution").unwrap_or("");
+    let confidence = item["confidence"].as_f64().unwrap_or(1.0);
+    if resolution == "name_only" || confidence < 1.0 {
+        let rounded = format!("{confidence:.2}");
+        format!(
+            " (guess {})",
+            rounded.trim_end_matches('0').trim_end_matches('.')
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Whether an item's resolution is certain.
+pub fn is_certain(item: &Value) -> bool {
+    certainty(item).is_empty()
+}
+
+/// One line of source as a list shows it: trimmed, at most 160 characters.
+pub(crate) fn source_line(text: &str) -> String {
+    const MAX_CHARS: usize = 160;
+    let trimmed = text.trim();
+    match trimmed.char_indices().nth(MAX_CHARS) {
+        Some((end, _)) => format!("{}…", &trimmed[..end]),
+        None => trimmed.to_string(),
+    }
+}
+
+/// The notes an answer carries about itself (lost work, a refreshing
+/// index, files that could not be analysed), one line each.
+pub fn index_notes(value: &Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    if value["complete"] == Value::Bool(false) {
+        let reasons: Vec<&str> = value["incompleteReasons"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        notes.push(format!("Note: incomplete: {}", reasons.join("; ")));
+    }
+    if value["refreshing"] == Value::Bool(true) {
+        notes.push(format!(
+            "Note: answered from index generation {} while it refreshes",
+            value["index"]["generation"]
+        ));
+    }
+    if let Some(files) = value["unanalyzedFiles"].as_u64() {
+        notes.push(format!(
+            "Note: {files} files could not be analysed (health_check lists them)"
+        ));
+    }
+    notes
+}
