@@ -157,6 +157,25 @@ pub struct Symbol {
     pub doc: Option<String>,
     pub visibility: Visibility,
     pub modifiers: Vec<String>,
+    /// How many arguments a call of it takes (functions, methods,
+    /// constructors), where the plugin can tell.
+    #[serde(default)]
+    pub arity: Option<Arity>,
+}
+
+/// How many arguments a call of a declaration takes: `min` without the
+/// parameters that have defaults, `max` all of them (none: any number more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arity {
+    pub min: u32,
+    pub max: Option<u32>,
+}
+
+impl Arity {
+    /// Whether a call passing `arguments` arguments fits.
+    pub fn fits(&self, arguments: u32) -> bool {
+        self.min <= arguments && self.max.is_none_or(|max| arguments <= max)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -183,6 +202,10 @@ pub struct Reference {
     pub local: Option<u32>,
     /// For a member access, the reference naming the value it is made on.
     pub receiver: Option<Receiver>,
+    /// For a call or object creation, how many arguments it passes, where
+    /// the plugin can tell.
+    #[serde(default)]
+    pub arguments: Option<u32>,
 }
 
 /// The value a member access is made on: what another reference of the

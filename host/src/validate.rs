@@ -396,6 +396,14 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
             spans.report,
         );
     }
+    // An arity whose least count exceeds its greatest fits no call.
+    if symbol
+        .arity
+        .is_some_and(|a| a.max.is_some_and(|max| a.min > max))
+    {
+        symbol.arity = None;
+        spans.report.count("symbol arity min above max");
+    }
 }
 
 fn check_local(local: &mut Local, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
@@ -819,6 +827,7 @@ mod tests {
             doc: None,
             visibility: Visibility::Public,
             modifiers: Vec::new(),
+            arity: None,
         }
     }
 
@@ -913,6 +922,7 @@ mod tests {
             enclosing: Some(depth as u32 - 1),
             local: None,
             receiver: None,
+            arguments: None,
         });
         let limits = FactLimits::default();
         let (output, report) = check(input, "abc", &limits);
@@ -988,6 +998,7 @@ mod tests {
             enclosing: Some(7),
             local: Some(3),
             receiver: None,
+            arguments: None,
         });
         input.metrics.push(FunctionMetrics {
             symbol: 5,
@@ -1151,6 +1162,7 @@ mod tests {
                         reference,
                         called: reference % 2 == 0,
                     }),
+                    arguments: local,
                 },
             )
         }

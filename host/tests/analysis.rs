@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 use lingo::analysis::{
     Analysis, CallDirection, CallEnd, FilePosition, Subject, SymbolView, Target,
 };
+use lingo::resolve::Resolution;
 use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use lingo::workspace::Workspace;
 
@@ -135,7 +136,11 @@ fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<Strin
                     .map(|s| {
                         let container = s.declared.as_ref().and_then(|d| d.container.as_deref());
                         let place = place(&s.file_path, s.range.start.line, container, &s.name);
-                        format!("{place} {}", word(&s.resolution))
+                        format!(
+                            "{place} {}{}",
+                            word(&s.resolution),
+                            uncertain(s.resolution, s.confidence)
+                        )
                     })
                     .collect()
             }),
@@ -144,12 +149,13 @@ fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<Strin
                     .iter()
                     .map(|s| {
                         format!(
-                            "{}:{} {} in {} {}",
+                            "{}:{} {} in {} {}{}",
                             s.site.file_path,
                             s.site.range.start.line + 1,
                             word(&s.site.kind),
                             s.site.enclosing.as_deref().unwrap_or("-"),
                             word(&s.resolution),
+                            uncertain(s.resolution, s.confidence),
                         )
                     })
                     .collect()
@@ -235,6 +241,17 @@ fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<Strin
             "error {}",
             lingo::error::ToolError::from(error).code()
         )],
+    }
+}
+
+/// ` uncertain` after a resolution other than name-only found with a
+/// confidence below 1 (several overloads, a name that may mean a member
+/// or a type); nothing otherwise.
+fn uncertain(resolution: Resolution, confidence: f64) -> &'static str {
+    if resolution != Resolution::NameOnly && confidence < 1.0 {
+        " uncertain"
+    } else {
+        ""
     }
 }
 

@@ -138,6 +138,7 @@ pub fn symbols<L: Language>(
             doc: doc_comment::<L>(node, source, &before),
             visibility: L::name_visibility(node, name_node, source),
             modifiers: L::modifiers(node, source),
+            arity: L::arity(node, source),
         };
         let nested_in = stack.last().copied();
         stack.push(symbols.len());
@@ -181,6 +182,7 @@ fn plain_symbol<L: Language>(
         doc: None,
         visibility: crate::types::Visibility::Unspecified,
         modifiers: Vec::new(),
+        arity: None,
     }
 }
 
@@ -654,6 +656,9 @@ fn references_in<L: Language>(
                 enclosing: enclosing(symbol_nodes, start),
                 local: local.map(|l| l as u32),
                 receiver: None,
+                arguments: (kind == ReferenceKind::Call)
+                    .then(|| L::call_arguments(m.node))
+                    .flatten(),
                 name,
             },
         })

@@ -4,8 +4,8 @@ use tree_sitter::Node;
 
 use crate::query::Queries;
 use crate::types::{
-    Capability, DeclaredType, Import, LanguagePolicy, Local, Manifest, ModuleIdentity, PluginError,
-    Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
+    Arity, Capability, DeclaredType, Import, LanguagePolicy, Local, Manifest, ModuleIdentity,
+    PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 /// Static facts about how a language's symbols look in its grammar.
@@ -113,6 +113,34 @@ pub trait Language: 'static {
     /// `d := NewDecoder(r)`. None by default.
     fn local_value(_name: Node) -> Option<Node> {
         None
+    }
+
+    /// How many arguments a call of the declaration `node` takes
+    /// (`symbol.arity`), for functions, methods and constructors whose
+    /// overloads calls tell apart by argument count. None by default: the
+    /// host then keeps every same-named candidate.
+    fn arity(_node: Node, _source: &str) -> Option<Arity> {
+        None
+    }
+
+    /// How many arguments the call or object creation `call` (the node a
+    /// `@reference.call` pattern tags) passes (`reference.arguments`). By
+    /// default the named children of its `arguments` field, comments left
+    /// out; none when it has no such field or an argument is spread
+    /// (`f(...xs)`, `f(xs...)`), since the count is then unknown.
+    fn call_arguments(call: Node) -> Option<u32> {
+        let arguments = call.child_by_field_name("arguments")?;
+        let mut cursor = arguments.walk();
+        let mut count = 0;
+        for child in arguments.children(&mut cursor) {
+            if child.kind().contains("spread") || child.kind().starts_with("variadic") {
+                return None;
+            }
+            if child.is_named() && !child.is_extra() {
+                count += 1;
+            }
+        }
+        Some(count)
     }
 
     /// Expression kinds that only wrap the value inside them, looked

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::view::{ReferenceSite, SiteView, SubjectView};
 use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
 use crate::graph::{CodeGraph, EdgeKind, Node, Site};
-use crate::model::{FileFacts, SYNTAX_ERROR_CODE};
+use crate::model::{FileFacts, ReferenceKind, SYNTAX_ERROR_CODE, SymbolKind};
 use crate::resolve::{Resolution, SymbolRef};
 
 /// Possibly-missed sites listed in [`Completeness`] at most.
@@ -105,8 +105,18 @@ impl Analysis {
                     kind.is_dependency() || kind == EdgeKind::Imports
                 });
                 sites.extend(self.uses_of_same_binding(*r));
+                let constructions = self.constructions(&graph, *r);
+                if let Some(constructions) = &constructions {
+                    sites.extend(constructions.sites.iter().cloned());
+                }
                 sort_sites(&mut sites);
-                let completeness = self.completeness(&graph, *r, &sites);
+                let mut completeness = self.completeness(&graph, *r, &sites);
+                if let Some(chained) = constructions.and_then(|c| c.chained_from) {
+                    completeness.complete = false;
+                    completeness.note += &format!(
+                        "; a constructor is also called from {chained}, which are not indexed as references"
+                    );
+                }
                 (sites, completeness)
             }
             Subject::Local { file, index } => {
@@ -181,6 +191,87 @@ impl Analysis {
                 })
             })
             .collect()
+    }
+
+    /// For a constructor: the calls that create its type by name (`new
+    /// T(..)`, the call edges into the type, its parts in other files
+    /// included) whose argument count fits it, each shared among the
+    /// type's constructors that fit as well; and whether other
+    /// constructors may call it (the type's other constructors, or
+    /// constructors of types extending it), which no reference names.
+    fn constructions(&self, graph: &CodeGraph, symbol: SymbolRef) -> Option<Constructions> {
+        let table = self.table();
+        let constructor = table.symbol(symbol);
+        if constructor.kind != SymbolKind::Constructor {
+            return None;
+        }
+        let ty = SymbolRef {
+            file: symbol.file,
+            symbol: constructor.container?,
+        };
+        let parts = self.resolver().parts_of(ty);
+        let siblings: Vec<SymbolRef> = parts
+            .iter()
+            .flat_map(|part| {
+                let facts = table.file(*part).facts.as_ref().ok();
+                facts
+                    .into_iter()
+                    .flat_map(|f| f.symbols.iter().enumerate())
+                    .filter(|(_, s)| {
+                        s.kind == SymbolKind::Constructor && s.container == Some(part.symbol)
+                    })
+                    .map(|(index, _)| SymbolRef {
+                        file: part.file,
+                        symbol: index as u32,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut sites: Vec<ReferenceSite> = Vec::new();
+        let mut extended = false;
+        for part in &parts {
+            for (edge, _) in graph.edges(Node::Symbol(*part), Direction::Incoming) {
+                extended |= edge.kind == EdgeKind::Extends;
+                let Some(site) = edge.site else { continue };
+                let Some(reference) = table
+                    .files()
+                    .get(site.file as usize)
+                    .and_then(|f| f.facts.as_ref().ok())
+                    .and_then(|f| f.references.get(site.reference as usize))
+                else {
+                    continue;
+                };
+                if reference.kind != ReferenceKind::Call {
+                    continue;
+                }
+                let fits = |r: &SymbolRef| match (reference.arguments, table.symbol(*r).arity) {
+                    (Some(count), Some(arity)) => arity.fits(count),
+                    _ => true,
+                };
+                let fitting = siblings.iter().filter(|r| fits(r)).count();
+                if !fits(&symbol) || fitting == 0 {
+                    continue;
+                }
+                let Some(mut found) = ReferenceSite::of_edge(table, edge) else {
+                    continue;
+                };
+                if sites.iter().any(|s| s.site.place() == found.site.place()) {
+                    continue;
+                }
+                found.confidence = ((found.confidence / fitting as f64) * 100.0).round() / 100.0;
+                sites.push(found);
+            }
+        }
+        let chained_from = match (siblings.len() > 1, extended) {
+            (true, true) => Some("the type's other constructors and those of types extending it"),
+            (true, false) => Some("the type's other constructors"),
+            (false, true) => Some("the constructors of types extending it"),
+            (false, false) => None,
+        };
+        Some(Constructions {
+            sites,
+            chained_from,
+        })
     }
 
     /// The reference sites of the edges into `node` whose kind `keep` accepts.
@@ -331,6 +422,14 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+/// The uses of a constructor found through its type (see
+/// [`Analysis::constructions`]).
+struct Constructions {
+    sites: Vec<ReferenceSite>,
+    /// Which constructors may call it without naming it, if any may.
+    chained_from: Option<&'static str>,
+}
+
 /// By file, then position.
 fn sort_sites(sites: &mut [ReferenceSite]) {
     sites.sort_by(|a, b| a.site.place().cmp(&b.site.place()));
@@ -377,6 +476,7 @@ mod tests {
             enclosing: None,
             local: None,
             receiver: None,
+            arguments: None,
         });
         assert_eq!(unparsed_mentions_in("helper", source, &facts), 0);
         facts.diagnostics.push(Diagnostic {

@@ -282,6 +282,7 @@ fn declared_type_reference(file: &FileEntry, target: DeclaredTarget) -> Option<R
         enclosing: None,
         local: None,
         receiver: None,
+        arguments: None,
     }))
 }
 

@@ -15,9 +15,11 @@
 //! the members of one type to the kind the access asks for: a call to a
 //! method, a read or write to a field or property. A bare name is a member
 //! of the enclosing type only in languages whose plugin says bare names
-//! reach members (an implicit `this`), after everything the file's scope
-//! and imports bind; for plugins that cannot say (ABI 0.1.0), only as a
-//! name-only guess.
+//! reach members (an implicit `this`): there a value or call named bare
+//! means the enclosing types' member before anything the file's scope and
+//! imports bind; for plugins that cannot say (ABI 0.1.0), only as a
+//! name-only guess after them. A call whose argument count is known keeps
+//! the overloads whose arity fits it; several left are uncertain.
 
 use std::sync::Arc;
 
@@ -191,7 +193,7 @@ impl<'s> Resolver<'s> {
             self.bare(file, facts, reference)
         };
         if !found.is_empty() {
-            return found;
+            return by_arity(found, reference);
         }
         // `ext.name` where `ext` is an import the workspace cannot resolve
         // (a dependency): a same-named declaration here is not meant.
@@ -219,6 +221,137 @@ impl<'s> Resolver<'s> {
     /// other files, the imports, glob imports, and last the members of the
     /// enclosing type (an implicit `this`).
     fn bare(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let name = reference.name.as_str();
+        let at = |index: usize| Target::Symbol {
+            file: file.clone(),
+            index,
+        };
+        // Where bare names reach members (an implicit `this`), a value or
+        // call named bare means a member of the enclosing types (their
+        // parts in other files and their supertypes included) before
+        // anything of the namespace: a property `Signature Signature` is
+        // what `Signature` reads inside its class. Only where the name
+        // heads a path (`Signature.Verify()`) may it mean a type of that
+        // name as well: then both are candidates, neither certain. A name
+        // in a type's position is looked up among types as before.
+        let info = file.plugin.info();
+        if info.reports_declared_types()
+            && info.policy.bare_names_reach_members
+            && matches!(
+                reference.kind,
+                ReferenceKind::Call | ReferenceKind::Reference | ReferenceKind::Write
+            )
+        {
+            let members = self.enclosing_members(file, facts, reference);
+            if !members.is_empty() {
+                if heads_a_path(file, reference) {
+                    let types: Vec<Definition> = self
+                        .bare_scope(file, facts, reference)
+                        .into_iter()
+                        .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+                        .collect();
+                    if !types.is_empty() {
+                        return share(members.into_iter().chain(types).collect(), 1.0);
+                    }
+                }
+                return members;
+            }
+        }
+        let scope = self.bare_scope(file, facts, reference);
+        if !scope.is_empty() {
+            return scope;
+        }
+        // A name an import binds is that import's, even when the import
+        // leads outside the workspace (`use std::cmp::min` in an `impl`
+        // with its own `min`): the enclosing type's member is not meant.
+        if binds(facts, name) {
+            return Vec::new();
+        }
+        // Some languages let a method name its type's other members bare
+        // (C#, Java: an implicit `this`); in others (Rust, Go, TypeScript)
+        // such a name never means a member. The plugin states which rule
+        // holds (`bare-names-reach-members` in its policy, ABI 0.2.0): a
+        // member found under the first rule is certain, under the second
+        // none is looked for. A plugin built against ABI 0.1.0 could not
+        // say, so there a member found this way is a name-only guess. A
+        // reference the plugin qualifies itself (`self.x`, `this.x`, through
+        // its `is_self_receiver` hook) does not come here: it resolves as
+        // `Type.x`.
+        let stated = info.reports_declared_types();
+        if stated && !info.policy.bare_names_reach_members {
+            return Vec::new();
+        }
+        let owners = enclosing_types(facts, reference);
+        let resolution = if stated {
+            Resolution::Scope
+        } else {
+            Resolution::NameOnly
+        };
+        let members: Vec<Definition> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.name == name
+                    && is_item(s)
+                    && s.container.is_some_and(|c| owners.contains(&(c as usize)))
+            })
+            .map(|(index, _)| Definition::certain(at(index), resolution))
+            .collect();
+        if stated {
+            members
+        } else {
+            share(members, ENCLOSING_MEMBER_CONFIDENCE)
+        }
+    }
+
+    /// Members named as the bare `reference` of the types around it,
+    /// innermost first: declared in the type (in any of its parts) or, else,
+    /// its nearest supertype. A call looks for methods only (`new T()` names
+    /// a type, not a property `T`); constructors are never meant.
+    fn enclosing_members(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let Some(number) = self.table.file_number(&file.path) else {
+            return Vec::new();
+        };
+        for owner in enclosing_types(facts, reference) {
+            let ty = SymbolRef {
+                file: number,
+                symbol: owner as u32,
+            };
+            let found: Vec<Definition> = self
+                .members_of_type(ty, reference)
+                .into_iter()
+                .filter(|d| {
+                    target_symbol(d).is_some_and(|s| {
+                        s.kind != SymbolKind::Constructor
+                            && (reference.kind != ReferenceKind::Call || s.kind.is_callable())
+                    })
+                })
+                .map(|mut d| {
+                    d.resolution = Resolution::Scope;
+                    d
+                })
+                .collect();
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    /// What a bare name means among the declarations of the file, its
+    /// module and its imports (not the enclosing types' members).
+    fn bare_scope(
         &self,
         file: &Arc<FileEntry>,
         facts: &FileFacts,
@@ -269,52 +402,7 @@ impl<'s> Resolver<'s> {
             .filter(|i| i.kind == ImportKind::Glob)
             .flat_map(|i| self.in_modules(file, facts, &i.module_path, name, Resolution::Import))
             .collect();
-        if !globbed.is_empty() {
-            return globbed;
-        }
-        // A name an import binds is that import's, even when the import
-        // leads outside the workspace (`use std::cmp::min` in an `impl`
-        // with its own `min`): the enclosing type's member is not meant.
-        if binds(facts, name) {
-            return Vec::new();
-        }
-        // Some languages let a method name its type's other members bare
-        // (C#, Java: an implicit `this`); in others (Rust, Go, TypeScript)
-        // such a name never means a member. The plugin states which rule
-        // holds (`bare-names-reach-members` in its policy, ABI 0.2.0): a
-        // member found under the first rule is certain, under the second
-        // none is looked for. A plugin built against ABI 0.1.0 could not
-        // say, so there a member found this way is a name-only guess. A
-        // reference the plugin qualifies itself (`self.x`, `this.x`, through
-        // its `is_self_receiver` hook) does not come here: it resolves as
-        // `Type.x`.
-        let info = file.plugin.info();
-        let stated = info.reports_declared_types();
-        if stated && !info.policy.bare_names_reach_members {
-            return Vec::new();
-        }
-        let owners = enclosing_types(facts, reference);
-        let resolution = if stated {
-            Resolution::Scope
-        } else {
-            Resolution::NameOnly
-        };
-        let members: Vec<Definition> = facts
-            .symbols
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                s.name == name
-                    && is_item(s)
-                    && s.container.is_some_and(|c| owners.contains(&(c as usize)))
-            })
-            .map(|(index, _)| Definition::certain(at(index), resolution))
-            .collect();
-        if stated {
-            members
-        } else {
-            share(members, ENCLOSING_MEMBER_CONFIDENCE)
-        }
+        globbed
     }
 
     /// `a::b::name` or `Type::name`.
@@ -389,11 +477,15 @@ impl<'s> Resolver<'s> {
             .qualifier
             .split_last()
             .expect("qualifier is not empty");
+        // The qualifier names a type or module: looked up as a type's name
+        // (not as a member of the enclosing type named like a type).
         let owner_reference = Reference {
             name: owner.clone(),
+            kind: ReferenceKind::Type,
             qualifier: outer.to_vec(),
             is_member: false,
             local: None,
+            arguments: None,
             ..reference.clone()
         };
         let found = if outer.is_empty() {
@@ -672,7 +764,7 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         }
         // A name match is a guess: at best even odds, split among candidates.
-        share(self.by_access(found, reference), 0.5)
+        by_arity(share(self.by_access(found, reference), 0.5), reference)
     }
 
     /// How many declarations a name-only lookup of `name` would consider.
@@ -807,6 +899,44 @@ fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
         current = symbol.container;
     }
     out
+}
+
+/// Among the candidates of a call that passes a known number of
+/// arguments, the overloads whose arity fits it (all of them when none
+/// fits: the count may be off, a default or `params` the plugin could not
+/// read). Where several candidates remain that all state an arity, they are
+/// overloads the argument types choose among, which resolution does not
+/// see: each is then less than certain.
+fn by_arity(found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
+    let Some(arguments) = reference.arguments else {
+        return found;
+    };
+    if found.len() < 2 {
+        return found;
+    }
+    let arity = |d: &Definition| target_symbol(d).and_then(|s| s.arity);
+    let fits = |d: &Definition| arity(d).is_none_or(|a| a.fits(arguments));
+    let kept: Vec<Definition> = if found.iter().any(fits) {
+        found.into_iter().filter(fits).collect()
+    } else {
+        found
+    };
+    if kept.len() > 1 && kept.iter().all(|d| arity(d).is_some()) {
+        share(kept, 1.0)
+    } else {
+        kept
+    }
+}
+
+/// Whether the bare `reference` is the first segment of a path
+/// (`Name.member`): the plugin's path separator follows its name.
+fn heads_a_path(file: &FileEntry, reference: &Reference) -> bool {
+    let separator = &file.plugin.info().path_separator;
+    !separator.is_empty()
+        && file
+            .source
+            .get(reference.span.end.offset as usize..)
+            .is_some_and(|rest| rest.starts_with(separator.as_str()))
 }
 
 /// The declaration a definition points at, when it is one.

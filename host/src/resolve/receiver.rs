@@ -182,6 +182,7 @@ impl Resolver<'_> {
             enclosing: None,
             local: None,
             receiver: None,
+            arguments: None,
         };
         let types: Vec<SymbolRef> = self
             .resolve_within(file, &type_reference, depth + 1)
@@ -194,9 +195,12 @@ impl Resolver<'_> {
         // (`#[cfg(..)]` variants): their members are looked up alike.
         let first = *types.first()?;
         let name = &self.table.symbol(first).name;
+        let parts = self.parts_of(first);
         types
             .iter()
-            .all(|t| t.file == first.file && self.table.symbol(*t).name == *name)
+            .all(|t| {
+                (t.file == first.file && self.table.symbol(*t).name == *name) || parts.contains(t)
+            })
             .then_some(first)
     }
 
@@ -239,10 +243,11 @@ impl Resolver<'_> {
     fn own_members(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
         let type_name = self.table.symbol(ty).name.as_str();
         let unique = self.type_name_is_unique(type_name);
+        let part_files: Vec<u32> = self.parts_of(ty).iter().map(|p| p.file).collect();
         self.where_named(name, Resolution::Qualified, |r, s| {
             s.container_name.as_deref() == Some(type_name)
                 && self.is_member_at(r, s)
-                && (r.file == ty.file || unique)
+                && (r.file == ty.file || unique || part_files.contains(&r.file))
         })
     }
 
@@ -253,8 +258,9 @@ impl Resolver<'_> {
         let unique = self.type_name_is_unique(type_name);
         // The type itself and the blocks named after it (a Rust `impl`)
         // hold base lists.
+        let parts = self.parts_of(ty);
         let holders = self.table.named(type_name).iter().filter(|r| {
-            **r == ty
+            parts.contains(r)
                 || (self.table.symbol(**r).kind == SymbolKind::Object
                     && (r.file == ty.file || unique))
         });
@@ -308,10 +314,50 @@ impl Resolver<'_> {
             Target::Local { .. } => None,
         };
         let first_key = key(first)?;
+        if found.iter().all(|d| key(d).as_ref() == Some(&first_key)) {
+            return Some(first);
+        }
+        // The parts of one type declared in several files of its module
+        // (C# `partial` classes).
+        let first_ref = self.symbol_ref(first)?;
+        let parts = self.parts_of(first_ref);
         found
             .iter()
-            .all(|d| key(d).as_ref() == Some(&first_key))
+            .all(|d| self.symbol_ref(d).is_some_and(|r| parts.contains(&r)))
             .then_some(first)
+    }
+
+    /// The declarations of the type `ty` across files: `ty` and the
+    /// same-named types of the same kind and container in files of one of
+    /// its file's modules (C# `partial` class parts, which one namespace may
+    /// only declare once otherwise).
+    pub fn parts_of(&self, ty: SymbolRef) -> Vec<SymbolRef> {
+        let symbol = self.table.symbol(ty);
+        if !is_type_kind(symbol.kind) {
+            return vec![ty];
+        }
+        let modules = |file: u32| -> Vec<&str> {
+            self.table.files()[file as usize]
+                .facts
+                .as_ref()
+                .map(|f| f.modules.iter().map(|m| m.path.as_str()).collect())
+                .unwrap_or_default()
+        };
+        let own = modules(ty.file);
+        let mut out = vec![ty];
+        for &r in self.table.named(&symbol.name) {
+            if r == ty || r.file == ty.file {
+                continue;
+            }
+            let other = self.table.symbol(r);
+            if other.kind == symbol.kind
+                && other.container_name == symbol.container_name
+                && modules(r.file).iter().any(|m| own.contains(m))
+            {
+                out.push(r);
+            }
+        }
+        out
     }
 
     /// Whether one type of the workspace has this name: its declarations

@@ -81,6 +81,7 @@ macro_rules! shared_conversions {
 
         impl From<wit::Symbol> for model::Symbol {
             fn from(s: wit::Symbol) -> Self {
+                let arity = symbol_arity(&s);
                 model::Symbol {
                     name: s.name,
                     kind: s.kind.into(),
@@ -92,6 +93,7 @@ macro_rules! shared_conversions {
                     signature: s.signature,
                     doc: s.doc,
                     visibility: s.visibility.into(),
+                    arity,
                     modifiers: s.modifiers,
                 }
             }
@@ -260,6 +262,13 @@ pub mod v0_2_0 {
 
     shared_conversions!();
 
+    fn symbol_arity(s: &wit::Symbol) -> Option<model::Arity> {
+        s.arity.map(|a| model::Arity {
+            min: a.min,
+            max: a.max,
+        })
+    }
+
     /// The document's declared types.
     pub fn declared_types(
         document: &GuestDocument<'_>,
@@ -325,6 +334,7 @@ pub mod v0_2_0 {
                 enclosing: r.enclosing,
                 local: r.local,
                 receiver: r.receiver.map(Into::into),
+                arguments: r.arguments,
             }
         }
     }
@@ -378,6 +388,11 @@ pub mod v0_1_0 {
 
     shared_conversions!();
 
+    /// A 0.1.0 symbol states no arity.
+    fn symbol_arity(_s: &wit::Symbol) -> Option<model::Arity> {
+        None
+    }
+
     /// A 0.1.0 document states no types.
     pub fn declared_types(
         _document: &GuestDocument<'_>,
@@ -400,7 +415,7 @@ pub mod v0_1_0 {
         }
     }
 
-    /// A 0.1.0 reference names no receiver.
+    /// A 0.1.0 reference names no receiver and counts no arguments.
     impl From<wit::Reference> for model::Reference {
         fn from(r: wit::Reference) -> Self {
             model::Reference {
@@ -412,6 +427,7 @@ pub mod v0_1_0 {
                 enclosing: r.enclosing,
                 local: r.local,
                 receiver: None,
+                arguments: None,
             }
         }
     }

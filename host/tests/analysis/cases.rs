@@ -968,6 +968,217 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        name: "cs_overloads_told_apart_by_argument_count",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Writer
+    {
+        public void Wr$0ite(int a) { }
+
+        public void Write(int a, int b) { }
+
+        public void Write(string s, int b, int c = 0) { }
+
+        public void All() { Write(1); Write(1, 2); Write("x", 1, 2); }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(Writer w) { w.Write(3); w.Write(3, 4); }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "
+            Parser.cs:11 call in Demo.Writer.All scope
+            Run.cs:5 call in Demo.Run.Use qualified
+        ",
+    },
+    Case {
+        name: "cs_overloads_of_one_argument_count_are_uncertain",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Writer
+    {
+        public void Write(int a) { }
+
+        public void Write(string s, int b = 0) { }
+
+        public void All() { Wr$0ite(1); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: Definition,
+        expected: "
+            Parser.cs:5 Writer.Write scope uncertain
+            Parser.cs:7 Writer.Write scope uncertain
+        ",
+    },
+    Case {
+        name: "cs_property_named_like_its_type",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Signature
+    {
+        public bool Verify() { return true; }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public class Holder
+    {
+        public Signature Signature { get; set; }
+
+        public bool Check() { return Signa$0ture != null; }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Run.cs:5 Holder.Signature scope",
+    },
+    Case {
+        name: "cs_property_named_like_its_type_heading_a_path",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Signature
+    {
+        public bool Verify() { return true; }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public class Holder
+    {
+        public Signature Signature { get; set; }
+
+        public bool Check() { return Signa$0ture.Verify(); }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "
+            Run.cs:5 Holder.Signature scope uncertain
+            Parser.cs:3 Demo.Signature scope uncertain
+        ",
+    },
+    Case {
+        name: "cs_member_call_through_a_property_named_like_its_type",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Signature
+    {
+        public bool Verify() { return true; }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public class Holder
+    {
+        public Signature Signature { get; set; }
+
+        public bool Check() { return Signature.Ver$0ify(); }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Parser.cs:5 Signature.Verify qualified",
+    },
+    Case {
+        name: "cs_bare_call_of_a_member_of_another_partial_part",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public partial class Parser
+    {
+        public int Parse() { return 1; }
+    }
+
+    public static class Helpers
+    {
+        public static int Parse() { return 0; }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public partial class Parser
+    {
+        public int Check() { return Pa$0rse() + this.Parse(); }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Parser.cs:5 Parser.Parse scope",
+    },
+    Case {
+        name: "cs_references_of_a_constructor",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Point
+    {
+        public Po$0int(int x) { }
+
+        public Point(int x, int y) : this(x) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static Point One() { return new Point(1); }
+
+        public static Point Two() { return new Point(1, 2); }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "Run.cs:5 call in Demo.Run.One scope",
+    },
+    Case {
+        name: "cs_bare_name_of_an_inherited_member",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Base
+    {
+        protected int Count;
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public class Derived : Base
+    {
+        public int Twice() { return Cou$0nt * 2; }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Parser.cs:5 Base.Count scope",
+    },
+    Case {
         name: "cs_member_call_through_a_typed_parameter",
         fixture: cs_project!(
             cs_parser!(),

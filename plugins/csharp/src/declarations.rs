@@ -1,7 +1,7 @@
 //! Declaration facts queries cannot say: C#'s default visibility, modifiers,
 //! spans without attributes, signatures and qualified namespace names.
 
-use lingo_plugin_sdk::types::Visibility;
+use lingo_plugin_sdk::types::{Arity, Visibility};
 use tree_sitter::Node;
 
 /// Words of `modifier` nodes that set accessibility rather than behaviour.
@@ -270,4 +270,52 @@ pub fn doc_comment(comment: &str) -> Option<String> {
         .map(|l| l.trim().trim_start_matches('*').trim_start())
         .collect();
     Some(lines.join("\n").trim().to_string())
+}
+
+/// How many arguments a call of a method, constructor, local function,
+/// delegate or operator declared by `node` takes: its parameters, those
+/// with a default value optional, a `params` array taking any number more.
+/// None for an extension method (called as `x.M(..)` it takes one
+/// argument fewer than it declares, called as `C.M(x, ..)` as many) and
+/// for a parameter list with preprocessor branches.
+pub fn arity(node: Node, source: &str) -> Option<Arity> {
+    let parameters = node.child_by_field_name("parameters")?;
+    let (mut min, mut max) = (0u32, 0u32);
+    let mut any_more = false;
+    let mut cursor = parameters.walk();
+    for child in parameters.named_children(&mut cursor) {
+        match child.kind() {
+            "parameter" => {
+                let mut inner = child.walk();
+                let mut optional = false;
+                for part in child.named_children(&mut inner) {
+                    match part.kind() {
+                        "modifier" => match text(part, source).trim() {
+                            "this" => return None,
+                            "params" => any_more = true,
+                            _ => {}
+                        },
+                        "attribute_list" | "identifier" => {}
+                        _ if child.child_by_field_name("type") == Some(part) => {}
+                        // `int x = 0`: the default value.
+                        _ => optional = true,
+                    }
+                }
+                max += 1;
+                if !optional && !any_more {
+                    min += 1;
+                }
+            }
+            "attribute_list" | "comment" => {}
+            // `params T[] rest` (fields of the list itself) and `__arglist`.
+            _ if parameters.child_by_field_name("name") == Some(child) => any_more = true,
+            _ if parameters.child_by_field_name("type") == Some(child) => any_more = true,
+            kind if kind.starts_with("preproc") => return None,
+            _ => {}
+        }
+    }
+    Some(Arity {
+        min,
+        max: (!any_more).then_some(max),
+    })
 }

@@ -226,3 +226,55 @@ fn resolve_import_tries_the_full_name_then_enclosing_namespaces() {
     assert_eq!(modules::resolve_import(&global, "System.IO"), ["System.IO"]);
     assert!(modules::resolve_import(&global, " ").is_empty());
 }
+
+/// The arity of each method, constructor and local function of `source`,
+/// by name, in document order.
+fn arities(source: &str) -> Vec<(String, Option<(u32, Option<u32>)>)> {
+    let tree = parse(source);
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if matches!(
+            node.kind(),
+            "method_declaration" | "constructor_declaration" | "local_function_statement"
+        ) {
+            let name = node.child_by_field_name("name").unwrap();
+            let arity = crate::declarations::arity(node, source).map(|a| (a.min, a.max));
+            out.push((source[name.byte_range()].to_string(), arity));
+        }
+        let mut cursor = node.walk();
+        let children: Vec<_> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+#[test]
+fn arity_counts_parameters_defaults_and_params_arrays() {
+    let source = r#"
+static class C
+{
+    C() { }
+    C(int a, [In] string b) { }
+    void None() { }
+    void Defaults(int a, int b = 1, string c = null) { }
+    void Rest(int a, params object[] rest) { }
+    void Refs(ref int a, out int b, in int c) { }
+    static void Ext(this string s, int a) { }
+}
+"#;
+    let some = |min, max| Some((min, max));
+    assert_eq!(
+        arities(source),
+        vec![
+            ("C".to_string(), some(0, Some(0))),
+            ("C".to_string(), some(2, Some(2))),
+            ("None".to_string(), some(0, Some(0))),
+            ("Defaults".to_string(), some(1, Some(3))),
+            ("Rest".to_string(), some(1, None)),
+            ("Refs".to_string(), some(3, Some(3))),
+            // Called as `s.Ext(1)` or `C.Ext(s, 1)`: not one count.
+            ("Ext".to_string(), None),
+        ]
+    );
+}

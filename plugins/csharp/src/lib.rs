@@ -137,6 +137,10 @@ impl Language for CSharp {
         &["parenthesized_expression", "postfix_unary_expression"]
     }
 
+    fn arity(node: Node, source: &str) -> Option<lingo_plugin_sdk::types::Arity> {
+        declarations::arity(node, source)
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["bin".into(), "obj".into()],

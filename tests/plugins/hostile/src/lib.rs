@@ -147,6 +147,7 @@ fn symbol(name: String, span: Span, container: Option<u32>) -> Symbol {
         doc: None,
         visibility: Visibility::Public,
         modifiers: Vec::new(),
+        arity: None,
     }
 }
 
@@ -160,6 +161,7 @@ fn reference(name: String, span: Span, enclosing: Option<u32>, local: Option<u32
         enclosing,
         local,
         receiver: None,
+        arguments: None,
     }
 }
 
