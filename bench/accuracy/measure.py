@@ -416,7 +416,7 @@ def lingo_references(lingo: McpClient, decl) -> dict:
     while True:
         is_error, payload = lingo.call("find_references", {
             "path": decl["file"], "line": decl["line"], "character": decl["character"],
-            "include_declaration": False, "limit": 5000, "offset": offset,
+            "include_declaration": False, "limit": 5000, "offset": offset, "format": "json",
         })
         if is_error:
             out["error"] = payload.get("error", payload)
