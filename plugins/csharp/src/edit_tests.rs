@@ -227,9 +227,12 @@ fn resolve_import_tries_the_full_name_then_enclosing_namespaces() {
     assert!(modules::resolve_import(&global, " ").is_empty());
 }
 
+/// A declaration's name and its arity as (min, max).
+type NamedArity = (String, Option<(u32, Option<u32>)>);
+
 /// The arity of each method, constructor and local function of `source`,
 /// by name, in document order.
-fn arities(source: &str) -> Vec<(String, Option<(u32, Option<u32>)>)> {
+fn arities(source: &str) -> Vec<NamedArity> {
     let tree = parse(source);
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
