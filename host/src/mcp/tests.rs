@@ -423,6 +423,6 @@ fn a_refusal_reads_as_one_line_per_fact() {
     let text = references.render(&json!({ "pth": "x" }), &error);
     assert_eq!(
         text,
-        "error UNKNOWN_PARAM: unknown parameter `pth`\nallowed: path; symbol\nfield: pth\nhint: Did you mean `path`?\n"
+        "error UNKNOWN_PARAM: unknown parameter `pth`\nallowed: path; symbol\nhint: Did you mean `path`?\n"
     );
 }
