@@ -71,6 +71,16 @@ impl Writer {
         self.group = None;
     }
 
+    /// Text written as it is, when all of it fits; false (and nothing
+    /// written) when it does not.
+    pub fn whole(&mut self, text: &str) -> bool {
+        if self.cut || self.out.len() + text.len() > self.max_bytes {
+            return false;
+        }
+        self.out.push_str(text);
+        true
+    }
+
     /// Whether a line was refused.
     pub fn is_cut(&self) -> bool {
         self.cut

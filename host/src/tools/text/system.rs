@@ -87,7 +87,11 @@ pub fn health(value: &Value, request: &Request, writer: &mut Writer) {
 
 /// The graph tools: their text as they wrote it, cut at the budget.
 pub fn graph(value: &Value, request: &Request, writer: &mut Writer) {
-    let left_out = writer.cut_whole(str_of(value, "text").unwrap_or(""));
+    let text = str_of(value, "text").unwrap_or("");
+    if writer.whole(text) {
+        return;
+    }
+    let left_out = writer.cut_whole(text);
     if left_out > 0 {
         writer.always(&format!(
             "... {left_out} more lines left out (max_tokens {}); narrow the question (a smaller depth or limit) or raise max_tokens",
