@@ -3,11 +3,13 @@
 //! rust-analyzer's fixtures) with a cursor marker `$0`, a query asked at the
 //! cursor, and the expected answer in a compact rendering.
 
+mod common;
+
 #[path = "analysis/cases.rs"]
 mod analysis_cases;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use lingo::analysis::{
     Analysis, CallDirection, CallEnd, FilePosition, Subject, SymbolView, Target,
@@ -22,21 +24,7 @@ use analysis_cases::{Case, Query};
 const CURSOR: &str = "$0";
 
 fn registry() -> Arc<PluginRegistry> {
-    static REGISTRY: OnceLock<Arc<PluginRegistry>> = OnceLock::new();
-    REGISTRY
-        .get_or_init(|| {
-            Arc::new(
-                PluginRegistry::load(&RuntimeConfig {
-                    extra_plugins: vec![],
-                    include_built_in: true,
-                    cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-                    limits: Limits::default(),
-                    extension_owners: Default::default(),
-                })
-                .expect("load the built-in plugins"),
-            )
-        })
-        .clone()
+    common::registry().clone()
 }
 
 /// A fixture's files, and the cursor (its file, zero-based line and UTF-16

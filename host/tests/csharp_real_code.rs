@@ -8,12 +8,14 @@
 //! `whole_project_matches_tags_scm` (ignored) runs the same comparison over
 //! every `.cs` file under `$LINGO_CSHARP_PROJECT`.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use lingo::model::{FileFacts, ReferenceKind};
-use lingo::runtime::{LanguagePlugin, Limits, PluginRegistry, RuntimeConfig};
+use lingo::runtime::LanguagePlugin;
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
 fn fixture(name: &str) -> PathBuf {
@@ -37,20 +39,7 @@ const REAL_FILES: &[(&str, &str)] = &[
 ];
 
 fn csharp() -> &'static Arc<dyn LanguagePlugin> {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY
-        .get_or_init(|| {
-            PluginRegistry::load(&RuntimeConfig {
-                extra_plugins: vec![],
-                include_built_in: true,
-                cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-                limits: Limits::default(),
-                extension_owners: Default::default(),
-            })
-            .expect("load the built-in plugins")
-        })
-        .for_path(Path::new("a.cs"))
-        .expect("a plugin for .cs files")
+    common::plugin_for("a.cs")
 }
 
 fn parse(source: &str) -> Tree {

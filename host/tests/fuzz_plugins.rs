@@ -7,26 +7,14 @@
 //! unbalanced nesting, non-ASCII text and control bytes. The number of
 //! cases is fixed so the run stays within a small time budget.
 
-use std::path::Path;
-use std::sync::OnceLock;
+mod common;
 
-use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
+use std::path::Path;
+
 use lingo::validate::{FactLimits, INVALID_OUTPUT_CODE, check};
 use proptest::prelude::*;
 
-fn registry() -> &'static PluginRegistry {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        PluginRegistry::load(&RuntimeConfig {
-            extra_plugins: vec![],
-            include_built_in: true,
-            cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-            limits: Limits::default(),
-            extension_owners: Default::default(),
-        })
-        .expect("load the built-in plugins")
-    })
-}
+use common::registry;
 
 /// Tokens of every built-in language, plus text no grammar expects.
 const TOKENS: &[&str] = &[

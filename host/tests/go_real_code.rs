@@ -4,12 +4,14 @@
 //! tags with the matching reference kind. An ignored test runs the same
 //! comparison over a whole Go tree (`LINGO_GO_REAL_DIR`).
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use lingo::model::{FileFacts, ReferenceKind};
-use lingo::runtime::{LanguagePlugin, Limits, PluginRegistry, RuntimeConfig};
+use lingo::runtime::LanguagePlugin;
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
 const REAL_FILES: &[&str] = &["cobra_command.go", "cobra_completions.go", "cobra_args.go"];
@@ -42,20 +44,7 @@ const PREDECLARED_TYPES: &[&str] = &[
 ];
 
 fn go() -> &'static Arc<dyn LanguagePlugin> {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY
-        .get_or_init(|| {
-            PluginRegistry::load(&RuntimeConfig {
-                extra_plugins: vec![],
-                include_built_in: true,
-                cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-                limits: Limits::default(),
-                extension_owners: Default::default(),
-            })
-            .expect("load the built-in plugins")
-        })
-        .for_path(Path::new("main.go"))
-        .expect("a plugin for .go files")
+    common::plugin_for("main.go")
 }
 
 fn parse(source: &str) -> Tree {

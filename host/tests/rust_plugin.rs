@@ -2,30 +2,16 @@
 //! files in `tests/fixtures/rust/`: exact symbols, references, imports,
 //! locals, diagnostics, metrics and module identities.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use lingo::model::{FileFacts, Manifest, Span};
 use lingo::runtime::{LanguagePlugin, Limits, PluginRegistry, RuntimeConfig};
 
-fn registry() -> &'static PluginRegistry {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        PluginRegistry::load(&RuntimeConfig {
-            extra_plugins: vec![],
-            include_built_in: true,
-            cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-            limits: Limits::default(),
-            extension_owners: Default::default(),
-        })
-        .expect("load the built-in plugins")
-    })
-}
-
 fn rust() -> &'static Arc<dyn LanguagePlugin> {
-    registry()
-        .for_path(Path::new("lib.rs"))
-        .expect("a plugin for .rs files")
+    common::plugin_for("lib.rs")
 }
 
 fn fixtures() -> PathBuf {

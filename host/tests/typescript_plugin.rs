@@ -2,30 +2,9 @@
 //! the grammar each extension gets, and import edits crossing the component
 //! boundary.
 
-use std::path::Path;
-use std::sync::{Arc, OnceLock};
+mod common;
 
-use lingo::runtime::{LanguagePlugin, Limits, PluginRegistry, RuntimeConfig};
-
-fn registry() -> &'static PluginRegistry {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        PluginRegistry::load(&RuntimeConfig {
-            extra_plugins: vec![],
-            include_built_in: true,
-            cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-            limits: Limits::default(),
-            extension_owners: Default::default(),
-        })
-        .expect("load the built-in plugins")
-    })
-}
-
-fn plugin_for(path: &str) -> &'static Arc<dyn LanguagePlugin> {
-    registry()
-        .for_path(Path::new(path))
-        .unwrap_or_else(|| panic!("a plugin for {path}"))
-}
+use common::plugin_for;
 
 /// Apply `(start, end, text)` edits, back to front.
 fn apply(source: &str, mut edits: Vec<(u32, u32, String)>) -> String {

@@ -9,12 +9,14 @@
 //! `LINGO_TS_PROJECT=/path/to/src cargo test -p lingo --test
 //! typescript_real_code -- --ignored --nocapture`.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use lingo::model::{FileFacts, ReferenceKind};
-use lingo::runtime::{LanguagePlugin, Limits, PluginRegistry, RuntimeConfig};
+use lingo::runtime::LanguagePlugin;
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
 /// The vendored files and the workspace paths they are analysed under.
@@ -33,20 +35,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn typescript() -> &'static Arc<dyn LanguagePlugin> {
-    static REGISTRY: OnceLock<PluginRegistry> = OnceLock::new();
-    REGISTRY
-        .get_or_init(|| {
-            PluginRegistry::load(&RuntimeConfig {
-                extra_plugins: vec![],
-                include_built_in: true,
-                cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-                limits: Limits::default(),
-                extension_owners: Default::default(),
-            })
-            .expect("load the built-in plugins")
-        })
-        .for_path(Path::new("a.ts"))
-        .expect("a plugin for .ts files")
+    common::plugin_for("a.ts")
 }
 
 fn language(path: &str) -> tree_sitter::Language {
