@@ -1,12 +1,14 @@
 //! Building blocks of a plugin's `declared_types` hook: which declaration
-//! a name node declares, a type as written, and a preorder walk that does
-//! not recurse on the tree's depth.
+//! a name node declares, a type as written, a preorder walk that does not
+//! recurse on the tree's depth, and a one-line description for tests.
 
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::LineIndex;
+use crate::{Document, Language, LineIndex};
+
+use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
 use crate::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 
 /// The document's declarations by where their name starts.
@@ -94,4 +96,42 @@ pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
             }
         }
     }
+}
+
+/// One line per declared type of `document`, `target: Type.Path source`
+/// (the path joined with `separator`; the target as `symbol X` or `local X`
+/// when `label_targets`), for plugins' tests. Panics when a type's span
+/// does not hold its name in `source`.
+pub fn describe_declared_types<L: Language>(
+    document: &Document<L>,
+    source: &str,
+    separator: &str,
+    label_targets: bool,
+) -> Vec<String> {
+    let (symbols, locals) = (document.symbols(), document.locals());
+    document
+        .declared_types()
+        .iter()
+        .map(|d| {
+            let target = match (d.target, label_targets) {
+                (DeclaredTarget::Symbol(i), false) => symbols[i as usize].name.clone(),
+                (DeclaredTarget::Local(i), false) => locals[i as usize].name.clone(),
+                (DeclaredTarget::Symbol(i), true) => format!("symbol {}", symbols[i as usize].name),
+                (DeclaredTarget::Local(i), true) => format!("local {}", locals[i as usize].name),
+            };
+            let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
+            assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
+            let mut ty = d.type_qualifier.clone();
+            ty.push(d.type_name.clone());
+            let how = match d.source {
+                DeclaredTypeSource::Annotation => "annotation",
+                DeclaredTypeSource::Constructor => "constructor",
+                DeclaredTypeSource::Literal => "literal",
+                DeclaredTypeSource::ReturnType => "return-type",
+                DeclaredTypeSource::Receiver => "receiver",
+                DeclaredTypeSource::SelfType => "self-type",
+            };
+            format!("{target}: {} {how}", ty.join(separator))
+        })
+        .collect()
 }

@@ -384,7 +384,8 @@ fn simple_name(node: Node) -> Option<Node> {
 mod tests {
     use lingo_plugin_sdk::Document;
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
-    use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource, Severity};
+    use lingo_plugin_sdk::declared::describe_declared_types;
+    use lingo_plugin_sdk::types::Severity;
 
     use crate::CSharp;
 
@@ -398,30 +399,7 @@ mod tests {
             .filter(|d| matches!(d.severity, Severity::Error))
             .collect();
         assert!(errors.is_empty(), "{errors:?}");
-        let (symbols, locals) = (document.symbols(), document.locals());
-        document
-            .declared_types()
-            .iter()
-            .map(|d| {
-                let target = match d.target {
-                    DeclaredTarget::Symbol(i) => symbols[i as usize].name.clone(),
-                    DeclaredTarget::Local(i) => locals[i as usize].name.clone(),
-                };
-                let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
-                assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
-                let mut ty = d.type_qualifier.clone();
-                ty.push(d.type_name.clone());
-                let how = match d.source {
-                    DeclaredTypeSource::Annotation => "annotation",
-                    DeclaredTypeSource::Constructor => "constructor",
-                    DeclaredTypeSource::Literal => "literal",
-                    DeclaredTypeSource::ReturnType => "return-type",
-                    DeclaredTypeSource::Receiver => "receiver",
-                    DeclaredTypeSource::SelfType => "self-type",
-                };
-                format!("{target}: {} {how}", ty.join("."))
-            })
-            .collect()
+        describe_declared_types(&document, source, ".", false)
     }
 
     #[test]

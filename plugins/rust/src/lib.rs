@@ -567,32 +567,7 @@ mod tests {
 
     /// One line per declared type: target name, type (qualified), source.
     fn declared_lines(source: &str) -> Vec<String> {
-        use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource};
-        let document = document(source);
-        let (symbols, locals) = (document.symbols(), document.locals());
-        document
-            .declared_types()
-            .iter()
-            .map(|d| {
-                let target = match d.target {
-                    DeclaredTarget::Symbol(i) => symbols[i as usize].name.clone(),
-                    DeclaredTarget::Local(i) => locals[i as usize].name.clone(),
-                };
-                let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
-                assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
-                let mut ty = d.type_qualifier.clone();
-                ty.push(d.type_name.clone());
-                let how = match d.source {
-                    DeclaredTypeSource::Annotation => "annotation",
-                    DeclaredTypeSource::Constructor => "constructor",
-                    DeclaredTypeSource::Literal => "literal",
-                    DeclaredTypeSource::ReturnType => "return-type",
-                    DeclaredTypeSource::Receiver => "receiver",
-                    DeclaredTypeSource::SelfType => "self-type",
-                };
-                format!("{target}: {} {how}", ty.join("::"))
-            })
-            .collect()
+        lingo_plugin_sdk::declared::describe_declared_types(&document(source), source, "::", false)
     }
 
     #[test]

@@ -453,7 +453,7 @@ fn first_named_child(node: Node) -> Option<Node> {
 mod tests {
     use lingo_plugin_sdk::Document;
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
-    use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource};
+    use lingo_plugin_sdk::declared::describe_declared_types;
 
     use crate::TypeScript;
 
@@ -507,30 +507,7 @@ mod tests {
 
     fn declared_lines(path: &str, source: &str) -> Vec<String> {
         let document = Document::<TypeScript>::new(path.into(), source.into());
-        let (symbols, locals) = (document.symbols(), document.locals());
-        document
-            .declared_types()
-            .iter()
-            .map(|d| {
-                let target = match d.target {
-                    DeclaredTarget::Symbol(i) => format!("symbol {}", symbols[i as usize].name),
-                    DeclaredTarget::Local(i) => format!("local {}", locals[i as usize].name),
-                };
-                let (start, end) = (d.span.start.offset as usize, d.span.end.offset as usize);
-                assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
-                let mut ty = d.type_qualifier.clone();
-                ty.push(d.type_name.clone());
-                let how = match d.source {
-                    DeclaredTypeSource::Annotation => "annotation",
-                    DeclaredTypeSource::Constructor => "constructor",
-                    DeclaredTypeSource::Literal => "literal",
-                    DeclaredTypeSource::ReturnType => "return-type",
-                    DeclaredTypeSource::Receiver => "receiver",
-                    DeclaredTypeSource::SelfType => "self-type",
-                };
-                format!("{target}: {} {how}", ty.join("."))
-            })
-            .collect()
+        describe_declared_types(&document, source, ".", true)
     }
 
     #[test]
