@@ -208,6 +208,35 @@ pub struct Reference {
     pub arguments: Option<u32>,
 }
 
+impl Reference {
+    /// A use of the type `qualifier::name` at `span`, made by the host to
+    /// resolve a type written somewhere other than a reference (a declared
+    /// type).
+    pub fn type_use(name: String, qualifier: Vec<String>, span: Span) -> Reference {
+        Reference {
+            name,
+            kind: ReferenceKind::Type,
+            span,
+            qualifier,
+            is_member: false,
+            enclosing: None,
+            local: None,
+            receiver: None,
+            arguments: None,
+        }
+    }
+
+    /// The type or module its qualifier names (`a::B` of `a::B::c`), as a
+    /// type use at the same place; none without a qualifier.
+    pub fn qualifier_owner(&self) -> Option<Reference> {
+        let (owner, outer) = self.qualifier.split_last()?;
+        Some(Reference {
+            enclosing: self.enclosing,
+            ..Reference::type_use(owner.clone(), outer.to_vec(), self.span)
+        })
+    }
+}
+
 /// The value a member access is made on: what another reference of the
 /// same file denotes, or (`called`) the result of calling it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -273,16 +273,12 @@ fn declared_type_reference(file: &FileEntry, target: DeclaredTarget) -> Option<R
         .references
         .iter()
         .find(|r| r.span == declared.span && r.name == declared.type_name);
-    Some(written.cloned().unwrap_or_else(|| Reference {
-        name: declared.type_name.clone(),
-        kind: ReferenceKind::Type,
-        span: declared.span,
-        qualifier: declared.type_qualifier.clone(),
-        is_member: false,
-        enclosing: None,
-        local: None,
-        receiver: None,
-        arguments: None,
+    Some(written.cloned().unwrap_or_else(|| {
+        Reference::type_use(
+            declared.type_name.clone(),
+            declared.type_qualifier.clone(),
+            declared.span,
+        )
     }))
 }
 

@@ -473,22 +473,12 @@ impl<'s> Resolver<'s> {
         facts: &FileFacts,
         reference: &Reference,
     ) -> Vec<Arc<FileEntry>> {
-        let (owner, outer) = reference
-            .qualifier
-            .split_last()
-            .expect("qualifier is not empty");
         // The qualifier names a type or module: looked up as a type's name
         // (not as a member of the enclosing type named like a type).
-        let owner_reference = Reference {
-            name: owner.clone(),
-            kind: ReferenceKind::Type,
-            qualifier: outer.to_vec(),
-            is_member: false,
-            local: None,
-            arguments: None,
-            ..reference.clone()
+        let Some(owner_reference) = reference.qualifier_owner() else {
+            return Vec::new();
         };
-        let found = if outer.is_empty() {
+        let found = if owner_reference.qualifier.is_empty() {
             self.bare(file, facts, &owner_reference)
         } else {
             self.qualified(file, facts, &owner_reference)

@@ -10,8 +10,7 @@ use super::{
     target_symbol,
 };
 use crate::model::{
-    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, ReferenceKind,
-    SymbolKind,
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, SymbolKind,
 };
 use crate::workspace::FileEntry;
 
@@ -58,17 +57,8 @@ impl Resolver<'_> {
         file: &Arc<FileEntry>,
         reference: &Reference,
     ) -> Vec<Definition> {
-        let Some((owner, outer)) = reference.qualifier.split_last() else {
+        let Some(owner_reference) = reference.qualifier_owner() else {
             return Vec::new();
-        };
-        let owner_reference = Reference {
-            name: owner.clone(),
-            kind: ReferenceKind::Type,
-            qualifier: outer.to_vec(),
-            is_member: false,
-            local: None,
-            receiver: None,
-            ..reference.clone()
         };
         let found = self.resolve_within(file, &owner_reference, MAX_RECEIVER_DEPTH);
         let Some(owner) = self
@@ -173,17 +163,11 @@ impl Resolver<'_> {
         declared: &DeclaredType,
         depth: usize,
     ) -> Option<SymbolRef> {
-        let type_reference = Reference {
-            name: declared.type_name.clone(),
-            kind: ReferenceKind::Type,
-            span: declared.span,
-            qualifier: declared.type_qualifier.clone(),
-            is_member: false,
-            enclosing: None,
-            local: None,
-            receiver: None,
-            arguments: None,
-        };
+        let type_reference = Reference::type_use(
+            declared.type_name.clone(),
+            declared.type_qualifier.clone(),
+            declared.span,
+        );
         let types: Vec<SymbolRef> = self
             .resolve_within(file, &type_reference, depth + 1)
             .iter()
