@@ -73,9 +73,8 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
 
 /// Reference items grouped by file; returns how many were written.
 fn sites(items: &[Value], writer: &mut Writer) -> usize {
-    let mut shown = 0;
-    for item in items {
-        let line = if str_of(item, "kind") == Some("declaration") {
+    grouped(items, "file_path", writer, |item| {
+        if str_of(item, "kind") == Some("declaration") {
             let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
             format!(
                 "  {line}:{col} declaration  {}",
@@ -83,13 +82,22 @@ fn sites(items: &[Value], writer: &mut Writer) -> usize {
             )
         } else {
             site_line(item)
-        };
-        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &line) {
-            break;
         }
-        shown += 1;
-    }
-    shown
+    })
+}
+
+/// Items under the line of their file (the item's `path_key`), in order,
+/// until the budget is spent; returns how many were written.
+fn grouped(
+    items: &[Value],
+    path_key: &str,
+    writer: &mut Writer,
+    line: impl Fn(&Value) -> String,
+) -> usize {
+    items
+        .iter()
+        .take_while(|item| writer.grouped(str_of(item, path_key).unwrap_or("?"), &line(item)))
+        .count()
 }
 
 /// `  line:col kind in Enclosing (resolution confidence)  source`.
@@ -160,11 +168,7 @@ fn missed_sites(completeness: &Value, writer: &mut Writer) {
         completeness["possibly_missed"].as_u64().unwrap_or(0),
         missed.len()
     ));
-    for site in missed {
-        if !writer.grouped(str_of(site, "file_path").unwrap_or("?"), &site_line(site)) {
-            break;
-        }
-    }
+    grouped(missed, "file_path", writer, site_line);
 }
 
 /// `find_implementations`: the implementing and extending declarations.
@@ -181,25 +185,20 @@ pub fn implementations(value: &Value, request: &Request, writer: &mut Writer) {
         completeness_word(&value["completeness"]),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let mut shown = 0;
-    for item in &items {
+    let shown = grouped(&items, "file_path", writer, |item| {
         let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
         let depth = match item["depth"].as_u64() {
             Some(d) if d > 1 => format!(" depth {d}"),
             _ => String::new(),
         };
-        let text = format!(
+        format!(
             "  {line}:{col} {} {}{depth}{}  {}",
             str_of(item, "relation").unwrap_or("IMPLEMENTS"),
             qualified_name(item),
             certainty(item),
             source_line(str_of(item, "signature").unwrap_or(""))
-        );
-        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &text) {
-            break;
-        }
-        shown += 1;
-    }
+        )
+    });
     close_page(writer, request, shown, items.len(), total);
 }
 
@@ -217,23 +216,18 @@ pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
         total.unwrap_or(items.len() as u64),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let mut shown = 0;
-    for item in &items {
+    let shown = grouped(&items, "filePath", writer, |item| {
         let name = match str_of(item, "containerName") {
             Some(container) => format!("{container}.{}", str_of(item, "name").unwrap_or("?")),
             None => str_of(item, "name").unwrap_or("?").to_string(),
         };
-        let text = format!(
+        format!(
             "  {} {} {name}  {}",
             item["line"].as_u64().unwrap_or(0),
             str_of(item, "kind").unwrap_or("symbol"),
             source_line(str_of(item, "signature").unwrap_or(""))
-        );
-        if !writer.grouped(str_of(item, "filePath").unwrap_or("?"), &text) {
-            break;
-        }
-        shown += 1;
-    }
+        )
+    });
     close_page(writer, request, shown, items.len(), total);
 }
 
@@ -248,20 +242,15 @@ pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
         summary["files_checked"].as_u64().unwrap_or(0),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let mut shown = 0;
-    for item in &items {
+    let shown = grouped(&items, "file_path", writer, |item| {
         let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
-        let text = format!(
+        format!(
             "  {line}:{col} {} {}: {}",
             str_of(item, "severity").unwrap_or("error"),
             str_of(item, "code").unwrap_or(""),
             source_line(str_of(item, "message").unwrap_or(""))
-        );
-        if !writer.grouped(str_of(item, "file_path").unwrap_or("?"), &text) {
-            break;
-        }
-        shown += 1;
-    }
+        )
+    });
     close_page(writer, request, shown, items.len(), total);
     let unanalyzed = value["unanalyzed_files"].as_array().map_or(0, Vec::len);
     if unanalyzed > 0 {
@@ -370,3 +359,4 @@ fn call_line(call: &Value, end: &str, level: usize) -> String {
         sites.join(", ")
     )
 }
+
