@@ -15,21 +15,25 @@ pub const MAX_MAX_TOKENS: usize = 100_000;
 /// page's arguments), which are written whatever the budget.
 const RESERVED_BYTES: usize = 600;
 
-/// Lines of text, refused once the budget is spent.
+/// Lines of text, refused once the budget is spent; the first budgeted
+/// line is always written, so that every page makes progress.
 pub struct Writer {
     out: String,
     max_bytes: usize,
     group: Option<String>,
     cut: bool,
+    written: usize,
 }
 
 impl Writer {
     pub fn new(max_tokens: usize) -> Self {
+        let budget = max_tokens * BYTES_PER_TOKEN;
         Writer {
             out: String::new(),
-            max_bytes: (max_tokens * BYTES_PER_TOKEN).saturating_sub(RESERVED_BYTES),
+            max_bytes: budget - RESERVED_BYTES.min(budget / 3),
             group: None,
             cut: false,
+            written: 0,
         }
     }
 
@@ -42,11 +46,13 @@ impl Writer {
     /// A line, when it fits; once one does not, every later one is refused
     /// too (the list stops there, not with holes).
     pub fn line(&mut self, line: &str) -> bool {
-        if self.cut || self.out.len() + line.len() + 1 > self.max_bytes {
+        let fits = self.out.len() + line.len() < self.max_bytes;
+        if self.cut || (!fits && self.written > 0) {
             self.cut = true;
             return false;
         }
         self.always(line);
+        self.written += 1;
         true
     }
 
@@ -115,10 +121,8 @@ mod tests {
         while writer.line(&line) {
             written += 1;
         }
-        assert_eq!(
-            written,
-            (MIN_MAX_TOKENS * BYTES_PER_TOKEN - RESERVED_BYTES) / 11
-        );
+        let budget = MIN_MAX_TOKENS * BYTES_PER_TOKEN;
+        assert_eq!(written, (budget - RESERVED_BYTES.min(budget / 3)) / 11);
         assert!(writer.is_cut());
         assert!(
             !writer.line("y"),
@@ -126,6 +130,14 @@ mod tests {
         );
         writer.always("closing");
         assert!(writer.finish().ends_with("closing\n"));
+    }
+
+    #[test]
+    fn the_first_line_is_written_whatever_its_length() {
+        let mut writer = Writer::new(MIN_MAX_TOKENS);
+        writer.always(&"h".repeat(MIN_MAX_TOKENS * BYTES_PER_TOKEN));
+        assert!(writer.line("first"), "a page always holds one item");
+        assert!(!writer.line("second"));
     }
 
     #[test]

@@ -360,3 +360,73 @@ fn call_line(call: &Value, end: &str, level: usize) -> String {
     )
 }
 
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+    use crate::tools::text::MIN_MAX_TOKENS;
+
+    fn site(path: &str, line: u64, resolution: &str, confidence: f64) -> Value {
+        json!({
+            "file_path": path, "kind": "call", "enclosing": "run", "line_text": "  parse(input)  ",
+            "range": { "start": { "line": line, "character": 4 }, "end": { "line": line, "character": 9 } },
+            "resolution": resolution, "confidence": confidence,
+        })
+    }
+
+    fn render(value: &Value, arguments: &Map<String, Value>, max_tokens: usize) -> String {
+        let request = Request {
+            tool: "find_references",
+            arguments,
+            max_tokens,
+        };
+        let mut writer = Writer::new(max_tokens);
+        references(value, &request, &mut writer);
+        writer.finish()
+    }
+
+    #[test]
+    fn references_group_by_file_and_label_only_guesses() {
+        let value = json!({
+            "symbol": { "kind": "function", "name": "parse", "container": null, "file_path": "src/lib.rs",
+                        "name_range": { "start": { "line": 0, "character": 7 } } },
+            "references": [site("src/a.rs", 2, "import", 1.0), site("src/a.rs", 5, "import", 1.0),
+                           site("src/b.rs", 0, "name_only", 0.5)],
+            "pagination": { "total": 3 },
+            "completeness": { "resolved": 2, "name_only": 1, "complete": false, "possibly_missed": 0 },
+        });
+        assert_eq!(
+            render(&value, &Map::new(), 2000),
+            "references of function parse (src/lib.rs:1): 2 + 1 guessed; certain ones complete, guesses labelled\n\
+             src/a.rs\n  3:5 call in run  parse(input)\n  6:5 call in run  parse(input)\n\
+             src/b.rs\n  1:5 call in run (guess 0.5)  parse(input)\n"
+        );
+    }
+
+    #[test]
+    fn a_list_cut_by_the_budget_names_the_next_page() {
+        let sites: Vec<Value> = (0..300)
+            .map(|i| site("src/a.rs", i, "import", 1.0))
+            .collect();
+        let value = json!({
+            "symbol": { "kind": "function", "name": "parse", "file_path": "src/lib.rs" },
+            "references": sites,
+            "pagination": { "total": 1000 },
+            "completeness": { "resolved": 1000, "complete": true },
+        });
+        let arguments = json!({ "symbol": "parse", "offset": 100 });
+        let text = render(&value, arguments.as_object().unwrap(), MIN_MAX_TOKENS);
+        let shown = text.lines().filter(|l| l.starts_with("  ")).count();
+        assert!(shown > 0 && shown < 300, "{text}");
+        let last = text.lines().last().unwrap();
+        assert_eq!(
+            last,
+            format!(
+                "... {} more (max_tokens {MIN_MAX_TOKENS} reached); next page: find_references {}",
+                1000 - 100 - shown,
+                json!({ "offset": 100 + shown, "symbol": "parse" })
+            )
+        );
+    }
+}
