@@ -874,6 +874,32 @@ mod tests {
     }
 
     #[test]
+    fn an_arity_no_call_can_fit_is_dropped_and_extreme_counts_fit_without_overflow() {
+        let mut inverted = symbol("f", None);
+        inverted.arity = Some(crate::model::Arity {
+            min: 5,
+            max: Some(2),
+        });
+        let mut extreme = symbol("g", None);
+        extreme.arity = Some(crate::model::Arity {
+            min: u32::MAX,
+            max: None,
+        });
+        let (output, report) = check(
+            facts(vec![inverted, extreme]),
+            "abc",
+            &FactLimits::default(),
+        );
+        assert_eq!(output.symbols[0].arity, None);
+        assert!(
+            report.broken.contains_key("symbol arity min above max"),
+            "{report:?}"
+        );
+        let extreme = output.symbols[1].arity.expect("a possible arity stays");
+        assert!(extreme.fits(u32::MAX) && !extreme.fits(0));
+    }
+
+    #[test]
     fn valid_facts_pass_unchanged() {
         let input = facts(vec![symbol("a", None), symbol("b", Some(0))]);
         let (output, report) = check(input.clone(), "abc", &FactLimits::default());

@@ -259,3 +259,67 @@ pub fn index_notes(value: &Value) -> Vec<String> {
     }
     notes
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::tools::ToolRegistry;
+
+    fn options_of(arguments: Value) -> Result<(Format, usize), ToolError> {
+        let tools = ToolRegistry::new();
+        let tool = tools.find("find_references").expect("a tool");
+        let args = Args::new(&arguments, &tool.input_schema)?;
+        options(&args)
+    }
+
+    #[test]
+    fn format_and_max_tokens_are_checked_at_the_boundary() {
+        assert_eq!(
+            options_of(json!({})).unwrap(),
+            (Format::Text, DEFAULT_MAX_TOKENS)
+        );
+        assert_eq!(
+            options_of(json!({ "format": "json", "max_tokens": MIN_MAX_TOKENS })).unwrap(),
+            (Format::Json, MIN_MAX_TOKENS)
+        );
+        for (arguments, field) in [
+            (json!({ "format": "yaml" }), "format"),
+            (json!({ "format": 7 }), "format"),
+            (json!({ "format": "x".repeat(100_000) }), "format"),
+            (json!({ "max_tokens": 10 }), "max_tokens"),
+            (json!({ "max_tokens": -1 }), "max_tokens"),
+            (json!({ "max_tokens": 1e300 }), "max_tokens"),
+            (json!({ "max_tokens": u64::MAX }), "max_tokens"),
+            (json!({ "max_tokens": "2000" }), "max_tokens"),
+        ] {
+            let error = options_of(arguments.clone()).expect_err("refused");
+            assert_eq!(
+                error.to_json()["error"]["details"]["field"],
+                json!(field),
+                "{arguments}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_answer_missing_every_field_still_renders() {
+        let tools = ToolRegistry::new();
+        for tool in tools.tools() {
+            for value in [
+                json!({}),
+                json!(null),
+                json!({ "references": [1, "x", null] }),
+            ] {
+                // A budget below the minimum reads as the minimum.
+                let text = tool.render(&json!({ "max_tokens": 0 }), &value);
+                assert!(
+                    text.len() <= MIN_MAX_TOKENS * BYTES_PER_TOKEN,
+                    "{}: {text}",
+                    tool.name
+                );
+            }
+        }
+    }
+}
