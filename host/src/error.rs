@@ -65,7 +65,7 @@ pub enum ToolError {
     /// A graph query the spec rejects, with the spec's own message.
     #[error("{message}")]
     GraphQuery { message: String },
-    #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
+    #[error("{}", position_message(.path, .field, *.line, *.character, *.line_count))]
     InvalidPosition {
         path: String,
         /// `line` when the line does not exist, else `character`.
@@ -287,6 +287,22 @@ impl ToolError {
     }
 }
 
+/// What is wrong with a position: a line the file does not have, or a
+/// character past the end of a line it has.
+pub(crate) fn position_message(
+    path: &str,
+    field: &str,
+    line: u64,
+    character: u64,
+    line_count: usize,
+) -> String {
+    if field == "line" {
+        format!("line {line} is outside `{path}` ({line_count} lines)")
+    } else {
+        format!("character {character} is past the end of line {line} of `{path}`")
+    }
+}
+
 /// Up to `limit` candidates most similar to `wanted`, best first. Bounded
 /// whatever the input: only the first characters of names are compared,
 /// only a bounded number of candidates is looked at, and the quadratic
@@ -443,5 +459,30 @@ impl From<AnalysisError> for ToolError {
             AnalysisError::Exhausted(e) => ToolError::Exhausted(e),
             AnalysisError::Internal(message) => ToolError::Internal(message),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_error_says_which_part_is_wrong() {
+        let position = |field, line, character| ToolError::InvalidPosition {
+            path: "src/a.rs".into(),
+            field,
+            line,
+            character,
+            line_count: 6377,
+            one_based: false,
+        };
+        assert_eq!(
+            position("line", 9000, 0).to_string(),
+            "line 9000 is outside `src/a.rs` (6377 lines)"
+        );
+        assert_eq!(
+            position("character", 399, 12).to_string(),
+            "character 12 is past the end of line 399 of `src/a.rs`"
+        );
     }
 }

@@ -8,7 +8,7 @@ pub enum AnalysisError {
     /// The file cannot be handed out, or its plugin could not analyse it.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
-    #[error("position {line}:{character} is outside `{path}` ({line_count} lines)")]
+    #[error("{}", crate::error::position_message(.path, .field, *.line, *.character, *.line_count))]
     InvalidPosition {
         path: String,
         /// `line` when the line does not exist, else `character`.
