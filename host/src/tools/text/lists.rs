@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Request, Writer, certainty, is_certain, line_col, plain, qualified_name, source_line, str_of,
-    symbol_heading,
+    Request, Writer, certainty, is_certain, line_col, plain, qualified_name, relative_to,
+    source_line, str_of, symbol_heading,
 };
 
 /// Closing lines of a paged list: what the page and the budget left out,
@@ -66,13 +66,14 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
         references_completeness(completeness),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let shown = sites(&items, writer);
+    let context = str_of(&value["symbol"], "container");
+    let shown = sites(&items, context, writer);
     close_page(writer, request, shown, items.len(), total);
-    missed_sites(completeness, writer);
+    missed_sites(completeness, context, writer);
 }
 
 /// Reference items grouped by file; returns how many were written.
-fn sites(items: &[Value], writer: &mut Writer) -> usize {
+fn sites(items: &[Value], context: Option<&str>, writer: &mut Writer) -> usize {
     grouped(items, "file_path", writer, |item| {
         if str_of(item, "kind") == Some("declaration") {
             let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
@@ -81,7 +82,7 @@ fn sites(items: &[Value], writer: &mut Writer) -> usize {
                 source_line(str_of(item, "signature").unwrap_or(""))
             )
         } else {
-            site_line(item)
+            site_line(item, context)
         }
     })
 }
@@ -100,11 +101,12 @@ fn grouped(
         .count()
 }
 
-/// `  line:col kind in Enclosing (resolution confidence)  source`.
-fn site_line(site: &Value) -> String {
+/// `  line:col kind in Enclosing (guess confidence)  source`, the enclosing
+/// name relative to `context`.
+fn site_line(site: &Value, context: Option<&str>) -> String {
     let (line, col) = line_col(&site["range"]).unwrap_or((0, 0));
     let enclosing = str_of(site, "enclosing")
-        .map(|e| format!(" in {e}"))
+        .map(|e| format!(" in {}", relative_to(e, context)))
         .unwrap_or_default();
     format!(
         "  {line}:{col} {}{enclosing}{}  {}",
@@ -155,7 +157,7 @@ fn completeness_word(completeness: &Value) -> String {
 }
 
 /// The same-named sites no resolution reached, which may be uses.
-fn missed_sites(completeness: &Value, writer: &mut Writer) {
+fn missed_sites(completeness: &Value, context: Option<&str>, writer: &mut Writer) {
     let Some(missed) = completeness["possibly_missed_sites"].as_array() else {
         return;
     };
@@ -168,7 +170,7 @@ fn missed_sites(completeness: &Value, writer: &mut Writer) {
         completeness["possibly_missed"].as_u64().unwrap_or(0),
         missed.len()
     ));
-    grouped(missed, "file_path", writer, site_line);
+    grouped(missed, "file_path", writer, |site| site_line(site, context));
 }
 
 /// `find_implementations`: the implementing and extending declarations.
@@ -275,15 +277,50 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
             calls.len(),
             completeness_word(completeness)
         ));
+        // The tree in order, then runs of same-named leaves called at the
+        // same sites (overload signatures of one function) as one line.
+        let mut flat: Vec<(usize, CallParts, bool)> = Vec::new();
         let mut stack: Vec<(&Value, usize)> = calls.iter().rev().map(|c| (c, 1)).collect();
-        let mut left_out = 0;
         while let Some((call, level)) = stack.pop() {
-            if writer.is_cut() || !writer.line(&call_line(call, end, level)) {
-                left_out += 1;
+            let deeper = call[key].as_array().filter(|d| !d.is_empty());
+            flat.push((
+                level,
+                call_parts(call, end, &value["item"]),
+                deeper.is_some(),
+            ));
+            if let Some(deeper) = deeper {
+                stack.extend(deeper.iter().rev().map(|c| (c, level + 1)));
+            }
+        }
+        let mut lines: Vec<String> = Vec::new();
+        let mut previous: Option<(usize, CallParts, Vec<String>)> = None;
+        for (level, parts, has_children) in flat {
+            if let Some((p_level, p_parts, places)) = previous.as_mut()
+                && *p_level == level
+                && p_parts.name == parts.name
+                && p_parts.rest == parts.rest
+                && !has_children
+            {
+                places.push(parts.at);
                 continue;
             }
-            if let Some(deeper) = call[key].as_array() {
-                stack.extend(deeper.iter().rev().map(|c| (c, level + 1)));
+            if let Some((p_level, p_parts, places)) = previous.take() {
+                lines.push(p_parts.line(p_level, &places));
+            }
+            if has_children {
+                lines.push(parts.line(level, std::slice::from_ref(&parts.at)));
+            } else {
+                let at = parts.at.clone();
+                previous = Some((level, parts, vec![at]));
+            }
+        }
+        if let Some((p_level, p_parts, places)) = previous {
+            lines.push(p_parts.line(p_level, &places));
+        }
+        let mut left_out = 0;
+        for line in &lines {
+            if !writer.line(line) {
+                left_out += 1;
             }
         }
         if left_out > 0 {
@@ -301,19 +338,49 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
     }
 }
 
-/// One call of a hierarchy, indented by its level.
-fn call_line(call: &Value, end: &str, level: usize) -> String {
+/// One call of a hierarchy in parts: the other end's name, where it is
+/// declared, and its certainty with the call sites.
+struct CallParts {
+    name: String,
+    at: String,
+    rest: String,
+}
+
+impl CallParts {
+    /// `  name (at, at) (guess 0.5) at line:col, ...`, indented by level.
+    fn line(&self, level: usize, places: &[String]) -> String {
+        let places = if places.is_empty() || places.iter().all(String::is_empty) {
+            String::new()
+        } else {
+            format!(" ({})", places.join(", "))
+        };
+        format!("{}{}{places}{}", "  ".repeat(level), self.name, self.rest)
+    }
+}
+
+/// The parts of one call; paths only where they differ from the file of
+/// the declaration asked about (or, for a site, of the other end), names
+/// relative to that declaration's container.
+fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
     let other = &call[end];
-    let who = if str_of(other, "kind") == Some("file") {
-        format!("top level of {}", str_of(other, "file_path").unwrap_or("?"))
+    let home = str_of(item, "file_path");
+    let (name, at) = if str_of(other, "kind") == Some("file") {
+        (
+            format!("top level of {}", str_of(other, "file_path").unwrap_or("?")),
+            String::new(),
+        )
     } else {
-        let at = line_col(&other["name_range"])
-            .map(|(line, _)| format!(":{line}"))
-            .unwrap_or_default();
-        format!(
-            "{} ({}{at})",
-            qualified_name(other),
-            str_of(other, "file_path").unwrap_or("?")
+        let line = line_col(&other["name_range"]).map_or(0, |(line, _)| line);
+        let path = str_of(other, "file_path").unwrap_or("?");
+        let at = if Some(path) == home {
+            format!(":{line}")
+        } else {
+            format!("{path}:{line}")
+        };
+        let name = qualified_name(other);
+        (
+            relative_to(&name, str_of(item, "container")).to_string(),
+            at,
         )
     };
     let mut ordered: Vec<&Value> = call["call_sites"]
@@ -328,36 +395,32 @@ fn call_line(call: &Value, end: &str, level: usize) -> String {
         )
     });
     let sites: Vec<String> = ordered
-        .into_iter()
+        .iter()
         .take(5)
         .filter_map(|site| {
             let (line, col) = line_col(&site["range"])?;
             Some(match str_of(site, "file_path") {
-                Some(path) if Some(path) != str_of(other, "file_path") => {
+                Some(path) if Some(path) != home && Some(path) != str_of(other, "file_path") => {
                     format!("{path}:{line}:{col}")
                 }
                 _ => format!("{line}:{col}"),
             })
         })
         .collect();
-    let more = call["call_sites"]
-        .as_array()
-        .map_or(0, |s| s.len().saturating_sub(5));
-    let more = if more > 0 {
-        format!(" +{more}")
-    } else {
-        String::new()
+    let more = match ordered.len().saturating_sub(5) {
+        0 => String::new(),
+        n => format!(" +{n}"),
     };
     let certainty = if is_certain(call) {
         String::new()
     } else {
         certainty(call)
     };
-    format!(
-        "{}{who}{certainty} at {}{more}",
-        "  ".repeat(level),
-        sites.join(", ")
-    )
+    CallParts {
+        name,
+        at,
+        rest: format!("{certainty} at {}{more}", sites.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -401,6 +464,48 @@ mod tests {
             "references of function parse (src/lib.rs:1): 2 + 1 guessed; certain ones complete, guesses labelled\n\
              src/a.rs\n  3:5 call in run  parse(input)\n  6:5 call in run  parse(input)\n\
              src/b.rs\n  1:5 call in run (guess 0.5)  parse(input)\n"
+        );
+    }
+
+    #[test]
+    fn overloads_called_at_one_site_read_as_one_callee() {
+        let callee = |line: u64| {
+            json!({
+                "resolution": "import", "confidence": 1.0,
+                "to": { "name": "timer", "container": null, "file_path": "src/timer.ts",
+                        "name_range": { "start": { "line": line, "character": 0 } } },
+                "call_sites": [{ "file_path": "src/interval.ts",
+                                 "range": { "start": { "line": 55, "character": 9 } } }],
+            })
+        };
+        let local = json!({
+            "resolution": "scope", "confidence": 1.0,
+            "to": { "name": "check", "container": null, "file_path": "src/interval.ts",
+                    "name_range": { "start": { "line": 2, "character": 0 } } },
+            "call_sites": [{ "file_path": "src/interval.ts",
+                             "range": { "start": { "line": 51, "character": 2 } } }],
+        });
+        let value = json!({
+            "item": { "kind": "function", "name": "interval", "container": null,
+                      "file_path": "src/interval.ts",
+                      "name_range": { "start": { "line": 49, "character": 16 } } },
+            "outgoing": [local, callee(83), callee(125)],
+            "outgoing_completeness": { "complete": true },
+        });
+        let arguments = Map::new();
+        let request = Request {
+            tool: "get_call_hierarchy",
+            arguments: &arguments,
+            max_tokens: 2000,
+        };
+        let mut writer = Writer::new(2000);
+        call_hierarchy(&value, &request, &mut writer);
+        assert_eq!(
+            writer.finish(),
+            "calls of function interval (src/interval.ts:50)\n\
+             callees (3): complete\n\
+             \x20 check (:3) at 52:3\n\
+             \x20 timer (src/timer.ts:84, src/timer.ts:126) at 56:10\n"
         );
     }
 

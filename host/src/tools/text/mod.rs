@@ -191,6 +191,23 @@ pub(crate) fn qualified_name(symbol: &Value) -> String {
     }
 }
 
+/// `name` without the leading segments it shares with `context` (the
+/// container of what was asked about): `DBus.Address.Parse` asked from
+/// `DBus` reads `Address.Parse`. The last segment always stays.
+pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
+    let Some(context) = context.filter(|c| !c.is_empty()) else {
+        return name;
+    };
+    let mut rest = name;
+    for segment in context.split('.') {
+        match rest.strip_prefix(segment).and_then(|r| r.strip_prefix('.')) {
+            Some(shorter) if !shorter.is_empty() => rest = shorter,
+            _ => break,
+        }
+    }
+    rest
+}
+
 /// `kind Container.name (path:line)` for a symbol view.
 pub(crate) fn symbol_heading(symbol: &Value) -> String {
     let at = line_col(&symbol["name_range"])
@@ -301,6 +318,24 @@ mod tests {
                 "{arguments}: {error}"
             );
         }
+    }
+
+    #[test]
+    fn names_read_relative_to_the_container_asked_about() {
+        assert_eq!(
+            relative_to("DBus.Address.Parse", Some("DBus")),
+            "Address.Parse"
+        );
+        assert_eq!(
+            relative_to("DBus.Address.Parse", Some("DBus.Address")),
+            "Parse"
+        );
+        assert_eq!(relative_to("DBus.Address", Some("DBus.Address")), "Address");
+        assert_eq!(relative_to("DBusX.Parse", Some("DBus")), "DBusX.Parse");
+        assert_eq!(relative_to("Error.span", None), "Error.span");
+        // Malformed names stay non-empty.
+        assert_eq!(relative_to("a..b", Some("a.")), "b");
+        assert_eq!(relative_to("a.", Some("a")), "a.");
     }
 
     #[test]

@@ -38,6 +38,13 @@ pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
         writer.always(&format!(
             "no definition of `{name}` in the workspace ({resolution})"
         ));
+    } else if let [only] = definitions.as_slice() {
+        // One answer: what was asked and the answer on one line.
+        writer.always(&format!(
+            "`{name}` ({resolution}): {}",
+            declaration_line(only)
+        ));
+        return;
     } else {
         writer.always(&format!("definition of `{name}` ({resolution}):"));
     }
