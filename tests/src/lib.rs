@@ -304,6 +304,44 @@ pub struct McpServer {
     _log_dir: Scratch,
 }
 
+/// Every tool's `outputSchema`, compiled once.
+fn output_validators() -> &'static std::collections::HashMap<&'static str, jsonschema::Validator> {
+    static VALIDATORS: OnceLock<std::collections::HashMap<&'static str, jsonschema::Validator>> =
+        OnceLock::new();
+    VALIDATORS.get_or_init(|| {
+        let tools = lingo::tools::ToolRegistry::new();
+        tools
+            .tools()
+            .iter()
+            .flat_map(|tool| {
+                let validator =
+                    jsonschema::validator_for(&tool.output_schema).unwrap_or_else(|e| {
+                        panic!("{}: outputSchema does not compile: {e}", tool.name)
+                    });
+                std::iter::once(tool.name)
+                    .chain(tool.aliases.iter().copied())
+                    .map(move |name| (name, validator.clone()))
+            })
+            .collect()
+    })
+}
+
+/// `value` is what the tool's `outputSchema` says its structured content is.
+pub fn check_output_schema(tool: &str, value: &Value) {
+    let validator = output_validators()
+        .get(tool)
+        .unwrap_or_else(|| panic!("no tool `{tool}`"));
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{tool}: structuredContent does not match its outputSchema: {errors:#?}\n{value:#}"
+    );
+}
+
 impl McpServer {
     /// Start on `root` with the client's default protocol version.
     pub async fn start(root: &Path, extra: &[&str]) -> anyhow::Result<Self> {
@@ -387,6 +425,7 @@ impl McpServer {
             .as_text()
             .unwrap_or_else(|| panic!("{tool}: content is not text"))
             .text;
+        check_output_schema(tool, &value);
         if wants_json {
             let parsed: Value = serde_json::from_str(text)
                 .unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
@@ -858,4 +897,26 @@ pub fn check_response_line(line: &str) -> Value {
 /// The structured content of a `tools/call` reply read raw.
 pub fn tool_value(reply: &Value) -> &Value {
     &reply["result"]["structuredContent"]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "does not match its outputSchema")]
+    fn an_answer_missing_its_fields_fails_the_output_schema() {
+        check_output_schema("find_references", &json!({ "references": "none" }));
+    }
+
+    #[test]
+    fn a_refusal_matches_every_output_schema() {
+        let refusal = json!({
+            "success": false,
+            "error": { "code": "SYMBOL_NOT_FOUND", "message": "no symbol", "details": {}, "suggestions": [] },
+        });
+        for tool in lingo::tools::ToolRegistry::new().tools() {
+            check_output_schema(tool.name, &refusal);
+        }
+    }
 }

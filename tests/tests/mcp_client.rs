@@ -150,6 +150,24 @@ async fn tools_list_declares_object_schemas() {
             "{}",
             tool.name
         );
+        // MCP 2025-06-18: an object output schema, the one the answers
+        // are checked against (lingo_e2e::check_output_schema).
+        let output = tool
+            .output_schema
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no outputSchema", tool.name));
+        assert_eq!(output.get("type"), Some(&json!("object")), "{}", tool.name);
+        let registry = lingo::tools::ToolRegistry::new();
+        let declared = &registry
+            .find(&tool.name)
+            .expect("a known tool")
+            .output_schema;
+        assert_eq!(
+            &Value::Object((**output).clone()),
+            declared,
+            "{}",
+            tool.name
+        );
         if let Some(required) = schema.get("required") {
             for field in required.as_array().expect("required is an array") {
                 let field = field.as_str().expect("required names are strings");

@@ -578,6 +578,7 @@ impl Server {
                 self.failure(what, tool, &arguments, "no structuredContent")
             );
         }
+        lingo_e2e::check_output_schema(tool, &value);
         eprintln!(
             "{what}: {tool} answered in {elapsed:?}{}",
             if is_error {

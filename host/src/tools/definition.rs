@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, SymbolQuery, Target};
 use crate::error::ToolError;
 
@@ -24,6 +24,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::definition,
+        output_schema: output::definition(),
     }
 }
 

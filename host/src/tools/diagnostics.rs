@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::diagnostics;
 use crate::error::ToolError;
 
@@ -26,6 +26,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::diagnostics,
+        output_schema: output::diagnostics(),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, DependencyGraph, SymbolRef};
 use crate::error::ToolError;
 
@@ -16,6 +16,7 @@ pub fn dependents_of() -> Tool {
         input_schema: symbol_schema(),
         handler: run_dependents,
         text: text::graph,
+        output_schema: output::graph_text(),
     }
 }
 
@@ -27,6 +28,7 @@ pub fn dependencies_of() -> Tool {
         input_schema: symbol_schema(),
         handler: run_dependencies,
         text: text::graph,
+        output_schema: output::graph_text(),
     }
 }
 
@@ -52,6 +54,7 @@ pub fn paths_between() -> Tool {
         }),
         handler: run_paths,
         text: text::graph,
+        output_schema: output::graph_text(),
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::error::ToolError;
 
 pub fn health_check() -> Tool {
@@ -20,6 +20,7 @@ pub fn health_check() -> Tool {
         }),
         handler: run,
         text: text::health,
+        output_schema: output::health(),
     }
 }
 
@@ -38,6 +39,7 @@ pub fn diagnose() -> Tool {
         }),
         handler: run,
         text: text::health,
+        output_schema: output::health(),
     }
 }
 

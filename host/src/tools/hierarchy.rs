@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, CallDirection};
 use crate::error::ToolError;
 
@@ -30,6 +30,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::call_hierarchy,
+        output_schema: output::call_hierarchy(),
     }
 }
 

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::page::{self, PageRequest};
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 
@@ -30,6 +30,7 @@ pub fn tool() -> Tool {
         input_schema,
         handler: run,
         text: text::implementations,
+        output_schema: output::implementations(),
     }
 }
 

@@ -9,6 +9,7 @@ mod hierarchy;
 mod implementations;
 mod node;
 mod outline;
+pub mod output;
 mod page;
 mod references;
 mod search;
@@ -45,6 +46,8 @@ pub struct Tool {
     handler: Handler,
     /// Writes the answer's compact text (the default `content`).
     text: text::Renderer,
+    /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
+    pub output_schema: Value,
 }
 
 /// All tools, looked up by name or alias.
@@ -81,6 +84,7 @@ impl ToolRegistry {
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
             add_text_options(&mut tool.input_schema);
+            tool.output_schema = output::answer_or_refusal(tool.output_schema.take());
         }
         ToolRegistry { tools }
     }
@@ -117,6 +121,7 @@ impl ToolRegistry {
                     "name": t.name,
                     "description": t.description,
                     "inputSchema": t.input_schema,
+                    "outputSchema": t.output_schema,
                     "annotations": { "readOnlyHint": true, "openWorldHint": false },
                 })
             })

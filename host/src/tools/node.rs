@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{self, Analysis};
 use crate::error::ToolError;
 
@@ -29,6 +29,7 @@ pub fn node_at() -> Tool {
         }),
         handler: run_node_at,
         text: text::node_at,
+        output_schema: output::node_at(),
     }
 }
 
@@ -57,6 +58,7 @@ pub fn node_source() -> Tool {
         }),
         handler: run_node_source,
         text: text::node_source,
+        output_schema: output::node_source(),
     }
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{MAX_OUTLINE_DEPTH, outline};
 use crate::error::ToolError;
 
@@ -24,6 +24,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::outline,
+        output_schema: output::outline(),
     }
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, SymbolSearch};
 use crate::error::ToolError;
 
@@ -34,6 +34,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::search,
+        output_schema: output::search(),
     }
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, text};
+use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 
@@ -19,6 +19,7 @@ pub fn tool() -> Tool {
         }),
         handler: run,
         text: text::symbol_info,
+        output_schema: output::symbol_info(),
     }
 }
 
