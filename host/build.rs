@@ -20,7 +20,14 @@ const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_host
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let workspace = manifest_dir.parent().unwrap().to_path_buf();
-    for watched in ["wit", "sdk", "plugins", "tests/plugins", "Cargo.lock"] {
+    for watched in [
+        "wit",
+        "sdk",
+        "plugins",
+        "tests/plugins",
+        "Cargo.lock",
+        "Cargo.toml",
+    ] {
         println!(
             "cargo:rerun-if-changed={}",
             workspace.join(watched).display()

@@ -90,8 +90,7 @@ impl<L: Language> modules::Guest for Component<L> {
         path: String,
         manifests: Vec<Manifest>,
     ) -> Vec<ModuleIdentity> {
-        doc.get::<Document<L>>()
-            .with_state(|s| L::module_of(s.tree.root_node(), &s.source, &path, &manifests))
+        doc.get::<Document<L>>().module_of(&path, &manifests)
     }
 
     fn resolve_import(

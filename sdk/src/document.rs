@@ -13,8 +13,8 @@ use crate::language::Language;
 use crate::metrics;
 use crate::text::LineIndex;
 use crate::types::{
-    DeclaredType, Diagnostic, FunctionMetrics, Import, Local, PluginError, Reference, Symbol,
-    SyntaxNode, TextEdit,
+    DeclaredType, Diagnostic, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
+    PluginError, Reference, Symbol, SyntaxNode, TextEdit,
 };
 
 /// A parsed document of language `L`.
@@ -40,6 +40,11 @@ impl<L: Language> Document<L> {
     /// Run `f` with the parse state (for hooks in other interfaces).
     pub(crate) fn with_state<R>(&self, f: impl FnOnce(&State) -> R) -> R {
         f(&self.state.borrow())
+    }
+
+    /// The modules the document belongs to (the WIT `module-of`).
+    pub fn module_of(&self, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
+        self.with_state(|s| L::module_of(s.tree.root_node(), &s.source, path, manifests))
     }
 
     fn symbols_and_nodes(&self) -> Rc<(Vec<Symbol>, Vec<SymbolNode>)> {

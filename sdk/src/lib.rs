@@ -34,10 +34,16 @@ pub mod types {
 pub const ABI_VERSION: &str = "0.2.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
+///
+/// Only a WebAssembly build exports anything: natively (unit tests, the
+/// native side of `bench/sandbox`) several plugins link into one binary,
+/// and their exports would have the same symbol names.
 #[macro_export]
 macro_rules! export_plugin {
     ($language:ty) => {
+        #[allow(dead_code)]
         type __LingoComponent = $crate::Component<$language>;
+        #[cfg(target_family = "wasm")]
         $crate::bindings::export_bindings!(__LingoComponent with_types_in $crate::bindings);
     };
 }

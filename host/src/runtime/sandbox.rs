@@ -236,6 +236,11 @@ pub fn engine() -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    // `LINGO_PERFMAP=1` names the compiled plugin code for `perf` in
+    // /tmp/perf-<pid>.map (the profiles of bench/speed).
+    if std::env::var_os("LINGO_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     let engine = Engine::new(&config).map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let engine = ENGINE.get_or_init(|| {
         let ticker = engine.weak();
