@@ -6,6 +6,9 @@
 //! - the first `find_references` after start-up, which builds the symbol
 //!   graph ("graph build"), then p50/p99 of `find_references` and
 //!   `dependents_of` over a deterministic sample of symbols,
+//! - throughput: `--load` requests (find_references of the sample and
+//!   find_definition at their sites, interleaved) with `--in-flight` kept
+//!   outstanding, then up to 1,000 one at a time: requests/s, p50, p99,
 //! - re-index after editing one file: append a comment line to a mid-sized
 //!   file and time `find_references` calls until one answers with a higher
 //!   `generation` (re-analysis of the file plus the new generation's graph),
@@ -17,7 +20,8 @@
 //!
 //! ```text
 //! cargo bench --profile dev -p lingo --bench workspace -- --root TREE \
-//!     [--lingo PATH] [--cache-dir DIR] [--sample 200] [--seed 42] [--edits 5] [--log FILE]
+//!     [--lingo PATH] [--cache-dir DIR] [--sample 200] [--seed 42] [--edits 5] [--log FILE] \
+//!     [--load 3000] [--in-flight 128]
 //! ```
 //!
 //! `host/benches/run-workspace.sh` builds the tree, runs this and the other
@@ -30,6 +34,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+#[path = "workspace/load.rs"]
+mod load;
 
 /// Symbol kinds the sample is drawn from (LSP kinds as `search_symbols`
 /// reports them).
@@ -47,12 +54,16 @@ struct Options {
     seed: u64,
     edits: usize,
     log: Option<PathBuf>,
+    /// Requests of the load run (none: no load run).
+    load: usize,
+    /// Requests kept in flight during the load run.
+    in_flight: usize,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: workspace --root TREE [--lingo PATH] [--cache-dir DIR] [--sample N] \
-         [--seed N] [--edits N] [--log FILE]"
+         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N]"
     );
     std::process::exit(2);
 }
@@ -66,6 +77,8 @@ fn options() -> Options {
         seed: 42,
         edits: 5,
         log: None,
+        load: 3000,
+        in_flight: 128,
     };
     let mut args = std::env::args().skip(1);
     let mut root = None;
@@ -79,6 +92,8 @@ fn options() -> Options {
             "--seed" => options.seed = number(&value()),
             "--edits" => options.edits = number(&value()) as usize,
             "--log" => options.log = Some(value().into()),
+            "--load" => options.load = number(&value()) as usize,
+            "--in-flight" => options.in_flight = (number(&value()) as usize).max(1),
             // `cargo bench` passes `--bench`; test-harness filters mean nothing here.
             _ => {}
         }
@@ -507,6 +522,8 @@ fn main() {
         ms(first.elapsed)
     );
     let mut found_references = 0;
+    // find_definition calls at the sites the answers list, for the load run.
+    let mut definition_calls = Vec::new();
     // Sample symbols find_references answered, for the re-index probe.
     let mut answered: Vec<Declared> = Vec::new();
     if first.result.is_ok() {
@@ -516,6 +533,7 @@ fn main() {
         let answer = server.call("find_references", references_args(symbol));
         if let Ok(value) = &answer.result {
             found_references += value["pagination"]["total"].as_u64().unwrap_or(0);
+            definition_calls.extend(load::definition_calls(value).into_iter().take(3));
             answered.push(symbol.clone());
         }
         references.record(&answer);
@@ -542,6 +560,25 @@ fn main() {
     println!(
         "find_references: {found_references} reference sites in total over the sample (declarations included)"
     );
+
+    // Throughput: the sample's find_references and find_definition at their
+    // sites, interleaved, many in flight; then the same one at a time.
+    let mut mix = Vec::new();
+    let mut definitions = definition_calls.into_iter();
+    for symbol in &answered {
+        mix.push(load::Call {
+            tool: "find_references",
+            arguments: references_args(symbol),
+        });
+        mix.extend(definitions.next());
+    }
+    let loads = (options.load > 0 && !mix.is_empty()).then(|| {
+        let concurrent = load::run(&mut server, &mix, options.load, options.in_flight);
+        concurrent.print("concurrent");
+        let serial = load::run(&mut server, &mix, options.load.min(1000), 1);
+        serial.print("one at a time");
+        (concurrent, serial)
+    });
 
     // Re-index after editing one file; the file is restored at the end.
     let edited = mid_sized_file(&options.root, &symbols);
@@ -582,7 +619,8 @@ fn main() {
          refs_n={} refs_p50_ms={:.2} refs_p99_ms={:.2} refs_errors={} refs_error_codes={} \
          deps_n={} deps_p50_ms={:.2} deps_p99_ms={:.2} deps_errors={} deps_error_codes={} \
          reindex_n={} reindex_median_ms={:.1} reindex_max_ms={:.1} edited={} \
-         peak_kib={} ready_kib={}",
+         peak_kib={} ready_kib={} load_rps={:.0} load_p50_ms={:.2} load_p99_ms={:.2} \
+         load_in_flight={} serial_rps={:.0}",
         ready.as_secs_f64(),
         workspace["fileCount"],
         symbols.len(),
@@ -604,6 +642,15 @@ fn main() {
         percentile_ms(&reindex, 100.0),
         edited,
         peak_kib,
-        memory_ready_kib
+        memory_ready_kib,
+        loads.as_ref().map_or(f64::NAN, |(c, _)| c.per_second()),
+        loads
+            .as_ref()
+            .map_or(f64::NAN, |(c, _)| percentile_ms(&c.latencies, 50.0)),
+        loads
+            .as_ref()
+            .map_or(f64::NAN, |(c, _)| percentile_ms(&c.latencies, 99.0)),
+        options.in_flight,
+        loads.as_ref().map_or(f64::NAN, |(_, s)| s.per_second()),
     );
 }

@@ -1,5 +1,7 @@
 //! The workspace: which files exist, their contents, hashes and facts, kept
-//! fresh by a stat check before every answer.
+//! fresh by the file watcher's reports (or, without one, a walk shared by
+//! the requests of a short interval) and a stat of the one file a request
+//! is about.
 
 mod error;
 mod memo;
@@ -39,6 +41,10 @@ pub const FILE_WAIT: Duration = Duration::from_secs(1);
 /// Indexed files up to which a refresh stats every file even with a
 /// watcher (about 1 µs each, warm).
 const STAT_ALL_FILES: usize = 20_000;
+/// Without a file watcher, how long a finished refresh answers for the
+/// disk: requests within this interval of its start share it instead of
+/// walking the tree again (a file a request names is stat'ed regardless).
+pub const UNWATCHED_RECHECK: Duration = Duration::from_millis(250);
 /// How often the first index publishes what it has so far.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
 
@@ -397,8 +403,50 @@ impl Workspace {
         self.fresh_within(WORKSPACE_WAIT)
     }
 
+    /// Whether an answer must wait for a refresh: one is running or asked
+    /// for (the first index included), the watcher reported changes, or,
+    /// without a watcher, the last refresh is older than
+    /// [`UNWATCHED_RECHECK`]. Otherwise the last snapshot is current and a
+    /// request costs no system call.
+    fn needs_refresh(&self) -> bool {
+        if !self.refresher.settled() {
+            return true;
+        }
+        match &self.watcher {
+            Some(watcher) => watcher.has_changes(),
+            None => !self.refresher.settled_within(UNWATCHED_RECHECK),
+        }
+    }
+
+    /// Whether the file at client path `input` differs on disk from
+    /// `snapshot` by its size or modification time (or appeared, or
+    /// vanished); a path that names no possible file is not "changed".
+    /// The watcher is told, so the refresh re-reads it.
+    fn file_changed(&self, snapshot: &Snapshot, input: &str) -> bool {
+        let Ok(path) = paths::resolve(&self.root, input) else {
+            return false;
+        };
+        let absolute = self.root.join(&path);
+        let on_disk = absolute.metadata().ok().filter(|m| m.is_file());
+        let changed = match (snapshot.files.get(&path), on_disk) {
+            (Some(entry), Some(meta)) => {
+                entry.size != meta.len() || entry.modified != meta.modified().ok()
+            }
+            (Some(_), None) => true,
+            (None, Some(_)) => self.registry.for_path(&absolute).is_some(),
+            (None, None) => false,
+        };
+        if changed && let Some(watcher) = &self.watcher {
+            watcher.report(absolute);
+        }
+        changed
+    }
+
     /// [`Workspace::fresh`] with another bound on the wait.
     pub fn fresh_within(self: &Arc<Self>, wait: Duration) -> Snapshot {
+        if !self.needs_refresh() {
+            return self.snapshot();
+        }
         let run = self.start_refresh();
         let wait = crate::budget::current()
             .and_then(|b| b.remaining())
@@ -419,6 +467,12 @@ impl Workspace {
         self: &Arc<Self>,
         input: &str,
     ) -> Result<(Snapshot, Arc<FileEntry>), WorkspaceError> {
+        let current = self.snapshot();
+        let changed = self.file_changed(&current, input);
+        if !changed && !self.needs_refresh() {
+            let file = self.file(&current, input)?;
+            return Ok((current, file));
+        }
         let run = self.start_refresh();
         if self.refresher.wait(run, FILE_WAIT) {
             let snapshot = self.snapshot();

@@ -4,7 +4,7 @@
 //! while a refresh runs share one follow-up refresh.
 
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Run numbers of refreshes asked for and done.
 #[derive(Debug, Default)]
@@ -16,6 +16,8 @@ struct State {
     running: bool,
     /// A request arrived during the running refresh: run once more.
     pending: bool,
+    /// When the last run started.
+    last_start: Option<Instant>,
 }
 
 /// Coordinates the background refresh worker with the requests.
@@ -50,6 +52,7 @@ impl Refresher {
         } else {
             state.running = true;
             state.started += 1;
+            state.last_start = Some(Instant::now());
             Ticket {
                 run: state.started,
                 start_worker: true,
@@ -65,6 +68,7 @@ impl Refresher {
         if state.pending {
             state.pending = false;
             state.started += 1;
+            state.last_start = Some(Instant::now());
             true
         } else {
             state.running = false;
@@ -85,6 +89,22 @@ impl Refresher {
     /// Whether a refresh is running now.
     pub fn is_running(&self) -> bool {
         self.lock().running
+    }
+
+    /// Whether no refresh is running or asked for and the last one started
+    /// less than `interval` ago: a request may take the last snapshot as
+    /// fresh without a refresh of its own.
+    pub fn settled_within(&self, interval: Duration) -> bool {
+        let state = self.lock();
+        !state.running
+            && state.completed == state.started
+            && state.last_start.is_some_and(|at| at.elapsed() < interval)
+    }
+
+    /// Whether no refresh is running or asked for and at least one ran.
+    pub fn settled(&self) -> bool {
+        let state = self.lock();
+        !state.running && state.completed == state.started && state.completed > 0
     }
 }
 
@@ -108,5 +128,19 @@ mod tests {
         assert!(!refresher.finished(), "nothing more to do");
         assert!(refresher.wait(2, Duration::ZERO));
         assert!(!refresher.is_running());
+        assert!(refresher.settled());
+        assert!(refresher.settled_within(Duration::from_secs(60)));
+        assert!(!refresher.settled_within(Duration::ZERO));
+    }
+
+    #[test]
+    fn nothing_is_settled_before_the_first_run_or_during_one() {
+        let refresher = Refresher::default();
+        assert!(!refresher.settled());
+        assert!(!refresher.settled_within(Duration::from_secs(60)));
+        refresher.request();
+        assert!(!refresher.settled(), "a run is under way");
+        assert!(!refresher.finished());
+        assert!(refresher.settled());
     }
 }

@@ -60,4 +60,21 @@ impl Watcher {
     pub fn take(&self) -> Changes {
         std::mem::take(&mut *crate::sync::lock(&self.changes))
     }
+
+    /// Whether anything was reported since the last [`Watcher::take`].
+    pub fn has_changes(&self) -> bool {
+        let changes = crate::sync::lock(&self.changes);
+        changes.overflow || !changes.paths.is_empty()
+    }
+
+    /// Record `path` as changed, as if the OS had reported it (a request
+    /// saw it differ from the index before the notice arrived).
+    pub fn report(&self, path: PathBuf) {
+        let mut changes = crate::sync::lock(&self.changes);
+        if changes.paths.len() < MAX_REPORTED_PATHS {
+            changes.paths.insert(path);
+        } else {
+            changes.overflow = true;
+        }
+    }
 }

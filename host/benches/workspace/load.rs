@@ -1,0 +1,160 @@
+//! Throughput under load: many `tools/call` requests kept in flight on one
+//! connection (as an agent's client with parallel tool calls does), a mix of
+//! `find_definition` at reference sites and `find_references` of
+//! declarations, with requests/s and the latency percentiles.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{Server, percentile_ms};
+
+/// One request of the mix.
+pub struct Call {
+    pub tool: &'static str,
+    pub arguments: Value,
+}
+
+/// What a load run measured.
+pub struct LoadResult {
+    pub requests: usize,
+    pub in_flight: usize,
+    pub elapsed: Duration,
+    pub latencies: Vec<Duration>,
+    pub errors: BTreeMap<String, usize>,
+}
+
+impl LoadResult {
+    pub fn per_second(&self) -> f64 {
+        self.requests as f64 / self.elapsed.as_secs_f64()
+    }
+
+    pub fn print(&self, label: &str) {
+        let errors: Vec<String> = self
+            .errors
+            .iter()
+            .map(|(c, n)| format!("{c}:{n}"))
+            .collect();
+        println!(
+            "load {label}: {} requests, {} in flight: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms, \
+             max {:.2} ms, errors {}",
+            self.requests,
+            self.in_flight,
+            self.per_second(),
+            percentile_ms(&self.latencies, 50.0),
+            percentile_ms(&self.latencies, 99.0),
+            percentile_ms(&self.latencies, 100.0),
+            if errors.is_empty() {
+                "none".to_string()
+            } else {
+                errors.join(",")
+            }
+        );
+    }
+}
+
+/// Reference sites of a `find_references` answer, as `find_definition`
+/// arguments (zero-based positions).
+pub fn definition_calls(answer: &Value) -> Vec<Call> {
+    answer["references"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|site| site["kind"] != json!("declaration"))
+        .filter_map(|site| {
+            let start = &site["range"]["start"];
+            Some(Call {
+                tool: "find_definition",
+                arguments: json!({
+                    "path": site["filePath"].as_str()?,
+                    "line": start["line"].as_u64()?,
+                    "character": start["character"].as_u64()?,
+                }),
+            })
+        })
+        .collect()
+}
+
+/// Send `calls` (cycled until `requests` were sent) keeping `in_flight`
+/// outstanding; every answer is read and checked.
+pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usize) -> LoadResult {
+    assert!(!calls.is_empty(), "no call to send");
+    let first_id = server.next_id;
+    server.next_id += requests as u64;
+    let mut sent_at: Vec<Option<Instant>> = vec![None; requests];
+    let (permits, granted) = mpsc::channel::<()>();
+    let (sent, sent_times) = mpsc::channel::<(usize, Instant)>();
+    let mut latencies = Vec::with_capacity(requests);
+    let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+    let started = Instant::now();
+    let stdin = &mut server.stdin;
+    let stdout = &mut server.stdout;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for index in 0..requests {
+                if index >= in_flight && granted.recv().is_err() {
+                    return;
+                }
+                let call = &calls[index % calls.len()];
+                let message = json!({
+                    "jsonrpc": "2.0",
+                    "id": first_id + index as u64,
+                    "method": "tools/call",
+                    "params": { "name": call.tool, "arguments": call.arguments },
+                });
+                let mut line = serde_json::to_vec(&message).expect("serialise");
+                line.push(b'\n');
+                let now = Instant::now();
+                stdin.write_all(&line).expect("write to the server");
+                stdin.flush().expect("flush the server's stdin");
+                if sent.send((index, now)).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut line = String::new();
+        let mut answered = 0;
+        while answered < requests {
+            line.clear();
+            let read = stdout.read_line(&mut line).expect("read the server");
+            assert!(read > 0, "the server closed its stdout under load");
+            let arrived = Instant::now();
+            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+            let Some(id) = message["id"].as_u64() else {
+                continue; // a notification
+            };
+            let index = (id - first_id) as usize;
+            while let Ok((sent_index, at)) = sent_times.try_recv() {
+                sent_at[sent_index] = Some(at);
+            }
+            while sent_at[index].is_none() {
+                let (sent_index, at) = sent_times.recv().expect("the writer's send time");
+                sent_at[sent_index] = Some(at);
+            }
+            latencies.push(arrived - sent_at[index].unwrap_or(started));
+            if let Some(error) = message.get("error") {
+                *errors
+                    .entry(format!("JSON-RPC {}", error["code"]))
+                    .or_default() += 1;
+            } else if message["result"]["isError"] == json!(true) {
+                let code = message["result"]["structuredContent"]["error"]["code"]
+                    .as_str()
+                    .unwrap_or("UNKNOWN")
+                    .to_string();
+                *errors.entry(code).or_default() += 1;
+            }
+            answered += 1;
+            let _ = permits.send(());
+        }
+    });
+    LoadResult {
+        requests,
+        in_flight,
+        elapsed: started.elapsed(),
+        latencies,
+        errors,
+    }
+}
