@@ -8,26 +8,28 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::{CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved};
+use super::{CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
 use crate::model::SymbolKind;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
 
 /// The edges and misses of one file's references.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct FileEdges {
-    edges: Vec<(Node, Node, Edge)>,
-    unresolved: Vec<Unresolved>,
-    counts: ResolutionCounts,
+    pub(super) edges: Vec<(Node, Node, Edge)>,
+    pub(super) unresolved: Vec<Unresolved>,
+    pub(super) counts: ResolutionCounts,
 }
 
 /// One file's resolved references, with what they were resolved from: the
 /// file's bytes and the shape of the whole index (see [`shape`]).
 pub(super) struct FileResolution {
-    path: String,
-    sha256: String,
-    shape: u64,
-    edges: FileEdges,
+    pub(super) path: String,
+    /// The file's sha256; empty when it is not known to be the one the
+    /// edges came from (the file is then resolved again).
+    pub(super) sha256: String,
+    pub(super) shape: u64,
+    pub(super) edges: FileEdges,
 }
 
 impl CodeGraph {
@@ -42,22 +44,34 @@ impl CodeGraph {
         let table = resolver.table().clone();
         let files = table.files();
         let shapes: Vec<u64> = files.iter().map(|f| shape(f)).collect();
-        let reusable = previous.filter(|p| {
-            *p.manifests == *snapshot.manifests
-                && p.files.len() == files.len()
-                && p.files
+        // The resolutions of an earlier generation: in memory, or, after a
+        // restart, as the index database kept them.
+        let loaded;
+        let earlier: Option<&[Arc<FileResolution>]> = match previous {
+            Some(p) => (*p.manifests == *snapshot.manifests).then_some(&p.files[..]),
+            None => {
+                loaded = persist::load(snapshot, files);
+                loaded.as_deref()
+            }
+        };
+        let reusable = earlier.filter(|earlier| {
+            earlier.len() == files.len()
+                && earlier
                     .iter()
                     .zip(files.iter().zip(&shapes))
                     .all(|(old, (file, shape))| old.path == file.path && old.shape == *shape)
         });
         let resolutions = resolve_all(&resolver, files, &shapes, reusable);
-        let reused = reusable.map_or(0, |p| {
-            resolutions
+        let reused: Vec<bool> = match reusable {
+            Some(earlier) => resolutions
                 .iter()
-                .zip(&p.files)
-                .filter(|(new, old)| Arc::ptr_eq(new, old))
-                .count()
-        });
+                .zip(earlier)
+                .map(|(new, old)| Arc::ptr_eq(new, old))
+                .collect(),
+            None => vec![false; resolutions.len()],
+        };
+        persist::save(snapshot, files, &resolutions, &reused);
+        let reused = reused.iter().filter(|r| **r).count();
 
         let mut graph: DiGraph<Node, Edge> = DiGraph::new();
         let mut symbol_base = Vec::with_capacity(files.len());
@@ -181,20 +195,21 @@ fn shape(file: &FileEntry) -> u64 {
     hasher.finish()
 }
 
-/// Every file's resolution, in file order: taken from `previous` when the
-/// file's bytes are the same, else resolved now (on all cores).
+/// Every file's resolution, in file order: taken from `previous` (the
+/// earlier resolutions, when the rule allows reuse) when the file's bytes
+/// are the same, else resolved now (on all cores).
 fn resolve_all(
     resolver: &Resolver,
     files: &[Arc<FileEntry>],
     shapes: &[u64],
-    previous: Option<&CodeGraph>,
+    previous: Option<&[Arc<FileResolution>]>,
 ) -> Vec<Arc<FileResolution>> {
     let mut done: Vec<Option<Arc<FileResolution>>> = files
         .iter()
         .enumerate()
         .map(|(i, file)| {
             previous
-                .map(|p| &p.files[i])
+                .map(|p| &p[i])
                 .filter(|old| old.sha256 == file.sha256)
                 .cloned()
         })

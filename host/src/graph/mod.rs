@@ -5,6 +5,7 @@
 //! may be missing.
 
 mod build;
+mod persist;
 pub mod render;
 
 use std::collections::HashMap;
@@ -12,13 +13,13 @@ use std::collections::HashMap;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::ReferenceKind;
 use crate::resolve::{Resolution, SymbolRef};
 
 /// What an edge means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum EdgeKind {
     Contains,
@@ -61,7 +62,7 @@ impl EdgeKind {
 
 /// A graph node: a declaration, or a file (the source of references made
 /// outside any declaration, such as imports).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Node {
     Symbol(SymbolRef),
     File(u32),
@@ -78,14 +79,14 @@ impl Node {
 
 /// A reference written in the source: file number and index into that
 /// file's references.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Site {
     pub file: u32,
     pub reference: u32,
 }
 
 /// An edge: what it means, where it is written and how sure it is.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Edge {
     pub kind: EdgeKind,
     /// None for CONTAINS edges, which come from declarations, not references.
@@ -95,7 +96,7 @@ pub struct Edge {
 }
 
 /// A reference that did not become an edge.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Unresolved {
     pub site: Site,
     /// Declarations with the same name (0: none anywhere; more than
@@ -104,7 +105,7 @@ pub struct Unresolved {
 }
 
 /// Counts of how the references of a snapshot were resolved.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolutionCounts {
     pub scope: usize,

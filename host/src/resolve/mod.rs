@@ -34,7 +34,7 @@ use crate::model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, Symb
 use crate::workspace::{FileEntry, Snapshot};
 
 /// How a definition was found, most certain first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resolution {
     /// The position is the declaration itself.

@@ -10,7 +10,9 @@ use crate::workspace::{DerivedValue, FileEntry, Snapshot};
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
 /// symbol in that file's facts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct SymbolRef {
     pub file: u32,
     pub symbol: u32,

@@ -13,7 +13,7 @@ mod watch;
 
 pub use error::WorkspaceError;
 pub use memo::{Derived as DerivedValue, Memo};
-pub use store::{IndexStore, StoreError};
+pub use store::{DerivedRow, IndexStore, StoreError};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -103,6 +103,8 @@ pub struct Snapshot {
     pub modules: Arc<HashMap<String, Vec<String>>>,
     pub manifests: Arc<Vec<Manifest>>,
     derived: Arc<Derived>,
+    /// The index database, where the layers above keep what they derive.
+    store: Option<Arc<IndexStore>>,
 }
 
 /// What is computed from a snapshot on first use and shared by every
@@ -129,6 +131,17 @@ impl Snapshot {
     /// What the layers above the index derive from this generation.
     pub fn memo(&self) -> &Memo {
         &self.derived.memo
+    }
+
+    /// The index database, if the workspace has one (for derived values
+    /// worth keeping across restarts).
+    pub fn store(&self) -> Option<&Arc<IndexStore>> {
+        self.store.as_ref()
+    }
+
+    /// sha256 over the manifests' paths and contents.
+    pub fn manifests_digest(&self) -> String {
+        digest_manifests(&self.manifests)
     }
 
     pub fn file(&self, path: &str) -> Option<&Arc<FileEntry>> {
@@ -175,7 +188,7 @@ pub struct Workspace {
     /// Serialises refreshes; readers use the last snapshot meanwhile.
     refresh_lock: Mutex<Option<RefreshStats>>,
     /// The on-disk index, when there is a cache directory.
-    store: Option<IndexStore>,
+    store: Option<Arc<IndexStore>>,
     /// OS change notifications; without them every refresh walks the tree.
     watcher: Option<watch::Watcher>,
     /// Statistics of the first refresh (how much came from the database).
@@ -219,7 +232,7 @@ impl Workspace {
         match IndexStore::open(cache_dir, &workspace.root) {
             Ok(store) => {
                 tracing::info!(database = %store.path().display(), "index database");
-                workspace.store = Some(store);
+                workspace.store = Some(Arc::new(store));
             }
             Err(error) => {
                 tracing::warn!(%error, "index database unavailable; the index stays in memory")
@@ -523,6 +536,9 @@ impl Workspace {
         files.insert(path, entry.clone());
         overlay.files = Arc::new(files);
         overlay.derived = Arc::new(Derived::default());
+        // One file analysed ahead of the refresh: what is derived from this
+        // view is not kept.
+        overlay.store = None;
         Ok((overlay, entry))
     }
 
@@ -628,6 +644,7 @@ impl Workspace {
                 modules,
                 manifests,
                 derived: Arc::new(Derived::after(&previous.derived)),
+                store: self.store.clone(),
             });
         }
         let stats = RefreshStats {
@@ -914,6 +931,8 @@ impl Partial {
             modules,
             manifests: self.manifests.clone(),
             derived: Arc::new(Derived::default()),
+            // A partial index keeps nothing derived: it is not the tree.
+            store: None,
         });
     }
 }

@@ -1,7 +1,8 @@
 //! The index on disk: one SQLite database per workspace in the cache
 //! directory, holding each file's hash, size, modification time, plugin
 //! fingerprint and facts, so that a restart on an unchanged workspace
-//! answers without re-parsing.
+//! answers without re-parsing; and, per file, what the layers above derive
+//! from it (the graph's resolved references), as opaque blobs they encode.
 //!
 //! SQLite (rusqlite, bundled) because it is one file, transactional (a
 //! crash mid-write leaves the previous index), and needs no server. Facts
@@ -20,7 +21,7 @@ use crate::model::FileFacts;
 
 /// Bumped whenever the tables or the facts' encoding change; a database of
 /// another version is emptied.
-const SCHEMA_VERSION: &str = "3";
+const SCHEMA_VERSION: &str = "4";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -56,6 +57,17 @@ pub struct FileRow<'a> {
     pub modified: Option<SystemTime>,
     pub plugin: &'a str,
     pub facts: &'a FileFacts,
+}
+
+/// One file's value derived by a layer above the index (`kind` names the
+/// layer): the file's sha256 it was derived from, the layer's own key (what
+/// else it depends on) and the encoded value.
+#[derive(Debug, Clone)]
+pub struct DerivedRow {
+    pub path: String,
+    pub sha256: String,
+    pub key: i64,
+    pub blob: Vec<u8>,
 }
 
 pub struct IndexStore {
@@ -122,6 +134,14 @@ impl IndexStore {
                      modified_ns INTEGER,
                      plugin TEXT NOT NULL,
                      facts BLOB NOT NULL
+                 );
+                 CREATE TABLE IF NOT EXISTS derived (
+                     kind TEXT NOT NULL,
+                     path TEXT NOT NULL,
+                     sha256 TEXT NOT NULL,
+                     key INTEGER NOT NULL,
+                     blob BLOB NOT NULL,
+                     PRIMARY KEY (kind, path)
                  );",
             )
             .map_err(|e| self.error(e))?;
@@ -133,7 +153,7 @@ impl IndexStore {
             .map_err(|e| self.error(e))?;
         if version.as_deref() != Some(SCHEMA_VERSION) {
             connection
-                .execute_batch("DELETE FROM files; DELETE FROM meta;")
+                .execute_batch("DELETE FROM files; DELETE FROM derived; DELETE FROM meta;")
                 .map_err(|e| self.error(e))?;
             connection
                 .execute(
@@ -242,6 +262,94 @@ impl IndexStore {
             }
         }
         transaction.commit().map_err(|e| self.error(e))
+    }
+}
+
+impl IndexStore {
+    /// The rows of `kind`, by path, and the context they were saved with
+    /// (none when nothing of `kind` was saved).
+    pub fn load_derived(
+        &self,
+        kind: &str,
+    ) -> Result<(Option<String>, HashMap<String, DerivedRow>), StoreError> {
+        let context = self.meta(&format!("derived.{kind}.context"))?;
+        let connection = crate::sync::lock(&self.connection);
+        let mut statement = connection
+            .prepare("SELECT path, sha256, key, blob FROM derived WHERE kind = ?1")
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map([kind], |row| {
+                Ok(DerivedRow {
+                    path: row.get(0)?,
+                    sha256: row.get(1)?,
+                    key: row.get(2)?,
+                    blob: row.get(3)?,
+                })
+            })
+            .map_err(|e| self.error(e))?;
+        let mut by_path = HashMap::new();
+        for row in rows {
+            let row = row.map_err(|e| self.error(e))?;
+            by_path.insert(row.path.clone(), row);
+        }
+        Ok((context, by_path))
+    }
+
+    /// Save rows of `kind` derived at `generation` under `context`, in one
+    /// transaction: `replace_all` drops every earlier row of the kind first
+    /// (the rows are the whole set), else the rows are upserted. A save of
+    /// a generation older than the one saved last is dropped, so that
+    /// saves finishing out of order never leave older rows.
+    pub fn save_derived(
+        &self,
+        kind: &str,
+        generation: u64,
+        context: &str,
+        rows: &[DerivedRow],
+        replace_all: bool,
+    ) -> Result<bool, StoreError> {
+        let generation_key = format!("derived.{kind}.generation");
+        let context_key = format!("derived.{kind}.context");
+        let mut connection = crate::sync::lock(&self.connection);
+        let transaction = connection.transaction().map_err(|e| self.error(e))?;
+        let saved: Option<String> = transaction
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [&generation_key],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        if saved.and_then(|g| g.parse::<u64>().ok()) > Some(generation) {
+            return Ok(false);
+        }
+        {
+            if replace_all {
+                transaction
+                    .execute("DELETE FROM derived WHERE kind = ?1", [kind])
+                    .map_err(|e| self.error(e))?;
+            }
+            let mut upsert = transaction
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO derived (kind, path, sha256, key, blob)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(|e| self.error(e))?;
+            for row in rows {
+                upsert
+                    .execute(params![kind, row.path, row.sha256, row.key, row.blob])
+                    .map_err(|e| self.error(e))?;
+            }
+            let mut set = transaction
+                .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
+                .map_err(|e| self.error(e))?;
+            set.execute(params![generation_key, generation.to_string()])
+                .map_err(|e| self.error(e))?;
+            set.execute(params![context_key, context])
+                .map_err(|e| self.error(e))?;
+        }
+        transaction.commit().map_err(|e| self.error(e))?;
+        Ok(true)
     }
 }
 

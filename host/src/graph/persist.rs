@@ -1,0 +1,147 @@
+//! The graph's per-file resolutions kept in the index database, so that a
+//! restart on an unchanged tree builds its graph without resolving a
+//! reference again. A row is the file's resolved edges and misses, with the
+//! file's sha256 and plugin fingerprint (the facts the edges index into)
+//! and its shape (what the reuse rule compares); the set is saved with the
+//! manifests' digest. Rows are checked like any input: an edge that points
+//! outside the snapshot's files, symbols or references discards its row.
+
+use std::sync::Arc;
+
+use super::build::{FileEdges, FileResolution};
+use super::{Node, Site};
+use crate::workspace::{DerivedRow, FileEntry, Snapshot};
+
+/// The rows' kind in the database.
+const KIND: &str = "graph";
+
+/// What a row's edges were computed from: the file's bytes and the plugin
+/// that produced its facts.
+fn identity(file: &FileEntry) -> String {
+    format!("{}:{}", file.sha256, file.plugin.fingerprint())
+}
+
+/// The saved resolutions of `files` (the snapshot's files in table order),
+/// one per file, when they were saved with the same manifests and every
+/// file has a row. A row whose file changed, or that does not check out,
+/// comes back with no sha256, so that its file is resolved again.
+pub(super) fn load(
+    snapshot: &Snapshot,
+    files: &[Arc<FileEntry>],
+) -> Option<Vec<Arc<FileResolution>>> {
+    let store = snapshot.store()?;
+    let (context, mut rows) = store
+        .load_derived(KIND)
+        .inspect_err(|error| tracing::warn!(%error, "saved graph unreadable"))
+        .ok()?;
+    if context.as_deref() != Some(snapshot.manifests_digest().as_str()) || rows.len() != files.len()
+    {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    let loaded: Option<Vec<Arc<FileResolution>>> = files
+        .iter()
+        .enumerate()
+        .map(|(number, file)| {
+            let row = rows.remove(&file.path)?;
+            let edges = postcard::from_bytes::<FileEdges>(&row.blob)
+                .ok()
+                .filter(|edges| fits(edges, number as u32, files));
+            let current = row.sha256 == identity(file) && edges.is_some();
+            Some(Arc::new(FileResolution {
+                path: row.path,
+                sha256: if current {
+                    file.sha256.clone()
+                } else {
+                    String::new()
+                },
+                shape: row.key as u64,
+                edges: edges.unwrap_or_default(),
+            }))
+        })
+        .collect();
+    tracing::info!(
+        files = files.len(),
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "saved graph loaded"
+    );
+    loaded
+}
+
+/// Whether every edge and miss of file `number` stays inside `files`.
+fn fits(edges: &FileEdges, number: u32, files: &[Arc<FileEntry>]) -> bool {
+    let counts = |file: u32| {
+        files
+            .get(file as usize)
+            .and_then(|f| f.facts.as_ref().ok())
+            .map(|facts| (facts.symbols.len(), facts.references.len()))
+    };
+    let Some((_, references)) = counts(number) else {
+        return edges.edges.is_empty() && edges.unresolved.is_empty();
+    };
+    let node_fits = |node: &Node| match node {
+        Node::File(file) => (*file as usize) < files.len(),
+        Node::Symbol(symbol) => {
+            counts(symbol.file).is_some_and(|(symbols, _)| (symbol.symbol as usize) < symbols)
+        }
+    };
+    let site_fits = |site: &Site| site.file == number && (site.reference as usize) < references;
+    edges.edges.iter().all(|(from, to, edge)| {
+        node_fits(from) && node_fits(to) && edge.site.as_ref().is_none_or(site_fits)
+    }) && edges.unresolved.iter().all(|miss| site_fits(&miss.site))
+}
+
+/// Save the resolutions of a build in the background: every row when
+/// nothing was reused (the file list or a shape changed), else the rows of
+/// the files resolved again. Snapshots without a database (a partial first
+/// index, a one-file overlay) save nothing.
+pub(super) fn save(
+    snapshot: &Snapshot,
+    files: &[Arc<FileEntry>],
+    resolutions: &[Arc<FileResolution>],
+    reused: &[bool],
+) {
+    let Some(store) = snapshot.store().cloned() else {
+        return;
+    };
+    let replace_all = !reused.iter().any(|r| *r);
+    let changed: Vec<(String, Arc<FileResolution>)> = files
+        .iter()
+        .zip(resolutions.iter().zip(reused))
+        .filter(|(_, (_, reused))| !**reused)
+        .map(|(file, (resolution, _))| (identity(file), resolution.clone()))
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    let generation = snapshot.generation;
+    let context = snapshot.manifests_digest();
+    let spawned = std::thread::Builder::new()
+        .name("lingo-graph-save".into())
+        .spawn(move || {
+            let started = std::time::Instant::now();
+            let rows: Vec<DerivedRow> = changed
+                .iter()
+                .filter_map(|(identity, resolution)| {
+                    Some(DerivedRow {
+                        path: resolution.path.clone(),
+                        sha256: identity.clone(),
+                        key: resolution.shape as i64,
+                        blob: postcard::to_stdvec(&resolution.edges).ok()?,
+                    })
+                })
+                .collect();
+            match store.save_derived(KIND, generation, &context, &rows, replace_all) {
+                Ok(saved) => tracing::info!(
+                    rows = rows.len(),
+                    saved,
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "graph saved"
+                ),
+                Err(error) => tracing::warn!(%error, "could not save the graph"),
+            }
+        });
+    if let Err(error) = spawned {
+        tracing::warn!(%error, "cannot start the graph save thread");
+    }
+}

@@ -1,0 +1,134 @@
+//! The graph's resolutions kept with the index: a restart answers as the
+//! first run did, from saved rows, and rows that do not decode or fit are
+//! resolved again instead of trusted.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use lingo::tools::{ToolContext, ToolRegistry};
+use lingo::workspace::{DerivedRow, IndexStore, Workspace};
+use serde_json::{Value, json};
+
+/// A small Rust crate whose references cross files.
+fn tree(name: &str) -> (PathBuf, PathBuf) {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("graph-persist-{name}"));
+    let _ = std::fs::remove_dir_all(&base);
+    let root = base.join("ws");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "mod shapes;\nuse crate::shapes::area;\npub fn total() -> u32 { area(2) + area(3) }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/shapes.rs"),
+        "pub fn area(side: u32) -> u32 { side * side }\npub fn twice() -> u32 { area(1) * 2 }\n",
+    )
+    .unwrap();
+    (root, base.join("cache"))
+}
+
+/// `find_references` of `area` as (file, line) pairs, from a new workspace
+/// on `root` with its database under `cache`.
+fn references_of_area(root: &Path, cache: &Path) -> Vec<(String, u64)> {
+    let workspace = Workspace::with_store(root, common::registry().clone(), cache).unwrap();
+    let tools = ToolRegistry::new();
+    let context = ToolContext {
+        workspace: Arc::new(workspace),
+        tool_names: tools.names(),
+    };
+    let answer: Value = tools
+        .call(
+            tools.find("find_references").unwrap(),
+            &context,
+            &json!({ "symbol": "area", "path": "src/shapes.rs", "format": "json" }),
+        )
+        .expect("find_references answers");
+    let mut sites: Vec<(String, u64)> = answer["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["file_path"].as_str().unwrap().to_string(),
+                r["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    sites.sort();
+    sites
+}
+
+/// The saved graph rows, once the background save wrote them.
+fn saved_rows(root: &Path, cache: &Path, files: usize) -> Vec<DerivedRow> {
+    let store = IndexStore::open(cache, &root.canonicalize().unwrap()).unwrap();
+    let started = Instant::now();
+    loop {
+        let (_, rows) = store.load_derived("graph").unwrap();
+        if rows.len() == files || started.elapsed() > Duration::from_secs(10) {
+            return rows.into_values().collect();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_restart_answers_from_the_saved_graph_as_the_first_run_did() {
+    let (root, cache) = tree("restart");
+    let first = references_of_area(&root, &cache);
+    assert_eq!(
+        first.iter().filter(|(f, _)| f == "src/lib.rs").count(),
+        3,
+        "the import and two calls in lib.rs: {first:?}"
+    );
+    assert_eq!(saved_rows(&root, &cache, 2).len(), 2, "one row per file");
+    assert_eq!(references_of_area(&root, &cache), first);
+}
+
+/// A postcard `FileEdges` of file 1 with one edge to symbol 100 of file 1
+/// (which has 2): it decodes, but does not fit the snapshot.
+const EDGE_OUT_OF_RANGE: [u8; 23] = [
+    1, // one edge
+    0, 1, 0, // from Symbol { file: 1, symbol: 0 }
+    0, 1, 100, // to Symbol { file: 1, symbol: 100 }
+    2,   // REFERENCES
+    1, 1, 0, // site Some { file: 1, reference: 0 }
+    1, // resolved in scope
+    0x00, 0x00, 0x80, 0x3f, // confidence 1.0
+    0,    // no misses
+    0, 0, 0, 0, 0, 0, // counts
+];
+
+#[test]
+fn saved_rows_that_do_not_decode_or_fit_are_resolved_again() {
+    let (root, cache) = tree("garbage");
+    let first = references_of_area(&root, &cache);
+    let rows = saved_rows(&root, &cache, 2);
+    assert_eq!(rows.len(), 2);
+    // Same files, same identities, but the edges replaced: by bytes that do
+    // not decode, and by an edge to a symbol the file does not have.
+    let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
+    let (context, _) = store.load_derived("graph").unwrap();
+    let broken: Vec<DerivedRow> = rows
+        .into_iter()
+        .map(|row| DerivedRow {
+            blob: if row.path == "src/lib.rs" {
+                vec![0xff; 7]
+            } else {
+                EDGE_OUT_OF_RANGE.to_vec()
+            },
+            ..row
+        })
+        .collect();
+    assert!(
+        store
+            .save_derived("graph", u64::MAX, &context.unwrap(), &broken, true)
+            .unwrap()
+    );
+    drop(store);
+    // Both rows are resolved again: every use is there, nothing panicked.
+    assert_eq!(references_of_area(&root, &cache), first);
+}
