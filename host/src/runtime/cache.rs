@@ -1,5 +1,8 @@
 //! On-disk cache of compiled components, keyed by the sha256 of the `.wasm`
-//! and the engine's compatibility hash.
+//! and the engine's compatibility hash; beside each, what the component's
+//! `info()` answered, so that a start with every component cached
+//! instantiates none of them (a plugin's queries are compiled by its first
+//! real call instead).
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -7,6 +10,8 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
+
+use crate::model::PluginInfo;
 
 /// The default cache directory: `$LINGO_CACHE_DIR`, else the user cache dir.
 pub fn default_dir() -> Option<PathBuf> {
@@ -56,6 +61,35 @@ pub fn load_or_compile(
         tracing::warn!(path = %path.display(), %error, "could not cache compiled component");
     }
     Ok(component)
+}
+
+/// Where the `info()` answer of `wasm` is kept.
+fn info_path(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
+    cache_path(dir, engine, wasm).with_extension("info.json")
+}
+
+/// The `info()` answer an earlier load of `wasm` recorded, if any (a file
+/// that does not decode is ignored; the caller validates what it gets).
+pub fn load_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8]) -> Option<PluginInfo> {
+    let path = info_path(dir?, engine, wasm);
+    let bytes = std::fs::read(&path).ok()?;
+    serde_json::from_slice(&bytes)
+        .inspect_err(
+            |error| tracing::warn!(path = %path.display(), %error, "cached plugin info ignored"),
+        )
+        .ok()
+}
+
+/// Record the `info()` answer of `wasm` after a successful load.
+pub fn store_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8], info: &PluginInfo) {
+    let Some(dir) = dir else { return };
+    let path = info_path(dir, engine, wasm);
+    let written = serde_json::to_vec(info)
+        .map_err(std::io::Error::other)
+        .and_then(|bytes| write_atomically(&path, &bytes));
+    if let Err(error) = written {
+        tracing::warn!(path = %path.display(), %error, "could not cache the plugin info");
+    }
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -149,17 +149,24 @@ impl WasmPlugin {
             idle: Mutex::new(Vec::new()),
         };
         // The SDK compiles every query here, so a broken one fails the load
-        // with its file and position (from the captured panic message).
-        let info: PluginInfo = plugin
-            .call(health::Key::operation(operation::INFO), 0, |store, b| {
-                Ok(per_version!(b, b => b.lingo_plugin_plugin().call_info(store)?.into()))
-            })
-            .map_err(|e| match e {
-                PluginError::Trapped { reason, .. } => {
-                    invalid(format!("its info() call trapped: {reason}"))
-                }
-                other => other,
-            })?;
+        // with its file and position (from the captured panic message). A
+        // component that loaded before has its answer cached: nothing is
+        // instantiated until the first real call.
+        let cached = cache::load_info(cache_dir, engine, wasm);
+        let from_cache = cached.is_some();
+        let info: PluginInfo = match cached {
+            Some(info) => info,
+            None => plugin
+                .call(health::Key::operation(operation::INFO), 0, |store, b| {
+                    Ok(per_version!(b, b => b.lingo_plugin_plugin().call_info(store)?.into()))
+                })
+                .map_err(|e| match e {
+                    PluginError::Trapped { reason, .. } => {
+                        invalid(format!("its info() call trapped: {reason}"))
+                    }
+                    other => other,
+                })?,
+        };
         // The version `info()` states must be the one the exports carry.
         if info.abi_version != abi.as_str() {
             return Err(PluginError::IncompatibleAbi {
@@ -175,6 +182,9 @@ impl WasmPlugin {
         let (info, report) = crate::validate::check_info(info, &Default::default());
         if !report.is_clean() {
             tracing::warn!(%origin, rules = ?report.rules(), "plugin info repaired");
+        }
+        if !from_cache {
+            cache::store_info(cache_dir, engine, wasm, &info);
         }
         plugin.health.set_plugin(&info.name);
         plugin.info = info;
