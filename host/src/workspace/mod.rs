@@ -790,10 +790,13 @@ impl Workspace {
             return Some((entry, Origin::Unchanged));
         }
         let fingerprint = found.plugin.fingerprint();
-        let (facts, origin) = match stored
+        // Stored facts are decoded here, on the analysing threads; a row
+        // that does not decode is analysed again.
+        let decoded = stored
             .filter(|s| reuse && s.sha256 == sha256 && s.plugin == fingerprint)
-        {
-            Some(stored) => (Ok(stored.facts), Origin::Stored),
+            .and_then(|stored| stored.facts());
+        let (facts, origin) = match decoded {
+            Some(facts) => (Ok(facts), Origin::Stored),
             None => (
                 found
                     .plugin

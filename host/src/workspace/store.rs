@@ -39,14 +39,28 @@ pub enum StoreError {
     },
 }
 
-/// What the database remembers about one file.
+/// What the database remembers about one file; its facts still encoded
+/// (decoded by [`StoredFile::facts`] where they are used, on all cores).
 #[derive(Debug, Clone)]
 pub struct StoredFile {
     pub sha256: String,
     pub size: u64,
     pub modified: Option<SystemTime>,
     pub plugin: String,
-    pub facts: FileFacts,
+    blob: Vec<u8>,
+    path: String,
+}
+
+impl StoredFile {
+    /// The stored facts, or none when they no longer decode (the file is
+    /// then analysed again).
+    pub fn facts(&self) -> Option<FileFacts> {
+        postcard::from_bytes::<FileFacts>(&self.blob)
+            .inspect_err(
+                |error| tracing::warn!(path = %self.path, %error, "stored facts do not decode"),
+            )
+            .ok()
+    }
 }
 
 /// One file to write.
@@ -176,8 +190,7 @@ impl IndexStore {
             .map_err(|e| self.error(e))
     }
 
-    /// Every stored file. Rows whose facts no longer decode are skipped (the
-    /// file is then analyzed again).
+    /// Every stored file, its facts not yet decoded.
     pub fn load(&self) -> Result<HashMap<String, StoredFile>, StoreError> {
         let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
@@ -198,21 +211,17 @@ impl IndexStore {
         let mut files = HashMap::new();
         for row in rows {
             let (path, sha256, size, modified_ns, plugin, blob) = row.map_err(|e| self.error(e))?;
-            match postcard::from_bytes::<FileFacts>(&blob) {
-                Ok(facts) => {
-                    files.insert(
-                        path,
-                        StoredFile {
-                            sha256,
-                            size: size as u64,
-                            modified: modified_ns.map(from_nanos),
-                            plugin,
-                            facts,
-                        },
-                    );
-                }
-                Err(error) => tracing::warn!(%path, %error, "stored facts do not decode"),
-            }
+            files.insert(
+                path.clone(),
+                StoredFile {
+                    sha256,
+                    size: size as u64,
+                    modified: modified_ns.map(from_nanos),
+                    plugin,
+                    blob,
+                    path,
+                },
+            );
         }
         Ok(files)
     }
