@@ -6,6 +6,10 @@
 //! - the first `find_references` after start-up, which builds the symbol
 //!   graph ("graph build"), then p50/p99 of `find_references` and
 //!   `dependents_of` over a deterministic sample of symbols,
+//! - with `--first`, the time from spawning the server to the answer of
+//!   one `find_references` asked right after the handshake (on a warm
+//!   restart: the index and graph loaded from the database); with
+//!   `--sample 0` nothing else,
 //! - throughput: `--load` requests (find_references of the sample and
 //!   find_definition at their sites, interleaved) with `--in-flight` kept
 //!   outstanding, then up to 1,000 one at a time: requests/s, p50, p99,
@@ -21,7 +25,7 @@
 //! ```text
 //! cargo bench --profile dev -p lingo --bench workspace -- --root TREE \
 //!     [--lingo PATH] [--cache-dir DIR] [--sample 200] [--seed 42] [--edits 5] [--log FILE] \
-//!     [--load 3000] [--in-flight 128]
+//!     [--load 3000] [--in-flight 128] [--first NAME@PATH]
 //! ```
 //!
 //! `host/benches/run-workspace.sh` builds the tree, runs this and the other
@@ -58,12 +62,15 @@ struct Options {
     load: usize,
     /// Requests kept in flight during the load run.
     in_flight: usize,
+    /// `NAME@PATH`: ask `find_references` of it right after the handshake,
+    /// before waiting for the index (a restart's time to its first answer).
+    first: Option<(String, String)>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: workspace --root TREE [--lingo PATH] [--cache-dir DIR] [--sample N] \
-         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N]"
+         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N] [--first NAME@PATH]"
     );
     std::process::exit(2);
 }
@@ -79,6 +86,7 @@ fn options() -> Options {
         log: None,
         load: 3000,
         in_flight: 128,
+        first: None,
     };
     let mut args = std::env::args().skip(1);
     let mut root = None;
@@ -94,6 +102,11 @@ fn options() -> Options {
             "--log" => options.log = Some(value().into()),
             "--load" => options.load = number(&value()) as usize,
             "--in-flight" => options.in_flight = (number(&value()) as usize).max(1),
+            "--first" => {
+                let value = value();
+                let (name, path) = value.split_once('@').unwrap_or_else(|| usage());
+                options.first = Some((name.to_string(), path.to_string()));
+            }
             // `cargo bench` passes `--bench`; test-harness filters mean nothing here.
             _ => {}
         }
@@ -477,6 +490,29 @@ fn main() {
         properties.join(", ")
     );
 
+    let first_answer = options.first.as_ref().map(|(name, path)| {
+        let answer = server.call("find_references", json!({ "symbol": name, "path": path }));
+        let elapsed = started.elapsed();
+        let total = match &answer.result {
+            Ok(value) => value["pagination"]["total"].to_string(),
+            Err(code) => panic!("the first find_references failed: {code}"),
+        };
+        let (peak_kib, _) = server.memory_kib();
+        println!(
+            "first find_references ({name} in {path}): {:.3} s from spawn, {total} references, \
+             peak RSS so far {:.1} MiB",
+            elapsed.as_secs_f64(),
+            peak_kib as f64 / 1024.0
+        );
+        (elapsed, peak_kib)
+    });
+    if options.first.is_some() && options.sample == 0 {
+        // Only the first answer: give the graph's background save time to
+        // finish, then stop.
+        std::thread::sleep(Duration::from_secs(5));
+        server.stop();
+        return;
+    }
     let workspace = wait_until_indexed(&mut server);
     let ready = started.elapsed();
     let (memory_ready_kib, _) = server.memory_kib();
@@ -620,7 +656,7 @@ fn main() {
          deps_n={} deps_p50_ms={:.2} deps_p99_ms={:.2} deps_errors={} deps_error_codes={} \
          reindex_n={} reindex_median_ms={:.1} reindex_max_ms={:.1} edited={} \
          peak_kib={} ready_kib={} load_rps={:.0} load_p50_ms={:.2} load_p99_ms={:.2} \
-         load_in_flight={} serial_rps={:.0}",
+         load_in_flight={} serial_rps={:.0} first_answer_s={:.3} first_answer_peak_kib={}",
         ready.as_secs_f64(),
         workspace["fileCount"],
         symbols.len(),
@@ -652,5 +688,7 @@ fn main() {
             .map_or(f64::NAN, |(c, _)| percentile_ms(&c.latencies, 99.0)),
         options.in_flight,
         loads.as_ref().map_or(f64::NAN, |(_, s)| s.per_second()),
+        first_answer.map_or(f64::NAN, |(t, _)| t.as_secs_f64()),
+        first_answer.map_or(0, |(_, k)| k),
     );
 }
