@@ -302,7 +302,7 @@ impl Analysis {
             .filter(|s| s.resolution == Resolution::NameOnly)
             .count();
         let missed: Vec<_> = graph
-            .unresolved_named(&declaration.name)
+            .unresolved_named(table, &declaration.name)
             .filter(|miss| {
                 // A use through a value (`x.name`) can only mean a member.
                 let is_member = table

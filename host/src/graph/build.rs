@@ -73,7 +73,17 @@ impl CodeGraph {
         persist::save(snapshot, files, &resolutions, &reused);
         let reused = reused.iter().filter(|r| **r).count();
 
-        let mut graph: DiGraph<Node, Edge> = DiGraph::new();
+        let symbol_count: usize = files
+            .iter()
+            .map(|f| f.facts.as_ref().map_or(0, |f| f.symbols.len()))
+            .sum();
+        let edge_count: usize = symbol_count
+            + resolutions
+                .iter()
+                .map(|r| r.edges.edges.len())
+                .sum::<usize>();
+        let mut graph: DiGraph<Node, Edge> =
+            DiGraph::with_capacity(symbol_count + files.len(), edge_count);
         let mut symbol_base = Vec::with_capacity(files.len());
         for (file_number, file) in files.iter().enumerate() {
             symbol_base.push(graph.node_count() as u32);
@@ -113,7 +123,8 @@ impl CodeGraph {
             }
         }
 
-        let mut unresolved = Vec::new();
+        let mut unresolved =
+            Vec::with_capacity(resolutions.iter().map(|r| r.edges.unresolved.len()).sum());
         let mut counts = ResolutionCounts::default();
         for resolution in &resolutions {
             let file_edges = &resolution.edges;
@@ -127,7 +138,8 @@ impl CodeGraph {
             unresolved.extend(file_edges.unresolved.iter().copied());
             add_counts(&mut counts, &file_edges.counts);
         }
-        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::new();
+        // By a hash of the name, not the name: no copy of ~1M names.
+        let mut unresolved_by_name: HashMap<u64, Vec<u32>> = HashMap::new();
         for (i, miss) in unresolved.iter().enumerate() {
             let name = &files[miss.site.file as usize]
                 .facts
@@ -136,7 +148,7 @@ impl CodeGraph {
                 .references[miss.site.reference as usize]
                 .name;
             unresolved_by_name
-                .entry(name.clone())
+                .entry(super::name_hash(name))
                 .or_default()
                 .push(i as u32);
         }

@@ -16,7 +16,15 @@ use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ReferenceKind;
-use crate::resolve::{Resolution, SymbolRef};
+use crate::resolve::{Resolution, SymbolRef, SymbolTable};
+
+/// The key of a name in the graph's name maps.
+fn name_hash(name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// What an edge means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -123,8 +131,9 @@ pub struct CodeGraph {
     /// Node index of each file's file node.
     file_nodes: Vec<NodeIndex>,
     unresolved: Vec<Unresolved>,
-    /// Name -> indexes into `unresolved`.
-    unresolved_by_name: HashMap<String, Vec<u32>>,
+    /// [`name_hash`] of the name -> indexes into `unresolved` (a hash may
+    /// collide: lookups compare the names).
+    unresolved_by_name: HashMap<u64, Vec<u32>>,
     counts: ResolutionCounts,
     /// Per file, the resolution the edges came from, for the next build.
     files: Vec<std::sync::Arc<build::FileResolution>>,
@@ -184,13 +193,26 @@ impl CodeGraph {
             })
     }
 
-    /// References named `name` that did not resolve to anything.
-    pub fn unresolved_named(&self, name: &str) -> impl Iterator<Item = &Unresolved> + '_ {
+    /// References named `name` that did not resolve to anything (`table`
+    /// is this generation's, whose facts hold the names).
+    pub fn unresolved_named<'a>(
+        &'a self,
+        table: &'a SymbolTable,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a Unresolved> + 'a {
         self.unresolved_by_name
-            .get(name)
+            .get(&name_hash(name))
             .into_iter()
             .flatten()
             .map(|i| &self.unresolved[*i as usize])
+            .filter(move |miss| {
+                table
+                    .files()
+                    .get(miss.site.file as usize)
+                    .and_then(|f| f.facts.as_ref().ok())
+                    .and_then(|f| f.references.get(miss.site.reference as usize))
+                    .is_some_and(|r| r.name == name)
+            })
     }
 
     /// How the snapshot's references were resolved.
