@@ -22,7 +22,8 @@ pub(super) struct FileEdges {
 }
 
 /// One file's resolved references, with what they were resolved from: the
-/// file's bytes and the shape of the whole index (see [`shape`]).
+/// file's bytes and the shape of the whole index (see [`shape`]). Made by
+/// resolving the file, or read back from the index database.
 pub(super) struct FileResolution {
     pub(super) path: String,
     /// The file's sha256; empty when it is not known to be the one the
@@ -30,6 +31,54 @@ pub(super) struct FileResolution {
     pub(super) sha256: String,
     pub(super) shape: u64,
     pub(super) edges: FileEdges,
+}
+
+/// What a built graph remembers of one file, for the next build: what its
+/// edges were resolved from, and where they are in this graph (no second
+/// copy of them).
+pub(super) struct FileRecord {
+    pub(super) path: String,
+    pub(super) sha256: String,
+    pub(super) shape: u64,
+    /// This file's reference edges: a range of the graph's edge indexes.
+    edges: std::ops::Range<u32>,
+    /// This file's misses: a range of the graph's `unresolved`.
+    unresolved: std::ops::Range<u32>,
+    counts: ResolutionCounts,
+}
+
+/// The resolutions an earlier build left, to be reused where the rule
+/// allows: a graph in memory, or the rows the index database kept.
+enum Earlier<'a> {
+    Graph(&'a CodeGraph),
+    Saved(Vec<Arc<FileResolution>>),
+}
+
+impl Earlier<'_> {
+    /// (path, shape, sha256) of each file, in the earlier file order.
+    fn identities(&self) -> Vec<(&str, u64, &str)> {
+        match self {
+            Earlier::Graph(graph) => graph
+                .files
+                .iter()
+                .map(|f| (f.path.as_str(), f.shape, f.sha256.as_str()))
+                .collect(),
+            Earlier::Saved(saved) => saved
+                .iter()
+                .map(|f| (f.path.as_str(), f.shape, f.sha256.as_str()))
+                .collect(),
+        }
+    }
+}
+
+/// Where one file's edges come from in this build.
+enum Source {
+    /// Resolved now.
+    Fresh(Arc<FileResolution>),
+    /// Read back from the database.
+    Saved(Arc<FileResolution>),
+    /// The same file of the earlier graph in memory.
+    Graph(usize),
 }
 
 impl CodeGraph {
@@ -46,42 +95,44 @@ impl CodeGraph {
         let shapes: Vec<u64> = files.iter().map(|f| shape(f)).collect();
         // The resolutions of an earlier generation: in memory, or, after a
         // restart, as the index database kept them.
-        let loaded;
-        let earlier: Option<&[Arc<FileResolution>]> = match previous {
-            Some(p) => (*p.manifests == *snapshot.manifests).then_some(&p.files[..]),
-            None => {
-                loaded = persist::load(snapshot, files);
-                loaded.as_deref()
-            }
+        let earlier = match previous {
+            Some(p) => (*p.manifests == *snapshot.manifests).then_some(Earlier::Graph(p)),
+            None => persist::load(snapshot, files).map(Earlier::Saved),
         };
         let reusable = earlier.filter(|earlier| {
-            earlier.len() == files.len()
-                && earlier
-                    .iter()
-                    .zip(files.iter().zip(&shapes))
-                    .all(|(old, (file, shape))| old.path == file.path && old.shape == *shape)
+            let identities = earlier.identities();
+            identities.len() == files.len()
+                && identities.iter().zip(files.iter().zip(&shapes)).all(
+                    |((path, old_shape, _), (file, shape))| {
+                        *path == file.path && old_shape == shape
+                    },
+                )
         });
-        let resolutions = resolve_all(&resolver, files, &shapes, reusable);
-        let reused: Vec<bool> = match reusable {
-            Some(earlier) => resolutions
-                .iter()
-                .zip(earlier)
-                .map(|(new, old)| Arc::ptr_eq(new, old))
-                .collect(),
-            None => vec![false; resolutions.len()],
+        let sources = resolve_all(&resolver, files, &shapes, reusable.as_ref());
+        let fresh: Vec<(usize, Arc<FileResolution>)> = sources
+            .iter()
+            .enumerate()
+            .filter_map(|(i, source)| match source {
+                Source::Fresh(resolution) => Some((i, resolution.clone())),
+                _ => None,
+            })
+            .collect();
+        let reused = files.len() - fresh.len();
+        persist::save(snapshot, files, fresh, reused == 0);
+        let previous_graph = match &reusable {
+            Some(Earlier::Graph(graph)) => Some(*graph),
+            _ => None,
         };
-        persist::save(snapshot, files, &resolutions, &reused);
-        let reused = reused.iter().filter(|r| **r).count();
 
         let symbol_count: usize = files
             .iter()
             .map(|f| f.facts.as_ref().map_or(0, |f| f.symbols.len()))
             .sum();
-        let edge_count: usize = symbol_count
-            + resolutions
-                .iter()
-                .map(|r| r.edges.edges.len())
-                .sum::<usize>();
+        let reference_edges = |source: &Source| match source {
+            Source::Fresh(r) | Source::Saved(r) => r.edges.edges.len(),
+            Source::Graph(i) => previous_graph.map_or(0, |g| g.files[*i].edges.len()),
+        };
+        let edge_count: usize = symbol_count + sources.iter().map(reference_edges).sum::<usize>();
         let mut graph: DiGraph<Node, Edge> =
             DiGraph::with_capacity(symbol_count + files.len(), edge_count);
         let mut symbol_base = Vec::with_capacity(files.len());
@@ -123,20 +174,46 @@ impl CodeGraph {
             }
         }
 
-        let mut unresolved =
-            Vec::with_capacity(resolutions.iter().map(|r| r.edges.unresolved.len()).sum());
+        let node = |n: Node| match n {
+            Node::Symbol(s) => symbol_node(s),
+            Node::File(f) => file_nodes[f as usize],
+        };
+        let mut unresolved: Vec<Unresolved> = Vec::new();
         let mut counts = ResolutionCounts::default();
-        for resolution in &resolutions {
-            let file_edges = &resolution.edges;
-            for (from, to, edge) in &file_edges.edges {
-                let node = |n: Node| match n {
-                    Node::Symbol(s) => symbol_node(s),
-                    Node::File(f) => file_nodes[f as usize],
-                };
-                graph.add_edge(node(*from), node(*to), *edge);
-            }
-            unresolved.extend(file_edges.unresolved.iter().copied());
-            add_counts(&mut counts, &file_edges.counts);
+        let mut records = Vec::with_capacity(files.len());
+        for ((file, shape), source) in files.iter().zip(&shapes).zip(&sources) {
+            let (edges_start, unresolved_start) = (graph.edge_count(), unresolved.len());
+            let file_counts = match (source, previous_graph) {
+                (Source::Fresh(r) | Source::Saved(r), _) => {
+                    for (from, to, edge) in &r.edges.edges {
+                        graph.add_edge(node(*from), node(*to), *edge);
+                    }
+                    unresolved.extend(r.edges.unresolved.iter().copied());
+                    r.edges.counts
+                }
+                (Source::Graph(i), Some(old)) => {
+                    let record = &old.files[*i];
+                    let range = record.edges.start as usize..record.edges.end as usize;
+                    for old_edge in &old.graph.raw_edges()[range] {
+                        let from = old.graph[old_edge.source()];
+                        let to = old.graph[old_edge.target()];
+                        graph.add_edge(node(from), node(to), old_edge.weight);
+                    }
+                    let range = record.unresolved.start as usize..record.unresolved.end as usize;
+                    unresolved.extend_from_slice(&old.unresolved[range]);
+                    record.counts
+                }
+                (Source::Graph(_), None) => ResolutionCounts::default(),
+            };
+            add_counts(&mut counts, &file_counts);
+            records.push(Arc::new(FileRecord {
+                path: file.path.clone(),
+                sha256: file.sha256.clone(),
+                shape: *shape,
+                edges: edges_start as u32..graph.edge_count() as u32,
+                unresolved: unresolved_start as u32..unresolved.len() as u32,
+                counts: file_counts,
+            }));
         }
         // By a hash of the name, not the name: no copy of ~1M names.
         let mut unresolved_by_name: HashMap<u64, Vec<u32>> = HashMap::new();
@@ -167,7 +244,7 @@ impl CodeGraph {
             unresolved,
             unresolved_by_name,
             counts,
-            files: resolutions,
+            files: records,
             manifests: snapshot.manifests.clone(),
         }
     }
@@ -207,23 +284,25 @@ fn shape(file: &FileEntry) -> u64 {
     hasher.finish()
 }
 
-/// Every file's resolution, in file order: taken from `previous` (the
-/// earlier resolutions, when the rule allows reuse) when the file's bytes
-/// are the same, else resolved now (on all cores).
+/// Where every file's edges come from, in file order: the earlier
+/// resolutions (when the rule allows reuse) for files whose bytes are the
+/// same, else resolved now (on all cores).
 fn resolve_all(
     resolver: &Resolver,
     files: &[Arc<FileEntry>],
     shapes: &[u64],
-    previous: Option<&[Arc<FileResolution>]>,
-) -> Vec<Arc<FileResolution>> {
-    let mut done: Vec<Option<Arc<FileResolution>>> = files
+    earlier: Option<&Earlier>,
+) -> Vec<Source> {
+    let mut done: Vec<Option<Source>> = files
         .iter()
         .enumerate()
-        .map(|(i, file)| {
-            previous
-                .map(|p| &p[i])
-                .filter(|old| old.sha256 == file.sha256)
-                .cloned()
+        .map(|(i, file)| match earlier? {
+            Earlier::Graph(graph) => {
+                (graph.files[i].sha256 == file.sha256).then_some(Source::Graph(i))
+            }
+            Earlier::Saved(saved) => {
+                (saved[i].sha256 == file.sha256).then(|| Source::Saved(saved[i].clone()))
+            }
         })
         .collect();
     let todo: Vec<usize> = (0..files.len()).filter(|i| done[*i].is_none()).collect();
@@ -249,12 +328,12 @@ fn resolve_all(
             .collect()
     });
     for (i, edges) in fresh {
-        done[i] = Some(Arc::new(FileResolution {
+        done[i] = Some(Source::Fresh(Arc::new(FileResolution {
             path: files[i].path.clone(),
             sha256: files[i].sha256.clone(),
             shape: shapes[i],
             edges,
-        }));
+        })));
     }
     done.into_iter()
         .map(|r| r.expect("every file resolved"))

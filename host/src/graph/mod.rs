@@ -136,7 +136,7 @@ pub struct CodeGraph {
     unresolved_by_name: HashMap<u64, Vec<u32>>,
     counts: ResolutionCounts,
     /// Per file, the resolution the edges came from, for the next build.
-    files: Vec<std::sync::Arc<build::FileResolution>>,
+    files: Vec<std::sync::Arc<build::FileRecord>>,
     /// The manifests the references were resolved with.
     manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
 }

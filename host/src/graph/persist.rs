@@ -91,25 +91,22 @@ fn fits(edges: &FileEdges, number: u32, files: &[Arc<FileEntry>]) -> bool {
     }) && edges.unresolved.iter().all(|miss| site_fits(&miss.site))
 }
 
-/// Save the resolutions of a build in the background: every row when
-/// nothing was reused (the file list or a shape changed), else the rows of
-/// the files resolved again. Snapshots without a database (a partial first
-/// index, a one-file overlay) save nothing.
+/// Save the files resolved by a build, in the background: every row when
+/// nothing was reused (`replace_all`: the file list or a shape changed),
+/// else the rows of the files resolved again. Snapshots without a database
+/// (a partial first index, a one-file overlay) save nothing.
 pub(super) fn save(
     snapshot: &Snapshot,
     files: &[Arc<FileEntry>],
-    resolutions: &[Arc<FileResolution>],
-    reused: &[bool],
+    fresh: Vec<(usize, Arc<FileResolution>)>,
+    replace_all: bool,
 ) {
     let Some(store) = snapshot.store().cloned() else {
         return;
     };
-    let replace_all = !reused.iter().any(|r| *r);
-    let changed: Vec<(String, Arc<FileResolution>)> = files
-        .iter()
-        .zip(resolutions.iter().zip(reused))
-        .filter(|(_, (_, reused))| !**reused)
-        .map(|(file, (resolution, _))| (identity(file), resolution.clone()))
+    let changed: Vec<(String, Arc<FileResolution>)> = fresh
+        .into_iter()
+        .map(|(i, resolution)| (identity(&files[i]), resolution))
         .collect();
     if changed.is_empty() {
         return;
