@@ -12,6 +12,9 @@ use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "lingo",
