@@ -76,6 +76,19 @@ pub struct DeclarationItem {
     pub confidence: f64,
 }
 
+impl ReferenceItem {
+    /// Whether the item is certain: the declaration, or a site resolved
+    /// other than by name only, with full confidence.
+    pub fn is_certain(&self) -> bool {
+        match self {
+            ReferenceItem::Declaration(_) => true,
+            ReferenceItem::Site(site) => {
+                site.resolution != Resolution::NameOnly && site.confidence >= 1.0
+            }
+        }
+    }
+}
+
 impl References {
     /// The sites, after the declaration itself when `include_declaration`.
     pub fn items(&self, include_declaration: bool) -> Vec<ReferenceItem> {

@@ -173,7 +173,7 @@ impl SiteView {
             range: (&reference.span).into(),
             kind: reference.kind,
             enclosing,
-            line_text: line_text(file, reference.span.start.line),
+            line_text: line_text(file, reference.span.start.offset),
         })
     }
 
@@ -229,14 +229,18 @@ pub fn qualified_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String
     }
 }
 
-/// The text of a zero-based line, trimmed and cut to a readable length.
-pub fn line_text(file: &FileEntry, line: u32) -> String {
-    let text = file
-        .source
-        .lines()
-        .nth(line as usize)
-        .unwrap_or_default()
-        .trim();
+/// The text of the line holding byte `offset` (clamped to the source),
+/// trimmed and cut to a readable length. Only that line is scanned, not
+/// the file up to it.
+pub fn line_text(file: &FileEntry, offset: u32) -> String {
+    let source = &*file.source;
+    let mut at = (offset as usize).min(source.len());
+    while !source.is_char_boundary(at) {
+        at -= 1;
+    }
+    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = source[at..].find('\n').map_or(source.len(), |i| at + i);
+    let text = source[start..end].trim();
     match text.char_indices().nth(MAX_LINE_TEXT) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),

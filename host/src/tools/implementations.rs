@@ -39,12 +39,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let transitive = args.bool("transitive", true)?;
     let target = target::target(args)?;
     let answer = Analysis::fresh(&context.workspace).implementations(&target, transitive)?;
-    let items = answer
-        .implementations
-        .iter()
-        .map(to_json)
-        .collect::<Result<_, _>>()?;
-    let (implementations, pagination) = paging.page(items);
+    let (implementations, pagination) = paging.page_with(&answer.implementations, to_json)?;
     Ok(json!({
         "symbol": to_json(&answer.symbol)?,
         "implementations": implementations,

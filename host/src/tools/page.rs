@@ -43,13 +43,29 @@ impl PageRequest {
     }
 
     /// One page of `items`, and the `pagination` object that says what the
-    /// page holds and what it left out.
-    pub fn page(&self, items: Vec<Value>) -> (Vec<Value>, Value) {
-        let total = items.len();
+    /// page holds and what it left out. Only the page's window is turned
+    /// into JSON (`to_value`), not the whole list.
+    pub fn page_with<T>(
+        &self,
+        items: &[T],
+        to_value: impl Fn(&T) -> Result<Value, ToolError>,
+    ) -> Result<(Vec<Value>, Value), ToolError> {
+        let window = items
+            .iter()
+            .skip(self.offset)
+            .take(self.limit)
+            .map(to_value)
+            .collect::<Result<Vec<Value>, _>>()?;
+        Ok(self.cut(items.len(), window.into_iter()))
+    }
+
+    /// The items of the window that fit the byte budget (at least one),
+    /// and the `pagination` object.
+    fn cut(&self, total: usize, window: impl Iterator<Item = Value>) -> (Vec<Value>, Value) {
         let mut bytes = 0usize;
         let mut out = Vec::new();
         let mut cut_by_bytes = false;
-        for item in items.into_iter().skip(self.offset).take(self.limit) {
+        for item in window {
             let size = item.to_string().len();
             if !out.is_empty() && bytes + size > self.max_bytes {
                 cut_by_bytes = true;

@@ -39,15 +39,11 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let include_declaration = args.bool("include_declaration", true)?;
     let target = target::target(args)?;
     let answer = Analysis::fresh(&context.workspace).references(&target)?;
-    let mut items = answer
-        .items(include_declaration)
-        .iter()
-        .map(to_json)
-        .collect::<Result<Vec<Value>, _>>()?;
+    let mut items = answer.items(include_declaration);
     // What matters first: the declaration and the certain references (by
     // file and position), the guesses last; a page cut keeps that order.
-    items.sort_by_key(|item| !text::is_certain(item));
-    let (references, pagination) = paging.page(items);
+    items.sort_by_key(|item| !item.is_certain());
+    let (references, pagination) = paging.page_with(&items, to_json)?;
     Ok(json!({
         "symbol": to_json(&answer.symbol)?,
         "references": references,
