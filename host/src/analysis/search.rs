@@ -40,9 +40,16 @@ pub struct SearchHit {
 }
 
 impl Analysis {
-    /// Every declaration `search` matches, best first: exact names, then
-    /// prefixes, then other matches; shorter names first.
-    pub fn search(&self, search: &SymbolSearch) -> Result<Vec<SearchHit>, AnalysisError> {
+    /// The declarations `search` matches, best first (exact names, then
+    /// prefixes, then other matches; shorter names first): how many there
+    /// are, and the `limit` of them after the first `offset` (only those
+    /// are copied out of the index).
+    pub fn search(
+        &self,
+        search: &SymbolSearch,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(usize, Vec<SearchHit>), AnalysisError> {
         let query = search.query.as_str();
         if query.trim().is_empty() {
             return Err(AnalysisError::InvalidQuery {
@@ -90,8 +97,11 @@ impl Analysis {
                 b.2.span.start.line,
             ))
         });
-        Ok(hits
+        let total = hits.len();
+        let window = hits
             .into_iter()
+            .skip(offset)
+            .take(limit)
             .map(|(_, path, symbol)| SearchHit {
                 name: symbol.name.clone(),
                 kind: symbol.kind.as_str(),
@@ -104,7 +114,8 @@ impl Analysis {
                 doc_comment: symbol.doc.clone(),
                 chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
             })
-            .collect())
+            .collect();
+        Ok((total, window))
     }
 
     /// Refuse kinds that no LSP kind and no indexed language kind spell.
