@@ -67,7 +67,7 @@ fn saved_rows(root: &Path, cache: &Path, files: usize) -> Vec<DerivedRow> {
     let store = IndexStore::open(cache, &root.canonicalize().unwrap()).unwrap();
     let started = Instant::now();
     loop {
-        let (_, rows) = store.load_derived("graph").unwrap();
+        let (_, _, rows) = store.load_derived("graph").unwrap();
         if rows.len() == files || started.elapsed() > Duration::from_secs(10) {
             return rows.into_values().collect();
         }
@@ -111,7 +111,7 @@ fn saved_rows_that_do_not_decode_or_fit_are_resolved_again() {
     // Same files, same identities, but the edges replaced: by bytes that do
     // not decode, and by an edge to a symbol the file does not have.
     let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
-    let (context, _) = store.load_derived("graph").unwrap();
+    let (context, _, _) = store.load_derived("graph").unwrap();
     let broken: Vec<DerivedRow> = rows
         .into_iter()
         .map(|row| DerivedRow {
@@ -125,10 +125,58 @@ fn saved_rows_that_do_not_decode_or_fit_are_resolved_again() {
         .collect();
     assert!(
         store
-            .save_derived("graph", u64::MAX, &context.unwrap(), &broken, true)
+            .save_derived("graph", u64::MAX, None, &context.unwrap(), &broken)
             .unwrap()
     );
     drop(store);
     // Both rows are resolved again: every use is there, nothing panicked.
     assert_eq!(references_of_area(&root, &cache), first);
+}
+
+#[test]
+fn saves_never_mix_generations() {
+    let (root, cache) = tree("generations");
+    let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
+    let row = |path: &str, byte: u8| DerivedRow {
+        path: path.to_string(),
+        sha256: "s".into(),
+        key: 1,
+        blob: vec![byte],
+    };
+    let rows = |store: &IndexStore| {
+        let (_, generation, rows) = store.load_derived("test").unwrap();
+        let mut blobs: Vec<(String, u8)> =
+            rows.into_values().map(|r| (r.path, r.blob[0])).collect();
+        blobs.sort();
+        (generation, blobs)
+    };
+    // A whole set, then an update on top of it.
+    assert!(
+        store
+            .save_derived("test", 5, None, "c", &[row("a", 1), row("b", 1)])
+            .unwrap()
+    );
+    assert!(
+        store
+            .save_derived("test", 6, Some(5), "c", &[row("a", 2)])
+            .unwrap()
+    );
+    assert_eq!(
+        rows(&store),
+        (Some(6), vec![("a".into(), 2), ("b".into(), 1)])
+    );
+    // An update on top of a generation the store does not hold drops all.
+    assert!(
+        !store
+            .save_derived("test", 8, Some(7), "c", &[row("b", 3)])
+            .unwrap()
+    );
+    assert_eq!(rows(&store), (Some(8), vec![]));
+    // A save older than the last one is dropped, whole set or not.
+    assert!(
+        !store
+            .save_derived("test", 7, None, "c", &[row("a", 4), row("b", 4)])
+            .unwrap()
+    );
+    assert_eq!(rows(&store), (Some(8), vec![]));
 }

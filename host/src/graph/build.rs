@@ -51,7 +51,8 @@ pub(super) struct FileRecord {
 /// allows: a graph in memory, or the rows the index database kept.
 enum Earlier<'a> {
     Graph(&'a CodeGraph),
-    Saved(Vec<Arc<FileResolution>>),
+    /// The rows, and the generation they were saved at.
+    Saved(Vec<Arc<FileResolution>>, Option<u64>),
 }
 
 impl Earlier<'_> {
@@ -63,10 +64,18 @@ impl Earlier<'_> {
                 .iter()
                 .map(|f| (f.path.as_str(), f.shape, f.sha256.as_str()))
                 .collect(),
-            Earlier::Saved(saved) => saved
+            Earlier::Saved(saved, _) => saved
                 .iter()
                 .map(|f| (f.path.as_str(), f.shape, f.sha256.as_str()))
                 .collect(),
+        }
+    }
+
+    /// The generation these resolutions belong to.
+    fn generation(&self) -> Option<u64> {
+        match self {
+            Earlier::Graph(graph) => Some(graph.generation),
+            Earlier::Saved(_, generation) => *generation,
         }
     }
 }
@@ -97,7 +106,8 @@ impl CodeGraph {
         // restart, as the index database kept them.
         let earlier = match previous {
             Some(p) => (*p.manifests == *snapshot.manifests).then_some(Earlier::Graph(p)),
-            None => persist::load(snapshot, files).map(Earlier::Saved),
+            None => persist::load(snapshot, files)
+                .map(|(saved, generation)| Earlier::Saved(saved, generation)),
         };
         let reusable = earlier.filter(|earlier| {
             let identities = earlier.identities();
@@ -118,7 +128,15 @@ impl CodeGraph {
             })
             .collect();
         let reused = files.len() - fresh.len();
-        persist::save(snapshot, files, fresh, reused == 0);
+        // Only the files resolved now are saved when the rest is reused:
+        // that is right only on top of the rows of the generation reused.
+        let base = reusable.as_ref().and_then(Earlier::generation);
+        persist::save(
+            snapshot,
+            files,
+            fresh,
+            (reused > 0).then_some(base).flatten(),
+        );
         let previous_graph = match &reusable {
             Some(Earlier::Graph(graph)) => Some(*graph),
             _ => None,
@@ -246,6 +264,7 @@ impl CodeGraph {
             counts,
             files: records,
             manifests: snapshot.manifests.clone(),
+            generation: snapshot.generation,
         }
     }
 }
@@ -300,7 +319,7 @@ fn resolve_all(
             Earlier::Graph(graph) => {
                 (graph.files[i].sha256 == file.sha256).then_some(Source::Graph(i))
             }
-            Earlier::Saved(saved) => {
+            Earlier::Saved(saved, _) => {
                 (saved[i].sha256 == file.sha256).then(|| Source::Saved(saved[i].clone()))
             }
         })

@@ -139,6 +139,8 @@ pub struct CodeGraph {
     files: Vec<std::sync::Arc<build::FileRecord>>,
     /// The manifests the references were resolved with.
     manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
+    /// The generation of the snapshot it was built from.
+    generation: u64,
 }
 
 /// The graph is carried to the next generation, which takes the edges of

@@ -28,9 +28,9 @@ fn identity(file: &FileEntry) -> String {
 pub(super) fn load(
     snapshot: &Snapshot,
     files: &[Arc<FileEntry>],
-) -> Option<Vec<Arc<FileResolution>>> {
+) -> Option<(Vec<Arc<FileResolution>>, Option<u64>)> {
     let store = snapshot.store()?;
-    let (context, mut rows) = store
+    let (context, generation, mut rows) = store
         .load_derived(KIND)
         .inspect_err(|error| tracing::warn!(%error, "saved graph unreadable"))
         .ok()?;
@@ -65,7 +65,7 @@ pub(super) fn load(
         elapsed_ms = started.elapsed().as_millis() as u64,
         "saved graph loaded"
     );
-    loaded
+    Some((loaded?, generation))
 }
 
 /// Whether every edge and miss of file `number` stays inside `files`.
@@ -92,14 +92,16 @@ fn fits(edges: &FileEdges, number: u32, files: &[Arc<FileEntry>]) -> bool {
 }
 
 /// Save the files resolved by a build, in the background: every row when
-/// nothing was reused (`replace_all`: the file list or a shape changed),
-/// else the rows of the files resolved again. Snapshots without a database
-/// (a partial first index, a one-file overlay) save nothing.
+/// nothing was reused (the file list or a shape changed), else, with
+/// `reused_from` the generation whose resolutions the rest came from, the
+/// rows of the files resolved again (the store drops every row instead
+/// when what it holds is not that generation's). Snapshots without a
+/// database (a partial first index, a one-file overlay) save nothing.
 pub(super) fn save(
     snapshot: &Snapshot,
     files: &[Arc<FileEntry>],
     fresh: Vec<(usize, Arc<FileResolution>)>,
-    replace_all: bool,
+    reused_from: Option<u64>,
 ) {
     let Some(store) = snapshot.store().cloned() else {
         return;
@@ -128,7 +130,7 @@ pub(super) fn save(
                     })
                 })
                 .collect();
-            match store.save_derived(KIND, generation, &context, &rows, replace_all) {
+            match store.save_derived(KIND, generation, reused_from, &context, &rows) {
                 Ok(saved) => tracing::info!(
                     rows = rows.len(),
                     saved,

@@ -275,13 +275,17 @@ impl IndexStore {
 }
 
 impl IndexStore {
-    /// The rows of `kind`, by path, and the context they were saved with
-    /// (none when nothing of `kind` was saved).
+    /// The rows of `kind`, by path, with the context and the generation
+    /// they were saved at (none when nothing of `kind` was saved).
+    #[allow(clippy::type_complexity)]
     pub fn load_derived(
         &self,
         kind: &str,
-    ) -> Result<(Option<String>, HashMap<String, DerivedRow>), StoreError> {
+    ) -> Result<(Option<String>, Option<u64>, HashMap<String, DerivedRow>), StoreError> {
         let context = self.meta(&format!("derived.{kind}.context"))?;
+        let generation = self
+            .meta(&format!("derived.{kind}.generation"))?
+            .and_then(|g| g.parse().ok());
         let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
             .prepare("SELECT path, sha256, key, blob FROM derived WHERE kind = ?1")
@@ -301,21 +305,24 @@ impl IndexStore {
             let row = row.map_err(|e| self.error(e))?;
             by_path.insert(row.path.clone(), row);
         }
-        Ok((context, by_path))
+        Ok((context, generation, by_path))
     }
 
     /// Save rows of `kind` derived at `generation` under `context`, in one
-    /// transaction: `replace_all` drops every earlier row of the kind first
-    /// (the rows are the whole set), else the rows are upserted. A save of
-    /// a generation older than the one saved last is dropped, so that
-    /// saves finishing out of order never leave older rows.
+    /// transaction. Without `on_top_of`, the rows are the whole set and
+    /// replace every earlier row of the kind. With it, they are the rows
+    /// that changed since generation `on_top_of`: upserted when the rows
+    /// held are that generation's, else every row is dropped (an update on
+    /// top of other rows would mix generations). A save of a generation
+    /// older than the one saved last is dropped, so that saves finishing
+    /// out of order never leave older rows. Whether the rows were written.
     pub fn save_derived(
         &self,
         kind: &str,
         generation: u64,
+        on_top_of: Option<u64>,
         context: &str,
         rows: &[DerivedRow],
-        replace_all: bool,
     ) -> Result<bool, StoreError> {
         let generation_key = format!("derived.{kind}.generation");
         let context_key = format!("derived.{kind}.context");
@@ -329,11 +336,14 @@ impl IndexStore {
             )
             .optional()
             .map_err(|e| self.error(e))?;
-        if saved.and_then(|g| g.parse::<u64>().ok()) > Some(generation) {
+        let saved = saved.and_then(|g| g.parse::<u64>().ok());
+        if saved > Some(generation) {
             return Ok(false);
         }
+        let consistent = on_top_of.is_none_or(|base| saved == Some(base));
+        let rows = if consistent { rows } else { &[] };
         {
-            if replace_all {
+            if on_top_of.is_none() || !consistent {
                 transaction
                     .execute("DELETE FROM derived WHERE kind = ?1", [kind])
                     .map_err(|e| self.error(e))?;
@@ -358,7 +368,7 @@ impl IndexStore {
                 .map_err(|e| self.error(e))?;
         }
         transaction.commit().map_err(|e| self.error(e))?;
-        Ok(true)
+        Ok(consistent)
     }
 }
 
