@@ -126,12 +126,13 @@ fn main() {
 
     let (mut native_times, mut component_times, mut parse_times) = (vec![], vec![], vec![]);
     let mut stages = Vec::new();
+    let mut digest = String::new();
     let (mut native_counts, mut component_counts) = (Counts::default(), Counts::default());
     for pass in 1..=options.passes {
-        let started = Instant::now();
-        let (counts, pass_stages) = native::pass(options.lang, &files);
-        native_times.push(started.elapsed());
+        let (counts, pass_stages, pass_digest) = native::pass(options.lang, &files);
+        native_times.push(pass_stages.total());
         native_counts = counts;
+        digest = pass_digest;
         stages.push(pass_stages);
         if options.native_only {
             eprintln!(
@@ -157,6 +158,7 @@ fn main() {
     }
     if options.native_only {
         Stages::median(&stages).print(median(native_times));
+        println!("facts digest (native): {digest}");
         return;
     }
     let (native_time, component_time, parse_time) = (
@@ -194,6 +196,7 @@ fn main() {
     println!();
     println!("facts, native:    {native_counts:?}");
     println!("facts, component: {component_counts:?}");
+    println!("facts digest (native): {digest}");
     if native_counts != component_counts {
         eprintln!("the two modes produced different facts");
         std::process::exit(1);

@@ -3,6 +3,8 @@
 
 use std::time::{Duration, Instant};
 
+use sha2::{Digest, Sha256};
+
 use lingo_plugin_sdk::Document;
 use lingo_plugin_sdk::Language;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
@@ -28,6 +30,11 @@ const STAGES: [&str; 9] = [
 pub struct Stages([Duration; STAGES.len()]);
 
 impl Stages {
+    /// The time of all stages together.
+    pub fn total(&self) -> Duration {
+        self.0.iter().sum()
+    }
+
     /// Per stage, the median over the passes.
     pub fn median(passes: &[Stages]) -> Stages {
         let mut median = Stages::default();
@@ -52,8 +59,10 @@ impl Stages {
     }
 }
 
-/// One pass over every file, natively.
-pub fn pass(lang: Lang, files: &[Source]) -> (Counts, Stages) {
+/// One pass over every file, natively, with the digest of every fact
+/// (sha256 over the `Debug` text of each fact list of each file, in file
+/// order; hashed outside the timed stages).
+pub fn pass(lang: Lang, files: &[Source]) -> (Counts, Stages, String) {
     match lang {
         Lang::Rust => pass_of::<lingo_plugin_rust::Rust>(files),
         Lang::TypeScript => pass_of::<lingo_plugin_typescript::TypeScript>(files),
@@ -62,9 +71,10 @@ pub fn pass(lang: Lang, files: &[Source]) -> (Counts, Stages) {
     }
 }
 
-fn pass_of<L: Language>(files: &[Source]) -> (Counts, Stages) {
+fn pass_of<L: Language>(files: &[Source]) -> (Counts, Stages, String) {
     let mut counts = Counts::default();
     let mut stages = Stages::default();
+    let mut digest = Sha256::new();
     for file in files {
         let mut clock = Instant::now();
         let mut lap = |stage: usize| {
@@ -75,24 +85,48 @@ fn pass_of<L: Language>(files: &[Source]) -> (Counts, Stages) {
         let document = Document::<L>::new(file.path.clone(), file.text.clone());
         let _ = document.language();
         lap(0);
-        counts.symbols += document.symbols().len();
+        let symbols = document.symbols();
         lap(1);
-        counts.references += document.references().len();
+        let references = document.references();
         lap(2);
-        let _ = document.imports();
+        let imports = document.imports();
         lap(3);
-        counts.locals += document.locals().len();
+        let locals = document.locals();
         lap(4);
-        let _ = document.diagnostics();
+        let diagnostics = document.diagnostics();
         lap(5);
-        counts.metrics += document.metrics().len();
+        let metrics = document.metrics();
         lap(6);
-        counts.declared_types += document.declared_types().len();
+        let declared_types = document.declared_types();
         lap(7);
-        let _ = document.module_of(&file.path, &[]);
+        let module_of = document.module_of(&file.path, &[]);
         lap(8);
+        counts.symbols += symbols.len();
+        counts.references += references.len();
+        counts.locals += locals.len();
+        counts.metrics += metrics.len();
+        counts.declared_types += declared_types.len();
+        digest.update(file.path.as_bytes());
+        for facts in [
+            format!("{symbols:?}"),
+            format!("{references:?}"),
+            format!("{imports:?}"),
+            format!("{locals:?}"),
+            format!("{diagnostics:?}"),
+            format!("{metrics:?}"),
+            format!("{declared_types:?}"),
+            format!("{module_of:?}"),
+        ] {
+            digest.update(facts.as_bytes());
+            digest.update([0]);
+        }
     }
-    (counts, stages)
+    let digest: String = digest
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    (counts, stages, digest)
 }
 
 /// Tree-sitter alone: each file parsed with its plugin's grammar.
