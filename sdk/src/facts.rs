@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::embedded::{EmbeddedTree, View};
 use crate::language::Language;
-use crate::query::tagged_matches;
+use crate::query::{tagged_matches, tagged_matches_seeing};
 use crate::text::{LineIndex, collapse_whitespace};
 use crate::types::{
     Diagnostic, Local, Receiver, Reference, ReferenceKind, Severity, Symbol, SymbolKind,
@@ -99,7 +99,7 @@ pub fn symbols<L: Language>(
             // plainly: the hooks that describe it walk up the tree, and
             // tree-sitter answers `parent()` by searching down from the root.
             let symbol =
-                plain_symbol::<L>(node, name_node, &m.tag, container, &symbols, source, lines);
+                plain_symbol::<L>(node, name_node, m.tag, container, &symbols, source, lines);
             stack.push(symbols.len());
             nodes.push(SymbolNode {
                 start: node.start_byte(),
@@ -121,8 +121,8 @@ pub fn symbols<L: Language>(
             .or_else(|| container.map(|c: usize| symbols_name(&symbols, c)));
         let symbol = Symbol {
             name: text(name_node, source).to_string(),
-            kind: L::symbol_kind(&m.tag),
-            language_kind: m.tag.clone(),
+            kind: L::symbol_kind(m.tag),
+            language_kind: m.tag.to_string(),
             span: lines.span(source, span_start, span_end),
             name_span: lines.span(source, name_node.start_byte(), name_node.end_byte()),
             container: container.map(|c| c as u32),
@@ -350,23 +350,20 @@ fn locals_in<L: Language>(
 ) -> Vec<LocalBinding> {
     let query = &L::queries(language).locals;
     let scope_index = query.capture_index_for_name("local.scope");
+    // The scopes come from the same pass over the tree as the definitions.
     let mut scopes = std::collections::HashSet::new();
-    if let Some(scope_index) = scope_index {
-        let mut cursor = crate::query::cursor();
-        let mut matches = cursor.matches(query, view.tree.root_node(), view.text.as_bytes());
-        use tree_sitter::StreamingIterator;
-        while let Some(m) = matches.next() {
-            for c in m.captures.iter().filter(|c| c.index == scope_index) {
-                scopes.insert(c.node.id());
-            }
-        }
-    }
-    let definitions = tagged_matches(
+    let definitions = tagged_matches_seeing(
         query,
         view.tree,
         view.text.as_bytes(),
         "local.definition.",
         "",
+        |m| {
+            let scoped = m.captures.iter().filter(|c| Some(c.index) == scope_index);
+            for c in scoped {
+                scopes.insert(c.node.id());
+            }
+        },
     );
     definitions
         .into_iter()
@@ -389,7 +386,7 @@ fn locals_in<L: Language>(
                     name: text(node, view.text).to_string(),
                     span: lines.span(source, start, end),
                     scope: lines.span(source, start, scope_end),
-                    language_kind: m.tag.clone(),
+                    language_kind: m.tag.to_string(),
                     value: None,
                 },
                 start,
@@ -610,7 +607,7 @@ fn references_in<L: Language>(
         {
             return None;
         }
-        let kind = reference_kind(&m.tag)?;
+        let kind = reference_kind(m.tag)?;
         let qualifying_receiver = receiver
             .filter(|r| r.named_child_count() == 0)
             .map(|r| text(r, tree_text))

@@ -2,7 +2,9 @@
 
 use std::collections::HashSet;
 
-use tree_sitter::{Node, Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator, Tree};
+use tree_sitter::{
+    Node, Query, QueryCursor, QueryError, QueryErrorKind, QueryMatch, StreamingIterator, Tree,
+};
 
 /// Syntax depth below which no query match starts. tree-sitter's query
 /// cursor keeps a state per pattern in progress on the path from the root,
@@ -71,7 +73,7 @@ pub fn describe_error(file: &str, source: &str, error: &QueryError) -> String {
 /// One match: the tagged node, its tag (the capture name after the prefix)
 /// and the other captures by name.
 pub struct TaggedMatch<'tree> {
-    pub tag: String,
+    pub tag: &'static str,
     pub node: Node<'tree>,
     pub captures: Vec<(&'static str, Node<'tree>)>,
 }
@@ -96,17 +98,32 @@ pub fn tagged_matches<'tree>(
     prefix: &str,
     dedupe_on: &str,
 ) -> Vec<TaggedMatch<'tree>> {
+    tagged_matches_seeing(query, tree, source, prefix, dedupe_on, |_| {})
+}
+
+/// [`tagged_matches`], handing every match of the query to `see` as it is
+/// found too: what else a caller reads off the same query takes no second
+/// pass over the tree.
+pub fn tagged_matches_seeing<'tree>(
+    query: &'static Query,
+    tree: &'tree Tree,
+    source: &[u8],
+    prefix: &str,
+    dedupe_on: &str,
+    mut see: impl FnMut(&QueryMatch<'_, 'tree>),
+) -> Vec<TaggedMatch<'tree>> {
     let names = query.capture_names();
     let mut cursor = cursor();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     let mut found: Vec<(usize, TaggedMatch<'tree>)> = Vec::new();
     while let Some(m) = matches.next() {
+        see(m);
         let mut tag = None;
         let mut captures = Vec::new();
         for capture in m.captures {
             let name: &'static str = names[capture.index as usize];
             if let Some(rest) = name.strip_prefix(prefix) {
-                tag = Some((rest.to_string(), capture.node));
+                tag = Some((rest, capture.node));
             } else {
                 captures.push((name, capture.node));
             }
