@@ -115,14 +115,18 @@ fn main() {
         bytes as f64 / 1048576.0,
         options.lang.name()
     );
-    let registry = PluginRegistry::load(&RuntimeConfig {
-        extra_plugins: vec![],
-        include_built_in: true,
-        cache_dir: Some(std::env::temp_dir().join("lingo-bench-sandbox-cache")),
-        limits: Limits::default(),
-        extension_owners: Default::default(),
-    })
-    .expect("load the built-in plugins");
+    // Not loaded for `--native-only`: compiling and instantiating the
+    // components would show in a profile of the native code.
+    let registry = (!options.native_only).then(|| {
+        PluginRegistry::load(&RuntimeConfig {
+            extra_plugins: vec![],
+            include_built_in: true,
+            cache_dir: Some(std::env::temp_dir().join("lingo-bench-sandbox-cache")),
+            limits: Limits::default(),
+            extension_owners: Default::default(),
+        })
+        .expect("load the built-in plugins")
+    });
 
     let (mut native_times, mut component_times, mut parse_times) = (vec![], vec![], vec![]);
     let mut stages = Vec::new();
@@ -142,8 +146,11 @@ fn main() {
             continue;
         }
 
+        let Some(registry) = &registry else {
+            continue;
+        };
         let started = Instant::now();
-        component_counts = component_pass(&files, &registry);
+        component_counts = component_pass(&files, registry);
         component_times.push(started.elapsed());
 
         let started = Instant::now();
