@@ -62,7 +62,9 @@ pub fn symbols<L: Language>(
         "definition.",
         "name",
     );
-    let before = after_comments(tree, config.comment_kinds, config.attribute_kinds);
+    // Matches are in document order: their starts are sorted.
+    let starts: Vec<usize> = matches.iter().map(|m| m.node.start_byte()).collect();
+    let before = after_comments(tree, &starts, config.comment_kinds, config.attribute_kinds);
     let mut symbols = Vec::with_capacity(matches.len());
     let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
     let mut stack: Vec<usize> = Vec::new();
@@ -269,9 +271,12 @@ fn doc_comment<L: Language>(
 /// Every node whose previous sibling is a comment or an attribute, by id,
 /// with that sibling: one cursor walk, where `Node::prev_sibling` per
 /// symbol rescans the parent's children (quadratic in a flat file of many
-/// declarations).
+/// declarations). The walk enters only nodes where a symbol node starts
+/// (`symbol_starts`, sorted): a documented node and its siblings are
+/// children of a node that holds the symbol's.
 fn after_comments<'t>(
     tree: &'t Tree,
+    symbol_starts: &[usize],
     comment_kinds: &[&str],
     attribute_kinds: &[&str],
 ) -> HashMap<usize, Node<'t>> {
@@ -286,7 +291,11 @@ fn after_comments<'t>(
         {
             out.insert(node.id(), *prev);
         }
-        if cursor.goto_first_child() {
+        let first = symbol_starts.partition_point(|&start| start < node.start_byte());
+        let holds_symbol = symbol_starts
+            .get(first)
+            .is_some_and(|&start| start <= node.end_byte());
+        if holds_symbol && cursor.goto_first_child() {
             previous.push(None);
             continue;
         }
