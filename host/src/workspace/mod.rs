@@ -38,9 +38,12 @@ pub const WORKSPACE_WAIT: Duration = Duration::from_secs(10);
 /// How long a question about one file waits before analysing that file
 /// alone.
 pub const FILE_WAIT: Duration = Duration::from_secs(1);
-/// Indexed files up to which a refresh stats every file even with a
-/// watcher (about 1 µs each, warm).
-const STAT_ALL_FILES: usize = 20_000;
+/// Indexed files up to which every request refreshes, and a refresh stats
+/// every file, even with a watcher (about 1 µs each, warm): a change
+/// notice arrives a moment after the write, and in a tree this small an
+/// edit made just before a request is never missed. Past it, the watcher's
+/// word is taken (and the file a request names is stat'ed).
+const STAT_ALL_FILES: usize = 2_000;
 /// Without a file watcher, how long a finished refresh answers for the
 /// disk: requests within this interval of its start share it instead of
 /// walking the tree again (a file a request names is stat'ed regardless).
@@ -417,16 +420,17 @@ impl Workspace {
     }
 
     /// Whether an answer must wait for a refresh: one is running or asked
-    /// for (the first index included), the watcher reported changes, or,
-    /// without a watcher, the last refresh is older than
-    /// [`UNWATCHED_RECHECK`]. Otherwise the last snapshot is current and a
-    /// request costs no system call.
+    /// for (the first index included), the watcher reported changes, the
+    /// tree is small enough to stat whole ([`STAT_ALL_FILES`]), or, without
+    /// a watcher, the last refresh is older than [`UNWATCHED_RECHECK`].
+    /// Otherwise the last snapshot is current and a request costs no
+    /// system call.
     fn needs_refresh(&self) -> bool {
         if !self.refresher.settled() {
             return true;
         }
         match &self.watcher {
-            Some(watcher) => watcher.has_changes(),
+            Some(watcher) => watcher.has_changes() || self.snapshot().files.len() <= STAT_ALL_FILES,
             None => !self.refresher.settled_within(UNWATCHED_RECHECK),
         }
     }
