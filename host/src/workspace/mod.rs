@@ -435,17 +435,13 @@ impl Workspace {
         }
     }
 
-    /// Whether the file at client path `input` differs on disk from
-    /// `snapshot` by its size or modification time (or appeared, or
-    /// vanished); a path that names no possible file is not "changed".
-    /// The watcher is told, so the refresh re-reads it.
-    fn file_changed(&self, snapshot: &Snapshot, input: &str) -> bool {
-        let Ok(path) = paths::resolve(&self.root, input) else {
-            return false;
-        };
-        let absolute = self.root.join(&path);
+    /// Whether the file at workspace path `path` (resolved) differs on
+    /// disk from `snapshot` by its size or modification time (or appeared,
+    /// or vanished). The watcher is told, so the refresh re-reads it.
+    fn file_changed(&self, snapshot: &Snapshot, path: &str) -> bool {
+        let absolute = self.root.join(path);
         let on_disk = absolute.metadata().ok().filter(|m| m.is_file());
-        let changed = match (snapshot.files.get(&path), on_disk) {
+        let changed = match (snapshot.files.get(path), on_disk) {
             (Some(entry), Some(meta)) => {
                 entry.size != meta.len() || entry.modified != meta.modified().ok()
             }
@@ -485,8 +481,17 @@ impl Workspace {
         input: &str,
     ) -> Result<(Snapshot, Arc<FileEntry>), WorkspaceError> {
         let current = self.snapshot();
-        let changed = self.file_changed(&current, input);
+        // A path that names no possible file is not "changed"; `file`
+        // refuses it below with its error and suggestions.
+        let resolved = paths::resolve(&self.root, input).ok();
+        let changed = resolved
+            .as_deref()
+            .is_some_and(|path| self.file_changed(&current, path));
         if !changed && !self.needs_refresh() {
+            if let Some(entry) = resolved.as_deref().and_then(|path| current.file(path)) {
+                let entry = entry.clone();
+                return Ok((current, entry));
+            }
             let file = self.file(&current, input)?;
             return Ok((current, file));
         }
