@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Request, Writer, certainty, is_certain, line_col, plain, qualified_name, relative_to,
-    source_line, str_of, symbol_heading,
+    Request, Writer, certainty, has_word, is_certain, kind_said_by, line_col, plain,
+    qualified_name, relative_to, source_line, str_of, symbol_heading,
 };
 
 /// Closing lines of a paged list: what the page and the budget left out,
@@ -60,9 +60,22 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
         0 => String::new(),
         n => format!(" + {n} guessed"),
     };
+    // The declaration's own line, when the page lists it, says where it is.
+    let symbol = &value["symbol"];
+    let heading = if items
+        .iter()
+        .any(|item| str_of(item, "kind") == Some("declaration"))
+    {
+        format!(
+            "{} {}",
+            str_of(symbol, "kind").unwrap_or("symbol"),
+            qualified_name(symbol)
+        )
+    } else {
+        symbol_heading(symbol, request)
+    };
     writer.always(&format!(
-        "references of {}: {certain}{guessed}; {}{}",
-        symbol_heading(&value["symbol"]),
+        "references of {heading}: {certain}{guessed}; {}{}",
         references_completeness(completeness),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
@@ -182,7 +195,7 @@ pub fn implementations(value: &Value, request: &Request, writer: &mut Writer) {
     let total = value["pagination"]["total"].as_u64();
     writer.always(&format!(
         "implementations of {}: {}; {}{}",
-        symbol_heading(&value["symbol"]),
+        symbol_heading(&value["symbol"], request),
         total.unwrap_or(items.len() as u64),
         completeness_word(&value["completeness"]),
         range_note(request, items.len(), total.unwrap_or(0)),
@@ -218,19 +231,31 @@ pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
         total.unwrap_or(items.len() as u64),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let shown = grouped(&items, "filePath", writer, |item| {
-        let name = match str_of(item, "containerName") {
-            Some(container) => format!("{container}.{}", str_of(item, "name").unwrap_or("?")),
-            None => str_of(item, "name").unwrap_or("?").to_string(),
-        };
-        format!(
-            "  {} {} {name}  {}",
-            item["line"].as_u64().unwrap_or(0),
-            str_of(item, "kind").unwrap_or("symbol"),
-            source_line(str_of(item, "signature").unwrap_or(""))
-        )
-    });
+    let shown = grouped(&items, "filePath", writer, search_line);
     close_page(writer, request, shown, items.len(), total);
+}
+
+/// `  line kind Container.name  signature`, each part only where the
+/// signature does not already say it: `  12 in Action: requestId(id)`.
+fn search_line(item: &Value) -> String {
+    let signature = source_line(str_of(item, "signature").unwrap_or(""));
+    let name = str_of(item, "name").unwrap_or("?");
+    let kind = str_of(item, "kind").unwrap_or("symbol");
+    let kind = if kind_said_by(&signature, kind) {
+        String::new()
+    } else {
+        format!("{kind} ")
+    };
+    let container = str_of(item, "containerName").filter(|c| !c.is_empty());
+    let line = item["line"].as_u64().unwrap_or(0);
+    match (container, has_word(&signature, name)) {
+        (None, true) => format!("  {line} {kind}{signature}"),
+        (Some(container), true) => format!("  {line} {kind}in {container}: {signature}"),
+        (None, false) => format!("  {line} {kind}{name}  {signature}"),
+        (Some(container), false) => format!("  {line} {kind}{container}.{name}  {signature}"),
+    }
+    .trim_end()
+    .to_string()
 }
 
 /// `get_diagnostics`: problems by file, `line:col severity code: message`.
@@ -261,62 +286,36 @@ pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
 }
 
 /// `get_call_hierarchy`: callers and callees as indented trees, one line
-/// per call: `Container.name (path:line) at line:col, ...`.
+/// per call: `Container.name (path:line) at line:col, ...`. With one
+/// direction asked, what was asked, the count and completeness are one
+/// header line.
 pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
-    writer.always(&format!("calls of {}", symbol_heading(&value["item"])));
-    for (key, arrow, end) in [
+    let directions: Vec<(&str, &str, &str)> = [
         ("incoming", "callers", "from"),
         ("outgoing", "callees", "to"),
-    ] {
-        let Some(calls) = value[key].as_array() else {
-            continue;
-        };
+    ]
+    .into_iter()
+    .filter(|(key, _, _)| value[*key].is_array())
+    .collect();
+    let heading = symbol_heading(&value["item"], request);
+    if directions.len() != 1 {
+        writer.always(&format!("calls of {heading}"));
+    }
+    for (key, arrow, end) in directions.iter().copied() {
+        let calls = value[key].as_array().cloned().unwrap_or_default();
         let completeness = &value[format!("{key}_completeness")];
-        writer.always(&format!(
-            "{arrow} ({}): {}",
-            calls.len(),
-            completeness_word(completeness)
-        ));
-        // The tree in order, then runs of same-named leaves called at the
-        // same sites (overload signatures of one function) as one line.
-        let mut flat: Vec<(usize, CallParts, bool)> = Vec::new();
-        let mut stack: Vec<(&Value, usize)> = calls.iter().rev().map(|c| (c, 1)).collect();
-        while let Some((call, level)) = stack.pop() {
-            let deeper = call[key].as_array().filter(|d| !d.is_empty());
-            flat.push((
-                level,
-                call_parts(call, end, &value["item"]),
-                deeper.is_some(),
-            ));
-            if let Some(deeper) = deeper {
-                stack.extend(deeper.iter().rev().map(|c| (c, level + 1)));
-            }
+        let completeness_text = if key == "incoming" {
+            references_completeness(completeness)
+        } else {
+            calls_completeness(completeness)
+        };
+        let counted = format!("{}; {completeness_text}", calls.len());
+        if directions.len() == 1 {
+            writer.always(&format!("{arrow} of {heading}: {counted}"));
+        } else {
+            writer.always(&format!("{arrow}: {counted}"));
         }
-        let mut lines: Vec<String> = Vec::new();
-        let mut previous: Option<(usize, CallParts, Vec<String>)> = None;
-        for (level, parts, has_children) in flat {
-            if let Some((p_level, p_parts, places)) = previous.as_mut()
-                && *p_level == level
-                && p_parts.name == parts.name
-                && p_parts.rest == parts.rest
-                && !has_children
-            {
-                places.push(parts.at);
-                continue;
-            }
-            if let Some((p_level, p_parts, places)) = previous.take() {
-                lines.push(p_parts.line(p_level, &places));
-            }
-            if has_children {
-                lines.push(parts.line(level, std::slice::from_ref(&parts.at)));
-            } else {
-                let at = parts.at.clone();
-                previous = Some((level, parts, vec![at]));
-            }
-        }
-        if let Some((p_level, p_parts, places)) = previous {
-            lines.push(p_parts.line(p_level, &places));
-        }
+        let lines = call_lines(&calls, key, end, &value["item"]);
         let mut left_out = 0;
         for line in &lines {
             if !writer.line(line) {
@@ -338,23 +337,120 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
     }
 }
 
-/// One call of a hierarchy in parts: the other end's name, where it is
-/// declared, and its certainty with the call sites.
+/// `complete`, or what a list of calls lacks: calls that resolved to
+/// nothing are named on the closing line, not described here.
+fn calls_completeness(completeness: &Value) -> String {
+    let unresolved = completeness["unresolved_names"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let other_gaps =
+        completeness["incomplete"].is_object() || completeness["unanalyzed_files"].is_array();
+    if unresolved > 0 && !other_gaps && completeness["complete"].as_bool() == Some(false) {
+        format!("incomplete: {unresolved} names unresolved (last line)")
+    } else {
+        completeness_word(completeness)
+    }
+}
+
+/// The lines of a hierarchy: the tree in order, leaves of one parent that
+/// share their last name segment, certainty and call sites (overloads of
+/// one function, or the candidates of one uncertain call) joined on the
+/// first one's line.
+fn call_lines(calls: &[Value], key: &str, end: &str, item: &Value) -> Vec<String> {
+    // (level, parent entry, parts, whether it has children), in tree order.
+    let mut flat: Vec<(usize, usize, CallParts, bool)> = Vec::new();
+    let mut stack: Vec<(&Value, usize, usize)> =
+        calls.iter().rev().map(|c| (c, 1, usize::MAX)).collect();
+    while let Some((call, level, parent)) = stack.pop() {
+        let deeper = call[key].as_array().filter(|d| !d.is_empty());
+        let index = flat.len();
+        flat.push((level, parent, call_parts(call, end, item), deeper.is_some()));
+        if let Some(deeper) = deeper {
+            stack.extend(deeper.iter().rev().map(|c| (c, level + 1, index)));
+        }
+    }
+    // Each leaf joins the first earlier leaf of its parent with its key.
+    let mut joined_into: Vec<Option<usize>> = vec![None; flat.len()];
+    let mut places: Vec<Vec<usize>> = (0..flat.len()).map(|i| vec![i]).collect();
+    let mut first_of: std::collections::HashMap<(usize, &str, &str), usize> =
+        std::collections::HashMap::new();
+    for (index, (_, parent, parts, has_children)) in flat.iter().enumerate() {
+        if *has_children {
+            continue;
+        }
+        let key = (*parent, parts.last.as_str(), parts.rest.as_str());
+        match first_of.get(&key) {
+            Some(&first) => {
+                joined_into[index] = Some(first);
+                places[first].push(index);
+            }
+            None => {
+                first_of.insert(key, index);
+            }
+        }
+    }
+    flat.iter()
+        .enumerate()
+        .filter(|(index, _)| joined_into[*index].is_none())
+        .map(|(index, (level, _, parts, _))| {
+            let members: Vec<&CallParts> = places[index].iter().map(|&i| &flat[i].2).collect();
+            parts.line(*level, &members)
+        })
+        .collect()
+}
+
+/// One call of a hierarchy in parts: the other end's name (the segments
+/// before its last, and the last), where it is declared, and its
+/// certainty with the call sites.
 struct CallParts {
-    name: String,
-    at: String,
+    prefix: String,
+    last: String,
+    path: Option<String>,
+    line: u64,
     rest: String,
 }
 
 impl CallParts {
-    /// `  name (at, at) (guess 0.5) at line:col, ...`, indented by level.
-    fn line(&self, level: usize, places: &[String]) -> String {
-        let places = if places.is_empty() || places.iter().all(String::is_empty) {
+    /// `  name (at, at) (guess 0.5) at line:col, ...`, indented by level;
+    /// joined calls of other names show their prefix (`Interval :465`) and
+    /// a path only where it changes.
+    fn line(&self, level: usize, members: &[&CallParts]) -> String {
+        let all_same = members.iter().all(|m| m.prefix == self.prefix);
+        let name = if all_same && !self.prefix.is_empty() {
+            format!("{}.{}", self.prefix, self.last)
+        } else {
+            self.last.clone()
+        };
+        // The declaring file's own (pathless) places first, so that a bare
+        // `:line` never reads as a line of the path before it.
+        let mut members = members.to_vec();
+        members.sort_by_key(|m| m.path.is_some());
+        let mut places = Vec::new();
+        let mut previous_path: Option<&str> = None;
+        for member in members {
+            let mut place = String::new();
+            if !all_same && !member.prefix.is_empty() {
+                place.push_str(&member.prefix);
+                place.push(' ');
+            }
+            match member.path.as_deref() {
+                Some(path) if previous_path != Some(path) => place.push_str(path),
+                _ => {}
+            }
+            if member.path.is_some() || member.line > 0 {
+                place.push_str(&format!(":{}", member.line));
+            }
+            previous_path = member.path.as_deref().or(previous_path);
+            if !place.is_empty() {
+                places.push(place);
+            }
+        }
+        let places = if places.is_empty() {
             String::new()
         } else {
             format!(" ({})", places.join(", "))
         };
-        format!("{}{}{places}{}", "  ".repeat(level), self.name, self.rest)
+        format!("{}{name}{places}{}", "  ".repeat(level), self.rest)
     }
 }
 
@@ -364,24 +460,28 @@ impl CallParts {
 fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
     let other = &call[end];
     let home = str_of(item, "file_path");
-    let (name, at) = if str_of(other, "kind") == Some("file") {
+    let (name, path, line) = if str_of(other, "kind") == Some("file") {
         (
             format!("top level of {}", str_of(other, "file_path").unwrap_or("?")),
-            String::new(),
+            None,
+            0,
         )
     } else {
         let line = line_col(&other["name_range"]).map_or(0, |(line, _)| line);
         let path = str_of(other, "file_path").unwrap_or("?");
-        let at = if Some(path) == home {
-            format!(":{line}")
-        } else {
-            format!("{path}:{line}")
-        };
+        let path = (Some(path) != home).then(|| path.to_string());
         let name = qualified_name(other);
         (
             relative_to(&name, str_of(item, "container")).to_string(),
-            at,
+            path,
+            line,
         )
+    };
+    let (prefix, last) = match name.rsplit_once('.') {
+        Some((prefix, last)) if !last.is_empty() && str_of(other, "kind") != Some("file") => {
+            (prefix.to_string(), last.to_string())
+        }
+        _ => (String::new(), name),
     };
     let mut ordered: Vec<&Value> = call["call_sites"]
         .as_array()
@@ -417,8 +517,10 @@ fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
         certainty(call)
     };
     CallParts {
-        name,
-        at,
+        prefix,
+        last,
+        path,
+        line,
         rest: format!("{certainty} at {}{more}", sites.join(", ")),
     }
 }
@@ -502,10 +604,9 @@ mod tests {
         call_hierarchy(&value, &request, &mut writer);
         assert_eq!(
             writer.finish(),
-            "calls of function interval (src/interval.ts:50)\n\
-             callees (3): complete\n\
+            "callees of function interval (src/interval.ts:50): 3; complete\n\
              \x20 check (:3) at 52:3\n\
-             \x20 timer (src/timer.ts:84, src/timer.ts:126) at 56:10\n"
+             \x20 timer (src/timer.ts:84, :126) at 56:10\n"
         );
     }
 

@@ -46,6 +46,17 @@ impl Request<'_> {
         format!("{} {}", self.tool, Value::Object(next))
     }
 
+    /// Whether `path` is the file the request named (`path` or
+    /// `file_path`), which the caller need not be told again.
+    pub fn names_file(&self, path: &str) -> bool {
+        ["path", "file_path"].iter().any(|key| {
+            self.arguments
+                .get(*key)
+                .and_then(Value::as_str)
+                .is_some_and(|asked| asked.trim_start_matches("./") == path)
+        })
+    }
+
     /// The offset the answered page started at.
     pub fn offset(&self) -> u64 {
         self.arguments
@@ -208,18 +219,46 @@ pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
     rest
 }
 
-/// `kind Container.name (path:line)` for a symbol view.
-pub(crate) fn symbol_heading(symbol: &Value) -> String {
+/// `kind Container.name (path:line)` for a symbol view; the path is left
+/// out (`(:line)`) when it is the file the request named.
+pub(crate) fn symbol_heading(symbol: &Value, request: &Request) -> String {
     let at = line_col(&symbol["name_range"])
         .or_else(|| line_col(&symbol["range"]))
         .map(|(line, _)| format!(":{line}"))
         .unwrap_or_default();
+    let path = str_of(symbol, "file_path").unwrap_or("?");
+    let path = if request.names_file(path) { "" } else { path };
     format!(
-        "{} {} ({}{at})",
+        "{} {} ({path}{at})",
         str_of(symbol, "kind").unwrap_or("symbol"),
         qualified_name(symbol),
-        str_of(symbol, "file_path").unwrap_or("?"),
     )
+}
+
+/// Whether `word` stands in `text` as a whole word (not inside a longer
+/// identifier): `struct` in `type Point struct`, not in `StructA`.
+pub(crate) fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+/// Whether a declaration's signature already says its kind, so that a
+/// line need not: the kind as a word (`struct` in `type Point struct`,
+/// `class`, `namespace`), its first part (`function` of
+/// `function_signature`), or, for a callable, the parameter list itself.
+pub(crate) fn kind_said_by(signature: &str, kind: &str) -> bool {
+    const CALLABLE: [&str; 3] = ["function", "method", "constructor"];
+    let head = kind.split('_').next().unwrap_or(kind);
+    has_word(signature, kind)
+        || has_word(signature, head)
+        || (CALLABLE.contains(&head) && signature.contains('('))
 }
 
 /// ` (guess 0.4)` for an uncertain resolution, nothing for a certain one.
@@ -318,6 +357,28 @@ mod tests {
                 "{arguments}: {error}"
             );
         }
+    }
+
+    #[test]
+    fn a_kind_is_said_by_a_signature_only_as_a_whole_word_or_a_parameter_list() {
+        assert!(kind_said_by("type StructA struct", "struct"));
+        assert!(kind_said_by(
+            "export function tap<T>()",
+            "function_signature"
+        ));
+        assert!(kind_said_by(
+            "public static byte[] ReadBlock (TextReader r)",
+            "method"
+        ));
+        assert!(kind_said_by("fn parse(input: &str)", "function"));
+        assert!(!kind_said_by("InterfaceA()", "interface_method"));
+        assert!(!kind_said_by("int position", "field"));
+        assert!(!kind_said_by("type StructA1 struct", "StructA"));
+        assert!(!kind_said_by("public int Position", "property"));
+        assert!(!kind_said_by("", ""));
+        assert!(has_word("a.b(x)", "b"));
+        assert!(!has_word("ab(x)", "b"));
+        assert!(!has_word("$b", "b"));
     }
 
     #[test]

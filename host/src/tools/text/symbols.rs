@@ -4,32 +4,41 @@
 use serde_json::{Value, json};
 
 use super::{
-    BYTES_PER_TOKEN, Request, Writer, certainty, line_col, plain, qualified_name, source_line,
-    str_of, symbol_heading,
+    BYTES_PER_TOKEN, Request, Writer, certainty, has_word, kind_said_by, line_col, plain,
+    qualified_name, source_line, str_of, symbol_heading,
 };
 
-/// `path:line Container.name (certainty)  signature`; the kind only when
-/// there is no signature to show it.
+/// `path:line Container.name  signature (certainty)`: the kind only when
+/// there is no signature to show it, the name only when the signature
+/// does not show it or a container qualifies it.
 fn declaration_line(item: &Value) -> String {
     let (line, _) = line_col(&item["name_range"])
         .or_else(|| line_col(&item["range"]))
         .unwrap_or((0, 0));
-    let signature = str_of(item, "signature").unwrap_or("");
+    let signature = source_line(str_of(item, "signature").unwrap_or(""));
     let kind = if signature.is_empty() {
         format!("{} ", str_of(item, "kind").unwrap_or("symbol"))
     } else {
         String::new()
     };
+    let unqualified = str_of(item, "container").is_none_or(str::is_empty);
+    let name = if unqualified && has_word(&signature, str_of(item, "name").unwrap_or("?")) {
+        String::new()
+    } else {
+        format!("{}  ", qualified_name(item))
+    };
     format!(
-        "{}:{line} {kind}{}{}  {}",
+        "{}:{line} {kind}{name}{signature}{}",
         str_of(item, "file_path").unwrap_or("?"),
-        qualified_name(item),
-        certainty(item),
-        source_line(signature)
+        certainty(item)
     )
+    .trim_end()
+    .to_string()
 }
 
-/// `find_definition`: what the name at the position declares.
+/// `find_definition`: what the name at the position declares. One
+/// declaration of the name asked is its line alone (the name is in it;
+/// a guess says so); the resolution is named where there are several.
 pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
     let name = str_of(&value["query"], "name").unwrap_or("?");
     let definitions = value["definitions"].as_array().cloned().unwrap_or_default();
@@ -39,11 +48,11 @@ pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
             "no definition of `{name}` in the workspace ({resolution})"
         ));
     } else if let [only] = definitions.as_slice() {
-        // One answer: what was asked and the answer on one line.
-        writer.always(&format!(
-            "`{name}` ({resolution}): {}",
-            declaration_line(only)
-        ));
+        if str_of(only, "name") == Some(name) {
+            writer.always(&declaration_line(only));
+        } else {
+            writer.always(&format!("`{name}`: {}", declaration_line(only)));
+        }
         return;
     } else {
         writer.always(&format!("definition of `{name}` ({resolution}):"));
@@ -67,14 +76,14 @@ pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
 }
 
 /// `find_type_definition`: the declared types of the symbol at a position.
-pub fn type_definition(value: &Value, _request: &Request, writer: &mut Writer) {
+pub fn type_definition(value: &Value, request: &Request, writer: &mut Writer) {
     let types = value["type_definitions"]
         .as_array()
         .cloned()
         .unwrap_or_default();
     writer.always(&format!(
         "type of {}: {}",
-        symbol_heading(&value["symbol"]),
+        symbol_heading(&value["symbol"], request),
         types.len()
     ));
     for item in &types {
@@ -176,34 +185,49 @@ pub fn symbol_info(value: &Value, _request: &Request, writer: &mut Writer) {
 }
 
 /// `outline`: one line per declaration, `line kind signature`, indented by
-/// nesting.
+/// nesting; the kind only where the signature does not already say it,
+/// and names declared together (`a, b int`) on their one line.
 pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
     let roots = value["outline"].as_array().cloned().unwrap_or_default();
     let mut stack: Vec<(&Value, usize)> = roots.iter().rev().map(|d| (d, 0)).collect();
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
+    let mut declarations = 0;
     while let Some((declaration, depth)) = stack.pop() {
+        declarations += 1;
         let signature = str_of(declaration, "signature")
             .filter(|s| !s.is_empty())
             .or_else(|| str_of(declaration, "name"))
             .unwrap_or("?");
-        lines.push(format!(
-            "{}{} {} {}",
+        let kind = str_of(declaration, "languageKind")
+            .or_else(|| str_of(declaration, "type"))
+            .unwrap_or("declaration");
+        let kind = if kind_said_by(signature, kind) {
+            String::new()
+        } else {
+            format!("{kind} ")
+        };
+        let line = format!(
+            "{}{} {kind}{}",
             "  ".repeat(depth),
             declaration["line"].as_u64().unwrap_or(0),
-            str_of(declaration, "languageKind")
-                .or_else(|| str_of(declaration, "type"))
-                .unwrap_or("declaration"),
             source_line(signature)
-        ));
+        );
+        if lines.last() != Some(&line) {
+            lines.push(line);
+        }
         if let Some(children) = declaration["children"].as_array() {
             stack.extend(children.iter().rev().map(|c| (c, depth + 1)));
         }
     }
+    let path = str_of(value, "filePath").unwrap_or("?");
+    let of = if request.names_file(path) {
+        String::new()
+    } else {
+        format!(" of {path}")
+    };
     writer.always(&format!(
-        "outline of {} ({}): {} declarations",
-        str_of(value, "filePath").unwrap_or("?"),
+        "outline{of} ({}): {declarations} declarations",
         str_of(value, "language").unwrap_or("?"),
-        lines.len()
     ));
     let mut shown = 0;
     for line in &lines {
@@ -217,7 +241,7 @@ pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
         let mut arguments = request.arguments.clone();
         arguments.insert("max_tokens".into(), json!(needed));
         writer.always(&format!(
-            "... {} more declarations (max_tokens {} reached); all of them: {} {}",
+            "... {} more lines (max_tokens {} reached); all of them: {} {}",
             lines.len() - shown,
             request.max_tokens,
             request.tool,
