@@ -220,19 +220,32 @@ pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
 }
 
 /// `kind Container.name (path:line)` for a symbol view; the path is left
-/// out (`(:line)`) when it is the file the request named.
+/// out (`(:line)`) when it is the file the request named, and the place
+/// altogether when the request named that very line.
 pub(crate) fn symbol_heading(symbol: &Value, request: &Request) -> String {
-    let at = line_col(&symbol["name_range"])
-        .or_else(|| line_col(&symbol["range"]))
-        .map(|(line, _)| format!(":{line}"))
-        .unwrap_or_default();
-    let path = str_of(symbol, "file_path").unwrap_or("?");
-    let path = if request.names_file(path) { "" } else { path };
-    format!(
-        "{} {} ({path}{at})",
+    let what = format!(
+        "{} {}",
         str_of(symbol, "kind").unwrap_or("symbol"),
         qualified_name(symbol),
-    )
+    );
+    let range = if symbol["name_range"].is_object() {
+        &symbol["name_range"]
+    } else {
+        &symbol["range"]
+    };
+    let Some((line, _)) = line_col(range) else {
+        return format!("{what} ({})", str_of(symbol, "file_path").unwrap_or("?"));
+    };
+    let path = str_of(symbol, "file_path").unwrap_or("?");
+    if !request.names_file(path) {
+        return format!("{what} ({path}:{line})");
+    }
+    let asked_line = request.arguments.get("line").and_then(Value::as_u64);
+    if asked_line == Some(line - 1) {
+        what
+    } else {
+        format!("{what} (:{line})")
+    }
 }
 
 /// Whether `word` stands in `text` as a whole word (not inside a longer
