@@ -57,3 +57,62 @@ async fn a_same_size_edit_with_the_mtime_restored_is_seen() {
     );
     server.stop().await;
 }
+
+/// An indexed file replaced by a symbolic link to a file outside the root
+/// (what a checkout can do), and a linked folder out: no answer reads
+/// through them.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_file_replaced_by_a_link_out_of_the_root_is_never_read_through() {
+    let scratch = Scratch::new("link-out");
+    let file = scratch.write("ws/src/lib.rs", "pub fn alpha() {}\n");
+    let secret = scratch.write("outside/secret.rs", "pub fn leaked_secret() {}\n");
+    std::os::unix::fs::symlink(
+        scratch.path().join("outside"),
+        scratch.path().join("ws/linked"),
+    )
+    .unwrap();
+    let root = scratch.path().join("ws");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    assert_eq!(outline_names(&server, "src/lib.rs").await, ["alpha"]);
+
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(&secret, &file).unwrap();
+    // The watcher's notice is asynchronous: wait until alpha is gone.
+    let started = Instant::now();
+    loop {
+        let outline = server
+            .call("outline", json!({ "path": "src/lib.rs" }))
+            .await;
+        let gone = outline.is_error || !outline.text.contains("alpha");
+        if gone || started.elapsed() > Duration::from_secs(5) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for (tool, arguments) in [
+        ("outline", json!({ "path": "src/lib.rs" })),
+        (
+            "node_source",
+            json!({ "path": "src/lib.rs", "symbol": "leaked_secret" }),
+        ),
+        ("search_symbols", json!({ "query": "leaked_secret" })),
+        ("find_references", json!({ "symbol": "leaked_secret" })),
+        ("get_symbol_info", json!({ "symbol": "leaked_secret" })),
+        ("get_diagnostics", json!({})),
+        ("outline", json!({ "path": "linked/secret.rs" })),
+    ] {
+        let answer = server.call(tool, arguments.clone()).await;
+        let text = format!("{} {}", answer.value, answer.text);
+        assert!(
+            !text.contains("leaked_secret()"),
+            "{tool} {arguments} read outside the root: {text}"
+        );
+    }
+    let search = server
+        .call("search_symbols", json!({ "query": "leaked_secret" }))
+        .await
+        .ok();
+    assert_eq!(search["total"], json!(0), "{search:#}");
+    server.stop().await;
+}

@@ -7,6 +7,7 @@ mod error;
 mod memo;
 pub mod paths;
 mod refresher;
+mod root;
 mod store;
 mod walk;
 mod watch;
@@ -186,6 +187,8 @@ pub struct RefreshStats {
 
 pub struct Workspace {
     root: PathBuf,
+    /// The root as a capability: every read under it goes through this.
+    dir: Arc<root::RootDir>,
     registry: Arc<PluginRegistry>,
     snapshot: RwLock<Snapshot>,
     /// Serialises refreshes; readers use the last snapshot meanwhile.
@@ -212,8 +215,11 @@ impl Workspace {
             "workspace root {} is not a directory",
             root.display()
         );
+        let dir = root::RootDir::open(&root)
+            .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
         Ok(Workspace {
             root,
+            dir: Arc::new(dir),
             registry,
             snapshot: RwLock::new(Snapshot::default()),
             refresh_lock: Mutex::new(None),
@@ -300,7 +306,7 @@ impl Workspace {
         }
         let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
         let listing = walk::restat(
-            &self.root,
+            &self.dir,
             previous.files.values().map(|f| &**f),
             (!stat_all).then_some(&reported),
             manifests,
@@ -440,11 +446,9 @@ impl Workspace {
     /// or vanished). The watcher is told, so the refresh re-reads it.
     fn file_changed(&self, snapshot: &Snapshot, path: &str) -> bool {
         let absolute = self.root.join(path);
-        let on_disk = absolute.metadata().ok().filter(|m| m.is_file());
+        let on_disk = self.dir.stat(path).ok().filter(|m| m.is_file);
         let changed = match (snapshot.files.get(path), on_disk) {
-            (Some(entry), Some(meta)) => {
-                entry.size != meta.len() || entry.modified != meta.modified().ok()
-            }
+            (Some(entry), Some(meta)) => entry.size != meta.len || entry.modified != meta.modified,
             (Some(_), None) => true,
             (None, Some(_)) => self.registry.for_path(&absolute).is_some(),
             (None, None) => false,
@@ -509,23 +513,24 @@ impl Workspace {
         let path = paths::resolve(&self.root, input)?;
         let absolute = self.root.join(&path);
         let plugin = match self.registry.for_path(&absolute) {
-            Some(plugin) if absolute.is_file() && !walk::is_skipped(&self.registry, &path) => {
+            Some(plugin) if self.dir.is_file(&path) && !walk::is_skipped(&self.registry, &path) => {
                 plugin.clone()
             }
             // Not a file lingo indexes: the usual errors and suggestions.
             _ => return self.file(&snapshot, input).map(|f| (snapshot, f)),
         };
-        let metadata = absolute
-            .metadata()
+        let metadata = self
+            .dir
+            .stat(&path)
             .map_err(|e| WorkspaceError::Unreadable(format!("{path}: {e}")))?;
-        if metadata.len() > MAX_FILE_BYTES {
+        if metadata.len > MAX_FILE_BYTES {
             return self.file(&snapshot, input).map(|f| (snapshot, f));
         }
         let found = walk::FoundFile {
             path: path.clone(),
             plugin,
-            size: metadata.len(),
-            modified: metadata.modified().ok(),
+            size: metadata.len,
+            modified: metadata.modified,
         };
         let pending = Pending {
             old: snapshot.files.get(&path).cloned(),
@@ -568,7 +573,7 @@ impl Workspace {
             *last = Some(stats.clone());
             return stats;
         };
-        let manifests = Arc::new(read_manifests(&self.root, &listing.manifests));
+        let manifests = Arc::new(read_manifests(&self.dir, &listing.manifests));
         let manifests_digest = digest_manifests(&manifests);
         let first = previous.generation == 0;
         let mut stored = if first {
@@ -787,7 +792,7 @@ impl Workspace {
         reuse: bool,
     ) -> Option<(FileEntry, Origin)> {
         let Pending { found, old, stored } = pending;
-        let bytes = std::fs::read(self.root.join(&found.path)).ok()?;
+        let bytes = self.dir.read(&found.path).ok()?;
         let sha256 = hex::encode(Sha256::digest(&bytes));
         let source: Arc<str> = String::from_utf8_lossy(&bytes).into();
         if let Some(old) = old.filter(|o| reuse && o.sha256 == sha256) {
@@ -857,8 +862,8 @@ impl Workspace {
             return Ok(entry.clone());
         }
         let absolute = self.root.join(&path);
-        if absolute.is_file() && self.registry.for_path(&absolute).is_some() {
-            let too_large = absolute.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES);
+        if self.dir.is_file(&path) && self.registry.for_path(&absolute).is_some() {
+            let too_large = self.dir.stat(&path).is_ok_and(|m| m.len > MAX_FILE_BYTES);
             let reason = if too_large {
                 format!(
                     "it is larger than the {} MiB indexing limit",
@@ -998,11 +1003,11 @@ fn digest_manifests(manifests: &[Manifest]) -> String {
     hex::encode(hasher.finalize())
 }
 
-fn read_manifests(root: &Path, paths: &[String]) -> Vec<Manifest> {
+fn read_manifests(root: &root::RootDir, paths: &[String]) -> Vec<Manifest> {
     paths
         .iter()
         .filter_map(|p| {
-            let contents = std::fs::read_to_string(root.join(p)).ok()?;
+            let contents = root.read_to_string(p).ok()?;
             Some(Manifest {
                 path: p.clone(),
                 contents,

@@ -112,7 +112,7 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
 /// that no file was added: each stat'ed again (and left out when gone), or
 /// with `only`, just those (the others carried over).
 pub fn restat<'a>(
-    root: &Path,
+    root: &super::root::RootDir,
     previous: impl Iterator<Item = &'a super::FileEntry>,
     only: Option<&std::collections::HashSet<String>>,
     manifests: Vec<String>,
@@ -127,12 +127,12 @@ pub fn restat<'a>(
                     modified: entry.modified,
                 });
             }
-            let metadata = std::fs::metadata(root.join(&entry.path)).ok()?;
-            (metadata.is_file() && metadata.len() <= MAX_FILE_BYTES).then(|| FoundFile {
+            let metadata = root.stat(&entry.path).ok()?;
+            (metadata.is_file && metadata.len <= MAX_FILE_BYTES).then(|| FoundFile {
                 path: entry.path.clone(),
                 plugin: entry.plugin.clone(),
-                size: metadata.len(),
-                modified: metadata.modified().ok(),
+                size: metadata.len,
+                modified: metadata.modified,
             })
         })
         .collect();

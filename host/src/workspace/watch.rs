@@ -30,7 +30,10 @@ impl Watcher {
     pub fn start(root: &Path) -> Result<Watcher, notify::Error> {
         let changes = Arc::new(Mutex::new(Changes::default()));
         let sink = changes.clone();
-        let mut watcher = notify::recommended_watcher(
+        // Links are not followed: a linked folder (to `/usr`, say) is not
+        // the workspace's, and the walk does not enter it either.
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let mut watcher = RecommendedWatcher::new(
             move |event: notify::Result<notify::Event>| {
                 let mut changes = crate::sync::lock(&sink);
                 match event {
@@ -48,6 +51,7 @@ impl Watcher {
                     }
                 }
             },
+            config,
         )?;
         watcher.watch(root, RecursiveMode::Recursive)?;
         Ok(Watcher {
