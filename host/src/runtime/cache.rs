@@ -42,10 +42,17 @@ pub fn load_or_compile(
         return Component::new(engine, wasm);
     };
     let path = cache_path(dir, engine, wasm);
+    if path.exists() && !trusted(&path) {
+        // wasmtime runs precompiled code as it finds it: a file someone
+        // else could have written is never loaded, nor replaced.
+        tracing::warn!(path = %path.display(), "compiled component not owned by this user, or writable by others; ignored");
+        return Component::new(engine, wasm);
+    }
     if path.exists() {
         // SAFETY: the file was written by `Component::serialize` of an engine
-        // with the same compatibility hash (part of the file name), into a
-        // directory owned by this user; wasmtime re-checks the header.
+        // with the same compatibility hash (part of the file name), and it
+        // and its directory are this user's and writable by nobody else
+        // (`trusted`); wasmtime re-checks the header.
         match unsafe { Component::deserialize_file(engine, &path) } {
             Ok(component) => {
                 tracing::debug!(path = %path.display(), "compiled component loaded from cache");
@@ -72,6 +79,9 @@ fn info_path(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
 /// that does not decode is ignored; the caller validates what it gets).
 pub fn load_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8]) -> Option<PluginInfo> {
     let path = info_path(dir?, engine, wasm);
+    if !trusted(&path) {
+        return None;
+    }
     let bytes = std::fs::read(&path).ok()?;
     serde_json::from_slice(&bytes)
         .inspect_err(
@@ -92,10 +102,80 @@ pub fn store_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8], info: &Plugi
     }
 }
 
+/// Whether a cache file may be believed: a regular file (not a link), and
+/// it and its directory owned by this user and writable by nobody else.
+#[cfg(unix)]
+fn trusted(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let private =
+        |metadata: &std::fs::Metadata| metadata.uid() == me && metadata.mode() & 0o022 == 0;
+    let file = std::fs::symlink_metadata(path);
+    let dir = path.parent().map(std::fs::symlink_metadata);
+    matches!(file, Ok(ref m) if m.is_file() && private(m))
+        && matches!(dir, Some(Ok(ref m)) if m.is_dir() && private(m))
+}
+
+#[cfg(not(unix))]
+fn trusted(_path: &Path) -> bool {
+    true
+}
+
+/// Create `dir` and its missing parents, private to this user (0700).
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().expect("cache path has a parent");
-    std::fs::create_dir_all(dir)?;
+    create_private_dir(dir)?;
     let temporary = dir.join(format!(".{}.tmp", std::process::id()));
     std::fs::write(&temporary, bytes)?;
     std::fs::rename(&temporary, path)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn only_private_files_of_this_user_are_trusted() {
+        let base = std::env::temp_dir().join(format!("lingo-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let path = base.join("components").join("x.cwasm");
+        write_atomically(&path, b"compiled").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert!(trusted(&path));
+
+        // Writable by others: not believed.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert!(!trusted(&path));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let dir = path.parent().unwrap();
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(!trusted(&path));
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+
+        // A link, even to a trusted file: not believed.
+        let link = dir.join("link.cwasm");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(!trusted(&link));
+
+        // Another user's file (only root can make one here).
+        // SAFETY: no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+            assert!(!trusted(&path));
+        }
+        let _ = std::fs::remove_dir_all(base);
+    }
 }
