@@ -56,6 +56,7 @@ pub fn load_or_compile(
         match unsafe { Component::deserialize_file(engine, &path) } {
             Ok(component) => {
                 tracing::debug!(path = %path.display(), "compiled component loaded from cache");
+                touch(&path);
                 return Ok(component);
             }
             Err(error) => {
@@ -67,7 +68,46 @@ pub fn load_or_compile(
     if let Err(error) = write_atomically(&path, &component.serialize()?) {
         tracing::warn!(path = %path.display(), %error, "could not cache compiled component");
     }
+    if let Some(components) = path.parent() {
+        prune(components, MAX_CACHED_COMPONENTS);
+    }
     Ok(component)
+}
+
+/// Compiled components kept at most: every rebuild of a plugin (or new
+/// wasmtime) adds one of some megabytes; the least recently used go first.
+const MAX_CACHED_COMPONENTS: usize = 32;
+
+/// Keep the `keep` most recently used compiled components of `dir` (a load
+/// from the cache marks one used) and delete the others with their info
+/// files. Files of other users or other names are left alone.
+fn prune(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut compiled: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "cwasm") && trusted(path))
+        .filter_map(|path| Some((std::fs::metadata(&path).ok()?.modified().ok()?, path)))
+        .collect();
+    if compiled.len() <= keep {
+        return;
+    }
+    compiled.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, path) in compiled.drain(keep..) {
+        tracing::debug!(path = %path.display(), "pruning a compiled component not used lately");
+        let _ = std::fs::remove_file(path.with_extension("info.json"));
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// Mark a cached file used now, so that pruning keeps it.
+fn touch(path: &Path) {
+    let now = std::fs::FileTimes::new().set_modified(std::time::SystemTime::now());
+    if let Ok(file) = std::fs::File::options().append(true).open(path) {
+        let _ = file.set_times(now);
+    }
 }
 
 /// Where the `info()` answer of `wasm` is kept.
@@ -169,6 +209,29 @@ mod tests {
         let link = dir.join("link.cwasm");
         std::os::unix::fs::symlink(&path, &link).unwrap();
         assert!(!trusted(&link));
+
+        // Pruning keeps the most recently used, and their info files.
+        let components = base.join("pruned");
+        for (i, age) in [30u64, 10, 20, 40].iter().enumerate() {
+            let compiled = components.join(format!("{i}.cwasm"));
+            write_atomically(&compiled, b"c").unwrap();
+            write_atomically(&compiled.with_extension("info.json"), b"{}").unwrap();
+            let then = std::time::SystemTime::now() - std::time::Duration::from_secs(age * 60);
+            let file = std::fs::File::options()
+                .append(true)
+                .open(&compiled)
+                .unwrap();
+            file.set_times(std::fs::FileTimes::new().set_modified(then))
+                .unwrap();
+        }
+        touch(&components.join("3.cwasm"));
+        prune(&components, 2);
+        let mut left: Vec<String> = std::fs::read_dir(&components)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["1.cwasm", "1.info.json", "3.cwasm", "3.info.json"]);
 
         // Another user's file (only root can make one here).
         // SAFETY: no preconditions.
