@@ -94,7 +94,7 @@ fn prune(dir: &Path, keep: usize) {
     if compiled.len() <= keep {
         return;
     }
-    compiled.sort_by(|a, b| b.0.cmp(&a.0));
+    compiled.sort_by_key(|(used, _)| std::cmp::Reverse(*used));
     for (_, path) in compiled.drain(keep..) {
         tracing::debug!(path = %path.display(), "pruning a compiled component not used lately");
         let _ = std::fs::remove_file(path.with_extension("info.json"));
