@@ -42,13 +42,13 @@ pub fn load_or_compile(
         return Component::new(engine, wasm);
     };
     let path = cache_path(dir, engine, wasm);
-    if path.exists() && !trusted(&path) {
-        // wasmtime runs precompiled code as it finds it: a file someone
-        // else could have written is never loaded, nor replaced.
-        tracing::warn!(path = %path.display(), "compiled component not owned by this user, or writable by others; ignored");
-        return Component::new(engine, wasm);
-    }
     if path.exists() {
+        if !trusted(&path) {
+            // wasmtime runs precompiled code as it finds it: a file someone
+            // else could have written is never loaded, nor replaced.
+            tracing::warn!(path = %path.display(), "compiled component not owned by this user, or writable by others; ignored");
+            return Component::new(engine, wasm);
+        }
         // SAFETY: the file was written by `Component::serialize` of an engine
         // with the same compatibility hash (part of the file name), and it
         // and its directory are this user's and writable by nobody else

@@ -188,7 +188,7 @@ pub struct RefreshStats {
 pub struct Workspace {
     root: PathBuf,
     /// The root as a capability: every read under it goes through this.
-    dir: Arc<root::RootDir>,
+    dir: root::RootDir,
     registry: Arc<PluginRegistry>,
     snapshot: RwLock<Snapshot>,
     /// Serialises refreshes; readers use the last snapshot meanwhile.
@@ -219,7 +219,7 @@ impl Workspace {
             .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
         Ok(Workspace {
             root,
-            dir: Arc::new(dir),
+            dir,
             registry,
             snapshot: RwLock::new(Snapshot::default()),
             refresh_lock: Mutex::new(None),
@@ -862,8 +862,11 @@ impl Workspace {
             return Ok(entry.clone());
         }
         let absolute = self.root.join(&path);
-        if self.dir.is_file(&path) && self.registry.for_path(&absolute).is_some() {
-            let too_large = self.dir.stat(&path).is_ok_and(|m| m.len > MAX_FILE_BYTES);
+        let on_disk = self.dir.stat(&path).ok().filter(|s| s.is_file);
+        if let Some(stat) = on_disk
+            && self.registry.for_path(&absolute).is_some()
+        {
+            let too_large = stat.len > MAX_FILE_BYTES;
             let reason = if too_large {
                 format!(
                     "it is larger than the {} MiB indexing limit",

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Request, Writer, certainty, has_word, is_certain, kind_said_by, line_col, plain,
-    qualified_name, relative_to, source_line, str_of, symbol_heading,
+    Request, Writer, certainty, has_word, is_certain, kind_prefix, line_col, plain, qualified_name,
+    relative_to, source_line, str_of, symbol_heading, symbol_title,
 };
 
 /// Closing lines of a paged list: what the page and the budget left out,
@@ -66,11 +66,7 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
         .iter()
         .any(|item| str_of(item, "kind") == Some("declaration"))
     {
-        format!(
-            "{} {}",
-            str_of(symbol, "kind").unwrap_or("symbol"),
-            qualified_name(symbol)
-        )
+        symbol_title(symbol)
     } else {
         symbol_heading(symbol, request)
     };
@@ -240,12 +236,7 @@ pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
 fn search_line(item: &Value) -> String {
     let signature = source_line(str_of(item, "signature").unwrap_or(""));
     let name = str_of(item, "name").unwrap_or("?");
-    let kind = str_of(item, "kind").unwrap_or("symbol");
-    let kind = if kind_said_by(&signature, kind) {
-        String::new()
-    } else {
-        format!("{kind} ")
-    };
+    let kind = kind_prefix(&signature, str_of(item, "kind").unwrap_or("symbol"));
     let container = str_of(item, "containerName").filter(|c| !c.is_empty());
     let line = item["line"].as_u64().unwrap_or(0);
     match (container, has_word(&signature, name)) {
@@ -369,32 +360,29 @@ fn call_lines(calls: &[Value], key: &str, end: &str, item: &Value) -> Vec<String
             stack.extend(deeper.iter().rev().map(|c| (c, level + 1, index)));
         }
     }
-    // Each leaf joins the first earlier leaf of its parent with its key.
-    let mut joined_into: Vec<Option<usize>> = vec![None; flat.len()];
-    let mut places: Vec<Vec<usize>> = (0..flat.len()).map(|i| vec![i]).collect();
-    let mut first_of: std::collections::HashMap<(usize, &str, &str), usize> =
+    // Groups in tree order: a leaf joins the group of the first earlier
+    // leaf of its parent with its key; a call with children is alone.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: std::collections::HashMap<(usize, &str, &str), usize> =
         std::collections::HashMap::new();
     for (index, (_, parent, parts, has_children)) in flat.iter().enumerate() {
-        if *has_children {
-            continue;
-        }
         let key = (*parent, parts.last.as_str(), parts.rest.as_str());
-        match first_of.get(&key) {
-            Some(&first) => {
-                joined_into[index] = Some(first);
-                places[first].push(index);
-            }
-            None => {
-                first_of.insert(key, index);
+        match group_of.get(&key) {
+            Some(&group) if !has_children => groups[group].push(index),
+            _ => {
+                if !has_children {
+                    group_of.insert(key, groups.len());
+                }
+                groups.push(vec![index]);
             }
         }
     }
-    flat.iter()
-        .enumerate()
-        .filter(|(index, _)| joined_into[*index].is_none())
-        .map(|(index, (level, _, parts, _))| {
-            let members: Vec<&CallParts> = places[index].iter().map(|&i| &flat[i].2).collect();
-            parts.line(*level, &members)
+    groups
+        .iter()
+        .map(|group| {
+            let (level, _, first, _) = &flat[group[0]];
+            let members: Vec<&CallParts> = group.iter().map(|&i| &flat[i].2).collect();
+            first.line(*level, &members)
         })
         .collect()
 }

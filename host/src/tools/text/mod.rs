@@ -219,15 +219,20 @@ pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
     rest
 }
 
+/// `kind Container.name` of a symbol view.
+pub(crate) fn symbol_title(symbol: &Value) -> String {
+    format!(
+        "{} {}",
+        str_of(symbol, "kind").unwrap_or("symbol"),
+        qualified_name(symbol)
+    )
+}
+
 /// `kind Container.name (path:line)` for a symbol view; the path is left
 /// out (`(:line)`) when it is the file the request named, and the place
 /// altogether when the request named that very line.
 pub(crate) fn symbol_heading(symbol: &Value, request: &Request) -> String {
-    let what = format!(
-        "{} {}",
-        str_of(symbol, "kind").unwrap_or("symbol"),
-        qualified_name(symbol),
-    );
+    let what = symbol_title(symbol);
     let range = if symbol["name_range"].is_object() {
         &symbol["name_range"]
     } else {
@@ -266,12 +271,22 @@ pub(crate) fn has_word(text: &str, word: &str) -> bool {
 /// line need not: the kind as a word (`struct` in `type Point struct`,
 /// `class`, `namespace`), its first part (`function` of
 /// `function_signature`), or, for a callable, the parameter list itself.
-pub(crate) fn kind_said_by(signature: &str, kind: &str) -> bool {
+fn kind_said_by(signature: &str, kind: &str) -> bool {
     const CALLABLE: [&str; 3] = ["function", "method", "constructor"];
     let head = kind.split('_').next().unwrap_or(kind);
     has_word(signature, kind)
         || has_word(signature, head)
         || (CALLABLE.contains(&head) && signature.contains('('))
+}
+
+/// `kind ` to write before a signature, or nothing where the signature
+/// already says it ([`kind_said_by`]).
+pub(crate) fn kind_prefix(signature: &str, kind: &str) -> String {
+    if kind_said_by(signature, kind) {
+        String::new()
+    } else {
+        format!("{kind} ")
+    }
 }
 
 /// ` (guess 0.4)` for an uncertain resolution, nothing for a certain one.

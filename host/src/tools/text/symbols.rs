@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{
-    BYTES_PER_TOKEN, Request, Writer, certainty, has_word, kind_said_by, line_col, plain,
+    BYTES_PER_TOKEN, Request, Writer, certainty, has_word, kind_prefix, line_col, plain,
     qualified_name, source_line, str_of, symbol_heading,
 };
 
@@ -198,14 +198,12 @@ pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
             .filter(|s| !s.is_empty())
             .or_else(|| str_of(declaration, "name"))
             .unwrap_or("?");
-        let kind = str_of(declaration, "languageKind")
-            .or_else(|| str_of(declaration, "type"))
-            .unwrap_or("declaration");
-        let kind = if kind_said_by(signature, kind) {
-            String::new()
-        } else {
-            format!("{kind} ")
-        };
+        let kind = kind_prefix(
+            signature,
+            str_of(declaration, "languageKind")
+                .or_else(|| str_of(declaration, "type"))
+                .unwrap_or("declaration"),
+        );
         let line = format!(
             "{}{} {kind}{}",
             "  ".repeat(depth),
