@@ -93,6 +93,9 @@ pub enum ToolError {
     Plugin(#[from] PluginError),
     #[error("internal error: {0}")]
     Internal(String),
+    /// A refactoring that cannot be planned, applied or rolled back.
+    #[error(transparent)]
+    Refactor(crate::refactor::RefactorError),
     /// Another error, blamed on the argument that carried the bad value
     /// (a tool whose path argument is `file_path`, or a `chunkId` naming a
     /// file and a declaration).
@@ -128,6 +131,7 @@ impl ToolError {
             ToolError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
             ToolError::Plugin(e) => e.code(),
             ToolError::Internal(_) => "INTERNAL_ERROR",
+            ToolError::Refactor(e) => e.code(),
             ToolError::Blamed { error, .. } => error.code(),
         }
     }
@@ -210,6 +214,7 @@ impl ToolError {
             ToolError::ResourceLimitExceeded { limit } => json!({ "limitBytes": limit }),
             ToolError::Plugin(e) => e.details(),
             ToolError::Exhausted(_) | ToolError::Internal(_) => json!({}),
+            ToolError::Refactor(e) => e.details(),
             ToolError::Blamed { field, error } => {
                 let mut details = error.details();
                 details["field"] = json!(field);
@@ -269,6 +274,7 @@ impl ToolError {
                 vec!["The file may be too large or pathological for the plugin".into()]
             }
             ToolError::Blamed { error, .. } => error.suggestions(),
+            ToolError::Refactor(e) => e.suggestions(),
             _ => Vec::new(),
         }
     }
@@ -385,6 +391,16 @@ impl From<WorkspaceError> for ToolError {
             }
             WorkspaceError::Unreadable(message) => ToolError::Internal(message),
             WorkspaceError::Plugin(e) => ToolError::Plugin(e),
+        }
+    }
+}
+
+impl From<crate::refactor::RefactorError> for ToolError {
+    fn from(error: crate::refactor::RefactorError) -> Self {
+        match error {
+            // Finding the target fails as the navigation tools do.
+            crate::refactor::RefactorError::Analysis(e) => e.into(),
+            other => ToolError::Refactor(other),
         }
     }
 }

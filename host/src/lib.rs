@@ -8,6 +8,7 @@ pub mod error;
 pub mod graph;
 pub mod mcp;
 pub mod model;
+pub mod refactor;
 pub mod resolve;
 pub mod runtime;
 pub mod sync;

@@ -833,7 +833,7 @@ fn is_member_kind(kind: SymbolKind) -> bool {
 }
 
 /// Kinds that declare a type whose members a value of it has.
-fn is_type_kind(kind: SymbolKind) -> bool {
+pub fn is_type_kind(kind: SymbolKind) -> bool {
     matches!(
         kind,
         SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum

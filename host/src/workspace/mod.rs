@@ -9,6 +9,7 @@ pub mod paths;
 mod refresher;
 mod root;
 mod store;
+pub mod transaction;
 mod walk;
 mod watch;
 
@@ -201,6 +202,8 @@ pub struct Workspace {
     initial: OnceLock<RefreshStats>,
     /// The background refresh worker's schedule.
     refresher: refresher::Refresher,
+    /// Changes written to the files, all or nothing, and their snapshots.
+    transactions: transaction::Transactions,
 }
 
 impl Workspace {
@@ -218,7 +221,6 @@ impl Workspace {
         let dir = root::RootDir::open(&root)
             .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
         Ok(Workspace {
-            root,
             dir,
             registry,
             snapshot: RwLock::new(Snapshot::default()),
@@ -227,6 +229,12 @@ impl Workspace {
             watcher: None,
             initial: OnceLock::new(),
             refresher: refresher::Refresher::default(),
+            transactions: transaction::Transactions::new(transaction::folder_for(
+                &crate::runtime::default_cache_dir()
+                    .unwrap_or_else(|| std::env::temp_dir().join("lingo")),
+                &root,
+            )),
+            root,
         })
     }
 
@@ -238,6 +246,8 @@ impl Workspace {
         cache_dir: &Path,
     ) -> anyhow::Result<Self> {
         let mut workspace = Workspace::new(root, registry)?;
+        workspace.transactions =
+            transaction::Transactions::new(transaction::folder_for(cache_dir, &workspace.root));
         match IndexStore::open(cache_dir, &workspace.root) {
             Ok(store) => {
                 tracing::info!(database = %store.path().display(), "index database");
@@ -261,6 +271,59 @@ impl Workspace {
             Err(error) => {
                 tracing::warn!(%error, "no file watcher; every refresh walks the tree");
                 false
+            }
+        }
+    }
+
+    /// Apply `changes` to the files, all or none (see `transaction.rs`),
+    /// and tell the watcher, so the next refresh reads them again.
+    pub fn commit(
+        &self,
+        changes: &[transaction::FileChange],
+        deadline: Option<Instant>,
+    ) -> Result<transaction::Committed, transaction::TransactionError> {
+        let committed = self.transactions.commit(&self.dir, changes, deadline);
+        self.report_written(changes.iter().map(|c| c.path.as_str()));
+        committed
+    }
+
+    /// Undo the committed change `snapshot_id`, as a new change.
+    pub fn rollback(
+        &self,
+        snapshot_id: &str,
+        force: bool,
+    ) -> Result<transaction::Committed, transaction::TransactionError> {
+        let committed = self.transactions.rollback(&self.dir, snapshot_id, force);
+        if let Ok(done) = &committed {
+            let touched = done
+                .written
+                .iter()
+                .chain(&done.created)
+                .chain(&done.deleted);
+            self.report_written(touched.map(String::as_str));
+        }
+        committed
+    }
+
+    /// Finish or discard the changes a crash interrupted; run before the
+    /// first index.
+    pub fn recover(&self) -> transaction::Recovery {
+        let recovery = self.transactions.recover(&self.dir);
+        if !recovery.discarded.is_empty() || !recovery.finished.is_empty() {
+            tracing::warn!(?recovery, "interrupted changes recovered");
+        }
+        recovery
+    }
+
+    /// Read the file at workspace path `path` now, from the disk.
+    pub fn read_current(&self, path: &str) -> std::io::Result<Vec<u8>> {
+        self.dir.read(path)
+    }
+
+    fn report_written<'a>(&self, paths: impl Iterator<Item = &'a str>) {
+        if let Some(watcher) = &self.watcher {
+            for path in paths {
+                watcher.report(self.root.join(path));
             }
         }
     }

@@ -55,6 +55,11 @@ impl RootDir {
         })
     }
 
+    /// The capability itself, for the writes of `transaction.rs`.
+    pub(super) fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
     /// Whether `path` is a regular file reached inside the root.
     pub fn is_file(&self, path: &str) -> bool {
         self.stat(path).is_ok_and(|s| s.is_file)

@@ -1,0 +1,174 @@
+//! Text edits on a file's text: LSP positions (UTF-16) to byte offsets,
+//! and a set of edits applied at once, refused when two overlap.
+
+use super::plan::{Position, TextEdit};
+
+/// Why a set of edits cannot be applied to a text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("position {}:{} is not in the file", .0.line, .0.character)]
+    OutOfRange(Position),
+    #[error("an edit ends before it starts at {}:{}", .0.line, .0.character)]
+    Reversed(Position),
+    #[error("two edits overlap at {}:{}", .0.line, .0.character)]
+    Overlap(Position),
+}
+
+/// Where each line of a text starts, for position lookups in O(line).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    /// The byte offset of a zero-based (line, UTF-16 character), or `None`
+    /// past the end of its line or in the middle of a character.
+    pub fn offset(&self, position: Position) -> Option<usize> {
+        let start = *self.starts.get(position.line as usize)?;
+        let line = self.text[start..].split('\n').next().unwrap_or_default();
+        let mut units = 0u32;
+        for (i, c) in line.char_indices() {
+            if units == position.character {
+                return Some(start + i);
+            }
+            if units > position.character {
+                return None;
+            }
+            units += c.len_utf16() as u32;
+        }
+        (units == position.character).then_some(start + line.len())
+    }
+}
+
+impl LineIndex<'_> {
+    /// The position of byte `offset` (clamped to the text, moved back to
+    /// a character boundary).
+    pub fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let character = self.text[self.starts[line]..offset].encode_utf16().count();
+        Position {
+            line: line as u32,
+            character: character as u32,
+        }
+    }
+}
+
+/// `text` with every edit applied (positions refer to `text` as given).
+pub fn apply(text: &str, edits: &[TextEdit]) -> Result<String, EditError> {
+    let index = LineIndex::new(text);
+    let mut spans = Vec::with_capacity(edits.len());
+    for edit in edits {
+        let start = index
+            .offset(edit.range.start)
+            .ok_or(EditError::OutOfRange(edit.range.start))?;
+        let end = index
+            .offset(edit.range.end)
+            .ok_or(EditError::OutOfRange(edit.range.end))?;
+        if end < start {
+            return Err(EditError::Reversed(edit.range.start));
+        }
+        spans.push((start, end, edit));
+    }
+    spans.sort_by_key(|(start, end, _)| (*start, *end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, edit) in spans {
+        if start < at {
+            return Err(EditError::Overlap(edit.range.start));
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&edit.new_text);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plan::Range;
+    use super::*;
+
+    fn edit(l1: u32, c1: u32, l2: u32, c2: u32, text: &str) -> TextEdit {
+        TextEdit {
+            range: Range {
+                start: Position {
+                    line: l1,
+                    character: c1,
+                },
+                end: Position {
+                    line: l2,
+                    character: c2,
+                },
+            },
+            new_text: text.into(),
+        }
+    }
+
+    #[test]
+    fn applies_edits_in_any_order_with_utf16_columns() {
+        let text = "let é = old;\nold(é);\n";
+        let edits = [edit(1, 0, 1, 3, "new"), edit(0, 8, 0, 11, "new")];
+        assert_eq!(apply(text, &edits).unwrap(), "let é = new;\nnew(é);\n");
+        // `é` is one UTF-16 unit: column 5 is the space after it.
+        assert_eq!(
+            apply(text, &[edit(0, 5, 0, 5, "x")]).unwrap(),
+            "let éx = old;\nold(é);\n"
+        );
+    }
+
+    #[test]
+    fn positions_and_offsets_agree() {
+        let text = "ab\né𝄞c\n\nz";
+        let index = LineIndex::new(text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(
+                index.offset(index.position(offset)),
+                Some(offset),
+                "{offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_overlaps_and_positions_outside_the_text() {
+        let text = "abc\ndef\n";
+        let overlap = [edit(0, 0, 0, 2, "x"), edit(0, 1, 0, 3, "y")];
+        assert!(matches!(apply(text, &overlap), Err(EditError::Overlap(_))));
+        assert!(matches!(
+            apply(text, &[edit(0, 4, 0, 4, "x")]),
+            Err(EditError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            apply(text, &[edit(9, 0, 9, 0, "x")]),
+            Err(EditError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            apply(text, &[edit(1, 2, 1, 1, "x")]),
+            Err(EditError::Reversed(_))
+        ));
+        // The end of the last line, and an empty last line, are positions.
+        assert_eq!(
+            apply(text, &[edit(2, 0, 2, 0, "z")]).unwrap(),
+            "abc\ndef\nz"
+        );
+    }
+
+    #[test]
+    fn a_position_inside_a_surrogate_pair_is_refused() {
+        // `𝄞` is two UTF-16 units.
+        assert!(apply("𝄞x", &[edit(0, 1, 0, 1, "y")]).is_err());
+        assert_eq!(apply("𝄞x", &[edit(0, 2, 0, 3, "y")]).unwrap(), "𝄞y");
+    }
+}

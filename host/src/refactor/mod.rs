@@ -1,0 +1,19 @@
+//! The refactoring planner (API boundary for the refactoring tools): plans
+//! made from the analysis layer — the same references `find_references`
+//! answers — as LSP `WorkspaceEdit`s with checksums and warnings, checked
+//! by parsing the edited files again with their plugins, and applied all
+//! or nothing through the workspace's transactions, with a receipt and a
+//! snapshot to roll back to. No language is named here: what differs
+//! between languages comes from the plugins' facts and parses.
+
+mod apply;
+mod edit;
+mod error;
+pub mod plan;
+mod rename;
+
+pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
+pub use edit::{EditError, LineIndex};
+pub use error::RefactorError;
+pub use plan::{Plan, Warning};
+pub use rename::{RenameKind, RenameRequest, plan_rename};

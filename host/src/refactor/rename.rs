@@ -1,0 +1,639 @@
+//! `rename` of a symbol, a type or a parameter: the declaration (with the
+//! other parts of a partial type and the constructors named after a type)
+//! and every reference `find_references` resolves to it with certainty,
+//! refused on a name clash, checked by parsing the edited files again.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::RefactorError;
+use super::edit::LineIndex;
+use super::plan::{
+    self, DocumentChange, DocumentId, Metadata, Plan, RenameNames, TextDocumentEdit, TextEdit,
+    Warning, WorkspaceEdit, warning,
+};
+use crate::analysis::{Analysis, FilePosition, References, Subject, Target};
+use crate::model::{FileFacts, SYNTAX_ERROR_CODE, SymbolKind};
+use crate::resolve::{SymbolRef, is_type_kind};
+use crate::workspace::FileEntry;
+
+/// Sites listed in a warning at most.
+const MAX_WARNING_SITES: usize = 20;
+/// Longest new name accepted.
+const MAX_NAME_BYTES: usize = 256;
+
+/// What `rename` may be asked to rename.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenameKind {
+    /// Any declaration or local.
+    Symbol,
+    /// A class, struct, interface, enum or type parameter.
+    Type,
+    /// A parameter (a local binding the plugin tags `parameter`).
+    Parameter,
+}
+
+impl RenameKind {
+    pub const NAMES: &[&str] = &["symbol", "type", "parameter"];
+
+    pub fn parse(text: &str) -> Option<RenameKind> {
+        match text {
+            "symbol" => Some(RenameKind::Symbol),
+            "type" => Some(RenameKind::Type),
+            "parameter" => Some(RenameKind::Parameter),
+            _ => None,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            RenameKind::Symbol => "symbol",
+            RenameKind::Type => "type",
+            RenameKind::Parameter => "parameter",
+        }
+    }
+}
+
+/// A rename to plan.
+#[derive(Debug, Clone)]
+pub struct RenameRequest {
+    pub target: Target,
+    pub new_name: String,
+    pub kind: RenameKind,
+    /// Skip the checks that parse the edited files (VALIDATION_SKIPPED).
+    pub force: bool,
+}
+
+/// One name to replace: a declaration's or a reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Site {
+    start: usize,
+    end: usize,
+    /// Whether a declaration's own name (checked to parse as one again).
+    declaration: bool,
+}
+
+/// Plan the rename `request` asks for on `analysis`'s snapshot.
+pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan, RefactorError> {
+    let subject = analysis.subject(&request.target)?;
+    let old_name = subject_name(analysis, &subject)?;
+    check_kind(analysis, &subject, request.kind, &old_name)?;
+    check_name_shape(&request.new_name, &old_name)?;
+    check_declared(analysis, &subject, &request.new_name, &old_name)?;
+    let new_name = request.new_name.as_str();
+
+    // The declarations that carry the name: the subject, a type's other
+    // parts and the constructors named after it.
+    let declarations = declarations_renamed_with(analysis, &subject, &old_name);
+    let mut sites: BTreeMap<String, BTreeSet<Site>> = BTreeMap::new();
+    let mut guessed = Vec::new();
+    let mut missed = Vec::new();
+    let mut complete = true;
+    for declaration in &declarations {
+        let (file, start, end) = declaration.name_place(analysis)?;
+        sites.entry(file.path.clone()).or_default().insert(Site {
+            start,
+            end,
+            declaration: true,
+        });
+        let references = analysis.references(&declaration.target(analysis)?)?;
+        complete &= references.completeness.complete;
+        collect_sites(analysis, &references, &mut sites, &mut guessed)?;
+        missed.extend(
+            references
+                .completeness
+                .possibly_missed_sites
+                .iter()
+                .flatten()
+                .map(|s| {
+                    let (path, point) = s.place();
+                    format!("{path}:{}:{}", point.line + 1, point.character + 1)
+                }),
+        );
+    }
+
+    let mut warnings = Vec::new();
+    let mut edits = Vec::new();
+    let mut checksums = BTreeMap::new();
+    let mut language = String::new();
+    let mut unparsed = Vec::new();
+    for (path, file_sites) in &sites {
+        let file = analysis.file(path)?;
+        let facts = file.facts()?;
+        if language.is_empty() {
+            language = facts.language.clone();
+        }
+        check_editable(&file)?;
+        check_captures(&file, facts, &subject, file_sites, new_name, &old_name)?;
+        let index = LineIndex::new(&file.source);
+        let mut text_edits = Vec::with_capacity(file_sites.len());
+        let mut replaced = Vec::with_capacity(file_sites.len());
+        for site in file_sites {
+            // The name is the end of the span (`r#type`, `@class` spell it
+            // with a prefix); a span that does not end with it is left.
+            let text = &file.source[site.start..site.end];
+            let Some(prefix) = text.strip_suffix(old_name.as_str()) else {
+                unparsed.push(format!("{path}:{}", line_of(&file.source, site.start)));
+                continue;
+            };
+            let start = site.start + prefix.len();
+            let range = plan::Range {
+                start: index.position(start),
+                end: index.position(site.end),
+            };
+            text_edits.push(TextEdit {
+                range,
+                new_text: new_name.to_string(),
+            });
+            replaced.push((start, site.end, site.declaration));
+        }
+        if text_edits.is_empty() {
+            continue;
+        }
+        if !request.force {
+            validate_reparse(&file, facts, &replaced, new_name, &old_name, analysis)?;
+        }
+        checksums.insert(path.clone(), plan::checksum(&file.sha256));
+        edits.push(DocumentChange::Edit(TextDocumentEdit {
+            text_document: DocumentId {
+                uri: path.clone(),
+                version: None,
+            },
+            edits: text_edits,
+        }));
+    }
+    if request.force {
+        warnings.push(Warning {
+            code: warning::VALIDATION_SKIPPED.into(),
+            message: "made with `force`: the edited files were not parsed again".into(),
+            sites: Vec::new(),
+        });
+    }
+    if !unparsed.is_empty() {
+        warnings.push(Warning {
+            code: warning::PARTIAL_APPLY.into(),
+            message: format!(
+                "{} sites do not spell `{old_name}` as the index recorded and are left as they are",
+                unparsed.len()
+            ),
+            sites: unparsed.into_iter().take(MAX_WARNING_SITES).collect(),
+        });
+    }
+    if !complete || !guessed.is_empty() {
+        let mut listed = guessed.clone();
+        listed.extend(missed.iter().cloned());
+        warnings.push(Warning {
+            code: warning::INCOMPLETE_REFERENCES.into(),
+            message: format!(
+                "the references of `{old_name}` may not be all: {} uses resolved by name only are not renamed, and {} same-named uses nothing resolved may be missed; applying needs `force`",
+                guessed.len(),
+                missed.len()
+            ),
+            sites: listed.into_iter().take(MAX_WARNING_SITES).collect(),
+        });
+    }
+    let edits = WorkspaceEdit {
+        document_changes: edits,
+    };
+    let summary = Plan::summarize(&edits);
+    Ok(Plan {
+        plan_type: "RenamePlan".into(),
+        plan_version: plan::PLAN_VERSION.into(),
+        metadata: Metadata {
+            kind: format!("rename.{}", request.kind.as_str()),
+            language,
+            estimated_impact: plan::impact(summary.affected_files).into(),
+            created_at: plan::now_rfc3339(),
+            generation: analysis.generation(),
+            rename: Some(RenameNames {
+                from: old_name,
+                to: new_name.to_string(),
+            }),
+        },
+        edits,
+        summary,
+        warnings,
+        file_checksums: checksums,
+    })
+}
+
+/// A declaration whose name a rename replaces.
+enum Renamed {
+    Symbol(SymbolRef),
+    Local { file: Arc<FileEntry>, index: usize },
+}
+
+impl Renamed {
+    /// Its file and the byte range of its name.
+    fn name_place(
+        &self,
+        analysis: &Analysis,
+    ) -> Result<(Arc<FileEntry>, usize, usize), RefactorError> {
+        match self {
+            Renamed::Symbol(r) => {
+                let table = analysis.table();
+                let span = table.symbol(*r).name_span;
+                Ok((
+                    table.file(*r).clone(),
+                    span.start.offset as usize,
+                    span.end.offset as usize,
+                ))
+            }
+            Renamed::Local { file, index } => {
+                let span = file.facts()?.locals[*index].span;
+                Ok((
+                    file.clone(),
+                    span.start.offset as usize,
+                    span.end.offset as usize,
+                ))
+            }
+        }
+    }
+
+    /// A target naming it (its name's position).
+    fn target(&self, analysis: &Analysis) -> Result<Target, RefactorError> {
+        let (file, span) = match self {
+            Renamed::Symbol(r) => {
+                let table = analysis.table();
+                (table.file(*r).clone(), table.symbol(*r).name_span)
+            }
+            Renamed::Local { file, index } => (file.clone(), file.facts()?.locals[*index].span),
+        };
+        Ok(Target::Position(FilePosition {
+            path: file.path.clone(),
+            line: span.start.line.into(),
+            character: span.start.character.into(),
+        }))
+    }
+}
+
+fn subject_name(analysis: &Analysis, subject: &Subject) -> Result<String, RefactorError> {
+    Ok(match subject {
+        Subject::Symbol(r) => analysis.table().symbol(*r).name.clone(),
+        Subject::Local { file, index } => file.facts()?.locals[*index].name.clone(),
+    })
+}
+
+/// The subject, the other parts of a partial type, and the constructors
+/// that carry a type's name (C#); no two the same.
+fn declarations_renamed_with(analysis: &Analysis, subject: &Subject, name: &str) -> Vec<Renamed> {
+    let r = match subject {
+        Subject::Local { file, index } => {
+            return vec![Renamed::Local {
+                file: file.clone(),
+                index: *index,
+            }];
+        }
+        Subject::Symbol(r) => *r,
+    };
+    let table = analysis.table();
+    // A constructor named after its type renames the type (and with it
+    // every constructor).
+    let symbol = table.symbol(r);
+    let ty = match (symbol.kind, symbol.container) {
+        (SymbolKind::Constructor, Some(container)) => {
+            let owner = SymbolRef {
+                file: r.file,
+                symbol: container,
+            };
+            if table.symbol(owner).name == name {
+                owner
+            } else {
+                return vec![Renamed::Symbol(r)];
+            }
+        }
+        _ => r,
+    };
+    let parts = analysis.resolver().parts_of(ty);
+    let mut out: Vec<SymbolRef> = parts.clone();
+    for part in &parts {
+        let facts = match &table.file(*part).facts {
+            Ok(facts) => facts.clone(),
+            Err(_) => continue,
+        };
+        out.extend(
+            facts
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.kind == SymbolKind::Constructor
+                        && s.container == Some(part.symbol)
+                        && s.name == name
+                })
+                .map(|(i, _)| SymbolRef {
+                    file: part.file,
+                    symbol: i as u32,
+                }),
+        );
+    }
+    out.sort();
+    out.dedup();
+    out.into_iter().map(Renamed::Symbol).collect()
+}
+
+/// The certain sites of `references` into `sites`; the guesses, as
+/// `path:line:col`, into `guessed`.
+fn collect_sites(
+    analysis: &Analysis,
+    references: &References,
+    sites: &mut BTreeMap<String, BTreeSet<Site>>,
+    guessed: &mut Vec<String>,
+) -> Result<(), RefactorError> {
+    let mut by_file: BTreeMap<&str, Vec<crate::analysis::Range>> = BTreeMap::new();
+    for site in &references.sites {
+        let (path, point) = site.site.place();
+        let certain =
+            site.resolution != crate::resolve::Resolution::NameOnly && site.confidence >= 1.0;
+        if certain {
+            by_file.entry(path).or_default().push(site.site.range);
+        } else {
+            guessed.push(format!("{path}:{}:{}", point.line + 1, point.character + 1));
+        }
+    }
+    for (path, ranges) in by_file {
+        let file = analysis.file(path)?;
+        let index = LineIndex::new(&file.source);
+        let offset = |point: crate::analysis::RangePoint| {
+            index.offset(plan::Position {
+                line: point.line,
+                character: point.character,
+            })
+        };
+        let into = sites.entry(path.to_string()).or_default();
+        for range in ranges {
+            if let (Some(start), Some(end)) = (offset(range.start), offset(range.end)) {
+                into.insert(Site {
+                    start,
+                    end,
+                    declaration: false,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What `rename` with `kind` accepts.
+fn check_kind(
+    analysis: &Analysis,
+    subject: &Subject,
+    kind: RenameKind,
+    name: &str,
+) -> Result<(), RefactorError> {
+    let (ok, found, expected) = match (kind, subject) {
+        (RenameKind::Symbol, _) => (true, String::new(), ""),
+        (RenameKind::Type, Subject::Symbol(r)) => {
+            let kind = analysis.table().symbol(*r).kind;
+            (
+                is_type_kind(kind) || kind == SymbolKind::TypeParameter,
+                kind.as_str().to_string(),
+                "classes, structs, interfaces, enums and type parameters",
+            )
+        }
+        (RenameKind::Type, Subject::Local { file, index }) => {
+            let local = &file.facts()?.locals[*index];
+            (
+                local.language_kind == "type_parameter",
+                format!("local {}", local.language_kind),
+                "classes, structs, interfaces, enums and type parameters",
+            )
+        }
+        (RenameKind::Parameter, Subject::Local { file, index }) => {
+            let local = &file.facts()?.locals[*index];
+            (
+                local.language_kind == "parameter",
+                format!("local {}", local.language_kind),
+                "parameters",
+            )
+        }
+        (RenameKind::Parameter, Subject::Symbol(r)) => (
+            false,
+            analysis.table().symbol(*r).kind.as_str().to_string(),
+            "parameters",
+        ),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(RefactorError::WrongKind {
+            target: name.to_string(),
+            kind: kind.as_str().to_string(),
+            found,
+            expected,
+        })
+    }
+}
+
+/// What any language's name must be: one non-empty word of printable
+/// characters, different from the old name. Whether it is a valid
+/// identifier of the language is checked by parsing the edited files.
+fn check_name_shape(new_name: &str, old_name: &str) -> Result<(), RefactorError> {
+    let invalid = |reason: &str| RefactorError::InvalidName {
+        name: new_name.to_string(),
+        reason: reason.to_string(),
+    };
+    if new_name.is_empty() {
+        return Err(invalid("it is empty"));
+    }
+    if new_name.len() > MAX_NAME_BYTES {
+        return Err(invalid("it is longer than 256 bytes"));
+    }
+    if new_name
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(invalid("it contains whitespace or control characters"));
+    }
+    if new_name == old_name {
+        return Err(invalid("it is the current name"));
+    }
+    Ok(())
+}
+
+/// The file's text is its bytes (valid UTF-8), so edits made on the text
+/// write exactly what they say.
+fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
+    let sha = crate::workspace::transaction::sha256_hex(file.source.as_bytes());
+    if sha != file.sha256 {
+        return Err(RefactorError::NotEditable {
+            path: file.path.clone(),
+            reason: "it is not valid UTF-8".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuse a new name that clashes: another declaration of that name in
+/// the same container (or at the top of the same module), or a local of
+/// that name visible at a renamed site, which would capture it.
+fn check_captures(
+    file: &FileEntry,
+    facts: &FileFacts,
+    subject: &Subject,
+    sites: &BTreeSet<Site>,
+    new_name: &str,
+    old_name: &str,
+) -> Result<(), RefactorError> {
+    let mut existing = Vec::new();
+    let at = |offset: u32| format!("{}:{}", file.path, line_of(&file.source, offset as usize));
+    for local in facts.locals.iter().filter(|l| l.name == new_name) {
+        let visible = |offset: usize| {
+            local.scope.start.offset as usize <= offset && offset < local.scope.end.offset as usize
+        };
+        if sites.iter().any(|s| visible(s.start)) {
+            existing.push(at(local.span.start.offset));
+        }
+    }
+    // A local renamed to the name of something it then hides.
+    if let Subject::Local { file: own, index } = subject
+        && own.path == file.path
+    {
+        let scope = facts.locals[*index].scope;
+        existing.extend(
+            facts
+                .references
+                .iter()
+                .filter(|r| r.name == new_name && r.local != Some(*index as u32))
+                .filter(|r| scope.contains_offset(r.span.start.offset))
+                .map(|r| at(r.span.start.offset)),
+        );
+    }
+    if !existing.is_empty() {
+        existing.sort();
+        existing.dedup();
+        return Err(RefactorError::NameCollision {
+            name: new_name.to_string(),
+            old: old_name.to_string(),
+            existing,
+        });
+    }
+    Ok(())
+}
+
+/// Refuse a new name that clashes with a declaration in the same container,
+/// or at the top level of the same module.
+fn check_declared(
+    analysis: &Analysis,
+    subject: &Subject,
+    new_name: &str,
+    old_name: &str,
+) -> Result<(), RefactorError> {
+    let Subject::Symbol(r) = subject else {
+        return Ok(());
+    };
+    let table = analysis.table();
+    let symbol = table.symbol(*r);
+    let modules = |file: u32| -> Vec<String> {
+        table.files()[file as usize]
+            .facts
+            .as_ref()
+            .map(|f| f.modules.iter().map(|m| m.path.clone()).collect())
+            .unwrap_or_default()
+    };
+    let own_modules = modules(r.file);
+    let mut existing: Vec<String> = table
+        .named(new_name)
+        .iter()
+        .filter(|other| {
+            let s = table.symbol(**other);
+            s.container_name == symbol.container_name
+                && (other.file == r.file && s.container == symbol.container
+                    || modules(other.file).iter().any(|m| own_modules.contains(m)))
+        })
+        .map(|other| {
+            let file = table.file(*other);
+            let s = table.symbol(*other);
+            format!(
+                "{}:{} {}",
+                file.path,
+                s.name_span.start.line + 1,
+                s.kind.as_str()
+            )
+        })
+        .collect();
+    if existing.is_empty() {
+        return Ok(());
+    }
+    existing.sort();
+    Err(RefactorError::NameCollision {
+        name: new_name.to_string(),
+        old: old_name.to_string(),
+        existing,
+    })
+}
+
+/// Parse the edited text with the file's plugin: it must not have more
+/// syntax errors than before, and every renamed declaration must be a
+/// declaration of the new name again (a keyword or a malformed name is
+/// not).
+fn validate_reparse(
+    file: &FileEntry,
+    facts: &FileFacts,
+    replaced: &[(usize, usize, bool)],
+    new_name: &str,
+    old_name: &str,
+    analysis: &Analysis,
+) -> Result<(), RefactorError> {
+    let mut text = String::with_capacity(file.source.len());
+    let mut at = 0;
+    // Where each replaced name starts in the new text.
+    let mut new_starts = Vec::with_capacity(replaced.len());
+    let mut sorted = replaced.to_vec();
+    sorted.sort();
+    for (start, end, declaration) in sorted {
+        text.push_str(&file.source[at..start]);
+        new_starts.push((text.len(), declaration));
+        text.push_str(new_name);
+        at = end;
+    }
+    text.push_str(&file.source[at..]);
+    let manifests = &analysis.snapshot().manifests;
+    let after = file
+        .plugin
+        .analyze(&file.path, &text, manifests)
+        .map_err(|e| RefactorError::NotEditable {
+            path: file.path.clone(),
+            reason: format!("its plugin could not parse the edited text: {e}"),
+        })?;
+    let invalid = |reason: String| RefactorError::InvalidName {
+        name: new_name.to_string(),
+        reason,
+    };
+    let errors = |facts: &FileFacts| {
+        facts
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == SYNTAX_ERROR_CODE)
+            .count()
+    };
+    let (before, now) = (errors(facts), errors(&after));
+    if now > before {
+        return Err(invalid(format!(
+            "`{}` would have {now} syntax errors instead of {before} with `{old_name}` renamed to `{new_name}`",
+            file.path
+        )));
+    }
+    for (start, _) in new_starts.iter().filter(|(_, declaration)| *declaration) {
+        let declares = after
+            .symbols
+            .iter()
+            .any(|s| s.name_span.start.offset as usize == *start && s.name == new_name)
+            || after
+                .locals
+                .iter()
+                .any(|l| l.span.start.offset as usize == *start && l.name == new_name);
+        if !declares {
+            return Err(invalid(format!(
+                "`{new_name}` does not parse as a declaration's name in {}",
+                after.language
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The 1-based line of byte `offset`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
