@@ -166,6 +166,9 @@ fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace
         Some(dir) => Workspace::with_store(&args.root, registry, dir)?,
         None => Workspace::new(&args.root, registry)?,
     };
+    // A change a crash interrupted is finished (or discarded) before
+    // anything reads the files.
+    workspace.recover();
     if watch {
         workspace.watch();
     }

@@ -44,6 +44,8 @@ pub struct Applied {
     /// Give it to `rollback` to undo this apply.
     pub snapshot_id: String,
     pub receipt: Receipt,
+    /// The applied plan's metadata (what it changed, from which generation).
+    pub metadata: plan::Metadata,
 }
 
 /// What the index says after the apply.
@@ -155,6 +157,7 @@ pub fn apply_plan(
         rollback_available: true,
         snapshot_id: committed.snapshot_id,
         receipt,
+        metadata: plan.metadata.clone(),
     })
 }
 
@@ -220,7 +223,11 @@ fn check_envelope(plan: &Plan, options: &ApplyOptions) -> Result<(), RefactorErr
     let needs = plan.needs_force();
     if let (Some(first), false) = (needs.first(), options.force) {
         return Err(RefactorError::ForceRequired {
-            code: warning::INCOMPLETE_REFERENCES,
+            code: if first.code == warning::POTENTIAL_BEHAVIOR_CHANGE {
+                warning::POTENTIAL_BEHAVIOR_CHANGE
+            } else {
+                warning::INCOMPLETE_REFERENCES
+            },
             message: first.message.clone(),
             sites: first.sites.clone(),
         });

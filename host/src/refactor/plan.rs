@@ -142,7 +142,7 @@ pub mod warning {
     /// The references the plan rests on may not be all: applying needs `force`.
     pub const INCOMPLETE_REFERENCES: &str = "INCOMPLETE_REFERENCES";
     /// Warnings that make `apply_plan` ask for `force`.
-    pub const NEED_FORCE: &[&str] = &[INCOMPLETE_REFERENCES];
+    pub const NEED_FORCE: &[&str] = &[INCOMPLETE_REFERENCES, POTENTIAL_BEHAVIOR_CHANGE];
 }
 
 /// What the plan is and where it came from.

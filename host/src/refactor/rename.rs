@@ -117,6 +117,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     let mut checksums = BTreeMap::new();
     let mut language = String::new();
     let mut unparsed = Vec::new();
+    let mut shared = Vec::new();
     for (path, file_sites) in &sites {
         let file = analysis.file(path)?;
         let facts = file.facts()?;
@@ -125,6 +126,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         }
         check_editable(&file)?;
         check_captures(&file, facts, &subject, file_sites, new_name, &old_name)?;
+        shared.extend(shared_sites(&file, facts, file_sites));
         let index = LineIndex::new(&file.source);
         let mut text_edits = Vec::with_capacity(file_sites.len());
         let mut replaced = Vec::with_capacity(file_sites.len());
@@ -177,6 +179,16 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                 unparsed.len()
             ),
             sites: unparsed.into_iter().take(MAX_WARNING_SITES).collect(),
+        });
+    }
+    if !shared.is_empty() {
+        warnings.push(Warning {
+            code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
+            message: format!(
+                "{} sites name `{old_name}` and another binding at once (a shorthand field or pattern such as `{{ {old_name} }}`): renaming them changes what the other name means; write them out in full first, or apply with `force`",
+                shared.len()
+            ),
+            sites: shared.into_iter().take(MAX_WARNING_SITES).collect(),
         });
     }
     if !complete || !guessed.is_empty() {
@@ -464,6 +476,34 @@ fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
     Ok(())
 }
 
+/// The reference sites whose name is also another fact: a second
+/// reference or a local declared on the same name (shorthand fields and
+/// patterns, `Point { x }`, `{ x } = point`), where one spelling serves
+/// two meanings.
+fn shared_sites(file: &FileEntry, facts: &FileFacts, sites: &BTreeSet<Site>) -> Vec<String> {
+    let starts: BTreeSet<usize> = sites
+        .iter()
+        .filter(|s| !s.declaration)
+        .map(|s| s.start)
+        .collect();
+    let mut at: BTreeMap<usize, usize> = BTreeMap::new();
+    let spans = facts
+        .references
+        .iter()
+        .map(|r| r.span)
+        .chain(facts.locals.iter().map(|l| l.span));
+    for span in spans {
+        let start = span.start.offset as usize;
+        if starts.contains(&start) {
+            *at.entry(start).or_default() += 1;
+        }
+    }
+    at.into_iter()
+        .filter(|(_, count)| *count > 1)
+        .map(|(start, _)| format!("{}:{}", file.path, line_of(&file.source, start)))
+        .collect()
+}
+
 /// Refuse a new name that clashes: another declaration of that name in
 /// the same container (or at the top of the same module), or a local of
 /// that name visible at a renamed site, which would capture it.
@@ -614,21 +654,39 @@ fn validate_reparse(
             file.path
         )));
     }
-    for (start, _) in new_starts.iter().filter(|(_, declaration)| *declaration) {
+    // Every replaced name must be read as a name again: a declaration's,
+    // a local's or a reference's (a keyword is none of them).
+    let names_at = |start: usize, declaration: bool| {
         let declares = after
             .symbols
             .iter()
-            .any(|s| s.name_span.start.offset as usize == *start && s.name == new_name)
+            .any(|s| s.name_span.start.offset as usize == start && s.name == new_name)
             || after
                 .locals
                 .iter()
-                .any(|l| l.span.start.offset as usize == *start && l.name == new_name);
-        if !declares {
-            return Err(invalid(format!(
-                "`{new_name}` does not parse as a declaration's name in {}",
-                after.language
-            )));
-        }
+                .any(|l| l.span.start.offset as usize == start && l.name == new_name);
+        declares
+            || (!declaration
+                && after
+                    .references
+                    .iter()
+                    .any(|r| r.span.start.offset as usize == start && r.name == new_name))
+    };
+    if let Some((start, declaration)) = new_starts
+        .iter()
+        .find(|(start, declaration)| !names_at(*start, *declaration))
+    {
+        let what = if *declaration {
+            "a declaration's name"
+        } else {
+            "a name"
+        };
+        return Err(invalid(format!(
+            "`{new_name}` does not parse as {what} in {} (at {}:{})",
+            after.language,
+            file.path,
+            line_of(&text, *start)
+        )));
     }
     Ok(())
 }

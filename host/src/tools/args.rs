@@ -10,6 +10,8 @@ use crate::error::{ToolError, similar};
 pub const MAX_STRING_BYTES: usize = 4096;
 /// Longest `query` (a name, part of one, or a regular expression), in bytes.
 pub const MAX_QUERY_BYTES: usize = 1024;
+/// Longest text in a plan (`newText`, a created file's `text`), in bytes.
+pub const MAX_TEXT_BYTES: usize = 8 << 20;
 /// Longest unknown field name echoed back in an error, in characters.
 const MAX_ECHOED_CHARS: usize = 256;
 
@@ -132,6 +134,7 @@ impl<'a> Args<'a> {
 pub fn max_bytes(field: &str) -> usize {
     match field {
         "query" => MAX_QUERY_BYTES,
+        "newText" | "text" => MAX_TEXT_BYTES,
         _ => MAX_STRING_BYTES,
     }
 }

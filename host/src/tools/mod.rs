@@ -11,6 +11,7 @@ mod node;
 mod outline;
 pub mod output;
 mod page;
+mod refactor;
 mod references;
 mod search;
 mod symbol_info;
@@ -80,6 +81,9 @@ impl ToolRegistry {
             graph_tools::dependents_of(),
             graph_tools::dependencies_of(),
             graph_tools::paths_between(),
+            refactor::rename(),
+            refactor::apply(),
+            refactor::rollback(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
@@ -122,7 +126,11 @@ impl ToolRegistry {
                     "description": t.description,
                     "inputSchema": t.input_schema,
                     "outputSchema": t.output_schema,
-                    "annotations": { "readOnlyHint": true, "openWorldHint": false },
+                    "annotations": if t.writes() {
+                        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false })
+                    } else {
+                        json!({ "readOnlyHint": true, "openWorldHint": false })
+                    },
                 })
             })
             .collect()
@@ -164,7 +172,15 @@ impl ToolRegistry {
     }
 }
 
+/// The tools that write files (MCP annotations say so).
+const WRITING_TOOLS: &[&str] = &["rename", "apply_plan", "rollback"];
+
 impl Tool {
+    /// Whether calling it may change files (with `dryRun: false`).
+    pub fn writes(&self) -> bool {
+        WRITING_TOOLS.contains(&self.name)
+    }
+
     /// The `content` text of an answer (`value`) to `arguments`: compact
     /// text under the call's token budget, or the JSON when the call asked
     /// for `format: json`. Arguments a call refused read as their defaults.

@@ -396,3 +396,92 @@ pub fn node_source() -> Value {
         }),
     )
 }
+
+/// A refactoring plan (typemill-api.md PlanBase), or, once applied, the
+/// apply response with its receipt (and the plan it applied).
+pub fn plan_or_applied() -> Value {
+    let warning = object(
+        &["code", "message"],
+        json!({ "code": string(), "message": string(), "sites": array_of(string()) }),
+    );
+    let plan = object(
+        &[
+            "plan_type",
+            "plan_version",
+            "edits",
+            "summary",
+            "metadata",
+            "file_checksums",
+        ],
+        json!({
+            "plan_type": string(),
+            "plan_version": string(),
+            "edits": object(&["documentChanges"], json!({ "documentChanges": array_of(json!({ "type": "object" })) })),
+            "summary": object(&["affected_files", "created_files", "deleted_files"], json!({
+                "affected_files": integer(), "created_files": integer(), "deleted_files": integer(), "text_edits": integer(),
+            })),
+            "warnings": array_of(warning.clone()),
+            "metadata": object(&["kind", "language", "estimated_impact", "created_at"], json!({
+                "kind": string(), "language": string(),
+                "estimated_impact": { "enum": ["low", "medium", "high"] },
+                "created_at": string(), "generation": integer(),
+            })),
+            "file_checksums": { "type": "object", "additionalProperties": string() },
+            "dryRun": boolean(),
+        }),
+    );
+    let applied = object(
+        &[
+            "success",
+            "applied_files",
+            "created_files",
+            "deleted_files",
+            "rollback_available",
+            "snapshot_id",
+            "receipt",
+        ],
+        json!({
+            "success": { "const": true },
+            "applied_files": array_of(string()),
+            "created_files": array_of(string()),
+            "deleted_files": array_of(string()),
+            "warnings": array_of(warning),
+            "rollback_available": boolean(),
+            "snapshot_id": string(),
+            "receipt": object(&["generation", "files_changed", "files"], json!({
+                "generation": integer(),
+                "files_changed": integer(),
+                "files": array_of(object(&["path", "syntax_errors_before"], json!({
+                    "path": string(), "syntax_errors_before": integer(),
+                    "syntax_errors_after": { "type": ["integer", "null"], "minimum": 0 },
+                }))),
+            })),
+            "metadata": { "type": "object" },
+        }),
+    );
+    json!({ "anyOf": [plan, applied] })
+}
+
+/// What `rollback` answers.
+pub fn rolled_back() -> Value {
+    object(
+        &[
+            "success",
+            "rolled_back",
+            "restored_files",
+            "recreated_files",
+            "deleted_files",
+            "snapshot_id",
+            "generation",
+        ],
+        json!({
+            "success": { "const": true },
+            "rolled_back": string(),
+            "restored_files": array_of(string()),
+            "recreated_files": array_of(string()),
+            "deleted_files": array_of(string()),
+            "snapshot_id": string(),
+            "generation": integer(),
+        }),
+    )
+}
