@@ -144,6 +144,26 @@ impl Analysis {
         if let Some(file) = file {
             found.retain(|s| matches!(s, Subject::Symbol(r) if table.file(*r).path == file.path));
         }
+        // A type and the constructors named after it (C#): the type.
+        if found.len() > 1 {
+            let is_own_constructor = |s: &Subject| match s {
+                Subject::Symbol(r) => {
+                    let symbol = table.symbol(*r);
+                    symbol.kind == SymbolKind::Constructor
+                        && symbol.container.is_some_and(|c| {
+                            found.iter().any(|t| {
+                                matches!(t, Subject::Symbol(t) if t.file == r.file && t.symbol == c)
+                            })
+                        })
+                }
+                Subject::Local { .. } => false,
+            };
+            let kept: Vec<bool> = found.iter().map(|s| !is_own_constructor(s)).collect();
+            if kept.iter().filter(|k| **k).count() == 1 {
+                let mut keep = kept.into_iter();
+                found.retain(|_| keep.next().unwrap_or(true));
+            }
+        }
         match found.len() {
             0 => Err(self.not_found(symbol)),
             1 => Ok(found.remove(0)),

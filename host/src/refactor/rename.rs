@@ -113,6 +113,19 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     }
 
     let mut warnings = Vec::new();
+    if let Subject::Symbol(r) = &subject {
+        let related = related_members(analysis, *r, &old_name);
+        if !related.is_empty() {
+            warnings.push(Warning {
+                code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
+                message: format!(
+                    "`{old_name}` overrides, implements or is implemented by {} members of related types, which keep their name: the types stop matching; rename those too, or apply with `force`",
+                    related.len()
+                ),
+                sites: related.into_iter().take(MAX_WARNING_SITES).collect(),
+            });
+        }
+    }
     let mut edits = Vec::new();
     let mut checksums = BTreeMap::new();
     let mut language = String::new();
@@ -342,6 +355,66 @@ fn declarations_renamed_with(analysis: &Analysis, subject: &Subject, name: &str)
     out.sort();
     out.dedup();
     out.into_iter().map(Renamed::Symbol).collect()
+}
+
+/// The same-named members of the types related to the owner of the member
+/// `member` by base lists (`extends`, `implements`, `impl Trait for`),
+/// either way, as `path:line`: what it overrides or implements, and what
+/// overrides or implements it. Bounded: 8 steps, 64 types.
+fn related_members(analysis: &Analysis, member: SymbolRef, name: &str) -> Vec<String> {
+    const MAX_TYPES: usize = 64;
+    const MAX_STEPS: usize = 8;
+    let table = analysis.table();
+    let Some(owner) = table.symbol(member).container else {
+        return Vec::new();
+    };
+    let owner = SymbolRef {
+        file: member.file,
+        symbol: owner,
+    };
+    let graph = analysis.graph();
+    let start: Vec<SymbolRef> = analysis.resolver().parts_of(owner);
+    let mut seen: BTreeSet<SymbolRef> = start.iter().copied().collect();
+    let mut frontier = start;
+    for _ in 0..MAX_STEPS {
+        let mut next = Vec::new();
+        for ty in frontier {
+            for direction in [petgraph::Direction::Outgoing, petgraph::Direction::Incoming] {
+                for (edge, other) in graph.edges(crate::graph::Node::Symbol(ty), direction) {
+                    if !matches!(
+                        edge.kind,
+                        crate::graph::EdgeKind::Extends | crate::graph::EdgeKind::Implements
+                    ) {
+                        continue;
+                    }
+                    if let crate::graph::Node::Symbol(other) = other
+                        && seen.len() < MAX_TYPES
+                        && seen.insert(other)
+                    {
+                        next.push(other);
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    let own_parts = analysis.resolver().parts_of(owner);
+    let mut related = Vec::new();
+    for ty in seen.into_iter().filter(|t| !own_parts.contains(t)) {
+        let file = table.file(ty);
+        let Ok(facts) = &file.facts else { continue };
+        related.extend(
+            facts
+                .symbols
+                .iter()
+                .filter(|s| s.container == Some(ty.symbol) && s.name == name)
+                .map(|s| format!("{}:{}", file.path, s.name_span.start.line + 1)),
+        );
+    }
+    related
 }
 
 /// The certain sites of `references` into `sites`; the guesses, as
