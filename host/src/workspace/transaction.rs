@@ -145,6 +145,10 @@ pub struct Recovery {
 pub struct Transactions {
     dir: PathBuf,
     writer: std::sync::Mutex<()>,
+    /// A pause after each file written or renamed, so that crash tests can
+    /// kill the process in the middle of a commit
+    /// (`LINGO_TEST_APPLY_STEP_MS`; none otherwise).
+    step_delay: Option<Duration>,
 }
 
 impl Transactions {
@@ -153,6 +157,10 @@ impl Transactions {
         Transactions {
             dir,
             writer: std::sync::Mutex::new(()),
+            step_delay: std::env::var("LINGO_TEST_APPLY_STEP_MS")
+                .ok()
+                .and_then(|ms| ms.parse().ok())
+                .map(Duration::from_millis),
         }
     }
 
@@ -224,7 +232,8 @@ impl Transactions {
         }
         journal.state = State::Committing;
         write_journal(&folder, &journal)?;
-        finish(root, &journal).map_err(|(path, source)| TransactionError::Io { path, source })?;
+        finish(root, &journal, self.step_delay)
+            .map_err(|(path, source)| TransactionError::Io { path, source })?;
         journal.state = State::Committed;
         write_journal(&folder, &journal)?;
         self.prune();
@@ -283,6 +292,9 @@ impl Transactions {
             // Listed before the temporary file exists, so that a crash
             // while it is written leaves it known and removable.
             write_journal(folder, journal).map_err(Prepare::Io)?;
+            if let Some(delay) = self.step_delay {
+                std::thread::sleep(delay);
+            }
             if let (Some(temp), Some(content)) = (&temp, &change.content) {
                 root.write_new(temp, content, Some(&change.path))
                     .map_err(|source| {
@@ -313,7 +325,7 @@ impl Transactions {
                     let _ = std::fs::remove_dir_all(&folder);
                     recovery.discarded.push(journal.id);
                 }
-                State::Committing => match finish(root, &journal) {
+                State::Committing => match finish(root, &journal, None) {
                     Ok(()) => {
                         journal.state = State::Committed;
                         let _ = write_journal(&folder, &journal);
@@ -416,8 +428,15 @@ enum Prepare {
 
 /// Rename every temporary file left over its target, delete what is
 /// deleted. Idempotent: a file already renamed is skipped.
-fn finish(root: &RootDir, journal: &Journal) -> Result<(), (String, io::Error)> {
+fn finish(
+    root: &RootDir,
+    journal: &Journal,
+    step_delay: Option<Duration>,
+) -> Result<(), (String, io::Error)> {
     for file in &journal.files {
+        if let Some(delay) = step_delay {
+            std::thread::sleep(delay);
+        }
         match &file.temp {
             Some(temp) => {
                 if root.exists_no_follow(temp) {
@@ -731,6 +750,7 @@ mod tests {
         let first = &journal.files[0];
         root.rename(first.temp.as_deref().unwrap(), &first.path)
             .unwrap();
+        assert!(transactions.step_delay.is_none());
         let recovery = transactions.recover(&root);
         assert_eq!(recovery.finished.len(), 1);
         assert_eq!(read(&base, "src/a.rs").as_deref(), Some("fn a2() {}\n"));

@@ -1,0 +1,507 @@
+//! The refactoring tools end to end, on copies of the navigation fixtures:
+//! `rename` applied and rolled back in all four languages (the files'
+//! bytes compared), the refusals (a name clash, a name that does not
+//! parse, a file changed since the plan, a tampered plan, references that
+//! may be incomplete), and a server killed in the middle of an apply.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use lingo_e2e::{McpServer, PATIENCE, Scratch, fixture, serve_command};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+/// Every file under `root`, path -> text.
+fn files(root: &Path) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(relative, std::fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+/// A copy of the navigation fixture of `language`.
+fn copy(scratch: &Scratch, language: &str) -> PathBuf {
+    let root = scratch.path().join(language);
+    let source = fixture(&format!("nav/{language}"));
+    for (path, text) in files(&source) {
+        scratch.write(&format!("{language}/{path}"), text);
+    }
+    root
+}
+
+/// Occurrences of `word` as a whole word in `text`.
+fn count_word(text: &str, word: &str) -> usize {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word)
+        .filter(|(i, _)| {
+            let before = text[..*i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+        .count()
+}
+
+/// (language, path declaring the type, type, new type name, path declaring
+/// the function, function, new function name, files that use both).
+const CASES: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
+    (
+        "rust",
+        "src/shapes.rs",
+        "Circle",
+        "Round",
+        "src/shapes.rs",
+        "area_of",
+        "total_area",
+    ),
+    (
+        "typescript",
+        "src/shapes/circle.ts",
+        "Circle",
+        "Round",
+        "src/shapes/area.ts",
+        "areaOf",
+        "totalArea",
+    ),
+    (
+        "go",
+        "shapes/shapes.go",
+        "Square",
+        "Block",
+        "shapes/area.go",
+        "AreaOf",
+        "TotalArea",
+    ),
+    (
+        "csharp",
+        "Shapes/Shapes.cs",
+        "Circle",
+        "Round",
+        "Shapes/Shapes.cs",
+        "Areas.AreaOf",
+        "TotalArea",
+    ),
+];
+
+#[tokio::test]
+async fn renames_apply_across_files_and_roll_back_byte_for_byte_in_every_language() {
+    let scratch = Scratch::new("refactor-rename");
+    for &(language, type_path, ty, new_ty, fn_path, function, new_fn) in CASES {
+        let root = copy(&scratch, language);
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+        let references_before = server
+            .call(
+                "find_references",
+                json!({ "symbol": ty, "path": type_path }),
+            )
+            .await
+            .ok()["references"]
+            .as_array()
+            .map(Vec::len);
+        // A dry run writes nothing and says what it would do.
+        let plan = server
+            .call(
+                "rename",
+                json!({ "symbol": ty, "path": type_path, "new_name": new_ty }),
+            )
+            .await
+            .ok();
+        assert_eq!(plan["plan_type"], "RenamePlan", "{language}: {plan:#}");
+        assert_eq!(plan["metadata"]["language"], language);
+        assert!(
+            plan["warnings"].as_array().is_none_or(Vec::is_empty),
+            "{language}: {plan:#}"
+        );
+        let edited: Vec<&str> = plan["edits"]["documentChanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["textDocument"]["uri"].as_str())
+            .collect();
+        assert!(
+            edited.len() >= 2,
+            "{language}: a rename across files: {edited:?}"
+        );
+        for path in &edited {
+            let checksum = plan["file_checksums"][path].as_str().unwrap_or_default();
+            assert!(
+                checksum.starts_with("sha256:") && checksum.len() == 71,
+                "{path}: {checksum}"
+            );
+        }
+        assert_eq!(files(&root), before, "{language}: a dry run wrote");
+
+        // Applied: the plan as it was returned.
+        let applied = server
+            .call("apply_plan", json!({ "plan": plan }))
+            .await
+            .ok();
+        assert_eq!(applied["success"], true);
+        let after = files(&root);
+        for path in &edited {
+            let old = &before[*path];
+            let new = &after[*path];
+            assert!(count_word(new, new_ty) > 0, "{language} {path}:\n{new}");
+            // Only the type's own name changed in the file (a decoy of the
+            // same name elsewhere keeps it).
+            assert_eq!(
+                count_word(old, ty) - count_word(new, ty),
+                count_word(new, new_ty),
+                "{language} {path}:\n{new}"
+            );
+        }
+        let receipt = &applied["receipt"];
+        assert_eq!(
+            receipt["old_name_left"]["count"], 0,
+            "{language}: {receipt:#}"
+        );
+        for file in receipt["files"].as_array().unwrap() {
+            assert_eq!(
+                file["syntax_errors_after"], file["syntax_errors_before"],
+                "{file}"
+            );
+        }
+        // The index sees the new name at once, with the same references.
+        let found = server
+            .call(
+                "find_references",
+                json!({ "symbol": new_ty, "path": type_path }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            found["references"].as_array().map(Vec::len),
+            references_before,
+            "{language}: {found:#}"
+        );
+
+        // The function, applied in one call.
+        let renamed = server
+            .call(
+                "rename",
+                json!({ "symbol": function, "path": fn_path, "new_name": new_fn, "options": { "dryRun": false } }),
+            )
+            .await
+            .ok();
+        assert!(
+            renamed["applied_files"].as_array().unwrap().len() >= 2,
+            "{language}: {renamed:#}"
+        );
+
+        // Both undone, newest first: every byte as before.
+        for snapshot in [&renamed["snapshot_id"], &applied["snapshot_id"]] {
+            let undone = server
+                .call("rollback", json!({ "snapshot_id": snapshot }))
+                .await
+                .ok();
+            assert_eq!(undone["success"], true, "{undone:#}");
+        }
+        assert_eq!(
+            files(&root),
+            before,
+            "{language}: rollback left differences"
+        );
+        let again = server
+            .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+            .await
+            .code();
+        assert_eq!(again, "ROLLBACK_FAILED");
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn refusals_come_before_any_write() {
+    let scratch = Scratch::new("refactor-refusals");
+    let root = copy(&scratch, "rust");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let rename = |name: &str| json!({ "symbol": "area_of", "path": "src/shapes.rs", "new_name": name, "dryRun": false });
+
+    let clash = server.call("rename", rename("Square")).await.err();
+    assert_eq!(clash["code"], "NAME_COLLISION", "{clash:#}");
+    assert_eq!(clash["details"]["field"], "new_name");
+    for bad in ["area-of", "two words", "", "area_of"] {
+        let error = server.call("rename", rename(bad)).await.err();
+        assert_eq!(error["code"], "INVALID_SYMBOL_NAME", "{bad}: {error:#}");
+    }
+    let wrong_kind = server
+        .call("rename", json!({ "symbol": "area_of", "path": "src/shapes.rs", "new_name": "x", "kind": "type" }))
+        .await
+        .err();
+    assert_eq!(wrong_kind["details"]["field"], "kind", "{wrong_kind:#}");
+    // A shorthand field (`Circle { radius }`) needs force.
+    let shorthand = server
+        .call(
+            "rename",
+            json!({ "symbol": "Circle.radius", "path": "src/shapes.rs", "new_name": "r" }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        shorthand["warnings"][0]["code"], "POTENTIAL_BEHAVIOR_CHANGE",
+        "{shorthand:#}"
+    );
+    let refused = server
+        .call("apply_plan", json!({ "plan": shorthand }))
+        .await
+        .err();
+    assert_eq!(refused["code"], "POTENTIAL_BEHAVIOR_CHANGE");
+    assert_eq!(files(&root), before);
+
+    // A file changed after the plan: nothing is written.
+    let plan = server
+        .call(
+            "rename",
+            json!({ "symbol": "area_of", "path": "src/shapes.rs", "new_name": "total_area" }),
+        )
+        .await
+        .ok();
+    let report = root.join("src/report.rs");
+    let edited = format!("{}// edited\n", std::fs::read_to_string(&report).unwrap());
+    std::fs::write(&report, &edited).unwrap();
+    let stale = server
+        .call("apply_plan", json!({ "plan": plan }))
+        .await
+        .err();
+    assert_eq!(stale["code"], "CHECKSUM_MISMATCH", "{stale:#}");
+    assert_eq!(stale["details"]["file_path"], "src/report.rs");
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/shapes.rs")).unwrap(),
+        before["src/shapes.rs"]
+    );
+
+    // Tampered plans.
+    let mut wrong_type = plan.clone();
+    wrong_type["plan_type"] = json!("MagicPlan");
+    let error = server
+        .call("apply_plan", json!({ "plan": wrong_type }))
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PLAN_TYPE");
+    let mut outside = plan.clone();
+    outside["edits"]["documentChanges"][0]["textDocument"]["uri"] = json!("../escape.rs");
+    outside["summary"] = json!({ "affected_files": plan["summary"]["affected_files"], "created_files": 0, "deleted_files": 0, "text_edits": plan["summary"]["text_edits"] });
+    let error = server
+        .call("apply_plan", json!({ "plan": outside }))
+        .await
+        .err();
+    assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error:#}");
+    let mut miscounted = plan.clone();
+    miscounted["summary"]["affected_files"] = json!(99);
+    let error = server
+        .call("apply_plan", json!({ "plan": miscounted }))
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PLAN");
+    let mut unknown = plan.clone();
+    unknown["edits"]["documentChanges"][0]["edits"][0]["range"]["start"]["line"] = json!(9999);
+    let error = server
+        .call("apply_plan", json!({ "plan": unknown }))
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PLAN", "{error:#}");
+    let unknown_snapshot = server
+        .call("rollback", json!({ "snapshot_id": "tx-nope" }))
+        .await
+        .err();
+    assert_eq!(unknown_snapshot["code"], "SNAPSHOT_NOT_FOUND");
+    assert!(!scratch.path().join("escape.rs").exists());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn uses_resolved_by_name_only_make_applying_need_force() {
+    let scratch = Scratch::new("refactor-force");
+    let root = copy(&scratch, "go");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    // `s.Area()` on a value of interface type resolves to `Square.Area`
+    // by name only: the plan lists it and does not rename it.
+    let plan = server
+        .call(
+            "rename",
+            json!({ "symbol": "Square.Area", "path": "shapes/shapes.go", "new_name": "Surface" }),
+        )
+        .await
+        .ok();
+    let warning = plan["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["code"] == "INCOMPLETE_REFERENCES")
+        .cloned()
+        .unwrap_or_else(|| panic!("{plan:#}"));
+    assert!(
+        warning["sites"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("shapes/area.go:"),
+        "{warning:#}"
+    );
+    let refused = server
+        .call("apply_plan", json!({ "plan": plan }))
+        .await
+        .err();
+    assert_eq!(refused["code"], "INCOMPLETE_REFERENCES");
+    let forced = server
+        .call(
+            "apply_plan",
+            json!({ "plan": plan, "options": { "force": true } }),
+        )
+        .await
+        .ok();
+    assert!(
+        forced["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["code"] == "VALIDATION_SKIPPED")
+    );
+    let text = std::fs::read_to_string(root.join("shapes/shapes.go")).unwrap();
+    assert!(text.contains("func (s Square) Surface() float64"), "{text}");
+    server.stop().await;
+}
+
+/// A server with a pause after each file written and renamed, spoken to
+/// in raw JSON-RPC lines, killed in the middle of an apply.
+async fn apply_and_kill(root: &Path, kill_after: Duration) {
+    let mut command = serve_command(root, &[]);
+    command
+        .env("LINGO_TEST_APPLY_STEP_MS", "20")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().expect("spawn lingo");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let messages = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "crash", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "find_references", "arguments": { "symbol": "shared", "path": "src/lib.rs" } } }),
+    ];
+    for message in &messages {
+        stdin
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    // Both answers: the index is built.
+    for _ in 0..2 {
+        tokio::time::timeout(PATIENCE, stdout.next_line())
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    let rename = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": "rename", "arguments": { "symbol": "shared", "path": "src/lib.rs", "new_name": "common", "dryRun": false } } });
+    stdin
+        .write_all(format!("{rename}\n").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(kill_after).await;
+    child.start_kill().unwrap();
+    let _ = child.wait().await;
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_server_killed_during_an_apply_leaves_every_file_old_or_new() {
+    const FILES: usize = 50;
+    let scratch = Scratch::new("refactor-crash");
+    let old_file =
+        |i: usize| format!("use crate::shared;\npub fn f{i}() -> u32 {{ shared() + {i} }}\n");
+    let new_file =
+        |i: usize| format!("use crate::common;\npub fn f{i}() -> u32 {{ common() + {i} }}\n");
+    let mut lib = String::from("pub fn shared() -> u32 { 1 }\n");
+    for i in 0..FILES {
+        lib.push_str(&format!("pub mod m{i};\n"));
+    }
+    let new_lib = lib.replacen("shared", "common", 1);
+    // Killed early (while planning or writing temporary files), in the
+    // middle, and late (while renaming): 50 files at 20 ms a step each.
+    for (round, kill_after_ms) in [300u64, 1200, 2200].into_iter().enumerate() {
+        let root = scratch.path().join(format!("ws{round}"));
+        scratch.write(
+            &format!("ws{round}/Cargo.toml"),
+            "[package]\nname = \"crash\"\nversion = \"0.1.0\"\n",
+        );
+        scratch.write(&format!("ws{round}/src/lib.rs"), &lib);
+        for i in 0..FILES {
+            scratch.write(&format!("ws{round}/src/m{i}.rs"), old_file(i));
+        }
+        apply_and_kill(&root, Duration::from_millis(kill_after_ms)).await;
+
+        let is_whole =
+            |files: &std::collections::BTreeMap<String, String>| -> Result<bool, String> {
+                let mut new = 0;
+                for i in 0..FILES {
+                    let text = &files[&format!("src/m{i}.rs")];
+                    if *text == new_file(i) {
+                        new += 1;
+                    } else if *text != old_file(i) {
+                        return Err(format!("src/m{i}.rs is neither old nor new:\n{text}"));
+                    }
+                }
+                Ok(new == FILES)
+            };
+        let crashed = files(&root);
+        is_whole(&crashed).unwrap();
+
+        // The next start finishes or discards what was interrupted: all
+        // old or all new, no temporary file left.
+        let server = McpServer::start(&root, &[]).await.expect("restart lingo");
+        let recovered = files(&root);
+        let all_new = is_whole(&recovered).unwrap();
+        eprintln!(
+            "round {round}: crashed with {} new files; after restart all new: {all_new}",
+            crashed
+                .iter()
+                .filter(|(p, t)| p.starts_with("src/m") && t.contains("common"))
+                .count()
+        );
+        let lib_now = &recovered["src/lib.rs"];
+        assert_eq!(
+            lib_now == &new_lib,
+            all_new,
+            "round {round}: lib.rs disagrees"
+        );
+        if !all_new {
+            assert!(
+                recovered
+                    .iter()
+                    .all(|(p, t)| !p.starts_with("src/m") || t.contains("shared")),
+                "round {round}: mixed"
+            );
+        }
+        assert!(
+            recovered.keys().all(|p| !p.ends_with(".tmp")),
+            "round {round}: {:?}",
+            recovered.keys()
+        );
+        let answer: Value = server
+            .call("find_references", json!({ "symbol": if all_new { "common" } else { "shared" }, "path": "src/lib.rs" }))
+            .await
+            .ok();
+        assert_eq!(
+            answer["references"].as_array().unwrap().len(),
+            2 * FILES + 1,
+            "round {round}"
+        );
+        server.stop().await;
+    }
+}
