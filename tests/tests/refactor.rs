@@ -505,3 +505,73 @@ async fn a_server_killed_during_an_apply_leaves_every_file_old_or_new() {
         server.stop().await;
     }
 }
+
+/// `cargo check` of the crate at `root`: whether it compiles, and its output.
+fn cargo_check(root: &Path, target: &Path) -> (bool, String) {
+    let output = std::process::Command::new(env!("CARGO"))
+        .args(["check", "--offline", "--quiet", "--message-format", "short"])
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .expect("run cargo check");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Renames of a type, a function and a method used across files, applied
+/// to a real crate: it still compiles (`cargo check`), and again once
+/// they are rolled back.
+#[tokio::test]
+async fn renamed_rust_still_compiles_and_so_does_the_rollback() {
+    let scratch = Scratch::new("refactor-compile");
+    let root = copy(&scratch, "rust");
+    let target = scratch.path().join("target");
+    let (compiles, output) = cargo_check(&root, &target);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let mut snapshots = Vec::new();
+    for (symbol, new_name) in [
+        ("Circle", "Round"),
+        ("area_of", "total_area"),
+        ("Round::new", "with_radius"),
+        ("summary", "one_line"),
+    ] {
+        let path = if symbol == "summary" {
+            "src/report.rs"
+        } else {
+            "src/shapes.rs"
+        };
+        let applied = server
+            .call(
+                "rename",
+                json!({ "symbol": symbol, "path": path, "new_name": new_name, "dryRun": false }),
+            )
+            .await
+            .ok();
+        snapshots.push(applied["snapshot_id"].clone());
+        let (compiles, output) = cargo_check(&root, &target);
+        assert!(
+            compiles,
+            "after renaming {symbol} to {new_name}:\n{output}\n{:#?}",
+            files(&root)
+        );
+    }
+    let report = std::fs::read_to_string(root.join("src/report.rs")).unwrap();
+    assert!(
+        report.contains("Round::with_radius(radius)") && report.contains("total_area(&["),
+        "{report}"
+    );
+    for snapshot in snapshots.iter().rev() {
+        server
+            .call("rollback", json!({ "snapshot_id": snapshot }))
+            .await
+            .ok();
+    }
+    assert_eq!(files(&root), before);
+    let (compiles, output) = cargo_check(&root, &target);
+    assert!(compiles, "after the rollbacks:\n{output}");
+    server.stop().await;
+}
