@@ -303,6 +303,17 @@ async fn refusals_come_before_any_write() {
         .await
         .err();
     assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error:#}");
+    let mut hook = plan.clone();
+    hook["edits"]["documentChanges"] =
+        json!([{ "kind": "create", "uri": ".git/hooks/pre-commit", "text": "#!/bin/sh\n" }]);
+    hook["summary"] =
+        json!({ "affected_files": 1, "created_files": 1, "deleted_files": 0, "text_edits": 0 });
+    let error = server
+        .call("apply_plan", json!({ "plan": hook }))
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PLAN", "{error:#}");
+    assert!(!root.join(".git").exists());
     let mut miscounted = plan.clone();
     miscounted["summary"]["affected_files"] = json!(99);
     let error = server

@@ -314,6 +314,26 @@ fn load(
     uri: &str,
 ) -> Result<String, RefactorError> {
     let path = paths::resolve(workspace.root(), uri).map_err(AnalysisError::from)?;
+    // A plan edits source files a plugin reads and the manifests they
+    // depend on; nothing else (no `.git/hooks/...`, no dotfiles).
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    let editable = workspace
+        .registry()
+        .for_path(&workspace.root().join(&path))
+        .is_some()
+        || workspace
+            .registry()
+            .manifest_names()
+            .iter()
+            .any(|m| m == name);
+    if !editable || path.split('/').any(|part| part.starts_with('.')) {
+        return Err(RefactorError::InvalidPlan {
+            field: "plan.edits".into(),
+            reason: format!(
+                "`{path}` is not a source file or manifest lingo edits (no plugin reads it, or it is hidden)"
+            ),
+        });
+    }
     if !states.contains_key(&path) {
         let original = match workspace.read_current(&path) {
             Ok(bytes) => {
