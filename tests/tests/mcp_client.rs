@@ -184,7 +184,12 @@ async fn tools_list_declares_object_schemas() {
             tool.name
         );
         let annotations = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(annotations.read_only_hint, Some(true), "{}", tool.name);
+        // The refactoring tools write files; every other tool only reads.
+        let writes = ["rename", "apply_plan", "rollback"].contains(&tool.name.as_ref());
+        assert_eq!(annotations.read_only_hint, Some(!writes), "{}", tool.name);
+        if writes {
+            assert_eq!(annotations.destructive_hint, Some(true), "{}", tool.name);
+        }
     }
     let required = |name: &str| {
         let tool = tools.iter().find(|t| t.name == name).unwrap();

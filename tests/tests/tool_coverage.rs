@@ -913,20 +913,22 @@ mod get_symbol_info {
                 "method Area (line 28)"
             ]
         );
-        // The class and its constructor share the name.
-        let ambiguous = server
-            .call(
-                "get_symbol_info",
-                json!({ "path": "Shapes/Shapes.cs", "symbol": "Circle" }),
-            )
-            .await;
-        let error = expect_error(ambiguous, "SYMBOL_AMBIGUOUS", "symbol");
+        // The class and its constructor share the name: the name alone
+        // means the class; `Circle.Circle` the constructor.
+        let circle = info(
+            &server,
+            json!({ "path": "Shapes/Shapes.cs", "symbol": "Circle" }),
+        )
+        .await;
+        assert_eq!(place(&circle), "Shapes/Shapes.cs:10 class Circle");
+        let constructor = info(
+            &server,
+            json!({ "path": "Shapes/Shapes.cs", "symbol": "Circle.Circle" }),
+        )
+        .await;
         assert_eq!(
-            error["details"]["candidates"],
-            json!([
-                "Shapes/Shapes.cs:10 class Geometry.Shapes.Circle",
-                "Shapes/Shapes.cs:12 constructor Circle.Circle"
-            ])
+            place(&constructor),
+            "Shapes/Shapes.cs:12 constructor Circle"
         );
         server.stop().await;
     }
