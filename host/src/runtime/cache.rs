@@ -174,7 +174,15 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().expect("cache path has a parent");
     create_private_dir(dir)?;
-    let temporary = dir.join(format!(".{}.tmp", std::process::id()));
+    // Unique per write: threads of one process (tests, plugins loaded side
+    // by side) write here at once, and a shared name would let one rename
+    // another's bytes into its place.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let temporary = dir.join(format!(
+        ".{}-{}.tmp",
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     std::fs::write(&temporary, bytes)?;
     std::fs::rename(&temporary, path)
 }
@@ -184,6 +192,27 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    /// Threads writing different entries at once each get their own bytes.
+    #[test]
+    fn concurrent_writes_do_not_cross() {
+        let base = std::env::temp_dir().join(format!("lingo-cache-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::thread::scope(|scope| {
+            for i in 0..8 {
+                let base = &base;
+                scope.spawn(move || {
+                    for round in 0..50 {
+                        let path = base.join(format!("{i}.info.json"));
+                        write_atomically(&path, format!("{i}-{round}").as_bytes()).unwrap();
+                        let text = std::fs::read_to_string(&path).unwrap();
+                        assert!(text.starts_with(&format!("{i}-")), "{i}: {text}");
+                    }
+                });
+            }
+        });
+        let _ = std::fs::remove_dir_all(base);
+    }
 
     #[test]
     fn only_private_files_of_this_user_are_trusted() {
