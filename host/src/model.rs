@@ -472,6 +472,14 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
+    /// How many syntax errors the plugin reported.
+    pub fn syntax_errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.code == SYNTAX_ERROR_CODE)
+            .count()
+    }
+
     /// `Outer::Inner::name`-style path of containers, outermost first.
     /// Bounded by the number of symbols, whatever the containers say
     /// (validated facts form a forest, so the bound is never reached).

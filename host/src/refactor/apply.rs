@@ -14,7 +14,6 @@ use super::RefactorError;
 use super::edit;
 use super::plan::{self, DocumentChange, FileOperation, Plan, Warning, warning};
 use crate::analysis::AnalysisError;
-use crate::model::{FileFacts, SYNTAX_ERROR_CODE};
 use crate::workspace::transaction::{Committed, FileChange, sha256_hex};
 use crate::workspace::{Snapshot, Workspace, WorkspaceError, paths};
 
@@ -405,22 +404,14 @@ fn syntax_errors_of(workspace: &Workspace, snapshot: &Snapshot, path: &str, text
         && entry.sha256 == sha256_hex(text.as_bytes())
         && let Ok(facts) = &entry.facts
     {
-        return syntax_errors(facts);
+        return facts.syntax_errors();
     }
     let Some(plugin) = workspace.registry().for_path(&workspace.root().join(path)) else {
         return 0;
     };
     plugin
         .analyze(path, text, &snapshot.manifests)
-        .map_or(0, |facts| syntax_errors(&facts))
-}
-
-fn syntax_errors(facts: &FileFacts) -> usize {
-    facts
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == SYNTAX_ERROR_CODE)
-        .count()
+        .map_or(0, |facts| facts.syntax_errors())
 }
 
 /// The receipt: the touched files as the index reads them now.
@@ -435,7 +426,7 @@ fn receipt(
         file.syntax_errors_after = snapshot
             .file(&file.path)
             .and_then(|entry| entry.facts.as_ref().ok())
-            .map(|facts| syntax_errors(facts));
+            .map(|facts| facts.syntax_errors());
     }
     let old_name_left = plan.metadata.rename.as_ref().map(|names| {
         let mut sites = Vec::new();

@@ -81,18 +81,33 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> Result<String, EditError> {
         spans.push((start, end, edit));
     }
     spans.sort_by_key(|(start, end, _)| (*start, *end));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (start, end, edit) in spans {
-        if start < at {
-            return Err(EditError::Overlap(edit.range.start));
+    for pair in spans.windows(2) {
+        if pair[1].0 < pair[0].1 {
+            return Err(EditError::Overlap(pair[1].2.range.start));
         }
+    }
+    let spans: Vec<(usize, usize, &str)> = spans
+        .iter()
+        .map(|(start, end, edit)| (*start, *end, edit.new_text.as_str()))
+        .collect();
+    Ok(splice(text, &spans).0)
+}
+
+/// `text` with each `(start, end, replacement)` byte range replaced (sorted,
+/// not overlapping, on character boundaries), and where each replacement
+/// starts in the result.
+pub fn splice(text: &str, spans: &[(usize, usize, &str)]) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut starts = Vec::with_capacity(spans.len());
+    let mut at = 0;
+    for &(start, end, replacement) in spans {
         out.push_str(&text[at..start]);
-        out.push_str(&edit.new_text);
+        starts.push(out.len());
+        out.push_str(replacement);
         at = end;
     }
     out.push_str(&text[at..]);
-    Ok(out)
+    (out, starts)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::plan::{
     Warning, WorkspaceEdit, warning,
 };
 use crate::analysis::{Analysis, FilePosition, References, Subject, Target};
-use crate::model::{FileFacts, SYNTAX_ERROR_CODE, SymbolKind};
+use crate::model::{FileFacts, Span, SymbolKind};
 use crate::resolve::{SymbolRef, is_type_kind};
 use crate::workspace::FileEntry;
 
@@ -90,13 +90,13 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     let mut missed = Vec::new();
     let mut complete = true;
     for declaration in &declarations {
-        let (file, start, end) = declaration.name_place(analysis)?;
+        let (file, span) = declaration.name(analysis)?;
         sites.entry(file.path.clone()).or_default().insert(Site {
-            start,
-            end,
+            start: span.start.offset as usize,
+            end: span.end.offset as usize,
             declaration: true,
         });
-        let references = analysis.references(&declaration.target(analysis)?)?;
+        let references = analysis.references(&target_at(&file, &span))?;
         complete &= references.completeness.complete;
         collect_sites(analysis, &references, &mut sites, &mut guessed)?;
         missed.extend(
@@ -249,47 +249,25 @@ enum Renamed {
 }
 
 impl Renamed {
-    /// Its file and the byte range of its name.
-    fn name_place(
-        &self,
-        analysis: &Analysis,
-    ) -> Result<(Arc<FileEntry>, usize, usize), RefactorError> {
-        match self {
-            Renamed::Symbol(r) => {
-                let table = analysis.table();
-                let span = table.symbol(*r).name_span;
-                Ok((
-                    table.file(*r).clone(),
-                    span.start.offset as usize,
-                    span.end.offset as usize,
-                ))
-            }
-            Renamed::Local { file, index } => {
-                let span = file.facts()?.locals[*index].span;
-                Ok((
-                    file.clone(),
-                    span.start.offset as usize,
-                    span.end.offset as usize,
-                ))
-            }
-        }
-    }
-
-    /// A target naming it (its name's position).
-    fn target(&self, analysis: &Analysis) -> Result<Target, RefactorError> {
-        let (file, span) = match self {
+    /// Its file and the span of its name.
+    fn name(&self, analysis: &Analysis) -> Result<(Arc<FileEntry>, Span), RefactorError> {
+        Ok(match self {
             Renamed::Symbol(r) => {
                 let table = analysis.table();
                 (table.file(*r).clone(), table.symbol(*r).name_span)
             }
             Renamed::Local { file, index } => (file.clone(), file.facts()?.locals[*index].span),
-        };
-        Ok(Target::Position(FilePosition {
-            path: file.path.clone(),
-            line: span.start.line.into(),
-            character: span.start.character.into(),
-        }))
+        })
     }
+}
+
+/// A target naming the declaration whose name is at `span` of `file`.
+fn target_at(file: &FileEntry, span: &Span) -> Target {
+    Target::Position(FilePosition {
+        path: file.path.clone(),
+        line: span.start.line.into(),
+        character: span.start.character.into(),
+    })
 }
 
 fn subject_name(analysis: &Analysis, subject: &Subject) -> Result<String, RefactorError> {
@@ -688,19 +666,16 @@ fn validate_reparse(
     old_name: &str,
     analysis: &Analysis,
 ) -> Result<(), RefactorError> {
-    let mut text = String::with_capacity(file.source.len());
-    let mut at = 0;
-    // Where each replaced name starts in the new text.
-    let mut new_starts = Vec::with_capacity(replaced.len());
     let mut sorted = replaced.to_vec();
     sorted.sort();
-    for (start, end, declaration) in sorted {
-        text.push_str(&file.source[at..start]);
-        new_starts.push((text.len(), declaration));
-        text.push_str(new_name);
-        at = end;
-    }
-    text.push_str(&file.source[at..]);
+    let spans: Vec<(usize, usize, &str)> =
+        sorted.iter().map(|(s, e, _)| (*s, *e, new_name)).collect();
+    // Where each replaced name starts in the new text.
+    let (text, starts) = super::edit::splice(&file.source, &spans);
+    let new_starts: Vec<(usize, bool)> = starts
+        .into_iter()
+        .zip(sorted.iter().map(|(_, _, declaration)| *declaration))
+        .collect();
     let manifests = &analysis.snapshot().manifests;
     let after = file
         .plugin
@@ -713,14 +688,7 @@ fn validate_reparse(
         name: new_name.to_string(),
         reason,
     };
-    let errors = |facts: &FileFacts| {
-        facts
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == SYNTAX_ERROR_CODE)
-            .count()
-    };
-    let (before, now) = (errors(facts), errors(&after));
+    let (before, now) = (facts.syntax_errors(), after.syntax_errors());
     if now > before {
         return Err(invalid(format!(
             "`{}` would have {now} syntax errors instead of {before} with `{old_name}` renamed to `{new_name}`",

@@ -163,7 +163,7 @@ fn trusted(_path: &Path) -> bool {
 }
 
 /// Create `dir` and its missing parents, private to this user (0700).
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

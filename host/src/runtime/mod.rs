@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub(crate) use cache::create_private_dir;
 pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};

@@ -156,11 +156,17 @@ fn read_options(args: &Args) -> Result<Options, ToolError> {
     })
 }
 
-/// The request's deadline, for applying.
-fn deadline() -> Option<Instant> {
-    crate::budget::current()
-        .and_then(|b| b.remaining())
-        .map(|r| Instant::now() + r)
+impl Options {
+    /// How to apply, within the request's deadline.
+    fn apply(&self) -> ApplyOptions {
+        ApplyOptions {
+            force: self.force,
+            validate_checksums: self.validate_checksums,
+            deadline: crate::budget::current()
+                .and_then(|b| b.remaining())
+                .map(|r| Instant::now() + r),
+        }
+    }
 }
 
 fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
@@ -196,15 +202,7 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     if options.dry_run {
         return answer_plan(&plan);
     }
-    let applied = apply_plan(
-        &context.workspace,
-        &plan,
-        &ApplyOptions {
-            force: options.force,
-            validate_checksums: options.validate_checksums,
-            deadline: deadline(),
-        },
-    )?;
+    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
     to_json(&applied)
 }
 
@@ -255,15 +253,7 @@ fn run_apply(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             })
         }
     })?;
-    let applied = apply_plan(
-        &context.workspace,
-        &plan,
-        &ApplyOptions {
-            force: options.force,
-            validate_checksums: options.validate_checksums,
-            deadline: deadline(),
-        },
-    )?;
+    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
     to_json(&applied)
 }
 

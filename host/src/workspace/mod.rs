@@ -53,6 +53,18 @@ pub const UNWATCHED_RECHECK: Duration = Duration::from_millis(250);
 /// How often the first index publishes what it has so far.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
 
+/// The name a workspace's files go by in the cache directory (its index
+/// database, its transactions): the root's folder name and a digest of
+/// its path.
+pub(crate) fn cache_key(root: &Path) -> String {
+    let digest = transaction::sha256_hex(root.to_string_lossy().as_bytes());
+    let name = root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("workspace");
+    format!("{name}-{}", &digest[..16])
+}
+
 /// One indexed file.
 pub struct FileEntry {
     /// Workspace-relative POSIX path.
@@ -856,7 +868,7 @@ impl Workspace {
     ) -> Option<(FileEntry, Origin)> {
         let Pending { found, old, stored } = pending;
         let bytes = self.dir.read(&found.path).ok()?;
-        let sha256 = hex::encode(Sha256::digest(&bytes));
+        let sha256 = transaction::sha256_hex(&bytes);
         let source: Arc<str> = String::from_utf8_lossy(&bytes).into();
         if let Some(old) = old.filter(|o| reuse && o.sha256 == sha256) {
             let entry = FileEntry {

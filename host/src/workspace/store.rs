@@ -15,7 +15,6 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 
 use crate::model::FileFacts;
 
@@ -97,12 +96,7 @@ impl IndexStore {
             path: dir.display().to_string(),
             source,
         })?;
-        let digest = hex::encode(Sha256::digest(root.to_string_lossy().as_bytes()));
-        let name = root
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("workspace");
-        let path = dir.join(format!("{name}-{}.sqlite", &digest[..16]));
+        let path = dir.join(format!("{}.sqlite", super::cache_key(root)));
         let connection = Connection::open(&path).map_err(|source| StoreError::Sqlite {
             path: path.display().to_string(),
             source,

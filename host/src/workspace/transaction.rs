@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::root::RootDir;
+use crate::runtime::create_private_dir;
 
 /// Committed transactions kept for `rollback`, newest first; older ones
 /// are deleted.
@@ -34,14 +35,7 @@ const JOURNAL: &str = "journal.json";
 
 /// The state folder of the workspace at `root` under `cache_dir`.
 pub fn folder_for(cache_dir: &Path, root: &Path) -> PathBuf {
-    let digest = sha256_hex(root.to_string_lossy().as_bytes());
-    let name = root
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("workspace");
-    cache_dir
-        .join("transactions")
-        .join(format!("{name}-{}", &digest[..16]))
+    cache_dir.join("transactions").join(super::cache_key(root))
 }
 
 /// What one file becomes.
@@ -502,14 +496,6 @@ fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = std::fs::File::create(path)?;
     file.write_all(bytes)?;
     file.sync_all()
-}
-
-fn create_private_dir(path: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(path)
 }
 
 fn io_error(path: &Path, source: io::Error) -> TransactionError {

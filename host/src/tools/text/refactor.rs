@@ -129,7 +129,7 @@ fn applied(value: &Value, writer: &mut Writer) {
             break;
         }
     }
-    for site in left_sites(&receipt["old_name_left"]) {
+    for site in sites_of(&receipt["old_name_left"]) {
         if !writer.line(&format!("  {site}")) {
             break;
         }
@@ -137,7 +137,7 @@ fn applied(value: &Value, writer: &mut Writer) {
     warnings(&value["warnings"], writer);
 }
 
-fn left_sites(left: &Value) -> Vec<&str> {
+fn sites_of(left: &Value) -> Vec<&str> {
     left["sites"]
         .as_array()
         .into_iter()
@@ -153,7 +153,7 @@ fn warnings(warnings: &Value, writer: &mut Writer) {
             str_of(warning, "code").unwrap_or("?"),
             str_of(warning, "message").unwrap_or("")
         ));
-        for site in left_sites(warning) {
+        for site in sites_of(warning) {
             if !writer.line(&format!("  {site}")) {
                 break;
             }
