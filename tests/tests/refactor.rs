@@ -237,7 +237,15 @@ async fn refusals_come_before_any_write() {
     let clash = server.call("rename", rename("Square")).await.err();
     assert_eq!(clash["code"], "NAME_COLLISION", "{clash:#}");
     assert_eq!(clash["details"]["field"], "new_name");
-    for bad in ["area-of", "two words", "", "area_of"] {
+    let huge = "a".repeat(300);
+    for bad in [
+        "area-of",
+        "two words",
+        "",
+        "area_of",
+        "tab\tname",
+        huge.as_str(),
+    ] {
         let error = server.call("rename", rename(bad)).await.err();
         assert_eq!(error["code"], "INVALID_SYMBOL_NAME", "{bad}: {error:#}");
     }
@@ -333,6 +341,39 @@ async fn refusals_come_before_any_write() {
         .await
         .err();
     assert_eq!(unknown_snapshot["code"], "SNAPSHOT_NOT_FOUND");
+    for id in ["../../etc", "/tmp", ""] {
+        let error = server
+            .call("rollback", json!({ "snapshot_id": id }))
+            .await
+            .err();
+        assert_eq!(error["code"], "SNAPSHOT_NOT_FOUND", "{id}: {error:#}");
+    }
+    // Plans that are not plans, or nest where a string belongs.
+    for not_a_plan in [
+        json!("text"),
+        json!([1, 2]),
+        json!({ "plan_type": "RenamePlan" }),
+        json!({}),
+    ] {
+        let error = server
+            .call("apply_plan", json!({ "plan": not_a_plan }))
+            .await
+            .err();
+        assert_eq!(error["code"], "INVALID_PLAN", "{not_a_plan}: {error:#}");
+    }
+    // (Deeper than serde_json's 128 levels, a request is refused as a
+    // parse error before any tool: the protocol tests cover that.)
+    let mut deep = json!("x");
+    for _ in 0..100 {
+        deep = json!([deep]);
+    }
+    let mut nested = plan.clone();
+    nested["edits"]["documentChanges"][0]["edits"][0]["newText"] = deep;
+    let error = server
+        .call("apply_plan", json!({ "plan": nested }))
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PLAN", "{error:#}");
     assert!(!scratch.path().join("escape.rs").exists());
     server.stop().await;
 }
