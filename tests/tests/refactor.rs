@@ -627,3 +627,249 @@ async fn renamed_rust_still_compiles_and_so_does_the_rollback() {
     assert!(compiles, "after the rollbacks:\n{output}");
     server.stop().await;
 }
+
+/// (language, file, the text it starts with, the unused imports put
+/// before that text, the text a correct deletion leaves).
+const UNUSED_IMPORTS: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "rust",
+        "src/report.rs",
+        "use crate::shapes::{area_of, Circle, Square};\n",
+        "use crate::legacy::Circle as OldCircle;\nuse std::collections::HashMap;\n",
+        "",
+    ),
+    (
+        "typescript",
+        "src/report.ts",
+        "import { areaOf, Circle, Square } from \"./shapes\";\n",
+        "import { Shape } from \"./legacy\";\nimport { readFileSync } from \"fs\";\n",
+        "",
+    ),
+    (
+        "go",
+        "main.go",
+        "\t\"example.com/geometry/report\"\n",
+        "\t\"strings\"\n\t\"example.com/geometry/legacy\"\n",
+        "",
+    ),
+    (
+        "csharp",
+        "Legacy/Legacy.cs",
+        "namespace Geometry.Legacy",
+        "using Geometry.Reports;\nusing System.Text;\n\n",
+        // An import of every name of a namespace outside the workspace
+        // cannot be judged: it stays.
+        "using System.Text;\n\n",
+    ),
+];
+
+/// Unused imports put into each fixture are found and removed (and only
+/// they: the fixtures' own imports are all used), the file is whole again,
+/// and the rollback brings them back.
+#[tokio::test]
+async fn unused_imports_are_removed_in_every_language_and_nothing_else() {
+    let scratch = Scratch::new("refactor-unused-imports");
+    for &(language, path, anchor, unused, kept) in UNUSED_IMPORTS {
+        let root = copy(&scratch, language);
+        let original = std::fs::read_to_string(root.join(path)).unwrap();
+        let at = original.find(anchor).expect("anchor");
+        let with_unused = format!("{}{unused}{}", &original[..at], &original[at..]);
+        std::fs::write(root.join(path), &with_unused).unwrap();
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+        let plan = server
+            .call("delete", json!({ "kind": "unused_imports" }))
+            .await
+            .ok();
+        assert_eq!(plan["plan_type"], "DeletePlan", "{language}: {plan:#}");
+        assert_eq!(plan["metadata"]["kind"], "delete.unused_imports");
+        let edited: Vec<&str> = plan["edits"]["documentChanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["textDocument"]["uri"].as_str())
+            .collect();
+        assert_eq!(edited, [path], "{language}: {plan:#}");
+        assert!(
+            plan["file_checksums"][path]
+                .as_str()
+                .is_some_and(|c| c.starts_with("sha256:")),
+            "{plan:#}"
+        );
+        assert_eq!(files(&root), before, "{language}: a dry run wrote");
+
+        let applied = server
+            .call("apply_plan", json!({ "plan": plan }))
+            .await
+            .ok();
+        assert_eq!(applied["success"], true, "{applied:#}");
+        let expected = format!("{}{kept}{}", &original[..at], &original[at..]);
+        assert_eq!(
+            std::fs::read_to_string(root.join(path)).unwrap(),
+            expected,
+            "{language}"
+        );
+        // Nothing is left to remove.
+        let again = server
+            .call("delete", json!({ "kind": "unused_imports", "path": path }))
+            .await
+            .ok();
+        assert_eq!(again["summary"]["affected_files"], 0, "{again:#}");
+
+        server
+            .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+            .await
+            .ok();
+        assert_eq!(files(&root), before, "{language}: rollback");
+        server.stop().await;
+    }
+}
+
+/// An import nothing mentions may still serve member calls lingo cannot
+/// resolve (a trait's methods): it is kept and listed, removed only with
+/// `aggressive`, and that plan needs `force`. A trait of the workspace
+/// whose method the file calls is used. Whatever is removed, the crate
+/// still compiles.
+#[tokio::test]
+async fn imports_that_may_serve_member_calls_are_kept_unless_aggressive() {
+    let scratch = Scratch::new("refactor-unused-traits");
+    let root = copy(&scratch, "rust");
+    let report = std::fs::read_to_string(root.join("src/report.rs")).unwrap();
+    let report = report.replacen(
+        "use crate::shapes::",
+        "use std::fmt::Write;\nuse crate::shapes::Shape;\nuse crate::shapes::",
+        1,
+    ) + "\n/// Loud.\npub fn shout(s: &str) -> String {\n    let mut out = String::new();\n    let _ = out.write_str(&s.to_uppercase());\n    let c = Circle::new(1.0);\n    out + &c.area().to_string()\n}\n";
+    std::fs::write(root.join("src/report.rs"), &report).unwrap();
+    let target = scratch.path().join("target");
+    let (compiles, output) = cargo_check(&root, &target);
+    assert!(compiles, "the edited fixture does not compile:\n{output}");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let plan = server
+        .call("delete", json!({ "kind": "unused_imports", "path": "src" }))
+        .await
+        .ok();
+    assert_eq!(plan["summary"]["affected_files"], 0, "{plan:#}");
+    let kept = &plan["warnings"][0];
+    assert_eq!(kept["code"], "PARTIAL_APPLY", "{plan:#}");
+    assert_eq!(kept["sites"], json!(["src/report.rs:3:1"]), "{plan:#}");
+
+    let aggressive = server
+        .call(
+            "delete",
+            json!({ "kind": "unused_imports", "path": "src/report.rs", "options": { "aggressive": true } }),
+        )
+        .await
+        .ok();
+    assert_eq!(aggressive["summary"]["affected_files"], 1, "{aggressive:#}");
+    assert_eq!(
+        aggressive["warnings"][0]["code"], "POTENTIAL_BEHAVIOR_CHANGE",
+        "{aggressive:#}"
+    );
+    let refused = server
+        .call("apply_plan", json!({ "plan": aggressive }))
+        .await
+        .code();
+    assert_eq!(refused, "POTENTIAL_BEHAVIOR_CHANGE");
+    let applied = server
+        .call("apply_plan", json!({ "plan": aggressive, "force": true }))
+        .await
+        .ok();
+    assert_eq!(applied["success"], true, "{applied:#}");
+    let now = std::fs::read_to_string(root.join("src/report.rs")).unwrap();
+    assert!(
+        !now.contains("use std::fmt::Write;") && now.contains("use crate::shapes::Shape;"),
+        "{now}"
+    );
+    // The compiler agrees that `Write` was needed: the aggressive removal
+    // breaks the build, which is why it needs `force`; the rollback mends it.
+    assert!(!cargo_check(&root, &target).0);
+    server
+        .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+        .await
+        .ok();
+    let (compiles, output) = cargo_check(&root, &target);
+    assert!(compiles, "after the rollback:\n{output}");
+    server.stop().await;
+}
+
+/// `delete` of a file: a file nothing uses goes at once; one whose
+/// declarations are used elsewhere lists the uses and needs `force`; a
+/// folder or a file that is not there is refused with suggestions.
+#[tokio::test]
+async fn deleting_a_file_lists_what_would_break() {
+    let scratch = Scratch::new("refactor-delete-file");
+    let root = copy(&scratch, "typescript");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let used = server
+        .call("delete", json!({ "kind": "file", "path": "src/report.ts" }))
+        .await
+        .ok();
+    assert_eq!(used["summary"]["deleted_files"], 1, "{used:#}");
+    let warning = &used["warnings"][0];
+    assert_eq!(warning["code"], "POTENTIAL_BEHAVIOR_CHANGE", "{used:#}");
+    assert!(
+        warning["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str().unwrap().starts_with("src/main.ts:")),
+        "{used:#}"
+    );
+    let refused = server
+        .call("apply_plan", json!({ "plan": used }))
+        .await
+        .code();
+    assert_eq!(refused, "POTENTIAL_BEHAVIOR_CHANGE");
+    assert_eq!(files(&root), before);
+
+    // legacy.ts is only there to be confused with: nothing imports it.
+    let unused = server
+        .call(
+            "delete",
+            json!({ "kind": "file", "target": { "file_path": "src/legacy.ts" }, "dryRun": false }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        unused["deleted_files"],
+        json!(["src/legacy.ts"]),
+        "{unused:#}"
+    );
+    assert!(!root.join("src/legacy.ts").exists());
+    let gone = server
+        .call("search_symbols", json!({ "query": "areaOf" }))
+        .await
+        .ok();
+    assert!(!gone.to_string().contains("legacy.ts"), "{gone:#}");
+    server
+        .call("rollback", json!({ "snapshot_id": unused["snapshot_id"] }))
+        .await
+        .ok();
+    assert_eq!(files(&root), before);
+
+    let folder = server
+        .call("delete", json!({ "kind": "file", "path": "src/shapes" }))
+        .await
+        .code();
+    assert_eq!(folder, "INVALID_PARAM");
+    let missing = server
+        .call(
+            "delete",
+            json!({ "kind": "file", "path": "src/legacyy.ts" }),
+        )
+        .await
+        .err();
+    assert_eq!(missing["code"], "FILE_NOT_FOUND", "{missing:#}");
+    let kind = server
+        .call("delete", json!({ "kind": "unused_import" }))
+        .await
+        .err();
+    assert_eq!(kind["code"], "INVALID_PARAM", "{kind:#}");
+    assert!(kind.to_string().contains("unused_imports"), "{kind:#}");
+    server.stop().await;
+}

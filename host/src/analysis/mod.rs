@@ -106,6 +106,33 @@ impl Analysis {
         Ok(self.workspace.file(&self.snapshot, path)?)
     }
 
+    /// The indexed files at a client-supplied path: the file itself, or
+    /// every indexed file under a folder (`.` or empty: the whole
+    /// workspace), in path order. A path that is neither gets the file
+    /// lookup's error, with its suggestions.
+    pub fn files_under(&self, path: &str) -> Result<Vec<Arc<FileEntry>>, AnalysisError> {
+        let trimmed = path.trim_end_matches('/');
+        if trimmed.is_empty() || trimmed == "." {
+            return Ok(self.snapshot.files.values().cloned().collect());
+        }
+        let relative = crate::workspace::paths::resolve(self.workspace.root(), trimmed)?;
+        if let Some(file) = self.snapshot.file(&relative) {
+            return Ok(vec![file.clone()]);
+        }
+        let prefix = format!("{relative}/");
+        let under: Vec<Arc<FileEntry>> = self
+            .snapshot
+            .files
+            .range(prefix.clone()..)
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .map(|(_, f)| f.clone())
+            .collect();
+        if under.is_empty() {
+            return self.file(path).map(|f| vec![f]);
+        }
+        Ok(under)
+    }
+
     /// The separators of qualified names the loaded plugins declare, plus
     /// `.`, which every query accepts for `Type.member`.
     pub fn separators(&self) -> Vec<String> {

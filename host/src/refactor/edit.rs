@@ -12,6 +12,10 @@ pub enum EditError {
     Reversed(Position),
     #[error("two edits overlap at {}:{}", .0.line, .0.character)]
     Overlap(Position),
+    #[error(
+        "byte range {start}..{end} is not a range of the text ({len} bytes, on character boundaries)"
+    )]
+    ByteRange { start: u32, end: u32, len: usize },
 }
 
 /// Where each line of a text starts, for position lookups in O(line).
@@ -91,6 +95,66 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> Result<String, EditError> {
         .map(|(start, end, edit)| (*start, *end, edit.new_text.as_str()))
         .collect();
     Ok(splice(text, &spans).0)
+}
+
+/// `text` with byte-range edits applied, such as a plugin returns: each
+/// range must lie in the text on character boundaries, none may overlap.
+pub fn apply_bytes(text: &str, edits: &[(u32, u32, String)]) -> Result<String, EditError> {
+    let mut spans = Vec::with_capacity(edits.len());
+    for (start, end, replacement) in edits {
+        let (s, e) = (*start as usize, *end as usize);
+        if s > e || e > text.len() || !text.is_char_boundary(s) || !text.is_char_boundary(e) {
+            return Err(EditError::ByteRange {
+                start: *start,
+                end: *end,
+                len: text.len(),
+            });
+        }
+        spans.push((s, e, replacement.as_str()));
+    }
+    spans.sort_by_key(|(start, end, _)| (*start, *end));
+    let index = LineIndex::new(text);
+    for pair in spans.windows(2) {
+        if pair[1].0 < pair[0].1 {
+            return Err(EditError::Overlap(index.position(pair[1].0)));
+        }
+    }
+    Ok(splice(text, &spans).0)
+}
+
+/// One edit turning `old` into `new`: the region between their common
+/// prefix and common suffix (none when they are equal).
+pub fn difference(old: &str, new: &str) -> Option<TextEdit> {
+    if old == new {
+        return None;
+    }
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    let index = LineIndex::new(old);
+    Some(TextEdit {
+        range: super::plan::Range {
+            start: index.position(prefix),
+            end: index.position(old.len() - suffix),
+        },
+        new_text: new[prefix..new.len() - suffix].to_string(),
+    })
 }
 
 /// `text` with each `(start, end, replacement)` byte range replaced (sorted,
@@ -185,5 +249,38 @@ mod tests {
         // `𝄞` is two UTF-16 units.
         assert!(apply("𝄞x", &[edit(0, 1, 0, 1, "y")]).is_err());
         assert_eq!(apply("𝄞x", &[edit(0, 2, 0, 3, "y")]).unwrap(), "𝄞y");
+    }
+
+    #[test]
+    fn plugin_byte_ranges_are_checked() {
+        let text = "é\nab";
+        let e = |s: u32, e: u32, t: &str| (s, e, t.to_string());
+        assert_eq!(apply_bytes(text, &[e(3, 4, "x")]).unwrap(), "é\nxb");
+        // Inside `é`, past the end, reversed, overlapping: refused.
+        for bad in [vec![e(1, 2, "")], vec![e(3, 9, "")], vec![e(4, 3, "")]] {
+            assert!(
+                matches!(apply_bytes(text, &bad), Err(EditError::ByteRange { .. })),
+                "{bad:?}"
+            );
+        }
+        assert!(matches!(
+            apply_bytes(text, &[e(3, 5, ""), e(4, 5, "")]),
+            Err(EditError::Overlap(_))
+        ));
+    }
+
+    #[test]
+    fn the_difference_of_two_texts_is_one_edit_that_makes_one_the_other() {
+        for (old, new) in [
+            ("use a;\nuse b;\nfn f() {}\n", "use a;\nfn f() {}\n"),
+            ("aaa", "aa"),
+            ("x𝄞y", "x𝄟y"),
+            ("", "new"),
+            ("old", ""),
+        ] {
+            let edit = difference(old, new).unwrap();
+            assert_eq!(apply(old, &[edit]).unwrap(), new, "{old:?} -> {new:?}");
+        }
+        assert_eq!(difference("same", "same"), None);
     }
 }

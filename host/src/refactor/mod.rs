@@ -7,12 +7,14 @@
 //! between languages comes from the plugins' facts and parses.
 
 mod apply;
+mod delete;
 mod edit;
 mod error;
 pub mod plan;
 mod rename;
 
 pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
+pub use delete::{DeleteKind, DeleteRequest, plan_delete};
 pub use edit::{EditError, LineIndex};
 pub use error::RefactorError;
 pub use plan::{Plan, Warning};

@@ -82,6 +82,7 @@ impl ToolRegistry {
             graph_tools::dependencies_of(),
             graph_tools::paths_between(),
             refactor::rename(),
+            refactor::delete(),
             refactor::apply(),
             refactor::rollback(),
         ];
@@ -173,7 +174,7 @@ impl ToolRegistry {
 }
 
 /// The tools that write files (MCP annotations say so).
-const WRITING_TOOLS: &[&str] = &["rename", "apply_plan", "rollback"];
+const WRITING_TOOLS: &[&str] = &["rename", "delete", "apply_plan", "rollback"];
 
 impl Tool {
     /// Whether calling it may change files (with `dryRun: false`).

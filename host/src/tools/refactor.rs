@@ -11,7 +11,8 @@ use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, FilePosition, SymbolQuery, Target};
 use crate::error::ToolError;
 use crate::refactor::{
-    self, ApplyOptions, Plan, RefactorError, RenameKind, RenameRequest, apply_plan, plan_rename,
+    self, ApplyOptions, DeleteKind, DeleteRequest, Plan, RefactorError, RenameKind, RenameRequest,
+    apply_plan, plan_delete, plan_rename,
 };
 
 /// The options every refactoring tool reads, at the top level or inside
@@ -71,6 +72,38 @@ pub fn rename() -> Tool {
         description: "Rename a declaration, type or parameter everywhere: the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (typemill-api.md PlanBase: LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
         input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
         handler: run_rename,
+        text: text::plan_or_applied,
+        output_schema: output::plan_or_applied(),
+    }
+}
+
+/// `delete`.
+pub fn delete() -> Tool {
+    let mut options = options_schema();
+    options["properties"]["aggressive"] = json!({ "type": "boolean", "description": "unused_imports: also remove names from outside the workspace in files that call members lingo cannot resolve (a trait or extension-method import may serve them); the plan then warns POTENTIAL_BEHAVIOR_CHANGE" });
+    let mut properties = Map::new();
+    properties.insert(
+        "kind".into(),
+        json!({ "type": "string", "enum": DeleteKind::NAMES, "description": "`unused_imports` (of a file, a folder, or `.` the workspace) or `file`" }),
+    );
+    properties.insert(
+        "path".into(),
+        json!({ "type": "string", "description": "The file, or for unused_imports a folder (default `.`: the whole workspace)" }),
+    );
+    properties.insert(
+        "target".into(),
+        json!({ "type": "object", "description": "typemill-api.md's arguments.target, instead of path: {\"file_path\": \"src/lib.rs\"} (or `path`)", "properties": { "file_path": { "type": "string" }, "path": { "type": "string" } } }),
+    );
+    for (name, schema) in options["properties"].as_object().into_iter().flatten() {
+        properties.insert(name.clone(), schema.clone());
+    }
+    properties.insert("options".into(), options);
+    Tool {
+        name: "delete",
+        aliases: &[],
+        description: "Delete what is not needed, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
+        input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
+        handler: run_delete,
         text: text::plan_or_applied,
         output_schema: output::plan_or_applied(),
     }
@@ -199,6 +232,65 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let analysis = Analysis::fresh(&context.workspace);
     let plan = plan_rename(&analysis, &request)?;
+    if options.dry_run {
+        return answer_plan(&plan);
+    }
+    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
+    to_json(&applied)
+}
+
+fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let options = read_options(args)?;
+    let kind_name = args.str("kind")?.ok_or_else(|| ToolError::MissingParam {
+        field: "kind".into(),
+    })?;
+    let kind = DeleteKind::parse(kind_name).ok_or_else(|| ToolError::InvalidParam {
+        field: "kind".into(),
+        reason: format!(
+            "`{kind_name}` is not one of {}",
+            DeleteKind::NAMES.join(", ")
+        ),
+        suggestions: crate::error::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
+    })?;
+    let nested = match args.value("target") {
+        None => None,
+        Some(Value::Object(target)) => {
+            let path = target
+                .get("file_path")
+                .or_else(|| target.get("path"))
+                .ok_or_else(|| ToolError::invalid("target", "give `file_path`"))?;
+            Some(
+                path.as_str()
+                    .ok_or_else(|| ToolError::invalid("target.file_path", "expected a string"))?,
+            )
+        }
+        Some(_) => return Err(ToolError::invalid("target", "expected an object")),
+    };
+    let path = match (args.str("path")?, nested, kind) {
+        (Some(path), _, _) | (None, Some(path), _) => path,
+        (None, None, DeleteKind::UnusedImports) => ".",
+        (None, None, DeleteKind::File) => {
+            return Err(ToolError::MissingParam {
+                field: "path".into(),
+            });
+        }
+    };
+    let aggressive = match args
+        .value("options")
+        .and_then(|o| o.get("aggressive"))
+        .or_else(|| args.value("aggressive"))
+    {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ToolError::invalid("aggressive", "expected true or false")),
+    };
+    let request = DeleteRequest {
+        kind,
+        path: path.to_string(),
+        aggressive,
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    let plan = plan_delete(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&plan);
     }
