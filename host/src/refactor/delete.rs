@@ -208,7 +208,7 @@ fn unused_imports_changes(
         warnings.push(Warning {
             code: warning::PARTIAL_APPLY.into(),
             message: format!(
-                "{} files keep their unused imports: their plugin could not remove them cleanly",
+                "{} file(s) keep their unused imports: their plugin could not remove them cleanly",
                 failed.len()
             ),
             sites: failed.into_iter().take(MAX_WARNING_SITES).collect(),
@@ -474,14 +474,15 @@ fn remove(
     let plugin = &file.plugin;
     let mut text = file.source.to_string();
     let mut expected = bindings(&facts.imports);
-    for removal in removals {
-        let import = &facts.imports[removal.import];
-        let name = removal.name.map(|n| import.names[n].name.as_str());
+    for (module_path, name) in removal_calls(facts, removals) {
         let edits = plugin
-            .remove_import(&file.path, &text, &import.module_path, name)
+            .remove_import(&file.path, &text, module_path, name)
             .map_err(|e| e.to_string())?;
         text = edit::apply_bytes(&text, &edits)
             .map_err(|e| format!("`remove-import` answered edits that do not fit: {e}"))?;
+    }
+    for removal in removals {
+        let import = &facts.imports[removal.import];
         let gone: Vec<(String, String)> = match removal.name {
             Some(n) => vec![binding(import, import.names[n].local_name())],
             None => import_bindings(import),
@@ -512,6 +513,43 @@ fn remove(
         );
     }
     Ok(text)
+}
+
+/// The `remove-import` calls that make `removals`: `(module, None)` takes
+/// every import of a module, so it is asked only when all of them go;
+/// otherwise each name is removed by itself.
+fn removal_calls<'f>(
+    facts: &'f FileFacts,
+    removals: &[Removal],
+) -> Vec<(&'f str, Option<&'f str>)> {
+    let mut calls = Vec::new();
+    let mut done: HashSet<&str> = HashSet::new();
+    for removal in removals {
+        let import = &facts.imports[removal.import];
+        let module = import.module_path.as_str();
+        let whole_module = facts
+            .imports
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.module_path == module)
+            .all(|(index, _)| {
+                removals
+                    .iter()
+                    .any(|r| r.import == index && r.name.is_none())
+            });
+        if whole_module {
+            if done.insert(module) {
+                calls.push((module, None));
+            }
+            continue;
+        }
+        match removal.name {
+            Some(n) => calls.push((module, Some(import.names[n].name.as_str()))),
+            None if import.names.is_empty() => calls.push((module, None)),
+            None => calls.extend(import.names.iter().map(|n| (module, Some(n.name.as_str())))),
+        }
+    }
+    calls
 }
 
 /// (module, local name) of every name `imports` bind.
