@@ -865,6 +865,15 @@ async fn deleting_a_file_lists_what_would_break() {
         .await
         .err();
     assert_eq!(missing["code"], "FILE_NOT_FOUND", "{missing:#}");
+    for outside in ["../../etc", "/etc/passwd", "src/../../x.ts"] {
+        for kind in ["file", "unused_imports"] {
+            let refused = server
+                .call("delete", json!({ "kind": kind, "path": outside }))
+                .await
+                .code();
+            assert_eq!(refused, "PATH_OUTSIDE_BOUNDARY", "{kind} {outside}");
+        }
+    }
     let kind = server
         .call("delete", json!({ "kind": "unused_import" }))
         .await
