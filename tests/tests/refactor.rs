@@ -874,6 +874,28 @@ async fn deleting_a_file_lists_what_would_break() {
             assert_eq!(refused, "PATH_OUTSIDE_BOUNDARY", "{kind} {outside}");
         }
     }
+    for (arguments, field) in [
+        (
+            json!({ "kind": "unused_imports", "aggressive": "yes" }),
+            "aggressive",
+        ),
+        (
+            json!({ "kind": "unused_imports", "options": { "aggressive": 1 } }),
+            "aggressive",
+        ),
+        (json!({ "kind": "file", "target": 5 }), "target"),
+        (
+            json!({ "kind": "file", "target": { "file_path": ["a"] } }),
+            "target.file_path",
+        ),
+        (json!({ "kind": "file" }), "path"),
+    ] {
+        let refused = server.call("delete", arguments.clone()).await.err();
+        assert_eq!(
+            refused["details"]["field"], field,
+            "{arguments}: {refused:#}"
+        );
+    }
     let kind = server
         .call("delete", json!({ "kind": "unused_import" }))
         .await

@@ -10,17 +10,13 @@ use petgraph::Direction;
 use super::RefactorError;
 use super::edit;
 use super::plan::{
-    self, DocumentChange, DocumentId, FileOperation, Metadata, Plan, TextDocumentEdit, Warning,
-    WorkspaceEdit, warning,
+    self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
 use crate::analysis::{Analysis, SiteView};
 use crate::graph::{EdgeKind, Node};
 use crate::model::{FileFacts, Import, ImportKind, ReferenceKind};
 use crate::resolve::{SymbolRef, Target};
 use crate::workspace::FileEntry;
-
-/// Sites listed in a warning at most.
-const MAX_WARNING_SITES: usize = 20;
 
 /// What `delete` removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,26 +81,16 @@ pub fn plan_delete(analysis: &Analysis, request: &DeleteRequest) -> Result<Plan,
         }
         checksums.insert(path.clone(), plan::checksum(&file.sha256));
     }
-    let edits = WorkspaceEdit {
-        document_changes: changes,
-    };
-    let summary = Plan::summarize(&edits);
-    Ok(Plan {
-        plan_type: "DeletePlan".into(),
-        plan_version: plan::PLAN_VERSION.into(),
-        metadata: Metadata {
-            kind: format!("delete.{}", request.kind.as_str()),
-            language,
-            estimated_impact: plan::impact(summary.affected_files).into(),
-            created_at: plan::now_rfc3339(),
-            generation: analysis.generation(),
-            rename: None,
-        },
-        edits,
-        summary,
+    Ok(Plan::new(
+        "DeletePlan",
+        format!("delete.{}", request.kind.as_str()),
+        language,
+        analysis.generation(),
+        changes,
         warnings,
-        file_checksums: checksums,
-    })
+        checksums,
+        None,
+    ))
 }
 
 /// One import, or one name of it, found unused.
@@ -201,7 +187,7 @@ fn unused_imports_changes(
         warnings.push(Warning {
             code: code.into(),
             message,
-            sites: uncertain.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: uncertain.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
     if !failed.is_empty() {
@@ -211,7 +197,7 @@ fn unused_imports_changes(
                 "{} file(s) keep their unused imports: their plugin could not remove them cleanly",
                 failed.len()
             ),
-            sites: failed.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: failed.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
     if unjudged > 0 {
@@ -266,7 +252,6 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
         .map(|r| r.name.as_str())
         .collect();
     let resolver = analysis.resolver();
-    let file_arc = file.clone();
     // Computed once, when a name from outside the workspace is unused.
     let mut calls_unresolved_members: Option<bool> = None;
     let mut unresolved_members = || {
@@ -277,7 +262,7 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
                 .filter(|r| r.is_member && r.kind != ReferenceKind::Import)
                 .any(|r| {
                     !resolver
-                        .resolve(&file_arc, r)
+                        .resolve(file, r)
                         .iter()
                         .any(|d| d.confidence >= 1.0)
                 })
@@ -306,9 +291,8 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
         let mut unused = Vec::new();
         for (n, imported) in import.names.iter().enumerate() {
             let local = imported.local_name();
-            // `_` and `.` bind nothing nameable (Go's side-effect and dot
-            // imports); `*` is every name.
-            if matches!(local, "" | "_" | "." | "*") || mentioned(local) {
+            // `*` inside a list is every name, judged by nobody here.
+            if matches!(local, "" | "*") || mentioned(local) {
                 continue;
             }
             let certain = if import.kind == ImportKind::Namespace {
@@ -468,9 +452,7 @@ fn remove(
     facts: &FileFacts,
     removals: &[Removal],
 ) -> Result<String, String> {
-    if crate::workspace::transaction::sha256_hex(file.source.as_bytes()) != file.sha256 {
-        return Err("it is not valid UTF-8".into());
-    }
+    super::rename::check_editable(file).map_err(|e| e.to_string())?;
     let plugin = &file.plugin;
     let mut text = file.source.to_string();
     let mut expected = bindings(&facts.imports);
@@ -618,7 +600,7 @@ fn file_changes(
                 uses.len(),
                 file.path
             ),
-            sites: uses.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: uses.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
     Ok((

@@ -133,6 +133,11 @@ pub struct Warning {
     pub sites: Vec<String>,
 }
 
+impl Warning {
+    /// Sites listed in a warning at most.
+    pub const MAX_SITES: usize = 20;
+}
+
 /// Warning codes (typemill-api.md, plus INCOMPLETE_REFERENCES).
 pub mod warning {
     pub const AMBIGUOUS_TARGET: &str = "AMBIGUOUS_TARGET";
@@ -184,6 +189,42 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan of type `plan_type` (`RenamePlan`...) and kind `kind`
+    /// (`rename.symbol`...) for `changes`, made at `generation`, with the
+    /// summary and impact the changes imply.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        plan_type: &str,
+        kind: String,
+        language: String,
+        generation: u64,
+        changes: Vec<DocumentChange>,
+        warnings: Vec<Warning>,
+        file_checksums: BTreeMap<String, String>,
+        rename: Option<RenameNames>,
+    ) -> Plan {
+        let edits = WorkspaceEdit {
+            document_changes: changes,
+        };
+        let summary = Plan::summarize(&edits);
+        Plan {
+            plan_type: plan_type.to_string(),
+            plan_version: PLAN_VERSION.into(),
+            metadata: Metadata {
+                kind,
+                language,
+                estimated_impact: impact(summary.affected_files).into(),
+                created_at: now_rfc3339(),
+                generation,
+                rename,
+            },
+            edits,
+            summary,
+            warnings,
+            file_checksums,
+        }
+    }
+
     /// The summary the edits imply: unique paths touched, created, deleted.
     pub fn summarize(edits: &WorkspaceEdit) -> Summary {
         let mut affected = BTreeSet::new();

@@ -9,16 +9,14 @@ use std::sync::Arc;
 use super::RefactorError;
 use super::edit::LineIndex;
 use super::plan::{
-    self, DocumentChange, DocumentId, Metadata, Plan, RenameNames, TextDocumentEdit, TextEdit,
-    Warning, WorkspaceEdit, warning,
+    self, DocumentChange, DocumentId, Plan, RenameNames, TextDocumentEdit, TextEdit, Warning,
+    warning,
 };
 use crate::analysis::{Analysis, FilePosition, References, Subject, Target};
 use crate::model::{FileFacts, Span, SymbolKind};
 use crate::resolve::{SymbolRef, is_type_kind};
 use crate::workspace::FileEntry;
 
-/// Sites listed in a warning at most.
-const MAX_WARNING_SITES: usize = 20;
 /// Longest new name accepted.
 const MAX_NAME_BYTES: usize = 256;
 
@@ -122,7 +120,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                     "`{old_name}` overrides, implements or is implemented by {} members of related types, which keep their name: the types stop matching; rename those too, or apply with `force`",
                     related.len()
                 ),
-                sites: related.into_iter().take(MAX_WARNING_SITES).collect(),
+                sites: related.into_iter().take(Warning::MAX_SITES).collect(),
             });
         }
     }
@@ -191,7 +189,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                 "{} sites do not spell `{old_name}` as the index recorded and are left as they are",
                 unparsed.len()
             ),
-            sites: unparsed.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: unparsed.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
     if !shared.is_empty() {
@@ -201,7 +199,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                 "{} sites name `{old_name}` and another binding at once (a shorthand field or pattern such as `{{ {old_name} }}`): renaming them changes what the other name means; write them out in full first, or apply with `force`",
                 shared.len()
             ),
-            sites: shared.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: shared.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
     if !complete || !guessed.is_empty() {
@@ -214,32 +212,22 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                 guessed.len(),
                 missed.len()
             ),
-            sites: listed.into_iter().take(MAX_WARNING_SITES).collect(),
+            sites: listed.into_iter().take(Warning::MAX_SITES).collect(),
         });
     }
-    let edits = WorkspaceEdit {
-        document_changes: edits,
-    };
-    let summary = Plan::summarize(&edits);
-    Ok(Plan {
-        plan_type: "RenamePlan".into(),
-        plan_version: plan::PLAN_VERSION.into(),
-        metadata: Metadata {
-            kind: format!("rename.{}", request.kind.as_str()),
-            language,
-            estimated_impact: plan::impact(summary.affected_files).into(),
-            created_at: plan::now_rfc3339(),
-            generation: analysis.generation(),
-            rename: Some(RenameNames {
-                from: old_name,
-                to: new_name.to_string(),
-            }),
-        },
+    Ok(Plan::new(
+        "RenamePlan",
+        format!("rename.{}", request.kind.as_str()),
+        language,
+        analysis.generation(),
         edits,
-        summary,
         warnings,
-        file_checksums: checksums,
-    })
+        checksums,
+        Some(RenameNames {
+            from: old_name,
+            to: new_name.to_string(),
+        }),
+    ))
 }
 
 /// A declaration whose name a rename replaces.
@@ -516,7 +504,7 @@ fn check_name_shape(new_name: &str, old_name: &str) -> Result<(), RefactorError>
 
 /// The file's text is its bytes (valid UTF-8), so edits made on the text
 /// write exactly what they say.
-fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
+pub(super) fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
     let sha = crate::workspace::transaction::sha256_hex(file.source.as_bytes());
     if sha != file.sha256 {
         return Err(RefactorError::NotEditable {

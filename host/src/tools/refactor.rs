@@ -164,28 +164,31 @@ struct Options {
     validate_checksums: bool,
 }
 
+/// A boolean option, from `options` or the top level (`default` when
+/// neither gives it).
+fn option_flag(args: &Args, name: &str, default: bool) -> Result<bool, ToolError> {
+    let value = args
+        .value("options")
+        .and_then(|o| o.get(name))
+        .filter(|v| !v.is_null())
+        .or_else(|| args.value(name));
+    match value {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ToolError::invalid(name, "expected true or false")),
+    }
+}
+
 fn read_options(args: &Args) -> Result<Options, ToolError> {
-    let nested = args.value("options");
-    let flag = |name: &str, default: bool| -> Result<bool, ToolError> {
-        let value = nested
-            .and_then(|o| o.get(name))
-            .filter(|v| !v.is_null())
-            .or_else(|| args.value(name));
-        match value {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(ToolError::invalid(name, "expected true or false")),
-        }
-    };
-    if let Some(options) = nested
+    if let Some(options) = args.value("options")
         && !options.is_object()
     {
         return Err(ToolError::invalid("options", "expected an object"));
     }
     Ok(Options {
-        dry_run: flag("dryRun", true)?,
-        force: flag("force", false)?,
-        validate_checksums: flag("validateChecksums", true)?,
+        dry_run: option_flag(args, "dryRun", true)?,
+        force: option_flag(args, "force", false)?,
+        validate_checksums: option_flag(args, "validateChecksums", true)?,
     })
 }
 
@@ -275,15 +278,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             });
         }
     };
-    let aggressive = match args
-        .value("options")
-        .and_then(|o| o.get("aggressive"))
-        .or_else(|| args.value("aggressive"))
-    {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ToolError::invalid("aggressive", "expected true or false")),
-    };
+    let aggressive = option_flag(args, "aggressive", false)?;
     let request = DeleteRequest {
         kind,
         path: path.to_string(),
