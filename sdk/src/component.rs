@@ -82,6 +82,58 @@ impl<L: Language> edits::Guest for Component<L> {
             L::render_declaration(s.tree.root_node(), &s.source, start, end, &target_module)
         })
     }
+
+    fn declaration_extent(doc: syntax::DocumentBorrow<'_>, span: Span) -> Result<Span, PluginError> {
+        doc.get::<Document<L>>().with_state(|s| {
+            let (start, end) = checked_range(&span, &s.source)?;
+            let (from, to) = L::declaration_extent(s.tree.root_node(), &s.source, start, end)?;
+            if from > start || to < end || to > s.source.len() {
+                return Err(PluginError::Failed(format!(
+                    "the extent {from}..{to} does not cover the declaration {start}..{end}"
+                )));
+            }
+            Ok(s.lines.span(&s.source, from, to))
+        })
+    }
+
+    fn place_declaration(
+        source: syntax::DocumentBorrow<'_>,
+        span: Span,
+        target: syntax::DocumentBorrow<'_>,
+        target_module: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        source.get::<Document<L>>().with_state(|s| {
+            let (start, end) = checked_range(&span, &s.source)?;
+            target.get::<Document<L>>().with_state(|t| {
+                L::place_declaration(
+                    s.tree.root_node(),
+                    &s.source,
+                    start,
+                    end,
+                    t.tree.root_node(),
+                    &t.source,
+                    &target_module,
+                )
+            })
+        })
+    }
+}
+
+/// The byte range of `span`, refused when it lies outside `source` or
+/// splits a character.
+fn checked_range(span: &Span, source: &str) -> Result<(usize, usize), PluginError> {
+    let (start, end) = (span.start.offset as usize, span.end.offset as usize);
+    if start > end
+        || end > source.len()
+        || !source.is_char_boundary(start)
+        || !source.is_char_boundary(end)
+    {
+        return Err(PluginError::InvalidInput(format!(
+            "span {start}..{end} does not fit the document ({} bytes)",
+            source.len()
+        )));
+    }
+    Ok((start, end))
 }
 
 impl<L: Language> modules::Guest for Component<L> {
@@ -99,5 +151,13 @@ impl<L: Language> modules::Guest for Component<L> {
         manifests: Vec<Manifest>,
     ) -> Vec<String> {
         L::resolve_import(&importer, &import_path, &manifests)
+    }
+
+    fn import_specifier(
+        importer: ModuleIdentity,
+        target: ModuleIdentity,
+        manifests: Vec<Manifest>,
+    ) -> Result<String, PluginError> {
+        L::import_specifier(&importer, &target, &manifests)
     }
 }

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 use crate::query::Queries;
 use crate::types::{
     Arity, Capability, DeclaredType, Import, LanguagePolicy, Local, Manifest, ModuleIdentity,
-    PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
+    ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 /// Static facts about how a language's symbols look in its grammar.
@@ -83,12 +83,14 @@ pub trait Language: 'static {
     /// folders whose files of this language are not indexed, whether a bare
     /// name inside a type's body may mean a member of that type, where a
     /// type annotation is written. By default: no folders skipped, bare
-    /// names never members, no annotations assumed.
+    /// names never members, no annotations assumed, modules declared in
+    /// the text.
     fn policy() -> LanguagePolicy {
         LanguagePolicy {
             skip_dirs: Vec::new(),
             bare_names_reach_members: false,
             type_annotation: TypeAnnotationPosition::None,
+            module_layout: ModuleLayout::DeclaredInText,
         }
     }
 
@@ -311,6 +313,42 @@ pub trait Language: 'static {
         )))
     }
 
+    /// The byte range `[start, end)` that moving or deleting the
+    /// declaration whose symbol span is `start..end` takes out of the
+    /// source: doc comments, attributes and wrapper included, whole lines
+    /// through the line break after it (`declaration-extent`). Use
+    /// [`crate::text::whole_lines`] for the line rounding.
+    fn declaration_extent(
+        _root: Node,
+        _source: &str,
+        _start: usize,
+        _end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: declaration-extent",
+            Self::NAME
+        )))
+    }
+
+    /// Edits to the target document (`target_root`, `target_source`; empty
+    /// for a file the move creates) that add the declaration at
+    /// `start..end` of the source, rendered for `target_module`
+    /// (`place-declaration`).
+    fn place_declaration(
+        _source_root: Node,
+        _source: &str,
+        _start: usize,
+        _end: usize,
+        _target_root: Node,
+        _target_source: &str,
+        _target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: place-declaration",
+            Self::NAME
+        )))
+    }
+
     fn module_of(
         _root: Node,
         _source: &str,
@@ -326,6 +364,20 @@ pub trait Language: 'static {
         _manifests: &[Manifest],
     ) -> Vec<String> {
         Vec::new()
+    }
+
+    /// How a file of module `importer` writes an import of module `target`
+    /// (`import-specifier`); `resolve_import` of the answer must give
+    /// `target` back.
+    fn import_specifier(
+        _importer: &ModuleIdentity,
+        _target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: import-specifier",
+            Self::NAME
+        )))
     }
 }
 

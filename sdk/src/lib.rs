@@ -12,6 +12,7 @@ mod component;
 pub mod declared;
 mod document;
 mod embedded;
+pub mod extent;
 mod facts;
 mod language;
 mod metrics;
@@ -31,7 +32,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.2.0";
+pub const ABI_VERSION: &str = "0.3.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -281,3 +281,73 @@ static class C
         ]
     );
 }
+
+/// The source with the type at `marker` taken out, and `target` with it added
+/// to namespace `namespace`.
+fn moved(source: &str, marker: &str, target: &str, namespace: &str) -> (String, String) {
+    let tree = parse(source);
+    let start = source.find(marker).unwrap();
+    let end = start + marker.len();
+    let (from, to) =
+        crate::placement::declaration_extent(tree.root_node(), source, start, end).unwrap();
+    let left = format!("{}{}", &source[..from], &source[to..]);
+    let target_tree = parse(target);
+    let edits = crate::placement::place_declaration(
+        tree.root_node(),
+        source,
+        start,
+        end,
+        target_tree.root_node(),
+        target,
+        namespace,
+    )
+    .unwrap();
+    (left, apply(target, edits))
+}
+
+#[test]
+fn a_moved_type_takes_its_doc_comment_and_attributes_and_leaves_no_gap() {
+    let source = "namespace Shapes\n{\n    class A { }\n\n    /// <summary>B.</summary>\n    [Serializable]\n    public class B\n    {\n        int x;\n    }\n\n    class C { }\n}\n";
+    let (left, created) = moved(source, "public class B", "", "Shapes");
+    assert_eq!(left, "namespace Shapes\n{\n    class A { }\n\n    class C { }\n}\n");
+    assert_eq!(
+        created,
+        "namespace Shapes\n{\n    /// <summary>B.</summary>\n    [Serializable]\n    public class B\n    {\n        int x;\n    }\n}\n"
+    );
+}
+
+#[test]
+fn a_moved_type_joins_the_namespace_the_target_already_declares() {
+    let source = "namespace Shapes;\n\npublic record Point(int X, int Y);\n";
+    let block = "using System;\n\nnamespace Shapes\n{\n    class Other { }\n}\n";
+    let (_, into_block) = moved(source, "public record Point", block, "Shapes");
+    assert_eq!(
+        into_block,
+        "using System;\n\nnamespace Shapes\n{\n    class Other { }\n\n    public record Point(int X, int Y);\n}\n"
+    );
+    let file_scoped = "namespace Shapes;\n\nclass Other { }\n";
+    let (_, into_file_scoped) = moved(source, "public record Point", file_scoped, "Shapes");
+    assert_eq!(
+        into_file_scoped,
+        "namespace Shapes;\n\nclass Other { }\n\npublic record Point(int X, int Y);\n"
+    );
+    let other = "namespace Elsewhere\n{\n}\n";
+    let (_, beside) = moved(source, "public record Point", other, "Shapes");
+    assert_eq!(
+        beside,
+        "namespace Elsewhere\n{\n}\n\nnamespace Shapes\n{\n    public record Point(int X, int Y);\n}\n"
+    );
+    let tree = parse(source);
+    let start = source.find("public record").unwrap();
+    let target = "namespace Elsewhere;\n\nclass Other { }\n";
+    let refused = crate::placement::place_declaration(
+        tree.root_node(),
+        source,
+        start,
+        start + "public record Point(int X, int Y);".len(),
+        parse(target).root_node(),
+        target,
+        "Shapes",
+    );
+    assert!(matches!(refused, Err(PluginError::Failed(_))), "{refused:?}");
+}

@@ -7,6 +7,7 @@ mod declarations;
 mod edit_tests;
 mod imports;
 mod modules;
+mod placement;
 mod render;
 mod types;
 
@@ -146,6 +147,7 @@ impl Language for CSharp {
             skip_dirs: vec!["bin".into(), "obj".into()],
             bare_names_reach_members: true,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::BeforeName,
+            module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredInText,
         }
     }
 
@@ -238,6 +240,41 @@ impl Language for CSharp {
         target_module: &str,
     ) -> Result<String, PluginError> {
         render::render_declaration(root, source, start, end, target_module)
+    }
+
+    fn declaration_extent(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        placement::declaration_extent(root, source, start, end)
+    }
+
+    fn place_declaration(
+        source_root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_root: Node,
+        target: &str,
+        target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        placement::place_declaration(source_root, source, start, end, target_root, target, target_module)
+    }
+
+    /// A namespace is imported by its full name.
+    fn import_specifier(
+        _importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        if target.path.is_empty() {
+            return Err(PluginError::Failed(
+                "the global namespace needs no using directive".into(),
+            ));
+        }
+        Ok(target.path.clone())
     }
 
     fn module_of(

@@ -9,7 +9,7 @@ use crate::declarations::{TYPE_KINDS, file_scoped_namespace, text};
 
 /// How the target namespace is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Style {
+pub(crate) enum Style {
     /// `namespace A.B;` followed by the declaration.
     FileScoped,
     /// `namespace A.B { ... }`.
@@ -19,7 +19,7 @@ enum Style {
 /// The target of a rendering: `A.B` (the source file's style), `A.B;`
 /// (file-scoped), `A.B {}` (block) or `""` (the global namespace). A leading
 /// `namespace` keyword is allowed.
-fn parse_target(target: &str, default: Style) -> Result<(String, Style), PluginError> {
+pub(crate) fn parse_target(target: &str, default: Style) -> Result<(String, Style), PluginError> {
     let mut name = target.trim();
     name = name.strip_prefix("namespace ").unwrap_or(name).trim();
     let style = if let Some(rest) = name.strip_suffix(';') {
@@ -48,7 +48,7 @@ fn parse_target(target: &str, default: Style) -> Result<(String, Style), PluginE
 
 /// The type declaration whose span `[start, end)` is: one that holds the
 /// span and whose name it starts before (not a type around a member).
-fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
+pub(crate) fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
     let mut node = root.descendant_for_byte_range(start, end.max(start))?;
     loop {
         let heads_span = node
@@ -66,7 +66,7 @@ fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
 }
 
 /// Where the declaration's text starts: at the doc comment right above it.
-fn start_with_doc(declaration: Node, source: &str) -> usize {
+pub(crate) fn start_with_doc(declaration: Node, source: &str) -> usize {
     let mut start = declaration;
     while let Some(previous) = start.prev_sibling() {
         let doc = previous.kind() == "comment"
@@ -136,7 +136,7 @@ fn dedent(text: &str, width: usize) -> String {
 
 /// The indentation unit of the file: a tab if its declarations are
 /// indented with tabs, else four spaces.
-fn indent_unit(source: &str) -> &'static str {
+pub(crate) fn indent_unit(source: &str) -> &'static str {
     let tabbed = source
         .lines()
         .find(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())

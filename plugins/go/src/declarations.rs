@@ -189,15 +189,35 @@ pub fn render_declaration(
     end: usize,
     target_module: &str,
 ) -> Result<String, PluginError> {
+    let node = movable_at(root, start, end)?;
+    if node.kind() == "method_declaration" {
+        return render_text(node, source, true);
+    }
+    let current_package = package_name(root, source);
+    let target_package = assumed_package_name(target_module.trim_end_matches('/'));
+    let export = current_package.is_some_and(|p| p != target_package);
+    render_text(node, source, export)
+}
+
+/// The movable top-level declaration whose span is `start..end`, with
+/// what keeps it in its package refused.
+pub fn movable_at(root: Node, start: usize, end: usize) -> Result<Node, PluginError> {
     let node = declaration_at(root, start, end).ok_or_else(|| {
         PluginError::InvalidInput(format!("no Go declaration spans bytes {start}..{end}"))
     })?;
     if !is_top_level(node) {
         return Err(PluginError::InvalidInput(
-            "a declaration inside a function body cannot move to another package".into(),
+            "a declaration inside a function body cannot move".into(),
         ));
     }
-    if node.kind() == "method_declaration" {
+    Ok(node)
+}
+
+/// The text of `node` standing alone (a spec gets its keyword back), its
+/// package-level names exported when `export`. Methods and specs that
+/// repeat the one above them (iota) cannot stand alone in another package.
+pub fn render_text(node: Node, source: &str, export: bool) -> Result<String, PluginError> {
+    if node.kind() == "method_declaration" && export {
         let receiver = node
             .child_by_field_name("receiver")
             .map_or("", |r| &source[r.byte_range()]);
@@ -210,9 +230,6 @@ pub fn render_declaration(
             "this constant repeats the expression of the spec above it (iota): move the whole const group".into(),
         ));
     }
-    let current_package = package_name(root, source);
-    let target_package = assumed_package_name(target_module.trim_end_matches('/'));
-    let export = current_package.is_some_and(|p| p != target_package);
     let mut text = source[node.byte_range()].to_string();
     if export {
         let mut names = declared_names(node);
@@ -232,7 +249,7 @@ pub fn render_declaration(
     }
 }
 
-fn package_name(root: Node, source: &str) -> Option<String> {
+pub fn package_name(root: Node, source: &str) -> Option<String> {
     let mut cursor = root.walk();
     let clause = root
         .named_children(&mut cursor)

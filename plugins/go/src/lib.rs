@@ -7,6 +7,7 @@ mod import_edits;
 mod imports;
 mod modules;
 mod names;
+mod placement;
 mod types;
 
 use std::sync::OnceLock;
@@ -133,6 +134,7 @@ impl Language for Go {
             skip_dirs: vec!["vendor".into()],
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+            module_layout: lingo_plugin_sdk::types::ModuleLayout::FolderPerModule,
         }
     }
 
@@ -252,6 +254,42 @@ impl Language for Go {
         _manifests: &[Manifest],
     ) -> Vec<String> {
         modules::resolve_import(importer, import_path)
+    }
+
+    fn declaration_extent(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        placement::declaration_extent(root, source, start, end)
+    }
+
+    fn place_declaration(
+        source_root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_root: Node,
+        target: &str,
+        target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        placement::place_declaration(source_root, source, start, end, target_root, target, target_module)
+    }
+
+    /// A package is imported by its import path.
+    fn import_specifier(
+        _importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        if target.crate_or_package.is_none() {
+            return Err(PluginError::Failed(format!(
+                "{} is outside any Go module (no go.mod): it has no import path",
+                target.path
+            )));
+        }
+        Ok(target.path.clone())
     }
 }
 

@@ -1,0 +1,184 @@
+//! Moving a declaration between files: the text it takes out of its file
+//! (with its doc comment, and its group when it is the group's only spec),
+//! and its place at the end of the target file.
+
+use lingo_plugin_sdk::extent::{attached_start, whole_lines};
+use lingo_plugin_sdk::types::{PluginError, TextEdit};
+use tree_sitter::Node;
+
+use crate::declarations::{movable_at, package_name, render_text};
+use crate::names::assumed_package_name;
+
+/// The node a move takes whole: a spec's declaration when the spec is
+/// alone in it (`type T int`, `const ( A = 1 )`), else the node itself.
+fn outermost(node: Node) -> Node {
+    match node.parent() {
+        Some(parent)
+            if matches!(
+                parent.kind(),
+                "type_declaration" | "const_declaration" | "var_declaration"
+            ) && parent.named_child_count() == 1 =>
+        {
+            parent
+        }
+        Some(list) if list.kind() == "var_spec_list" && list.named_child_count() == 1 => {
+            list.parent().unwrap_or(node)
+        }
+        _ => node,
+    }
+}
+
+/// The whole lines of the declaration at `start..end` with the comments
+/// right above it.
+pub fn declaration_extent(
+    root: Node,
+    source: &str,
+    start: usize,
+    end: usize,
+) -> Result<(usize, usize), PluginError> {
+    let node = outermost(movable_at(root, start, end)?);
+    let from = attached_start(node, source, &["comment"]);
+    Ok(whole_lines(source, from, node.end_byte()))
+}
+
+/// Edits to `target` adding the declaration at `start..end` of `source`
+/// at its end, for package `target_module` (an import path; empty for the
+/// source's own package). Names are exported when the package changes; a
+/// new file gets its package clause.
+pub fn place_declaration(
+    source_root: Node,
+    source: &str,
+    start: usize,
+    end: usize,
+    target_root: Node,
+    target: &str,
+    target_module: &str,
+) -> Result<Vec<TextEdit>, PluginError> {
+    let node = movable_at(source_root, start, end)?;
+    let own_package = package_name(source_root, source).unwrap_or_default();
+    let target_package = if target.trim().is_empty() {
+        if target_module.is_empty() {
+            own_package.clone()
+        } else {
+            assumed_package_name(target_module.trim_end_matches('/'))
+        }
+    } else {
+        package_name(target_root, target).ok_or_else(|| {
+            PluginError::Failed("the target file has no package clause".into())
+        })?
+    };
+    let export = target_package != own_package;
+    let outer = outermost(node);
+    let doc_start = attached_start(outer, source, &["comment"]);
+    let doc = dedented_lines(&source[doc_start..outer.start_byte()]);
+    let text = format!("{doc}{}\n", render_text(node, source, export)?);
+    let edit = if target.trim().is_empty() {
+        TextEdit {
+            start: 0,
+            end: target.len() as u32,
+            new_text: format!("package {target_package}\n\n{text}"),
+        }
+    } else {
+        let separator = if target.ends_with("\n\n") {
+            ""
+        } else if target.ends_with('\n') {
+            "\n"
+        } else {
+            "\n\n"
+        };
+        TextEdit {
+            start: target.len() as u32,
+            end: target.len() as u32,
+            new_text: format!("{separator}{text}"),
+        }
+    };
+    Ok(vec![edit])
+}
+
+/// Comment lines taken from inside a group: each line without its
+/// indentation.
+fn dedented_lines(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::parse;
+
+    const SOURCE: &str = "package shapes
+
+import \"math\"
+
+// Circle is round.
+type Circle struct{ r float64 }
+
+// area of a circle.
+func area(c Circle) float64 { return math.Pi * c.r * c.r }
+
+const (
+\t// small things.
+\tsmall = 1
+\tlarge = 2
+)
+";
+
+    fn moved(needle: &str, target: &str, module: &str) -> (String, String) {
+        let tree = parse(SOURCE);
+        let start = SOURCE.find(needle).unwrap();
+        let end = start + needle.len();
+        let (from, to) = declaration_extent(tree.root_node(), SOURCE, start, end).unwrap();
+        let left = format!("{}{}", &SOURCE[..from], &SOURCE[to..]);
+        let target_tree = parse(target);
+        let edits = place_declaration(
+            tree.root_node(),
+            SOURCE,
+            start,
+            end,
+            target_tree.root_node(),
+            target,
+            module,
+        )
+        .unwrap();
+        let mut placed = target.to_string();
+        for e in edits.iter().rev() {
+            placed.replace_range(e.start as usize..e.end as usize, &e.new_text);
+        }
+        (left, placed)
+    }
+
+    #[test]
+    fn a_type_moves_with_its_doc_comment_into_a_new_file_of_its_package() {
+        let (left, created) = moved("Circle struct{ r float64 }", "", "");
+        assert!(!left.contains("Circle is round"), "{left}");
+        assert!(left.contains("import \"math\"\n\n// area of a circle."), "{left}");
+        assert_eq!(
+            created,
+            "package shapes\n\n// Circle is round.\ntype Circle struct{ r float64 }\n"
+        );
+    }
+
+    #[test]
+    fn a_function_moved_to_another_package_is_exported() {
+        let needle = "func area(c Circle) float64 { return math.Pi * c.r * c.r }";
+        let (_, placed) = moved(needle, "package geo\n\nvar x = 1\n", "example.com/m/geo");
+        assert_eq!(
+            placed,
+            "package geo\n\nvar x = 1\n\n// area of a circle.\nfunc Area(c Circle) float64 { return math.Pi * c.r * c.r }\n"
+        );
+    }
+
+    #[test]
+    fn a_spec_leaves_its_group_with_its_comment() {
+        let (left, created) = moved("small = 1", "", "");
+        assert_eq!(
+            created,
+            "package shapes\n\n// small things.\nconst small = 1\n"
+        );
+        assert!(left.ends_with("const (\n\tlarge = 2\n)\n"), "{left}");
+    }
+}
