@@ -369,6 +369,41 @@ pub struct LanguagePolicy {
     /// Whether a bare name inside a type's body may mean a member of it.
     pub bare_names_reach_members: bool,
     pub type_annotation: TypeAnnotationPosition,
+    /// How files make up modules (stated from ABI 0.3.0 on).
+    #[serde(default)]
+    pub module_layout: ModuleLayout,
+}
+
+/// How a language's files make up its modules, which decides what moving a
+/// declaration to another file means.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModuleLayout {
+    /// Not stated (plugins built before ABI 0.3.0, which cannot move
+    /// declarations).
+    #[default]
+    Unstated,
+    /// A file's module is what its text declares (C# namespaces).
+    DeclaredInText,
+    /// Each file is a module (TypeScript).
+    FilePerModule,
+    /// Each file is a module once another file declares it (Rust).
+    DeclaredFilePerModule,
+    /// Each folder is a module (Go packages).
+    FolderPerModule,
+}
+
+impl ModuleLayout {
+    /// Whether a file's module follows from its path, so a move to a file
+    /// is a move to that file's module.
+    pub fn follows_paths(self) -> bool {
+        matches!(
+            self,
+            ModuleLayout::FilePerModule
+                | ModuleLayout::DeclaredFilePerModule
+                | ModuleLayout::FolderPerModule
+        )
+    }
 }
 
 /// The plugin ABI whose components state no policy, declared types,
@@ -407,6 +442,7 @@ impl LanguagePolicy {
             .to_vec(),
             bare_names_reach_members: true,
             type_annotation: TypeAnnotationPosition::AfterName,
+            module_layout: ModuleLayout::Unstated,
         }
     }
 }

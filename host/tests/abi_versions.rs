@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lingo::model::{LanguagePolicy, TypeAnnotationPosition};
+use lingo::model::{LanguagePolicy, ModuleLayout, TypeAnnotationPosition};
+use lingo::runtime::PluginError;
 use lingo::runtime::{ABI_VERSION, Limits, PluginRegistry, RuntimeConfig, SUPPORTED_ABI};
 use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
@@ -15,6 +16,10 @@ use serde_json::{Value, json};
 
 fn old_component() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.1.0/hostile.wasm")
+}
+
+fn component_0_2_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.2.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -48,8 +53,8 @@ fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) ->
 
 #[test]
 fn the_host_supports_the_current_and_the_first_abi() {
-    assert_eq!(ABI_VERSION, "0.2.0");
-    assert_eq!(SUPPORTED_ABI, ["0.2.0", "0.1.0"]);
+    assert_eq!(ABI_VERSION, "0.3.0");
+    assert_eq!(SUPPORTED_ABI, ["0.3.0", "0.2.0", "0.1.0"]);
 }
 
 #[test]
@@ -102,6 +107,72 @@ fn a_component_built_against_abi_0_1_0_loads_and_answers() {
 }
 
 #[test]
+fn a_component_built_against_abi_0_2_0_loads_answers_and_cannot_move() {
+    let registry = registry(vec![component_0_2_0()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.2.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.2.0");
+    assert_eq!(plugin.info().policy.module_layout, ModuleLayout::Unstated);
+    let facts = plugin
+        .analyze("a.slow", "ms=1\n", &[])
+        .expect("the 0.2.0 plugin analyses a file");
+    assert_eq!(facts.symbols.len(), 1);
+    let span = facts.symbols[0].span;
+    // What 0.3.0 added is not there: a structured refusal, not a trap.
+    let extent = plugin.declaration_extent("a.slow", "ms=1\n", &span);
+    assert!(
+        matches!(&extent, Err(PluginError::Unsupported { operation, .. }) if operation == "declaration-extent"),
+        "{extent:?}"
+    );
+    let placed = plugin.place_declaration(("a.slow", "ms=1\n"), &span, ("b.slow", ""), "");
+    assert!(
+        matches!(placed, Err(PluginError::Unsupported { .. })),
+        "{placed:?}"
+    );
+}
+
+#[test]
+fn a_current_plugin_answers_the_move_operations() {
+    let registry = registry(Vec::new(), true);
+    let plugin = registry.for_path(Path::new("a.rs")).unwrap();
+    let source = "/// Doc.\n#[derive(Debug)]\nstruct S;\n\nfn f() {}\n";
+    let facts = plugin.analyze("src/lib.rs", source, &[]).unwrap();
+    let s = facts.symbols.iter().find(|s| s.name == "S").unwrap();
+    let (from, to) = plugin
+        .declaration_extent("src/lib.rs", source, &s.span)
+        .unwrap();
+    assert_eq!(
+        &source[from as usize..to as usize],
+        "/// Doc.\n#[derive(Debug)]\nstruct S;\n\n"
+    );
+    let edits = plugin
+        .place_declaration(
+            ("src/lib.rs", source),
+            &s.span,
+            ("src/b.rs", "fn g() {}\n"),
+            "c::b",
+        )
+        .unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(
+        edits[0].2,
+        "\n/// Doc.\n#[derive(Debug)]\npub(crate) struct S;\n"
+    );
+    let module = |path: &str| lingo::model::ModuleIdentity {
+        path: path.into(),
+        crate_or_package: Some("c".into()),
+    };
+    assert_eq!(
+        plugin
+            .import_specifier(&module("c::a"), &module("c::b"), &[])
+            .unwrap(),
+        "crate::b"
+    );
+}
+
+#[test]
 fn built_in_plugins_state_their_policy() {
     let registry = registry(Vec::new(), true);
     let policy = |file: &str| {
@@ -109,19 +180,35 @@ fn built_in_plugins_state_their_policy() {
         assert_eq!(plugin.info().abi_version, ABI_VERSION, "{file}");
         plugin.info().policy.clone()
     };
-    let expect = |skip: &[&str], bare: bool, annotation| LanguagePolicy {
+    let expect = |skip: &[&str], bare: bool, annotation, module_layout| LanguagePolicy {
         skip_dirs: skip.iter().map(|s| s.to_string()).collect(),
         bare_names_reach_members: bare,
         type_annotation: annotation,
+        module_layout,
     };
+    use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};
-    assert_eq!(policy("a.rs"), expect(&["target"], false, AfterName));
-    assert_eq!(policy("a.go"), expect(&["vendor"], false, AfterName));
+    assert_eq!(
+        policy("a.rs"),
+        expect(&["target"], false, AfterName, DeclaredFilePerModule)
+    );
+    assert_eq!(
+        policy("a.go"),
+        expect(&["vendor"], false, AfterName, FolderPerModule)
+    );
     assert_eq!(
         policy("a.ts"),
-        expect(&["node_modules", "dist", "build"], false, AfterName)
+        expect(
+            &["node_modules", "dist", "build"],
+            false,
+            AfterName,
+            FilePerModule
+        )
     );
-    assert_eq!(policy("a.cs"), expect(&["bin", "obj"], true, BeforeName));
+    assert_eq!(
+        policy("a.cs"),
+        expect(&["bin", "obj"], true, BeforeName, DeclaredInText)
+    );
     // No built-in plugin reports declared types yet; the fact is there.
     let facts = registry
         .for_path(Path::new("a.rs"))

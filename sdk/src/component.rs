@@ -83,7 +83,10 @@ impl<L: Language> edits::Guest for Component<L> {
         })
     }
 
-    fn declaration_extent(doc: syntax::DocumentBorrow<'_>, span: Span) -> Result<Span, PluginError> {
+    fn declaration_extent(
+        doc: syntax::DocumentBorrow<'_>,
+        span: Span,
+    ) -> Result<Span, PluginError> {
         doc.get::<Document<L>>().with_state(|s| {
             let (start, end) = checked_range(&span, &s.source)?;
             let (from, to) = L::declaration_extent(s.tree.root_node(), &s.source, start, end)?;

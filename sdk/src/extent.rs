@@ -28,7 +28,7 @@ pub fn attached_start(node: Node, source: &str, attached: &[&str]) -> usize {
 /// line when only blanks precede it there, and then, when only blanks
 /// follow, through the line break after it; then one blank line more when the text
 /// around it would otherwise be left with two blank lines in a row (or a
-/// blank line at the start of the file).
+/// blank line at the start or the end of the file).
 pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let from = if source[line_start..start].trim().is_empty() {
@@ -36,7 +36,9 @@ pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
     } else {
         start
     };
-    let line_end = source[end..].find('\n').map_or(source.len(), |i| end + i + 1);
+    let line_end = source[end..]
+        .find('\n')
+        .map_or(source.len(), |i| end + i + 1);
     if from != line_start || !source[end..line_end].trim().is_empty() {
         return (from, end);
     }
@@ -51,6 +53,14 @@ pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
         && source[to..next].trim().is_empty()
     {
         to = next;
+    }
+    let mut from = from;
+    if source[to..].trim().is_empty() && from > 0 && blank_before {
+        // Nothing follows: the blank line before it would end the file.
+        let previous_line = source[..from - 1].rfind('\n').map_or(0, |i| i + 1);
+        if source[previous_line..from].trim().is_empty() {
+            from = previous_line;
+        }
     }
     (from, to)
 }
@@ -73,8 +83,9 @@ mod tests {
 
     #[test]
     fn the_last_declaration_takes_its_line_break() {
-        assert_eq!(cut("a\n\nfn f() {}\n", "fn f() {}"), "a\n\n");
-        assert_eq!(cut("a\n\nfn f() {}", "fn f() {}"), "a\n\n");
+        assert_eq!(cut("a\n\nfn f() {}\n", "fn f() {}"), "a\n");
+        assert_eq!(cut("a\n\nfn f() {}", "fn f() {}"), "a\n");
+        assert_eq!(cut("fn f() {}\n", "fn f() {}"), "");
     }
 
     #[test]

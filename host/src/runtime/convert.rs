@@ -1,6 +1,7 @@
 //! Conversions from the WIT bindings of each supported ABI version to the
-//! host model. The types both versions share convert alike (one macro);
-//! what 0.2.0 added gets defaults for 0.1.0 components.
+//! host model. The types every version shares convert alike (one macro),
+//! what 0.2.0 added alike for 0.2.0 and later (another); what a version
+//! lacks gets defaults.
 
 /// Why a plugin call could not answer, whatever the ABI version.
 pub enum Failure {
@@ -251,35 +252,127 @@ macro_rules! shared_conversions {
     };
 }
 
-/// `lingo:plugin@0.2.0`.
-pub mod v0_2_0 {
+/// The conversions of what ABI 0.2.0 added (arity, receivers, local
+/// values, declared types), for 0.2.0 and every later version.
+macro_rules! since_0_2_0_conversions {
+    () => {
+        fn symbol_arity(s: &wit::Symbol) -> Option<model::Arity> {
+            s.arity.map(|a| model::Arity {
+                min: a.min,
+                max: a.max,
+            })
+        }
+
+        /// The document's declared types.
+        pub fn declared_types(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::DeclaredType>> {
+            Ok(document
+                .call_declared_types(store, doc)?
+                .into_iter()
+                .map(Into::into)
+                .collect())
+        }
+
+        impl From<wit::Receiver> for model::Receiver {
+            fn from(r: wit::Receiver) -> Self {
+                model::Receiver {
+                    reference: r.reference,
+                    called: r.called,
+                }
+            }
+        }
+
+        impl From<wit::Reference> for model::Reference {
+            fn from(r: wit::Reference) -> Self {
+                model::Reference {
+                    name: r.name,
+                    kind: r.kind.into(),
+                    span: r.span.into(),
+                    qualifier: r.qualifier,
+                    is_member: r.is_member,
+                    enclosing: r.enclosing,
+                    local: r.local,
+                    receiver: r.receiver.map(Into::into),
+                    arguments: r.arguments,
+                }
+            }
+        }
+
+        impl From<wit::Local> for model::Local {
+            fn from(l: wit::Local) -> Self {
+                model::Local {
+                    name: l.name,
+                    span: l.span.into(),
+                    scope: l.scope.into(),
+                    language_kind: l.language_kind,
+                    value: l.value.map(Into::into),
+                }
+            }
+        }
+
+        impl From<wit::DeclaredType> for model::DeclaredType {
+            fn from(d: wit::DeclaredType) -> Self {
+                use model::DeclaredTypeSource as M;
+                use wit::DeclaredTypeSource as W;
+                model::DeclaredType {
+                    target: match d.target {
+                        wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
+                        wit::DeclaredTarget::Local(i) => model::DeclaredTarget::Local(i),
+                    },
+                    type_name: d.type_name,
+                    type_qualifier: d.type_qualifier,
+                    span: d.span.into(),
+                    source: match d.source {
+                        W::Annotation => M::Annotation,
+                        W::Constructor => M::Constructor,
+                        W::Literal => M::Literal,
+                        W::ReturnType => M::ReturnType,
+                        W::Receiver => M::Receiver,
+                        W::SelfType => M::SelfType,
+                    },
+                }
+            }
+        }
+    };
+}
+
+/// `lingo:plugin@0.3.0` (the current ABI).
+pub mod v0_3_0 {
     use super::Failure;
     use crate::model;
-    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::types as wit;
+    use crate::runtime::bindings::v0_3_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_3_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
     shared_conversions!();
+    since_0_2_0_conversions!();
 
-    fn symbol_arity(s: &wit::Symbol) -> Option<model::Arity> {
-        s.arity.map(|a| model::Arity {
-            min: a.min,
-            max: a.max,
-        })
+    fn module_layout(policy: &wit::LanguagePolicy) -> model::ModuleLayout {
+        use model::ModuleLayout as M;
+        use wit::ModuleLayout as W;
+        match policy.module_layout {
+            W::DeclaredInText => M::DeclaredInText,
+            W::FilePerModule => M::FilePerModule,
+            W::DeclaredFilePerModule => M::DeclaredFilePerModule,
+            W::FolderPerModule => M::FolderPerModule,
+        }
     }
 
-    /// The document's declared types.
-    pub fn declared_types(
-        document: &GuestDocument<'_>,
-        store: impl AsContextMut,
-        doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::DeclaredType>> {
-        Ok(document
-            .call_declared_types(store, doc)?
-            .into_iter()
-            .map(Into::into)
-            .collect())
+    /// A span the host hands to the plugin.
+    pub fn span(s: &model::Span) -> wit::Span {
+        let position = |p: &model::Position| wit::Position {
+            line: p.line,
+            character: p.character,
+            offset: p.offset,
+        };
+        wit::Span {
+            start: position(&s.start),
+            end: position(&s.end),
+        }
     }
 
     impl From<wit::PluginInfo> for model::PluginInfo {
@@ -298,6 +391,7 @@ pub mod v0_2_0 {
                     .map(|c| capability_name(c).to_string())
                     .collect(),
                 policy: model::LanguagePolicy {
+                    module_layout: module_layout(&i.policy),
                     skip_dirs: i.policy.skip_dirs,
                     bare_names_reach_members: i.policy.bare_names_reach_members,
                     type_annotation: match i.policy.type_annotation {
@@ -313,63 +407,53 @@ pub mod v0_2_0 {
             }
         }
     }
+}
 
-    impl From<wit::Receiver> for model::Receiver {
-        fn from(r: wit::Receiver) -> Self {
-            model::Receiver {
-                reference: r.reference,
-                called: r.called,
-            }
-        }
+/// `lingo:plugin@0.2.0`: no module layout, no moves.
+pub mod v0_2_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+
+    /// A 0.2.0 policy states no module layout.
+    fn module_layout(_policy: &wit::LanguagePolicy) -> model::ModuleLayout {
+        model::ModuleLayout::Unstated
     }
 
-    impl From<wit::Reference> for model::Reference {
-        fn from(r: wit::Reference) -> Self {
-            model::Reference {
-                name: r.name,
-                kind: r.kind.into(),
-                span: r.span.into(),
-                qualifier: r.qualifier,
-                is_member: r.is_member,
-                enclosing: r.enclosing,
-                local: r.local,
-                receiver: r.receiver.map(Into::into),
-                arguments: r.arguments,
-            }
-        }
-    }
-
-    impl From<wit::Local> for model::Local {
-        fn from(l: wit::Local) -> Self {
-            model::Local {
-                name: l.name,
-                span: l.span.into(),
-                scope: l.scope.into(),
-                language_kind: l.language_kind,
-                value: l.value.map(Into::into),
-            }
-        }
-    }
-
-    impl From<wit::DeclaredType> for model::DeclaredType {
-        fn from(d: wit::DeclaredType) -> Self {
-            use model::DeclaredTypeSource as M;
-            use wit::DeclaredTypeSource as W;
-            model::DeclaredType {
-                target: match d.target {
-                    wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
-                    wit::DeclaredTarget::Local(i) => model::DeclaredTarget::Local(i),
-                },
-                type_name: d.type_name,
-                type_qualifier: d.type_qualifier,
-                span: d.span.into(),
-                source: match d.source {
-                    W::Annotation => M::Annotation,
-                    W::Constructor => M::Constructor,
-                    W::Literal => M::Literal,
-                    W::ReturnType => M::ReturnType,
-                    W::Receiver => M::Receiver,
-                    W::SelfType => M::SelfType,
+    impl From<wit::PluginInfo> for model::PluginInfo {
+        fn from(i: wit::PluginInfo) -> Self {
+            model::PluginInfo {
+                name: i.name,
+                version: i.version,
+                abi_version: i.abi_version,
+                languages: i.languages,
+                extensions: i.extensions,
+                manifests: i.manifests,
+                path_separator: i.path_separator,
+                capabilities: i
+                    .capabilities
+                    .into_iter()
+                    .map(|c| capability_name(c).to_string())
+                    .collect(),
+                policy: model::LanguagePolicy {
+                    module_layout: module_layout(&i.policy),
+                    skip_dirs: i.policy.skip_dirs,
+                    bare_names_reach_members: i.policy.bare_names_reach_members,
+                    type_annotation: match i.policy.type_annotation {
+                        wit::TypeAnnotationPosition::AfterName => {
+                            model::TypeAnnotationPosition::AfterName
+                        }
+                        wit::TypeAnnotationPosition::BeforeName => {
+                            model::TypeAnnotationPosition::BeforeName
+                        }
+                        wit::TypeAnnotationPosition::None => model::TypeAnnotationPosition::None,
+                    },
                 },
             }
         }

@@ -19,16 +19,16 @@ pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.2.0";
+pub const ABI_VERSION: &str = "0.3.0";
 
 /// The ABI versions this host can load, newest first: a bindings module
 /// per version (`bindings.rs`).
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.1.0"];
+pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.2.0", "0.1.0"];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -173,6 +173,44 @@ pub trait LanguagePlugin: Send + Sync {
         module_path: &str,
         name: Option<&str>,
     ) -> EditsResult;
+    /// The byte range `[start, end)` that moving or deleting the
+    /// declaration at `span` takes out of `source` (ABI 0.3.0 on; earlier
+    /// plugins cannot say).
+    fn declaration_extent(
+        &self,
+        _path: &str,
+        _source: &str,
+        _span: &Span,
+    ) -> Result<(u32, u32), PluginError> {
+        Err(self.unsupported("declaration-extent"))
+    }
+    /// Edits to `target` (path, text) that add the declaration at `span` of
+    /// `source` (path, text), rendered for `target_module` (empty: its own).
+    fn place_declaration(
+        &self,
+        _source: (&str, &str),
+        _span: &Span,
+        _target: (&str, &str),
+        _target_module: &str,
+    ) -> EditsResult {
+        Err(self.unsupported("place-declaration"))
+    }
+    /// How a file of module `importer` writes an import of `target`.
+    fn import_specifier(
+        &self,
+        _importer: &ModuleIdentity,
+        _target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        Err(self.unsupported("import-specifier"))
+    }
+    /// The error of an operation this plugin does not implement.
+    fn unsupported(&self, operation: &str) -> PluginError {
+        PluginError::Unsupported {
+            plugin: self.info().name.clone(),
+            operation: operation.to_string(),
+        }
+    }
     /// Calls, failures, tripped operations and memory of this plugin, when
     /// it keeps them.
     fn health(&self) -> Option<PluginHealth> {

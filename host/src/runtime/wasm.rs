@@ -13,13 +13,13 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_1_0, v0_2_0};
+use super::bindings::{v0_1_0, v0_2_0, v0_3_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode};
 
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
@@ -27,12 +27,14 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_3_0(v0_3_0::LanguagePlugin),
     V0_2_0(v0_2_0::LanguagePlugin),
     V0_1_0(v0_1_0::LanguagePlugin),
 }
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_3_0(v0_3_0::LanguagePluginPre<SandboxState>),
     V0_2_0(v0_2_0::LanguagePluginPre<SandboxState>),
     V0_1_0(v0_1_0::LanguagePluginPre<SandboxState>),
 }
@@ -42,6 +44,11 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_3_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_3_0 as conv;
+                $body
+            }
             Bindings::V0_2_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_2_0 as conv;
@@ -85,6 +92,9 @@ mod operation {
     pub const RENDER_IMPORT: &str = "render-import";
     pub const REMOVE_IMPORT: &str = "remove-import";
     pub const NODE_AT: &str = "node-at";
+    pub const DECLARATION_EXTENT: &str = "declaration-extent";
+    pub const PLACE_DECLARATION: &str = "place-declaration";
+    pub const IMPORT_SPECIFIER: &str = "import-specifier";
 }
 
 impl WasmPlugin {
@@ -118,6 +128,7 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_3_0 => v0_3_0::LanguagePluginPre::new(pre).map(Pre::V0_3_0),
             AbiVersion::V0_2_0 => v0_2_0::LanguagePluginPre::new(pre).map(Pre::V0_2_0),
             AbiVersion::V0_1_0 => v0_1_0::LanguagePluginPre::new(pre).map(Pre::V0_1_0),
         }
@@ -209,6 +220,7 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_3_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_3_0),
             Pre::V0_2_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_2_0),
             Pre::V0_1_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_1_0),
         };
@@ -432,6 +444,7 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_3_0,
     V0_2_0,
     V0_1_0,
 }
@@ -439,6 +452,7 @@ enum AbiVersion {
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.3.0" => Some(AbiVersion::V0_3_0),
             "0.2.0" => Some(AbiVersion::V0_2_0),
             "0.1.0" => Some(AbiVersion::V0_1_0),
             _ => None,
@@ -447,6 +461,7 @@ impl AbiVersion {
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_3_0 => "0.3.0",
             AbiVersion::V0_2_0 => "0.2.0",
             AbiVersion::V0_1_0 => "0.1.0",
         }
@@ -612,6 +627,88 @@ impl LanguagePlugin for WasmPlugin {
                     .map(|edits| edits.into_iter().map(conv::edit).collect())
                     .map_err(Failure::from)))
             })?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn declaration_extent(
+        &self,
+        path: &str,
+        source: &str,
+        span: &Span,
+    ) -> Result<(u32, u32), PluginError> {
+        let result = self.with_document(
+            operation::DECLARATION_EXTENT,
+            path,
+            source,
+            |store, b, doc| match b {
+                Bindings::V0_3_0(b) => Ok(b
+                    .lingo_plugin_edits()
+                    .call_declaration_extent(store, doc, convert::v0_3_0::span(span))?
+                    .map(|s| (s.start.offset, s.end.offset))
+                    .map_err(Failure::from)),
+                _ => Ok(Err(Failure::Unsupported(
+                    operation::DECLARATION_EXTENT.into(),
+                ))),
+            },
+        )?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn place_declaration(
+        &self,
+        source: (&str, &str),
+        span: &Span,
+        target: (&str, &str),
+        target_module: &str,
+    ) -> EditsResult {
+        let key = health::Key::document(operation::PLACE_DECLARATION, source.0, source.1);
+        let bytes = source.1.len() + target.1.len();
+        let result = self.call(key, bytes, |store, b| {
+            let Bindings::V0_3_0(b) = b else {
+                return Ok(Err(Failure::Unsupported(
+                    operation::PLACE_DECLARATION.into(),
+                )));
+            };
+            let document = b.lingo_plugin_syntax().document();
+            let from = document.call_constructor(&mut *store, source.0, source.1)?;
+            let into = document.call_constructor(&mut *store, target.0, target.1)?;
+            let edits = b.lingo_plugin_edits().call_place_declaration(
+                &mut *store,
+                from,
+                convert::v0_3_0::span(span),
+                into,
+                target_module,
+            )?;
+            from.resource_drop(&mut *store)?;
+            into.resource_drop(&mut *store)?;
+            Ok(edits
+                .map(|edits| edits.into_iter().map(convert::v0_3_0::edit).collect())
+                .map_err(Failure::from))
+        })?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn import_specifier(
+        &self,
+        importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        let result = self.call(
+            health::Key::operation(operation::IMPORT_SPECIFIER),
+            0,
+            |store, b| {
+                let Bindings::V0_3_0(b) = b else {
+                    return Ok(Err(Failure::Unsupported(
+                        operation::IMPORT_SPECIFIER.into(),
+                    )));
+                };
+                let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
+                Ok(b.lingo_plugin_modules()
+                    .call_import_specifier(store, &importer.into(), &target.into(), &wit_manifests)?
+                    .map_err(Failure::from))
+            },
+        )?;
         result.map_err(|e| self.plugin_error(e))
     }
 

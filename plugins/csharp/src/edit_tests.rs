@@ -309,7 +309,10 @@ fn moved(source: &str, marker: &str, target: &str, namespace: &str) -> (String, 
 fn a_moved_type_takes_its_doc_comment_and_attributes_and_leaves_no_gap() {
     let source = "namespace Shapes\n{\n    class A { }\n\n    /// <summary>B.</summary>\n    [Serializable]\n    public class B\n    {\n        int x;\n    }\n\n    class C { }\n}\n";
     let (left, created) = moved(source, "public class B", "", "Shapes");
-    assert_eq!(left, "namespace Shapes\n{\n    class A { }\n\n    class C { }\n}\n");
+    assert_eq!(
+        left,
+        "namespace Shapes\n{\n    class A { }\n\n    class C { }\n}\n"
+    );
     assert_eq!(
         created,
         "namespace Shapes\n{\n    /// <summary>B.</summary>\n    [Serializable]\n    public class B\n    {\n        int x;\n    }\n}\n"
@@ -349,5 +352,8 @@ fn a_moved_type_joins_the_namespace_the_target_already_declares() {
         target,
         "Shapes",
     );
-    assert!(matches!(refused, Err(PluginError::Failed(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(PluginError::Failed(_))),
+        "{refused:?}"
+    );
 }

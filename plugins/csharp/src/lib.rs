@@ -260,7 +260,15 @@ impl Language for CSharp {
         target: &str,
         target_module: &str,
     ) -> Result<Vec<TextEdit>, PluginError> {
-        placement::place_declaration(source_root, source, start, end, target_root, target, target_module)
+        placement::place_declaration(
+            source_root,
+            source,
+            start,
+            end,
+            target_root,
+            target,
+            target_module,
+        )
     }
 
     /// A namespace is imported by its full name.

@@ -6,7 +6,9 @@ use lingo_plugin_sdk::types::{PluginError, TextEdit};
 use tree_sitter::Node;
 
 use crate::declarations::{enclosing_namespace, file_scoped_namespace, text};
-use crate::render::{Style, declaration_at, indent_unit, parse_target, render_declaration, start_with_doc};
+use crate::render::{
+    Style, declaration_at, indent_unit, parse_target, render_declaration, start_with_doc,
+};
 
 /// The whole lines of the type at `start..end`, with its doc comment (its
 /// attributes are part of its node).
@@ -128,7 +130,9 @@ fn into_block(block: Node, target: &str, body: &str) -> TextEdit {
         return append(target, body);
     };
     let close = list.end_byte().saturating_sub(1);
-    let line_start = target[..block.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = target[..block.start_byte()]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
     let outer: String = target[line_start..block.start_byte()]
         .chars()
         .take_while(|c| c.is_whitespace())
@@ -156,6 +160,10 @@ fn into_block(block: Node, target: &str, body: &str) -> TextEdit {
             format!("{gap}{}\n", indented.join("\n")),
         )
     } else {
-        edit(close, close, format!("\n{gap}{}\n{outer}", indented.join("\n")))
+        edit(
+            close,
+            close,
+            format!("\n{gap}{}\n{outer}", indented.join("\n")),
+        )
     }
 }

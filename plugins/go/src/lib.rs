@@ -274,7 +274,15 @@ impl Language for Go {
         target: &str,
         target_module: &str,
     ) -> Result<Vec<TextEdit>, PluginError> {
-        placement::place_declaration(source_root, source, start, end, target_root, target, target_module)
+        placement::place_declaration(
+            source_root,
+            source,
+            start,
+            end,
+            target_root,
+            target,
+            target_module,
+        )
     }
 
     /// A package is imported by its import path.

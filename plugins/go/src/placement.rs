@@ -63,9 +63,8 @@ pub fn place_declaration(
             assumed_package_name(target_module.trim_end_matches('/'))
         }
     } else {
-        package_name(target_root, target).ok_or_else(|| {
-            PluginError::Failed("the target file has no package clause".into())
-        })?
+        package_name(target_root, target)
+            .ok_or_else(|| PluginError::Failed("the target file has no package clause".into()))?
     };
     let export = target_package != own_package;
     let outer = outermost(node);
@@ -155,7 +154,10 @@ const (
     fn a_type_moves_with_its_doc_comment_into_a_new_file_of_its_package() {
         let (left, created) = moved("Circle struct{ r float64 }", "", "");
         assert!(!left.contains("Circle is round"), "{left}");
-        assert!(left.contains("import \"math\"\n\n// area of a circle."), "{left}");
+        assert!(
+            left.contains("import \"math\"\n\n// area of a circle."),
+            "{left}"
+        );
         assert_eq!(
             created,
             "package shapes\n\n// Circle is round.\ntype Circle struct{ r float64 }\n"

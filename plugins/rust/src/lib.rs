@@ -5,6 +5,7 @@
 mod imports;
 mod macros;
 mod modules;
+mod placement;
 mod types;
 
 use std::sync::OnceLock;
@@ -124,6 +125,7 @@ impl Language for Rust {
             skip_dirs: vec!["target".into()],
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+            module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredFilePerModule,
         }
     }
 
@@ -145,6 +147,7 @@ impl Language for Rust {
             Capability::ModuleResolution,
             Capability::RenderImport,
             Capability::RemoveImport,
+            Capability::RenderDeclaration,
         ]
     }
 
@@ -224,6 +227,45 @@ impl Language for Rust {
         name: Option<&str>,
     ) -> Result<Vec<TextEdit>, PluginError> {
         imports::remove_import(root, source, module_path, name)
+    }
+
+    fn render_declaration(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_module: &str,
+    ) -> Result<String, PluginError> {
+        placement::render_declaration(root, source, start, end, target_module)
+    }
+
+    fn declaration_extent(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        placement::declaration_extent(root, source, start, end)
+    }
+
+    fn place_declaration(
+        source_root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        _target_root: Node,
+        target: &str,
+        target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        placement::place_declaration(source_root, source, start, end, target, target_module)
+    }
+
+    fn import_specifier(
+        importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        placement::import_specifier(importer, target)
     }
 
     fn module_of(

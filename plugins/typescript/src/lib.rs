@@ -7,6 +7,7 @@ mod declarations;
 mod import_edits;
 mod imports;
 mod modules;
+mod placement;
 mod render;
 mod types;
 
@@ -203,6 +204,7 @@ impl Language for TypeScript {
             skip_dirs: vec!["node_modules".into(), "dist".into(), "build".into()],
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
+            module_layout: lingo_plugin_sdk::types::ModuleLayout::FilePerModule,
         }
     }
 
@@ -323,6 +325,35 @@ impl Language for TypeScript {
         manifests: &[Manifest],
     ) -> Vec<String> {
         modules::resolve_import(importer, import_path, manifests)
+    }
+
+    fn declaration_extent(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        placement::declaration_extent(root, source, start, end)
+    }
+
+    fn place_declaration(
+        source_root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        _target_root: Node,
+        target: &str,
+        target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        placement::place_declaration(source_root, source, start, end, target, target_module)
+    }
+
+    fn import_specifier(
+        importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        Ok(modules::import_specifier(importer, target))
     }
 }
 

@@ -89,6 +89,29 @@ pub fn module_of(path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
     }]
 }
 
+/// The relative specifier a file of module `importer` imports module
+/// `target` by (`./util`, `../shapes/circle`).
+pub fn import_specifier(importer: &ModuleIdentity, target: &ModuleIdentity) -> String {
+    let from: Vec<&str> = parent(&importer.path)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let to: Vec<&str> = target.path.split('/').filter(|s| !s.is_empty()).collect();
+    let target_folder = &to[..to.len().saturating_sub(1)];
+    let shared = from
+        .iter()
+        .zip(target_folder)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let ups = from.len() - shared;
+    let down = to[shared..].join("/");
+    if ups == 0 {
+        format!("./{down}")
+    } else {
+        format!("{}{down}", "../".repeat(ups))
+    }
+}
+
 /// Candidate modules for `import_path` written in a file of `importer`:
 /// relative paths against the importer's folder, bare names of workspace
 /// packages (`package.json` `name`) to their entry or sub-path; other bare
@@ -270,5 +293,24 @@ mod tests {
             ["packages/ui/button", "packages/ui/button/index"]
         );
         assert!(resolve("@acme/other").is_empty());
+    }
+
+    #[test]
+    fn import_specifiers_resolve_back_to_their_module() {
+        for (from, to, expected) in [
+            ("src/a/b", "src/util", "../util"),
+            ("src/a/b", "src/a/c", "./c"),
+            ("src/a", "src/a/deep/x", "./a/deep/x"),
+            ("src/a/b", "src", "../../src"),
+            ("main", "lib/x", "./lib/x"),
+        ] {
+            let specifier = import_specifier(&importer(from), &importer(to));
+            assert_eq!(specifier, expected, "{from} -> {to}");
+            let resolved = resolve_import(&importer(from), &specifier, &[]);
+            assert!(
+                resolved.contains(&to.to_string()),
+                "{from} -> {to}: {resolved:?}"
+            );
+        }
     }
 }

@@ -30,7 +30,7 @@ fn text<'s>(node: Node, source: &'s str) -> &'s str {
 
 /// Members of classes, interfaces, enums and object literals: a span inside
 /// one denotes the member, not the declaration around it.
-const MEMBERS: &[&str] = &[
+pub(crate) const MEMBERS: &[&str] = &[
     "method_definition",
     "method_signature",
     "abstract_method_signature",
@@ -43,7 +43,7 @@ const MEMBERS: &[&str] = &[
 
 /// The declaration or member the span `[start, end)` denotes: the innermost
 /// one covering it.
-fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
+pub(crate) fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
     let mut node = root.descendant_for_byte_range(start, end);
     while let Some(n) = node {
         if DECLARATIONS.contains(&n.kind()) || MEMBERS.contains(&n.kind()) {

@@ -31,9 +31,9 @@ use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
     DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, FunctionMetrics, Halstead,
-    Import, ImportKind, ImportedName, LanguagePolicy, Local, Manifest, ModuleIdentity, PluginError,
-    PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind,
-    SyntaxNode, TextEdit, TypeAnnotationPosition, Visibility,
+    Import, ImportKind, ImportedName, LanguagePolicy, Local, Manifest, ModuleIdentity,
+    ModuleLayout, PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity,
+    Span, Symbol, SymbolKind, SyntaxNode, TextEdit, TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -545,6 +545,7 @@ impl plugin::Guest for Hostile {
                 skip_dirs: Vec::new(),
                 bare_names_reach_members: false,
                 type_annotation: TypeAnnotationPosition::None,
+                module_layout: ModuleLayout::DeclaredInText,
             },
         }
     }
@@ -642,6 +643,34 @@ impl edits::Guest for Hostile {
             "hostile: render-declaration".into(),
         ))
     }
+    /// An extent far outside the document, which the host must refuse.
+    fn declaration_extent(
+        _doc: syntax::DocumentBorrow<'_>,
+        span: Span,
+    ) -> Result<Span, PluginError> {
+        let far = Position {
+            line: u32::MAX,
+            character: u32::MAX,
+            offset: u32::MAX,
+        };
+        Ok(Span {
+            start: span.start,
+            end: far,
+        })
+    }
+    /// An edit whose range runs backwards, which the host must refuse.
+    fn place_declaration(
+        _source: syntax::DocumentBorrow<'_>,
+        _span: Span,
+        _target: syntax::DocumentBorrow<'_>,
+        _target_module: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Ok(vec![TextEdit {
+            start: 10,
+            end: 2,
+            new_text: "x".into(),
+        }])
+    }
 }
 
 impl modules::Guest for Hostile {
@@ -675,6 +704,14 @@ impl modules::Guest for Hostile {
             }
         }
         Vec::new()
+    }
+    /// A specifier of a mebibyte.
+    fn import_specifier(
+        _importer: ModuleIdentity,
+        _target: ModuleIdentity,
+        _manifests: Vec<Manifest>,
+    ) -> Result<String, PluginError> {
+        Ok("M".repeat(MIB))
     }
 }
 
