@@ -79,6 +79,10 @@ impl Analysis {
         Self::new(workspace.clone(), workspace.fresh())
     }
 
+    pub fn workspace(&self) -> &Arc<Workspace> {
+        &self.workspace
+    }
+
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
     }

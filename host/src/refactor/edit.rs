@@ -174,6 +174,49 @@ pub fn splice(text: &str, spans: &[(usize, usize, &str)]) -> (String, Vec<usize>
     (out, starts)
 }
 
+/// A unified diff of `old` to `new` (`--- a/path`, `+++ b/path`), as one
+/// hunk over the lines that differ, without context lines.
+pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let prefix = old_lines
+        .iter()
+        .zip(&new_lines)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = old_lines[prefix..]
+        .iter()
+        .rev()
+        .zip(new_lines[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let removed = &old_lines[prefix..old_lines.len() - suffix];
+    let added = &new_lines[prefix..new_lines.len() - suffix];
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    if removed.is_empty() && added.is_empty() {
+        return out;
+    }
+    // A hunk of no lines starts at the line before it (unified diff's rule).
+    let start = |count: usize| if count == 0 { prefix } else { prefix + 1 };
+    out.push_str(&format!(
+        "@@ -{},{} +{},{} @@\n",
+        start(removed.len()),
+        removed.len(),
+        start(added.len()),
+        added.len()
+    ));
+    for (sign, lines) in [('-', removed), ('+', added)] {
+        for line in lines {
+            out.push(sign);
+            out.push_str(line);
+            if !line.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::plan::Range;

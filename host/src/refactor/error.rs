@@ -60,6 +60,54 @@ pub enum RefactorError {
     UnknownSnapshot { id: String, known: Vec<String> },
     #[error("rolling back failed: {reason}")]
     RollbackFailed { reason: String },
+    #[error("no declaration `{name}` in `{path}`{}", .line.map(|l| format!(" at line {l}")).unwrap_or_default())]
+    SymbolNotFound {
+        path: String,
+        name: String,
+        line: Option<u32>,
+        nearby: Vec<String>,
+    },
+    #[error("`{name}` names {} declarations in `{path}` (lines {}); pass `line`", .lines.len(), .lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))]
+    SymbolAmbiguous {
+        path: String,
+        name: String,
+        lines: Vec<u32>,
+    },
+    #[error("line {line} is outside `{path}`, which has {lines} lines")]
+    InvalidLine { path: String, line: u32, lines: u32 },
+    #[error("`{name}` ({kind}) cannot be moved: {reason}")]
+    NotMoveable {
+        name: String,
+        kind: String,
+        reason: String,
+        container: Option<String>,
+    },
+    #[error("`{name}` is nested in `{container}`: nested types move with the type that holds them")]
+    Nested { name: String, container: String },
+    #[error("`{name}` is already in `{path}`")]
+    SameLocation { name: String, path: String },
+    #[error("`{path}` cannot be the target: {reason}")]
+    InvalidTargetPath { path: String, reason: String },
+    #[error("`{name}` already exists where it would move: {}", .existing.join(", "))]
+    MoveCollision {
+        name: String,
+        target: String,
+        existing: Vec<String>,
+    },
+    #[error("moving `{name}` to `{target}` would leave what it uses out of its reach: {}", .needed.join(", "))]
+    BreaksAccessibility {
+        name: String,
+        target: String,
+        /// `name (path:line)` of each declaration the moved one uses and
+        /// could no longer see.
+        needed: Vec<String>,
+    },
+    #[error("`{path}` would have {after} syntax errors instead of {before} after the move")]
+    BreaksSyntax {
+        path: String,
+        before: usize,
+        after: usize,
+    },
 }
 
 impl RefactorError {
@@ -81,6 +129,16 @@ impl RefactorError {
             RefactorError::ApplyFailed { .. } => "APPLY_FAILED",
             RefactorError::UnknownSnapshot { .. } => "SNAPSHOT_NOT_FOUND",
             RefactorError::RollbackFailed { .. } => "ROLLBACK_FAILED",
+            RefactorError::SymbolNotFound { .. } => "SYMBOL_NOT_FOUND",
+            RefactorError::SymbolAmbiguous { .. } => "SYMBOL_AMBIGUOUS",
+            RefactorError::InvalidLine { .. } => "INVALID_LINE_NUMBER",
+            RefactorError::NotMoveable { .. } => "SYMBOL_NOT_MOVEABLE",
+            RefactorError::Nested { .. } => "SYMBOL_IS_NESTED",
+            RefactorError::SameLocation { .. } => "SAME_LOCATION",
+            RefactorError::InvalidTargetPath { .. } => "INVALID_TARGET_PATH",
+            RefactorError::MoveCollision { .. } => "NAME_COLLISION",
+            RefactorError::BreaksAccessibility { .. } => "BREAKS_ACCESSIBILITY",
+            RefactorError::BreaksSyntax { .. } => "COMPILATION_ERROR",
         }
     }
 
@@ -121,6 +179,60 @@ impl RefactorError {
                 json!({ "field": "snapshot_id", "snapshotId": id, "known": known })
             }
             RefactorError::RollbackFailed { .. } => json!({ "field": "snapshot_id" }),
+            RefactorError::SymbolNotFound {
+                path,
+                name,
+                line,
+                nearby,
+            } => json!({
+                "field": "symbolName", "sourceFile": path, "symbolName": name,
+                "line": line, "nearbySymbols": nearby,
+            }),
+            RefactorError::SymbolAmbiguous { path, name, lines } => json!({
+                "field": "line", "sourceFile": path, "symbolName": name, "lines": lines,
+            }),
+            RefactorError::InvalidLine { line, lines, .. } => {
+                json!({ "field": "line", "line": line, "lines": lines })
+            }
+            RefactorError::NotMoveable {
+                name,
+                kind,
+                container,
+                reason,
+            } => json!({
+                "field": "symbolName", "symbolName": name, "symbolKind": kind,
+                "containingType": container, "reason": reason,
+                "supportedKinds": ["Class", "Struct", "Interface", "Enum", "Record", "Delegate"],
+            }),
+            RefactorError::Nested { name, container } => json!({
+                "field": "symbolName", "symbolName": name, "containingType": container,
+            }),
+            RefactorError::SameLocation { path, .. } => {
+                json!({ "field": "targetFile", "targetFile": path })
+            }
+            RefactorError::InvalidTargetPath { path, reason } => {
+                json!({ "field": "targetFile", "targetFile": path, "reason": reason })
+            }
+            RefactorError::MoveCollision {
+                name,
+                target,
+                existing,
+            } => json!({
+                "field": "targetFile", "symbolName": name, "target": target,
+                "existingTypeLocation": existing.first(), "existing": existing,
+            }),
+            RefactorError::BreaksAccessibility {
+                name,
+                target,
+                needed,
+            } => json!({ "symbolName": name, "target": target, "inaccessible": needed }),
+            RefactorError::BreaksSyntax {
+                path,
+                before,
+                after,
+            } => {
+                json!({ "file_path": path, "syntaxErrorsBefore": before, "syntaxErrorsAfter": after })
+            }
         }
     }
 
@@ -141,6 +253,31 @@ impl RefactorError {
                 .take(3)
                 .map(|k| format!("Did you mean {k}?"))
                 .collect(),
+            RefactorError::SymbolNotFound { nearby, .. } => {
+                let mut out = vec![
+                    "Check spelling of symbol name".to_string(),
+                    "Verify the line number is correct".to_string(),
+                ];
+                out.extend(nearby.iter().take(3).map(|n| format!("Did you mean {n}?")));
+                out
+            }
+            RefactorError::SymbolAmbiguous { .. } => {
+                vec!["Pass `line`, the 1-based line where the declaration starts".into()]
+            }
+            RefactorError::NotMoveable { container, .. } => container
+                .iter()
+                .map(|c| format!("Move the containing type {c} instead"))
+                .collect(),
+            RefactorError::Nested { container, .. } => {
+                vec![format!("Move the containing type {container} instead")]
+            }
+            RefactorError::MoveCollision { .. } => vec![
+                "Rename the type before moving".into(),
+                "Choose a different target".into(),
+            ],
+            RefactorError::BreaksAccessibility { .. } => {
+                vec!["Make what it uses visible to the target module first, or move it too".into()]
+            }
             _ => Vec::new(),
         }
     }

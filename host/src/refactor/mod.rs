@@ -10,12 +10,14 @@ mod apply;
 mod delete;
 mod edit;
 mod error;
+mod moves;
 pub mod plan;
 mod rename;
 
 pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
 pub use delete::{DeleteKind, DeleteRequest, plan_delete};
-pub use edit::{EditError, LineIndex};
+pub use edit::{EditError, LineIndex, apply as apply_text_edits, unified_diff};
 pub use error::RefactorError;
+pub use moves::{Location, MoveOutcome, MoveRequest, MoveSource, Moved, kind_name, plan_move};
 pub use plan::{Plan, Warning};
 pub use rename::{RenameKind, RenameRequest, plan_rename};

@@ -7,6 +7,7 @@ mod graph_tools;
 mod health;
 mod hierarchy;
 mod implementations;
+mod moves;
 mod node;
 mod outline;
 pub mod output;
@@ -83,6 +84,8 @@ impl ToolRegistry {
             graph_tools::paths_between(),
             refactor::rename(),
             refactor::delete(),
+            moves::move_symbol(),
+            moves::move_type_to_file(),
             refactor::apply(),
             refactor::rollback(),
         ];
@@ -174,7 +177,14 @@ impl ToolRegistry {
 }
 
 /// The tools that write files (MCP annotations say so).
-const WRITING_TOOLS: &[&str] = &["rename", "delete", "apply_plan", "rollback"];
+const WRITING_TOOLS: &[&str] = &[
+    "rename",
+    "delete",
+    "move",
+    "move_type_to_file",
+    "apply_plan",
+    "rollback",
+];
 
 impl Tool {
     /// Whether calling it may change files (with `dryRun: false`).

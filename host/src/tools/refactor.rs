@@ -17,7 +17,7 @@ use crate::refactor::{
 
 /// The options every refactoring tool reads, at the top level or inside
 /// `options` (typemill-api.md's envelope).
-fn options_schema() -> Value {
+pub(super) fn options_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -158,15 +158,15 @@ pub fn rollback() -> Tool {
 }
 
 /// `dryRun`, `force` and `validateChecksums`, from `options` or the top level.
-struct Options {
-    dry_run: bool,
+pub(super) struct Options {
+    pub(super) dry_run: bool,
     force: bool,
     validate_checksums: bool,
 }
 
 /// A boolean option, from `options` or the top level (`default` when
 /// neither gives it).
-fn option_flag(args: &Args, name: &str, default: bool) -> Result<bool, ToolError> {
+pub(super) fn option_flag(args: &Args, name: &str, default: bool) -> Result<bool, ToolError> {
     let value = args
         .value("options")
         .and_then(|o| o.get(name))
@@ -179,7 +179,7 @@ fn option_flag(args: &Args, name: &str, default: bool) -> Result<bool, ToolError
     }
 }
 
-fn read_options(args: &Args) -> Result<Options, ToolError> {
+pub(super) fn read_options(args: &Args) -> Result<Options, ToolError> {
     if let Some(options) = args.value("options")
         && !options.is_object()
     {
@@ -194,7 +194,7 @@ fn read_options(args: &Args) -> Result<Options, ToolError> {
 
 impl Options {
     /// How to apply, within the request's deadline.
-    fn apply(&self) -> ApplyOptions {
+    pub(super) fn apply(&self) -> ApplyOptions {
         ApplyOptions {
             force: self.force,
             validate_checksums: self.validate_checksums,
@@ -293,7 +293,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     to_json(&applied)
 }
 
-fn answer_plan(plan: &Plan) -> Result<Value, ToolError> {
+pub(super) fn answer_plan(plan: &Plan) -> Result<Value, ToolError> {
     let mut value = to_json(plan)?;
     value["dryRun"] = Value::Bool(true);
     Ok(value)

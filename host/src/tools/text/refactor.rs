@@ -174,3 +174,53 @@ pub fn rolled_back(value: &Value, _request: &Request, writer: &mut Writer) {
         str_of(value, "snapshot_id").unwrap_or("?"),
     ));
 }
+
+/// `move_type_to_file`: what moved where, or the pending changes of a preview.
+pub fn moved(value: &Value, _request: &Request, writer: &mut Writer) {
+    let symbol = &value["symbol"];
+    let place = |location: &Value| {
+        format!(
+            "{}:{}:{}",
+            str_of(location, "file").unwrap_or("?"),
+            location["line"].as_u64().unwrap_or(0),
+            location["column"].as_u64().unwrap_or(0)
+        )
+    };
+    let head = format!(
+        "{} `{}` {} -> {}",
+        str_of(symbol, "kind").unwrap_or("declaration"),
+        str_of(symbol, "fullyQualifiedName").unwrap_or("?"),
+        place(&symbol["previousLocation"]),
+        place(&symbol["newLocation"]),
+    );
+    if value["preview"] == Value::Bool(true) {
+        writer.always(&format!(
+            "preview of move {head}; nothing written (apply with apply_plan {{\"plan\": <structuredContent.plan>}})"
+        ));
+        warnings(&value["warnings"], writer);
+        for change in value["pendingChanges"].as_array().into_iter().flatten() {
+            let _ = writer.line(&format!(
+                "{} {}: {}",
+                str_of(change, "changeType").unwrap_or("?"),
+                str_of(change, "file").unwrap_or("?"),
+                str_of(change, "description").unwrap_or("")
+            ));
+            let body = str_of(change, "diff").or_else(|| str_of(change, "content"));
+            for line in body.unwrap_or("").lines() {
+                if !writer.line(&format!("  {line}")) {
+                    return;
+                }
+            }
+        }
+        return;
+    }
+    let files = |key: &str| value["changes"][key].as_array().map_or(0, Vec::len);
+    writer.always(&format!(
+        "moved {head}: {} files modified, {} created, {} uses updated; undo with rollback {{\"snapshot_id\": \"{}\"}}",
+        files("filesModified"),
+        files("filesCreated"),
+        value["referencesUpdated"].as_u64().unwrap_or(0),
+        str_of(value, "snapshot_id").unwrap_or("?"),
+    ));
+    warnings(&value["warnings"], writer);
+}

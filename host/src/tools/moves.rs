@@ -1,0 +1,406 @@
+//! The move tools: `move` (typemill-api.md's envelope, answering a plan)
+//! and `move_type_to_file` (roslyn-move-contracts.md's schema, preview and
+//! answers), both adapters over `crate::refactor::plan_move`.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::output::{array_of, boolean, integer, object, string};
+use super::refactor::{answer_plan, option_flag, options_schema, read_options};
+use super::target::to_json;
+use super::{Args, Tool, ToolContext, text};
+use crate::analysis::Analysis;
+use crate::error::ToolError;
+use crate::refactor::plan::{DocumentChange, FileOperation};
+use crate::refactor::{
+    Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, apply_plan, plan_move,
+};
+
+/// What `move` moves.
+const MOVE_KINDS: &[&str] = &["symbol", "to_module", "to_namespace", "consolidate"];
+
+/// `move`.
+pub fn move_symbol() -> Tool {
+    let mut properties = Map::new();
+    properties.insert(
+        "kind".into(),
+        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (the others are not served yet and are refused)" }),
+    );
+    properties.insert(
+        "source".into(),
+        json!({
+            "type": "object",
+            "description": "The declaration: {\"file_path\": \"src/a.rs\", \"position\": {\"line\": 0, \"character\": 0}} (zero-based), or {\"file_path\", \"name\", \"line\"} (name, 1-based line when the name is not unique)",
+            "properties": {
+                "file_path": { "type": "string" },
+                "position": { "type": "object", "properties": { "line": { "type": "integer", "minimum": 0 }, "character": { "type": "integer", "minimum": 0 } } },
+                "name": { "type": "string" },
+                "line": { "type": "integer", "minimum": 1 }
+            }
+        }),
+    );
+    properties.insert(
+        "destination".into(),
+        json!({
+            "type": "object",
+            "description": "Where it goes: {\"file_path\": \"src/b.rs\"}; created when missing (where the language allows a new file)",
+            "properties": { "file_path": { "type": "string" }, "module_path": { "type": "string" } }
+        }),
+    );
+    let options = options_schema();
+    for (name, schema) in options["properties"].as_object().into_iter().flatten() {
+        properties.insert(name.clone(), schema.clone());
+    }
+    properties.insert("options".into(), options);
+    Tool {
+        name: "move",
+        aliases: &["move_symbol", "moveSymbol"],
+        description: "Move a module-level declaration (type, function, constant) to another file, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as qualified paths are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Errors use roslyn-move-contracts.md's codes.",
+        input_schema: json!({ "type": "object", "properties": properties, "required": ["source", "destination"], "additionalProperties": false }),
+        handler: run_move,
+        text: text::plan_or_applied,
+        output_schema: super::output::plan_or_applied(),
+    }
+}
+
+/// `move_type_to_file`.
+pub fn move_type_to_file() -> Tool {
+    Tool {
+        name: "move_type_to_file",
+        aliases: &["moveTypeToFile"],
+        description: "Move a type declaration to another file (roslyn-move-contracts.md §1.1), in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
+        input_schema: json!({
+            "type": "object",
+            "required": ["sourceFile", "symbolName", "targetFile"],
+            "properties": {
+                "sourceFile": { "type": "string", "description": "The file declaring the type (absolute inside the workspace, or relative to its root)" },
+                "symbolName": { "type": "string", "minLength": 1, "description": "Name of the type to move (simple or qualified)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
+                "line": { "type": "integer", "minimum": 1, "description": "1-based line where the type is declared (for disambiguation)" },
+                "targetFile": { "type": "string", "description": "The file to move it to" },
+                "createTargetFile": { "type": "boolean", "default": true, "description": "Create the target file if it does not exist" },
+                "preview": { "type": "boolean", "default": false, "description": "Return the computed changes without applying them" },
+                "force": { "type": "boolean", "description": "Apply despite INCOMPLETE_REFERENCES or POTENTIAL_BEHAVIOR_CHANGE" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_move_type_to_file,
+        text: text::moved,
+        output_schema: moved_schema(),
+    }
+}
+
+fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let options = read_options(args)?;
+    let kind = args.str("kind")?.unwrap_or("symbol");
+    if !MOVE_KINDS.contains(&kind) {
+        return Err(ToolError::InvalidParam {
+            field: "kind".into(),
+            reason: format!("`{kind}` is not one of {}", MOVE_KINDS.join(", ")),
+            suggestions: crate::error::similar(kind, MOVE_KINDS.iter().copied(), 1),
+        });
+    }
+    if kind != "symbol" {
+        return Err(ToolError::InvalidParam {
+            field: "kind".into(),
+            reason: format!(
+                "`move` of kind `{kind}` is not served yet: move declarations one at a time with kind `symbol` (or move_type_to_file)"
+            ),
+            suggestions: vec!["symbol".into()],
+        });
+    }
+    let source = match args.value("source") {
+        Some(Value::Object(source)) => source,
+        Some(_) => return Err(ToolError::invalid("source", "expected an object")),
+        None => {
+            return Err(ToolError::MissingParam {
+                field: "source".into(),
+            });
+        }
+    };
+    let path = source
+        .get("file_path")
+        .or_else(|| source.get("path"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::invalid("source.file_path", "expected a string"))?
+        .to_string();
+    let source = match (source.get("position"), source.get("name")) {
+        (Some(position), _) => MoveSource::At {
+            path,
+            line: u32_field(&position["line"], "source.position.line")?,
+            character: u32_field(&position["character"], "source.position.character")?,
+        },
+        (None, Some(Value::String(name))) => MoveSource::Named {
+            path,
+            name: name.clone(),
+            line: match source.get("line") {
+                None | Some(Value::Null) => None,
+                Some(line) => Some(u32_field(line, "source.line")?),
+            },
+        },
+        _ => {
+            return Err(ToolError::invalid(
+                "source",
+                "give `position` {line, character} or `name`",
+            ));
+        }
+    };
+    let destination = match args.value("destination") {
+        Some(Value::Object(destination)) => destination,
+        Some(_) => return Err(ToolError::invalid("destination", "expected an object")),
+        None => {
+            return Err(ToolError::MissingParam {
+                field: "destination".into(),
+            });
+        }
+    };
+    let target_file = destination
+        .get("file_path")
+        .or_else(|| destination.get("path"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::invalid("destination.file_path", "expected a string"))?;
+    let request = MoveRequest {
+        source,
+        target_file: target_file.to_string(),
+        create_target_file: true,
+        types_only: false,
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    let outcome = plan_move(&analysis, &request)?;
+    if options.dry_run {
+        return answer_plan(&outcome.plan);
+    }
+    let applied = apply_plan(&context.workspace, &outcome.plan, &options.apply())?;
+    to_json(&applied)
+}
+
+fn u32_field(value: &Value, field: &str) -> Result<u32, ToolError> {
+    value
+        .as_u64()
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| ToolError::invalid(field, "expected a non-negative integer"))
+}
+
+fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let started = Instant::now();
+    let required = |field: &str| -> Result<&str, ToolError> {
+        match args.str(field)? {
+            Some(value) if !value.trim().is_empty() => Ok(value),
+            _ => Err(ToolError::MissingParam {
+                field: field.into(),
+            }),
+        }
+    };
+    let source_file = required("sourceFile")?;
+    let symbol_name = required("symbolName")?;
+    let target_file = required("targetFile")?;
+    let line = match args.value("line") {
+        None | Some(Value::Null) => None,
+        Some(line) => Some(u32_field(line, "line")?),
+    };
+    let request = MoveRequest {
+        source: MoveSource::Named {
+            path: source_file.to_string(),
+            name: symbol_name.to_string(),
+            line,
+        },
+        target_file: target_file.to_string(),
+        create_target_file: option_flag(args, "createTargetFile", true)?,
+        types_only: true,
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    let outcome = plan_move(&analysis, &request)?;
+    let root = context.workspace.root();
+    let absolute = |path: &str| root.join(path).to_string_lossy().into_owned();
+    if option_flag(args, "preview", false)? {
+        return preview(&analysis, &outcome, &absolute);
+    }
+    let apply = crate::refactor::ApplyOptions {
+        force: option_flag(args, "force", false)?,
+        validate_checksums: true,
+        deadline: crate::budget::current()
+            .and_then(|b| b.remaining())
+            .map(|r| Instant::now() + r),
+    };
+    let applied = apply_plan(&context.workspace, &outcome.plan, &apply)?;
+    let applied = to_json(&applied)?;
+    let Moved {
+        name,
+        qualified_name,
+        kind,
+        previous,
+        new,
+        references_updated,
+        imports_added,
+        imports_removed,
+        ..
+    } = &outcome.moved;
+    let (mut created_files, mut modified) = (Vec::new(), Vec::new());
+    for (path, is_created) in changed_files(&outcome.plan) {
+        if is_created {
+            created_files.push(path);
+        } else {
+            modified.push(path);
+        }
+    }
+    Ok(json!({
+        "success": true,
+        "operationId": applied["snapshot_id"],
+        "changes": {
+            "filesModified": modified.iter().map(|p| absolute(p)).collect::<Vec<_>>(),
+            "filesCreated": created_files.iter().map(|p| absolute(p)).collect::<Vec<_>>(),
+            "filesDeleted": [],
+        },
+        "symbol": {
+            "name": name,
+            "fullyQualifiedName": qualified_name,
+            "kind": crate::refactor::kind_name(*kind),
+            "previousLocation": location(previous, &absolute),
+            "newLocation": location(new, &absolute),
+        },
+        "referencesUpdated": references_updated,
+        "usingDirectivesAdded": imports_added,
+        "usingDirectivesRemoved": imports_removed,
+        "executionTimeMs": started.elapsed().as_millis() as u64,
+        "snapshot_id": applied["snapshot_id"],
+        "rollback_available": applied["rollback_available"],
+        "receipt": applied["receipt"],
+        "warnings": outcome.plan.warnings,
+    }))
+}
+
+/// Paths the plan changes, each with whether the plan creates it.
+fn changed_files(plan: &Plan) -> Vec<(String, bool)> {
+    plan.edits
+        .document_changes
+        .iter()
+        .filter_map(|change| match change {
+            DocumentChange::Edit(edit) => Some((edit.text_document.uri.clone(), false)),
+            DocumentChange::File(FileOperation::Create { uri, .. }) => Some((uri.clone(), true)),
+            DocumentChange::File(_) => None,
+        })
+        .collect()
+}
+
+fn location(location: &Location, absolute: &dyn Fn(&str) -> String) -> Value {
+    json!({ "file": absolute(&location.path), "line": location.line, "column": location.column })
+}
+
+/// The preview answer: each file's change with a unified diff (or the new
+/// file's content), and the plan, which apply_plan accepts as it is.
+fn preview(
+    analysis: &Analysis,
+    outcome: &MoveOutcome,
+    absolute: &dyn Fn(&str) -> String,
+) -> Result<Value, ToolError> {
+    let name = &outcome.moved.name;
+    let mut pending = Vec::new();
+    for change in &outcome.plan.edits.document_changes {
+        match change {
+            DocumentChange::Edit(edit) => {
+                let path = &edit.text_document.uri;
+                let file = analysis.file(path)?;
+                let new = crate::refactor::apply_text_edits(&file.source, &edit.edits)
+                    .map_err(|e| ToolError::invalid("plan", e.to_string()))?;
+                let description = if *path == outcome.moved.previous.path {
+                    format!("Remove {name} declaration")
+                } else if *path == outcome.moved.new.path {
+                    format!("Add {name} declaration")
+                } else {
+                    format!("Update the imports of {name}")
+                };
+                pending.push(json!({
+                    "file": absolute(path),
+                    "changeType": "Modify",
+                    "description": description,
+                    "diff": crate::refactor::unified_diff(path, &file.source, &new),
+                }));
+            }
+            DocumentChange::File(FileOperation::Create { uri, text }) => {
+                pending.push(json!({
+                    "file": absolute(uri),
+                    "changeType": "Create",
+                    "description": format!("Add {name} declaration"),
+                    "content": text.clone().unwrap_or_default(),
+                }));
+            }
+            DocumentChange::File(_) => {}
+        }
+    }
+    let mut plan = answer_plan(&outcome.plan)?;
+    plan["dryRun"] = Value::Bool(true);
+    Ok(json!({
+        "success": true,
+        "preview": true,
+        "operationId": format!("preview-{}", outcome.plan.metadata.created_at),
+        "pendingChanges": pending,
+        "symbol": {
+            "name": name,
+            "fullyQualifiedName": outcome.moved.qualified_name,
+            "kind": crate::refactor::kind_name(outcome.moved.kind),
+            "previousLocation": location(&outcome.moved.previous, absolute),
+            "newLocation": location(&outcome.moved.new, absolute),
+        },
+        "warnings": outcome.plan.warnings,
+        "plan": plan,
+    }))
+}
+
+/// What `move_type_to_file` answers: the applied move, or its preview.
+fn moved_schema() -> Value {
+    let location = object(
+        &["file", "line", "column"],
+        json!({ "file": string(), "line": integer(), "column": integer() }),
+    );
+    let symbol = object(
+        &["name", "fullyQualifiedName", "kind"],
+        json!({
+            "name": string(), "fullyQualifiedName": string(), "kind": string(),
+            "previousLocation": location.clone(), "newLocation": location,
+        }),
+    );
+    let applied = object(
+        &[
+            "success",
+            "operationId",
+            "changes",
+            "symbol",
+            "referencesUpdated",
+            "executionTimeMs",
+        ],
+        json!({
+            "success": { "const": true },
+            "operationId": string(),
+            "changes": object(&["filesModified", "filesCreated", "filesDeleted"], json!({
+                "filesModified": array_of(string()),
+                "filesCreated": array_of(string()),
+                "filesDeleted": array_of(string()),
+            })),
+            "symbol": symbol.clone(),
+            "referencesUpdated": integer(),
+            "usingDirectivesAdded": integer(),
+            "usingDirectivesRemoved": integer(),
+            "executionTimeMs": integer(),
+            "snapshot_id": string(),
+            "rollback_available": boolean(),
+        }),
+    );
+    let preview = object(
+        &["success", "preview", "operationId", "pendingChanges"],
+        json!({
+            "success": { "const": true },
+            "preview": { "const": true },
+            "operationId": string(),
+            "pendingChanges": array_of(object(&["file", "changeType", "description"], json!({
+                "file": string(),
+                "changeType": { "enum": ["Modify", "Create"] },
+                "description": string(),
+                "diff": string(),
+                "content": string(),
+            }))),
+            "symbol": symbol,
+            "plan": { "type": "object" },
+        }),
+    );
+    json!({ "anyOf": [applied, preview] })
+}
