@@ -1042,3 +1042,236 @@ async fn refactored_go_typescript_and_csharp_still_compile() {
         server.stop().await;
     }
 }
+
+/// (language, source file, type, target file, whether the target is new, a
+/// file that uses the type and must now name the target's module, or "").
+const MOVES: &[(&str, &str, &str, &str, bool, &str)] = &[
+    (
+        "rust",
+        "src/shapes.rs",
+        "Square",
+        "src/legacy.rs",
+        false,
+        "src/report.rs",
+    ),
+    (
+        "typescript",
+        "src/shapes/circle.ts",
+        "Circle",
+        "src/shapes/round.ts",
+        true,
+        "src/shapes/index.ts",
+    ),
+    (
+        "go",
+        "shapes/shapes.go",
+        "Square",
+        "shapes/square.go",
+        true,
+        "",
+    ),
+    (
+        "csharp",
+        "Shapes/Shapes.cs",
+        "Circle",
+        "Shapes/Circle.cs",
+        true,
+        "",
+    ),
+];
+
+/// The language's compiler on the fixture at `root` (cargo check for Rust).
+fn builds(language: &str, root: &Path, out: &Path) -> (bool, String) {
+    match language {
+        "rust" => cargo_check(root, out),
+        other => compile(other, root, out),
+    }
+}
+
+/// `move_type_to_file` in every language: previewed (nothing written, a
+/// diff per file), applied (the type, with its doc comment, now declared
+/// in the target, gone from the source, and the users importing it from
+/// its new module), compiled, moved again (SAME_LOCATION), and rolled back
+/// byte for byte.
+#[tokio::test]
+async fn types_move_to_another_file_in_every_language_and_still_compile() {
+    let scratch = Scratch::new("refactor-move");
+    for &(language, source, ty, target, created, user) in MOVES {
+        let root = copy(&scratch, language);
+        if language == "csharp" {
+            let path = root.join("Reports/Report.cs");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let block = text.replacen(
+                "namespace Geometry.Reports;\n",
+                "namespace Geometry.Reports {\n",
+                1,
+            ) + "}\n";
+            std::fs::write(&path, block).unwrap();
+        }
+        let out = scratch.path().join(format!("{language}-build"));
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+        let arguments = json!({ "sourceFile": source, "symbolName": ty, "targetFile": target });
+
+        let mut preview = arguments.clone();
+        preview["preview"] = json!(true);
+        let previewed = server.call("move_type_to_file", preview).await.ok();
+        assert_eq!(previewed["preview"], true, "{language}: {previewed:#}");
+        let pending = previewed["pendingChanges"].as_array().unwrap();
+        assert!(
+            pending.iter().any(
+                |c| c["changeType"] == if created { "Create" } else { "Modify" }
+                    && c["file"].as_str().unwrap().ends_with(target)
+            ),
+            "{language}: {previewed:#}"
+        );
+        assert!(
+            pending
+                .iter()
+                .any(|c| c["file"].as_str().unwrap().ends_with(source)
+                    && c["diff"].as_str().unwrap().contains(&format!("-"))),
+            "{language}: {previewed:#}"
+        );
+        assert_eq!(files(&root), before, "{language}: a preview writes nothing");
+
+        let moved = server
+            .call("move_type_to_file", arguments.clone())
+            .await
+            .ok();
+        assert_eq!(moved["success"], true, "{language}: {moved:#}");
+        assert!(
+            moved["symbol"]["newLocation"]["file"]
+                .as_str()
+                .unwrap()
+                .ends_with(target),
+            "{moved:#}"
+        );
+        let now = files(&root);
+        let moved_text = &now[target];
+        assert_eq!(
+            count_word(moved_text, ty) >= 1,
+            true,
+            "{language}: {moved_text}"
+        );
+        assert!(
+            moved_text.contains("square") || moved_text.contains("circle"),
+            "{language}: the doc comment moves with the type:\n{moved_text}"
+        );
+        let declared_in = |text: &str| {
+            ["struct ", "class ", "type "]
+                .iter()
+                .any(|kw| text.contains(&format!("{kw}{ty}")))
+        };
+        assert!(declared_in(moved_text), "{language}:\n{moved_text}");
+        assert!(!declared_in(&now[source]), "{language}:\n{}", now[source]);
+        if !user.is_empty() {
+            let module = Path::new(target).file_stem().unwrap().to_string_lossy();
+            assert!(
+                now[user].contains(&*module),
+                "{language}: {user} imports from {module}:\n{}",
+                now[user]
+            );
+        }
+        let (compiles, output) = builds(language, &root, &out);
+        assert!(compiles, "{language}: after the move:\n{output}\n{now:#?}");
+
+        let again = json!({ "sourceFile": target, "symbolName": ty, "targetFile": target });
+        let refusal = server.call("move_type_to_file", again).await.err();
+        assert_eq!(refusal["code"], "SAME_LOCATION", "{language}: {refusal:#}");
+        server
+            .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
+            .await
+            .ok();
+        let _ = std::fs::remove_file(root.join("Cargo.lock"));
+        assert_eq!(files(&root), before, "{language}: rollback");
+        server.stop().await;
+    }
+}
+
+/// The Roslyn error codes a move can produce, each before anything is
+/// written.
+#[tokio::test]
+async fn move_refusals_carry_the_roslyn_codes() {
+    let scratch = Scratch::new("refactor-move-refusals");
+    let root = copy(&scratch, "csharp");
+    let rust = copy(&scratch, "rust");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let refuse = |arguments: Value| {
+        let server = &server;
+        async move {
+            let answer = server.call("move_type_to_file", arguments.clone()).await;
+            let error = answer.err();
+            (
+                error["code"].as_str().unwrap_or_default().to_string(),
+                error,
+            )
+        }
+    };
+    let cases = [
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circel", "targetFile": "Shapes/C.cs" }),
+            "SYMBOL_NOT_FOUND",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "AreaOf", "targetFile": "Shapes/C.cs" }),
+            "SYMBOL_NOT_MOVEABLE",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Shapes/Shapes.cs" }),
+            "SAME_LOCATION",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Legacy/Legacy.cs" }),
+            "NAME_COLLISION",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Shapes/C.txt" }),
+            "INVALID_TARGET_PATH",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Shapes/C.cs", "createTargetFile": false }),
+            "INVALID_TARGET_PATH",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "line": 100000, "targetFile": "Shapes/C.cs" }),
+            "INVALID_LINE_NUMBER",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "../outside.cs" }),
+            "PATH_OUTSIDE_BOUNDARY",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Nowhere.cs", "symbolName": "Circle", "targetFile": "Shapes/C.cs" }),
+            "FILE_NOT_FOUND",
+        ),
+        (
+            json!({ "symbolName": "Circle", "targetFile": "Shapes/C.cs" }),
+            "MISSING_REQUIRED_PARAM",
+        ),
+    ];
+    for (arguments, code) in cases {
+        let (found, error) = refuse(arguments.clone()).await;
+        assert_eq!(found, code, "{arguments}: {error:#}");
+    }
+    let (_, error) = refuse(json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circel", "targetFile": "Shapes/C.cs" })).await;
+    assert!(
+        error["details"]["nearbySymbols"]
+            .to_string()
+            .contains("Circle"),
+        "{error:#}"
+    );
+    assert_eq!(files(&root), before, "refusals write nothing");
+    server.stop().await;
+
+    // A nested type; a new Rust file no `mod` declares.
+    let server = McpServer::start(&rust, &[]).await.expect("start lingo");
+    let answer = server
+        .call(
+            "move_type_to_file",
+            json!({ "sourceFile": "src/shapes.rs", "symbolName": "Circle", "targetFile": "src/round.rs" }),
+        )
+        .await;
+    assert_eq!(answer.err()["code"], "INVALID_TARGET_PATH");
+    server.stop().await;
+}

@@ -181,7 +181,13 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     texts.insert(source.path.clone(), source_text);
     texts.insert(target.path.clone(), target_text);
     if !modules.same {
-        let users = Users::of(analysis, &source, symbol, (from, to))?;
+        let users = Users::of(
+            analysis,
+            &source,
+            symbol,
+            (from, to),
+            modules.source.as_ref(),
+        )?;
         rewrite_users(
             analysis,
             &*plugin,
@@ -372,6 +378,16 @@ fn find_declaration(
                     .container
                     .is_none_or(|c| !all.contains(&(c as usize)))
             });
+            // Blocks named after a type (a Rust `impl`: an object kind)
+            // declare no name of their own; prefer what does.
+            let narrowed: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&i| facts.symbols[i].kind != SymbolKind::Object)
+                .collect();
+            if !narrowed.is_empty() {
+                candidates = narrowed;
+            }
             match candidates.as_slice() {
                 [one] => Ok(*one),
                 [] => Err(RefactorError::SymbolNotFound {
@@ -948,7 +964,9 @@ impl Users {
         source: &FileEntry,
         symbol: &Symbol,
         (from, to): (usize, usize),
+        old_module: Option<&ModuleIdentity>,
     ) -> Result<Users, RefactorError> {
+        let old_module_name = old_module.and_then(|m| m.path.rsplit(['/', '.', ':']).next());
         let target = crate::analysis::Target::Position(crate::analysis::FilePosition {
             path: source.path.clone(),
             line: symbol.name_span.start.line.into(),
@@ -981,8 +999,18 @@ impl Users {
                 .references
                 .iter()
                 .find(|r| r.span.start.offset as usize == offset);
-            let bare = reference.is_none_or(|r| r.qualifier.is_empty() || r.is_member);
-            if !bare && reference.is_some_and(|r| r.kind != crate::model::ReferenceKind::Import) {
+            // A path naming the old module (`shapes::Circle` for a move out
+            // of `shapes`) is not rewritten; a qualifier naming something
+            // else (a namespace import of a module re-exporting it) still
+            // reaches it.
+            let names_old_module = reference.is_some_and(|r| {
+                r.kind != crate::model::ReferenceKind::Import
+                    && !r.is_member
+                    && r.qualifier
+                        .last()
+                        .is_some_and(|q| Some(q.as_str()) == old_module_name)
+            });
+            if names_old_module {
                 users.qualified.push(place);
             }
             users.files.insert(path.to_string());
@@ -1031,9 +1059,10 @@ impl Users {
 }
 
 /// Every file that used the declaration imports it from its new module:
-/// an import of it from the old module is replaced, a file that reached it
-/// without one (its old module's own files) gets one, and the target drops
-/// its import of it.
+/// an import naming only it gets the new module's path in place of the old
+/// (a re-export stays one), one naming more loses it and a new import is
+/// added, a file that reached it without an import (its old module's own
+/// files) gets one, and the target drops its import of it.
 fn rewrite_users(
     analysis: &Analysis,
     plugin: &dyn LanguagePlugin,
@@ -1047,38 +1076,65 @@ fn rewrite_users(
         return Ok(());
     };
     let refusal = |e: PluginError| plugin_refusal(symbol, e);
+    let misfit = |what: &str, e: edit::EditError| {
+        not_moveable(
+            symbol,
+            format!("`{what}` answered edits that do not fit: {e}"),
+        )
+    };
     let manifests = &analysis.snapshot().manifests;
     for path in &users.files {
         let file = analysis.file(path)?;
         let facts = file.facts()?;
+        let untouched = !texts.contains_key(path);
         let mut text = texts
             .get(path)
             .cloned()
             .unwrap_or_else(|| file.source.to_string());
-        let old_imports = imports_of(analysis, &file, facts, modules, &symbol.name);
-        for module_path in &old_imports {
-            let edits = plugin
-                .remove_import(path, &text, module_path, Some(&symbol.name))
-                .map_err(refusal)?;
-            text = edit::apply_bytes(&text, &edits).map_err(|e| {
-                not_moveable(
-                    symbol,
-                    format!("`remove-import` answered edits that do not fit: {e}"),
-                )
-            })?;
-            counts.removed += 1;
-        }
         let importer = facts.modules.first();
         let in_new_module = importer.is_some_and(|m| m.path == new_module.path);
-        if !in_new_module && let Some(importer) = importer {
-            let specifier = plugin
-                .import_specifier(importer, new_module, manifests)
+        let specifier = match importer {
+            Some(importer) if !in_new_module => Some(
+                plugin
+                    .import_specifier(importer, new_module, manifests)
+                    .map_err(refusal)?,
+            ),
+            _ => None,
+        };
+        let old_imports = imports_of(analysis, &file, facts, modules, &symbol.name);
+        // Imported from elsewhere (a module re-exporting it): still reached.
+        let mut imported = facts.imports.iter().any(|i| {
+            i.names.iter().any(|n| n.local_name() == symbol.name)
+                && !old_imports.iter().any(|old| std::ptr::eq(*old, i))
+        });
+        // Rewritten in place from the last, so earlier spans stay valid.
+        let mut in_place: Vec<(usize, usize, String)> = Vec::new();
+        for import in &old_imports {
+            let only_it = import.names.len() == 1;
+            if let (true, true, Some(specifier)) = (only_it, untouched, &specifier)
+                && let Some((start, end)) = module_path_span(&file.source, import)
+            {
+                in_place.push((start, end, specifier.clone()));
+                imported = true;
+                continue;
+            }
+            let edits = plugin
+                .remove_import(path, &text, &import.module_path, Some(&symbol.name))
                 .map_err(refusal)?;
+            text = edit::apply_bytes(&text, &edits).map_err(|e| misfit("remove-import", e))?;
+            counts.removed += 1;
+        }
+        in_place.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
+        for (start, end, specifier) in in_place {
+            text.replace_range(start..end, &specifier);
+            counts.references += 1;
+        }
+        if !imported && let Some(specifier) = &specifier {
             text = add_import(
                 plugin,
                 path,
                 &text,
-                &specifier,
+                specifier,
                 std::slice::from_ref(&symbol.name),
             )
             .map_err(refusal)?;
@@ -1090,15 +1146,31 @@ fn rewrite_users(
     Ok(())
 }
 
-/// The module paths, as `file` writes them, of its imports that bring in
-/// `name` from the declaration's old module.
-fn imports_of(
+/// Where `import`'s module path is written inside its span: its only
+/// occurrence there.
+fn module_path_span(source: &str, import: &Import) -> Option<(usize, usize)> {
+    let (start, end) = (
+        import.span.start.offset as usize,
+        import.span.end.offset as usize,
+    );
+    let text = source.get(start..end)?;
+    let path = import.module_path.as_str();
+    if path.is_empty() || text.matches(path).count() != 1 {
+        return None;
+    }
+    let at = text.find(path)?;
+    Some((start + at, start + at + path.len()))
+}
+
+/// The imports of `file` that bring in `name` from the declaration's old
+/// module (re-exports included).
+fn imports_of<'f>(
     analysis: &Analysis,
     file: &FileEntry,
-    facts: &FileFacts,
+    facts: &'f FileFacts,
     modules: &Modules,
     name: &str,
-) -> Vec<String> {
+) -> Vec<&'f Import> {
     let Some(old) = &modules.source else {
         return Vec::new();
     };
@@ -1116,6 +1188,5 @@ fn imports_of(
                 .iter()
                 .any(|m| *m == old.path)
         })
-        .map(|i| i.module_path.clone())
         .collect()
 }

@@ -308,7 +308,7 @@ fn moved(source: &str, marker: &str, target: &str, namespace: &str) -> (String, 
 #[test]
 fn a_moved_type_takes_its_doc_comment_and_attributes_and_leaves_no_gap() {
     let source = "namespace Shapes\n{\n    class A { }\n\n    /// <summary>B.</summary>\n    [Serializable]\n    public class B\n    {\n        int x;\n    }\n\n    class C { }\n}\n";
-    let (left, created) = moved(source, "public class B", "", "Shapes");
+    let (left, created) = moved(source, "public class B", "", "");
     assert_eq!(
         left,
         "namespace Shapes\n{\n    class A { }\n\n    class C { }\n}\n"

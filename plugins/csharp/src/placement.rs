@@ -29,7 +29,7 @@ pub fn declaration_extent(
 }
 
 /// Edits to `target` that add the type at `start..end` of `source` to
-/// namespace `target_module`: into that namespace's block or file-scoped
+/// namespace `target_module` (empty: the namespace it is declared in): into that namespace's block or file-scoped
 /// namespace when `target` has one, else as a new namespace block at its
 /// end (or the whole text, when `target` is empty).
 pub fn place_declaration(
@@ -41,6 +41,17 @@ pub fn place_declaration(
     target: &str,
     target_module: &str,
 ) -> Result<Vec<TextEdit>, PluginError> {
+    // Empty: the declaration's own namespace.
+    let own;
+    let target_module = if target_module.trim().is_empty() {
+        let declaration = declaration_at(source_root, start, end).ok_or_else(|| {
+            PluginError::InvalidInput(format!("no type declaration covers bytes {start}..{end}"))
+        })?;
+        own = enclosing_namespace(declaration, source).unwrap_or_default();
+        own.as_str()
+    } else {
+        target_module
+    };
     let (namespace, _) = parse_target(target_module, Style::Block)?;
     if target.trim().is_empty() {
         let text = render_declaration(source_root, source, start, end, target_module)?;
