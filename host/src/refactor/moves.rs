@@ -1185,8 +1185,7 @@ fn imports_of<'f>(
             analysis
                 .table()
                 .resolve_import(file, importer, &i.module_path, analysis.snapshot())
-                .iter()
-                .any(|m| *m == old.path)
+                .contains(&old.path)
         })
         .collect()
 }

@@ -110,32 +110,29 @@ fn private_parts(item: Node) -> Vec<usize> {
     if item.kind() != "impl_item" && !has_visibility(item) {
         out.push(item.start_byte());
     }
-    if item.kind() == "struct_item" || item.kind() == "union_item" {
-        if let Some(body) = item.child_by_field_name("body") {
-            let mut cursor = body.walk();
-            for field in body.named_children(&mut cursor) {
-                match field.kind() {
-                    "field_declaration" if !has_visibility(field) => {
-                        out.push(field.start_byte());
+    if matches!(item.kind(), "struct_item" | "union_item")
+        && let Some(body) = item.child_by_field_name("body")
+    {
+        let mut cursor = body.walk();
+        for field in body.named_children(&mut cursor) {
+            if field.kind() == "field_declaration" && !has_visibility(field) {
+                out.push(field.start_byte());
+            }
+        }
+        // A tuple struct's fields: each type, unless a visibility precedes it.
+        if body.kind() == "ordered_field_declaration_list" {
+            let mut visible = false;
+            for child in body.children(&mut cursor) {
+                match child.kind() {
+                    "visibility_modifier" => visible = true,
+                    "(" | "," | "attribute_item" => {}
+                    _ if child.is_named() => {
+                        if !visible {
+                            out.push(child.start_byte());
+                        }
+                        visible = false;
                     }
                     _ => {}
-                }
-            }
-            if body.kind() == "ordered_field_declaration_list" {
-                let mut cursor = body.walk();
-                let mut visible = false;
-                for child in body.children(&mut cursor) {
-                    match child.kind() {
-                        "visibility_modifier" => visible = true,
-                        "(" | "," | "attribute_item" => {}
-                        _ if child.is_named() => {
-                            if !visible {
-                                out.push(child.start_byte());
-                            }
-                            visible = false;
-                        }
-                        _ => {}
-                    }
                 }
             }
         }
