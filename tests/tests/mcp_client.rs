@@ -185,7 +185,15 @@ async fn tools_list_declares_object_schemas() {
         );
         let annotations = tool.annotations.as_ref().expect("annotations");
         // The refactoring tools write files; every other tool only reads.
-        let writes = ["rename", "delete", "apply_plan", "rollback"].contains(&tool.name.as_ref());
+        let writes = [
+            "rename",
+            "delete",
+            "move",
+            "move_type_to_file",
+            "apply_plan",
+            "rollback",
+        ]
+        .contains(&tool.name.as_ref());
         assert_eq!(annotations.read_only_hint, Some(!writes), "{}", tool.name);
         if writes {
             assert_eq!(annotations.destructive_hint, Some(true), "{}", tool.name);

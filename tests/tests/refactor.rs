@@ -1271,3 +1271,45 @@ async fn move_refusals_carry_the_roslyn_codes() {
     assert_eq!(answer.err()["code"], "INVALID_TARGET_PATH");
     server.stop().await;
 }
+
+/// `move` (typemill's envelope) of a Rust function to another module: a
+/// MovePlan first, then applied: the function is declared in the target,
+/// which imports what it uses from its old module and no longer imports
+/// the function; the crate still compiles, and the rollback restores it.
+#[tokio::test]
+async fn a_function_moves_to_another_module_and_the_crate_still_compiles() {
+    let scratch = Scratch::new("refactor-move-symbol");
+    let root = copy(&scratch, "rust");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let arguments = json!({
+        "kind": "symbol",
+        "source": { "file_path": "src/shapes.rs", "name": "area_of" },
+        "destination": { "file_path": "src/report.rs" },
+    });
+    let plan = server.call("move", arguments.clone()).await.ok();
+    assert_eq!(plan["plan_type"], "MovePlan", "{plan:#}");
+    assert_eq!(plan["metadata"]["kind"], "move.symbol", "{plan:#}");
+    assert_eq!(files(&root), before, "a plan writes nothing");
+    let mut apply = arguments.clone();
+    apply["dryRun"] = json!(false);
+    let applied = server.call("move", apply).await.ok();
+    let now = files(&root);
+    let report = &now["src/report.rs"];
+    assert!(report.contains("pub fn area_of("), "{report}");
+    assert!(
+        report.contains("/// The total area of some shapes."),
+        "{report}"
+    );
+    assert!(!now["src/shapes.rs"].contains("fn area_of"), "{now:#?}");
+    assert!(report.contains("Shape"), "{report}");
+    let (compiles, output) = cargo_check(&root, &scratch.path().join("target"));
+    assert!(compiles, "after the move:\n{output}\n{report}");
+    server
+        .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+        .await
+        .ok();
+    let _ = std::fs::remove_file(root.join("Cargo.lock"));
+    assert_eq!(files(&root), before, "rollback");
+    server.stop().await;
+}
