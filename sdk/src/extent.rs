@@ -3,6 +3,8 @@
 
 use tree_sitter::Node;
 
+use crate::types::TextEdit;
+
 /// The start of `node` together with the siblings right above it whose kind
 /// is in `attached` (doc comments, attributes, decorators): each must end
 /// on the line before the next one starts, so a blank line detaches them.
@@ -63,6 +65,39 @@ pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
         }
     }
     (from, to)
+}
+
+/// The edit that adds `text` (a declaration, ending with a line break) at
+/// the end of `target` after one blank line; a blank `target` (a file a
+/// move creates) is replaced by `text`.
+pub fn appended(target: &str, text: &str) -> TextEdit {
+    let (start, separator) = if target.trim().is_empty() {
+        (0, "")
+    } else if target.ends_with("\n\n") {
+        (target.len(), "")
+    } else if target.ends_with('\n') {
+        (target.len(), "\n")
+    } else {
+        (target.len(), "\n\n")
+    };
+    TextEdit {
+        start: start as u32,
+        end: target.len() as u32,
+        new_text: format!("{separator}{text}"),
+    }
+}
+
+/// `text` with up to `width` leading blanks (spaces or tabs) removed from
+/// every line but the first: a declaration taken out of an indented block.
+pub fn dedent(text: &str, width: usize) -> String {
+    let mut lines = text.split('\n');
+    let mut out = lines.next().unwrap_or("").to_string();
+    for line in lines {
+        out.push('\n');
+        let blanks = line.len() - line.trim_start_matches([' ', '\t']).len();
+        out.push_str(&line[blanks.min(width)..]);
+    }
+    out
 }
 
 #[cfg(test)]

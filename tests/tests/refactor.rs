@@ -905,6 +905,19 @@ async fn deleting_a_file_lists_what_would_break() {
     server.stop().await;
 }
 
+/// The C# fixture as C# 7, which mcs speaks: its one file-scoped namespace
+/// written as a block.
+fn to_csharp_7(root: &Path) {
+    let path = root.join("Reports/Report.cs");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let block = text.replacen(
+        "namespace Geometry.Reports;\n",
+        "namespace Geometry.Reports {\n",
+        1,
+    ) + "}\n";
+    std::fs::write(&path, block).unwrap();
+}
+
 /// A compiler's verdict on the project at `root`: whether it builds, and
 /// what it said. The compilers are Debian's (`bash .ci/install` installs
 /// them): `go build` and `go vet`, `tsc --noEmit`, `mcs` (C# 7).
@@ -975,15 +988,7 @@ async fn refactored_go_typescript_and_csharp_still_compile() {
         }
         let root = copy(&scratch, language);
         if language == "csharp" {
-            // mcs speaks C# 7: no file-scoped namespaces.
-            let path = root.join("Reports/Report.cs");
-            let text = std::fs::read_to_string(&path).unwrap();
-            let block = text.replacen(
-                "namespace Geometry.Reports;\n",
-                "namespace Geometry.Reports {\n",
-                1,
-            ) + "}\n";
-            std::fs::write(&path, block).unwrap();
+            to_csharp_7(&root);
         }
         let out = scratch.path().join(format!("{language}-build"));
         let (compiles, output) = compile(language, &root, &out);
@@ -1099,14 +1104,7 @@ async fn types_move_to_another_file_in_every_language_and_still_compile() {
     for &(language, source, ty, target, created, user) in MOVES {
         let root = copy(&scratch, language);
         if language == "csharp" {
-            let path = root.join("Reports/Report.cs");
-            let text = std::fs::read_to_string(&path).unwrap();
-            let block = text.replacen(
-                "namespace Geometry.Reports;\n",
-                "namespace Geometry.Reports {\n",
-                1,
-            ) + "}\n";
-            std::fs::write(&path, block).unwrap();
+            to_csharp_7(&root);
         }
         let out = scratch.path().join(format!("{language}-build"));
         let before = files(&root);
@@ -1257,6 +1255,50 @@ async fn move_refusals_carry_the_roslyn_codes() {
             .contains("Circle"),
         "{error:#}"
     );
+    // Malformed and hostile arguments, each naming its field.
+    let long = "A".repeat(300);
+    for (tool, arguments, code, field) in [
+        (
+            "move",
+            json!({ "source": "Shapes/Shapes.cs", "destination": { "file_path": "C.cs" } }),
+            "INVALID_PARAM",
+            "source",
+        ),
+        (
+            "move",
+            json!({ "source": { "file_path": "Shapes/Shapes.cs", "position": { "line": "one", "character": 0 } }, "destination": { "file_path": "C.cs" } }),
+            "INVALID_PARAM",
+            "source.position.line",
+        ),
+        (
+            "move",
+            json!({ "source": { "file_path": "Shapes/Shapes.cs", "name": "Circle" }, "destination": 7 }),
+            "INVALID_PARAM",
+            "destination",
+        ),
+        (
+            "move",
+            json!({ "kind": "sideways", "source": {}, "destination": {} }),
+            "INVALID_PARAM",
+            "kind",
+        ),
+        (
+            "move_type_to_file",
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "line": 1_000_000_000_000u64, "targetFile": "C.cs" }),
+            "INVALID_PARAM",
+            "line",
+        ),
+        (
+            "move_type_to_file",
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": long, "targetFile": "C.cs" }),
+            "SYMBOL_NOT_FOUND",
+            "symbolName",
+        ),
+    ] {
+        let error = server.call(tool, arguments.clone()).await.err();
+        assert_eq!(error["code"], code, "{arguments}: {error:#}");
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
     assert_eq!(files(&root), before, "refusals write nothing");
     server.stop().await;
 

@@ -272,3 +272,39 @@ async fn files_that_are_not_components_are_refused_as_plugins() {
     assert_eq!(outline["outline"][0]["name"], json!("place_order"));
     server.stop().await;
 }
+
+/// A plugin that answers a move with an extent beyond the file: the move is
+/// refused with SYMBOL_NOT_MOVEABLE, nothing is written, and the server
+/// carries on.
+#[tokio::test]
+async fn a_hostile_extent_refuses_the_move_and_writes_nothing() {
+    let scratch = Scratch::new("hostile-move");
+    scratch.write("ws/d.calm", "nothing to see here\n");
+    scratch.write("ws/lib.rs", LIB_RS);
+    scratch.write("ws/m.range", "range\n");
+    let root = scratch.path().join("ws");
+    let server = start_hostile(&root, &[]).await;
+    let error = server
+        .call(
+            "move",
+            json!({
+                "source": { "file_path": "m.range", "name": "range_ok" },
+                "destination": { "file_path": "n.range" },
+                "dryRun": false,
+            }),
+        )
+        .await
+        .err();
+    assert_eq!(error["code"], "SYMBOL_NOT_MOVEABLE", "{error:#}");
+    assert!(
+        error["message"].as_str().unwrap().contains("extent"),
+        "{error:#}"
+    );
+    assert!(!root.join("n.range").exists());
+    assert_eq!(
+        std::fs::read_to_string(root.join("m.range")).unwrap(),
+        "range\n"
+    );
+    assert_still_serving(&server, "a hostile extent").await;
+    server.stop().await;
+}

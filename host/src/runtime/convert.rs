@@ -336,6 +336,43 @@ macro_rules! since_0_2_0_conversions {
                 }
             }
         }
+
+        // The policy's module layout comes from each version's own
+        // `module_layout`.
+        impl From<wit::PluginInfo> for model::PluginInfo {
+            fn from(i: wit::PluginInfo) -> Self {
+                model::PluginInfo {
+                    name: i.name,
+                    version: i.version,
+                    abi_version: i.abi_version,
+                    languages: i.languages,
+                    extensions: i.extensions,
+                    manifests: i.manifests,
+                    path_separator: i.path_separator,
+                    capabilities: i
+                        .capabilities
+                        .into_iter()
+                        .map(|c| capability_name(c).to_string())
+                        .collect(),
+                    policy: model::LanguagePolicy {
+                        module_layout: module_layout(&i.policy),
+                        skip_dirs: i.policy.skip_dirs,
+                        bare_names_reach_members: i.policy.bare_names_reach_members,
+                        type_annotation: match i.policy.type_annotation {
+                            wit::TypeAnnotationPosition::AfterName => {
+                                model::TypeAnnotationPosition::AfterName
+                            }
+                            wit::TypeAnnotationPosition::BeforeName => {
+                                model::TypeAnnotationPosition::BeforeName
+                            }
+                            wit::TypeAnnotationPosition::None => {
+                                model::TypeAnnotationPosition::None
+                            }
+                        },
+                    },
+                }
+            }
+        }
     };
 }
 
@@ -374,39 +411,6 @@ pub mod v0_3_0 {
             end: position(&s.end),
         }
     }
-
-    impl From<wit::PluginInfo> for model::PluginInfo {
-        fn from(i: wit::PluginInfo) -> Self {
-            model::PluginInfo {
-                name: i.name,
-                version: i.version,
-                abi_version: i.abi_version,
-                languages: i.languages,
-                extensions: i.extensions,
-                manifests: i.manifests,
-                path_separator: i.path_separator,
-                capabilities: i
-                    .capabilities
-                    .into_iter()
-                    .map(|c| capability_name(c).to_string())
-                    .collect(),
-                policy: model::LanguagePolicy {
-                    module_layout: module_layout(&i.policy),
-                    skip_dirs: i.policy.skip_dirs,
-                    bare_names_reach_members: i.policy.bare_names_reach_members,
-                    type_annotation: match i.policy.type_annotation {
-                        wit::TypeAnnotationPosition::AfterName => {
-                            model::TypeAnnotationPosition::AfterName
-                        }
-                        wit::TypeAnnotationPosition::BeforeName => {
-                            model::TypeAnnotationPosition::BeforeName
-                        }
-                        wit::TypeAnnotationPosition::None => model::TypeAnnotationPosition::None,
-                    },
-                },
-            }
-        }
-    }
 }
 
 /// `lingo:plugin@0.2.0`: no module layout, no moves.
@@ -424,39 +428,6 @@ pub mod v0_2_0 {
     /// A 0.2.0 policy states no module layout.
     fn module_layout(_policy: &wit::LanguagePolicy) -> model::ModuleLayout {
         model::ModuleLayout::Unstated
-    }
-
-    impl From<wit::PluginInfo> for model::PluginInfo {
-        fn from(i: wit::PluginInfo) -> Self {
-            model::PluginInfo {
-                name: i.name,
-                version: i.version,
-                abi_version: i.abi_version,
-                languages: i.languages,
-                extensions: i.extensions,
-                manifests: i.manifests,
-                path_separator: i.path_separator,
-                capabilities: i
-                    .capabilities
-                    .into_iter()
-                    .map(|c| capability_name(c).to_string())
-                    .collect(),
-                policy: model::LanguagePolicy {
-                    module_layout: module_layout(&i.policy),
-                    skip_dirs: i.policy.skip_dirs,
-                    bare_names_reach_members: i.policy.bare_names_reach_members,
-                    type_annotation: match i.policy.type_annotation {
-                        wit::TypeAnnotationPosition::AfterName => {
-                            model::TypeAnnotationPosition::AfterName
-                        }
-                        wit::TypeAnnotationPosition::BeforeName => {
-                            model::TypeAnnotationPosition::BeforeName
-                        }
-                        wit::TypeAnnotationPosition::None => model::TypeAnnotationPosition::None,
-                    },
-                },
-            }
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Moving a type between files: the text it takes out of its file, and
 //! where it goes in the target file (inside the namespace it belongs to).
 
-use lingo_plugin_sdk::extent::whole_lines;
+use lingo_plugin_sdk::extent::{appended, whole_lines};
 use lingo_plugin_sdk::types::{PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -66,10 +66,10 @@ pub fn place_declaration(
                  namespace {namespace} cannot be added to it"
             )));
         }
-        return Ok(vec![append(target, &body)]);
+        return Ok(vec![appended(target, &body)]);
     }
     if namespace.is_empty() {
-        return Ok(vec![append(target, &body)]);
+        return Ok(vec![appended(target, &body)]);
     }
     match namespace_block(target_root, target, &namespace) {
         Some(block) => Ok(vec![into_block(block, target, &body)]),
@@ -81,7 +81,7 @@ pub fn place_declaration(
                 end,
                 &format!("{namespace} {{}}"),
             )?;
-            Ok(vec![append(target, &wrapped)])
+            Ok(vec![appended(target, &wrapped)])
         }
     }
 }
@@ -92,18 +92,6 @@ fn edit(start: usize, end: usize, new_text: String) -> TextEdit {
         end: end as u32,
         new_text,
     }
-}
-
-/// `text` added at the end of `target`, after one blank line.
-fn append(target: &str, text: &str) -> TextEdit {
-    let separator = if target.ends_with("\n\n") {
-        ""
-    } else if target.ends_with('\n') {
-        "\n"
-    } else {
-        "\n\n"
-    };
-    edit(target.len(), target.len(), format!("{separator}{text}"))
 }
 
 fn namespace_name(namespace: Node, source: &str) -> String {
@@ -138,7 +126,7 @@ fn namespace_block<'t>(root: Node<'t>, source: &str, namespace: &str) -> Option<
 /// one level deeper than the namespace.
 fn into_block(block: Node, target: &str, body: &str) -> TextEdit {
     let Some(list) = block.child_by_field_name("body") else {
-        return append(target, body);
+        return appended(target, body);
     };
     let close = list.end_byte().saturating_sub(1);
     let line_start = target[..block.start_byte()]

@@ -2,6 +2,7 @@
 //! attributes and text, re-indented inside a block or file-scoped namespace,
 //! with an accessibility that is legal at namespace level.
 
+use lingo_plugin_sdk::extent::dedent;
 use lingo_plugin_sdk::types::PluginError;
 use tree_sitter::Node;
 
@@ -115,23 +116,6 @@ fn namespace_accessibility(
         }
     }
     edits
-}
-
-/// Remove `width` columns of leading whitespace from every line but the first.
-fn dedent(text: &str, width: usize) -> String {
-    let mut lines = text.split('\n');
-    let mut out = lines.next().unwrap_or("").to_string();
-    for line in lines {
-        out.push('\n');
-        let strip = line
-            .char_indices()
-            .take(width)
-            .take_while(|(_, c)| *c == ' ' || *c == '\t')
-            .last()
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        out.push_str(&line[strip..]);
-    }
-    out
 }
 
 /// The indentation unit of the file: a tab if its declarations are

@@ -2,7 +2,7 @@
 //! (with its doc comment, and its group when it is the group's only spec),
 //! and its place at the end of the target file.
 
-use lingo_plugin_sdk::extent::{attached_start, whole_lines};
+use lingo_plugin_sdk::extent::{appended, attached_start, whole_lines};
 use lingo_plugin_sdk::types::{PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -71,27 +71,12 @@ pub fn place_declaration(
     let doc_start = attached_start(outer, source, &["comment"]);
     let doc = dedented_lines(&source[doc_start..outer.start_byte()]);
     let text = format!("{doc}{}\n", render_text(node, source, export)?);
-    let edit = if target.trim().is_empty() {
-        TextEdit {
-            start: 0,
-            end: target.len() as u32,
-            new_text: format!("package {target_package}\n\n{text}"),
-        }
+    let text = if target.trim().is_empty() {
+        format!("package {target_package}\n\n{text}")
     } else {
-        let separator = if target.ends_with("\n\n") {
-            ""
-        } else if target.ends_with('\n') {
-            "\n"
-        } else {
-            "\n\n"
-        };
-        TextEdit {
-            start: target.len() as u32,
-            end: target.len() as u32,
-            new_text: format!("{separator}{text}"),
-        }
+        text
     };
-    Ok(vec![edit])
+    Ok(vec![appended(target, &text)])
 }
 
 /// Comment lines taken from inside a group: each line without its

@@ -3,7 +3,7 @@
 //! module (visibility raised to `pub(crate)` where the old module still
 //! needs it), and its place at the end of the target file.
 
-use lingo_plugin_sdk::extent::{attached_start, whole_lines};
+use lingo_plugin_sdk::extent::{appended, attached_start, dedent, whole_lines};
 use lingo_plugin_sdk::types::{ModuleIdentity, PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -141,18 +141,6 @@ fn private_parts(item: Node) -> Vec<usize> {
     out
 }
 
-/// Remove `width` bytes of leading blanks from every line but the first.
-fn dedent(text: &str, width: usize) -> String {
-    let mut lines = text.split('\n');
-    let mut out = lines.next().unwrap_or("").to_string();
-    for line in lines {
-        out.push('\n');
-        let blanks = line.len() - line.trim_start_matches([' ', '\t']).len();
-        out.push_str(&line[blanks.min(width)..]);
-    }
-    out
-}
-
 /// Edits to `target` adding the item at the end, after a blank line.
 pub fn place_declaration(
     source_root: Node,
@@ -163,20 +151,7 @@ pub fn place_declaration(
     target_module: &str,
 ) -> Result<Vec<TextEdit>, PluginError> {
     let text = render_declaration(source_root, source, start, end, target_module)?;
-    let (at, separator) = if target.trim().is_empty() {
-        (0, "")
-    } else if target.ends_with("\n\n") {
-        (target.len(), "")
-    } else if target.ends_with('\n') {
-        (target.len(), "\n")
-    } else {
-        (target.len(), "\n\n")
-    };
-    Ok(vec![TextEdit {
-        start: at as u32,
-        end: target.len() as u32,
-        new_text: format!("{separator}{text}\n"),
-    }])
+    Ok(vec![appended(target, &format!("{text}\n"))])
 }
 
 /// `crate::a::b` inside the importer's crate, the crate's own name from

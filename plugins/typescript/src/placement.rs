@@ -2,7 +2,7 @@
 //! takes out of its file (with its JSDoc and `export`), and its place,
 //! exported, at the end of the target file.
 
-use lingo_plugin_sdk::extent::{attached_start, whole_lines};
+use lingo_plugin_sdk::extent::{appended, attached_start, whole_lines};
 use lingo_plugin_sdk::types::{PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -68,23 +68,7 @@ pub fn place_declaration(
         target_module
     };
     let text = render_declaration(source_root, source, start, end, module)?;
-    let separator = if target.trim().is_empty() || target.ends_with("\n\n") {
-        ""
-    } else if target.ends_with('\n') {
-        "\n"
-    } else {
-        "\n\n"
-    };
-    let start = if target.trim().is_empty() {
-        0
-    } else {
-        target.len()
-    };
-    Ok(vec![TextEdit {
-        start: start as u32,
-        end: target.len() as u32,
-        new_text: format!("{separator}{text}\n"),
-    }])
+    Ok(vec![appended(target, &format!("{text}\n"))])
 }
 
 #[cfg(test)]
