@@ -30,7 +30,7 @@ pub fn attached_start(node: Node, source: &str, attached: &[&str]) -> usize {
 /// line when only blanks precede it there, and then, when only blanks
 /// follow, through the line break after it; then one blank line more when the text
 /// around it would otherwise be left with two blank lines in a row (or a
-/// blank line at the start or the end of the file).
+/// blank line at the start or the end of the file or of a `{ }` block).
 pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let from = if source[line_start..start].trim().is_empty() {
@@ -47,7 +47,7 @@ pub fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
     let mut to = line_end;
     let blank_before = from == 0 || source[..from].ends_with("\n\n") || {
         let before = source[..from].trim_end_matches([' ', '\t']);
-        before.ends_with("\n\n") || before.is_empty()
+        before.ends_with("\n\n") || before.is_empty() || before.trim_end().ends_with('{')
     };
     let next_line_end = source[to..].find('\n').map(|i| to + i + 1);
     if let Some(next) = next_line_end

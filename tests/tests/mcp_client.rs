@@ -190,6 +190,7 @@ async fn tools_list_declares_object_schemas() {
             "delete",
             "move",
             "move_type_to_file",
+            "move_type_to_namespace",
             "apply_plan",
             "rollback",
         ]

@@ -1188,6 +1188,11 @@ async fn types_move_to_another_file_in_every_language_and_still_compile() {
 async fn move_refusals_carry_the_roslyn_codes() {
     let scratch = Scratch::new("refactor-move-refusals");
     let root = copy(&scratch, "csharp");
+    // A second circle in the shapes' namespace; Legacy's is in another one.
+    scratch.write(
+        "csharp/Shapes/Round.cs",
+        "namespace Geometry.Shapes\n{\n    public class Circle { }\n}\n",
+    );
     let rust = copy(&scratch, "rust");
     let before = files(&root);
     let server = McpServer::start(&root, &[]).await.expect("start lingo");
@@ -1216,7 +1221,7 @@ async fn move_refusals_carry_the_roslyn_codes() {
             "SAME_LOCATION",
         ),
         (
-            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Legacy/Legacy.cs" }),
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetFile": "Shapes/Round.cs" }),
             "NAME_COLLISION",
         ),
         (
@@ -1353,5 +1358,159 @@ async fn a_function_moves_to_another_module_and_the_crate_still_compiles() {
         .ok();
     let _ = std::fs::remove_file(root.join("Cargo.lock"));
     assert_eq!(files(&root), before, "rollback");
+    server.stop().await;
+}
+
+/// `move_type_to_namespace` (roslyn-move-contracts.md §1.2) on the C#
+/// fixture: a type moved to a new namespace in its own file (with a `using`
+/// for what it uses from its old one, and one in every file that uses it),
+/// then, with `updateFileLocation`, a type alone in its file moved to the
+/// folder of its new namespace (its old file deleted); each applied, compiled
+/// with mcs, and rolled back byte for byte. The same tool moves a Rust type
+/// to another module, which `cargo check` accepts.
+#[tokio::test]
+async fn types_move_to_another_namespace_and_still_compile() {
+    let scratch = Scratch::new("refactor-namespace");
+    let root = copy(&scratch, "csharp");
+    to_csharp_7(&root);
+    let out = scratch.path().join("csharp-build");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let arguments = json!({
+        "sourceFile": "Shapes/Shapes.cs", "symbolName": "Square", "targetNamespace": "Geometry.Figures",
+    });
+    let mut preview = arguments.clone();
+    preview["preview"] = json!(true);
+    let previewed = server.call("move_type_to_namespace", preview).await.ok();
+    assert_eq!(previewed["preview"], true, "{previewed:#}");
+    assert_eq!(files(&root), before, "a preview writes nothing");
+
+    let moved = server.call("move_type_to_namespace", arguments).await.ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    assert_eq!(
+        moved["symbol"]["previousNamespace"], "Geometry.Shapes",
+        "{moved:#}"
+    );
+    assert_eq!(
+        moved["symbol"]["newNamespace"], "Geometry.Figures",
+        "{moved:#}"
+    );
+    assert_eq!(
+        moved["symbol"]["fullyQualifiedName"],
+        "Geometry.Figures.Square"
+    );
+    let now = files(&root);
+    let shapes = &now["Shapes/Shapes.cs"];
+    let block = shapes.find("namespace Geometry.Figures").expect(shapes);
+    assert!(shapes[block..].contains("public class Square"), "{shapes}");
+    assert!(!shapes[..block].contains("class Square"), "{shapes}");
+    assert!(shapes.contains("using Geometry.Shapes;"), "{shapes}");
+    assert!(
+        now["Reports/Report.cs"].contains("using Geometry.Figures;"),
+        "{}",
+        now["Reports/Report.cs"]
+    );
+    assert!(
+        moved["usingDirectivesAdded"].as_u64().unwrap() >= 2,
+        "{moved:#}"
+    );
+    let (compiles, output) = compile("csharp", &root, &out);
+    assert!(compiles, "after the move:\n{output}\n{now:#?}");
+    server
+        .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
+        .await
+        .ok();
+    assert_eq!(files(&root), before, "rollback");
+
+    // Alone in its file, with the file's folder following the namespace.
+    let relocated = server
+        .call(
+            "move_type_to_namespace",
+            json!({
+                "sourceFile": "Reports/Hexagon.cs", "symbolName": "Hexagon",
+                "targetNamespace": "Geometry.Figures", "updateFileLocation": true,
+            }),
+        )
+        .await
+        .ok();
+    assert_eq!(relocated["success"], true, "{relocated:#}");
+    assert!(
+        relocated["changes"]["filesDeleted"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("Reports/Hexagon.cs"),
+        "{relocated:#}"
+    );
+    let now = files(&root);
+    assert!(!now.contains_key("Reports/Hexagon.cs"), "{now:#?}");
+    let hexagon = &now["Figures/Hexagon.cs"];
+    assert!(hexagon.contains("namespace Geometry.Figures"), "{hexagon}");
+    assert!(hexagon.contains("using Geometry.Shapes;"), "{hexagon}");
+    let (compiles, output) = compile("csharp", &root, &out);
+    assert!(compiles, "after the relocation:\n{output}\n{now:#?}");
+    server
+        .call(
+            "rollback",
+            json!({ "snapshot_id": relocated["snapshot_id"] }),
+        )
+        .await
+        .ok();
+    assert_eq!(files(&root), before, "rollback of the relocation");
+
+    // Refusals, before anything is written.
+    for (arguments, code, field) in [
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Square", "targetNamespace": "Geometry..Figures" }),
+            "INVALID_NAMESPACE",
+            "targetNamespace",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Square", "targetNamespace": "Geometry.Shapes" }),
+            "SAME_LOCATION",
+            "targetFile",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Circle", "targetNamespace": "Geometry.Legacy" }),
+            "NAME_COLLISION",
+            "targetFile",
+        ),
+        (
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Square" }),
+            "MISSING_REQUIRED_PARAM",
+            "targetNamespace",
+        ),
+    ] {
+        let error = server
+            .call("move_type_to_namespace", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["code"], code, "{arguments}: {error:#}");
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    assert_eq!(files(&root), before, "refusals write nothing");
+    server.stop().await;
+
+    // Where paths make modules, the namespace names a module.
+    let rust = copy(&scratch, "rust");
+    let rust_before = files(&rust);
+    let server = McpServer::start(&rust, &[]).await.expect("start lingo");
+    let moved = server
+        .call(
+            "move_type_to_namespace",
+            json!({ "sourceFile": "src/shapes.rs", "symbolName": "Square", "targetNamespace": "crate::legacy" }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    assert!(files(&rust)["src/legacy.rs"].contains("struct Square"));
+    let (compiles, output) = cargo_check(&rust, &scratch.path().join("rust-build"));
+    assert!(compiles, "{output}");
+    server
+        .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
+        .await
+        .ok();
+    let _ = std::fs::remove_file(rust.join("Cargo.lock"));
+    assert_eq!(files(&rust), rust_before, "rollback");
     server.stop().await;
 }

@@ -88,6 +88,8 @@ pub enum RefactorError {
     SameLocation { name: String, path: String },
     #[error("`{path}` cannot be the target: {reason}")]
     InvalidTargetPath { path: String, reason: String },
+    #[error("`{namespace}` is not a namespace name: {reason}")]
+    InvalidNamespace { namespace: String, reason: String },
     #[error("`{name}` already exists where it would move: {}", .existing.join(", "))]
     MoveCollision {
         name: String,
@@ -136,6 +138,7 @@ impl RefactorError {
             RefactorError::Nested { .. } => "SYMBOL_IS_NESTED",
             RefactorError::SameLocation { .. } => "SAME_LOCATION",
             RefactorError::InvalidTargetPath { .. } => "INVALID_TARGET_PATH",
+            RefactorError::InvalidNamespace { .. } => "INVALID_NAMESPACE",
             RefactorError::MoveCollision { .. } => "NAME_COLLISION",
             RefactorError::BreaksAccessibility { .. } => "BREAKS_ACCESSIBILITY",
             RefactorError::BreaksSyntax { .. } => "COMPILATION_ERROR",
@@ -212,6 +215,9 @@ impl RefactorError {
             }
             RefactorError::InvalidTargetPath { path, reason } => {
                 json!({ "field": "targetFile", "targetFile": path, "reason": reason })
+            }
+            RefactorError::InvalidNamespace { namespace, reason } => {
+                json!({ "field": "targetNamespace", "targetNamespace": namespace, "reason": reason })
             }
             RefactorError::MoveCollision {
                 name,

@@ -60,6 +60,16 @@ pub struct MoveRequest {
     pub create_target_file: bool,
     /// Only types move (`move_type_to_file`).
     pub types_only: bool,
+    /// The module the declaration joins, as a user of the language writes
+    /// it (`App.Services`, `crate::shapes`, `./shapes`). Where the text
+    /// declares modules (namespaces) it may be new, and the target file
+    /// defaults to the source file; where paths make modules it names an
+    /// existing module, whose file is the target when none is given.
+    pub target_module: Option<String>,
+    /// With a new namespace and no target file: move to the folder that
+    /// mirrors the namespace, as the source's folder mirrors its old one
+    /// (`updateFileLocation`).
+    pub follow_namespace_folder: bool,
 }
 
 /// Where a declaration is, 1-based.
@@ -83,6 +93,12 @@ pub struct Moved {
     pub imports_added: usize,
     pub imports_removed: usize,
     pub created: bool,
+    /// The source file, when the move left it without declarations and
+    /// deletes it.
+    pub deleted: Option<String>,
+    /// The module it was in, and the one it is in after the move.
+    pub previous_module: Option<String>,
+    pub new_module: Option<String>,
 }
 
 /// A planned move.
@@ -129,13 +145,20 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         ));
     }
     let target = Target::open(analysis, &source, symbol, request, layout)?;
-    let modules = Modules::of(analysis, &source, facts, &target, layout)?;
-    check_collision(analysis, symbol, &target, &modules)?;
+    let modules = Modules::of(analysis, &source, index, &target, request, layout)?;
+    check_collision(analysis, &source, symbol, &target, &modules, layout)?;
+    let same_file = target.path == source.path;
 
-    // The declaration out of its file, and into the target.
+    // The declaration out of its file, and into the target (the source
+    // without it, when the move only changes its namespace).
     let (from, to) = extent(&*plugin, &source, symbol)?;
     let mut source_text = source.source.to_string();
     source_text.replace_range(from..to, "");
+    let target_base: &str = if same_file {
+        &source_text
+    } else {
+        &target.text
+    };
     let module_argument = if modules.same {
         ""
     } else {
@@ -145,11 +168,11 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         .place_declaration(
             (&source.path, &source.source),
             &symbol.span,
-            (&target.path, &target.text),
+            (&target.path, target_base),
             module_argument,
         )
         .map_err(|e| plugin_refusal(symbol, e))?;
-    let mut target_text = edit::apply_bytes(&target.text, &placed).map_err(|e| {
+    let mut target_text = edit::apply_bytes(target_base, &placed).map_err(|e| {
         not_moveable(
             symbol,
             format!("`place-declaration` answered edits that do not fit: {e}"),
@@ -159,7 +182,15 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     let mut warnings = Vec::new();
 
     // What the declaration uses, imported where it goes.
-    let needs = Needs::of(analysis, &source, facts, symbol, (from, to), &modules)?;
+    let needs = Needs::of(
+        analysis,
+        &source,
+        symbol,
+        (from, to),
+        &modules,
+        layout,
+        same_file,
+    )?;
     for (module_path, names) in &needs.imports {
         target_text = add_import(&*plugin, &target.path, &target_text, module_path, names)
             .map_err(|e| plugin_refusal(symbol, e))?;
@@ -200,8 +231,11 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         warnings.extend(users.warnings(&symbol.name));
     }
 
-    // Nothing may parse worse than before.
+    // Nothing may parse worse than before. A file the move empties of
+    // declarations is deleted where the text declares modules (where paths
+    // make them, the file is a module and stays).
     let mut new_location = None;
+    let mut emptied = None;
     for (path, text) in &texts {
         let before = match analysis.snapshot().file(path) {
             Some(file) => file.facts()?.syntax_errors(),
@@ -220,6 +254,19 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
                     line: s.name_span.start.line + 1,
                     column: s.name_span.start.character + 1,
                 });
+        }
+        let in_import = |span: &Span| {
+            reparsed.imports.iter().any(|i| {
+                i.span.start.offset <= span.start.offset && span.end.offset <= i.span.end.offset
+            })
+        };
+        let declares_nothing = !reparsed
+            .symbols
+            .iter()
+            .any(|s| !MODULE_KINDS.contains(&s.kind))
+            && reparsed.references.iter().all(|r| in_import(&r.span));
+        if *path == source.path && !same_file && declares_nothing && !layout.follows_paths() {
+            emptied = Some(path.clone());
         }
         let after = reparsed.syntax_errors();
         if after > before {
@@ -252,6 +299,12 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         }
         let file = analysis.file(path)?;
         checksums.insert(path.clone(), plan::checksum(&file.sha256));
+        if emptied.as_ref() == Some(path) {
+            changes.push(DocumentChange::File(FileOperation::Delete {
+                uri: path.clone(),
+            }));
+            continue;
+        }
         if let Some(edit) = edit::difference(&file.source, text) {
             changes.push(DocumentChange::Edit(TextDocumentEdit {
                 text_document: DocumentId {
@@ -262,10 +315,11 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             }));
         }
     }
-    let kind = if request.types_only {
-        "move.type_to_file"
-    } else {
-        "move.symbol"
+    let kind = match (request.types_only, &request.target_module) {
+        (true, Some(_)) => "move.type_to_namespace",
+        (true, None) => "move.type_to_file",
+        (false, Some(_)) => "move.to_module",
+        (false, None) => "move.symbol",
     };
     let plan = Plan::new(
         "MovePlan",
@@ -293,6 +347,9 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             imports_added: counts.added,
             imports_removed: counts.removed,
             created: target.created,
+            deleted: emptied,
+            previous_module: modules.source.as_ref().map(|m| m.path.clone()),
+            new_module: modules.target.as_ref().map(|m| m.path.clone()),
         },
     })
 }
@@ -511,7 +568,15 @@ impl Target {
         layout: ModuleLayout,
     ) -> Result<Target, RefactorError> {
         let root = analysis.workspace().root();
-        let path = crate::workspace::paths::resolve(root, request.target_file.trim())?;
+        let requested = request.target_file.trim();
+        let path = match (&request.target_module, requested.is_empty()) {
+            (Some(module), true) if request.follow_namespace_folder && !layout.follows_paths() => {
+                namespace_folder_file(source, symbol, module)?
+            }
+            (Some(_), true) if !layout.follows_paths() => source.path.clone(),
+            (Some(module), true) => module_file(analysis, source, module)?,
+            _ => crate::workspace::paths::resolve(root, requested)?,
+        };
         let invalid = |reason: String| RefactorError::InvalidTargetPath {
             path: path.clone(),
             reason,
@@ -519,7 +584,9 @@ impl Target {
         if path.is_empty() || path.ends_with('/') {
             return Err(invalid("it names no file".into()));
         }
-        if path == source.path {
+        // Staying in the file is a move only when it changes namespace,
+        // which `Modules::of` checks.
+        if path == source.path && request.target_module.is_none() {
             return Err(RefactorError::SameLocation {
                 name: symbol.name.clone(),
                 path,
@@ -538,7 +605,9 @@ impl Target {
             )));
         }
         if let Some(entry) = analysis.snapshot().file(&path) {
-            super::rename::check_editable(entry)?;
+            if path != source.path {
+                super::rename::check_editable(entry)?;
+            }
             return Ok(Target {
                 path,
                 text: entry.source.clone(),
@@ -570,6 +639,118 @@ impl Target {
     }
 }
 
+/// The file of `module` (as the source file would import it) where paths
+/// make modules: its only file, else the one named like the source file,
+/// else its first.
+fn module_file(
+    analysis: &Analysis,
+    source: &FileEntry,
+    module: &str,
+) -> Result<String, RefactorError> {
+    let snapshot = analysis.snapshot();
+    let facts = source.facts()?;
+    let resolved = match facts.modules.first() {
+        Some(importer) => {
+            analysis
+                .table()
+                .resolve_import(source, importer, module.trim(), snapshot)
+        }
+        None => Arc::new(Vec::new()),
+    };
+    let Some(files) = resolved
+        .iter()
+        .chain(std::iter::once(&module.trim().to_string()))
+        .find_map(|m| snapshot.modules.get(m))
+    else {
+        let mut reason = "no module of the workspace answers to it".to_string();
+        let nearby = crate::error::similar(module, snapshot.modules.keys().map(String::as_str), 3);
+        if !nearby.is_empty() {
+            reason.push_str(&format!(" (did you mean {}?)", nearby.join(", ")));
+        }
+        return Err(RefactorError::InvalidTargetPath {
+            path: module.to_string(),
+            reason,
+        });
+    };
+    let own_name = Path::new(&source.path).file_name();
+    let mut files: Vec<&String> = files.iter().collect();
+    files.sort();
+    files
+        .iter()
+        .find(|f| files.len() == 1 || Path::new(f.as_str()).file_name() == own_name)
+        .or(files.first())
+        .map(|f| f.to_string())
+        .ok_or_else(|| RefactorError::InvalidTargetPath {
+            path: module.to_string(),
+            reason: "the module has no file".into(),
+        })
+}
+
+/// Where a declaration moving to namespace `module` goes when folders
+/// mirror namespaces: the source folder with the old namespace's last parts
+/// replaced by the new one's, and the source's file name when the
+/// declaration is all the file declares, else the declaration's name.
+fn namespace_folder_file(
+    source: &FileEntry,
+    symbol: &Symbol,
+    module: &str,
+) -> Result<String, RefactorError> {
+    let facts = source.facts()?;
+    let index = facts
+        .symbols
+        .iter()
+        .position(|s| s.span == symbol.span)
+        .unwrap_or_default();
+    let old = declared_module(facts, index)
+        .map(|m| m.path)
+        .unwrap_or_default();
+    let new = namespace_name(module)?;
+    let old_parts: Vec<&str> = old.split('.').filter(|p| !p.is_empty()).collect();
+    let new_parts: Vec<&str> = new.split('.').collect();
+    let common = old_parts
+        .iter()
+        .zip(&new_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let path = Path::new(&source.path);
+    let folder: Vec<&str> = path
+        .parent()
+        .map(|p| p.iter().filter_map(|c| c.to_str()).collect())
+        .unwrap_or_default();
+    let old_tail = &old_parts[common..];
+    if !folder.ends_with(old_tail) {
+        return Err(RefactorError::InvalidTargetPath {
+            path: source.path.clone(),
+            reason: format!(
+                "its folder does not mirror its namespace `{old}` (it does not end in `{}`), so the folder of `{new}` is unknown; give a target file instead",
+                old_tail.join("/")
+            ),
+        });
+    }
+    let mut parts: Vec<&str> = folder[..folder.len() - old_tail.len()].to_vec();
+    parts.extend(&new_parts[common..]);
+    let alone = facts
+        .symbols
+        .iter()
+        .filter(|s| !MODULE_KINDS.contains(&s.kind) && at_module_level(facts, s))
+        .count()
+        == 1;
+    let file_name = if alone {
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string()
+    } else {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        format!("{}.{extension}", symbol.name)
+    };
+    parts.push(&file_name);
+    Ok(parts.join("/"))
+}
+
 /// The modules the declaration leaves and joins.
 struct Modules {
     source: Option<ModuleIdentity>,
@@ -582,19 +763,50 @@ impl Modules {
     fn of(
         analysis: &Analysis,
         source: &FileEntry,
-        facts: &FileFacts,
+        index: usize,
         target: &Target,
+        request: &MoveRequest,
         layout: ModuleLayout,
     ) -> Result<Modules, RefactorError> {
-        let source_module = facts.modules.first().cloned();
+        let facts = source.facts()?;
         if !layout.follows_paths() {
-            // The text declares the module, and the move keeps it.
+            // The text declares the module: the declaration's namespace,
+            // kept unless the request names another.
+            let source_module = declared_module(facts, index);
+            let target_module = match &request.target_module {
+                Some(name) => ModuleIdentity {
+                    path: namespace_name(name)?,
+                    crate_or_package: source_module
+                        .as_ref()
+                        .and_then(|m| m.crate_or_package.clone()),
+                },
+                None => match source_module.clone() {
+                    Some(module) => module,
+                    None => {
+                        return Ok(Modules {
+                            source: None,
+                            target: None,
+                            same: true,
+                        });
+                    }
+                },
+            };
+            let same = source_module
+                .as_ref()
+                .is_some_and(|m| m.path == target_module.path);
+            if same && target.path == source.path {
+                return Err(RefactorError::SameLocation {
+                    name: facts.symbols[index].name.clone(),
+                    path: format!("{} ({})", source.path, target_module.path),
+                });
+            }
             return Ok(Modules {
-                target: source_module.clone(),
                 source: source_module,
-                same: true,
+                target: Some(target_module),
+                same,
             });
         }
+        let source_module = facts.modules.first().cloned();
         let target_module = match &target.entry {
             Some(entry) => entry.facts()?.modules.first().cloned(),
             None => source
@@ -612,6 +824,12 @@ impl Modules {
             (Some(s), Some(t)) => s.path == t.path,
             _ => false,
         };
+        if same && target.path == source.path {
+            return Err(RefactorError::SameLocation {
+                name: facts.symbols[index].name.clone(),
+                path: target.path.clone(),
+            });
+        }
         if !same && layout == ModuleLayout::FolderPerModule {
             return Err(RefactorError::InvalidTargetPath {
                 path: target.path.clone(),
@@ -626,6 +844,69 @@ impl Modules {
     }
 }
 
+/// The namespace a declaration is declared in where the text declares
+/// them: its nearest module-kind container's qualified name, else the
+/// file's first module (the global namespace of a file that declares none).
+fn declared_module(facts: &FileFacts, index: usize) -> Option<ModuleIdentity> {
+    let mut container = facts.symbols.get(index)?.container;
+    for _ in 0..facts.symbols.len() {
+        let Some(c) = container else { break };
+        let symbol = facts.symbols.get(c as usize)?;
+        if MODULE_KINDS.contains(&symbol.kind) && symbol.kind != SymbolKind::File {
+            let path = qualified_name(facts, c as usize);
+            return Some(
+                facts
+                    .modules
+                    .iter()
+                    .find(|m| m.path == path)
+                    .cloned()
+                    .unwrap_or_else(|| ModuleIdentity {
+                        path,
+                        crate_or_package: facts
+                            .modules
+                            .first()
+                            .and_then(|m| m.crate_or_package.clone()),
+                    }),
+            );
+        }
+        container = symbol.container;
+    }
+    facts
+        .modules
+        .iter()
+        .find(|m| m.path.is_empty())
+        .or(facts.modules.first())
+        .cloned()
+}
+
+/// A namespace name as the request wrote it, checked: identifiers joined
+/// by `.` (or `::`), normalized to `.`.
+fn namespace_name(name: &str) -> Result<String, RefactorError> {
+    let invalid = |reason: &str| RefactorError::InvalidNamespace {
+        namespace: name.to_string(),
+        reason: reason.to_string(),
+    };
+    let trimmed = name.trim();
+    if trimmed.is_empty() {
+        return Err(invalid("it is empty"));
+    }
+    let segments: Vec<&str> = if trimmed.contains("::") {
+        trimmed.split("::").collect()
+    } else {
+        trimmed.split('.').collect()
+    };
+    for segment in &segments {
+        let mut chars = segment.chars();
+        let starts_well = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
+        if !starts_well || !chars.all(|c| c.is_alphanumeric() || c == '_') {
+            return Err(invalid(
+                "each part must be an identifier (a letter or `_`, then letters, digits or `_`), parts joined by `.`",
+            ));
+        }
+    }
+    Ok(segments.join("."))
+}
+
 /// Whether a declaration is at module level (no container, or a module).
 fn at_module_level(facts: &FileFacts, symbol: &Symbol) -> bool {
     symbol
@@ -634,12 +915,15 @@ fn at_module_level(facts: &FileFacts, symbol: &Symbol) -> bool {
         .is_none_or(|c| MODULE_KINDS.contains(&c.kind))
 }
 
-/// Refuse a target that already declares the name at module level.
+/// Refuse a target that already declares the name at module level (in the
+/// target namespace, where the text declares namespaces).
 fn check_collision(
     analysis: &Analysis,
+    source: &FileEntry,
     symbol: &Symbol,
     target: &Target,
     modules: &Modules,
+    layout: ModuleLayout,
 ) -> Result<(), RefactorError> {
     let mut files: Vec<Arc<FileEntry>> = target.entry.iter().cloned().collect();
     if !modules.same
@@ -659,13 +943,23 @@ fn check_collision(
             }
         }
     }
+    let in_target_namespace = |facts: &FileFacts, index: usize| {
+        layout.follows_paths()
+            || modules
+                .target
+                .as_ref()
+                .is_none_or(|t| declared_module(facts, index).is_some_and(|m| m.path == t.path))
+    };
     let mut existing = Vec::new();
     for file in &files {
         let Ok(facts) = file.facts() else { continue };
-        for other in &facts.symbols {
+        for (index, other) in facts.symbols.iter().enumerate() {
+            let itself = file.path == source.path && other.span == symbol.span;
             if other.name == symbol.name
+                && !itself
                 && at_module_level(facts, other)
                 && !MODULE_KINDS.contains(&other.kind)
+                && in_target_namespace(facts, index)
             {
                 existing.push(format!("{}:{}", file.path, other.span.start.line + 1));
             }
@@ -724,11 +1018,13 @@ impl Needs {
     fn of(
         analysis: &Analysis,
         source: &Arc<FileEntry>,
-        facts: &FileFacts,
         symbol: &Symbol,
         (from, to): (usize, usize),
         modules: &Modules,
+        layout: ModuleLayout,
+        same_file: bool,
     ) -> Result<Needs, RefactorError> {
+        let facts = source.facts()?;
         let inside = |span: &Span| {
             let start = span.start.offset as usize;
             from <= start && start < to
@@ -743,7 +1039,13 @@ impl Needs {
         }
         let mut imports: Vec<(String, Vec<String>)> = Vec::new();
         let mut aliases = Vec::new();
-        for import in &facts.imports {
+        // A declaration that stays in its file keeps the file's imports.
+        let copied = if same_file {
+            &[][..]
+        } else {
+            &facts.imports[..]
+        };
+        for import in copied {
             if import.reexport || import.kind == ImportKind::SideEffect || inside(&import.span) {
                 continue;
             }
@@ -783,70 +1085,134 @@ impl Needs {
         }
         // Module-level declarations of the old module it uses, which the
         // target now reaches through an import.
-        if !modules.same {
-            let resolver = analysis.resolver();
-            let mut needed: BTreeSet<usize> = BTreeSet::new();
-            let mut closed = Vec::new();
-            for reference in facts.references.iter().filter(|r| inside(&r.span)) {
-                for definition in resolver.resolve(source, reference) {
-                    let Resolved::Symbol { file, index } = &definition.target else {
-                        continue;
-                    };
-                    if file.path != source.path {
-                        continue;
-                    }
-                    let Some(other) = facts.symbols.get(*index) else {
-                        continue;
-                    };
-                    if inside(&other.span)
-                        || !at_module_level(facts, other)
-                        || MODULE_KINDS.contains(&other.kind)
-                        || definition.confidence < 1.0
-                    {
-                        continue;
-                    }
-                    if matches!(
-                        other.visibility,
-                        Visibility::Private | Visibility::Unspecified
-                    ) && !needed.contains(index)
-                    {
-                        closed.push(format!(
-                            "{} ({}:{})",
-                            other.name,
-                            source.path,
-                            other.span.start.line + 1
-                        ));
-                    }
-                    needed.insert(*index);
-                }
-            }
-            if !closed.is_empty() {
-                closed.sort();
-                closed.dedup();
+        if !modules.same
+            && let (Some(old_module), Some(new_module)) = (&modules.source, &modules.target)
+        {
+            let needed = Reached::of(analysis, source, facts, (from, to), old_module, layout)?;
+            // Namespaces do not hide names; modules made of paths do.
+            if layout.follows_paths() && !needed.closed.is_empty() {
                 return Err(RefactorError::BreaksAccessibility {
                     name: symbol.name.clone(),
-                    target: modules
-                        .target
-                        .as_ref()
-                        .map_or_else(String::new, |m| m.path.clone()),
-                    needed: closed,
+                    target: new_module.path.clone(),
+                    needed: needed.closed,
                 });
             }
-            if !needed.is_empty()
-                && let (Some(from_module), Some(to_module)) = (&modules.target, &modules.source)
-            {
+            for (module, names) in needed.modules {
+                if module.path == new_module.path || module.path.is_empty() {
+                    continue;
+                }
                 let specifier = source
                     .plugin
-                    .import_specifier(from_module, to_module, &analysis.snapshot().manifests)
+                    .import_specifier(new_module, &module, &analysis.snapshot().manifests)
                     .map_err(|e| plugin_refusal(symbol, e))?;
-                let names = needed
-                    .iter()
-                    .map(|&i| facts.symbols[i].name.clone())
-                    .collect();
+                // A namespace is imported whole, a module by its names.
+                let names = if layout.follows_paths() {
+                    names
+                } else {
+                    Vec::new()
+                };
                 merge(&mut imports, specifier, names);
             }
         }
         Ok(Needs { imports, aliases })
+    }
+}
+
+/// What the moved text reaches in its old module without an import (and,
+/// where the text declares namespaces, in the namespaces around it).
+struct Reached {
+    /// Module -> names used from it, in order of first use.
+    modules: Vec<(ModuleIdentity, Vec<String>)>,
+    /// `name (path:line)` of each private one.
+    closed: Vec<String>,
+}
+
+impl Reached {
+    fn of(
+        analysis: &Analysis,
+        source: &Arc<FileEntry>,
+        facts: &FileFacts,
+        (from, to): (usize, usize),
+        old_module: &ModuleIdentity,
+        layout: ModuleLayout,
+    ) -> Result<Reached, RefactorError> {
+        let inside = |span: &Span| {
+            let start = span.start.offset as usize;
+            from <= start && start < to
+        };
+        let resolver = analysis.resolver();
+        let mut reached = Reached {
+            modules: Vec::new(),
+            closed: Vec::new(),
+        };
+        let mut seen: HashSet<(String, usize)> = HashSet::new();
+        for reference in facts.references.iter().filter(|r| inside(&r.span)) {
+            for definition in resolver.resolve(source, reference) {
+                let Resolved::Symbol { file, index } = &definition.target else {
+                    continue;
+                };
+                if definition.confidence < 1.0 || !seen.insert((file.path.clone(), *index)) {
+                    continue;
+                }
+                let same_file = file.path == source.path;
+                if same_file && layout.follows_paths() {
+                    // The file is the module.
+                } else if layout.follows_paths() {
+                    continue;
+                }
+                let Ok(other_facts) = file.facts() else {
+                    continue;
+                };
+                let Some(other) = other_facts.symbols.get(*index) else {
+                    continue;
+                };
+                if (same_file && inside(&other.span))
+                    || !at_module_level(other_facts, other)
+                    || MODULE_KINDS.contains(&other.kind)
+                {
+                    continue;
+                }
+                let module = if layout.follows_paths() {
+                    old_module.clone()
+                } else {
+                    let Some(module) = declared_module(other_facts, *index) else {
+                        continue;
+                    };
+                    let encloses = module.path == old_module.path
+                        || old_module.path.starts_with(&format!("{}.", module.path));
+                    if !encloses {
+                        continue;
+                    }
+                    module
+                };
+                if matches!(
+                    other.visibility,
+                    Visibility::Private | Visibility::Unspecified
+                ) {
+                    reached.closed.push(format!(
+                        "{} ({}:{})",
+                        other.name,
+                        file.path,
+                        other.span.start.line + 1
+                    ));
+                }
+                match reached
+                    .modules
+                    .iter_mut()
+                    .find(|(m, _)| m.path == module.path)
+                {
+                    Some((_, names)) => {
+                        if !names.contains(&other.name) {
+                            names.push(other.name.clone());
+                        }
+                    }
+                    None => reached.modules.push((module, vec![other.name.clone()])),
+                }
+            }
+        }
+        reached.closed.sort();
+        reached.closed.dedup();
+        Ok(reached)
     }
 }
 

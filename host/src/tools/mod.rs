@@ -86,6 +86,7 @@ impl ToolRegistry {
             refactor::delete(),
             moves::move_symbol(),
             moves::move_type_to_file(),
+            moves::move_type_to_namespace(),
             refactor::apply(),
             refactor::rollback(),
         ];
@@ -182,6 +183,7 @@ const WRITING_TOOLS: &[&str] = &[
     "delete",
     "move",
     "move_type_to_file",
+    "move_type_to_namespace",
     "apply_plan",
     "rollback",
 ];

@@ -1,6 +1,7 @@
-//! The move tools: `move` (typemill-api.md's envelope, answering a plan)
-//! and `move_type_to_file` (roslyn-move-contracts.md's schema, preview and
-//! answers), both adapters over `crate::refactor::plan_move`.
+//! The move tools: `move` (typemill-api.md's envelope, answering a plan),
+//! `move_type_to_file` and `move_type_to_namespace` (roslyn-move-contracts.md's
+//! schemas, preview and answers), all adapters over
+//! `crate::refactor::plan_move`.
 
 use std::time::Instant;
 
@@ -25,7 +26,7 @@ pub fn move_symbol() -> Tool {
     let mut properties = Map::new();
     properties.insert(
         "kind".into(),
-        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (the others are not served yet and are refused)" }),
+        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate` is not served and is refused" }),
     );
     properties.insert(
         "source".into(),
@@ -44,7 +45,7 @@ pub fn move_symbol() -> Tool {
         "destination".into(),
         json!({
             "type": "object",
-            "description": "Where it goes: {\"file_path\": \"src/b.rs\"}; created when missing (where the language allows a new file)",
+            "description": "Where it goes: {\"file_path\": \"src/b.rs\"} (created when missing, where the language allows a new file), and/or {\"module_path\": \"crate::shapes\"} (a module or namespace)",
             "properties": { "file_path": { "type": "string" }, "module_path": { "type": "string" } }
         }),
     );
@@ -100,13 +101,11 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             suggestions: crate::error::similar(kind, MOVE_KINDS.iter().copied(), 1),
         });
     }
-    if kind != "symbol" {
+    if kind == "consolidate" {
         return Err(ToolError::InvalidParam {
             field: "kind".into(),
-            reason: format!(
-                "`move` of kind `{kind}` is not served yet: move declarations one at a time with kind `symbol` (or move_type_to_file)"
-            ),
-            suggestions: vec!["symbol".into()],
+            reason: "`move` of kind `consolidate` is not served: move declarations one at a time with kind `symbol` or `to_module`".into(),
+            suggestions: vec!["symbol".into(), "to_module".into()],
         });
     }
     let source = match args.value("source") {
@@ -154,16 +153,37 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             });
         }
     };
-    let target_file = destination
-        .get("file_path")
-        .or_else(|| destination.get("path"))
-        .and_then(Value::as_str)
-        .ok_or_else(|| ToolError::invalid("destination.file_path", "expected a string"))?;
+    let text_field = |field: &str| -> Result<Option<String>, ToolError> {
+        match destination.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
+            Some(_) => Err(ToolError::invalid(
+                &format!("destination.{field}"),
+                "expected a non-empty string",
+            )),
+        }
+    };
+    let target_file = match text_field("file_path")? {
+        Some(file) => Some(file),
+        None => text_field("path")?,
+    };
+    let target_module = text_field("module_path")?;
+    let (wanted, given) = match kind {
+        "symbol" => ("destination.file_path", target_file.is_some()),
+        _ => ("destination.module_path", target_module.is_some()),
+    };
+    if !given {
+        return Err(ToolError::MissingParam {
+            field: wanted.into(),
+        });
+    }
     let request = MoveRequest {
         source,
-        target_file: target_file.to_string(),
+        target_file: target_file.unwrap_or_default(),
         create_target_file: true,
         types_only: false,
+        target_module,
+        follow_namespace_folder: false,
     };
     let analysis = Analysis::fresh(&context.workspace);
     let outcome = plan_move(&analysis, &request)?;
@@ -183,17 +203,9 @@ fn u32_field(value: &Value, field: &str) -> Result<u32, ToolError> {
 
 fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let started = Instant::now();
-    let required = |field: &str| -> Result<&str, ToolError> {
-        match args.str(field)? {
-            Some(value) if !value.trim().is_empty() => Ok(value),
-            _ => Err(ToolError::MissingParam {
-                field: field.into(),
-            }),
-        }
-    };
-    let source_file = required("sourceFile")?;
-    let symbol_name = required("symbolName")?;
-    let target_file = required("targetFile")?;
+    let source_file = required(args, "sourceFile")?;
+    let symbol_name = required(args, "symbolName")?;
+    let target_file = required(args, "targetFile")?;
     let line = match args.value("line") {
         None | Some(Value::Null) => None,
         Some(line) => Some(u32_field(line, "line")?),
@@ -207,9 +219,82 @@ fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, To
         target_file: target_file.to_string(),
         create_target_file: option_flag(args, "createTargetFile", true)?,
         types_only: true,
+        target_module: None,
+        follow_namespace_folder: false,
     };
+    answer_roslyn(context, args, &request, started)
+}
+
+/// `move_type_to_namespace`.
+pub fn move_type_to_namespace() -> Tool {
+    Tool {
+        name: "move_type_to_namespace",
+        aliases: &["moveTypeToNamespace"],
+        description: "Change the namespace of a type declaration (roslyn-move-contracts.md §1.2), where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
+        input_schema: json!({
+            "type": "object",
+            "required": ["sourceFile", "symbolName", "targetNamespace"],
+            "properties": {
+                "sourceFile": { "type": "string", "description": "The file declaring the type (absolute inside the workspace, or relative to its root)" },
+                "symbolName": { "type": "string", "minLength": 1, "description": "Name of the type to move (simple or qualified)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
+                "line": { "type": "integer", "minimum": 1, "description": "1-based line where the type is declared (for disambiguation)" },
+                "targetNamespace": { "type": "string", "description": "Target namespace (e.g. MyApp.Services)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
+                "updateFileLocation": { "type": "boolean", "default": false, "description": "Also move the type to the folder that matches the namespace" },
+                "preview": { "type": "boolean", "default": false, "description": "Return the computed changes without applying them" },
+                "force": { "type": "boolean", "description": "Apply despite INCOMPLETE_REFERENCES or POTENTIAL_BEHAVIOR_CHANGE" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_move_type_to_namespace,
+        text: text::moved,
+        output_schema: moved_schema(),
+    }
+}
+
+fn run_move_type_to_namespace(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let started = Instant::now();
+    let source_file = required(args, "sourceFile")?;
+    let symbol_name = required(args, "symbolName")?;
+    let namespace = required(args, "targetNamespace")?;
+    let line = match args.value("line") {
+        None | Some(Value::Null) => None,
+        Some(line) => Some(u32_field(line, "line")?),
+    };
+    let request = MoveRequest {
+        source: MoveSource::Named {
+            path: source_file.to_string(),
+            name: symbol_name.to_string(),
+            line,
+        },
+        target_file: String::new(),
+        create_target_file: true,
+        types_only: true,
+        target_module: Some(namespace.to_string()),
+        follow_namespace_folder: option_flag(args, "updateFileLocation", false)?,
+    };
+    answer_roslyn(context, args, &request, started)
+}
+
+/// A required, non-blank string argument.
+fn required<'a>(args: &'a Args, field: &str) -> Result<&'a str, ToolError> {
+    match args.str(field)? {
+        Some(value) if !value.trim().is_empty() => Ok(value),
+        _ => Err(ToolError::MissingParam {
+            field: field.into(),
+        }),
+    }
+}
+
+/// Plan `request`, then answer the Roslyn way: the preview, or the move
+/// applied.
+fn answer_roslyn(
+    context: &ToolContext,
+    args: &Args,
+    request: &MoveRequest,
+    started: Instant,
+) -> Result<Value, ToolError> {
     let analysis = Analysis::fresh(&context.workspace);
-    let outcome = plan_move(&analysis, &request)?;
+    let outcome = plan_move(&analysis, request)?;
     let root = context.workspace.root();
     let absolute = |path: &str| root.join(path).to_string_lossy().into_owned();
     if option_flag(args, "preview", false)? {
@@ -225,39 +310,28 @@ fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, To
     let applied = apply_plan(&context.workspace, &outcome.plan, &apply)?;
     let applied = to_json(&applied)?;
     let Moved {
-        name,
-        qualified_name,
-        kind,
-        previous,
-        new,
         references_updated,
         imports_added,
         imports_removed,
         ..
     } = &outcome.moved;
-    let (mut created_files, mut modified) = (Vec::new(), Vec::new());
-    for (path, is_created) in changed_files(&outcome.plan) {
-        if is_created {
-            created_files.push(path);
-        } else {
-            modified.push(path);
+    let (mut created, mut modified, mut deleted) = (Vec::new(), Vec::new(), Vec::new());
+    for (path, change) in changed_files(&outcome.plan) {
+        match change {
+            Change::Created => created.push(absolute(&path)),
+            Change::Modified => modified.push(absolute(&path)),
+            Change::Deleted => deleted.push(absolute(&path)),
         }
     }
     Ok(json!({
         "success": true,
         "operationId": applied["snapshot_id"],
         "changes": {
-            "filesModified": modified.iter().map(|p| absolute(p)).collect::<Vec<_>>(),
-            "filesCreated": created_files.iter().map(|p| absolute(p)).collect::<Vec<_>>(),
-            "filesDeleted": [],
+            "filesModified": modified,
+            "filesCreated": created,
+            "filesDeleted": deleted,
         },
-        "symbol": {
-            "name": name,
-            "fullyQualifiedName": qualified_name,
-            "kind": crate::refactor::kind_name(*kind),
-            "previousLocation": location(previous, &absolute),
-            "newLocation": location(new, &absolute),
-        },
+        "symbol": symbol_json(&outcome.moved, &absolute),
         "referencesUpdated": references_updated,
         "usingDirectivesAdded": imports_added,
         "usingDirectivesRemoved": imports_removed,
@@ -269,15 +343,51 @@ fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, To
     }))
 }
 
-/// Paths the plan changes, each with whether the plan creates it.
-fn changed_files(plan: &Plan) -> Vec<(String, bool)> {
+/// The moved declaration: name, kind, where it was and is, and its
+/// namespaces when the move changed them.
+fn symbol_json(moved: &Moved, absolute: &dyn Fn(&str) -> String) -> Value {
+    let mut symbol = json!({
+        "name": moved.name,
+        "fullyQualifiedName": moved.qualified_name,
+        "kind": crate::refactor::kind_name(moved.kind),
+        "previousLocation": location(&moved.previous, absolute),
+        "newLocation": location(&moved.new, absolute),
+    });
+    if let (Some(previous), Some(new)) = (&moved.previous_module, &moved.new_module)
+        && previous != new
+    {
+        symbol["previousNamespace"] = json!(previous);
+        symbol["newNamespace"] = json!(new);
+        symbol["fullyQualifiedName"] = json!(if new.is_empty() {
+            moved.name.clone()
+        } else {
+            format!("{new}.{}", moved.name)
+        });
+    }
+    symbol
+}
+
+/// How a plan touches a file.
+enum Change {
+    Created,
+    Modified,
+    Deleted,
+}
+
+/// Paths the plan changes, each with how.
+fn changed_files(plan: &Plan) -> Vec<(String, Change)> {
     plan.edits
         .document_changes
         .iter()
         .filter_map(|change| match change {
-            DocumentChange::Edit(edit) => Some((edit.text_document.uri.clone(), false)),
-            DocumentChange::File(FileOperation::Create { uri, .. }) => Some((uri.clone(), true)),
-            DocumentChange::File(_) => None,
+            DocumentChange::Edit(edit) => Some((edit.text_document.uri.clone(), Change::Modified)),
+            DocumentChange::File(FileOperation::Create { uri, .. }) => {
+                Some((uri.clone(), Change::Created))
+            }
+            DocumentChange::File(FileOperation::Delete { uri }) => {
+                Some((uri.clone(), Change::Deleted))
+            }
+            DocumentChange::File(FileOperation::Rename { .. }) => None,
         })
         .collect()
 }
@@ -324,7 +434,14 @@ fn preview(
                     "content": text.clone().unwrap_or_default(),
                 }));
             }
-            DocumentChange::File(_) => {}
+            DocumentChange::File(FileOperation::Delete { uri }) => {
+                pending.push(json!({
+                    "file": absolute(uri),
+                    "changeType": "Delete",
+                    "description": format!("Delete the file {name} leaves without declarations"),
+                }));
+            }
+            DocumentChange::File(FileOperation::Rename { .. }) => {}
         }
     }
     let mut plan = answer_plan(&outcome.plan)?;
@@ -334,13 +451,7 @@ fn preview(
         "preview": true,
         "operationId": format!("preview-{}", outcome.plan.metadata.created_at),
         "pendingChanges": pending,
-        "symbol": {
-            "name": name,
-            "fullyQualifiedName": outcome.moved.qualified_name,
-            "kind": crate::refactor::kind_name(outcome.moved.kind),
-            "previousLocation": location(&outcome.moved.previous, absolute),
-            "newLocation": location(&outcome.moved.new, absolute),
-        },
+        "symbol": symbol_json(&outcome.moved, absolute),
         "warnings": outcome.plan.warnings,
         "plan": plan,
     }))
@@ -357,6 +468,7 @@ fn moved_schema() -> Value {
         json!({
             "name": string(), "fullyQualifiedName": string(), "kind": string(),
             "previousLocation": location.clone(), "newLocation": location,
+            "previousNamespace": string(), "newNamespace": string(),
         }),
     );
     let applied = object(
@@ -393,7 +505,7 @@ fn moved_schema() -> Value {
             "operationId": string(),
             "pendingChanges": array_of(object(&["file", "changeType", "description"], json!({
                 "file": string(),
-                "changeType": { "enum": ["Modify", "Create"] },
+                "changeType": { "enum": ["Modify", "Create", "Delete"] },
                 "description": string(),
                 "diff": string(),
                 "content": string(),

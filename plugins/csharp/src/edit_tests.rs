@@ -357,3 +357,20 @@ fn a_moved_type_joins_the_namespace_the_target_already_declares() {
         "{refused:?}"
     );
 }
+
+#[test]
+fn a_type_alone_in_its_namespace_takes_the_namespace_with_it() {
+    let source = "using System;\n\nnamespace Outer\n{\n    namespace Inner\n    {\n        // Only one.\n        class Lonely { }\n    }\n\n    class Stays { }\n}\n";
+    let (left, _) = moved(source, "class Lonely", "", "");
+    assert_eq!(
+        left,
+        "using System;\n\nnamespace Outer\n{\n    class Stays { }\n}\n"
+    );
+    let file_scoped = "using System;\n\nnamespace Shapes;\n\n/// <summary>P.</summary>\npublic record Point(int X, int Y);\n";
+    let (left, _) = moved(file_scoped, "public record Point", "", "");
+    assert_eq!(left, "using System;\n");
+    // Beside another type, the namespace stays.
+    let two = "namespace Shapes;\n\nclass A { }\n\nclass B { }\n";
+    let (left, _) = moved(two, "class B", "", "");
+    assert_eq!(left, "namespace Shapes;\n\nclass A { }\n");
+}

@@ -11,7 +11,8 @@ use crate::render::{
 };
 
 /// The whole lines of the type at `start..end`, with its doc comment (its
-/// attributes are part of its node).
+/// attributes are part of its node); with the namespace around it too when
+/// it is all that namespace holds, so that no empty namespace is left.
 pub fn declaration_extent(
     root: Node,
     source: &str,
@@ -21,11 +22,40 @@ pub fn declaration_extent(
     let declaration = declaration_at(root, start, end).ok_or_else(|| {
         PluginError::InvalidInput(format!("no type declaration covers bytes {start}..{end}"))
     })?;
-    Ok(whole_lines(
-        source,
-        start_with_doc(declaration, source),
-        declaration.end_byte(),
-    ))
+    let mut outer = declaration;
+    // Each step goes one namespace out: bounded by the nesting.
+    while let Some(namespace) = emptied_namespace(outer) {
+        outer = namespace;
+    }
+    let from = match file_scoped_namespace(outer).filter(|ns| alone_after(*ns, outer)) {
+        Some(namespace) => start_with_doc(namespace, source),
+        None => start_with_doc(outer, source),
+    };
+    Ok(whole_lines(source, from, outer.end_byte()))
+}
+
+/// The namespace block `member` is the only member of (comments aside).
+fn emptied_namespace(member: Node) -> Option<Node> {
+    let list = member.parent().filter(|p| p.kind() == "declaration_list")?;
+    let namespace = list
+        .parent()
+        .filter(|p| p.kind() == "namespace_declaration")?;
+    let mut cursor = list.walk();
+    let alone = list
+        .named_children(&mut cursor)
+        .all(|c| c == member || c.kind() == "comment");
+    alone.then_some(namespace)
+}
+
+/// Whether `member` is all a file-scoped `namespace` declares: nothing but
+/// comments and `using` directives beside them in the file.
+fn alone_after(namespace: Node, member: Node) -> bool {
+    let Some(unit) = member.parent().filter(|p| p.kind() == "compilation_unit") else {
+        return false;
+    };
+    let mut cursor = unit.walk();
+    unit.named_children(&mut cursor)
+        .all(|c| c == member || c == namespace || matches!(c.kind(), "comment" | "using_directive"))
 }
 
 /// Edits to `target` that add the type at `start..end` of `source` to
