@@ -1514,3 +1514,138 @@ async fn types_move_to_another_namespace_and_still_compile() {
     assert_eq!(files(&rust), rust_before, "rollback");
     server.stop().await;
 }
+
+/// `rename` of files and directories in every language: each applied,
+/// checked (the moved files, the imports that name them), compiled, and
+/// rolled back byte for byte (folders the rename emptied or made are gone
+/// again).
+#[tokio::test]
+async fn files_and_directories_rename_with_their_imports_and_still_compile() {
+    // (language, kind, path, new name, a file that must then contain a text)
+    const RENAMES: &[(&str, &str, &str, &str, &str, &str)] = &[
+        (
+            "rust",
+            "file",
+            "src/shapes.rs",
+            "geometry.rs",
+            "src/lib.rs",
+            "mod geometry;",
+        ),
+        (
+            "typescript",
+            "file",
+            "src/shapes/shape.ts",
+            "base.ts",
+            "src/shapes/circle.ts",
+            "\"./base\"",
+        ),
+        (
+            "typescript",
+            "directory",
+            "src/shapes",
+            "src/geometry",
+            "src/report.ts",
+            "\"./geometry\"",
+        ),
+        (
+            "typescript",
+            "file",
+            "src/report.ts",
+            "src/out/report.ts",
+            "src/main.ts",
+            "\"./out/report\"",
+        ),
+        (
+            "go",
+            "directory",
+            "shapes",
+            "geometry",
+            "report/report.go",
+            "/geometry\"",
+        ),
+        (
+            "go",
+            "file",
+            "shapes/area.go",
+            "sum.go",
+            "shapes/sum.go",
+            "package shapes",
+        ),
+        (
+            "csharp",
+            "directory",
+            "Reports",
+            "Out",
+            "Out/Report.cs",
+            "class Report",
+        ),
+        (
+            "csharp",
+            "file",
+            "Shapes/Shapes.cs",
+            "All.cs",
+            "Shapes/All.cs",
+            "class Circle",
+        ),
+    ];
+    let scratch = Scratch::new("refactor-paths");
+    for (step, &(language, kind, path, new_name, witness, text)) in RENAMES.iter().enumerate() {
+        let root = scratch.path().join(format!("{step}"));
+        for (file, content) in files(&fixture(&format!("nav/{language}"))) {
+            scratch.write(&format!("{step}/{file}"), content);
+        }
+        if language == "csharp" {
+            to_csharp_7(&root);
+        }
+        let out = scratch.path().join(format!("{step}-build"));
+        let before = files(&root);
+        let folders = |root: &Path| {
+            let mut found = Vec::new();
+            let mut pending = vec![root.to_path_buf()];
+            while let Some(dir) = pending.pop() {
+                for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                    if entry.file_type().unwrap().is_dir() {
+                        found.push(entry.path());
+                        pending.push(entry.path());
+                    }
+                }
+            }
+            found.sort();
+            found
+        };
+        let folders_before = folders(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+        let arguments = json!({ "kind": kind, "target": { "path": path }, "new_name": new_name });
+        let plan = server.call("rename", arguments.clone()).await.ok();
+        assert_eq!(plan["dryRun"], true, "{language} {path}: {plan:#}");
+        assert_eq!(files(&root), before, "{language}: a plan writes nothing");
+        let mut apply = arguments.clone();
+        apply["dryRun"] = json!(false);
+        let applied = server.call("rename", apply).await.ok();
+        let now = files(&root);
+        assert!(!now.contains_key(path), "{language}: {path} still there");
+        assert!(
+            now.get(witness).is_some_and(|t| t.contains(text)),
+            "{language} {kind} {path} -> {new_name}: {witness} should contain {text}:\n{now:#?}\n{applied:#}"
+        );
+        let (compiles, output) = builds(language, &root, &out);
+        assert!(
+            compiles,
+            "{language} {kind} {path} -> {new_name}:\n{output}\n{now:#?}"
+        );
+        server
+            .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+            .await
+            .ok();
+        let _ = std::fs::remove_file(root.join("Cargo.lock"));
+        let _ = std::fs::remove_dir_all(root.join("target"));
+        assert_eq!(files(&root), before, "{language} {path}: rollback");
+        let mut after = folders(&root);
+        after.retain(|f| !f.ends_with("target"));
+        assert_eq!(
+            after, folders_before,
+            "{language} {path}: folders after rollback"
+        );
+        server.stop().await;
+    }
+}

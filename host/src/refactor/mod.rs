@@ -13,6 +13,7 @@ mod error;
 mod moves;
 pub mod plan;
 mod rename;
+mod rename_path;
 
 pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
 pub use delete::{DeleteKind, DeleteRequest, plan_delete};
@@ -21,3 +22,4 @@ pub use error::RefactorError;
 pub use moves::{Location, MoveOutcome, MoveRequest, MoveSource, Moved, kind_name, plan_move};
 pub use plan::{Plan, Warning};
 pub use rename::{RenameKind, RenameRequest, plan_rename};
+pub use rename_path::{PathRenameRequest, plan_path_rename};

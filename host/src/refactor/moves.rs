@@ -1290,7 +1290,7 @@ fn respecified(
 }
 
 /// The identity a workspace module's files state for it.
-fn module_identity(analysis: &Analysis, module: &str) -> Option<ModuleIdentity> {
+pub(super) fn module_identity(analysis: &Analysis, module: &str) -> Option<ModuleIdentity> {
     let paths = analysis.snapshot().modules.get(module)?;
     paths.iter().find_map(|path| {
         let file = analysis.snapshot().file(path)?;
@@ -1514,7 +1514,7 @@ fn rewrite_users(
 
 /// Where `import`'s module path is written inside its span: its only
 /// occurrence there.
-fn module_path_span(source: &str, import: &Import) -> Option<(usize, usize)> {
+pub(super) fn module_path_span(source: &str, import: &Import) -> Option<(usize, usize)> {
     let (start, end) = (
         import.span.start.offset as usize,
         import.span.end.offset as usize,

@@ -11,8 +11,8 @@ use super::{Args, Tool, ToolContext, output, text};
 use crate::analysis::{Analysis, FilePosition, SymbolQuery, Target};
 use crate::error::ToolError;
 use crate::refactor::{
-    self, ApplyOptions, DeleteKind, DeleteRequest, Plan, RefactorError, RenameKind, RenameRequest,
-    apply_plan, plan_delete, plan_rename,
+    self, ApplyOptions, DeleteKind, DeleteRequest, PathRenameRequest, Plan, RefactorError,
+    RenameKind, RenameRequest, apply_plan, plan_delete, plan_path_rename, plan_rename,
 };
 
 /// The options every refactoring tool reads, at the top level or inside
@@ -56,7 +56,7 @@ pub fn rename() -> Tool {
     );
     properties.insert(
         "kind".into(),
-        json!({ "type": "string", "enum": RenameKind::NAMES, "description": "What is renamed: `symbol` (any declaration or local, the default), `type` (refused for anything else), `parameter`" }),
+        json!({ "type": "string", "enum": ["symbol", "type", "parameter", "file", "directory"], "description": "What is renamed: `symbol` (any declaration or local, the default), `type` (refused for anything else), `parameter`; `file` / `directory` (the path in `target.path` or `path`, the new path, or a bare new name, in `new_name`): the files moved and every import naming them respelled" }),
     );
     properties.insert("options".into(), options_schema());
     for (name, schema) in options_schema()["properties"]
@@ -69,7 +69,7 @@ pub fn rename() -> Tool {
     Tool {
         name: "rename",
         aliases: &["rename_symbol", "renameSymbol"],
-        description: "Rename a declaration, type or parameter everywhere: the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (typemill-api.md PlanBase: LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
+        description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (typemill-api.md PlanBase: LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
         input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
         handler: run_rename,
         text: text::plan_or_applied,
@@ -215,14 +215,22 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             });
         }
     };
-    let kind = match args.str("kind")? {
-        None => RenameKind::Symbol,
-        Some(kind) => RenameKind::parse(kind).ok_or_else(|| ToolError::InvalidParam {
+    let kind_name = args.str("kind")?.unwrap_or("symbol");
+    if PATH_KINDS.contains(&kind_name) {
+        return run_path_rename(context, args, &options, new_name, kind_name == "directory");
+    }
+    let kind = RenameKind::parse(kind_name).ok_or_else(|| {
+        let names: Vec<&str> = RenameKind::NAMES
+            .iter()
+            .chain(PATH_KINDS)
+            .copied()
+            .collect();
+        ToolError::InvalidParam {
             field: "kind".into(),
-            reason: format!("`{kind}` is not one of {}", RenameKind::NAMES.join(", ")),
-            suggestions: crate::error::similar(kind, RenameKind::NAMES.iter().copied(), 1),
-        })?,
-    };
+            reason: format!("`{kind_name}` is not one of {}", names.join(", ")),
+            suggestions: crate::error::similar(kind_name, names, 1),
+        }
+    })?;
     let target = match args.value("target") {
         Some(target) => spec_target(target)?,
         None => target::target(args)?,
@@ -235,6 +243,52 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let analysis = Analysis::fresh(&context.workspace);
     let plan = plan_rename(&analysis, &request)?;
+    if options.dry_run {
+        return answer_plan(&plan);
+    }
+    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
+    to_json(&applied)
+}
+
+/// Rename kinds that name a path rather than a declaration.
+const PATH_KINDS: &[&str] = &["file", "directory"];
+
+/// `rename` of a file or directory: the path from `target.path` (or
+/// `target.file_path`, or `path`), the new path (or a bare new name) from
+/// `new_name`.
+fn run_path_rename(
+    context: &ToolContext,
+    args: &Args,
+    options: &Options,
+    new_name: &str,
+    directory: bool,
+) -> Result<Value, ToolError> {
+    let nested = match args.value("target") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(target)) => Some(
+            target
+                .get("path")
+                .or_else(|| target.get("file_path"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| ToolError::invalid("target.path", "expected a string"))?,
+        ),
+        Some(_) => return Err(ToolError::invalid("target", "expected an object")),
+    };
+    let from = match (nested, args.str("path")?) {
+        (Some(path), _) | (None, Some(path)) => path,
+        (None, None) => {
+            return Err(ToolError::MissingParam {
+                field: "target.path".into(),
+            });
+        }
+    };
+    let request = PathRenameRequest {
+        from: from.to_string(),
+        to: new_name.to_string(),
+        directory,
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    let plan = plan_path_rename(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&plan);
     }

@@ -439,7 +439,7 @@ fn finish(
                 }
             }
             None => match root.remove_file(&file.path) {
-                Ok(()) => {}
+                Ok(()) => root.remove_empty_folders(&file.path),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err((file.path.clone(), e)),
             },
@@ -557,6 +557,19 @@ impl RootDir {
     /// Delete the file (or link) `path`.
     pub fn remove_file(&self, path: &str) -> io::Result<()> {
         self.dir().remove_file(path)
+    }
+
+    /// Remove the folders above `path` that are now empty, innermost first,
+    /// up to (not including) the root; stops at the first that is not.
+    pub fn remove_empty_folders(&self, path: &str) {
+        let mut folder = Path::new(path).parent();
+        // One step per path component.
+        while let Some(current) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            if self.dir().remove_dir(current).is_err() {
+                break;
+            }
+            folder = current.parent();
+        }
     }
 
     /// Whether anything (a link included) is at `path`.

@@ -90,7 +90,8 @@ pub fn module_of(path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
 }
 
 /// The relative specifier a file of module `importer` imports module
-/// `target` by (`./util`, `../shapes/circle`).
+/// `target` by (`./util`, `../shapes/circle`; a folder's index by the folder,
+/// `./shapes`).
 pub fn import_specifier(importer: &ModuleIdentity, target: &ModuleIdentity) -> String {
     let from: Vec<&str> = parent(&importer.path)
         .split('/')
@@ -105,10 +106,15 @@ pub fn import_specifier(importer: &ModuleIdentity, target: &ModuleIdentity) -> S
         .count();
     let ups = from.len() - shared;
     let down = to[shared..].join("/");
-    if ups == 0 {
+    let specifier = if ups == 0 {
         format!("./{down}")
     } else {
         format!("{}{down}", "../".repeat(ups))
+    };
+    // A folder's index is imported by the folder's name.
+    match specifier.strip_suffix("/index") {
+        Some(folder) if !folder.ends_with('.') => folder.to_string(),
+        _ => specifier,
     }
 }
 
@@ -303,6 +309,9 @@ mod tests {
             ("src/a", "src/a/deep/x", "./a/deep/x"),
             ("src/a/b", "src", "../../src"),
             ("main", "lib/x", "./lib/x"),
+            ("src/main", "src/geometry/index", "./geometry"),
+            ("src/a/b", "src/index", "../index"),
+            ("src/a/b", "src/a/index", "./index"),
         ] {
             let specifier = import_specifier(&importer(from), &importer(to));
             assert_eq!(specifier, expected, "{from} -> {to}");
