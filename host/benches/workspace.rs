@@ -17,6 +17,8 @@
 //!   file and time `find_references` calls until one answers with a higher
 //!   `generation` (re-analysis of the file plus the new generation's graph),
 //! - the server's peak resident memory (`VmHWM`), read at the end.
+//! - with `--rename-near N`, instead of the above after indexing: plan,
+//!   apply and roll back a rename with about N references (`workspace/rename.rs`).
 //!
 //! Latencies are client round trips (request written to answer read), so they
 //! include the JSON encoding on both sides and the pipe. Tool errors are
@@ -41,6 +43,8 @@ use serde_json::{Value, json};
 
 #[path = "workspace/load.rs"]
 mod load;
+#[path = "workspace/rename.rs"]
+mod rename;
 
 /// Symbol kinds the sample is drawn from (LSP kinds as `search_symbols`
 /// reports them).
@@ -65,12 +69,14 @@ struct Options {
     /// `NAME@PATH`: ask `find_references` of it right after the handshake,
     /// before waiting for the index (a restart's time to its first answer).
     first: Option<(String, String)>,
+    /// Measure a rename with about this many references, then stop.
+    rename_near: Option<u64>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: workspace --root TREE [--lingo PATH] [--cache-dir DIR] [--sample N] \
-         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N] [--first NAME@PATH]"
+         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N] [--first NAME@PATH] [--rename-near N]"
     );
     std::process::exit(2);
 }
@@ -87,6 +93,7 @@ fn options() -> Options {
         load: 3000,
         in_flight: 128,
         first: None,
+        rename_near: None,
     };
     let mut args = std::env::args().skip(1);
     let mut root = None;
@@ -102,6 +109,7 @@ fn options() -> Options {
             "--log" => options.log = Some(value().into()),
             "--load" => options.load = number(&value()) as usize,
             "--in-flight" => options.in_flight = (number(&value()) as usize).max(1),
+            "--rename-near" => options.rename_near = Some(number(&value())),
             "--first" => {
                 let value = value();
                 let (name, path) = value.split_once('@').unwrap_or_else(|| usage());
@@ -513,7 +521,11 @@ fn main() {
         server.stop();
         return;
     }
-    let workspace = wait_until_indexed(&mut server);
+    let mut workspace = wait_until_indexed(&mut server);
+    if options.rename_near.is_some() {
+        rename::wait_until_ready(&mut server);
+        workspace = wait_until_indexed(&mut server);
+    }
     let ready = started.elapsed();
     let (memory_ready_kib, _) = server.memory_kib();
     println!(
@@ -541,6 +553,11 @@ fn main() {
         options.seed
     );
 
+    if let Some(near) = options.rename_near {
+        rename::run(&mut server, &chosen, near);
+        server.stop();
+        return;
+    }
     // The first find_references builds the graph of this generation.
     let first = server.call("find_references", references_args(&chosen[0]));
     let mut references = Series::default();

@@ -1154,10 +1154,9 @@ impl Reached {
                 if definition.confidence < 1.0 || !seen.insert((file.path.clone(), *index)) {
                     continue;
                 }
+                // Where paths make modules, the old module is the file.
                 let same_file = file.path == source.path;
-                if same_file && layout.follows_paths() {
-                    // The file is the module.
-                } else if layout.follows_paths() {
+                if layout.follows_paths() && !same_file {
                     continue;
                 }
                 let Ok(other_facts) = file.facts() else {
