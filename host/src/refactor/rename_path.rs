@@ -130,8 +130,10 @@ pub fn plan_path_rename(
         }
     }
 
-    // Modules their parents declare: the declaration renamed like a symbol.
-    if let Some((entry, old, new)) = declared.first() {
+    // Modules their parents declare: the declaration of the outermost one
+    // (a directory's own module; its submodules follow) renamed like a
+    // symbol.
+    if let Some((entry, old, new)) = declared.iter().min_by_key(|(_, old, _)| old.path.len()) {
         let plan = rename_declaration(analysis, entry, old, new, request.directory)?;
         warnings.extend(plan.warnings.iter().cloned());
         for change in &plan.edits.document_changes {
