@@ -1361,6 +1361,23 @@ async fn a_function_moves_to_another_module_and_the_crate_still_compiles() {
     server.stop().await;
 }
 
+/// Roll back the change `applied` answered, then check every file under
+/// `root` has its bytes of `before` again (a build's `Cargo.lock` aside).
+async fn roll_back(
+    server: &McpServer,
+    applied: &Value,
+    root: &Path,
+    before: &std::collections::BTreeMap<String, String>,
+    what: &str,
+) {
+    server
+        .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+        .await
+        .ok();
+    let _ = std::fs::remove_file(root.join("Cargo.lock"));
+    assert_eq!(&files(root), before, "{what}: rollback");
+}
+
 /// `move_type_to_namespace` (roslyn-move-contracts.md §1.2) on the C#
 /// fixture: a type moved to a new namespace in its own file (with a `using`
 /// for what it uses from its old one, and one in every file that uses it),
@@ -1417,11 +1434,7 @@ async fn types_move_to_another_namespace_and_still_compile() {
     );
     let (compiles, output) = compile("csharp", &root, &out);
     assert!(compiles, "after the move:\n{output}\n{now:#?}");
-    server
-        .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
-        .await
-        .ok();
-    assert_eq!(files(&root), before, "rollback");
+    roll_back(&server, &moved, &root, &before, "the namespace move").await;
 
     // Alone in its file, with the file's folder following the namespace.
     let relocated = server
@@ -1449,14 +1462,7 @@ async fn types_move_to_another_namespace_and_still_compile() {
     assert!(hexagon.contains("using Geometry.Shapes;"), "{hexagon}");
     let (compiles, output) = compile("csharp", &root, &out);
     assert!(compiles, "after the relocation:\n{output}\n{now:#?}");
-    server
-        .call(
-            "rollback",
-            json!({ "snapshot_id": relocated["snapshot_id"] }),
-        )
-        .await
-        .ok();
-    assert_eq!(files(&root), before, "rollback of the relocation");
+    roll_back(&server, &relocated, &root, &before, "the relocation").await;
 
     // Refusals, before anything is written.
     for (arguments, code, field) in [
@@ -1506,12 +1512,7 @@ async fn types_move_to_another_namespace_and_still_compile() {
     assert!(files(&rust)["src/legacy.rs"].contains("struct Square"));
     let (compiles, output) = cargo_check(&rust, &scratch.path().join("rust-build"));
     assert!(compiles, "{output}");
-    server
-        .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
-        .await
-        .ok();
-    let _ = std::fs::remove_file(rust.join("Cargo.lock"));
-    assert_eq!(files(&rust), rust_before, "rollback");
+    roll_back(&server, &moved, &rust, &rust_before, "the Rust module move").await;
     server.stop().await;
 }
 
@@ -1633,13 +1634,15 @@ async fn files_and_directories_rename_with_their_imports_and_still_compile() {
             compiles,
             "{language} {kind} {path} -> {new_name}:\n{output}\n{now:#?}"
         );
-        server
-            .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
-            .await
-            .ok();
-        let _ = std::fs::remove_file(root.join("Cargo.lock"));
         let _ = std::fs::remove_dir_all(root.join("target"));
-        assert_eq!(files(&root), before, "{language} {path}: rollback");
+        roll_back(
+            &server,
+            &applied,
+            &root,
+            &before,
+            &format!("{language} {path}"),
+        )
+        .await;
         let mut after = folders(&root);
         after.retain(|f| !f.ends_with("target"));
         assert_eq!(
@@ -1648,4 +1651,89 @@ async fn files_and_directories_rename_with_their_imports_and_still_compile() {
         );
         server.stop().await;
     }
+}
+
+/// Hostile and mistaken file and directory renames are refused with their
+/// codes and fields, before anything is written.
+#[tokio::test]
+async fn bad_path_renames_are_refused_and_write_nothing() {
+    let scratch = Scratch::new("refactor-bad-paths");
+    let root = copy(&scratch, "typescript");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    std::os::unix::fs::symlink("/etc", root.join("src/shapes/etc")).unwrap();
+    let long = "a".repeat(100_000);
+    for (arguments, code, field) in [
+        (
+            json!({ "kind": "file", "target": { "path": "src/main.ts" }, "new_name": "report.ts" }),
+            "INVALID_TARGET_PATH",
+            "targetFile",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": "src/main.ts" }, "new_name": "../../../x.ts" }),
+            "PATH_OUTSIDE_BOUNDARY",
+            "",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": "src/main.ts" }, "new_name": "main.txt" }),
+            "INVALID_TARGET_PATH",
+            "targetFile",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": "src/main.ts" }, "new_name": long }),
+            "INVALID_PARAM",
+            "new_name",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": "src/main.ts" }, "new_name": format!("{}.ts", "b".repeat(300)) }),
+            "INVALID_TARGET_PATH",
+            "targetFile",
+        ),
+        (
+            json!({ "kind": "directory", "target": { "path": "src/shapes" }, "new_name": "src/shapes/inner" }),
+            "INVALID_TARGET_PATH",
+            "targetFile",
+        ),
+        (
+            json!({ "kind": "directory", "target": { "path": "src/shapes" }, "new_name": "geometry" }),
+            "INVALID_TARGET_PATH",
+            "targetFile",
+        ),
+        (
+            json!({ "kind": "file", "new_name": "x.ts" }),
+            "MISSING_REQUIRED_PARAM",
+            "target.path",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": 7 }, "new_name": "x.ts" }),
+            "INVALID_PARAM",
+            "target.path",
+        ),
+        (
+            json!({ "kind": "file", "target": { "path": "src/nowhere.ts" }, "new_name": "x.ts" }),
+            "FILE_NOT_FOUND",
+            "",
+        ),
+    ] {
+        let mut apply = arguments.clone();
+        apply["dryRun"] = json!(false);
+        let error = server.call("rename", apply).await.err();
+        assert_eq!(
+            error["code"],
+            code,
+            "{:.200}: {error:#}",
+            arguments.to_string()
+        );
+        if !field.is_empty() {
+            assert_eq!(
+                error["details"]["field"],
+                field,
+                "{:.200}: {error:#}",
+                arguments.to_string()
+            );
+        }
+    }
+    std::fs::remove_file(root.join("src/shapes/etc")).unwrap();
+    assert_eq!(files(&root), before, "refusals write nothing");
+    server.stop().await;
 }

@@ -22,6 +22,10 @@ use crate::analysis::{Analysis, FilePosition, Target};
 use crate::model::{ModuleIdentity, ModuleLayout, SymbolKind};
 use crate::workspace::FileEntry;
 
+/// The longest file or folder name a new path may hold (what file systems
+/// allow).
+const MAX_NAME: usize = 255;
+
 /// The most files one directory rename moves.
 const MAX_FILES: usize = 10_000;
 
@@ -247,6 +251,12 @@ fn new_path(root: &Path, from: &str, to: &str) -> Result<String, RefactorError> 
         return Err(RefactorError::InvalidTargetPath {
             path: String::new(),
             reason: "the new path is empty".into(),
+        });
+    }
+    if let Some(long) = to.split(['/', '\\']).find(|part| part.len() > MAX_NAME) {
+        return Err(RefactorError::InvalidTargetPath {
+            path: format!("{}...", long.chars().take(40).collect::<String>()),
+            reason: format!("a name in it is longer than {MAX_NAME} bytes"),
         });
     }
     if to.contains('/') || to.contains('\\') || Path::new(to).is_absolute() {

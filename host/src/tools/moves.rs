@@ -203,19 +203,10 @@ fn u32_field(value: &Value, field: &str) -> Result<u32, ToolError> {
 
 fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let started = Instant::now();
-    let source_file = required(args, "sourceFile")?;
-    let symbol_name = required(args, "symbolName")?;
+    let source = named_source(args)?;
     let target_file = required(args, "targetFile")?;
-    let line = match args.value("line") {
-        None | Some(Value::Null) => None,
-        Some(line) => Some(u32_field(line, "line")?),
-    };
     let request = MoveRequest {
-        source: MoveSource::Named {
-            path: source_file.to_string(),
-            name: symbol_name.to_string(),
-            line,
-        },
+        source,
         target_file: target_file.to_string(),
         create_target_file: option_flag(args, "createTargetFile", true)?,
         types_only: true,
@@ -253,19 +244,10 @@ pub fn move_type_to_namespace() -> Tool {
 
 fn run_move_type_to_namespace(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let started = Instant::now();
-    let source_file = required(args, "sourceFile")?;
-    let symbol_name = required(args, "symbolName")?;
+    let source = named_source(args)?;
     let namespace = required(args, "targetNamespace")?;
-    let line = match args.value("line") {
-        None | Some(Value::Null) => None,
-        Some(line) => Some(u32_field(line, "line")?),
-    };
     let request = MoveRequest {
-        source: MoveSource::Named {
-            path: source_file.to_string(),
-            name: symbol_name.to_string(),
-            line,
-        },
+        source,
         target_file: String::new(),
         create_target_file: true,
         types_only: true,
@@ -273,6 +255,22 @@ fn run_move_type_to_namespace(context: &ToolContext, args: &Args) -> Result<Valu
         follow_namespace_folder: option_flag(args, "updateFileLocation", false)?,
     };
     answer_roslyn(context, args, &request, started)
+}
+
+/// The Roslyn tools' declaration: `sourceFile`, `symbolName` and an
+/// optional 1-based `line`.
+fn named_source(args: &Args) -> Result<MoveSource, ToolError> {
+    let path = required(args, "sourceFile")?;
+    let name = required(args, "symbolName")?;
+    let line = match args.value("line") {
+        None | Some(Value::Null) => None,
+        Some(line) => Some(u32_field(line, "line")?),
+    };
+    Ok(MoveSource::Named {
+        path: path.to_string(),
+        name: name.to_string(),
+        line,
+    })
 }
 
 /// A required, non-blank string argument.

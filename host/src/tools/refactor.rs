@@ -250,6 +250,24 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     to_json(&applied)
 }
 
+/// typemill-api.md's `target` object naming a path: its `file_path` (or
+/// `path`); `field` is the name a wrong value is reported under.
+fn target_path<'a>(args: &'a Args, field: &str) -> Result<Option<&'a str>, ToolError> {
+    match args.value("target") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(target)) => {
+            let path = target
+                .get("file_path")
+                .or_else(|| target.get("path"))
+                .ok_or_else(|| ToolError::invalid("target", "give `file_path` or `path`"))?;
+            path.as_str()
+                .map(Some)
+                .ok_or_else(|| ToolError::invalid(field, "expected a string"))
+        }
+        Some(_) => Err(ToolError::invalid("target", "expected an object")),
+    }
+}
+
 /// Rename kinds that name a path rather than a declaration.
 const PATH_KINDS: &[&str] = &["file", "directory"];
 
@@ -263,18 +281,7 @@ fn run_path_rename(
     new_name: &str,
     directory: bool,
 ) -> Result<Value, ToolError> {
-    let nested = match args.value("target") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(target)) => Some(
-            target
-                .get("path")
-                .or_else(|| target.get("file_path"))
-                .and_then(Value::as_str)
-                .ok_or_else(|| ToolError::invalid("target.path", "expected a string"))?,
-        ),
-        Some(_) => return Err(ToolError::invalid("target", "expected an object")),
-    };
-    let from = match (nested, args.str("path")?) {
+    let from = match (target_path(args, "target.path")?, args.str("path")?) {
         (Some(path), _) | (None, Some(path)) => path,
         (None, None) => {
             return Err(ToolError::MissingParam {
@@ -309,20 +316,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         ),
         suggestions: crate::error::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
     })?;
-    let nested = match args.value("target") {
-        None => None,
-        Some(Value::Object(target)) => {
-            let path = target
-                .get("file_path")
-                .or_else(|| target.get("path"))
-                .ok_or_else(|| ToolError::invalid("target", "give `file_path`"))?;
-            Some(
-                path.as_str()
-                    .ok_or_else(|| ToolError::invalid("target.file_path", "expected a string"))?,
-            )
-        }
-        Some(_) => return Err(ToolError::invalid("target", "expected an object")),
-    };
+    let nested = target_path(args, "target.file_path")?;
     let path = match (args.str("path")?, nested, kind) {
         (Some(path), _, _) | (None, Some(path), _) => path,
         (None, None, DeleteKind::UnusedImports) => ".",
