@@ -349,6 +349,13 @@ pub struct PluginInfo {
     pub policy: LanguagePolicy,
 }
 
+impl PluginInfo {
+    /// Whether the plugin claims `capability` (`entry-points`, ...).
+    pub fn has_capability(&self, capability: &str) -> bool {
+        self.capabilities.iter().any(|c| c == capability)
+    }
+}
+
 /// Where a declaration's type annotation is written, relative to its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -479,6 +486,34 @@ pub struct DeclaredType {
     pub source: DeclaredTypeSource,
 }
 
+/// Why something outside the source calls a declaration (a plugin fact,
+/// from ABI 0.4.0 on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryPointKind {
+    /// Where a program starts (`main`).
+    Main,
+    /// Run by the runtime before the program or on loading (`init`).
+    Initializer,
+    /// Run by a test harness.
+    Test,
+    /// Run by a benchmark harness.
+    Benchmark,
+    /// Called through a supertype it implements or overrides.
+    Implementation,
+    /// Called from outside the language or by name (`#[no_mangle]`, a
+    /// decorator's framework).
+    Foreign,
+}
+
+/// A declaration something outside the source calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryPoint {
+    /// Index into the file's symbols.
+    pub symbol: u32,
+    pub kind: EntryPointKind,
+}
+
 /// A manifest file handed to plugins for module resolution.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -505,6 +540,10 @@ pub struct FileFacts {
     pub modules: Vec<ModuleIdentity>,
     /// Types stated for the symbols and locals (none from 0.1.0 plugins).
     pub declared_types: Vec<DeclaredType>,
+    /// The declarations something outside the source calls; `None` when
+    /// the plugin does not say (before ABI 0.4.0, or without the
+    /// `entry-points` capability), so that nothing can be known unused.
+    pub entry_points: Option<Vec<EntryPoint>>,
 }
 
 impl FileFacts {

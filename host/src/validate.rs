@@ -233,6 +233,22 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
         }
         ok
     });
+    if let Some(entry_points) = &mut facts.entry_points {
+        // One entry per symbol, each naming a symbol of the file: never more
+        // entries than symbols.
+        let mut seen = vec![false; symbol_count];
+        entry_points.retain(|e| {
+            let Some(first) = seen.get_mut(e.symbol as usize) else {
+                report.count("entry point symbol index out of range");
+                return false;
+            };
+            if std::mem::replace(first, true) {
+                report.count("entry point listed twice");
+                return false;
+            }
+            true
+        });
+    }
 
     make_forest(&mut facts.symbols, &mut report);
     drop_too_deep(&mut facts, limits.max_depth, &mut report);
@@ -686,6 +702,12 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
         m.symbol = mapped;
         mapped != u32::MAX
     });
+    if let Some(entry_points) = &mut facts.entry_points {
+        entry_points.retain_mut(|e| {
+            e.symbol = new_index[e.symbol as usize];
+            e.symbol != u32::MAX
+        });
+    }
     // The type of a dropped symbol goes with it.
     facts.declared_types.retain_mut(|d| match &mut d.target {
         DeclaredTarget::Symbol(s) => {
@@ -842,6 +864,7 @@ mod tests {
             metrics: Vec::new(),
             modules: Vec::new(),
             declared_types: Vec::new(),
+            entry_points: None,
         }
     }
 
@@ -1127,6 +1150,47 @@ mod tests {
         assert_eq!(output.declared_types.len(), 1);
         assert_eq!(output.declared_types[0].type_name, "Kept");
         assert_eq!(output.declared_types[0].target, DeclaredTarget::Symbol(1));
+    }
+
+    #[test]
+    fn entry_points_name_each_symbol_once_and_follow_dropped_symbols() {
+        use crate::model::{EntryPoint, EntryPointKind};
+        let entry = |symbol, kind| EntryPoint { symbol, kind };
+        let mut input = facts(vec![
+            symbol("a", None),
+            symbol("b", Some(0)),
+            symbol("c", Some(1)),
+            symbol("d", None),
+        ]);
+        input.entry_points = Some(vec![
+            entry(3, EntryPointKind::Main),
+            entry(3, EntryPointKind::Test),
+            entry(2, EntryPointKind::Test),
+            entry(99, EntryPointKind::Foreign),
+            entry(u32::MAX, EntryPointKind::Foreign),
+            entry(1, EntryPointKind::Implementation),
+        ]);
+        let limits = FactLimits {
+            max_depth: 1,
+            ..FactLimits::default()
+        };
+        let (output, report) = check(input, "abcd", &limits);
+        // `c` is dropped for depth; `d` moves to index 2.
+        assert_eq!(
+            output.entry_points,
+            Some(vec![
+                entry(2, EntryPointKind::Main),
+                entry(1, EntryPointKind::Implementation),
+            ])
+        );
+        let rules = format!("{report:?}");
+        assert!(rules.contains("entry point listed twice"), "{rules}");
+        assert!(
+            rules.contains("entry point symbol index out of range"),
+            "{rules}"
+        );
+        let (again, _) = check(output.clone(), "abcd", &limits);
+        assert_eq!(again.entry_points, output.entry_points);
     }
 
     mod properties {

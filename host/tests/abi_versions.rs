@@ -1,8 +1,9 @@
-//! Plugin ABI versions: a component built against ABI 0.1.0 (the hostile
-//! test plugin, kept as built in `tests/fixtures/abi-0.1.0/`) still loads
-//! and answers, with the policy the host applied before 0.2.0; the built-in
-//! plugins, built against 0.2.0, state their own policy; and the walk
-//! follows each plugin's skip-dirs.
+//! Plugin ABI versions: components built against ABI 0.1.0, 0.2.0 and 0.3.0
+//! (the hostile test plugin, kept as built in `tests/fixtures/abi-*/`) still
+//! load and answer, with defaults for what their version lacks (the policy
+//! the host applied before 0.2.0, no moves before 0.3.0, no entry points
+//! before 0.4.0); the built-in plugins state their own policy and entry
+//! points; and the walk follows each plugin's skip-dirs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,6 +21,10 @@ fn old_component() -> PathBuf {
 
 fn component_0_2_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.2.0/hostile.wasm")
+}
+
+fn component_0_3_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.3.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -53,8 +58,8 @@ fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) ->
 
 #[test]
 fn the_host_supports_the_current_and_the_first_abi() {
-    assert_eq!(ABI_VERSION, "0.3.0");
-    assert_eq!(SUPPORTED_ABI, ["0.3.0", "0.2.0", "0.1.0"]);
+    assert_eq!(ABI_VERSION, "0.4.0");
+    assert_eq!(SUPPORTED_ABI, ["0.4.0", "0.3.0", "0.2.0", "0.1.0"]);
 }
 
 #[test]
@@ -131,6 +136,43 @@ fn a_component_built_against_abi_0_2_0_loads_answers_and_cannot_move() {
         matches!(placed, Err(PluginError::Unsupported { .. })),
         "{placed:?}"
     );
+}
+
+#[test]
+fn a_component_built_against_abi_0_3_0_loads_and_states_no_entry_points() {
+    let registry = registry(vec![component_0_3_0()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.3.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.3.0");
+    assert_eq!(
+        plugin.info().policy.module_layout,
+        ModuleLayout::DeclaredInText
+    );
+    assert!(!plugin.info().has_capability("entry-points"));
+    let facts = plugin
+        .analyze("a.slow", "ms=1\n", &[])
+        .expect("the 0.3.0 plugin analyses a file");
+    assert_eq!(facts.symbols.len(), 1);
+    // Nothing is known of what calls its declarations.
+    assert_eq!(facts.entry_points, None);
+}
+
+#[test]
+fn the_current_hostile_plugins_entry_points_are_checked() {
+    let hostile = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_hostile.wasm");
+    let registry = registry(vec![hostile], false);
+    let plugin = registry.for_path(Path::new("a.range")).unwrap();
+    assert_eq!(plugin.info().abi_version, ABI_VERSION);
+    let facts = plugin.analyze("a.range", "range\n", &[]).unwrap();
+    let (checked, report) =
+        lingo::validate::check(facts, "range\n", &lingo::validate::FactLimits::default());
+    let entry_points = checked.entry_points.expect("the capability is claimed");
+    // Out of range and listed twice: only the first entry of symbol 0 stays.
+    assert_eq!(entry_points.len(), 1, "{entry_points:?}");
+    assert_eq!(entry_points[0].symbol, 0);
+    assert!(format!("{report:?}").contains("entry point"), "{report:?}");
 }
 
 #[test]

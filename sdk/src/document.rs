@@ -13,7 +13,7 @@ use crate::language::Language;
 use crate::metrics;
 use crate::text::LineIndex;
 use crate::types::{
-    DeclaredType, Diagnostic, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
+    DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
     PluginError, Reference, Symbol, SyntaxNode, TextEdit,
 };
 
@@ -276,6 +276,21 @@ impl<L: Language> GuestDocument for Document<L> {
         // node) is empty: no type is stated there.
         declared.retain(|d| !d.type_name.is_empty());
         declared
+    }
+
+    fn entry_points(&self) -> Vec<EntryPoint> {
+        let symbols = self.symbols_and_nodes();
+        symbols
+            .1
+            .iter()
+            .enumerate()
+            .filter_map(|(index, node)| {
+                Some(EntryPoint {
+                    symbol: index as u32,
+                    kind: node.entry_point?,
+                })
+            })
+            .collect()
     }
 
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {

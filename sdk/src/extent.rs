@@ -26,6 +26,30 @@ pub fn attached_start(node: Node, source: &str, attached: &[&str]) -> usize {
     start
 }
 
+/// The siblings right above `node` whose kind is in `attributes` (Rust
+/// attributes, TypeScript decorators), nearest first, looking past the
+/// comments (`comments`) between them; whatever else comes first ends them.
+/// For a language whose attributes are children of the declaration (C#'s
+/// attribute lists), look at the children instead.
+pub fn attributes_above<'t>(
+    node: Node<'t>,
+    attributes: &[&str],
+    comments: &[&str],
+) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    let mut current = node;
+    // Bounded by the number of siblings before the node.
+    while let Some(previous) = current.prev_sibling() {
+        if attributes.contains(&previous.kind()) {
+            found.push(previous);
+        } else if !comments.contains(&previous.kind()) {
+            break;
+        }
+        current = previous;
+    }
+    found
+}
+
 /// `[start, end)` widened to whole lines: back to the start of its first
 /// line when only blanks precede it there, and then, when only blanks
 /// follow, through the line break after it; then one blank line more when the text

@@ -9,7 +9,8 @@ use crate::language::Language;
 use crate::query::{tagged_matches, tagged_matches_seeing};
 use crate::text::{LineIndex, collapse_whitespace};
 use crate::types::{
-    Diagnostic, Local, Receiver, Reference, ReferenceKind, Severity, Symbol, SymbolKind,
+    Diagnostic, EntryPointKind, Local, Receiver, Reference, ReferenceKind, Severity, Symbol,
+    SymbolKind,
 };
 
 /// Longest signature kept, in characters.
@@ -28,6 +29,9 @@ pub struct SymbolNode {
     /// The declaration whose node this one's is nested in (which may
     /// differ from the symbol's container, see `@container`).
     pub nested_in: Option<usize>,
+    /// Why something outside the source calls it, as the language's
+    /// [`Language::entry_point`] hook tells.
+    pub entry_point: Option<EntryPointKind>,
 }
 
 /// A local binding with the byte offsets resolution needs.
@@ -110,6 +114,7 @@ pub fn symbols<L: Language>(
                 name_start: name_node.start_byte(),
                 extent_end: node.end_byte(),
                 nested_in: stack.last().copied(),
+                entry_point: None,
             });
             symbols.push(symbol);
             continue;
@@ -151,6 +156,7 @@ pub fn symbols<L: Language>(
             name_start: name_node.start_byte(),
             extent_end: span_end.max(node.end_byte()),
             nested_in,
+            entry_point: L::entry_point(node, name_node, source),
         });
         symbols.push(symbol);
     }

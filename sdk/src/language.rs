@@ -4,8 +4,9 @@ use tree_sitter::Node;
 
 use crate::query::Queries;
 use crate::types::{
-    Arity, Capability, DeclaredType, Import, LanguagePolicy, Local, Manifest, ModuleIdentity,
-    ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
+    Arity, Capability, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest,
+    ModuleIdentity, ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit,
+    TypeAnnotationPosition, Visibility,
 };
 
 /// Static facts about how a language's symbols look in its grammar.
@@ -264,6 +265,17 @@ pub trait Language: 'static {
     /// By default [`Self::visibility`] of the node.
     fn name_visibility(node: Node, _name: Node, source: &str) -> Visibility {
         Self::visibility(node, source)
+    }
+
+    /// Why something outside the source calls the declaration `node`
+    /// (named by `name`) without a reference to it: a program's `main`, a
+    /// test, a method a supertype dispatches to (the WIT
+    /// `document.entry-points`). `None`, the default, says nothing is known:
+    /// a language that answers should also list
+    /// [`Capability::EntryPoints`] in [`Self::extra_capabilities`], since
+    /// the host only trusts an empty answer from a plugin that claims it.
+    fn entry_point(_node: Node, _name: Node, _source: &str) -> Option<EntryPointKind> {
+        None
     }
 
     /// Modifiers of a declaration node, in source order.

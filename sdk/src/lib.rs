@@ -12,6 +12,7 @@ mod component;
 pub mod declared;
 mod document;
 mod embedded;
+mod entry;
 pub mod extent;
 mod facts;
 mod language;
@@ -22,6 +23,7 @@ mod text;
 pub use component::Component;
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
+pub use entry::describe_entry_points;
 pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
 pub use query::Queries;
 pub use text::LineIndex;
@@ -32,7 +34,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.3.0";
+pub const ABI_VERSION: &str = "0.4.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

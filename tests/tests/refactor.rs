@@ -1737,3 +1737,302 @@ async fn bad_path_renames_are_refused_and_write_nothing() {
     assert_eq!(files(&root), before, "refusals write nothing");
     server.stop().await;
 }
+
+/// Per language: files written into a copy of the navigation fixture
+/// (path, text; a path already there gets the text appended), the names
+/// `delete dead_code` must take out, and those it must keep.
+type DeadCodeCase = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const DEAD_CODE: &[DeadCodeCase] = &[
+    (
+        "rust",
+        &[
+            ("src/lib.rs", "pub mod tidy;\n"),
+            (
+                "src/tidy.rs",
+                r#"//! Helpers, some of them dead.
+
+use std::collections::HashSet;
+use std::fmt;
+
+/// Counts distinct words; nothing calls it.
+fn distinct_words(text: &str) -> usize {
+    let seen: HashSet<&str> = text.split(' ').collect();
+    only_the_dead_call_me(seen.len())
+}
+
+fn only_the_dead_call_me(n: usize) -> usize {
+    n + 1
+}
+
+/// Named in a macro's body, which no reference fact sees.
+fn named_in_a_macro() -> u32 {
+    7
+}
+
+macro_rules! seven {
+    () => {
+        named_in_a_macro()
+    };
+}
+
+/// Used by a test only.
+fn tested_only() -> u32 {
+    3
+}
+
+struct Label(String);
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The module's API.
+pub fn label() -> String {
+    format!("{}{}", Label("x".into()), seven!())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three() {
+        assert_eq!(tested_only(), 3);
+    }
+}
+"#,
+            ),
+        ],
+        &["distinct_words", "only_the_dead_call_me"],
+        &[
+            "named_in_a_macro",
+            "tested_only",
+            "fn fmt",
+            "fn three",
+            "pub fn label",
+        ],
+    ),
+    (
+        "go",
+        &[
+            (
+                "shapes/tidy.go",
+                r#"package shapes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// shout is dead: nothing calls it.
+func shout(s string) string {
+	return strings.ToUpper(exclaim(s))
+}
+
+func exclaim(s string) string {
+	return s + "!"
+}
+
+// Describe is exported: kept.
+func Describe(s Shape) string {
+	return fmt.Sprintf("%v", s.Area())
+}
+
+var registered []string
+
+func init() {
+	registered = append(registered, "tidy")
+}
+"#,
+            ),
+            (
+                "shapes/tidy_test.go",
+                r#"package shapes
+
+import "testing"
+
+func helperForTests() int { return 2 }
+
+func TestHelper(t *testing.T) {
+	if helperForTests() != 2 {
+		t.Fatal("two")
+	}
+}
+"#,
+            ),
+        ],
+        &["shout", "exclaim", "\"strings\""],
+        &[
+            "Describe",
+            "func init",
+            "helperForTests",
+            "TestHelper",
+            "\"fmt\"",
+        ],
+    ),
+    (
+        "typescript",
+        &[(
+            "src/tidy.ts",
+            r#"import { Circle } from "./shapes/circle";
+
+/** Nothing calls it. */
+function unusedHelper(): number {
+  return new Circle(1).area() + onlyDeadCallsMe();
+}
+
+function onlyDeadCallsMe(): number {
+  return 2;
+}
+
+export class Counter {
+  private count = 0;
+
+  private unusedBump(): void {
+    this.count += 1;
+  }
+
+  total(): number {
+    return this.count;
+  }
+}
+
+export function exported(): string {
+  return "kept";
+}
+"#,
+        )],
+        &["unusedHelper", "onlyDeadCallsMe", "unusedBump", "Circle"],
+        &["Counter", "total", "exported"],
+    ),
+    (
+        "csharp",
+        &[(
+            "Shapes/Tidy.cs",
+            r#"using System;
+
+namespace Geometry.Shapes
+{
+    /// Some helpers.
+    public class Tidy
+    {
+        /// Nothing calls it.
+        private int UnusedHelper() { return OnlyDeadCallsMe() + 1; }
+
+        private int OnlyDeadCallsMe() { return 2; }
+
+        private string Named() { return "named"; }
+
+        /// Reaches `Named` by name only.
+        public string Describe() { return nameof(Named); }
+
+        public override string ToString() { return "tidy"; }
+
+        [Obsolete("old")]
+        private void Attributed() { }
+    }
+}
+"#,
+        )],
+        &["UnusedHelper", "OnlyDeadCallsMe", "Attributed"],
+        &["Named()", "Describe", "ToString", "class Tidy"],
+    ),
+];
+
+/// `delete` of dead code in every language: a dry run writes nothing and
+/// plans only the dead (a private function only dead code calls included);
+/// what a macro or `nameof` names, tests, trait and override members and
+/// `init` stay; the imports only the dead used go (in Go, a compile
+/// error otherwise); the result compiles; the rollback gives every byte
+/// back.
+#[tokio::test]
+async fn dead_code_is_deleted_in_every_language_and_the_result_compiles() {
+    let scratch = Scratch::new("refactor-dead-code");
+    for &(language, written, dead, alive) in DEAD_CODE {
+        let root = copy(&scratch, language);
+        if language == "csharp" {
+            to_csharp_7(&root);
+        }
+        let mut changed = Vec::new();
+        for (path, text) in written {
+            let existing = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+            std::fs::write(root.join(path), format!("{existing}{text}")).unwrap();
+            changed.push(path.to_string());
+        }
+        let out = scratch.path().join(format!("{language}-build"));
+        let (compiles, output) = builds(language, &root, &out);
+        assert!(
+            compiles,
+            "{language}: the fixture does not compile:\n{output}"
+        );
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+        let plan = server
+            .call("delete", json!({ "kind": "dead_code" }))
+            .await
+            .ok();
+        assert_eq!(plan["metadata"]["kind"], "delete.dead_code", "{plan:#}");
+        assert_eq!(files(&root), before, "{language}: a dry run wrote");
+        let applied = server
+            .call("apply_plan", json!({ "plan": plan }))
+            .await
+            .ok();
+        assert_eq!(
+            applied["success"], true,
+            "{language}: {applied:#}\n{plan:#}"
+        );
+        let after = files(&root);
+        let edited: Vec<&String> = after
+            .iter()
+            .filter(|(path, text)| before.get(*path) != Some(*text))
+            .map(|(path, _)| path)
+            .collect();
+        assert!(
+            edited.iter().all(|p| changed.contains(p)),
+            "{language}: edited {edited:?}\n{plan:#}"
+        );
+        let text: String = changed.iter().map(|p| after[p].as_str()).collect();
+        for name in dead {
+            assert!(
+                !text.contains(name),
+                "{language}: `{name}` is left:\n{text}\n{plan:#}"
+            );
+        }
+        for name in alive {
+            assert!(
+                text.contains(name),
+                "{language}: `{name}` is gone:\n{text}\n{plan:#}"
+            );
+        }
+        let (compiles, output) = builds(language, &root, &out);
+        assert!(
+            compiles,
+            "{language}: after the deletion:\n{output}\n{text}"
+        );
+        // Nothing dead is left.
+        let again = server
+            .call("delete", json!({ "kind": "dead_code" }))
+            .await
+            .ok();
+        assert_eq!(
+            again["summary"]["affected_files"], 0,
+            "{language}: {again:#}"
+        );
+
+        server
+            .call("rollback", json!({ "snapshot_id": applied["snapshot_id"] }))
+            .await
+            .ok();
+        assert_eq!(files(&root), before, "{language}: rollback");
+        server.stop().await;
+    }
+}

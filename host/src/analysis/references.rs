@@ -478,6 +478,7 @@ mod tests {
             metrics: Vec::new(),
             modules: Vec::new(),
             declared_types: Vec::new(),
+            entry_points: None,
         };
         // `helper` at 3 is a reference; the region starts at 12.
         facts.references.push(Reference {

@@ -1,6 +1,8 @@
 //! `delete` of the imports a file does not use (removed by the plugins'
-//! `remove-import`, checked by parsing the file again) and of whole files
-//! (with every use of their declarations elsewhere listed).
+//! `remove-import`, checked by parsing the file again), of dead code (the
+//! declarations the analysis layer's judgement finds unused, taken out by
+//! the plugins' `declaration-extent` with the imports only they used), and
+//! of whole files (with every use of their declarations elsewhere listed).
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -23,16 +25,19 @@ use crate::workspace::FileEntry;
 pub enum DeleteKind {
     /// Imports whose names nothing in their file uses.
     UnusedImports,
+    /// Private declarations nothing uses (see [`Analysis::dead_code`]).
+    DeadCode,
     /// One source file.
     File,
 }
 
 impl DeleteKind {
-    pub const NAMES: &[&str] = &["unused_imports", "file"];
+    pub const NAMES: &[&str] = &["unused_imports", "dead_code", "file"];
 
     pub fn parse(text: &str) -> Option<DeleteKind> {
         match text {
             "unused_imports" => Some(DeleteKind::UnusedImports),
+            "dead_code" => Some(DeleteKind::DeadCode),
             "file" => Some(DeleteKind::File),
             _ => None,
         }
@@ -41,6 +46,7 @@ impl DeleteKind {
     fn as_str(self) -> &'static str {
         match self {
             DeleteKind::UnusedImports => "unused_imports",
+            DeleteKind::DeadCode => "dead_code",
             DeleteKind::File => "file",
         }
     }
@@ -50,7 +56,8 @@ impl DeleteKind {
 #[derive(Debug, Clone)]
 pub struct DeleteRequest {
     pub kind: DeleteKind,
-    /// A file, or for `unused_imports` a folder (`.`: the workspace).
+    /// A file, or for `unused_imports` and `dead_code` a folder (`.`: the
+    /// workspace).
     pub path: String,
     /// Also remove imports lingo cannot prove unused: names from outside the
     /// workspace in a file that calls members nothing in it resolves (an
@@ -63,6 +70,7 @@ pub fn plan_delete(analysis: &Analysis, request: &DeleteRequest) -> Result<Plan,
     let files = analysis.files_under(&request.path)?;
     let (changes, warnings) = match request.kind {
         DeleteKind::UnusedImports => unused_imports_changes(analysis, &files, request.aggressive)?,
+        DeleteKind::DeadCode => super::dead_code::dead_code_changes(analysis, &files)?,
         DeleteKind::File => file_changes(analysis, &files, &request.path)?,
     };
     let mut checksums = BTreeMap::new();
@@ -95,19 +103,19 @@ pub fn plan_delete(analysis: &Analysis, request: &DeleteRequest) -> Result<Plan,
 
 /// One import, or one name of it, found unused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Removal {
+pub(super) struct Removal {
     /// Index into the file's imports.
-    import: usize,
+    pub import: usize,
     /// Index into the import's names; `None`: the whole import.
-    name: Option<usize>,
+    pub name: Option<usize>,
     /// Whether lingo can prove it unused (see [`DeleteRequest::aggressive`]).
-    certain: bool,
+    pub certain: bool,
 }
 
 /// What was found in one file.
 #[derive(Default)]
-struct Findings {
-    removals: Vec<Removal>,
+pub(super) struct Findings {
+    pub removals: Vec<Removal>,
     /// Imports of modules outside the workspace that bring in every name
     /// (`using System;`, `use std::io::*`): whether they are used cannot
     /// be told.
@@ -128,7 +136,7 @@ fn unused_imports_changes(
         if facts.imports.is_empty() {
             continue;
         }
-        let findings = unused_in(analysis, file, facts);
+        let findings = unused_in(analysis, file, facts, &[]);
         unjudged += findings.unjudged;
         let site = |r: &Removal| {
             let import = &facts.imports[r.import];
@@ -150,7 +158,13 @@ fn unused_imports_changes(
         if removals.is_empty() {
             continue;
         }
-        match remove(analysis, file, facts, &removals) {
+        match remove(
+            analysis,
+            file,
+            facts,
+            (file.source.to_string(), &[]),
+            &removals,
+        ) {
             Ok(text) => {
                 if let Some(edit) = edit::difference(&file.source, &text) {
                     changes.push(DocumentChange::Edit(TextDocumentEdit {
@@ -222,22 +236,28 @@ fn unused_imports_changes(
 /// members the file calls by member access (a trait's methods); and one
 /// that resolves to nothing indexed is only *probably* unused when the file
 /// calls members nothing resolves.
-fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> Findings {
+///
+/// Text in `removed` (byte ranges a deletion takes out) counts as gone:
+/// its references and words use nothing.
+pub(super) fn unused_in(
+    analysis: &Analysis,
+    file: &Arc<FileEntry>,
+    facts: &FileFacts,
+    removed: &[(usize, usize)],
+) -> Findings {
     let import_spans: Vec<(usize, usize)> = facts
         .imports
         .iter()
         .map(|i| (i.span.start.offset as usize, i.span.end.offset as usize))
         .collect();
-    let in_imports = |offset: usize| {
-        import_spans
-            .iter()
-            .any(|(s, e)| *s <= offset && offset < *e)
-    };
-    let words = words_outside(&file.source, &import_spans);
+    let mut skipped = import_spans.clone();
+    skipped.extend_from_slice(removed);
+    let in_skipped = |offset: usize| skipped.iter().any(|(s, e)| *s <= offset && offset < *e);
+    let words = words_outside(&file.source, &skipped);
     let mut referenced: HashSet<&str> = HashSet::new();
     for reference in &facts.references {
         if reference.kind == ReferenceKind::Import
-            || in_imports(reference.span.start.offset as usize)
+            || in_skipped(reference.span.start.offset as usize)
         {
             continue;
         }
@@ -248,7 +268,11 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
     let member_calls: HashSet<&str> = facts
         .references
         .iter()
-        .filter(|r| r.is_member && r.kind != ReferenceKind::Import)
+        .filter(|r| {
+            r.is_member
+                && r.kind != ReferenceKind::Import
+                && !in_skipped(r.span.start.offset as usize)
+        })
         .map(|r| r.name.as_str())
         .collect();
     let resolver = analysis.resolver();
@@ -259,7 +283,11 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
             facts
                 .references
                 .iter()
-                .filter(|r| r.is_member && r.kind != ReferenceKind::Import)
+                .filter(|r| {
+                    r.is_member
+                        && r.kind != ReferenceKind::Import
+                        && !in_skipped(r.span.start.offset as usize)
+                })
                 .any(|r| {
                     !resolver
                         .resolve(file, r)
@@ -271,7 +299,10 @@ fn unused_in(analysis: &Analysis, file: &Arc<FileEntry>, facts: &FileFacts) -> F
 
     let mut findings = Findings::default();
     for (index, import) in facts.imports.iter().enumerate() {
-        if import.reexport || import.kind == ImportKind::SideEffect {
+        let gone = removed.iter().any(|(s, e)| {
+            *s <= import.span.start.offset as usize && (import.span.start.offset as usize) < *e
+        });
+        if import.reexport || import.kind == ImportKind::SideEffect || gone {
             continue;
         }
         if import.kind == ImportKind::Glob {
@@ -443,19 +474,32 @@ fn serves_member_calls(
     })
 }
 
-/// `file`'s text with `removals` made by its plugin, one after the other,
-/// checked: no syntax error added, and exactly the removed names gone from
-/// the imports the plugin reads in the result.
-fn remove(
+/// `text` (`file`'s, or what an earlier edit of it left, with the same
+/// imports) with `removals` made by its plugin, one after the other,
+/// checked: no syntax error added to `facts`', and exactly the removed
+/// names gone from the imports the plugin reads in the result.
+///
+/// Imports inside `removed` (byte ranges of `file`'s text that `text` no
+/// longer holds) are not expected in the result.
+pub(super) fn remove(
     analysis: &Analysis,
     file: &FileEntry,
     facts: &FileFacts,
+    (mut text, removed): (String, &[(usize, usize)]),
     removals: &[Removal],
 ) -> Result<String, String> {
     super::rename::check_editable(file).map_err(|e| e.to_string())?;
     let plugin = &file.plugin;
-    let mut text = file.source.to_string();
-    let mut expected = bindings(&facts.imports);
+    let kept: Vec<Import> = facts
+        .imports
+        .iter()
+        .filter(|i| {
+            let start = i.span.start.offset as usize;
+            !removed.iter().any(|(s, e)| *s <= start && start < *e)
+        })
+        .cloned()
+        .collect();
+    let mut expected = bindings(&kept);
     for (module_path, name) in removal_calls(facts, removals) {
         let edits = plugin
             .remove_import(&file.path, &text, module_path, name)

@@ -7,6 +7,7 @@
 //! between languages comes from the plugins' facts and parses.
 
 mod apply;
+mod dead_code;
 mod delete;
 mod edit;
 mod error;

@@ -1,7 +1,7 @@
 //! Conversions from the WIT bindings of each supported ABI version to the
 //! host model. The types every version shares convert alike (one macro),
-//! what 0.2.0 added alike for 0.2.0 and later (another); what a version
-//! lacks gets defaults.
+//! what 0.2.0 and 0.3.0 added alike for them and later versions (one macro
+//! each); what a version lacks gets defaults.
 
 /// Why a plugin call could not answer, whatever the ABI version.
 pub enum Failure {
@@ -223,6 +223,8 @@ macro_rules! shared_conversions {
                 C::RenderImport => "render-import",
                 C::RemoveImport => "remove-import",
                 C::RenderDeclaration => "render-declaration",
+                #[allow(unreachable_patterns)]
+                later => later_capability_name(later),
             }
         }
 
@@ -376,7 +378,104 @@ macro_rules! since_0_2_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.3.0` (the current ABI).
+/// What versions before 0.4.0 lack: capabilities added later, entry points.
+macro_rules! before_0_4_0_conversions {
+    () => {
+        #[allow(dead_code)]
+        fn later_capability_name(_c: wit::Capability) -> &'static str {
+            "unknown"
+        }
+
+        /// Plugins before 0.4.0 report no entry points (never asked: they
+        /// cannot claim the capability).
+        #[allow(dead_code)]
+        pub fn entry_points(
+            _document: &GuestDocument<'_>,
+            _store: impl AsContextMut,
+            _doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::EntryPoint>> {
+            Ok(Vec::new())
+        }
+    };
+}
+
+/// The conversions of what ABI 0.3.0 added (the module layout, spans handed
+/// to the plugin for moves), for 0.3.0 and every later version.
+macro_rules! since_0_3_0_conversions {
+    () => {
+        fn module_layout(policy: &wit::LanguagePolicy) -> model::ModuleLayout {
+            use model::ModuleLayout as M;
+            use wit::ModuleLayout as W;
+            match policy.module_layout {
+                W::DeclaredInText => M::DeclaredInText,
+                W::FilePerModule => M::FilePerModule,
+                W::DeclaredFilePerModule => M::DeclaredFilePerModule,
+                W::FolderPerModule => M::FolderPerModule,
+            }
+        }
+
+        /// A span the host hands to the plugin.
+        pub fn span(s: &model::Span) -> wit::Span {
+            let position = |p: &model::Position| wit::Position {
+                line: p.line,
+                character: p.character,
+                offset: p.offset,
+            };
+            wit::Span {
+                start: position(&s.start),
+                end: position(&s.end),
+            }
+        }
+    };
+}
+
+/// `lingo:plugin@0.4.0` (the current ABI).
+pub mod v0_4_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_4_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_4_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+
+    fn later_capability_name(c: wit::Capability) -> &'static str {
+        match c {
+            wit::Capability::EntryPoints => "entry-points",
+            _ => "unknown",
+        }
+    }
+
+    /// The declarations something outside the source calls.
+    pub fn entry_points(
+        document: &GuestDocument<'_>,
+        store: impl AsContextMut,
+        doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::EntryPoint>> {
+        use model::EntryPointKind as M;
+        use wit::EntryPointKind as W;
+        Ok(document
+            .call_entry_points(store, doc)?
+            .into_iter()
+            .map(|e| model::EntryPoint {
+                symbol: e.symbol,
+                kind: match e.kind {
+                    W::Main => M::Main,
+                    W::Initializer => M::Initializer,
+                    W::Test => M::Test,
+                    W::Benchmark => M::Benchmark,
+                    W::Implementation => M::Implementation,
+                    W::Foreign => M::Foreign,
+                },
+            })
+            .collect())
+    }
+}
+
+/// `lingo:plugin@0.3.0`: no entry points.
 pub mod v0_3_0 {
     use super::Failure;
     use crate::model;
@@ -387,30 +486,8 @@ pub mod v0_3_0 {
 
     shared_conversions!();
     since_0_2_0_conversions!();
-
-    fn module_layout(policy: &wit::LanguagePolicy) -> model::ModuleLayout {
-        use model::ModuleLayout as M;
-        use wit::ModuleLayout as W;
-        match policy.module_layout {
-            W::DeclaredInText => M::DeclaredInText,
-            W::FilePerModule => M::FilePerModule,
-            W::DeclaredFilePerModule => M::DeclaredFilePerModule,
-            W::FolderPerModule => M::FolderPerModule,
-        }
-    }
-
-    /// A span the host hands to the plugin.
-    pub fn span(s: &model::Span) -> wit::Span {
-        let position = |p: &model::Position| wit::Position {
-            line: p.line,
-            character: p.character,
-            offset: p.offset,
-        };
-        wit::Span {
-            start: position(&s.start),
-            end: position(&s.end),
-        }
-    }
+    since_0_3_0_conversions!();
+    before_0_4_0_conversions!();
 }
 
 /// `lingo:plugin@0.2.0`: no module layout, no moves.
@@ -424,6 +501,7 @@ pub mod v0_2_0 {
 
     shared_conversions!();
     since_0_2_0_conversions!();
+    before_0_4_0_conversions!();
 
     /// A 0.2.0 policy states no module layout.
     fn module_layout(_policy: &wit::LanguagePolicy) -> model::ModuleLayout {
@@ -442,6 +520,7 @@ pub mod v0_1_0 {
     use wasmtime::component::ResourceAny;
 
     shared_conversions!();
+    before_0_4_0_conversions!();
 
     /// A 0.1.0 symbol states no arity.
     fn symbol_arity(_s: &wit::Symbol) -> Option<model::Arity> {

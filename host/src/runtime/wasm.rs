@@ -13,7 +13,7 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_1_0, v0_2_0, v0_3_0};
+use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
@@ -21,12 +21,17 @@ use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
 use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode};
 
+/// The capability of a plugin whose `entry-points` answers may be trusted,
+/// an empty one included.
+const ENTRY_POINTS_CAPABILITY: &str = "entry-points";
+
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
 
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_4_0(v0_4_0::LanguagePlugin),
     V0_3_0(v0_3_0::LanguagePlugin),
     V0_2_0(v0_2_0::LanguagePlugin),
     V0_1_0(v0_1_0::LanguagePlugin),
@@ -34,6 +39,7 @@ enum Bindings {
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_4_0(v0_4_0::LanguagePluginPre<SandboxState>),
     V0_3_0(v0_3_0::LanguagePluginPre<SandboxState>),
     V0_2_0(v0_2_0::LanguagePluginPre<SandboxState>),
     V0_1_0(v0_1_0::LanguagePluginPre<SandboxState>),
@@ -44,6 +50,11 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_4_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_4_0 as conv;
+                $body
+            }
             Bindings::V0_3_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_3_0 as conv;
@@ -59,6 +70,26 @@ macro_rules! per_version {
                 use convert::v0_1_0 as conv;
                 $body
             }
+        }
+    };
+}
+
+/// `$body` for the versions that have what ABI 0.3.0 added (moves), with
+/// `$b` and `conv` bound as in `per_version!`; `$older` for the others.
+macro_rules! since_0_3_0 {
+    ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
+        match $bindings {
+            Bindings::V0_4_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_4_0 as conv;
+                $body
+            }
+            Bindings::V0_3_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_3_0 as conv;
+                $body
+            }
+            Bindings::V0_2_0(_) | Bindings::V0_1_0(_) => $older,
         }
     };
 }
@@ -128,6 +159,7 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_4_0 => v0_4_0::LanguagePluginPre::new(pre).map(Pre::V0_4_0),
             AbiVersion::V0_3_0 => v0_3_0::LanguagePluginPre::new(pre).map(Pre::V0_3_0),
             AbiVersion::V0_2_0 => v0_2_0::LanguagePluginPre::new(pre).map(Pre::V0_2_0),
             AbiVersion::V0_1_0 => v0_1_0::LanguagePluginPre::new(pre).map(Pre::V0_1_0),
@@ -220,6 +252,7 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_4_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_4_0),
             Pre::V0_3_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_3_0),
             Pre::V0_2_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_2_0),
             Pre::V0_1_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_1_0),
@@ -444,6 +477,7 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_4_0,
     V0_3_0,
     V0_2_0,
     V0_1_0,
@@ -452,6 +486,7 @@ enum AbiVersion {
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.4.0" => Some(AbiVersion::V0_4_0),
             "0.3.0" => Some(AbiVersion::V0_3_0),
             "0.2.0" => Some(AbiVersion::V0_2_0),
             "0.1.0" => Some(AbiVersion::V0_1_0),
@@ -461,6 +496,7 @@ impl AbiVersion {
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_4_0 => "0.4.0",
             AbiVersion::V0_3_0 => "0.3.0",
             AbiVersion::V0_2_0 => "0.2.0",
             AbiVersion::V0_1_0 => "0.1.0",
@@ -533,6 +569,7 @@ impl LanguagePlugin for WasmPlugin {
         manifests: &[Manifest],
     ) -> Result<FileFacts, PluginError> {
         let key = health::Key::document(operation::ANALYZE, path, source);
+        let reports_entry_points = self.info.has_capability(ENTRY_POINTS_CAPABILITY);
         self.call(key, source.len(), |store, b| {
             Ok(per_version!(b, b => {
                 let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
@@ -547,6 +584,11 @@ impl LanguagePlugin for WasmPlugin {
                 let diagnostics = document.call_diagnostics(&mut *store, doc)?;
                 let metrics = document.call_metrics(&mut *store, doc)?;
                 let declared_types = conv::declared_types(&document, &mut *store, doc)?;
+                let entry_points = if reports_entry_points {
+                    Some(conv::entry_points(&document, &mut *store, doc)?)
+                } else {
+                    None
+                };
                 let modules = b.lingo_plugin_modules().call_module_of(
                     &mut *store,
                     doc,
@@ -564,6 +606,7 @@ impl LanguagePlugin for WasmPlugin {
                     metrics: metrics.into_iter().map(Into::into).collect(),
                     modules: modules.into_iter().map(Into::into).collect(),
                     declared_types,
+                    entry_points,
                 }
             }))
         })
@@ -640,15 +683,15 @@ impl LanguagePlugin for WasmPlugin {
             operation::DECLARATION_EXTENT,
             path,
             source,
-            |store, b, doc| match b {
-                Bindings::V0_3_0(b) => Ok(b
+            |store, b, doc| {
+                since_0_3_0!(b, b => Ok(b
                     .lingo_plugin_edits()
-                    .call_declaration_extent(store, doc, convert::v0_3_0::span(span))?
+                    .call_declaration_extent(store, doc, conv::span(span))?
                     .map(|s| (s.start.offset, s.end.offset))
                     .map_err(Failure::from)),
                 _ => Ok(Err(Failure::Unsupported(
                     operation::DECLARATION_EXTENT.into(),
-                ))),
+                ))))
             },
         )?;
         result.map_err(|e| self.plugin_error(e))
@@ -664,26 +707,26 @@ impl LanguagePlugin for WasmPlugin {
         let key = health::Key::document(operation::PLACE_DECLARATION, source.0, source.1);
         let bytes = source.1.len() + target.1.len();
         let result = self.call(key, bytes, |store, b| {
-            let Bindings::V0_3_0(b) = b else {
-                return Ok(Err(Failure::Unsupported(
-                    operation::PLACE_DECLARATION.into(),
-                )));
-            };
-            let document = b.lingo_plugin_syntax().document();
-            let from = document.call_constructor(&mut *store, source.0, source.1)?;
-            let into = document.call_constructor(&mut *store, target.0, target.1)?;
-            let edits = b.lingo_plugin_edits().call_place_declaration(
-                &mut *store,
-                from,
-                convert::v0_3_0::span(span),
-                into,
-                target_module,
-            )?;
-            from.resource_drop(&mut *store)?;
-            into.resource_drop(&mut *store)?;
-            Ok(edits
-                .map(|edits| edits.into_iter().map(convert::v0_3_0::edit).collect())
-                .map_err(Failure::from))
+            since_0_3_0!(b, b => {
+                let document = b.lingo_plugin_syntax().document();
+                let from = document.call_constructor(&mut *store, source.0, source.1)?;
+                let into = document.call_constructor(&mut *store, target.0, target.1)?;
+                let edits = b.lingo_plugin_edits().call_place_declaration(
+                    &mut *store,
+                    from,
+                    conv::span(span),
+                    into,
+                    target_module,
+                )?;
+                from.resource_drop(&mut *store)?;
+                into.resource_drop(&mut *store)?;
+                Ok(edits
+                    .map(|edits| edits.into_iter().map(conv::edit).collect())
+                    .map_err(Failure::from))
+            },
+            _ => Ok(Err(Failure::Unsupported(
+                operation::PLACE_DECLARATION.into(),
+            ))))
         })?;
         result.map_err(|e| self.plugin_error(e))
     }
@@ -698,15 +741,15 @@ impl LanguagePlugin for WasmPlugin {
             health::Key::operation(operation::IMPORT_SPECIFIER),
             0,
             |store, b| {
-                let Bindings::V0_3_0(b) = b else {
-                    return Ok(Err(Failure::Unsupported(
-                        operation::IMPORT_SPECIFIER.into(),
-                    )));
-                };
-                let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
-                Ok(b.lingo_plugin_modules()
-                    .call_import_specifier(store, &importer.into(), &target.into(), &wit_manifests)?
-                    .map_err(Failure::from))
+                since_0_3_0!(b, b => {
+                    let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
+                    Ok(b.lingo_plugin_modules()
+                        .call_import_specifier(store, &importer.into(), &target.into(), &wit_manifests)?
+                        .map_err(Failure::from))
+                },
+                _ => Ok(Err(Failure::Unsupported(
+                    operation::IMPORT_SPECIFIER.into(),
+                ))))
             },
         )?;
         result.map_err(|e| self.plugin_error(e))

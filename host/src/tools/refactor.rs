@@ -84,11 +84,11 @@ pub fn delete() -> Tool {
     let mut properties = Map::new();
     properties.insert(
         "kind".into(),
-        json!({ "type": "string", "enum": DeleteKind::NAMES, "description": "`unused_imports` (of a file, a folder, or `.` the workspace) or `file`" }),
+        json!({ "type": "string", "enum": DeleteKind::NAMES, "description": "`unused_imports` or `dead_code` (of a file, a folder, or `.` the workspace), or `file`" }),
     );
     properties.insert(
         "path".into(),
-        json!({ "type": "string", "description": "The file, or for unused_imports a folder (default `.`: the whole workspace)" }),
+        json!({ "type": "string", "description": "The file, or for unused_imports and dead_code a folder (default `.`: the whole workspace)" }),
     );
     properties.insert(
         "target".into(),
@@ -101,7 +101,7 @@ pub fn delete() -> Tool {
     Tool {
         name: "delete",
         aliases: &[],
-        description: "Delete what is not needed, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
+        description: "Delete what is not needed, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
         input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
         handler: run_delete,
         text: text::plan_or_applied,
@@ -319,7 +319,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let nested = target_path(args, "target.file_path")?;
     let path = match (args.str("path")?, nested, kind) {
         (Some(path), _, _) | (None, Some(path), _) => path,
-        (None, None, DeleteKind::UnusedImports) => ".",
+        (None, None, DeleteKind::UnusedImports | DeleteKind::DeadCode) => ".",
         (None, None, DeleteKind::File) => {
             return Err(ToolError::MissingParam {
                 field: "path".into(),

@@ -20,7 +20,7 @@ use crate::model::FileFacts;
 
 /// Bumped whenever the tables or the facts' encoding change; a database of
 /// another version is emptied.
-const SCHEMA_VERSION: &str = "4";
+const SCHEMA_VERSION: &str = "5";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

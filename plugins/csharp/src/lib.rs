@@ -5,6 +5,7 @@
 mod declarations;
 #[cfg(test)]
 mod edit_tests;
+mod entry;
 mod imports;
 mod modules;
 mod placement;
@@ -168,7 +169,16 @@ impl Language for CSharp {
             Capability::RenderImport,
             Capability::RemoveImport,
             Capability::RenderDeclaration,
+            Capability::EntryPoints,
         ]
+    }
+
+    fn entry_point(
+        node: Node,
+        name: Node,
+        source: &str,
+    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
+        entry::entry_point(node, name, source)
     }
 
     fn symbol_kind(tag: &str) -> SymbolKind {

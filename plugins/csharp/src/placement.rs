@@ -13,12 +13,22 @@ use crate::render::{
 /// The whole lines of the type at `start..end`, with its doc comment (its
 /// attributes are part of its node); with the namespace around it too when
 /// it is all that namespace holds, so that no empty namespace is left.
+///
+/// A member (which a deletion may take, a move never) is taken with its
+/// doc comment and attributes.
 pub fn declaration_extent(
     root: Node,
     source: &str,
     start: usize,
     end: usize,
 ) -> Result<(usize, usize), PluginError> {
+    if let Some(member) = member_at(root, start, end) {
+        return Ok(whole_lines(
+            source,
+            start_with_doc(member, source),
+            member.end_byte(),
+        ));
+    }
     let declaration = declaration_at(root, start, end).ok_or_else(|| {
         PluginError::InvalidInput(format!("no type declaration covers bytes {start}..{end}"))
     })?;
@@ -32,6 +42,35 @@ pub fn declaration_extent(
         None => start_with_doc(outer, source),
     };
     Ok(whole_lines(source, from, outer.end_byte()))
+}
+
+/// Members a deletion takes whole (fields, which may declare several
+/// names, are not among them).
+const MEMBER_KINDS: &[&str] = &[
+    "method_declaration",
+    "constructor_declaration",
+    "destructor_declaration",
+    "operator_declaration",
+    "conversion_operator_declaration",
+    "property_declaration",
+    "indexer_declaration",
+    "event_declaration",
+    "local_function_statement",
+];
+
+/// The member whose declaration ends at `end` and holds `start..end` (a
+/// member's span leaves out the attribute lists its node begins with).
+fn member_at(root: Node, start: usize, end: usize) -> Option<Node> {
+    let mut node = root.descendant_for_byte_range(start, end.max(start))?;
+    loop {
+        if node.end_byte() < end || node.start_byte() > start {
+            return None;
+        }
+        if MEMBER_KINDS.contains(&node.kind()) {
+            return (node.end_byte() == end).then_some(node);
+        }
+        node = node.parent()?;
+    }
 }
 
 /// The namespace block `member` is the only member of (comments aside).

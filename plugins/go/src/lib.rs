@@ -3,6 +3,7 @@
 //! declaration heads, declared types, `go.mod` modules and edits.
 
 mod declarations;
+mod entry;
 mod import_edits;
 mod imports;
 mod modules;
@@ -155,7 +156,16 @@ impl Language for Go {
             Capability::RenderImport,
             Capability::RemoveImport,
             Capability::RenderDeclaration,
+            Capability::EntryPoints,
         ]
+    }
+
+    fn entry_point(
+        node: Node,
+        name: Node,
+        source: &str,
+    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
+        entry::entry_point(node, name, source)
     }
 
     fn symbol_kind(tag: &str) -> SymbolKind {

@@ -2,6 +2,7 @@
 //! `queries/`, with Rust code only for `use` trees, visibility, modules and
 //! the arguments of well-known macros.
 
+mod entry;
 mod imports;
 mod macros;
 mod modules;
@@ -148,7 +149,16 @@ impl Language for Rust {
             Capability::RenderImport,
             Capability::RemoveImport,
             Capability::RenderDeclaration,
+            Capability::EntryPoints,
         ]
+    }
+
+    fn entry_point(
+        node: Node,
+        name: Node,
+        source: &str,
+    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
+        entry::entry_point(node, name, source)
     }
 
     /// An `impl` is named after its self type, which it refers to.

@@ -24,18 +24,27 @@ const MOVABLE: &[&str] = &[
 /// What sits right above an item and belongs to it.
 const ATTACHED: &[&str] = &["line_comment", "block_comment", "attribute_item"];
 
-/// The module-level item whose node spans `start..end` exactly.
-fn item_at(root: Node, start: usize, end: usize) -> Result<Node, PluginError> {
+/// Where an item may stand: in a module, or also (`Members`) in an `impl`
+/// or a trait, which a deletion may take it out of but a move may not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Module,
+    Members,
+}
+
+/// The item whose node spans `start..end` exactly, at module level (or
+/// inside an `impl` or trait, `within` allowing).
+fn item_at(root: Node, start: usize, end: usize, within: Within) -> Result<Node, PluginError> {
     let mut node = root.descendant_for_byte_range(start, end);
     while let Some(n) = node {
         if n.start_byte() == start && n.end_byte() == end && MOVABLE.contains(&n.kind()) {
             let module_level = n
                 .parent()
                 .is_some_and(|p| p.kind() == "source_file" || p.kind() == "declaration_list");
-            let in_module = n
-                .parent()
-                .and_then(|p| p.parent())
-                .is_none_or(|g| g.kind() == "mod_item");
+            let in_module = n.parent().and_then(|p| p.parent()).is_none_or(|g| {
+                g.kind() == "mod_item"
+                    || (within == Within::Members && matches!(g.kind(), "impl_item" | "trait_item"))
+            });
             if module_level && in_module {
                 return Ok(n);
             }
@@ -59,7 +68,7 @@ pub fn declaration_extent(
     start: usize,
     end: usize,
 ) -> Result<(usize, usize), PluginError> {
-    let item = item_at(root, start, end)?;
+    let item = item_at(root, start, end, Within::Members)?;
     Ok(whole_lines(
         source,
         attached_start(item, source, ATTACHED),
@@ -78,7 +87,7 @@ pub fn render_declaration(
     end: usize,
     target_module: &str,
 ) -> Result<String, PluginError> {
-    let item = item_at(root, start, end)?;
+    let item = item_at(root, start, end, Within::Module)?;
     let from = attached_start(item, source, ATTACHED);
     let mut insertions: Vec<usize> = Vec::new();
     if !target_module.is_empty() {

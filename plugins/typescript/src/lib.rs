@@ -4,6 +4,7 @@
 //! paths.
 
 mod declarations;
+mod entry;
 mod import_edits;
 mod imports;
 mod modules;
@@ -225,7 +226,16 @@ impl Language for TypeScript {
             Capability::RenderImport,
             Capability::RemoveImport,
             Capability::RenderDeclaration,
+            Capability::EntryPoints,
         ]
+    }
+
+    fn entry_point(
+        node: Node,
+        name: Node,
+        source: &str,
+    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
+        entry::entry_point(node, name, source)
     }
 
     fn symbol_kind(tag: &str) -> SymbolKind {

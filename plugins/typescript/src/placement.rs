@@ -40,12 +40,22 @@ fn movable_statement(root: Node, start: usize, end: usize) -> Result<Node, Plugi
 
 /// The whole lines of the declaration's statement with the comments right
 /// above it.
+///
+/// A class member (which a deletion may take, a move never) is taken with
+/// the comments and decorators above it.
 pub fn declaration_extent(
     root: Node,
     source: &str,
     start: usize,
     end: usize,
 ) -> Result<(usize, usize), PluginError> {
+    if let Some(member) = declaration_at(root, start, end)
+        .filter(|n| MEMBERS.contains(&n.kind()))
+        .filter(|n| n.parent().is_some_and(|p| p.kind() == "class_body"))
+    {
+        let from = attached_start(member, source, &["comment", "decorator"]);
+        return Ok(whole_lines(source, from, member.end_byte()));
+    }
     let statement = movable_statement(root, start, end)?;
     let from = attached_start(statement, source, &["comment"]);
     Ok(whole_lines(source, from, statement.end_byte()))

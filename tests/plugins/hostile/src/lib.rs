@@ -7,9 +7,9 @@
 //!   instance can be checked to recover.
 //! - `cycle`: symbols whose containers form a cycle (a <-> b) and a symbol
 //!   that is its own container.
-//! - `range`: container, `enclosing`, `local`, metrics `symbol` and
-//!   declared-type target, member-access receiver and local value indices
-//!   out of range.
+//! - `range`: container, `enclosing`, `local`, metrics `symbol`,
+//!   declared-type target, entry-point symbol, member-access receiver and
+//!   local value indices out of range, and one entry point listed twice.
 //! - `huge`: a huge number of references (and syntax nodes from `node-at`).
 //!   The counts can be set in the file: `references=N symbols=N nodes=N`.
 //! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
@@ -30,10 +30,11 @@
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
-    DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, FunctionMetrics, Halstead,
-    Import, ImportKind, ImportedName, LanguagePolicy, Local, Manifest, ModuleIdentity,
-    ModuleLayout, PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity,
-    Span, Symbol, SymbolKind, SyntaxNode, TextEdit, TypeAnnotationPosition, Visibility,
+    Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
+    EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
+    Local, Manifest, ModuleIdentity, ModuleLayout, PluginError, PluginInfo, Position, Receiver,
+    Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit,
+    TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -540,7 +541,7 @@ impl plugin::Guest for Hostile {
             .collect(),
             manifests: Vec::new(),
             path_separator: ".".into(),
-            capabilities: Vec::new(),
+            capabilities: vec![Capability::EntryPoints],
             policy: LanguagePolicy {
                 skip_dirs: Vec::new(),
                 bare_names_reach_members: false,
@@ -611,6 +612,22 @@ impl syntax::GuestDocument for Document {
                 source: DeclaredTypeSource::Annotation,
             })
             .collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn entry_points(&self) -> Vec<EntryPoint> {
+        let entry = |symbol, kind| EntryPoint { symbol, kind };
+        match self.case {
+            Case::Range => vec![
+                entry(1_000_000, EntryPointKind::Main),
+                entry(u32::MAX, EntryPointKind::Test),
+                entry(0, EntryPointKind::Foreign),
+                entry(0, EntryPointKind::Test),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as u32;
+                (0..count).map(|i| entry(i, EntryPointKind::Test)).collect()
+            }
             _ => Vec::new(),
         }
     }

@@ -1,0 +1,28 @@
+//! Entry points as plugins' tests compare them.
+
+use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
+use crate::document::Document;
+use crate::language::Language;
+use crate::types::EntryPointKind;
+
+/// One line per entry point of `source` parsed as `path`: `name kind`
+/// (`main main`, `it_counts test`), in source order, for plugins' tests.
+pub fn describe_entry_points<L: Language>(path: &str, source: &str) -> Vec<String> {
+    let document = Document::<L>::new(path.into(), source.into());
+    let symbols = document.symbols();
+    document
+        .entry_points()
+        .iter()
+        .map(|e| {
+            let kind = match e.kind {
+                EntryPointKind::Main => "main",
+                EntryPointKind::Initializer => "initializer",
+                EntryPointKind::Test => "test",
+                EntryPointKind::Benchmark => "benchmark",
+                EntryPointKind::Implementation => "implementation",
+                EntryPointKind::Foreign => "foreign",
+            };
+            format!("{} {kind}", symbols[e.symbol as usize].name)
+        })
+        .collect()
+}
