@@ -2036,3 +2036,85 @@ async fn dead_code_is_deleted_in_every_language_and_the_result_compiles() {
         server.stop().await;
     }
 }
+
+/// A use written as a path through the old module follows a move where
+/// the language writes module paths in code: `crate::shapes::Square` and
+/// `shapes::Square` become `crate::legacy::Square`,
+/// `Geometry.Shapes.Square` becomes `Geometry.Figures.Square`; a file that
+/// uses it only so gets no import; the results compile and roll back.
+#[tokio::test]
+async fn qualified_uses_follow_a_move_to_another_module() {
+    let scratch = Scratch::new("refactor-qualified");
+    let rust = copy(&scratch, "rust");
+    let lib = std::fs::read_to_string(rust.join("src/lib.rs")).unwrap();
+    std::fs::write(rust.join("src/lib.rs"), format!("{lib}pub mod paths;\n")).unwrap();
+    std::fs::write(
+        rust.join("src/paths.rs"),
+        "//! Shapes named by their paths.\n\nuse crate::shapes;\n\n\
+         pub fn unit_side() -> f64 {\n    crate::shapes::Square { side: 1.0 }.side\n}\n\n\
+         pub fn double_side() -> f64 {\n    shapes::Square { side: 2.0 }.side + shapes::area_of(&[])\n}\n",
+    )
+    .unwrap();
+    let out = scratch.path().join("rust-build");
+    let (compiles, output) = cargo_check(&rust, &out);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let _ = std::fs::remove_file(rust.join("Cargo.lock"));
+    let before = files(&rust);
+    let server = McpServer::start(&rust, &[]).await.expect("start lingo");
+    let moved = server
+        .call(
+            "move_type_to_namespace",
+            json!({ "sourceFile": "src/shapes.rs", "symbolName": "Square", "targetNamespace": "crate::legacy" }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    let paths = &files(&rust)["src/paths.rs"];
+    assert!(
+        paths.contains("crate::legacy::Square { side: 1.0 }"),
+        "{paths}"
+    );
+    assert!(
+        paths.contains("crate::legacy::Square { side: 2.0 }"),
+        "{paths}"
+    );
+    assert!(!paths.contains("shapes::Square"), "{paths}");
+    assert!(!paths.contains("use crate::legacy"), "{paths}");
+    assert!(
+        !moved.to_string().contains("POTENTIAL_BEHAVIOR_CHANGE"),
+        "{moved:#}"
+    );
+    let (compiles, output) = cargo_check(&rust, &out);
+    assert!(compiles, "after the move:\n{output}\n{paths}");
+    roll_back(&server, &moved, &rust, &before, "the Rust move").await;
+    server.stop().await;
+
+    let csharp = copy(&scratch, "csharp");
+    to_csharp_7(&csharp);
+    std::fs::write(
+        csharp.join("Reports/Paths.cs"),
+        "namespace Geometry.Reports\n{\n    public static class Paths\n    {\n        \
+         public static double UnitSide() { return new Geometry.Shapes.Square(1).Side; }\n    }\n}\n",
+    )
+    .unwrap();
+    let out = scratch.path().join("csharp-build");
+    let (compiles, output) = compile("csharp", &csharp, &out);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let before = files(&csharp);
+    let server = McpServer::start(&csharp, &[]).await.expect("start lingo");
+    let moved = server
+        .call(
+            "move_type_to_namespace",
+            json!({ "sourceFile": "Shapes/Shapes.cs", "symbolName": "Square", "targetNamespace": "Geometry.Figures" }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    let paths = &files(&csharp)["Reports/Paths.cs"];
+    assert!(paths.contains("new Geometry.Figures.Square(1)"), "{paths}");
+    assert!(!paths.contains("using"), "{paths}");
+    let (compiles, output) = compile("csharp", &csharp, &out);
+    assert!(compiles, "after the move:\n{output}\n{paths}");
+    roll_back(&server, &moved, &csharp, &before, "the C# move").await;
+    server.stop().await;
+}

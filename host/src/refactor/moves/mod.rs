@@ -230,7 +230,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             (from, to),
             modules.source.as_ref(),
         )?;
-        rewrite_users(
+        let not_rewritten = rewrite_users(
             analysis,
             &*plugin,
             symbol,
@@ -239,7 +239,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             &mut texts,
             &mut counts,
         )?;
-        warnings.extend(users.warnings(&symbol.name));
+        warnings.extend(users.warnings(&symbol.name, &not_rewritten));
     }
 
     // Nothing may parse worse than before. A file the move empties of

@@ -1,7 +1,11 @@
 //! The files that used the moved declaration, and their imports
-//! rewritten to name its new module.
+//! rewritten to name its new module: an import of it gets the new module's
+//! path, a file that reached it without one gets one, and a use written as
+//! a path through the old module (`crate::shapes::Square`,
+//! `Geometry.Shapes.Circle`) gets the new module's path where the
+//! language writes module paths in code.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::Counts;
 use super::declaration::{not_moveable, plugin_refusal};
@@ -18,12 +22,29 @@ use crate::workspace::FileEntry;
 
 /// The uses of the moved declaration outside it, by file.
 pub(super) struct Users {
-    /// Files with certain uses.
-    pub(super) files: BTreeSet<String>,
-    /// Uses written as a qualified path, which a move does not rewrite.
-    pub(super) qualified: Vec<String>,
+    /// Files with certain uses, and how each uses it.
+    pub(super) files: BTreeMap<String, FileUses>,
     /// Uses resolved by name only, and same-named uses nothing resolved.
     pub(super) uncertain: Vec<String>,
+}
+
+/// How one file uses the moved declaration.
+#[derive(Default)]
+pub(super) struct FileUses {
+    /// Uses by its bare name (or through an import of it).
+    pub(super) bare: usize,
+    /// Uses written as a path through the old module.
+    pub(super) qualified: Vec<QualifiedUse>,
+}
+
+/// A use written as a path through the old module (`shapes::Square`).
+pub(super) struct QualifiedUse {
+    /// Where the name starts in its file.
+    pub(super) name_start: usize,
+    /// The path segments written before the name.
+    pub(super) qualifier: Vec<String>,
+    /// `path:line:column`, 1-based.
+    pub(super) place: String,
 }
 
 impl Users {
@@ -42,8 +63,7 @@ impl Users {
         });
         let references = analysis.references(&target)?;
         let mut users = Users {
-            files: BTreeSet::new(),
-            qualified: Vec::new(),
+            files: BTreeMap::new(),
             uncertain: Vec::new(),
         };
         for site in &references.sites {
@@ -78,10 +98,16 @@ impl Users {
                         .last()
                         .is_some_and(|q| Some(q.as_str()) == old_module_name)
             });
-            if names_old_module {
-                users.qualified.push(place);
+            let uses = users.files.entry(path.to_string()).or_default();
+            match reference {
+                Some(reference) if names_old_module => uses.qualified.push(QualifiedUse {
+                    name_start: offset,
+                    qualifier: reference.qualifier.clone(),
+                    place,
+                }),
+                Some(reference) if reference.kind == crate::model::ReferenceKind::Import => {}
+                _ => uses.bare += 1,
             }
-            users.files.insert(path.to_string());
         }
         users.uncertain.extend(
             references
@@ -100,16 +126,18 @@ impl Users {
         Ok(users)
     }
 
-    pub(super) fn warnings(&self, name: &str) -> Vec<Warning> {
+    /// The warnings about `name`'s uses: `not_rewritten`, the qualified
+    /// uses left as they were, and the uncertain ones.
+    pub(super) fn warnings(&self, name: &str, not_rewritten: &[String]) -> Vec<Warning> {
         let mut out = Vec::new();
-        if !self.qualified.is_empty() {
+        if !not_rewritten.is_empty() {
             out.push(Warning {
                 code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
                 message: format!(
                     "{} uses spell `{name}` with the path of its old module and are not rewritten; fix them, or apply with `force`",
-                    self.qualified.len()
+                    not_rewritten.len()
                 ),
-                sites: self.qualified.iter().take(Warning::MAX_SITES).cloned().collect(),
+                sites: not_rewritten.iter().take(Warning::MAX_SITES).cloned().collect(),
             });
         }
         if !self.uncertain.is_empty() {
@@ -129,8 +157,11 @@ impl Users {
 /// Every file that used the declaration imports it from its new module:
 /// an import naming only it gets the new module's path in place of the old
 /// (a re-export stays one), one naming more loses it and a new import is
-/// added, a file that reached it without an import (its old module's own
-/// files) gets one, and the target drops its import of it.
+/// added, a file that reached it by its bare name without an import (its
+/// old module's own files) gets one, a use written as a path through the
+/// old module gets the new module's path where the language writes module
+/// paths in code, and the target drops its import of it. Returns the
+/// qualified uses left as they were (`path:line:column`).
 pub(super) fn rewrite_users(
     analysis: &Analysis,
     plugin: &dyn LanguagePlugin,
@@ -139,9 +170,13 @@ pub(super) fn rewrite_users(
     users: &Users,
     texts: &mut BTreeMap<String, String>,
     counts: &mut Counts,
-) -> Result<(), RefactorError> {
+) -> Result<Vec<String>, RefactorError> {
     let Some(new_module) = &modules.target else {
-        return Ok(());
+        return Ok(users
+            .files
+            .values()
+            .flat_map(|u| u.qualified.iter().map(|q| q.place.clone()))
+            .collect());
     };
     let refusal = |e: PluginError| plugin_refusal(symbol, e);
     let misfit = |what: &str, e: edit::EditError| {
@@ -150,8 +185,10 @@ pub(super) fn rewrite_users(
             format!("`{what}` answered edits that do not fit: {e}"),
         )
     };
+    let separator = plugin.info().path_separator.clone();
     let manifests = &analysis.snapshot().manifests;
-    for path in &users.files {
+    let mut not_rewritten = Vec::new();
+    for (path, uses) in &users.files {
         let file = analysis.file(path)?;
         let facts = file.facts()?;
         let untouched = !texts.contains_key(path);
@@ -175,8 +212,10 @@ pub(super) fn rewrite_users(
             i.names.iter().any(|n| n.local_name() == symbol.name)
                 && !old_imports.iter().any(|old| std::ptr::eq(*old, i))
         });
-        // Rewritten in place from the last, so earlier spans stay valid.
+        // Edits of the file's own text (`untouched`), made together from
+        // the last; then the plugin's edits of the result.
         let mut in_place: Vec<(usize, usize, String)> = Vec::new();
+        let mut removals = Vec::new();
         for import in &old_imports {
             let only_it = import.names.len() == 1;
             if let (true, true, Some(specifier)) = (only_it, untouched, &specifier)
@@ -186,18 +225,37 @@ pub(super) fn rewrite_users(
                 imported = true;
                 continue;
             }
+            removals.push(*import);
+        }
+        let code_path = specifier.as_ref().filter(|s| is_code_path(s, &separator));
+        for qualified in &uses.qualified {
+            let range = qualifier_range(&file.source, qualified, &separator);
+            match (untouched, code_path, range) {
+                (true, Some(specifier), Some((start, end))) => {
+                    in_place.push((start, end, specifier.clone()));
+                }
+                _ => not_rewritten.push(qualified.place.clone()),
+            }
+        }
+        in_place.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
+        for (start, end, replacement) in in_place {
+            text.replace_range(start..end, &replacement);
+            counts.references += 1;
+        }
+        for import in &removals {
             let edits = plugin
                 .remove_import(path, &text, &import.module_path, Some(&symbol.name))
                 .map_err(refusal)?;
             text = edit::apply_bytes(&text, &edits).map_err(|e| misfit("remove-import", e))?;
             counts.removed += 1;
         }
-        in_place.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
-        for (start, end, specifier) in in_place {
-            text.replace_range(start..end, &specifier);
-            counts.references += 1;
-        }
-        if !imported && let Some(specifier) = &specifier {
+        // A use by the bare name needs an import, and so does a file whose
+        // import of it went.
+        let needs_import = uses.bare > 0 || !removals.is_empty();
+        if needs_import
+            && !imported
+            && let Some(specifier) = &specifier
+        {
             text = add_import(
                 plugin,
                 path,
@@ -211,7 +269,32 @@ pub(super) fn rewrite_users(
         }
         texts.insert(path.clone(), text);
     }
-    Ok(())
+    Ok(not_rewritten)
+}
+
+/// Whether `specifier` is a path code can write (`crate::legacy`,
+/// `Geometry.Legacy`): identifiers joined by the language's separator,
+/// rather than a file path or URL (`./legacy`, `example.com/m/legacy`).
+fn is_code_path(specifier: &str, separator: &str) -> bool {
+    !separator.is_empty()
+        && specifier.split(separator).all(|segment| {
+            let mut chars = segment.chars();
+            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                && chars.all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// The bytes of a qualified use's path before its name, without the last
+/// separator (`crate::shapes` of `crate::shapes::Square`), when the text
+/// writes exactly the qualifier the plugin reported.
+fn qualifier_range(source: &str, used: &QualifiedUse, separator: &str) -> Option<(usize, usize)> {
+    if used.qualifier.is_empty() {
+        return None;
+    }
+    let written = format!("{}{separator}", used.qualifier.join(separator));
+    let start = used.name_start.checked_sub(written.len())?;
+    (source.get(start..used.name_start)? == written)
+        .then_some((start, used.name_start - separator.len()))
 }
 
 /// Where `import`'s module path is written inside its span: its only
@@ -259,4 +342,44 @@ pub(super) fn imports_of<'f>(
                 .contains(&old.path)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_paths_are_identifiers_joined_by_the_separator() {
+        assert!(is_code_path("crate::legacy", "::"));
+        assert!(is_code_path("Geometry.Legacy", "."));
+        assert!(!is_code_path("./legacy", "."));
+        assert!(!is_code_path("example.com/m/legacy", "."));
+        assert!(!is_code_path("crate::", "::"));
+        assert!(!is_code_path("", "::"));
+    }
+
+    #[test]
+    fn a_qualifier_is_found_only_where_the_text_writes_it() {
+        let used = |name_start, qualifier: &[&str]| QualifiedUse {
+            name_start,
+            qualifier: qualifier.iter().map(|s| s.to_string()).collect(),
+            place: String::new(),
+        };
+        let source = "let s = crate::shapes::Square::new(); let t = shapes :: Square;";
+        let at = source.find("Square").unwrap();
+        assert_eq!(
+            qualifier_range(source, &used(at, &["crate", "shapes"]), "::"),
+            Some((8, 21))
+        );
+        assert_eq!(&source[8..21], "crate::shapes");
+        let spaced = source.rfind("Square").unwrap();
+        assert_eq!(
+            qualifier_range(source, &used(spaced, &["shapes"]), "::"),
+            None
+        );
+        assert_eq!(
+            qualifier_range(source, &used(3, &["crate", "shapes"]), "::"),
+            None
+        );
+    }
 }
