@@ -379,6 +379,14 @@ pub struct LanguagePolicy {
     /// How files make up modules (stated from ABI 0.3.0 on).
     #[serde(default)]
     pub module_layout: ModuleLayout,
+    /// Whether two modules may import each other (stated from ABI 0.4.0
+    /// on; assumed before).
+    #[serde(default = "allowed")]
+    pub cyclic_imports: bool,
+}
+
+fn allowed() -> bool {
+    true
 }
 
 /// How a language's files make up its modules, which decides what moving a
@@ -450,6 +458,7 @@ impl LanguagePolicy {
             bare_names_reach_members: true,
             type_annotation: TypeAnnotationPosition::AfterName,
             module_layout: ModuleLayout::Unstated,
+            cyclic_imports: true,
         }
     }
 }

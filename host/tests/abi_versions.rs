@@ -226,6 +226,7 @@ fn built_in_plugins_state_their_policy() {
         skip_dirs: skip.iter().map(|s| s.to_string()).collect(),
         bare_names_reach_members: bare,
         type_annotation: annotation,
+        cyclic_imports: module_layout != FolderPerModule,
         module_layout,
     };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};

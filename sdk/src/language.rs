@@ -92,6 +92,7 @@ pub trait Language: 'static {
             bare_names_reach_members: false,
             type_annotation: TypeAnnotationPosition::None,
             module_layout: ModuleLayout::DeclaredInText,
+            cyclic_imports: true,
         }
     }
 

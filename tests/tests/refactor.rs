@@ -2118,3 +2118,85 @@ async fn qualified_uses_follow_a_move_to_another_module() {
     roll_back(&server, &moved, &csharp, &before, "the C# move").await;
     server.stop().await;
 }
+
+/// A Go function moved to another package: the new package imports what
+/// it uses from its old one and names it through the package (`Shape`
+/// becomes `shapes.Shape`); a file of another package that called
+/// `shapes.AreaOf` calls `measure.AreaOf` and imports `measure`; it builds
+/// (go build, go vet) and rolls back. A type whose methods stay behind and
+/// a move that would make two packages import each other are refused
+/// before anything is written.
+#[tokio::test]
+async fn a_go_function_moves_to_another_package_and_still_builds() {
+    let scratch = Scratch::new("refactor-go-package");
+    let root = copy(&scratch, "go");
+    scratch.write(
+        "go/report/both.go",
+        "package report\n\n// Both is the summary and the summary twice.\nfunc Both(radius float64) string {\n\treturn Summary(radius, radius) + Twice(radius)\n}\n",
+    );
+    let out = scratch.path().join("go-build");
+    let (compiles, output) = compile("go", &root, &out);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let moved = server
+        .call(
+            "move",
+            json!({
+                "kind": "symbol",
+                "source": { "file_path": "shapes/area.go", "name": "AreaOf" },
+                "destination": { "file_path": "measure/measure.go" },
+                "dryRun": false,
+            }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    let now = files(&root);
+    let measure = &now["measure/measure.go"];
+    assert!(measure.starts_with("package measure"), "{measure}");
+    assert!(
+        measure.contains("\"example.com/geometry/shapes\""),
+        "{measure}"
+    );
+    assert!(measure.contains("[]shapes.Shape"), "{measure}");
+    let report = &now["report/report.go"];
+    assert!(report.contains("measure.AreaOf("), "{report}");
+    assert!(!report.contains("shapes.AreaOf"), "{report}");
+    assert!(
+        report.contains("\"example.com/geometry/measure\""),
+        "{report}"
+    );
+    let (compiles, output) = compile("go", &root, &out);
+    assert!(compiles, "after the move:\n{output}\n{now:#?}");
+    roll_back(&server, &moved, &root, &before, "the package move").await;
+
+    for (arguments, reason) in [(
+        json!({ "sourceFile": "shapes/shapes.go", "symbolName": "Square", "targetFile": "measure/square.go" }),
+        "method",
+    )] {
+        let error = server
+            .call("move_type_to_file", arguments.clone())
+            .await
+            .err();
+        assert!(error.to_string().contains(reason), "{arguments}: {error:#}");
+    }
+    // `Twice` calls `Summary`, which stays, and `Both` calls `Twice`: the
+    // new package would import `report`, which would import it.
+    let cycle = server
+        .call(
+            "move",
+            json!({
+                "kind": "symbol",
+                "source": { "file_path": "report/report.go", "name": "Twice" },
+                "destination": { "file_path": "measure/measure.go" },
+            }),
+        )
+        .await;
+    let cycle = cycle.err();
+    assert_eq!(cycle["code"], "INVALID_TARGET_PATH", "{cycle:#}");
+    assert!(cycle.to_string().contains("import each other"), "{cycle:#}");
+    assert_eq!(files(&root), before, "refusals write nothing");
+    server.stop().await;
+}

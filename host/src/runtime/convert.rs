@@ -358,6 +358,7 @@ macro_rules! since_0_2_0_conversions {
                         .collect(),
                     policy: model::LanguagePolicy {
                         module_layout: module_layout(&i.policy),
+                        cyclic_imports: cyclic_imports(&i.policy),
                         skip_dirs: i.policy.skip_dirs,
                         bare_names_reach_members: i.policy.bare_names_reach_members,
                         type_annotation: match i.policy.type_annotation {
@@ -442,6 +443,10 @@ pub mod v0_4_0 {
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
 
+    fn cyclic_imports(policy: &wit::LanguagePolicy) -> bool {
+        policy.cyclic_imports
+    }
+
     fn later_capability_name(c: wit::Capability) -> &'static str {
         match c {
             wit::Capability::EntryPoints => "entry-points",
@@ -488,6 +493,11 @@ pub mod v0_3_0 {
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
     before_0_4_0_conversions!();
+
+    /// A 0.3.0 policy does not say whether imports may cycle: not checked.
+    fn cyclic_imports(_policy: &wit::LanguagePolicy) -> bool {
+        true
+    }
 }
 
 /// `lingo:plugin@0.2.0`: no module layout, no moves.
@@ -502,6 +512,11 @@ pub mod v0_2_0 {
     shared_conversions!();
     since_0_2_0_conversions!();
     before_0_4_0_conversions!();
+
+    /// A 0.2.0 policy does not say whether imports may cycle: not checked.
+    fn cyclic_imports(_policy: &wit::LanguagePolicy) -> bool {
+        true
+    }
 
     /// A 0.2.0 policy states no module layout.
     fn module_layout(_policy: &wit::LanguagePolicy) -> model::ModuleLayout {

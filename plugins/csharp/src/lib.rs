@@ -149,6 +149,7 @@ impl Language for CSharp {
             bare_names_reach_members: true,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::BeforeName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredInText,
+            cyclic_imports: true,
         }
     }
 

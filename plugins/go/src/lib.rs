@@ -136,6 +136,7 @@ impl Language for Go {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FolderPerModule,
+            cyclic_imports: false,
         }
     }
 

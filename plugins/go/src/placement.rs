@@ -41,6 +41,32 @@ pub fn declaration_extent(
     Ok(whole_lines(source, from, node.end_byte()))
 }
 
+/// The name of a method of the file whose receiver is the type `node`
+/// declares, if any.
+fn method_of(root: Node, source: &str, node: Node) -> Option<String> {
+    if node.kind() != "type_spec" && node.kind() != "type_alias" {
+        return None;
+    }
+    let name = &source[node.child_by_field_name("name")?.byte_range()];
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter(|d| d.kind() == "method_declaration")
+        .find(|method| {
+            method
+                .child_by_field_name("receiver")
+                .is_some_and(|r| receiver_names(&source[r.byte_range()], name))
+        })
+        .and_then(|method| method.child_by_field_name("name"))
+        .map(|n| source[n.byte_range()].to_string())
+}
+
+/// Whether a receiver list (`(s *Square)`, `(Square[T])`) names type `name`.
+fn receiver_names(receiver: &str, name: &str) -> bool {
+    receiver
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == name)
+}
+
 /// Edits to `target` adding the declaration at `start..end` of `source`
 /// at its end, for package `target_module` (an import path; empty for the
 /// source's own package). Names are exported when the package changes; a
@@ -67,6 +93,11 @@ pub fn place_declaration(
             .ok_or_else(|| PluginError::Failed("the target file has no package clause".into()))?
     };
     let export = target_package != own_package;
+    if export && let Some(method) = method_of(source_root, source, node) {
+        return Err(PluginError::Failed(format!(
+            "`{method}` is a method of this type, and a method is declared in its type's package: move the type with its methods, or the methods first"
+        )));
+    }
     let outer = outermost(node);
     let doc_start = attached_start(outer, source, &["comment"]);
     let doc = dedented_lines(&source[doc_start..outer.start_byte()]);
@@ -156,6 +187,41 @@ const (
         assert_eq!(
             placed,
             "package geo\n\nvar x = 1\n\n// area of a circle.\nfunc Area(c Circle) float64 { return math.Pi * c.r * c.r }\n"
+        );
+    }
+
+    #[test]
+    fn a_type_with_methods_in_its_file_does_not_leave_its_package() {
+        let source = "package shapes\n\ntype Square struct{ side float64 }\n\nfunc (s *Square) Area() float64 { return s.side * s.side }\n";
+        let tree = crate::test_support::parse(source);
+        let start = source.find("Square struct").unwrap();
+        let end = source.find("}\n").unwrap() + 1;
+        let target = crate::test_support::parse("");
+        let refused = place_declaration(
+            tree.root_node(),
+            source,
+            start,
+            end,
+            target.root_node(),
+            "",
+            "example.com/m/geo",
+        );
+        assert!(
+            matches!(&refused, Err(PluginError::Failed(reason)) if reason.contains("`Area`")),
+            "{refused:?}"
+        );
+        // Within its package it moves.
+        assert!(
+            place_declaration(
+                tree.root_node(),
+                source,
+                start,
+                end,
+                target.root_node(),
+                "",
+                ""
+            )
+            .is_ok()
         );
     }
 

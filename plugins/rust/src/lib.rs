@@ -127,6 +127,7 @@ impl Language for Rust {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredFilePerModule,
+            cyclic_imports: true,
         }
     }
 

@@ -206,6 +206,7 @@ impl Language for TypeScript {
             bare_names_reach_members: false,
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FilePerModule,
+            cyclic_imports: true,
         }
     }
 

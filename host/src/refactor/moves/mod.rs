@@ -14,7 +14,8 @@ use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
 use crate::analysis::Analysis;
-use crate::model::{ModuleLayout, Span, SymbolKind};
+use crate::model::{ModuleLayout, Span, Symbol, SymbolKind};
+use crate::workspace::FileEntry;
 
 mod declaration;
 mod modules;
@@ -31,7 +32,7 @@ use declaration::{
     plugin_refusal, qualified_name,
 };
 use modules::Modules;
-use needs::{Needs, add_import};
+use needs::{Needs, add_import, module_binding};
 use target::Target;
 use users::{Users, rewrite_users};
 
@@ -170,15 +171,34 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     } else {
         &target.text
     };
+    // What the declaration uses, imported where it goes.
+    let needs = Needs::of(
+        analysis,
+        &source,
+        symbol,
+        (from, to),
+        &modules,
+        layout,
+        same_file,
+    )?;
     let module_argument = if modules.same {
         ""
     } else {
         modules.target.as_ref().map_or("", |m| m.path.as_str())
     };
+    // Where an import binds a module rather than names (Go), what the
+    // declaration names bare from its old module is written through it.
+    let (placed_source, placed_span) = qualified_source(
+        analysis,
+        &source,
+        symbol,
+        &needs,
+        (&target.path, target_base, module_argument),
+    )?;
     let placed = plugin
         .place_declaration(
-            (&source.path, &source.source),
-            &symbol.span,
+            (&source.path, &placed_source),
+            &placed_span,
             (&target.path, target_base),
             module_argument,
         )
@@ -192,16 +212,6 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     let mut counts = Counts::default();
     let mut warnings = Vec::new();
 
-    // What the declaration uses, imported where it goes.
-    let needs = Needs::of(
-        analysis,
-        &source,
-        symbol,
-        (from, to),
-        &modules,
-        layout,
-        same_file,
-    )?;
     for (module_path, names) in &needs.imports {
         target_text = add_import(&*plugin, &target.path, &target_text, module_path, names)
             .map_err(|e| plugin_refusal(symbol, e))?;
@@ -230,11 +240,19 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             (from, to),
             modules.source.as_ref(),
         )?;
+        if !plugin.info().policy.cyclic_imports {
+            refuse_import_cycle(analysis, &target.path, &modules, &needs, &users)?;
+        }
+        let moved = users::Moved {
+            path: &source.path,
+            from,
+            to,
+        };
         let not_rewritten = rewrite_users(
             analysis,
             &*plugin,
             symbol,
-            &modules,
+            (&modules, moved),
             &users,
             &mut texts,
             &mut counts,
@@ -371,4 +389,157 @@ struct Counts {
     added: usize,
     removed: usize,
     references: usize,
+}
+
+/// The source text the declaration is placed from, and its span there:
+/// the file's own, or, where the target imports a module of the old
+/// declaration's uses by a name bound to the module (Go's package name),
+/// with each such use inside the declaration written through that name.
+fn qualified_source(
+    analysis: &Analysis,
+    source: &FileEntry,
+    symbol: &Symbol,
+    needs: &Needs,
+    (target_path, target_text, target_module): (&str, &str, &str),
+) -> Result<(String, Span), RefactorError> {
+    let text = source.source.to_string();
+    if needs.reached_by_name.is_empty() {
+        return Ok((text, symbol.span));
+    }
+    let plugin = &*source.plugin;
+    // How the target imports a module is asked of the target as the
+    // placement leaves it (a new file gets its package clause there).
+    let placed = plugin
+        .place_declaration(
+            (&source.path, &source.source),
+            &symbol.span,
+            (target_path, target_text),
+            target_module,
+        )
+        .map_err(|e| plugin_refusal(symbol, e))?;
+    let trial = edit::apply_bytes(target_text, &placed).map_err(|e| {
+        not_moveable(
+            symbol,
+            format!("`place-declaration` answered edits that do not fit: {e}"),
+        )
+    })?;
+    let target = (target_path, trial.as_str());
+    let separator = plugin.info().path_separator.clone();
+    let manifests = &analysis.snapshot().manifests;
+    let mut bindings: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let (start, end) = (
+        symbol.span.start.offset as usize,
+        symbol.span.end.offset as usize,
+    );
+    for (offset, specifier) in &needs.reached_by_name {
+        if *offset < start || *offset >= end {
+            continue;
+        }
+        let binding = match bindings.get(specifier.as_str()) {
+            Some(known) => known.clone(),
+            None => {
+                let names: Vec<String> = needs
+                    .imports
+                    .iter()
+                    .find(|(path, _)| path == specifier)
+                    .map(|(_, names)| names.clone())
+                    .unwrap_or_default();
+                let found = module_binding(plugin, target, specifier, &names, manifests)
+                    .map_err(|e| plugin_refusal(symbol, e))?;
+                bindings.insert(specifier, found.clone());
+                found
+            }
+        };
+        if let Some(binding) = binding {
+            inserts.push((*offset, format!("{binding}{separator}")));
+        }
+    }
+    if inserts.is_empty() {
+        return Ok((text, symbol.span));
+    }
+    inserts.sort_by_key(|(offset, _)| std::cmp::Reverse(*offset));
+    let mut qualified = text;
+    let mut grown = 0;
+    for (offset, prefix) in &inserts {
+        qualified.insert_str(*offset, prefix);
+        grown += prefix.len();
+    }
+    let new_end = end + grown;
+    let lines = edit::LineIndex::new(&qualified);
+    let end_point = lines.position(new_end);
+    let mut span = symbol.span;
+    span.end = crate::model::Position {
+        line: end_point.line,
+        character: end_point.character,
+        offset: new_end as u32,
+    };
+    Ok((qualified, span))
+}
+
+/// Refuse a move that makes the module it leaves and the one it joins
+/// import each other, where the language refuses an import cycle: the new
+/// module imports the old one (the moved text uses it, or a file of the
+/// new module already does) while the old one imports the new (a file of
+/// the old module uses the declaration, or already imports the new module).
+fn refuse_import_cycle(
+    analysis: &Analysis,
+    target_path: &str,
+    modules: &Modules,
+    needs: &Needs,
+    users: &Users,
+) -> Result<(), RefactorError> {
+    let (Some(old), Some(new)) = (&modules.source, &modules.target) else {
+        return Ok(());
+    };
+    let new_imports_old = !needs.reached_by_name.is_empty()
+        || needs.uses_old_module
+        || module_imports(analysis, &new.path, &old.path);
+    let old_imports_new = module_imports(analysis, &old.path, &new.path)
+        || users.files.iter().any(|(path, uses)| {
+            let in_old = analysis
+                .snapshot()
+                .file(path)
+                .and_then(|f| f.facts().ok().and_then(|f| f.modules.first().cloned()))
+                .is_some_and(|m| m.path == old.path);
+            in_old && (!uses.bare.is_empty() || !uses.qualified.is_empty())
+        });
+    if new_imports_old && old_imports_new {
+        return Err(RefactorError::InvalidTargetPath {
+            path: target_path.to_string(),
+            reason: format!(
+                "`{}` and `{}` would import each other, and the language refuses an import cycle; move what the declaration uses along with it, or its users",
+                old.path, new.path
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Whether a file of module `from` imports module `to` now.
+fn module_imports(analysis: &Analysis, from: &str, to: &str) -> bool {
+    let snapshot = analysis.snapshot();
+    snapshot
+        .modules
+        .get(from)
+        .into_iter()
+        .flatten()
+        .any(|path| {
+            let Some(file) = snapshot.file(path) else {
+                return false;
+            };
+            let Ok(facts) = file.facts() else {
+                return false;
+            };
+            let Some(importer) = facts.modules.first() else {
+                return false;
+            };
+            facts.imports.iter().any(|import| {
+                analysis
+                    .table()
+                    .resolve_import(file, importer, &import.module_path, snapshot)
+                    .iter()
+                    .any(|m| m == to)
+            })
+        })
 }

@@ -89,12 +89,6 @@ impl Modules {
                 path: target.path.clone(),
             });
         }
-        if !same && layout == ModuleLayout::FolderPerModule {
-            return Err(RefactorError::InvalidTargetPath {
-                path: target.path.clone(),
-                reason: "it is in another package: uses of the declaration would have to be qualified with the package's name, which lingo does not rewrite yet; move it to a file of the same folder".into(),
-            });
-        }
         Ok(Modules {
             source: source_module,
             target: target_module,

@@ -26,6 +26,37 @@ pub(super) struct Needs {
     pub(super) imports: Vec<(String, Vec<String>)>,
     /// Imports used under an alias (`path:line`).
     pub(super) aliases: Vec<String>,
+    /// Where the moved text names a declaration of its old module by its
+    /// bare name (offset in the source file), and the specifier the target
+    /// imports that module by: a language whose imports bind the module
+    /// (Go's package name) must qualify those names.
+    pub(super) reached_by_name: Vec<(usize, String)>,
+    /// Whether the moved text uses declarations of the module it leaves,
+    /// which the target then imports.
+    pub(super) uses_old_module: bool,
+}
+
+/// The name a file of `plugin`'s language at `path` binds when it imports
+/// `specifier` (for `names`), when that import binds the module rather than
+/// the names (Go's `import "example.com/m/shapes"` binds `shapes`): uses of
+/// the names are then written through it. `None` where an import binds the
+/// names themselves.
+pub(super) fn module_binding(
+    plugin: &dyn LanguagePlugin,
+    (path, text): (&str, &str),
+    specifier: &str,
+    names: &[String],
+    manifests: &[crate::model::Manifest],
+) -> Result<Option<String>, PluginError> {
+    let imported = add_import(plugin, path, text, specifier, names)?;
+    let facts = plugin.analyze(path, &imported, manifests)?;
+    Ok(facts
+        .imports
+        .iter()
+        .find(|i| i.module_path == specifier && i.kind == ImportKind::Namespace)
+        .and_then(|i| i.names.first())
+        .map(|n| n.local_name().to_string())
+        .filter(|binding| !binding.is_empty() && binding != "_" && binding != "."))
 }
 
 impl Needs {
@@ -53,6 +84,8 @@ impl Needs {
         }
         let mut imports: Vec<(String, Vec<String>)> = Vec::new();
         let mut aliases = Vec::new();
+        let mut reached_by_name = Vec::new();
+        let mut uses_old_module = false;
         // A declaration that stays in its file keeps the file's imports.
         let copied = if same_file {
             &[][..]
@@ -115,10 +148,18 @@ impl Needs {
                 if module.path == new_module.path || module.path.is_empty() {
                     continue;
                 }
+                uses_old_module |= module.path == old_module.path;
                 let specifier = source
                     .plugin
                     .import_specifier(new_module, &module, &analysis.snapshot().manifests)
                     .map_err(|e| plugin_refusal(symbol, e))?;
+                reached_by_name.extend(
+                    needed
+                        .sites
+                        .iter()
+                        .filter(|(_, m)| *m == module.path)
+                        .map(|(offset, _)| (*offset, specifier.clone())),
+                );
                 // A namespace is imported whole, a module by its names.
                 let names = if layout.follows_paths() {
                     names
@@ -128,7 +169,12 @@ impl Needs {
                 merge(&mut imports, specifier, names);
             }
         }
-        Ok(Needs { imports, aliases })
+        Ok(Needs {
+            imports,
+            aliases,
+            reached_by_name,
+            uses_old_module,
+        })
     }
 }
 
@@ -139,6 +185,9 @@ pub(super) struct Reached {
     pub(super) modules: Vec<(ModuleIdentity, Vec<String>)>,
     /// `name (path:line)` of each private one.
     pub(super) closed: Vec<String>,
+    /// Where the moved text names one by its bare name: the name's offset
+    /// in the source file, and the module's path.
+    pub(super) sites: Vec<(usize, String)>,
 }
 
 impl Reached {
@@ -158,6 +207,15 @@ impl Reached {
         let mut reached = Reached {
             modules: Vec::new(),
             closed: Vec::new(),
+            sites: Vec::new(),
+        };
+        // Where paths make modules, the old module is the files of its path
+        // (one file, or a folder's).
+        let in_old_module = |file: &FileEntry| {
+            file.path == source.path
+                || file
+                    .facts()
+                    .is_ok_and(|f| f.modules.first().is_some_and(|m| m.path == old_module.path))
         };
         let mut seen: HashSet<(String, usize)> = HashSet::new();
         for reference in facts.references.iter().filter(|r| inside(&r.span)) {
@@ -165,12 +223,11 @@ impl Reached {
                 let Resolved::Symbol { file, index } = &definition.target else {
                     continue;
                 };
-                if definition.confidence < 1.0 || !seen.insert((file.path.clone(), *index)) {
+                if definition.confidence < 1.0 {
                     continue;
                 }
-                // Where paths make modules, the old module is the file.
                 let same_file = file.path == source.path;
-                if layout.follows_paths() && !same_file {
+                if layout.follows_paths() && !in_old_module(file) {
                     continue;
                 }
                 let Ok(other_facts) = file.facts() else {
@@ -183,6 +240,18 @@ impl Reached {
                     || !at_module_level(other_facts, other)
                     || MODULE_KINDS.contains(&other.kind)
                 {
+                    continue;
+                }
+                let bare = reference.qualifier.is_empty()
+                    && !reference.is_member
+                    && reference.kind != crate::model::ReferenceKind::Import;
+                if bare && layout.follows_paths() {
+                    reached.sites.push((
+                        reference.span.start.offset as usize,
+                        old_module.path.clone(),
+                    ));
+                }
+                if !seen.insert((file.path.clone(), *index)) {
                     continue;
                 }
                 let module = if layout.follows_paths() {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use super::Counts;
 use super::declaration::{not_moveable, plugin_refusal};
 use super::modules::Modules;
-use super::needs::add_import;
+use super::needs::{add_import, module_binding};
 use crate::analysis::Analysis;
 use crate::model::{FileFacts, Import, ImportKind, ModuleIdentity, Symbol};
 use crate::refactor::RefactorError;
@@ -31,8 +31,9 @@ pub(super) struct Users {
 /// How one file uses the moved declaration.
 #[derive(Default)]
 pub(super) struct FileUses {
-    /// Uses by its bare name (or through an import of it).
-    pub(super) bare: usize,
+    /// Where it is used by its bare name (or through an import of it):
+    /// the name's offset in the file.
+    pub(super) bare: Vec<usize>,
     /// Uses written as a path through the old module.
     pub(super) qualified: Vec<QualifiedUse>,
 }
@@ -106,7 +107,7 @@ impl Users {
                     place,
                 }),
                 Some(reference) if reference.kind == crate::model::ReferenceKind::Import => {}
-                _ => uses.bare += 1,
+                _ => uses.bare.push(offset),
             }
         }
         users.uncertain.extend(
@@ -166,7 +167,7 @@ pub(super) fn rewrite_users(
     analysis: &Analysis,
     plugin: &dyn LanguagePlugin,
     symbol: &Symbol,
-    modules: &Modules,
+    (modules, moved): (&Modules, Moved<'_>),
     users: &Users,
     texts: &mut BTreeMap<String, String>,
     counts: &mut Counts,
@@ -196,6 +197,22 @@ pub(super) fn rewrite_users(
             .get(path)
             .cloned()
             .unwrap_or_else(|| file.source.to_string());
+        // Where an offset of the file's own text is in `text`: the same in
+        // an untouched file, shifted past the declaration in the file it
+        // leaves; unknown in the file it joins.
+        let at = |offset: usize| -> Option<usize> {
+            if untouched {
+                Some(offset)
+            } else if *path == moved.path && !(moved.from..moved.to).contains(&offset) {
+                Some(if offset >= moved.to {
+                    offset - (moved.to - moved.from)
+                } else {
+                    offset
+                })
+            } else {
+                None
+            }
+        };
         let importer = facts.modules.first();
         let in_new_module = importer.is_some_and(|m| m.path == new_module.path);
         let specifier = match importer {
@@ -212,8 +229,21 @@ pub(super) fn rewrite_users(
             i.names.iter().any(|n| n.local_name() == symbol.name)
                 && !old_imports.iter().any(|old| std::ptr::eq(*old, i))
         });
-        // Edits of the file's own text (`untouched`), made together from
-        // the last; then the plugin's edits of the result.
+        // Where an import binds the module rather than names (Go's package
+        // name), uses are written through that name.
+        let binding = match &specifier {
+            Some(specifier) if !is_code_path(specifier, &separator) => module_binding(
+                plugin,
+                (path, &file.source),
+                specifier,
+                std::slice::from_ref(&symbol.name),
+                manifests,
+            )
+            .map_err(refusal)?,
+            _ => None,
+        };
+        // Edits of the file's own text, made together from the last; then
+        // the plugin's edits of the result.
         let mut in_place: Vec<(usize, usize, String)> = Vec::new();
         let mut removals = Vec::new();
         for import in &old_imports {
@@ -227,14 +257,29 @@ pub(super) fn rewrite_users(
             }
             removals.push(*import);
         }
-        let code_path = specifier.as_ref().filter(|s| is_code_path(s, &separator));
+        let qualifier = match (&specifier, &binding) {
+            (_, Some(binding)) => Some(binding.clone()),
+            (Some(specifier), None) if is_code_path(specifier, &separator) => {
+                Some(specifier.clone())
+            }
+            _ => None,
+        };
+        let mut through_binding = false;
         for qualified in &uses.qualified {
-            let range = qualifier_range(&file.source, qualified, &separator);
-            match (untouched, code_path, range) {
-                (true, Some(specifier), Some((start, end))) => {
-                    in_place.push((start, end, specifier.clone()));
+            let range = qualifier_range(&file.source, qualified, &separator)
+                .and_then(|(start, end)| Some((at(start)?, at(end)?)));
+            match (&qualifier, range) {
+                (Some(qualifier), Some((start, end))) => {
+                    in_place.push((start, end, qualifier.clone()));
+                    through_binding |= binding.is_some();
                 }
                 _ => not_rewritten.push(qualified.place.clone()),
+            }
+        }
+        if let Some(binding) = &binding {
+            for offset in uses.bare.iter().filter_map(|o| at(*o)) {
+                in_place.push((offset, offset, format!("{binding}{separator}")));
+                through_binding = true;
             }
         }
         in_place.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
@@ -250,8 +295,8 @@ pub(super) fn rewrite_users(
             counts.removed += 1;
         }
         // A use by the bare name needs an import, and so does a file whose
-        // import of it went.
-        let needs_import = uses.bare > 0 || !removals.is_empty();
+        // import of it went or that now names it through the new module.
+        let needs_import = !uses.bare.is_empty() || !removals.is_empty() || through_binding;
         if needs_import
             && !imported
             && let Some(specifier) = &specifier
@@ -265,11 +310,68 @@ pub(super) fn rewrite_users(
             )
             .map_err(refusal)?;
             counts.added += 1;
-            counts.references += 1;
+        }
+        if through_binding {
+            text = drop_unused_module_imports(plugin, (path, text), facts, modules, analysis)
+                .map_err(refusal)?;
         }
         texts.insert(path.clone(), text);
     }
     Ok(not_rewritten)
+}
+
+/// The file a declaration leaves, and the bytes it took out of it.
+#[derive(Clone, Copy)]
+pub(super) struct Moved<'a> {
+    pub(super) path: &'a str,
+    pub(super) from: usize,
+    pub(super) to: usize,
+}
+
+/// `text` without the imports of the old module that bind a name it no
+/// longer writes (in Go, an unused import does not compile).
+fn drop_unused_module_imports(
+    plugin: &dyn LanguagePlugin,
+    (path, mut text): (&str, String),
+    facts: &FileFacts,
+    modules: &Modules,
+    analysis: &Analysis,
+) -> Result<String, PluginError> {
+    let Some(old) = &modules.source else {
+        return Ok(text);
+    };
+    let Some(importer) = facts.modules.first() else {
+        return Ok(text);
+    };
+    let file = analysis.snapshot().file(path);
+    let now = plugin.analyze(path, &text, &analysis.snapshot().manifests)?;
+    for import in &now.imports {
+        let Some(binding) = import.names.first().map(|n| n.local_name()) else {
+            continue;
+        };
+        let of_old_module = import.kind == ImportKind::Namespace
+            && file.is_some_and(|f| {
+                analysis
+                    .table()
+                    .resolve_import(f, importer, &import.module_path, analysis.snapshot())
+                    .contains(&old.path)
+            });
+        let still_named = now.references.iter().any(|r| {
+            let outside = r.span.start.offset < import.span.start.offset
+                || r.span.start.offset >= import.span.end.offset;
+            outside
+                && r.kind != crate::model::ReferenceKind::Import
+                && (r.name == binding || r.qualifier.first().is_some_and(|q| q == binding))
+        });
+        if of_old_module && !still_named {
+            let edits = plugin.remove_import(path, &text, &import.module_path, None)?;
+            text = edit::apply_bytes(&text, &edits).map_err(|e| PluginError::Failed {
+                plugin: plugin.info().name.clone(),
+                reason: format!("`remove-import` answered edits that do not fit: {e}"),
+            })?;
+        }
+    }
+    Ok(text)
 }
 
 /// Whether `specifier` is a path code can write (`crate::legacy`,

@@ -547,6 +547,7 @@ impl plugin::Guest for Hostile {
                 bare_names_reach_members: false,
                 type_annotation: TypeAnnotationPosition::None,
                 module_layout: ModuleLayout::DeclaredInText,
+                cyclic_imports: true,
             },
         }
     }
