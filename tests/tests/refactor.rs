@@ -2200,3 +2200,204 @@ async fn a_go_function_moves_to_another_package_and_still_builds() {
     assert_eq!(files(&root), before, "refusals write nothing");
     server.stop().await;
 }
+
+/// `move` of kind `consolidate`: every declaration of a Rust module file
+/// (a struct, its trait impl, a private helper only they use) into another
+/// module's file, as one plan; the emptied file and its `mod` declaration
+/// gone, its user importing from the new module; `cargo check` passes, and
+/// the rollback gives every byte back.
+#[tokio::test]
+async fn a_module_consolidates_into_another_and_the_crate_still_compiles() {
+    let scratch = Scratch::new("refactor-consolidate");
+    let root = copy(&scratch, "rust");
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        format!("{lib}pub mod extra;\npub mod tri;\n"),
+    )
+    .unwrap();
+    scratch.write(
+        "rust/src/extra.rs",
+        "//! Extra shapes.\n\nuse crate::shapes::Shape;\n\n/// A triangle.\npub struct Triangle {\n    pub base: f64,\n    pub height: f64,\n}\n\n\
+         impl Shape for Triangle {\n    fn area(&self) -> f64 {\n        half(self.base * self.height)\n    }\n}\n\n\
+         fn half(x: f64) -> f64 {\n    x / 2.0\n}\n",
+    );
+    scratch.write(
+        "rust/src/tri.rs",
+        "//! A unit triangle.\n\nuse crate::extra::Triangle;\n\n\
+         pub fn unit() -> f64 {\n    crate::shapes::area_of(&[&Triangle { base: 1.0, height: 1.0 }])\n}\n",
+    );
+    let out = scratch.path().join("rust-build");
+    let (compiles, output) = cargo_check(&root, &out);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let _ = std::fs::remove_file(root.join("Cargo.lock"));
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let plan = server
+        .call(
+            "move",
+            json!({
+                "kind": "consolidate",
+                "source": { "file_path": "src/extra.rs" },
+                "destination": { "file_path": "src/shapes.rs" },
+            }),
+        )
+        .await
+        .ok();
+    assert_eq!(plan["metadata"]["kind"], "move.consolidate", "{plan:#}");
+    assert_eq!(files(&root), before, "a dry run writes nothing");
+    let applied = server
+        .call("apply_plan", json!({ "plan": plan }))
+        .await
+        .ok();
+    assert_eq!(applied["success"], true, "{applied:#}\n{plan:#}");
+    let now = files(&root);
+    assert!(!now.contains_key("src/extra.rs"), "{now:#?}");
+    assert!(
+        !now["src/lib.rs"].contains("mod extra"),
+        "{}",
+        now["src/lib.rs"]
+    );
+    let shapes = &now["src/shapes.rs"];
+    for part in ["pub struct Triangle", "impl Shape for Triangle", "fn half("] {
+        assert!(shapes.contains(part), "{part}:\n{shapes}");
+    }
+    assert!(
+        now["src/tri.rs"].contains("use crate::shapes::Triangle;"),
+        "{}",
+        now["src/tri.rs"]
+    );
+    let (compiles, output) = cargo_check(&root, &out);
+    assert!(compiles, "after the consolidation:\n{output}\n{now:#?}");
+    roll_back(&server, &applied, &root, &before, "the consolidation").await;
+
+    // Nothing to consolidate, and a source that is the destination.
+    for (arguments, code) in [
+        (
+            json!({ "kind": "consolidate", "source": { "file_path": "src/lib.rs" }, "destination": { "file_path": "src/shapes.rs" } }),
+            "INVALID_TARGET_PATH",
+        ),
+        (
+            json!({ "kind": "consolidate", "source": { "file_path": "src/extra.rs" }, "destination": { "file_path": "src/extra.rs" } }),
+            "SAME_LOCATION",
+        ),
+        (
+            json!({ "kind": "consolidate", "source": { "file_path": "src/extra.rs" } }),
+            "MISSING_REQUIRED_PARAM",
+        ),
+    ] {
+        let error = server.call("move", arguments.clone()).await.err();
+        assert_eq!(error["code"], code, "{arguments}: {error:#}");
+    }
+    assert_eq!(files(&root), before, "refusals write nothing");
+    server.stop().await;
+}
+
+/// (language, files written into the fixture, the file consolidated, its
+/// destination, a text the destination must then hold, the file using it
+/// and what it must then say).
+type ConsolidationCase = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+    &'static str,
+    (&'static str, &'static str),
+);
+
+const CONSOLIDATIONS: &[ConsolidationCase] = &[
+    (
+        "typescript",
+        &[
+            (
+                "src/extra.ts",
+                "import { Shape } from \"./shapes/shape\";\n\n/** A triangle. */\nexport class Triangle implements Shape {\n  constructor(public base: number, public height: number) {}\n\n  area(): number {\n    return half(this.base * this.height);\n  }\n}\n\nfunction half(x: number): number {\n  return x / 2;\n}\n",
+            ),
+            (
+                "src/tri.ts",
+                "import { Triangle } from \"./extra\";\n\nexport function unit(): number {\n  return new Triangle(1, 1).area();\n}\n",
+            ),
+        ],
+        "src/extra.ts",
+        "src/triangles.ts",
+        "export class Triangle implements Shape",
+        ("src/tri.ts", "from \"./triangles\""),
+    ),
+    (
+        "go",
+        &[(
+            "shapes/extra.go",
+            "package shapes\n\n// Triangle is a triangle.\ntype Triangle struct {\n\tBase, Height float64\n}\n\n// Area of the triangle.\nfunc (t Triangle) Area() float64 {\n\treturn half(t.Base * t.Height)\n}\n\nfunc half(x float64) float64 {\n\treturn x / 2\n}\n",
+        )],
+        "shapes/extra.go",
+        "shapes/area.go",
+        "func (t Triangle) Area() float64",
+        ("shapes/area.go", "func half(x float64) float64"),
+    ),
+    (
+        "csharp",
+        &[(
+            "Shapes/Extra.cs",
+            "namespace Geometry.Shapes\n{\n    /// A triangle.\n    public class Triangle : IShape\n    {\n        public double Base, Height;\n        public double Area() { return Halves.Half(Base * Height); }\n    }\n\n    static class Halves\n    {\n        public static double Half(double x) { return x / 2; }\n    }\n}\n",
+        )],
+        "Shapes/Extra.cs",
+        "Shapes/Shapes.cs",
+        "public class Triangle : IShape",
+        ("Shapes/Shapes.cs", "static class Halves"),
+    ),
+];
+
+/// `move` of kind `consolidate` in TypeScript (into a new file, its user
+/// importing from there), Go (into another file of the package, methods
+/// with their type) and C# (into another file of the namespace): applied,
+/// compiled (tsc, go build + vet, mcs) and rolled back byte for byte.
+#[tokio::test]
+async fn consolidations_in_typescript_go_and_csharp_still_compile() {
+    let scratch = Scratch::new("refactor-consolidations");
+    for &(language, written, source, destination, declared, (user, says)) in CONSOLIDATIONS {
+        let root = copy(&scratch, language);
+        if language == "csharp" {
+            to_csharp_7(&root);
+        }
+        for (path, text) in written {
+            scratch.write(&format!("{language}/{path}"), text);
+        }
+        let out = scratch.path().join(format!("{language}-build"));
+        let (compiles, output) = compile(language, &root, &out);
+        assert!(
+            compiles,
+            "{language}: the fixture does not compile:\n{output}"
+        );
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+        let applied = server
+            .call(
+                "move",
+                json!({
+                    "kind": "consolidate",
+                    "source": { "file_path": source },
+                    "destination": { "file_path": destination },
+                    "dryRun": false,
+                }),
+            )
+            .await
+            .ok();
+        assert_eq!(applied["success"], true, "{language}: {applied:#}");
+        let now = files(&root);
+        assert!(!now.contains_key(source), "{language}: {now:#?}");
+        assert!(
+            now[destination].contains(declared),
+            "{language}: {}",
+            now[destination]
+        );
+        assert!(now[user].contains(says), "{language}: {}", now[user]);
+        let (compiles, output) = compile(language, &root, &out);
+        assert!(
+            compiles,
+            "{language}: after the consolidation:\n{output}\n{now:#?}"
+        );
+        roll_back(&server, &applied, &root, &before, language).await;
+        server.stop().await;
+    }
+}

@@ -7,6 +7,7 @@
 //! between languages comes from the plugins' facts and parses.
 
 mod apply;
+mod consolidate;
 mod dead_code;
 mod delete;
 mod edit;
@@ -17,6 +18,7 @@ mod rename;
 mod rename_path;
 
 pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
+pub use consolidate::{ConsolidateRequest, Consolidated, plan_consolidate};
 pub use delete::{DeleteKind, DeleteRequest, plan_delete};
 pub use edit::{EditError, LineIndex, apply as apply_text_edits, unified_diff};
 pub use error::RefactorError;

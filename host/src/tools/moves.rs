@@ -8,14 +8,15 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::output::{array_of, boolean, integer, object, string};
-use super::refactor::{answer_plan, option_flag, options_schema, read_options};
+use super::refactor::{Options, answer_plan, option_flag, options_schema, read_options};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
 use crate::error::ToolError;
 use crate::refactor::plan::{DocumentChange, FileOperation};
 use crate::refactor::{
-    Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, apply_plan, plan_move,
+    ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, apply_plan,
+    plan_consolidate, plan_move,
 };
 
 /// What `move` moves.
@@ -26,7 +27,7 @@ pub fn move_symbol() -> Tool {
     let mut properties = Map::new();
     properties.insert(
         "kind".into(),
-        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate` is not served and is refused" }),
+        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate`: every module-level declaration of `source.file_path` (no position or name) into `destination.file_path` or `destination.module_path`, the emptied file deleted with its module's declaration where a parent declares it (Rust `mod`)" }),
     );
     properties.insert(
         "source".into(),
@@ -57,7 +58,7 @@ pub fn move_symbol() -> Tool {
     Tool {
         name: "move",
         aliases: &["move_symbol", "moveSymbol"],
-        description: "Move a module-level declaration (type, function, constant) to another file, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as qualified paths are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Errors use roslyn-move-contracts.md's codes.",
+        description: "Move a module-level declaration (type, function, constant) to another file, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors use roslyn-move-contracts.md's codes.",
         input_schema: json!({ "type": "object", "properties": properties, "required": ["source", "destination"], "additionalProperties": false }),
         handler: run_move,
         text: text::plan_or_applied,
@@ -101,13 +102,6 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             suggestions: crate::error::similar(kind, MOVE_KINDS.iter().copied(), 1),
         });
     }
-    if kind == "consolidate" {
-        return Err(ToolError::InvalidParam {
-            field: "kind".into(),
-            reason: "`move` of kind `consolidate` is not served: move declarations one at a time with kind `symbol` or `to_module`".into(),
-            suggestions: vec!["symbol".into(), "to_module".into()],
-        });
-    }
     let source = match args.value("source") {
         Some(Value::Object(source)) => source,
         Some(_) => return Err(ToolError::invalid("source", "expected an object")),
@@ -123,6 +117,9 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         .and_then(Value::as_str)
         .ok_or_else(|| ToolError::invalid("source.file_path", "expected a string"))?
         .to_string();
+    if kind == "consolidate" {
+        return run_consolidate(context, args, &options, path);
+    }
     let source = match (source.get("position"), source.get("name")) {
         (Some(position), _) => MoveSource::At {
             path,
@@ -144,6 +141,37 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             ));
         }
     };
+    let (target_file, target_module) = destination(args)?;
+    let (wanted, given) = match kind {
+        "symbol" => ("destination.file_path", target_file.is_some()),
+        _ => ("destination.module_path", target_module.is_some()),
+    };
+    if !given {
+        return Err(ToolError::MissingParam {
+            field: wanted.into(),
+        });
+    }
+    let request = MoveRequest {
+        source,
+        target_file: target_file.unwrap_or_default(),
+        create_target_file: true,
+        types_only: false,
+        target_module,
+        follow_namespace_folder: false,
+        moving_along: Vec::new(),
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    let outcome = plan_move(&analysis, &request)?;
+    if options.dry_run {
+        return answer_plan(&outcome.plan);
+    }
+    let applied = apply_plan(&context.workspace, &outcome.plan, &options.apply())?;
+    to_json(&applied)
+}
+
+/// `destination.file_path` (or `path`) and `destination.module_path`,
+/// each a non-empty string when given.
+fn destination(args: &Args) -> Result<(Option<String>, Option<String>), ToolError> {
     let destination = match args.value("destination") {
         Some(Value::Object(destination)) => destination,
         Some(_) => return Err(ToolError::invalid("destination", "expected an object")),
@@ -168,29 +196,34 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         None => text_field("path")?,
     };
     let target_module = text_field("module_path")?;
-    let (wanted, given) = match kind {
-        "symbol" => ("destination.file_path", target_file.is_some()),
-        _ => ("destination.module_path", target_module.is_some()),
-    };
-    if !given {
+    Ok((target_file, target_module))
+}
+
+/// `move` of kind `consolidate`: every declaration of `source.file_path`
+/// to `destination.file_path` or `destination.module_path`.
+fn run_consolidate(
+    context: &ToolContext,
+    args: &Args,
+    options: &Options,
+    source_file: String,
+) -> Result<Value, ToolError> {
+    let (target_file, target_module) = destination(args)?;
+    if target_file.is_none() && target_module.is_none() {
         return Err(ToolError::MissingParam {
-            field: wanted.into(),
+            field: "destination.file_path".into(),
         });
     }
-    let request = MoveRequest {
-        source,
+    let request = ConsolidateRequest {
+        source_file,
         target_file: target_file.unwrap_or_default(),
-        create_target_file: true,
-        types_only: false,
         target_module,
-        follow_namespace_folder: false,
     };
     let analysis = Analysis::fresh(&context.workspace);
-    let outcome = plan_move(&analysis, &request)?;
+    let consolidated = plan_consolidate(&analysis, &request)?;
     if options.dry_run {
-        return answer_plan(&outcome.plan);
+        return answer_plan(&consolidated.plan);
     }
-    let applied = apply_plan(&context.workspace, &outcome.plan, &options.apply())?;
+    let applied = apply_plan(&context.workspace, &consolidated.plan, &options.apply())?;
     to_json(&applied)
 }
 
@@ -212,6 +245,7 @@ fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, To
         types_only: true,
         target_module: None,
         follow_namespace_folder: false,
+        moving_along: Vec::new(),
     };
     answer_roslyn(context, args, &request, started)
 }
@@ -253,6 +287,7 @@ fn run_move_type_to_namespace(context: &ToolContext, args: &Args) -> Result<Valu
         types_only: true,
         target_module: Some(namespace.to_string()),
         follow_namespace_folder: option_flag(args, "updateFileLocation", false)?,
+        moving_along: Vec::new(),
     };
     answer_roslyn(context, args, &request, started)
 }

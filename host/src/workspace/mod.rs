@@ -174,6 +174,57 @@ impl Snapshot {
             .get_or_init(|| self.files.values().filter(|f| f.facts.is_err()).count())
     }
 
+    /// This snapshot with `texts` in place of the files' own (`None`: the
+    /// file is gone), each analysed by the plugin its path selects and
+    /// validated, for planning a change in steps on what the steps before
+    /// it would leave. Held in memory only: never published, never stored,
+    /// and its derived data is its own.
+    pub fn with_texts(
+        &self,
+        registry: &PluginRegistry,
+        texts: &BTreeMap<String, Option<String>>,
+    ) -> Snapshot {
+        let mut files = (*self.files).clone();
+        for (path, text) in texts {
+            let Some(text) = text else {
+                files.remove(path);
+                continue;
+            };
+            let plugin = match self.files.get(path) {
+                Some(entry) => entry.plugin.clone(),
+                None => match registry.for_path(Path::new(path)) {
+                    Some(plugin) => plugin.clone(),
+                    None => continue,
+                },
+            };
+            let source: Arc<str> = Arc::from(text.as_str());
+            let facts = plugin.analyze(path, &source, &self.manifests).map(|facts| {
+                let (facts, _) = validate::check(facts, &source, &FactLimits::default());
+                Arc::new(facts)
+            });
+            files.insert(
+                path.clone(),
+                Arc::new(FileEntry {
+                    path: path.clone(),
+                    plugin,
+                    sha256: transaction::sha256_hex(text.as_bytes()),
+                    source,
+                    modified: None,
+                    size: text.len() as u64,
+                    facts,
+                    repairs: Vec::new(),
+                }),
+            );
+        }
+        let mut overlay = self.clone();
+        overlay.modules = Arc::new(module_map(&files));
+        overlay.files = Arc::new(files);
+        overlay.derived = Arc::new(Derived::default());
+        overlay.store = None;
+        overlay.partial = None;
+        overlay
+    }
+
     pub fn symbol_count(&self) -> usize {
         self.files
             .values()

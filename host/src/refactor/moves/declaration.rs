@@ -249,6 +249,14 @@ pub(super) fn check_collision(
                 .as_ref()
                 .is_none_or(|t| declared_module(facts, index).is_some_and(|m| m.path == t.path))
     };
+    // A declaration named after another (a Rust `impl`, whose name the
+    // plugin also reports as a reference) declares no name of its own.
+    if source
+        .facts()
+        .is_ok_and(|facts| names_another(facts, symbol))
+    {
+        return Ok(());
+    }
     let mut existing = Vec::new();
     for file in &files {
         let Ok(facts) = file.facts() else { continue };
@@ -258,6 +266,7 @@ pub(super) fn check_collision(
                 && !itself
                 && at_module_level(facts, other)
                 && !MODULE_KINDS.contains(&other.kind)
+                && !names_another(facts, other)
                 && in_target_namespace(facts, index)
             {
                 existing.push(format!("{}:{}", file.path, other.span.start.line + 1));
@@ -302,4 +311,13 @@ pub(super) fn extent(
         ));
     }
     Ok((from, to))
+}
+
+/// Whether `symbol`'s name is also a reference of its file: it names
+/// another declaration (an `impl` its type) rather than a new one.
+fn names_another(facts: &FileFacts, symbol: &Symbol) -> bool {
+    facts
+        .references
+        .iter()
+        .any(|r| r.span.start.offset == symbol.name_span.start.offset && r.name == symbol.name)
 }

@@ -82,6 +82,10 @@ pub struct MoveRequest {
     /// mirrors the namespace, as the source's folder mirrors its old one
     /// (`updateFileLocation`).
     pub follow_namespace_folder: bool,
+    /// Names of other declarations of the source file that follow this one
+    /// to the same place (a consolidation): what the moved text uses of
+    /// them needs no import and is no reason to refuse.
+    pub moving_along: Vec<String>,
 }
 
 /// Where a declaration is, 1-based.
@@ -177,8 +181,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         &source,
         symbol,
         (from, to),
-        &modules,
-        layout,
+        (&modules, layout, &request.moving_along),
         same_file,
     )?;
     let module_argument = if modules.same {
@@ -239,6 +242,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             symbol,
             (from, to),
             modules.source.as_ref(),
+            (!request.moving_along.is_empty()).then_some(target.path.as_str()),
         )?;
         if !plugin.info().policy.cyclic_imports {
             refuse_import_cycle(analysis, &target.path, &modules, &needs, &users)?;

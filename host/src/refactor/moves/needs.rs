@@ -65,8 +65,7 @@ impl Needs {
         source: &Arc<FileEntry>,
         symbol: &Symbol,
         (from, to): (usize, usize),
-        modules: &Modules,
-        layout: ModuleLayout,
+        (modules, layout, moving_along): (&Modules, ModuleLayout, &[String]),
         same_file: bool,
     ) -> Result<Needs, RefactorError> {
         let facts = source.facts()?;
@@ -135,7 +134,14 @@ impl Needs {
         if !modules.same
             && let (Some(old_module), Some(new_module)) = (&modules.source, &modules.target)
         {
-            let needed = Reached::of(analysis, source, facts, (from, to), old_module, layout)?;
+            let needed = Reached::of(
+                analysis,
+                source,
+                facts,
+                (from, to),
+                (old_module, layout),
+                moving_along,
+            )?;
             // Namespaces do not hide names; modules made of paths do.
             if layout.follows_paths() && !needed.closed.is_empty() {
                 return Err(RefactorError::BreaksAccessibility {
@@ -196,8 +202,8 @@ impl Reached {
         source: &Arc<FileEntry>,
         facts: &FileFacts,
         (from, to): (usize, usize),
-        old_module: &ModuleIdentity,
-        layout: ModuleLayout,
+        (old_module, layout): (&ModuleIdentity, ModuleLayout),
+        moving_along: &[String],
     ) -> Result<Reached, RefactorError> {
         let inside = |span: &Span| {
             let start = span.start.offset as usize;
@@ -236,7 +242,10 @@ impl Reached {
                 let Some(other) = other_facts.symbols.get(*index) else {
                     continue;
                 };
+                // What moves along ends where the moved text goes.
+                let along = same_file && moving_along.contains(&other.name);
                 if (same_file && inside(&other.span))
+                    || along
                     || !at_module_level(other_facts, other)
                     || MODULE_KINDS.contains(&other.kind)
                 {

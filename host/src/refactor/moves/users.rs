@@ -55,6 +55,7 @@ impl Users {
         symbol: &Symbol,
         (from, to): (usize, usize),
         old_module: Option<&ModuleIdentity>,
+        consolidating_into: Option<&str>,
     ) -> Result<Users, RefactorError> {
         let old_module_name = old_module.and_then(|m| m.path.rsplit(['/', '.', ':']).next());
         let target = crate::analysis::Target::Position(crate::analysis::FilePosition {
@@ -67,11 +68,18 @@ impl Users {
             files: BTreeMap::new(),
             uncertain: Vec::new(),
         };
+        let mut arriving = 0;
         for site in &references.sites {
             let (path, point) = site.site.place();
             let place = format!("{path}:{}:{}", point.line + 1, point.character + 1);
             if site.resolution == Resolution::NameOnly || site.confidence < 1.0 {
-                users.uncertain.push(place);
+                // Text that moved ahead of it in a consolidation names it
+                // before it arrives: it resolves once it is there.
+                if consolidating_into == Some(path) {
+                    arriving += 1;
+                } else {
+                    users.uncertain.push(place);
+                }
                 continue;
             }
             let file = analysis.file(path)?;
@@ -121,7 +129,7 @@ impl Users {
                     format!("{path}:{}:{}", point.line + 1, point.character + 1)
                 }),
         );
-        if !references.completeness.complete && users.uncertain.is_empty() {
+        if !references.completeness.complete && users.uncertain.is_empty() && arriving == 0 {
             users.uncertain.push(references.completeness.note.clone());
         }
         Ok(users)
