@@ -2172,6 +2172,22 @@ async fn a_go_function_moves_to_another_package_and_still_builds() {
     assert!(compiles, "after the move:\n{output}\n{now:#?}");
     roll_back(&server, &moved, &root, &before, "the package move").await;
 
+    // A type without methods: what it embeds is named through its package.
+    let moved = server
+        .call(
+            "move_type_to_file",
+            json!({ "sourceFile": "shapes/shapes.go", "symbolName": "Polygon", "targetFile": "measure/polygon.go" }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    let polygon = &files(&root)["measure/polygon.go"];
+    assert!(polygon.contains("type Polygon interface"), "{polygon}");
+    assert!(polygon.contains("\tshapes.Shape\n"), "{polygon}");
+    let (compiles, output) = compile("go", &root, &out);
+    assert!(compiles, "after the type move:\n{output}\n{polygon}");
+    roll_back(&server, &moved, &root, &before, "the type move").await;
+
     for (arguments, reason) in [(
         json!({ "sourceFile": "shapes/shapes.go", "symbolName": "Square", "targetFile": "measure/square.go" }),
         "method",
