@@ -2,6 +2,7 @@
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
 pub mod analysis;
+pub mod analyze;
 pub mod budget;
 pub mod conformance;
 pub mod error;

@@ -101,6 +101,45 @@ pub fn plan_delete(analysis: &Analysis, request: &DeleteRequest) -> Result<Plan,
     ))
 }
 
+/// An import (or one name of it) nothing in its file uses, as the
+/// analyses report it.
+#[derive(Debug, Clone)]
+pub struct UnusedImport {
+    pub path: String,
+    /// The import, or the name inside it.
+    pub span: crate::model::Span,
+    pub module_path: String,
+    /// The name, when only it is unused.
+    pub name: Option<String>,
+    /// Whether lingo can prove it unused (else it may serve member calls
+    /// nothing resolves).
+    pub certain: bool,
+}
+
+/// The imports of `files` nothing in their file uses, by the rules
+/// `delete` of unused imports applies.
+pub fn unused_imports(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Vec<UnusedImport> {
+    let mut out = Vec::new();
+    for file in files {
+        let Ok(facts) = file.facts() else { continue };
+        if facts.imports.is_empty() {
+            continue;
+        }
+        for removal in unused_in(analysis, file, facts, &[]).removals {
+            let import = &facts.imports[removal.import];
+            let name = removal.name.map(|n| &import.names[n]);
+            out.push(UnusedImport {
+                path: file.path.clone(),
+                span: name.map_or(import.span, |n| n.span),
+                module_path: import.module_path.clone(),
+                name: name.map(|n| n.local_name().to_string()),
+                certain: removal.certain,
+            });
+        }
+    }
+    out
+}
+
 /// One import, or one name of it, found unused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Removal {

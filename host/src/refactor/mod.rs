@@ -19,7 +19,7 @@ mod rename_path;
 
 pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
 pub use consolidate::{ConsolidateRequest, Consolidated, plan_consolidate};
-pub use delete::{DeleteKind, DeleteRequest, plan_delete};
+pub use delete::{DeleteKind, DeleteRequest, UnusedImport, plan_delete, unused_imports};
 pub use edit::{EditError, LineIndex, apply as apply_text_edits, unified_diff};
 pub use error::RefactorError;
 pub use moves::{Location, MoveOutcome, MoveRequest, MoveSource, Moved, kind_name, plan_move};

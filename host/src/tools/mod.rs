@@ -1,5 +1,6 @@
 //! The MCP tools: their names, aliases, input schemas and handlers.
 
+mod analyze;
 mod args;
 mod definition;
 mod diagnostics;
@@ -89,6 +90,8 @@ impl ToolRegistry {
             moves::move_type_to_namespace(),
             refactor::apply(),
             refactor::rollback(),
+            analyze::quality(),
+            analyze::dead_code(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

@@ -513,6 +513,64 @@ fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
     }
 }
 
+/// An analysis result: what was asked, the totals by severity, then one
+/// line per finding under its file (`line:col severity kind message`), the
+/// first suggested tool call in brackets.
+pub fn analysis(value: &Value, request: &Request, writer: &mut Writer) {
+    let summary = &value["summary"];
+    let metadata = &value["metadata"];
+    let total = summary["total_findings"].as_u64().unwrap_or(0);
+    let severity = |s: &str| summary["by_severity"][s].as_u64().unwrap_or(0);
+    let items: Vec<Value> = value["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|finding| {
+            let mut item = finding.clone();
+            item["file_path"] = finding["location"]["file_path"].clone();
+            item
+        })
+        .collect();
+    writer.always(&format!(
+        "{} {}: {total} findings (high {}, medium {}, low {}) in {} files{}",
+        str_of(metadata, "category").unwrap_or("analysis"),
+        str_of(metadata, "kind").unwrap_or(""),
+        severity("high"),
+        severity("medium"),
+        severity("low"),
+        summary["files_analyzed"].as_u64().unwrap_or(0),
+        range_note(request, items.len(), total),
+    ));
+    for reason in metadata["incomplete_reasons"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        writer.always(&format!("incomplete: {}", reason.as_str().unwrap_or("")));
+    }
+    let shown = grouped(&items, "file_path", writer, |item| {
+        let (line, col) = line_col(&item["location"]["range"]).unwrap_or((0, 0));
+        let call = item["suggestions"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["refactor_call"].is_object()))
+            .map(|s| {
+                format!(
+                    " [{} {}]",
+                    str_of(&s["refactor_call"], "command").unwrap_or(""),
+                    s["refactor_call"]["arguments"]
+                )
+            })
+            .unwrap_or_default();
+        format!(
+            "  {line}:{col} {} {}: {}{call}",
+            str_of(item, "severity").unwrap_or(""),
+            str_of(item, "kind").unwrap_or(""),
+            source_line(str_of(item, "message").unwrap_or("")),
+        )
+    });
+    close_page(writer, request, shown, items.len(), Some(total));
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};

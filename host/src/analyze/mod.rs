@@ -1,0 +1,285 @@
+//! The analysis engine (API boundary for the `analyze_*` tools): typemill's
+//! unified analysis envelope (a scope of files, findings with a severity,
+//! a location, metrics and suggestions whose `refactor_call` is a lingo
+//! refactoring tool with arguments it accepts; a summary counting every
+//! severity; paging) over analyses computed from the typed analysis layer.
+//! One module per category; nothing here names a language.
+
+mod dead_code;
+mod quality;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::analysis::{Analysis, AnalysisError, Range};
+use crate::workspace::FileEntry;
+
+pub use dead_code::{DEAD_CODE_KINDS, dead_code};
+pub use quality::{QUALITY_KINDS, Thresholds, quality};
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    High,
+    Medium,
+    Low,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 3] = [Severity::High, Severity::Medium, Severity::Low];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+}
+
+/// Which files an analysis reads (typemill's Scope).
+#[derive(Debug, Clone, Serialize)]
+pub struct Scope {
+    #[serde(rename = "type")]
+    pub kind: ScopeKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+}
+
+/// The kinds of scope served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScopeKind {
+    Workspace,
+    Directory,
+    File,
+}
+
+/// Why a scope cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ScopeError {
+    #[error("{0}")]
+    Files(#[from] AnalysisError),
+    #[error("`{pattern}` is not a glob: {reason}")]
+    Glob { pattern: String, reason: String },
+}
+
+impl Scope {
+    /// The workspace's indexed files in scope, in path order.
+    pub fn files(&self, analysis: &Analysis) -> Result<Vec<Arc<FileEntry>>, ScopeError> {
+        let path = match self.kind {
+            ScopeKind::Workspace => ".",
+            ScopeKind::Directory | ScopeKind::File => self.path.as_deref().unwrap_or("."),
+        };
+        let files = analysis.files_under(path)?;
+        let include = globs(&self.include)?;
+        let exclude = globs(&self.exclude)?;
+        Ok(files
+            .into_iter()
+            .filter(|f| {
+                (self.include.is_empty() || include.is_match(&f.path))
+                    && (self.exclude.is_empty() || !exclude.is_match(&f.path))
+            })
+            .collect())
+    }
+}
+
+/// The glob set of `patterns`; a pattern without a `/` matches the file
+/// name anywhere (`*.rs`), one ending in `/` everything under that folder.
+fn globs(patterns: &[String]) -> Result<globset::GlobSet, ScopeError> {
+    let mut set = globset::GlobSetBuilder::new();
+    for pattern in patterns {
+        let written = if pattern.ends_with('/') {
+            format!("{pattern}**")
+        } else if !pattern.contains('/') {
+            format!("**/{pattern}")
+        } else {
+            pattern.clone()
+        };
+        let glob = globset::Glob::new(&written).map_err(|e| ScopeError::Glob {
+            pattern: pattern.clone(),
+            reason: e.to_string(),
+        })?;
+        set.add(glob);
+    }
+    set.build().map_err(|e| ScopeError::Glob {
+        pattern: patterns.join(", "),
+        reason: e.to_string(),
+    })
+}
+
+/// Where a finding is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Location {
+    pub file_path: String,
+    pub range: Range,
+}
+
+/// The declaration a finding is about (typemill's SymbolIdentifier).
+#[derive(Debug, Clone, Serialize)]
+pub struct SymbolIdentifier {
+    pub symbol: String,
+    /// The LSP kind, lowercase.
+    pub symbol_kind: String,
+    pub language: String,
+}
+
+/// A lingo refactoring tool call that acts on a finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefactorCall {
+    /// The tool's name.
+    pub command: &'static str,
+    pub arguments: Value,
+}
+
+/// What to do about a finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    pub action: &'static str,
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_impact: Option<String>,
+    /// Present when a lingo tool can do it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refactor_call: Option<RefactorCall>,
+}
+
+/// One finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Stable within the result: `<kind>-<n>` in the order of the whole list.
+    pub id: String,
+    pub kind: &'static str,
+    pub severity: Severity,
+    pub location: Location,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolIdentifier>,
+    pub metrics: Map<String, Value>,
+    pub message: String,
+    pub suggestions: Vec<Suggestion>,
+}
+
+/// The counts of a result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub total_findings: usize,
+    pub returned_findings: usize,
+    pub has_more: bool,
+    /// Every severity, zero included.
+    pub by_severity: BTreeMap<&'static str, usize>,
+    pub files_analyzed: usize,
+    pub symbols_analyzed: usize,
+    pub analysis_time_ms: u128,
+}
+
+/// What was asked and with which thresholds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Metadata {
+    pub category: &'static str,
+    pub kind: String,
+    pub scope: Scope,
+    /// The files' language when they share one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    pub timestamp: String,
+    pub thresholds: Map<String, Value>,
+    /// The index generation analysed.
+    pub generation: u64,
+    /// What the analysis could not see, when anything.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub incomplete_reasons: Vec<String>,
+}
+
+/// typemill's AnalysisResult.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalysisResult {
+    pub findings: Vec<Finding>,
+    pub summary: Summary,
+    pub metadata: Metadata,
+}
+
+/// What an analysis found over its files, before paging.
+pub struct Found {
+    pub findings: Vec<Finding>,
+    pub files_analyzed: usize,
+    pub symbols_analyzed: usize,
+    pub thresholds: Map<String, Value>,
+    pub incomplete_reasons: Vec<String>,
+}
+
+/// The page `offset..offset + limit` of `found`, most severe first (then
+/// by place), numbered in that order, in the envelope.
+pub fn result(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    (category, kind, scope): (&'static str, &str, Scope),
+    mut found: Found,
+    (offset, limit): (usize, usize),
+    started: std::time::Instant,
+) -> AnalysisResult {
+    found.findings.sort_by(|a, b| {
+        (a.severity, &a.location.file_path, a.location.range.start).cmp(&(
+            b.severity,
+            &b.location.file_path,
+            b.location.range.start,
+        ))
+    });
+    let mut numbered: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for finding in &mut found.findings {
+        let n = numbered.entry(finding.kind).or_default();
+        *n += 1;
+        finding.id = format!("{}-{n}", finding.kind);
+    }
+    let mut by_severity: BTreeMap<&'static str, usize> =
+        Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
+    for finding in &found.findings {
+        *by_severity.entry(finding.severity.as_str()).or_default() += 1;
+    }
+    let total = found.findings.len();
+    let page: Vec<Finding> = found
+        .findings
+        .into_iter()
+        .skip(offset)
+        .take(limit)
+        .collect();
+    let mut languages = files
+        .iter()
+        .filter_map(|f| f.facts().ok().map(|facts| facts.language.clone()));
+    let first = languages.next();
+    let language = first.filter(|l| languages.all(|other| other == *l));
+    AnalysisResult {
+        summary: Summary {
+            total_findings: total,
+            returned_findings: page.len(),
+            has_more: offset + page.len() < total,
+            by_severity,
+            files_analyzed: found.files_analyzed,
+            symbols_analyzed: found.symbols_analyzed,
+            analysis_time_ms: started.elapsed().as_millis(),
+        },
+        findings: page,
+        metadata: Metadata {
+            category,
+            kind: kind.to_string(),
+            scope,
+            language,
+            timestamp: crate::refactor::plan::now_rfc3339(),
+            thresholds: found.thresholds,
+            generation: analysis.generation(),
+            incomplete_reasons: found.incomplete_reasons,
+        },
+    }
+}
+
+/// The lowercase LSP kind of a symbol kind (`function`, `class`).
+fn kind_word(kind: crate::model::SymbolKind) -> String {
+    kind.as_str().to_ascii_lowercase()
+}

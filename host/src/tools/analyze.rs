@@ -1,0 +1,311 @@
+//! The `analyze_*` tools (typemill's unified analysis API, snake_case with
+//! the dotted spellings as aliases): each reads the envelope (`kind`,
+//! `scope`, `options`), runs one analysis of [`crate::analyze`] and answers
+//! its AnalysisResult, paged.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::output::{array_of, boolean, integer, object, string};
+use super::target::to_json;
+use super::{Args, Tool, ToolContext, text};
+use crate::analysis::Analysis;
+use crate::analyze::{
+    self, DEAD_CODE_KINDS, Found, QUALITY_KINDS, Scope, ScopeError, ScopeKind, Thresholds,
+};
+use crate::error::ToolError;
+
+const DEFAULT_LIMIT: u64 = 1000;
+const MAX_LIMIT: u64 = 5000;
+
+/// `analyze_quality`.
+pub fn quality() -> Tool {
+    let mut options = options_schema();
+    options["properties"]["thresholds"] = json!({
+        "type": "object",
+        "description": "Limits a function is held to; the defaults are echoed in metadata.thresholds",
+        "properties": Thresholds::KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
+        "additionalProperties": false
+    });
+    Tool {
+        name: "analyze_quality",
+        aliases: &["analyze.quality"],
+        description: "Code quality findings in typemill's AnalysisResult envelope. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
+        input_schema: input_schema(QUALITY_KINDS, options),
+        handler: run_quality,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+/// `analyze_dead_code`.
+pub fn dead_code() -> Tool {
+    Tool {
+        name: "analyze_dead_code",
+        aliases: &["analyze.dead_code"],
+        description: "Dead code in typemill's AnalysisResult envelope. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
+        input_schema: input_schema(DEAD_CODE_KINDS, options_schema()),
+        handler: run_dead_code,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let options = options(args)?;
+    let mut thresholds = Thresholds::default();
+    if let Some(given) = options.get("thresholds") {
+        let Value::Object(given) = given else {
+            return Err(ToolError::invalid(
+                "options.thresholds",
+                "expected an object",
+            ));
+        };
+        for (key, value) in given {
+            let field = format!("options.thresholds.{key}");
+            let number = value
+                .as_f64()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
+            thresholds = thresholds
+                .with(key, number)
+                .ok_or_else(|| ToolError::UnknownParam {
+                    field: field.clone(),
+                    allowed: Thresholds::KEYS.iter().map(|k| k.to_string()).collect(),
+                    suggestions: crate::error::similar(key, Thresholds::KEYS.iter().copied(), 1),
+                })?;
+        }
+    }
+    run(
+        context,
+        args,
+        ("quality", QUALITY_KINDS),
+        |analysis, files, kind| analyze::quality(analysis, files, kind, &thresholds),
+    )
+}
+
+fn run_dead_code(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    run(
+        context,
+        args,
+        ("dead_code", DEAD_CODE_KINDS),
+        analyze::dead_code,
+    )
+}
+
+/// Read the envelope, run `analysis` on the scope's files, answer a page.
+fn run(
+    context: &ToolContext,
+    args: &Args,
+    (category, kinds): (&'static str, &[&str]),
+    analysis_of: impl FnOnce(&Analysis, &[std::sync::Arc<crate::workspace::FileEntry>], &str) -> Found,
+) -> Result<Value, ToolError> {
+    let started = Instant::now();
+    let kind = args.str("kind")?.unwrap_or(kinds[0]);
+    if !kinds.contains(&kind) {
+        return Err(ToolError::InvalidParam {
+            field: "kind".into(),
+            reason: format!(
+                "`{kind}` is not one of {} (the kinds this analysis serves)",
+                kinds.join(", ")
+            ),
+            suggestions: crate::error::similar(kind, kinds.iter().copied(), 1),
+        });
+    }
+    let scope = scope(args)?;
+    let options = options(args)?;
+    let page_field = |field: &str,
+                      default: u64,
+                      (min, max): (u64, u64)|
+     -> Result<u64, ToolError> {
+        let value = match args.value(field) {
+            Some(value) if !value.is_null() => Some((field.to_string(), value)),
+            _ => options.get(field).map(|v| (format!("options.{field}"), v)),
+        };
+        match value {
+            None => Ok(default),
+            Some((name, value)) => value
+                .as_u64()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| {
+                    ToolError::invalid(&name, format!("expected an integer from {min} to {max}"))
+                }),
+        }
+    };
+    let limit = page_field("limit", DEFAULT_LIMIT, (1, MAX_LIMIT))? as usize;
+    let offset = page_field("offset", 0, (0, u32::MAX as u64))? as usize;
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = scope.files(&analysis).map_err(|e| match e {
+        ScopeError::Files(e) => ToolError::from(e),
+        ScopeError::Glob { .. } => ToolError::invalid("scope", e.to_string()),
+    })?;
+    let found = analysis_of(&analysis, &files, kind);
+    let result = analyze::result(
+        &analysis,
+        &files,
+        (category, kind, scope),
+        found,
+        (offset, limit),
+        started,
+    );
+    to_json(&result)
+}
+
+/// `options`, an object or nothing.
+fn options<'a>(args: &Args<'a>) -> Result<&'a Map<String, Value>, ToolError> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    match args.value("options") {
+        None | Some(Value::Null) => Ok(EMPTY.get_or_init(Map::new)),
+        Some(Value::Object(options)) => Ok(options),
+        Some(_) => Err(ToolError::invalid("options", "expected an object")),
+    }
+}
+
+/// `scope`, checked: `type` workspace (the default), directory or file;
+/// `path` for the last two; `include` / `exclude` globs.
+fn scope(args: &Args) -> Result<Scope, ToolError> {
+    let Some(value) = args.value("scope").filter(|v| !v.is_null()) else {
+        return Ok(Scope {
+            kind: ScopeKind::Workspace,
+            path: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+        });
+    };
+    let Value::Object(scope) = value else {
+        return Err(ToolError::invalid("scope", "expected an object"));
+    };
+    let kind = match scope.get("type").and_then(Value::as_str) {
+        None | Some("workspace") => ScopeKind::Workspace,
+        Some("directory") => ScopeKind::Directory,
+        Some("file") => ScopeKind::File,
+        Some("symbol") => {
+            return Err(ToolError::invalid(
+                "scope.type",
+                "a symbol scope is not served by this analysis: use `file` with the symbol's file",
+            ));
+        }
+        Some(other) => {
+            return Err(ToolError::InvalidParam {
+                field: "scope.type".into(),
+                reason: format!("`{other}` is not one of workspace, directory, file"),
+                suggestions: crate::error::similar(other, ["workspace", "directory", "file"], 1),
+            });
+        }
+    };
+    let path = match scope.get("path") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(path)) => Some(path.clone()),
+        Some(_) => return Err(ToolError::invalid("scope.path", "expected a string")),
+    };
+    if kind != ScopeKind::Workspace && path.is_none() {
+        return Err(ToolError::MissingParam {
+            field: "scope.path".into(),
+        });
+    }
+    let list = |field: &str| -> Result<Vec<String>, ToolError> {
+        match scope.get(field) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|i| {
+                    i.as_str().map(str::to_string).ok_or_else(|| {
+                        ToolError::invalid(&format!("scope.{field}"), "expected strings")
+                    })
+                })
+                .collect(),
+            Some(_) => Err(ToolError::invalid(
+                &format!("scope.{field}"),
+                "expected an array of globs",
+            )),
+        }
+    };
+    Ok(Scope {
+        kind,
+        path,
+        include: list("include")?,
+        exclude: list("exclude")?,
+    })
+}
+
+fn options_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "Category options; `limit` (1-5000, default 1000) and `offset` page the findings",
+        "properties": {
+            "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
+            "offset": { "type": "integer", "minimum": 0 }
+        }
+    })
+}
+
+fn input_schema(kinds: &[&str], options: Value) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "kind": { "type": "string", "enum": kinds, "default": kinds[0] },
+            "scope": {
+                "type": "object",
+                "description": "Files analysed: {\"type\": \"workspace\"} (default), {\"type\": \"directory\"|\"file\", \"path\": ...}, with optional `include` / `exclude` globs (`*.rs`, `tests/`)",
+                "properties": {
+                    "type": { "type": "string", "enum": ["workspace", "directory", "file"] },
+                    "path": { "type": "string" },
+                    "include": { "type": "array", "items": { "type": "string" } },
+                    "exclude": { "type": "array", "items": { "type": "string" } }
+                }
+            },
+            "options": options,
+            "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT },
+            "offset": { "type": "integer", "minimum": 0, "default": 0 }
+        },
+        "additionalProperties": false
+    })
+}
+
+/// typemill's AnalysisResult.
+fn output_schema() -> Value {
+    let severity = json!({ "type": "string", "enum": ["high", "medium", "low"] });
+    let range = super::output::range();
+    object(
+        &["findings", "summary", "metadata"],
+        json!({
+            "findings": array_of(object(
+                &["id", "kind", "severity", "location", "metrics", "message", "suggestions"],
+                json!({
+                    "id": string(), "kind": string(), "severity": severity,
+                    "location": object(&["file_path", "range"], json!({ "file_path": string(), "range": range })),
+                    "symbol": object(&["symbol", "symbol_kind", "language"], json!({
+                        "symbol": string(), "symbol_kind": string(), "language": string(),
+                    })),
+                    "metrics": { "type": "object" },
+                    "message": string(),
+                    "suggestions": array_of(object(&["action", "description"], json!({
+                        "action": string(), "description": string(), "estimated_impact": string(),
+                        "refactor_call": object(&["command", "arguments"], json!({
+                            "command": string(), "arguments": { "type": "object" },
+                        })),
+                    }))),
+                }),
+            )),
+            "summary": object(
+                &["total_findings", "returned_findings", "has_more", "by_severity", "files_analyzed", "symbols_analyzed", "analysis_time_ms"],
+                json!({
+                    "total_findings": integer(), "returned_findings": integer(), "has_more": boolean(),
+                    "by_severity": object(&["high", "medium", "low"], json!({
+                        "high": integer(), "medium": integer(), "low": integer(),
+                    })),
+                    "files_analyzed": integer(), "symbols_analyzed": integer(), "analysis_time_ms": integer(),
+                }),
+            ),
+            "metadata": object(
+                &["category", "kind", "scope", "timestamp", "thresholds", "generation"],
+                json!({
+                    "category": string(), "kind": string(), "scope": { "type": "object" },
+                    "language": string(), "timestamp": string(), "thresholds": { "type": "object" },
+                    "generation": integer(), "incomplete_reasons": array_of(string()),
+                }),
+            ),
+        }),
+    )
+}

@@ -1,0 +1,283 @@
+//! The analysis tools end to end (`analyze_dead_code`, `analyze_quality`):
+//! exact findings on small workspaces written for them, complexity numbers
+//! counted by hand, every answer in typemill's envelope (each severity
+//! counted, thresholds echoed, paging), suggested `refactor_call`s that the
+//! named tool accepts, the four languages' fixtures answered, and the
+//! envelope's errors with their fields.
+
+use lingo_e2e::{McpServer, Scratch, fixture};
+use serde_json::{Value, json};
+
+/// `kind severity name` of each finding.
+fn findings(answer: &Value) -> Vec<String> {
+    answer["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no findings: {answer:#}"))
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}",
+                f["kind"].as_str().unwrap_or("?"),
+                f["severity"].as_str().unwrap_or("?"),
+                f["symbol"]["symbol"]
+                    .as_str()
+                    .or(f["location"]["file_path"].as_str())
+                    .unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+const TIDY: &str = r#"//! Helpers, some of them dead.
+
+/// Counts distinct words; nothing calls it.
+fn distinct_words(text: &str) -> usize {
+    only_the_dead_call_me(text.split(' ').count())
+}
+
+fn only_the_dead_call_me(n: usize) -> usize {
+    n + 1
+}
+
+/// Named in a string only.
+fn named_in_a_string() -> u32 {
+    7
+}
+
+/// The name a caller looks up.
+pub const LOOKED_UP: &str = "named_in_a_string";
+
+/// Used by the API.
+fn used() -> u32 {
+    1
+}
+
+/// Classifies a number.
+pub fn classify(n: i32) -> &'static str {
+    if n < 0 {
+        "negative"
+    } else if n == 0 || n == 1 {
+        "small"
+    } else {
+        for _ in 0..used() {
+            if n > 100 {
+                return "big";
+            }
+        }
+        "other"
+    }
+}
+"#;
+
+#[tokio::test]
+async fn dead_code_is_found_with_the_delete_call_that_removes_it() {
+    let scratch = Scratch::new("analyses-dead");
+    let root = scratch.path().join("rust");
+    scratch.write(
+        "rust/Cargo.toml",
+        "[package]\nname = \"tidy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write("rust/src/tidy.rs", TIDY);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+
+    let answer = server.call("analyze_dead_code", json!({})).await.ok();
+    assert_eq!(
+        findings(&answer),
+        [
+            "unused_symbol medium distinct_words",
+            "unused_symbol medium only_the_dead_call_me",
+            "unused_symbol low named_in_a_string",
+        ],
+        "{answer:#}"
+    );
+    assert_eq!(
+        answer["summary"]["by_severity"],
+        json!({ "high": 0, "medium": 2, "low": 1 })
+    );
+    assert_eq!(answer["metadata"]["category"], "dead_code");
+    assert_eq!(answer["metadata"]["kind"], "unused_symbols");
+    assert_eq!(answer["findings"][0]["id"], "unused_symbol-1");
+    let kept = &answer["findings"][2];
+    assert!(
+        kept["message"]
+            .as_str()
+            .unwrap()
+            .contains("src/tidy.rs:18:"),
+        "{kept:#}"
+    );
+    assert!(
+        kept["suggestions"][0]["refactor_call"].is_null(),
+        "{kept:#}"
+    );
+    // The suggested call is one `delete` accepts, and plans that deletion.
+    let call = &answer["findings"][0]["suggestions"][0]["refactor_call"];
+    assert_eq!(call["command"], "delete", "{call:#}");
+    let plan = server.call("delete", call["arguments"].clone()).await.ok();
+    assert_eq!(plan["metadata"]["kind"], "delete.dead_code", "{plan:#}");
+    assert_eq!(plan["summary"]["affected_files"], 1, "{plan:#}");
+
+    // Paging, and the dotted alias.
+    let page = server
+        .call("analyze.dead_code", json!({ "limit": 1, "offset": 1 }))
+        .await
+        .ok();
+    assert_eq!(
+        findings(&page),
+        ["unused_symbol medium only_the_dead_call_me"]
+    );
+    assert_eq!(page["summary"]["total_findings"], 3);
+    assert_eq!(page["summary"]["returned_findings"], 1);
+    assert_eq!(page["summary"]["has_more"], true);
+    // Types and imports: none here.
+    for kind in ["unused_types", "unused_imports"] {
+        let none = server
+            .call("analyze_dead_code", json!({ "kind": kind }))
+            .await
+            .ok();
+        assert_eq!(none["summary"]["total_findings"], 0, "{kind}: {none:#}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn complexity_numbers_are_the_ones_counted_by_hand() {
+    let scratch = Scratch::new("analyses-quality");
+    let root = scratch.path().join("rust");
+    scratch.write(
+        "rust/Cargo.toml",
+        "[package]\nname = \"tidy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write("rust/src/tidy.rs", TIDY);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let answer = server
+        .call(
+            "analyze_quality",
+            json!({ "kind": "complexity", "options": { "thresholds": { "cyclomatic_complexity": 3 } } }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&answer),
+        ["complexity_hotspot medium classify"],
+        "{answer:#}"
+    );
+    // `classify`: 1, + `if`, + `else if`, + `||`, + `for`, + the inner `if`:
+    // cyclomatic 6. Cognitive: `if` 1, `else if` 1, `||` 1, `else` 1, `for`
+    // 1 + 1 (nested once), the inner `if` 1 + 2 (nested twice): 9. Nesting
+    // 3 (else, for, if); one parameter; 14 lines.
+    let metrics = &answer["findings"][0]["metrics"];
+    assert_eq!(metrics["cyclomatic_complexity"], 6, "{metrics:#}");
+    assert_eq!(metrics["cognitive_complexity"], 9, "{metrics:#}");
+    assert_eq!(metrics["nesting_depth"], 3, "{metrics:#}");
+    assert_eq!(metrics["parameter_count"], 1, "{metrics:#}");
+    assert_eq!(metrics["function_length"], 14, "{metrics:#}");
+    assert_eq!(
+        answer["metadata"]["thresholds"]["cyclomatic_complexity"],
+        3.0
+    );
+    assert_eq!(
+        answer["metadata"]["thresholds"]["cognitive_complexity"],
+        15.0
+    );
+    let severe = server
+        .call(
+            "analyze_quality",
+            json!({ "options": { "thresholds": { "cyclomatic_complexity": 2 } } }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&severe),
+        ["complexity_hotspot high classify"],
+        "{severe:#}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_analyses_answer_in_every_language_and_refuse_bad_envelopes() {
+    for language in ["rust", "typescript", "go", "csharp"] {
+        let server = McpServer::start(&fixture(&format!("nav/{language}")), &[])
+            .await
+            .expect("start lingo");
+        for (tool, kind) in [
+            ("analyze_quality", "complexity"),
+            ("analyze_quality", "maintainability"),
+            ("analyze_dead_code", "unused_symbols"),
+            ("analyze_dead_code", "unused_types"),
+            ("analyze_dead_code", "unused_imports"),
+        ] {
+            let answer = server.call(tool, json!({ "kind": kind })).await.ok();
+            assert_eq!(
+                answer["metadata"]["language"], language,
+                "{tool} {kind}: {answer:#}"
+            );
+            assert!(
+                answer["summary"]["files_analyzed"].as_u64().unwrap() >= 3,
+                "{answer:#}"
+            );
+        }
+        let scoped = server
+            .call(
+                "analyze_quality",
+                json!({ "scope": { "type": "directory", "path": ".", "include": ["*.nothing"] } }),
+            )
+            .await
+            .ok();
+        assert_eq!(scoped["summary"]["files_analyzed"], 0, "{scoped:#}");
+        for (arguments, code, field) in [
+            (json!({ "kind": "smells" }), "INVALID_PARAM", "kind"),
+            (
+                json!({ "scope": { "type": "file" } }),
+                "MISSING_REQUIRED_PARAM",
+                "scope.path",
+            ),
+            (
+                json!({ "scope": { "type": "planet" } }),
+                "INVALID_PARAM",
+                "scope.type",
+            ),
+            (
+                json!({ "scope": { "type": "workspace", "include": ["a[" ] } }),
+                "INVALID_PARAM",
+                "scope",
+            ),
+            (
+                json!({ "scope": { "type": "file", "path": "../x" } }),
+                "PATH_OUTSIDE_BOUNDARY",
+                "",
+            ),
+            (
+                json!({ "options": { "thresholds": { "cyclomatic": 3 } } }),
+                "UNKNOWN_PARAM",
+                "options.thresholds.cyclomatic",
+            ),
+            (
+                json!({ "options": { "thresholds": { "cyclomatic_complexity": -1 } } }),
+                "INVALID_PARAM",
+                "options.thresholds.cyclomatic_complexity",
+            ),
+            (json!({ "limit": 0 }), "INVALID_PARAM", "limit"),
+            (
+                json!({ "options": { "limit": 9000 } }),
+                "INVALID_PARAM",
+                "options.limit",
+            ),
+        ] {
+            let error = server
+                .call("analyze_quality", arguments.clone())
+                .await
+                .err();
+            assert_eq!(error["code"], code, "{language} {arguments}: {error:#}");
+            if !field.is_empty() {
+                assert_eq!(
+                    error["details"]["field"], field,
+                    "{language} {arguments}: {error:#}"
+                );
+            }
+        }
+        server.stop().await;
+    }
+}
