@@ -281,3 +281,87 @@ async fn the_analyses_answer_in_every_language_and_refuse_bad_envelopes() {
         server.stop().await;
     }
 }
+
+/// A module cycle (two TypeScript files importing each other) and a cycle
+/// of declarations (mutual recursion) are found with their concrete path
+/// and the reference making each step; a Go import cycle is high, since
+/// Go refuses one.
+#[tokio::test]
+async fn cycles_are_found_with_their_path_and_steps() {
+    let scratch = Scratch::new("analyses-cycles");
+    let root = scratch.path().join("ts");
+    scratch.write(
+        "ts/src/even.ts",
+        "import { isOdd } from \"./odd\";\n\nexport function isEven(n: number): boolean {\n  return n === 0 ? true : isOdd(n - 1);\n}\n",
+    );
+    scratch.write(
+        "ts/src/odd.ts",
+        "import { isEven } from \"./even\";\n\nexport function isOdd(n: number): boolean {\n  return n === 0 ? false : isEven(n - 1);\n}\n",
+    );
+    scratch.write("ts/src/alone.ts", "export const alone = 1;\n");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let modules = server.call("analyze_cycles", json!({})).await.ok();
+    assert_eq!(
+        findings(&modules),
+        ["circular_dependency medium src/even.ts"],
+        "{modules:#}"
+    );
+    let metrics = &modules["findings"][0]["metrics"];
+    assert_eq!(
+        metrics["circular_path"],
+        json!(["src/even", "src/odd", "src/even"]),
+        "{metrics:#}"
+    );
+    assert_eq!(
+        metrics["steps"],
+        json!(["src/even.ts:1:10", "src/odd.ts:1:10"]),
+        "{metrics:#}"
+    );
+    assert_eq!(metrics["component_size"], 2);
+    let symbols = server
+        .call("analyze.cycles", json!({ "kind": "symbols" }))
+        .await
+        .ok();
+    assert_eq!(
+        findings(&symbols),
+        ["circular_reference low src/even.ts"],
+        "{symbols:#}"
+    );
+    assert_eq!(
+        symbols["findings"][0]["metrics"]["circular_path"],
+        json!([
+            "src/even.ts: isEven",
+            "src/odd.ts: isOdd",
+            "src/even.ts: isEven"
+        ])
+    );
+    // Scoped to a file outside the cycle: nothing.
+    let none = server
+        .call(
+            "analyze_cycles",
+            json!({ "scope": { "type": "file", "path": "src/alone.ts" } }),
+        )
+        .await
+        .ok();
+    assert_eq!(none["summary"]["total_findings"], 0, "{none:#}");
+    server.stop().await;
+
+    let go = scratch.path().join("go");
+    scratch.write("go/go.mod", "module example.com/c\n\ngo 1.22\n");
+    scratch.write(
+        "go/a/a.go",
+        "package a\n\nimport \"example.com/c/b\"\n\n// A calls B.\nfunc A() int { return b.B() }\n",
+    );
+    scratch.write(
+        "go/b/b.go",
+        "package b\n\nimport \"example.com/c/a\"\n\n// B calls A.\nfunc B() int { return a.A() }\n",
+    );
+    let server = McpServer::start(&go, &[]).await.expect("start lingo");
+    let refused = server.call("analyze_cycles", json!({})).await.ok();
+    assert_eq!(
+        findings(&refused),
+        ["circular_dependency high a/a.go"],
+        "{refused:#}"
+    );
+    server.stop().await;
+}

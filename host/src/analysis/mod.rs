@@ -4,6 +4,7 @@
 //! written against this layer; none of them reads facts or walks the graph
 //! itself.
 
+mod cycles;
 mod dead_code;
 mod definition;
 mod dependencies;
@@ -23,6 +24,7 @@ mod view;
 
 use std::sync::Arc;
 
+pub use cycles::{Cycle, CycleLevel};
 pub use dead_code::{DeadCode, DeadDeclaration, KeptDeclaration, MAX_MENTIONS_LISTED};
 pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
 pub use dependencies::{DependencyGraph, PathsBetween};

@@ -5,6 +5,7 @@
 //! severity; paging) over analyses computed from the typed analysis layer.
 //! One module per category; nothing here names a language.
 
+mod cycles;
 mod dead_code;
 mod quality;
 
@@ -17,6 +18,7 @@ use serde_json::{Map, Value};
 use crate::analysis::{Analysis, AnalysisError, Range};
 use crate::workspace::FileEntry;
 
+pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 

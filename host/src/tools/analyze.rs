@@ -12,7 +12,8 @@ use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
 use crate::analyze::{
-    self, DEAD_CODE_KINDS, Found, QUALITY_KINDS, Scope, ScopeError, ScopeKind, Thresholds,
+    self, CYCLE_KINDS, DEAD_CODE_KINDS, Found, QUALITY_KINDS, Scope, ScopeError, ScopeKind,
+    Thresholds,
 };
 use crate::error::ToolError;
 
@@ -50,6 +51,28 @@ pub fn dead_code() -> Tool {
         text: text::analysis,
         output_schema: output_schema(),
     }
+}
+
+/// `analyze_cycles`.
+pub fn cycles() -> Tool {
+    Tool {
+        name: "analyze_cycles",
+        aliases: &["analyze.cycles"],
+        description: "Dependency cycles in typemill's AnalysisResult envelope: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
+        input_schema: input_schema(CYCLE_KINDS, options_schema()),
+        handler: run_cycles,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_cycles(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    run(
+        context,
+        args,
+        ("dependencies", CYCLE_KINDS),
+        analyze::cycles,
+    )
 }
 
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {

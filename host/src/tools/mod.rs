@@ -92,6 +92,7 @@ impl ToolRegistry {
             refactor::rollback(),
             analyze::quality(),
             analyze::dead_code(),
+            analyze::cycles(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
