@@ -25,6 +25,13 @@ pub enum ToolError {
     },
     #[error("project `{project}` is not served here")]
     ProjectNotFound { project: String, known: Vec<String> },
+    #[error("the quality gate failed: {} ({violations} violations)", failed.join(", "))]
+    QualityGateFailed {
+        failed: Vec<String>,
+        violations: usize,
+        /// The whole verdict, for the client that asked to fail on it.
+        result: Value,
+    },
     #[error("file `{path}` is not in the workspace index")]
     FileNotFound {
         path: String,
@@ -114,6 +121,7 @@ impl ToolError {
             ToolError::InvalidParam { .. } => "INVALID_PARAM",
             ToolError::UnknownParam { .. } => "UNKNOWN_PARAM",
             ToolError::ProjectNotFound { .. } => "PROJECT_NOT_FOUND",
+            ToolError::QualityGateFailed { .. } => "QUALITY_GATE_FAILED",
             ToolError::FileNotFound { .. } => "FILE_NOT_FOUND",
             ToolError::FileNotIndexed { .. } => "FILE_NOT_INDEXED",
             ToolError::PathOutsideBoundary { .. } => "PATH_OUTSIDE_BOUNDARY",
@@ -166,6 +174,9 @@ impl ToolError {
             }
             ToolError::ProjectNotFound { project, known } => {
                 json!({ "field": "projectId", "projectId": project, "knownProjects": known })
+            }
+            ToolError::QualityGateFailed { failed, result, .. } => {
+                json!({ "field": "fail_on_violation", "failedChecks": failed, "result": result })
             }
             ToolError::FileNotFound { path, .. } => json!({ "field": "path", "path": path }),
             ToolError::FileNotIndexed { path, reason } => {

@@ -1,5 +1,6 @@
 //! The `lingo` command line: `lingo serve` runs the MCP server over stdio;
-//! `lingo plugin test` runs a plugin against conformance fixtures.
+//! `lingo plugin test` runs a plugin against conformance fixtures; `lingo
+//! analyze` runs an analysis tool and writes a report for CI.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,6 +36,35 @@ enum Command {
     /// Work with plugin components.
     #[command(subcommand)]
     Plugin(PluginCommand),
+    /// Run an analysis (the same tool an MCP client calls) and write a
+    /// report. Exit code 0: passed, 1: the gate failed or a finding is at
+    /// `--fail-on` or above, 2: the analysis could not run.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// What to run: `quality`, `dead_code`, `cycles` or `quality_gate`.
+    analysis: String,
+    /// The analysis's kind (`complexity`, `unused_symbols`, `modules`...).
+    #[arg(long)]
+    kind: Option<String>,
+    /// A folder or file to analyse instead of the whole workspace.
+    #[arg(long)]
+    path: Option<String>,
+    /// `json` (the tool's answer), `text` (what a model reads), `markdown`
+    /// or `junit`.
+    #[arg(long, default_value = "json")]
+    format: String,
+    /// Fail when a finding is at this severity or above: `high`, `medium`
+    /// or `low`.
+    #[arg(long)]
+    fail_on: Option<String>,
+    /// quality_gate: the highest cyclomatic complexity a function may have.
+    #[arg(long)]
+    complexity_threshold: Option<f64>,
+    #[command(flatten)]
+    workspace: ServeArgs,
 }
 
 #[derive(Subcommand)]
@@ -210,7 +240,95 @@ fn main() -> anyhow::Result<()> {
             let code = plugin_test(&args)?;
             std::process::exit(code)
         }
+        Command::Analyze(args) => {
+            let code = analyze(&args)?;
+            std::process::exit(code)
+        }
     }
+}
+
+/// `lingo analyze`: the analysis tool called as an MCP client would call
+/// it, its answer written in the format asked; the exit code.
+fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
+    use lingo::analyze::{Severity, report};
+    let fail_on = match args.fail_on.as_deref() {
+        None => None,
+        Some("high") => Some(Severity::High),
+        Some("medium") => Some(Severity::Medium),
+        Some("low") => Some(Severity::Low),
+        Some(other) => anyhow::bail!("--fail-on {other}: expected high, medium or low"),
+    };
+    if !["json", "text", "markdown", "junit"].contains(&args.format.as_str()) {
+        anyhow::bail!(
+            "--format {}: expected json, text, markdown or junit",
+            args.format
+        );
+    }
+    let tool_name = match args.analysis.as_str() {
+        "quality_gate" => "quality_gate".to_string(),
+        other => format!("analyze_{other}"),
+    };
+    let workspace = open_workspace(&args.workspace, false)?;
+    workspace.refresh();
+    let tools = ToolRegistry::new();
+    let Some(tool) = tools.find(&tool_name) else {
+        eprintln!(
+            "no analysis `{}`: expected quality, dead_code, cycles or quality_gate",
+            args.analysis
+        );
+        return Ok(2);
+    };
+    let mut arguments = serde_json::Map::new();
+    if tool_name == "quality_gate" {
+        if let Some(path) = &args.path {
+            arguments.insert("project_path".into(), path.clone().into());
+        }
+        if let Some(threshold) = args.complexity_threshold {
+            arguments.insert("complexity_threshold".into(), threshold.into());
+        }
+    } else {
+        if let Some(kind) = &args.kind {
+            arguments.insert("kind".into(), kind.clone().into());
+        }
+        if let Some(path) = &args.path {
+            arguments.insert(
+                "scope".into(),
+                serde_json::json!({ "type": "directory", "path": path }),
+            );
+        }
+        arguments.insert("limit".into(), 5000.into());
+    }
+    let arguments = serde_json::Value::Object(arguments);
+    let context = ToolContext {
+        workspace,
+        tool_names: tools.names(),
+    };
+    let value = match tools.call(tool, &context, &arguments) {
+        Ok(value) => value,
+        Err(error) => {
+            eprintln!("{}: {error}", error.code());
+            return Ok(2);
+        }
+    };
+    let out = match args.format.as_str() {
+        "text" => tool.render(&arguments, &value),
+        "markdown" => report::markdown(&value),
+        "junit" => report::junit(&value, fail_on.unwrap_or(Severity::Low)),
+        _ => serde_json::to_string_pretty(&value)? + "\n",
+    };
+    print!("{out}");
+    std::io::Write::flush(&mut std::io::stdout())?;
+    let failed = match value["passed"].as_bool() {
+        Some(passed) => !passed,
+        None => fail_on.is_some_and(|floor| {
+            value["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|f| report::at_least(f["severity"].as_str().unwrap_or("low"), floor))
+        }),
+    };
+    Ok(i32::from(failed))
 }
 
 /// `lingo plugin test`: the plugin's info, the failures, a summary line;

@@ -365,3 +365,100 @@ async fn cycles_are_found_with_their_path_and_steps() {
     );
     server.stop().await;
 }
+
+/// `lingo analyze quality_gate --format junit`, read by a JUnit parser as a
+/// CI server would: a failed complexity check naming the function, the
+/// checks lingo does not measure skipped; exit code 1 on failure, 0 once
+/// the threshold allows the function. The MCP tool answers the same
+/// verdict, and with `fail_on_violation` refuses with QUALITY_GATE_FAILED.
+#[tokio::test]
+async fn the_quality_gate_fails_in_junit_and_in_the_exit_code() {
+    let scratch = Scratch::new("analyses-gate");
+    let root = scratch.path().join("rust");
+    scratch.write(
+        "rust/Cargo.toml",
+        "[package]\nname = \"tidy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write("rust/src/tidy.rs", TIDY);
+    let run = |threshold: &str| {
+        std::process::Command::new(lingo_e2e::lingo_bin())
+            .args([
+                "analyze",
+                "quality_gate",
+                "--format",
+                "junit",
+                "--complexity-threshold",
+                threshold,
+            ])
+            .arg("--root")
+            .arg(&root)
+            .arg("--cache-dir")
+            .arg(lingo_e2e::cache_dir())
+            .output()
+            .expect("run lingo analyze")
+    };
+    let failed = run("5");
+    assert_eq!(
+        failed.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&failed.stderr)
+    );
+    let report = junit_parser::from_reader(std::io::Cursor::new(failed.stdout)).expect("JUnit XML");
+    assert_eq!(report.tests, 4);
+    assert_eq!(report.failures, 1);
+    let suite = &report.suites[0];
+    let cases: Vec<(&str, bool, bool)> = suite
+        .cases
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.status.is_failure(),
+                c.status.is_skipped(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            ("complexity", true, false),
+            ("duplication", false, true),
+            ("coverage", false, true),
+            ("defect_probability", false, true),
+        ]
+    );
+    let failure = suite.cases[0].status.failure_as_ref();
+    assert!(
+        failure
+            .text
+            .contains("`classify` has a cyclomatic complexity of 6"),
+        "{failure:?}"
+    );
+    let passed = run("6");
+    assert_eq!(
+        passed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&passed.stderr)
+    );
+
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let verdict = server
+        .call("quality_gate", json!({ "complexity_threshold": 5 }))
+        .await
+        .ok();
+    assert_eq!(verdict["passed"], false, "{verdict:#}");
+    assert_eq!(verdict["violations"][0]["symbol"], "classify");
+    let refused = server
+        .call(
+            "quality_gate",
+            json!({ "complexity_threshold": 5, "fail_on_violation": true }),
+        )
+        .await
+        .err();
+    assert_eq!(refused["code"], "QUALITY_GATE_FAILED", "{refused:#}");
+    assert_eq!(refused["details"]["failedChecks"], json!(["complexity"]));
+    server.stop().await;
+}

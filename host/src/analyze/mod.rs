@@ -7,7 +7,9 @@
 
 mod cycles;
 mod dead_code;
+mod gate;
 mod quality;
+pub mod report;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,6 +22,7 @@ use crate::workspace::FileEntry;
 
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
+pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 
 /// How much a finding matters.

@@ -75,6 +75,95 @@ fn run_cycles(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     )
 }
 
+/// `quality_gate` (mcp-wire-protocol.md).
+pub fn quality_gate() -> Tool {
+    let threshold = |what: &str| json!({ "type": "number", "minimum": 0, "description": what });
+    Tool {
+        name: "quality_gate",
+        aliases: &["qualityGate"],
+        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), each violation listed with its place. Duplication, coverage and defect probability are not measured yet: those checks are reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file to check (default: the whole workspace)" },
+                "complexity_threshold": threshold("Highest cyclomatic complexity a function may have (default 10)"),
+                "duplication_threshold": threshold("Highest duplication percentage (not measured yet: the check is skipped)"),
+                "coverage_threshold": threshold("Lowest test coverage (not measured yet: the check is skipped)"),
+                "defect_threshold": threshold("Highest defect probability (not measured yet: the check is skipped)"),
+                "fail_on_violation": { "type": "boolean", "default": false, "description": "Answer a failed gate as an error (QUALITY_GATE_FAILED)" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_quality_gate,
+        text: text::gate,
+        output_schema: gate_schema(),
+    }
+}
+
+fn run_quality_gate(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let number = |field: &str| -> Result<Option<f64>, ToolError> {
+        match args.value(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => value
+                .as_f64()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .map(Some)
+                .ok_or_else(|| ToolError::invalid(field, "expected a number ≥ 0")),
+        }
+    };
+    let request = analyze::GateRequest {
+        complexity_threshold: number("complexity_threshold")?.unwrap_or(10.0),
+        duplication_threshold: number("duplication_threshold")?,
+        coverage_threshold: number("coverage_threshold")?,
+        defect_threshold: number("defect_threshold")?,
+    };
+    let fail = args.bool("fail_on_violation", false)?;
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(args.str("project_path")?.unwrap_or("."))?;
+    let result = analyze::quality_gate(&analysis, &files, &request);
+    let mut value = to_json(&result)?;
+    value["generation"] = json!(analysis.generation());
+    if fail && !result.passed {
+        return Err(ToolError::QualityGateFailed {
+            failed: result
+                .checks
+                .iter()
+                .filter(|c| c.status == analyze::Status::Failed)
+                .map(|c| c.name.to_string())
+                .collect(),
+            violations: result.violations.len(),
+            result: value,
+        });
+    }
+    Ok(value)
+}
+
+fn gate_schema() -> Value {
+    object(
+        &["passed", "checks", "violations", "files_analyzed"],
+        json!({
+            "passed": boolean(),
+            "checks": array_of(object(&["name", "status", "violations"], json!({
+                "name": string(),
+                "status": { "type": "string", "enum": ["passed", "failed", "skipped"] },
+                "threshold": { "type": ["number", "null"] },
+                "violations": integer(),
+                "reason": string(),
+            }))),
+            "violations": array_of(object(
+                &["check", "file_path", "range", "symbol", "value", "threshold", "message"],
+                json!({
+                    "check": string(), "file_path": string(), "range": super::output::range(),
+                    "symbol": string(), "value": { "type": "number" }, "threshold": { "type": "number" },
+                    "message": string(),
+                }),
+            )),
+            "files_analyzed": integer(),
+            "generation": integer(),
+        }),
+    )
+}
+
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let options = options(args)?;
     let mut thresholds = Thresholds::default();

@@ -93,6 +93,7 @@ impl ToolRegistry {
             analyze::quality(),
             analyze::dead_code(),
             analyze::cycles(),
+            analyze::quality_gate(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

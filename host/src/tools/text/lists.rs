@@ -571,6 +571,44 @@ pub fn analysis(value: &Value, request: &Request, writer: &mut Writer) {
     close_page(writer, request, shown, items.len(), Some(total));
 }
 
+/// A quality gate: the verdict, a line per check, then the violations
+/// under their files.
+pub fn gate(value: &Value, _request: &Request, writer: &mut Writer) {
+    let passed = value["passed"].as_bool().unwrap_or(false);
+    writer.always(&format!(
+        "quality gate {} in {} files",
+        if passed { "passed" } else { "FAILED" },
+        value["files_analyzed"].as_u64().unwrap_or(0)
+    ));
+    for check in value["checks"].as_array().into_iter().flatten() {
+        let threshold = check["threshold"]
+            .as_f64()
+            .map(|t| format!(" (threshold {t})"))
+            .unwrap_or_default();
+        let detail = match str_of(check, "reason") {
+            Some(reason) => format!(": {reason}"),
+            None => format!(", {} violations", check["violations"].as_u64().unwrap_or(0)),
+        };
+        writer.always(&format!(
+            "{} {}{threshold}{detail}",
+            str_of(check, "status").unwrap_or("?"),
+            str_of(check, "name").unwrap_or("?"),
+        ));
+    }
+    let items = value["violations"].as_array().cloned().unwrap_or_default();
+    let shown = grouped(&items, "file_path", writer, |item| {
+        let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
+        format!(
+            "  {line}:{col} {}: {}",
+            str_of(item, "check").unwrap_or(""),
+            source_line(str_of(item, "message").unwrap_or(""))
+        )
+    });
+    if shown < items.len() {
+        writer.always(&format!("... {} more violations", items.len() - shown));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};

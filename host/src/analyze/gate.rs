@@ -1,0 +1,156 @@
+//! `quality_gate`: pass or fail against thresholds, for CI. Each check is
+//! an analysis of this engine; a check lingo cannot measure (duplication,
+//! coverage, defect probability, none of which it computes yet) is
+//! reported `skipped` with the reason, never passed.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{Thresholds, quality};
+use crate::analysis::{Analysis, Range};
+use crate::workspace::FileEntry;
+
+/// The thresholds a gate applies (mcp-wire-protocol.md's arguments).
+#[derive(Debug, Clone)]
+pub struct GateRequest {
+    /// Highest cyclomatic complexity a function may have (default 10).
+    pub complexity_threshold: f64,
+    pub duplication_threshold: Option<f64>,
+    pub coverage_threshold: Option<f64>,
+    pub defect_threshold: Option<f64>,
+}
+
+impl Default for GateRequest {
+    fn default() -> Self {
+        GateRequest {
+            complexity_threshold: 10.0,
+            duplication_threshold: None,
+            coverage_threshold: None,
+            defect_threshold: None,
+        }
+    }
+}
+
+/// How a check ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// One check of the gate.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub status: Status,
+    pub threshold: Option<f64>,
+    pub violations: usize,
+    /// Why it was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One place over a threshold.
+#[derive(Debug, Clone, Serialize)]
+pub struct Violation {
+    pub check: &'static str,
+    pub file_path: String,
+    pub range: Range,
+    pub symbol: String,
+    pub value: f64,
+    pub threshold: f64,
+    pub message: String,
+}
+
+/// The gate's verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct GateResult {
+    /// No check failed (skipped ones do not count either way).
+    pub passed: bool,
+    pub checks: Vec<Check>,
+    pub violations: Vec<Violation>,
+    pub files_analyzed: usize,
+}
+
+/// Run the gate over `files`.
+pub fn quality_gate(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    request: &GateRequest,
+) -> GateResult {
+    let thresholds = Thresholds {
+        cyclomatic_complexity: request.complexity_threshold,
+        // Only the cyclomatic complexity gates; the rest never exceed.
+        cognitive_complexity: f64::INFINITY,
+        nesting_depth: f64::INFINITY,
+        parameter_count: f64::INFINITY,
+        function_length: f64::INFINITY,
+        maintainability_index: 0.0,
+    };
+    let found = quality(analysis, files, "complexity", &thresholds);
+    let violations: Vec<Violation> = found
+        .findings
+        .iter()
+        .map(|f| {
+            let value = f.metrics["cyclomatic_complexity"].as_f64().unwrap_or(0.0);
+            let symbol = f
+                .symbol
+                .as_ref()
+                .map(|s| s.symbol.clone())
+                .unwrap_or_default();
+            Violation {
+                check: "complexity",
+                file_path: f.location.file_path.clone(),
+                range: f.location.range,
+                message: format!(
+                    "`{symbol}` has a cyclomatic complexity of {value} (at most {})",
+                    request.complexity_threshold
+                ),
+                symbol,
+                value,
+                threshold: request.complexity_threshold,
+            }
+        })
+        .collect();
+    let mut checks = vec![Check {
+        name: "complexity",
+        status: if violations.is_empty() {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
+        threshold: Some(request.complexity_threshold),
+        violations: violations.len(),
+        reason: None,
+    }];
+    for (name, threshold, what) in [
+        (
+            "duplication",
+            request.duplication_threshold,
+            "duplicate detection",
+        ),
+        ("coverage", request.coverage_threshold, "test coverage"),
+        (
+            "defect_probability",
+            request.defect_threshold,
+            "defect probability",
+        ),
+    ] {
+        checks.push(Check {
+            name,
+            status: Status::Skipped,
+            threshold,
+            violations: 0,
+            reason: Some(format!("lingo does not measure {what} yet")),
+        });
+    }
+    GateResult {
+        passed: checks.iter().all(|c| c.status != Status::Failed),
+        checks,
+        violations,
+        files_analyzed: files.len(),
+    }
+}
