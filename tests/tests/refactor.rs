@@ -2417,3 +2417,43 @@ async fn consolidations_in_typescript_go_and_csharp_still_compile() {
         server.stop().await;
     }
 }
+
+/// A consolidation into another package warns that the packages'
+/// manifests are not merged, so applying it needs `force`.
+#[tokio::test]
+async fn a_consolidation_across_packages_warns_that_manifests_are_not_merged() {
+    let scratch = Scratch::new("refactor-consolidate-packages");
+    let root = scratch.path().join("ts");
+    scratch.write("ts/a/package.json", "{ \"name\": \"a\" }\n");
+    scratch.write(
+        "ts/a/src/extra.ts",
+        "export function twice(n: number): number {\n  return n * 2;\n}\n",
+    );
+    scratch.write("ts/b/package.json", "{ \"name\": \"b\" }\n");
+    scratch.write("ts/b/src/main.ts", "export const one = 1;\n");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let plan = server
+        .call(
+            "move",
+            json!({
+                "kind": "consolidate",
+                "source": { "file_path": "a/src/extra.ts" },
+                "destination": { "file_path": "b/src/main.ts" },
+            }),
+        )
+        .await
+        .ok();
+    let warned = plan["warnings"].as_array().unwrap().iter().any(|w| {
+        w["code"] == "POTENTIAL_BEHAVIOR_CHANGE"
+            && w["message"].as_str().unwrap().contains("manifests")
+    });
+    assert!(warned, "{plan:#}");
+    let refused = server
+        .call("apply_plan", json!({ "plan": plan }))
+        .await
+        .err();
+    assert!(refused.to_string().contains("force"), "{refused:#}");
+    assert_eq!(files(&root), before, "nothing written");
+    server.stop().await;
+}

@@ -70,6 +70,7 @@ pub fn plan_consolidate(
     let mut texts: Texts = BTreeMap::new();
     let mut current = analysis.clone();
     let mut moved = Vec::new();
+    let mut target_path = None;
     let mut warnings: Vec<Warning> = Vec::new();
     // Each round moves the file's first declaration left: at most one
     // round per declaration it had.
@@ -97,6 +98,7 @@ pub fn plan_consolidate(
         };
         let outcome = plan_move(&current, &step)?;
         moved.push(outcome.moved.qualified_name.clone());
+        target_path.get_or_insert_with(|| outcome.moved.new.path.clone());
         for warning in outcome.plan.warnings {
             if !warnings
                 .iter()
@@ -136,6 +138,33 @@ pub fn plan_consolidate(
             }
         }
         texts.insert(source.path.clone(), None);
+    }
+    // Another package's manifest is not merged into the target's (typemill's
+    // `merge_dependencies`): what the moved code needs from it may be missing.
+    let package_of = |path: &str| {
+        current
+            .snapshot()
+            .file(path)
+            .and_then(|f| f.facts().ok().and_then(|f| f.modules.first().cloned()))
+            .and_then(|m| m.crate_or_package)
+    };
+    let source_package = facts
+        .modules
+        .first()
+        .and_then(|m| m.crate_or_package.clone());
+    if let Some(target) = &target_path
+        && source_package.is_some()
+        && package_of(target) != source_package
+    {
+        warnings.push(Warning {
+            code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
+            message: format!(
+                "`{}` is in package `{}` and `{target}` in another: lingo does not merge their manifests' dependencies, which the moved code may need; merge them, or apply with `force`",
+                source.path,
+                source_package.clone().unwrap_or_default()
+            ),
+            sites: vec![source.path.clone(), target.clone()],
+        });
     }
     let plan = compose(analysis, &texts, warnings, facts.language.clone())?;
     Ok(Consolidated { plan, moved })
