@@ -462,3 +462,73 @@ async fn the_quality_gate_fails_in_junit_and_in_the_exit_code() {
     assert_eq!(refused["details"]["failedChecks"], json!(["complexity"]));
     server.stop().await;
 }
+
+/// `analyze_graph_metrics` on a small TypeScript graph (a imports b and c,
+/// b imports c, d alone): c ranks first, the one path a..b..c is not the
+/// shortest, the triangle clusters fully, two weak components, no cycle;
+/// seeds personalise PageRank; GraphML lists every node and edge.
+#[tokio::test]
+async fn graph_metrics_rank_the_depended_on_first() {
+    let scratch = Scratch::new("analyses-graph");
+    let root = scratch.path().join("ts");
+    scratch.write("ts/src/c.ts", "export const c = 1;\n");
+    scratch.write(
+        "ts/src/b.ts",
+        "import { c } from \"./c\";\nexport const b = c + 1;\n",
+    );
+    scratch.write(
+        "ts/src/a.ts",
+        "import { b } from \"./b\";\nimport { c } from \"./c\";\nexport const a = b + c;\n",
+    );
+    scratch.write("ts/src/d.ts", "export const d = 4;\n");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let metrics = server
+        .call("analyze_graph_metrics", json!({ "graphml": true }))
+        .await
+        .ok();
+    let names: Vec<&str> = metrics["ranked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[0], "src/c.ts", "{metrics:#}");
+    assert_eq!(metrics["nodes"], 4);
+    assert_eq!(metrics["edges"], 3);
+    assert_eq!(metrics["components"]["weakly_connected"], 2);
+    assert_eq!(metrics["components"]["cyclic_components"], 0);
+    let node = |name: &str| {
+        metrics["ranked"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(node("src/c.ts")["in_degree"], 2);
+    assert_eq!(node("src/b.ts")["betweenness"], 0.0);
+    assert_eq!(node("src/a.ts")["clustering"], 1.0);
+    let graphml = metrics["graphml"].as_str().unwrap();
+    assert_eq!(graphml.matches("<node ").count(), 4, "{graphml}");
+    assert_eq!(graphml.matches("<edge ").count(), 3, "{graphml}");
+    let seeded = server
+        .call(
+            "analyze_graph_metrics",
+            json!({ "metrics": ["pagerank"], "pagerank_seeds": ["d.ts"] }),
+        )
+        .await
+        .ok();
+    assert_eq!(seeded["ranked"][0]["name"], "src/d.ts", "{seeded:#}");
+    assert_eq!(seeded["seeds"], json!(["src/d.ts"]));
+    let error = server
+        .call(
+            "analyze_graph_metrics",
+            json!({ "pagerank_seeds": ["e.ts"] }),
+        )
+        .await
+        .err();
+    assert_eq!(error["code"], "INVALID_PARAM");
+    assert_eq!(error["details"]["field"], "pagerank_seeds");
+    server.stop().await;
+}

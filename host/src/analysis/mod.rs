@@ -10,6 +10,7 @@ mod definition;
 mod dependencies;
 mod diagnostics;
 mod error;
+mod graph_metrics;
 mod hierarchy;
 mod implementations;
 mod incomplete;
@@ -30,6 +31,9 @@ pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
 pub use dependencies::{DependencyGraph, PathsBetween};
 pub use diagnostics::{DiagnosticView, Diagnostics, UnanalyzedFile, diagnostics};
 pub use error::AnalysisError;
+pub use graph_metrics::{
+    Components, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted, NodeMetrics,
+};
 pub use hierarchy::{
     Call, CallDirection, CallEnd, CallHierarchy, CallSite, MAX_DEPTH as MAX_CALL_DEPTH,
     OutgoingCompleteness,

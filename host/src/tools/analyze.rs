@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::output::{array_of, boolean, integer, object, string};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
 use crate::analyze::{
     self, CYCLE_KINDS, DEAD_CODE_KINDS, Found, QUALITY_KINDS, Scope, ScopeError, ScopeKind,
     Thresholds,
@@ -159,6 +159,112 @@ fn gate_schema() -> Value {
                 }),
             )),
             "files_analyzed": integer(),
+            "generation": integer(),
+        }),
+    )
+}
+
+/// `analyze_graph_metrics` (mcp-wire-protocol.md).
+pub fn graph_metrics() -> Tool {
+    Tool {
+        name: "analyze_graph_metrics",
+        aliases: &["analyzeGraphMetrics"],
+        description: "Metrics of the dependency graph between files (or modules, `level`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "level": { "type": "string", "enum": ["files", "modules"], "default": "files" },
+                "metrics": { "type": "array", "items": { "type": "string", "enum": ["centrality", "pagerank", "clustering", "components", "all"] }, "description": "Default: all" },
+                "pagerank_seeds": { "type": "array", "items": { "type": "string" }, "description": "Nodes PageRank returns to (personalised PageRank)" },
+                "graphml": { "type": "boolean", "default": false },
+                "top": { "type": "integer", "minimum": 1, "maximum": 5000, "default": 20 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_graph_metrics,
+        text: text::graph_metrics,
+        output_schema: graph_metrics_schema(),
+    }
+}
+
+fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let level = match args.str("level")? {
+        None | Some("files") => GraphLevel::Files,
+        Some("modules") => GraphLevel::Modules,
+        Some(other) => {
+            return Err(ToolError::InvalidParam {
+                field: "level".into(),
+                reason: format!("`{other}` is not one of files, modules"),
+                suggestions: crate::error::similar(other, ["files", "modules"], 1),
+            });
+        }
+    };
+    const METRICS: [&str; 5] = ["centrality", "pagerank", "clustering", "components", "all"];
+    let asked = args.str_list("metrics")?;
+    for metric in &asked {
+        if !METRICS.contains(metric) {
+            return Err(ToolError::InvalidParam {
+                field: "metrics".into(),
+                reason: format!("`{metric}` is not one of {}", METRICS.join(", ")),
+                suggestions: crate::error::similar(metric, METRICS, 1),
+            });
+        }
+    }
+    let all = asked.is_empty() || asked.contains(&"all");
+    let wanted = MetricsWanted {
+        pagerank: all || asked.contains(&"pagerank"),
+        centrality: all || asked.contains(&"centrality"),
+        clustering: all || asked.contains(&"clustering"),
+        components: all || asked.contains(&"components"),
+        graphml: args.bool("graphml", false)?,
+    };
+    let seeds: Vec<String> = args
+        .str_list("pagerank_seeds")?
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let top = args.limit("top", 20, 5000)?;
+    let analysis = Analysis::fresh(&context.workspace);
+    let mut metrics = analysis
+        .graph_metrics(level, &wanted, &seeds)
+        .map_err(|e| match e {
+            GraphMetricsError::UnknownSeed { seed, suggestions } => ToolError::InvalidParam {
+                field: "pagerank_seeds".into(),
+                reason: format!("no node of the graph is named `{seed}`"),
+                suggestions,
+            },
+        })?;
+    let total = metrics.ranked.len();
+    metrics.ranked.truncate(top);
+    let mut value = to_json(&metrics)?;
+    value["total_nodes_ranked"] = json!(total);
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn graph_metrics_schema() -> Value {
+    let number = json!({ "type": "number" });
+    object(
+        &["level", "nodes", "edges", "ranked", "seeds", "skipped"],
+        json!({
+            "level": { "type": "string", "enum": ["files", "modules"] },
+            "nodes": integer(), "edges": integer(),
+            "ranked": array_of(object(&["name", "in_degree", "out_degree"], json!({
+                "name": string(), "in_degree": integer(), "out_degree": integer(),
+                "pagerank": number, "betweenness": number, "closeness": number, "clustering": number,
+            }))),
+            "average_clustering": number,
+            "components": object(
+                &["weakly_connected", "largest_weakly_connected", "cyclic_components", "largest_strongly_connected"],
+                json!({
+                    "weakly_connected": integer(), "largest_weakly_connected": integer(),
+                    "cyclic_components": integer(), "largest_strongly_connected": integer(),
+                }),
+            ),
+            "seeds": array_of(string()),
+            "skipped": array_of(string()),
+            "graphml": string(),
+            "total_nodes_ranked": integer(),
             "generation": integer(),
         }),
     )

@@ -94,6 +94,7 @@ impl ToolRegistry {
             analyze::dead_code(),
             analyze::cycles(),
             analyze::quality_gate(),
+            analyze::graph_metrics(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

@@ -609,6 +609,55 @@ pub fn gate(value: &Value, _request: &Request, writer: &mut Writer) {
     }
 }
 
+/// Graph metrics: the graph's size and components, then one line per
+/// ranked node (`pagerank in/out betweenness closeness name`).
+pub fn graph_metrics(value: &Value, _request: &Request, writer: &mut Writer) {
+    let components = &value["components"];
+    let pieces = if components.is_object() {
+        format!(
+            "; {} weakly connected components (largest {}), {} cycles (largest {})",
+            components["weakly_connected"],
+            components["largest_weakly_connected"],
+            components["cyclic_components"],
+            components["largest_strongly_connected"]
+        )
+    } else {
+        String::new()
+    };
+    writer.always(&format!(
+        "{} graph: {} nodes, {} edges{pieces}",
+        str_of(value, "level").unwrap_or("files"),
+        value["nodes"],
+        value["edges"]
+    ));
+    for skipped in value["skipped"].as_array().into_iter().flatten() {
+        writer.always(&format!("not computed: {}", skipped.as_str().unwrap_or("")));
+    }
+    let number = |v: &Value, key: &str| {
+        v[key]
+            .as_f64()
+            .map(|x| format!(" {key} {x:.4}"))
+            .unwrap_or_default()
+    };
+    for node in value["ranked"].as_array().into_iter().flatten() {
+        let line = format!(
+            "{} in {} out {}{}{}{}",
+            str_of(node, "name").unwrap_or("?"),
+            node["in_degree"],
+            node["out_degree"],
+            number(node, "pagerank"),
+            number(node, "betweenness"),
+            number(node, "closeness"),
+        );
+        if !writer.line(&line) {
+            break;
+        }
+    }
+    if value["graphml"].is_string() {
+        writer.always("GraphML in structuredContent.graphml");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};
