@@ -532,3 +532,61 @@ async fn graph_metrics_rank_the_depended_on_first() {
     assert_eq!(error["details"]["field"], "pagerank_seeds");
     server.stop().await;
 }
+
+/// `analyze_tests` follows calls from the tests the plugin names (a
+/// `#[test]` calling `classify`, which calls `used`), so only the public
+/// function no test reaches is untested; `analyze_documentation` lists the
+/// public declarations without a doc comment, and the share per file.
+#[tokio::test]
+async fn tests_reach_what_they_call_and_documentation_is_counted() {
+    let scratch = Scratch::new("analyses-tests-docs");
+    let root = scratch.path().join("rust");
+    scratch.write(
+        "rust/Cargo.toml",
+        "[package]\nname = \"tidy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write(
+        "rust/src/tidy.rs",
+        format!(
+            "{TIDY}\npub fn untested_api() -> u32 {{\n    2\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    #[test]\n    fn small() {{\n        assert_eq!(classify(1), \"small\");\n    }}\n}}\n"
+        ),
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let untested = server.call("analyze_tests", json!({})).await.ok();
+    assert_eq!(
+        findings(&untested),
+        ["untested low untested_api"],
+        "{untested:#}"
+    );
+    let coverage = server
+        .call("analyze_tests", json!({ "kind": "coverage" }))
+        .await
+        .ok();
+    assert_eq!(
+        coverage["findings"][0]["metrics"]["coverage_ratio"], 0.5,
+        "{coverage:#}"
+    );
+    let missing = server.call("analyze_documentation", json!({})).await.ok();
+    assert_eq!(
+        findings(&missing),
+        ["missing_documentation low untested_api"],
+        "{missing:#}"
+    );
+    let all = server
+        .call(
+            "analyze_documentation",
+            json!({ "options": { "visibility": "all" } }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&all),
+        [
+            "missing_documentation low only_the_dead_call_me",
+            "missing_documentation low untested_api",
+        ],
+        "{all:#}"
+    );
+    server.stop().await;
+}

@@ -7,9 +7,11 @@
 
 mod cycles;
 mod dead_code;
+mod documentation;
 mod gate;
 mod quality;
 pub mod report;
+mod tested;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -22,8 +24,10 @@ use crate::workspace::FileEntry;
 
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
+pub use documentation::{DOCUMENTATION_KINDS, documentation};
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
+pub use tested::{TEST_KINDS, tests};
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -12,8 +12,8 @@ use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
 use crate::analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
 use crate::analyze::{
-    self, CYCLE_KINDS, DEAD_CODE_KINDS, Found, QUALITY_KINDS, Scope, ScopeError, ScopeKind,
-    Thresholds,
+    self, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, Found, QUALITY_KINDS, Scope,
+    ScopeError, ScopeKind, TEST_KINDS, Thresholds,
 };
 use crate::error::ToolError;
 
@@ -268,6 +268,59 @@ fn graph_metrics_schema() -> Value {
             "generation": integer(),
         }),
     )
+}
+
+/// `analyze_documentation`.
+pub fn documentation() -> Tool {
+    let mut options = options_schema();
+    options["properties"]["visibility"] =
+        json!({ "type": "string", "enum": ["public", "all"], "default": "public" });
+    Tool {
+        name: "analyze_documentation",
+        aliases: &["analyze.documentation"],
+        description: "Documentation in typemill's AnalysisResult envelope, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
+        input_schema: input_schema(DOCUMENTATION_KINDS, options),
+        handler: run_documentation,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_documentation(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let all = match options(args)?.get("visibility") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(v)) if v == "public" => false,
+        Some(Value::String(v)) if v == "all" => true,
+        Some(_) => {
+            return Err(ToolError::invalid(
+                "options.visibility",
+                "expected `public` or `all`",
+            ));
+        }
+    };
+    run(
+        context,
+        args,
+        ("documentation", DOCUMENTATION_KINDS),
+        |_, files, kind| analyze::documentation(files, kind, all),
+    )
+}
+
+/// `analyze_tests`.
+pub fn tests() -> Tool {
+    Tool {
+        name: "analyze_tests",
+        aliases: &["analyze.tests"],
+        description: "Tests in typemill's AnalysisResult envelope, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
+        input_schema: input_schema(TEST_KINDS, options_schema()),
+        handler: run_tests,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_tests(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    run(context, args, ("tests", TEST_KINDS), analyze::tests)
 }
 
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {

@@ -95,6 +95,8 @@ impl ToolRegistry {
             analyze::cycles(),
             analyze::quality_gate(),
             analyze::graph_metrics(),
+            analyze::documentation(),
+            analyze::tests(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

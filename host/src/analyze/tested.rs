@@ -1,0 +1,197 @@
+//! `analyze.tests`: which public functions and methods no test reaches.
+//! The tests are the declarations the plugins name as test entry points
+//! (`#[test]`, `TestXxx`, `[Fact]`...); a function is reached when a chain
+//! of certain calls and references leads to it from one (a static
+//! approximation of coverage: a call lingo cannot resolve is not followed,
+//! so "untested" may be reached at run time; no coverage file is read).
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
+
+use petgraph::Direction;
+use serde_json::{Map, json};
+
+use super::{Finding, Found, Location, Severity, SymbolIdentifier, kind_word};
+use crate::analysis::{Analysis, Range, SymbolRef, qualified_name};
+use crate::graph::Node;
+use crate::model::{EntryPointKind, SymbolKind, Visibility};
+use crate::workspace::FileEntry;
+
+/// The kinds served.
+pub const TEST_KINDS: &[&str] = &["untested", "coverage"];
+
+/// The test findings of `files`.
+pub fn tests(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found {
+    let reached = reached_from_tests(analysis);
+    let table = analysis.table();
+    let mut findings = Vec::new();
+    let mut symbols_analyzed = 0;
+    let tests_found = reached.tests;
+    for file in files {
+        let Ok(facts) = file.facts() else { continue };
+        let Some(number) = table.file_number(&file.path) else {
+            continue;
+        };
+        let tests_here: HashSet<u32> = facts
+            .entry_points
+            .iter()
+            .flatten()
+            .filter(|e| e.kind == EntryPointKind::Test)
+            .map(|e| e.symbol)
+            .collect();
+        let judged: Vec<usize> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                matches!(s.kind, SymbolKind::Function | SymbolKind::Method)
+                    && s.visibility == Visibility::Public
+                    && !tests_here.contains(&(*i as u32))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        symbols_analyzed += judged.len();
+        let untested: Vec<usize> = judged
+            .iter()
+            .copied()
+            .filter(|&i| {
+                !reached.symbols.contains(&SymbolRef {
+                    file: number,
+                    symbol: i as u32,
+                })
+            })
+            .collect();
+        if kind == "coverage" {
+            if judged.is_empty() || untested.is_empty() {
+                continue;
+            }
+            let ratio = 1.0 - untested.len() as f64 / judged.len() as f64;
+            let mut metrics = Map::new();
+            metrics.insert(
+                "coverage_ratio".into(),
+                json!((ratio * 1000.0).round() / 1000.0),
+            );
+            metrics.insert("missing_tests".into(), json!(untested.len()));
+            findings.push(Finding {
+                id: String::new(),
+                kind: "test_coverage",
+                severity: if ratio == 0.0 {
+                    Severity::Medium
+                } else {
+                    Severity::Low
+                },
+                location: Location {
+                    file_path: file.path.clone(),
+                    range: Range::from(&facts.symbols[untested[0]].span),
+                },
+                symbol: None,
+                metrics,
+                message: format!(
+                    "{} of {} public functions are reached from a test ({:.0}%)",
+                    judged.len() - untested.len(),
+                    judged.len(),
+                    ratio * 100.0
+                ),
+                suggestions: Vec::new(),
+            });
+            continue;
+        }
+        for index in untested {
+            let symbol = &facts.symbols[index];
+            let name = qualified_name(file, index, symbol);
+            let mut metrics = Map::new();
+            metrics.insert("missing_tests".into(), json!(1));
+            findings.push(Finding {
+                id: String::new(),
+                kind: "untested",
+                severity: Severity::Low,
+                location: Location {
+                    file_path: file.path.clone(),
+                    range: Range::from(&symbol.span),
+                },
+                symbol: Some(SymbolIdentifier {
+                    symbol: name.clone(),
+                    symbol_kind: kind_word(symbol.kind),
+                    language: facts.language.clone(),
+                }),
+                metrics,
+                message: format!("no test reaches `{name}` through calls lingo resolves"),
+                suggestions: Vec::new(),
+            });
+        }
+    }
+    let mut incomplete_reasons = Vec::new();
+    if tests_found == 0 {
+        incomplete_reasons.push(
+            "no test was found (no plugin named a test entry point): nothing is reached".into(),
+        );
+    }
+    Found {
+        findings,
+        files_analyzed: files.len(),
+        symbols_analyzed,
+        thresholds: Map::new(),
+        incomplete_reasons,
+    }
+}
+
+/// What tests reach.
+struct Reached {
+    symbols: HashSet<SymbolRef>,
+    tests: usize,
+}
+
+/// Every declaration a test reaches through certain dependency edges
+/// (breadth first from every test and what it contains).
+fn reached_from_tests(analysis: &Analysis) -> Reached {
+    let table = analysis.table();
+    let graph = analysis.graph();
+    let mut queue: VecDeque<SymbolRef> = VecDeque::new();
+    let mut seen: HashSet<SymbolRef> = HashSet::new();
+    let mut tests = 0;
+    for (number, file) in table.files().iter().enumerate() {
+        let Ok(facts) = file.facts() else { continue };
+        let test_symbols: HashSet<u32> = facts
+            .entry_points
+            .iter()
+            .flatten()
+            .filter(|e| e.kind == EntryPointKind::Test)
+            .map(|e| e.symbol)
+            .collect();
+        tests += test_symbols.len();
+        for (index, _) in facts.symbols.iter().enumerate() {
+            // A test, or a declaration inside one (a closure's helper).
+            let inside_test = std::iter::successors(Some(index as u32), |&i| {
+                facts.symbols.get(i as usize).and_then(|s| s.container)
+            })
+            .take(facts.symbols.len())
+            .any(|i| test_symbols.contains(&i));
+            if inside_test {
+                let r = SymbolRef {
+                    file: number as u32,
+                    symbol: index as u32,
+                };
+                if seen.insert(r) {
+                    queue.push_back(r);
+                }
+            }
+        }
+    }
+    // Each declaration is queued once: bounded by the graph's size.
+    while let Some(at) = queue.pop_front() {
+        for (edge, to) in graph.edges(Node::Symbol(at), Direction::Outgoing) {
+            if !edge.kind.is_dependency() || edge.confidence < 1.0 {
+                continue;
+            }
+            if let Node::Symbol(r) = to
+                && seen.insert(r)
+            {
+                queue.push_back(r);
+            }
+        }
+    }
+    Reached {
+        symbols: seen,
+        tests,
+    }
+}
