@@ -10,6 +10,7 @@ mod dead_code;
 mod documentation;
 mod gate;
 mod quality;
+mod ranking;
 pub mod report;
 mod tested;
 
@@ -27,6 +28,7 @@ pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
+pub use ranking::{ComplexityReport, complexity_report, halstead_effort};
 pub use tested::{TEST_KINDS, tests};
 
 /// How much a finding matters.

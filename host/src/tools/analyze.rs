@@ -323,6 +323,100 @@ fn run_tests(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     run(context, args, ("tests", TEST_KINDS), analyze::tests)
 }
 
+/// `analyze_complexity` (mcp-wire-protocol.md).
+pub fn complexity() -> Tool {
+    Tool {
+        name: "analyze_complexity",
+        aliases: &["analyzeComplexity"],
+        description: "Complexity report (mcp-wire-protocol.md): functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
+        input_schema: json!({
+            "type": "object",
+            "required": ["project_path", "toolchain"],
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file (`.` for the workspace)" },
+                "toolchain": { "type": "string", "description": "The language whose files are analysed" },
+                "max_cyclomatic": { "type": "integer", "minimum": 0 },
+                "max_cognitive": { "type": "integer", "minimum": 0 },
+                "top_files": { "type": "integer", "minimum": 0, "maximum": 5000 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_complexity,
+        text: text::complexity,
+        output_schema: complexity_schema(),
+    }
+}
+
+fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let path = args.required_str("project_path")?;
+    let toolchain = args.required_str("toolchain")?;
+    let max_cyclomatic = args.uint("max_cyclomatic", u32::MAX as u64)?.unwrap_or(10) as u32;
+    let max_cognitive = args.uint("max_cognitive", u32::MAX as u64)?.unwrap_or(15) as u32;
+    let top_files = args.uint("top_files", 5000)?.map(|n| n as usize);
+    let analysis = Analysis::fresh(&context.workspace);
+    let languages: Vec<String> = context
+        .workspace
+        .registry()
+        .plugins()
+        .iter()
+        .flat_map(|p| p.info().languages.clone())
+        .collect();
+    if !languages.iter().any(|l| l == toolchain) {
+        return Err(ToolError::InvalidParam {
+            field: "toolchain".into(),
+            reason: format!(
+                "`{toolchain}` is not a language of a loaded plugin ({})",
+                languages.join(", ")
+            ),
+            suggestions: crate::error::similar(toolchain, languages.iter().map(String::as_str), 2),
+        });
+    }
+    let files: Vec<_> = analysis
+        .files_under(path)?
+        .into_iter()
+        .filter(|f| f.facts().is_ok_and(|facts| facts.language == toolchain))
+        .collect();
+    let report = analyze::complexity_report(&files, (max_cyclomatic, max_cognitive), top_files);
+    let mut value = to_json(&report)?;
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn complexity_schema() -> Value {
+    let number = json!({ "type": "number" });
+    object(
+        &["summary", "violations"],
+        json!({
+            "summary": object(
+                &["files", "functions", "violations", "max_cyclomatic", "avg_cyclomatic", "max_cognitive"],
+                json!({
+                    "files": integer(), "functions": integer(), "violations": integer(),
+                    "max_cyclomatic": integer(), "avg_cyclomatic": number, "max_cognitive": integer(),
+                }),
+            ),
+            "violations": array_of(object(
+                &["file", "function", "line", "cyclomatic", "cognitive", "rules"],
+                json!({
+                    "file": string(), "function": string(), "line": integer(),
+                    "cyclomatic": integer(), "cognitive": integer(), "rules": array_of(string()),
+                }),
+            )),
+            "top_files": object(&["requested", "returned", "rankings"], json!({
+                "requested": integer(), "returned": integer(),
+                "rankings": array_of(object(
+                    &["rank", "file", "function_count", "max_cyclomatic", "avg_cognitive", "halstead_effort", "total_score"],
+                    json!({
+                        "rank": integer(), "file": string(), "function_count": integer(),
+                        "max_cyclomatic": integer(), "avg_cognitive": number,
+                        "halstead_effort": number, "total_score": number,
+                    }),
+                )),
+            })),
+            "generation": integer(),
+        }),
+    )
+}
+
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let options = options(args)?;
     let mut thresholds = Thresholds::default();

@@ -97,6 +97,7 @@ impl ToolRegistry {
             analyze::graph_metrics(),
             analyze::documentation(),
             analyze::tests(),
+            analyze::complexity(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

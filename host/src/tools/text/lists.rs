@@ -658,6 +658,52 @@ pub fn graph_metrics(value: &Value, _request: &Request, writer: &mut Writer) {
     }
 }
 
+/// A complexity report: the totals, the ranked files, then the functions
+/// over a limit.
+pub fn complexity(value: &Value, _request: &Request, writer: &mut Writer) {
+    let summary = &value["summary"];
+    writer.always(&format!(
+        "complexity: {} functions in {} files, {} over the limits; cyclomatic max {} mean {}, cognitive max {}",
+        summary["functions"],
+        summary["files"],
+        summary["violations"],
+        summary["max_cyclomatic"],
+        summary["avg_cyclomatic"],
+        summary["max_cognitive"]
+    ));
+    for ranked in value["top_files"]["rankings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let line = format!(
+            "#{} {} score {} (max cyclomatic {}, mean cognitive {}, {} functions)",
+            ranked["rank"],
+            str_of(ranked, "file").unwrap_or("?"),
+            ranked["total_score"],
+            ranked["max_cyclomatic"],
+            ranked["avg_cognitive"],
+            ranked["function_count"]
+        );
+        if !writer.line(&line) {
+            return;
+        }
+    }
+    let items = value["violations"].as_array().cloned().unwrap_or_default();
+    let shown = grouped(&items, "file", writer, |item| {
+        format!(
+            "  {} {} cyclomatic {} cognitive {}",
+            item["line"],
+            str_of(item, "function").unwrap_or("?"),
+            item["cyclomatic"],
+            item["cognitive"]
+        )
+    });
+    if shown < items.len() {
+        writer.always(&format!("... {} more violations", items.len() - shown));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};

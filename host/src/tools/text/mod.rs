@@ -16,7 +16,8 @@ use serde_json::{Map, Value, json};
 
 pub use budget::{BYTES_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, Writer};
 pub use lists::{
-    analysis, call_hierarchy, diagnostics, gate, graph_metrics, implementations, references, search,
+    analysis, call_hierarchy, complexity, diagnostics, gate, graph_metrics, implementations,
+    references, search,
 };
 pub use refactor::{moved, plan_or_applied, rolled_back};
 pub use symbols::{definition, node_at, node_source, outline, symbol_info, type_definition};
