@@ -105,7 +105,7 @@ pub fn cycles(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Foun
     Found {
         findings,
         files_analyzed: files.len(),
-        symbols_analyzed: 0,
+        symbols_analyzed: super::symbol_count(files),
         thresholds: Map::new(),
         incomplete_reasons: analysis
             .incompleteness()

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::{
     Finding, Found, Location, RefactorCall, Severity, Suggestion, SymbolIdentifier, kind_word,
+    symbol_count,
 };
 use crate::analysis::{Analysis, DeadDeclaration, Range};
 use crate::workspace::FileEntry;
@@ -138,15 +139,10 @@ pub fn dead_code(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> F
             });
         }
     }
-    let symbols_analyzed = files
-        .iter()
-        .filter_map(|f| f.facts().ok())
-        .map(|f| f.symbols.len())
-        .sum();
     Found {
         findings,
         files_analyzed: files.len(),
-        symbols_analyzed,
+        symbols_analyzed: symbol_count(files),
         thresholds: Map::new(),
         incomplete_reasons,
     }

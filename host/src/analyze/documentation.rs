@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, json};
 
-use super::{Finding, Found, Location, Severity, SymbolIdentifier, kind_word};
-use crate::analysis::{Range, qualified_name};
+use super::{Found, Severity, declaration_finding, entry_points_of, share_finding};
 use crate::model::{EntryPointKind, FileFacts, SymbolKind, Visibility};
 use crate::workspace::FileEntry;
 
@@ -47,67 +46,31 @@ pub fn documentation(files: &[Arc<FileEntry>], kind: &str, all: bool) -> Found {
             })
             .collect();
         if kind == "coverage" {
-            if judged.is_empty() {
-                continue;
+            if let (Some(&first), false) = (judged.first(), undocumented.is_empty()) {
+                let documented = judged.len() - undocumented.len();
+                let mut metrics = Map::new();
+                metrics.insert("documented".into(), json!(documented));
+                metrics.insert("declarations".into(), json!(judged.len()));
+                findings.push(share_finding(
+                    file,
+                    facts,
+                    (first, "documentation_coverage"),
+                    (documented, judged.len(), 0.25),
+                    metrics,
+                    "declarations are documented",
+                ));
             }
-            let ratio = 1.0 - undocumented.len() as f64 / judged.len() as f64;
-            if undocumented.is_empty() {
-                continue;
-            }
-            let mut metrics = Map::new();
-            metrics.insert(
-                "coverage_ratio".into(),
-                json!((ratio * 1000.0).round() / 1000.0),
-            );
-            metrics.insert(
-                "documented".into(),
-                json!(judged.len() - undocumented.len()),
-            );
-            metrics.insert("declarations".into(), json!(judged.len()));
-            findings.push(Finding {
-                id: String::new(),
-                kind: "documentation_coverage",
-                severity: if ratio < 0.25 {
-                    Severity::Medium
-                } else {
-                    Severity::Low
-                },
-                location: Location {
-                    file_path: file.path.clone(),
-                    range: Range::from(&facts.symbols[judged[0]].span),
-                },
-                symbol: None,
-                metrics,
-                message: format!(
-                    "{} of {} declarations are documented ({:.0}%)",
-                    judged.len() - undocumented.len(),
-                    judged.len(),
-                    ratio * 100.0
-                ),
-                suggestions: Vec::new(),
-            });
             continue;
         }
         for index in undocumented {
-            let symbol = &facts.symbols[index];
-            let name = qualified_name(file, index, symbol);
-            findings.push(Finding {
-                id: String::new(),
-                kind: "missing_documentation",
-                severity: Severity::Low,
-                location: Location {
-                    file_path: file.path.clone(),
-                    range: Range::from(&symbol.span),
-                },
-                symbol: Some(SymbolIdentifier {
-                    symbol: name.clone(),
-                    symbol_kind: kind_word(symbol.kind),
-                    language: facts.language.clone(),
-                }),
-                metrics: Map::new(),
-                message: format!("`{name}` has no doc comment"),
-                suggestions: Vec::new(),
-            });
+            findings.push(declaration_finding(
+                file,
+                facts,
+                index,
+                ("missing_documentation", Severity::Low),
+                Map::new(),
+                |name| format!("`{name}` has no doc comment"),
+            ));
         }
     }
     let mut thresholds = Map::new();
@@ -128,18 +91,14 @@ pub fn documentation(files: &[Arc<FileEntry>], kind: &str, all: bool) -> Found {
 /// benchmarks, or implementations of a member documented where it is
 /// declared (a trait's, an interface's, an overridden one).
 fn judged(facts: &FileFacts, all: bool) -> Vec<usize> {
-    let exempt: Vec<u32> = facts
-        .entry_points
-        .iter()
-        .flatten()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EntryPointKind::Test | EntryPointKind::Benchmark | EntryPointKind::Implementation
-            )
-        })
-        .map(|e| e.symbol)
-        .collect();
+    let exempt = entry_points_of(
+        facts,
+        &[
+            EntryPointKind::Test,
+            EntryPointKind::Benchmark,
+            EntryPointKind::Implementation,
+        ],
+    );
     facts
         .symbols
         .iter()

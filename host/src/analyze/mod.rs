@@ -290,6 +290,96 @@ pub fn result(
     }
 }
 
+/// A finding about declaration `index` of `file` (`message` is given its
+/// qualified name).
+fn declaration_finding(
+    file: &FileEntry,
+    facts: &crate::model::FileFacts,
+    index: usize,
+    (kind, severity): (&'static str, Severity),
+    metrics: Map<String, Value>,
+    message: impl FnOnce(&str) -> String,
+) -> Finding {
+    let symbol = &facts.symbols[index];
+    let name = crate::analysis::qualified_name(file, index, symbol);
+    Finding {
+        id: String::new(),
+        kind,
+        severity,
+        location: Location {
+            file_path: file.path.clone(),
+            range: Range::from(&symbol.span),
+        },
+        message: message(&name),
+        symbol: Some(SymbolIdentifier {
+            symbol: name,
+            symbol_kind: kind_word(symbol.kind),
+            language: facts.language.clone(),
+        }),
+        metrics,
+        suggestions: Vec::new(),
+    }
+}
+
+/// A finding about the share of a file's `total` declarations that pass a
+/// check (`passing`), placed at declaration `first` of the file; medium
+/// when the share is at most `medium_at`. `metrics` gets `coverage_ratio`.
+fn share_finding(
+    file: &FileEntry,
+    facts: &crate::model::FileFacts,
+    (first, kind): (usize, &'static str),
+    (passing, total, medium_at): (usize, usize, f64),
+    mut metrics: Map<String, Value>,
+    what: &str,
+) -> Finding {
+    let ratio = passing as f64 / total.max(1) as f64;
+    metrics.insert(
+        "coverage_ratio".into(),
+        serde_json::json!((ratio * 1000.0).round() / 1000.0),
+    );
+    Finding {
+        id: String::new(),
+        kind,
+        severity: if ratio <= medium_at {
+            Severity::Medium
+        } else {
+            Severity::Low
+        },
+        location: Location {
+            file_path: file.path.clone(),
+            range: Range::from(&facts.symbols[first].span),
+        },
+        symbol: None,
+        metrics,
+        message: format!("{passing} of {total} {what} ({:.0}%)", ratio * 100.0),
+        suggestions: Vec::new(),
+    }
+}
+
+/// The declarations of `facts` its plugin names entry points of one of
+/// `kinds`.
+fn entry_points_of(
+    facts: &crate::model::FileFacts,
+    kinds: &[crate::model::EntryPointKind],
+) -> std::collections::HashSet<u32> {
+    facts
+        .entry_points
+        .iter()
+        .flatten()
+        .filter(|e| kinds.contains(&e.kind))
+        .map(|e| e.symbol)
+        .collect()
+}
+
+/// How many declarations `files` hold.
+fn symbol_count(files: &[Arc<FileEntry>]) -> usize {
+    files
+        .iter()
+        .filter_map(|f| f.facts().ok())
+        .map(|f| f.symbols.len())
+        .sum()
+}
+
 /// The lowercase LSP kind of a symbol kind (`function`, `class`).
 fn kind_word(kind: crate::model::SymbolKind) -> String {
     kind.as_str().to_ascii_lowercase()

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use petgraph::Direction;
 use serde_json::{Map, json};
 
-use super::{Finding, Found, Location, Severity, SymbolIdentifier, kind_word};
-use crate::analysis::{Analysis, Range, SymbolRef, qualified_name};
+use super::{Found, Severity, declaration_finding, entry_points_of, share_finding};
+use crate::analysis::{Analysis, SymbolRef};
 use crate::graph::Node;
 use crate::model::{EntryPointKind, SymbolKind, Visibility};
 use crate::workspace::FileEntry;
@@ -32,13 +32,7 @@ pub fn tests(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found
         let Some(number) = table.file_number(&file.path) else {
             continue;
         };
-        let tests_here: HashSet<u32> = facts
-            .entry_points
-            .iter()
-            .flatten()
-            .filter(|e| e.kind == EntryPointKind::Test)
-            .map(|e| e.symbol)
-            .collect();
+        let tests_here = entry_points_of(facts, &[EntryPointKind::Test]);
         let judged: Vec<usize> = facts
             .symbols
             .iter()
@@ -62,62 +56,31 @@ pub fn tests(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found
             })
             .collect();
         if kind == "coverage" {
-            if judged.is_empty() || untested.is_empty() {
-                continue;
+            if let Some(&first) = untested.first() {
+                let mut metrics = Map::new();
+                metrics.insert("missing_tests".into(), json!(untested.len()));
+                findings.push(share_finding(
+                    file,
+                    facts,
+                    (first, "test_coverage"),
+                    (judged.len() - untested.len(), judged.len(), 0.0),
+                    metrics,
+                    "public functions are reached from a test",
+                ));
             }
-            let ratio = 1.0 - untested.len() as f64 / judged.len() as f64;
-            let mut metrics = Map::new();
-            metrics.insert(
-                "coverage_ratio".into(),
-                json!((ratio * 1000.0).round() / 1000.0),
-            );
-            metrics.insert("missing_tests".into(), json!(untested.len()));
-            findings.push(Finding {
-                id: String::new(),
-                kind: "test_coverage",
-                severity: if ratio == 0.0 {
-                    Severity::Medium
-                } else {
-                    Severity::Low
-                },
-                location: Location {
-                    file_path: file.path.clone(),
-                    range: Range::from(&facts.symbols[untested[0]].span),
-                },
-                symbol: None,
-                metrics,
-                message: format!(
-                    "{} of {} public functions are reached from a test ({:.0}%)",
-                    judged.len() - untested.len(),
-                    judged.len(),
-                    ratio * 100.0
-                ),
-                suggestions: Vec::new(),
-            });
             continue;
         }
         for index in untested {
-            let symbol = &facts.symbols[index];
-            let name = qualified_name(file, index, symbol);
             let mut metrics = Map::new();
             metrics.insert("missing_tests".into(), json!(1));
-            findings.push(Finding {
-                id: String::new(),
-                kind: "untested",
-                severity: Severity::Low,
-                location: Location {
-                    file_path: file.path.clone(),
-                    range: Range::from(&symbol.span),
-                },
-                symbol: Some(SymbolIdentifier {
-                    symbol: name.clone(),
-                    symbol_kind: kind_word(symbol.kind),
-                    language: facts.language.clone(),
-                }),
+            findings.push(declaration_finding(
+                file,
+                facts,
+                index,
+                ("untested", Severity::Low),
                 metrics,
-                message: format!("no test reaches `{name}` through calls lingo resolves"),
-                suggestions: Vec::new(),
-            });
+                |name| format!("no test reaches `{name}` through calls lingo resolves"),
+            ));
         }
     }
     let mut incomplete_reasons = Vec::new();
@@ -151,13 +114,7 @@ fn reached_from_tests(analysis: &Analysis) -> Reached {
     let mut tests = 0;
     for (number, file) in table.files().iter().enumerate() {
         let Ok(facts) = file.facts() else { continue };
-        let test_symbols: HashSet<u32> = facts
-            .entry_points
-            .iter()
-            .flatten()
-            .filter(|e| e.kind == EntryPointKind::Test)
-            .map(|e| e.symbol)
-            .collect();
+        let test_symbols = entry_points_of(facts, &[EntryPointKind::Test]);
         tests += test_symbols.len();
         for (index, _) in facts.symbols.iter().enumerate() {
             // A test, or a declaration inside one (a closure's helper).
