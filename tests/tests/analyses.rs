@@ -590,3 +590,55 @@ async fn tests_reach_what_they_call_and_documentation_is_counted() {
     );
     server.stop().await;
 }
+
+/// `analyze_batch` answers each analysis as its own tool would, an
+/// entry's error in its place, and refuses a tool it does not run.
+#[tokio::test]
+async fn a_batch_answers_each_analysis_in_its_place() {
+    let scratch = Scratch::new("analyses-batch");
+    let root = scratch.path().join("rust");
+    scratch.write(
+        "rust/Cargo.toml",
+        "[package]\nname = \"tidy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write("rust/src/tidy.rs", TIDY);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let batch = server
+        .call(
+            "analyze_batch",
+            json!({ "analyses": [
+                { "tool": "analyze_dead_code" },
+                { "tool": "analyze.quality", "options": { "thresholds": { "cyclomatic_complexity": 3 } } },
+                { "tool": "analyze_tests", "kind": "nope" },
+            ] }),
+        )
+        .await
+        .ok();
+    let results = batch["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    let alone = server.call("analyze_dead_code", json!({})).await.ok();
+    assert_eq!(
+        findings(&results[0]["result"]),
+        findings(&alone),
+        "{batch:#}"
+    );
+    assert_eq!(
+        findings(&results[1]["result"]),
+        ["complexity_hotspot medium classify"]
+    );
+    assert_eq!(results[2]["tool"], "analyze_tests");
+    assert_eq!(results[2]["error"]["code"], "INVALID_PARAM", "{batch:#}");
+    let refused = server
+        .call(
+            "analyze_batch",
+            json!({ "analyses": [{ "tool": "rename" }] }),
+        )
+        .await
+        .err();
+    assert_eq!(
+        refused["details"]["field"], "analyses[0].tool",
+        "{refused:#}"
+    );
+    server.stop().await;
+}

@@ -417,6 +417,101 @@ fn complexity_schema() -> Value {
     )
 }
 
+/// `analyze_batch`: several of the envelope analyses in one call.
+pub fn batch() -> Tool {
+    Tool {
+        name: "analyze_batch",
+        aliases: &["analyze.batch"],
+        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
+        input_schema: json!({
+            "type": "object",
+            "required": ["analyses"],
+            "properties": {
+                "analyses": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 16,
+                    "items": {
+                        "type": "object",
+                        "required": ["tool"],
+                        "properties": { "tool": { "type": "string" } }
+                    }
+                }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_batch,
+        text: text::batch,
+        output_schema: object(
+            &["results"],
+            json!({
+                "results": array_of(object(&["tool"], json!({
+                    "tool": string(),
+                    "result": output_schema(),
+                    "error": { "type": "object" },
+                }))),
+                "generation": integer(),
+            }),
+        ),
+    }
+}
+
+/// Most analyses one batch runs.
+const MAX_BATCH: usize = 16;
+
+fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let Some(Value::Array(entries)) = args.value("analyses") else {
+        return Err(ToolError::invalid(
+            "analyses",
+            "expected a list of analyses",
+        ));
+    };
+    if entries.is_empty() || entries.len() > MAX_BATCH {
+        return Err(ToolError::invalid(
+            "analyses",
+            format!("expected 1 to {MAX_BATCH} analyses, got {}", entries.len()),
+        ));
+    }
+    let tools = [quality(), dead_code(), cycles(), documentation(), tests()];
+    let mut results = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        let field = format!("analyses[{index}].tool");
+        let Some(name) = entry.get("tool").and_then(Value::as_str) else {
+            return Err(ToolError::MissingParam { field });
+        };
+        let Some(tool) = tools
+            .iter()
+            .find(|t| t.name == name || t.aliases.contains(&name))
+        else {
+            return Err(ToolError::InvalidParam {
+                field,
+                reason: format!("`{name}` is not an analysis a batch runs"),
+                suggestions: crate::error::similar(
+                    name,
+                    tools
+                        .iter()
+                        .flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied())),
+                    2,
+                ),
+            });
+        };
+        let mut arguments = entry.clone();
+        if let Value::Object(map) = &mut arguments {
+            map.remove("tool");
+        }
+        let answer =
+            Args::new(&arguments, &tool.input_schema).and_then(|a| (tool.handler)(context, &a));
+        results.push(match answer {
+            Ok(result) => json!({ "tool": tool.name, "result": result }),
+            Err(error) => json!({ "tool": tool.name, "error": error.to_json()["error"] }),
+        });
+    }
+    Ok(json!({
+        "results": results,
+        "generation": context.workspace.snapshot().generation,
+    }))
+}
+
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let options = options(args)?;
     let mut thresholds = Thresholds::default();

@@ -98,6 +98,7 @@ impl ToolRegistry {
             analyze::documentation(),
             analyze::tests(),
             analyze::complexity(),
+            analyze::batch(),
         ];
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);

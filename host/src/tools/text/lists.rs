@@ -704,6 +704,41 @@ pub fn complexity(value: &Value, _request: &Request, writer: &mut Writer) {
     }
 }
 
+/// A batch: each analysis's text in turn (its next page named as a call
+/// of that analysis with the batch entry's arguments), or its error.
+pub fn batch(value: &Value, request: &Request, writer: &mut Writer) {
+    let empty = serde_json::Map::new();
+    let asked = request.arguments.get("analyses").and_then(Value::as_array);
+    for (index, entry) in value["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if entry["result"].is_object() {
+            let mut arguments = asked
+                .and_then(|a| a.get(index))
+                .and_then(Value::as_object)
+                .unwrap_or(&empty)
+                .clone();
+            arguments.remove("tool");
+            let inner = Request {
+                tool: str_of(entry, "tool").unwrap_or("analyze"),
+                arguments: &arguments,
+                max_tokens: request.max_tokens,
+            };
+            analysis(&entry["result"], &inner, writer);
+        } else {
+            writer.always(&format!(
+                "{}: error {}: {}",
+                str_of(entry, "tool").unwrap_or("?"),
+                str_of(&entry["error"], "code").unwrap_or("?"),
+                str_of(&entry["error"], "message").unwrap_or("")
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 
 pub use budget::{BYTES_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, Writer};
 pub use lists::{
-    analysis, call_hierarchy, complexity, diagnostics, gate, graph_metrics, implementations,
+    analysis, batch, call_hierarchy, complexity, diagnostics, gate, graph_metrics, implementations,
     references, search,
 };
 pub use refactor::{moved, plan_or_applied, rolled_back};
