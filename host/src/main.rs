@@ -256,13 +256,17 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         Some("high") => Some(Severity::High),
         Some("medium") => Some(Severity::Medium),
         Some("low") => Some(Severity::Low),
-        Some(other) => anyhow::bail!("--fail-on {other}: expected high, medium or low"),
+        Some(other) => {
+            eprintln!("--fail-on {other}: expected high, medium or low");
+            return Ok(2);
+        }
     };
     if !["json", "text", "markdown", "junit"].contains(&args.format.as_str()) {
-        anyhow::bail!(
+        eprintln!(
             "--format {}: expected json, text, markdown or junit",
             args.format
         );
+        return Ok(2);
     }
     let tool_name = match args.analysis.as_str() {
         "quality_gate" => "quality_gate".to_string(),

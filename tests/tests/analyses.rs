@@ -642,3 +642,192 @@ async fn a_batch_answers_each_analysis_in_its_place() {
     );
     server.stop().await;
 }
+
+/// Hostile arguments to every new analysis tool and to the CLI: numbers
+/// out of range or of the wrong type, lists too long or of the wrong
+/// items, globs of 10,000 patterns and of 50 KB, nested junk where an
+/// object is expected. Each is a structured refusal naming its field (or
+/// exit code 2), and the server answers afterwards.
+#[tokio::test]
+async fn hostile_analysis_arguments_are_refused_with_their_field() {
+    let server = McpServer::start(&fixture("nav/rust"), &[])
+        .await
+        .expect("start lingo");
+    let many: Vec<Value> = (0..17)
+        .map(|_| json!({ "tool": "analyze_quality" }))
+        .collect();
+    let patterns: Vec<String> = (0..10_000).map(|i| format!("dir{i}/**/*.rs")).collect();
+    // Deep, but within what a JSON-RPC message may nest (deeper messages
+    // are refused whole by the protocol layer, see client_bounds.rs).
+    let mut deep = json!("leaf");
+    for _ in 0..100 {
+        deep = json!({ "type": deep });
+    }
+    for (tool, arguments, code, field) in [
+        (
+            "quality_gate",
+            json!({ "complexity_threshold": -1 }),
+            "INVALID_PARAM",
+            "complexity_threshold",
+        ),
+        (
+            "quality_gate",
+            json!({ "complexity_threshold": "ten" }),
+            "INVALID_PARAM",
+            "complexity_threshold",
+        ),
+        (
+            "quality_gate",
+            json!({ "fail_on_violation": "yes" }),
+            "INVALID_PARAM",
+            "fail_on_violation",
+        ),
+        (
+            "quality_gate",
+            json!({ "project_path": "../../etc" }),
+            "PATH_OUTSIDE_BOUNDARY",
+            "",
+        ),
+        (
+            "analyze_complexity",
+            json!({ "project_path": ".", "toolchain": "rust", "max_cyclomatic": 1u64 << 40 }),
+            "INVALID_PARAM",
+            "max_cyclomatic",
+        ),
+        (
+            "analyze_complexity",
+            json!({ "project_path": ".", "toolchain": "rust", "top_files": 1_000_000_000_000u64 }),
+            "INVALID_PARAM",
+            "top_files",
+        ),
+        (
+            "analyze_complexity",
+            json!({ "toolchain": "rust" }),
+            "MISSING_REQUIRED_PARAM",
+            "project_path",
+        ),
+        (
+            "analyze_graph_metrics",
+            json!({ "top": 0 }),
+            "INVALID_PARAM",
+            "top",
+        ),
+        (
+            "analyze_graph_metrics",
+            json!({ "metrics": ["pagerank", 5] }),
+            "INVALID_PARAM",
+            "metrics",
+        ),
+        (
+            "analyze_graph_metrics",
+            json!({ "metrics": ["entropy"] }),
+            "INVALID_PARAM",
+            "metrics",
+        ),
+        (
+            "analyze_graph_metrics",
+            json!({ "level": "galaxies" }),
+            "INVALID_PARAM",
+            "level",
+        ),
+        (
+            "analyze_batch",
+            json!({ "analyses": many }),
+            "INVALID_PARAM",
+            "analyses",
+        ),
+        (
+            "analyze_batch",
+            json!({ "analyses": [] }),
+            "INVALID_PARAM",
+            "analyses",
+        ),
+        (
+            "analyze_batch",
+            json!({ "analyses": [ 7 ] }),
+            "MISSING_REQUIRED_PARAM",
+            "analyses[0].tool",
+        ),
+        (
+            "analyze_batch",
+            json!({ "analyses": "all" }),
+            "INVALID_PARAM",
+            "analyses",
+        ),
+        (
+            "analyze_dead_code",
+            json!({ "scope": deep }),
+            "INVALID_PARAM",
+            "scope.type",
+        ),
+        (
+            "analyze_dead_code",
+            json!({ "scope": { "type": "workspace", "include": [1, 2] } }),
+            "INVALID_PARAM",
+            "scope.include",
+        ),
+        (
+            "analyze_documentation",
+            json!({ "options": { "visibility": ["all"] } }),
+            "INVALID_PARAM",
+            "options.visibility",
+        ),
+        (
+            "analyze_tests",
+            json!({ "options": "fast" }),
+            "INVALID_PARAM",
+            "options",
+        ),
+        (
+            "analyze_cycles",
+            json!({ "offset": -3 }),
+            "INVALID_PARAM",
+            "offset",
+        ),
+    ] {
+        let error = server.call(tool, arguments.clone()).await.err();
+        assert_eq!(error["code"], code, "{tool} {arguments:.200}: {error:#}");
+        if !field.is_empty() {
+            assert_eq!(error["details"]["field"], field, "{tool}: {error:#}");
+        }
+    }
+    // Many globs, and one huge glob: answered (no file matches) or refused,
+    // never a crash.
+    for include in [json!(patterns), json!(["a".repeat(50_000)])] {
+        let outcome = server
+            .call(
+                "analyze_quality",
+                json!({ "scope": { "type": "workspace", "include": include } }),
+            )
+            .await;
+        let value = outcome.value;
+        assert!(
+            value["summary"]["files_analyzed"] == 0 || value["error"]["code"].is_string(),
+            "{value:#}"
+        );
+    }
+    let alive = server.call("analyze_quality", json!({})).await.ok();
+    assert!(alive["summary"].is_object(), "{alive:#}");
+    server.stop().await;
+
+    for args in [
+        vec!["analyze", "quality", "--format", "xml"],
+        vec!["analyze", "quality", "--fail-on", "catastrophic"],
+        vec!["analyze", "astrology"],
+    ] {
+        let output = std::process::Command::new(lingo_e2e::lingo_bin())
+            .args(&args)
+            .arg("--root")
+            .arg(fixture("nav/rust"))
+            .arg("--cache-dir")
+            .arg(lingo_e2e::cache_dir())
+            .output()
+            .expect("run lingo analyze");
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}

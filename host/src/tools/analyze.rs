@@ -636,7 +636,12 @@ fn scope(args: &Args) -> Result<Scope, ToolError> {
     let Value::Object(scope) = value else {
         return Err(ToolError::invalid("scope", "expected an object"));
     };
-    let kind = match scope.get("type").and_then(Value::as_str) {
+    let kind = match scope.get("type") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(kind)) => Some(kind.as_str()),
+        Some(_) => return Err(ToolError::invalid("scope.type", "expected a string")),
+    };
+    let kind = match kind {
         None | Some("workspace") => ScopeKind::Workspace,
         Some("directory") => ScopeKind::Directory,
         Some("file") => ScopeKind::File,
