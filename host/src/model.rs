@@ -556,6 +556,23 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
+    /// The facts of a file of `language` that declares, references and
+    /// imports nothing (a start that tests fill in).
+    pub fn empty(language: &str) -> FileFacts {
+        FileFacts {
+            language: language.to_string(),
+            symbols: Vec::new(),
+            references: Vec::new(),
+            imports: Vec::new(),
+            locals: Vec::new(),
+            diagnostics: Vec::new(),
+            metrics: Vec::new(),
+            modules: Vec::new(),
+            declared_types: Vec::new(),
+            entry_points: None,
+        }
+    }
+
     /// How many syntax errors the plugin reported.
     pub fn syntax_errors(&self) -> usize {
         self.diagnostics

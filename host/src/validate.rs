@@ -855,16 +855,8 @@ mod tests {
 
     fn facts(symbols: Vec<Symbol>) -> FileFacts {
         FileFacts {
-            language: "test".into(),
             symbols,
-            references: Vec::new(),
-            imports: Vec::new(),
-            locals: Vec::new(),
-            diagnostics: Vec::new(),
-            metrics: Vec::new(),
-            modules: Vec::new(),
-            declared_types: Vec::new(),
-            entry_points: None,
+            ..FileFacts::empty("test")
         }
     }
 

@@ -71,6 +71,9 @@ pub fn symbols<L: Language>(
     let before = after_comments(tree, &starts, config.comment_kinds, config.attribute_kinds);
     let mut symbols = Vec::with_capacity(matches.len());
     let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
+    // Each symbol's tree node, so a hook is handed the declaration it is
+    // nested in without asking the tree for a parent.
+    let mut tree_nodes: Vec<Node> = Vec::with_capacity(matches.len());
     let mut stack: Vec<usize> = Vec::new();
     for m in matches {
         let Some(name_node) = m.capture("name") else {
@@ -116,6 +119,7 @@ pub fn symbols<L: Language>(
                 nested_in: stack.last().copied(),
                 entry_point: None,
             });
+            tree_nodes.push(node);
             symbols.push(symbol);
             continue;
         }
@@ -148,6 +152,7 @@ pub fn symbols<L: Language>(
             arity: L::arity(node, source),
         };
         let nested_in = stack.last().copied();
+        let entry_point = L::entry_point(node, name_node, nested_in.map(|i| tree_nodes[i]), source);
         stack.push(symbols.len());
         nodes.push(SymbolNode {
             start: node.start_byte(),
@@ -156,8 +161,9 @@ pub fn symbols<L: Language>(
             name_start: name_node.start_byte(),
             extent_end: span_end.max(node.end_byte()),
             nested_in,
-            entry_point: L::entry_point(node, name_node, source),
+            entry_point,
         });
+        tree_nodes.push(node);
         symbols.push(symbol);
     }
     (symbols, nodes)

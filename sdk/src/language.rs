@@ -269,13 +269,19 @@ pub trait Language: 'static {
     }
 
     /// Why something outside the source calls the declaration `node`
-    /// (named by `name`) without a reference to it: a program's `main`, a
-    /// test, a method a supertype dispatches to (the WIT
+    /// (named by `name`, nested in the declaration `enclosing`, `None` at
+    /// the top of the file) without a reference to it: a program's `main`,
+    /// a test, a method a supertype dispatches to (the WIT
     /// `document.entry-points`). `None`, the default, says nothing is known:
     /// a language that answers should also list
     /// [`Capability::EntryPoints`] in [`Self::extra_capabilities`], since
     /// the host only trusts an empty answer from a plugin that claims it.
-    fn entry_point(_node: Node, _name: Node, _source: &str) -> Option<EntryPointKind> {
+    fn entry_point(
+        _node: Node,
+        _name: Node,
+        _enclosing: Option<Node>,
+        _source: &str,
+    ) -> Option<EntryPointKind> {
         None
     }
 

@@ -521,20 +521,13 @@ mod tests {
         };
         let at = |text: &str| source.find(text).unwrap();
         let facts = FileFacts {
-            language: "test".into(),
             symbols: vec![
                 symbol("a", 0, at("\n// shout")),
                 symbol("shout", at("fn shout"), at("fn shout") + 13),
                 symbol("b", at("fn b"), at("fn b") + 9),
             ],
-            references: Vec::new(),
-            imports: Vec::new(),
-            locals: Vec::new(),
-            diagnostics: Vec::new(),
-            metrics: Vec::new(),
-            modules: Vec::new(),
-            declared_types: Vec::new(),
             entry_points: Some(Vec::new()),
+            ..FileFacts::empty("test")
         };
         // The comment and attribute above `shout`, not `a`'s call of it.
         assert_eq!(

@@ -468,18 +468,7 @@ mod tests {
     #[test]
     fn mentions_in_syntax_errors_that_are_no_reference_are_counted() {
         let source = "ok(helper); <T>(x): helper_two helper $helper helper()";
-        let mut facts = FileFacts {
-            language: "test".into(),
-            symbols: Vec::new(),
-            references: Vec::new(),
-            imports: Vec::new(),
-            locals: Vec::new(),
-            diagnostics: Vec::new(),
-            metrics: Vec::new(),
-            modules: Vec::new(),
-            declared_types: Vec::new(),
-            entry_points: None,
-        };
+        let mut facts = FileFacts::empty("test");
         // `helper` at 3 is a reference; the region starts at 12.
         facts.references.push(Reference {
             name: "helper".into(),

@@ -181,6 +181,16 @@ impl SiteView {
     pub fn place(&self) -> (&str, RangePoint) {
         (&self.file_path, self.range.start)
     }
+
+    /// `path:line:column`, 1-based, as warnings and messages list a site.
+    pub fn label(&self) -> String {
+        format!(
+            "{}:{}:{}",
+            self.file_path,
+            self.range.start.line + 1,
+            self.range.start.character + 1
+        )
+    }
 }
 
 /// A reference site of a declaration, with how it was resolved.

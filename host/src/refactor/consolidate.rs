@@ -126,15 +126,15 @@ pub fn plan_consolidate(
             let (changed, left) = drop_module_declaration(&current, &source.path)?;
             texts.extend(changed);
             if !left.is_empty() {
-                warnings.push(Warning {
-                    code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
-                    message: format!(
+                warnings.push(Warning::listed(
+                    warning::POTENTIAL_BEHAVIOR_CHANGE,
+                    format!(
                         "{} uses name the module of `{}` itself, which is gone; fix them, or apply with `force`",
                         left.len(),
                         source.path
                     ),
-                    sites: left.into_iter().take(Warning::MAX_SITES).collect(),
-                });
+                    left,
+                ));
             }
         }
         texts.insert(source.path.clone(), None);
@@ -313,8 +313,7 @@ fn uses_of_module(
         .iter()
         .filter_map(|site| {
             let (path, point) = site.site.place();
-            (!within(&declaration.span, path, &point))
-                .then(|| format!("{path}:{}:{}", point.line + 1, point.character + 1))
+            (!within(&declaration.span, path, &point)).then(|| site.site.label())
         })
         .collect())
 }

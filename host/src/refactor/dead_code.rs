@@ -128,34 +128,34 @@ pub(super) fn dead_code_changes(
         });
     }
     if !unremovable.is_empty() {
-        warnings.push(Warning {
-            code: warning::PARTIAL_APPLY.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::PARTIAL_APPLY,
+            format!(
                 "{} dead declarations are kept, with what they use: their plugin cannot take them out",
                 unremovable.len()
             ),
-            sites: unremovable.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            unremovable,
+        ));
     }
     if !failed.is_empty() {
-        warnings.push(Warning {
-            code: warning::PARTIAL_APPLY.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::PARTIAL_APPLY,
+            format!(
                 "{} file(s) keep their dead code: their plugin could not take it out cleanly",
                 failed.len()
             ),
-            sites: failed.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            failed,
+        ));
     }
     if !kept_imports.is_empty() {
-        warnings.push(Warning {
-            code: warning::PARTIAL_APPLY.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::PARTIAL_APPLY,
+            format!(
                 "{} imports only the deleted code named are kept: the file calls members lingo cannot resolve, which they may serve",
                 kept_imports.len()
             ),
-            sites: kept_imports.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            kept_imports,
+        ));
     }
     Ok((changes, warnings))
 }

@@ -237,21 +237,17 @@ fn unused_imports_changes(
                 ),
             )
         };
-        warnings.push(Warning {
-            code: code.into(),
-            message,
-            sites: uncertain.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+        warnings.push(Warning::listed(code, message, uncertain));
     }
     if !failed.is_empty() {
-        warnings.push(Warning {
-            code: warning::PARTIAL_APPLY.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::PARTIAL_APPLY,
+            format!(
                 "{} file(s) keep their unused imports: their plugin could not remove them cleanly",
                 failed.len()
             ),
-            sites: failed.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            failed,
+        ));
     }
     if unjudged > 0 {
         warnings.push(Warning {
@@ -666,8 +662,7 @@ fn file_changes(
                     continue;
                 }
                 if let Some(site) = edge.site.and_then(|s| SiteView::new(table, s)) {
-                    let (at, point) = site.place();
-                    uses.push(format!("{at}:{}:{}", point.line + 1, point.character + 1));
+                    uses.push(site.label());
                 }
             }
         }
@@ -676,15 +671,15 @@ fn file_changes(
     uses.dedup();
     let mut warnings = Vec::new();
     if !uses.is_empty() {
-        warnings.push(Warning {
-            code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::POTENTIAL_BEHAVIOR_CHANGE,
+            format!(
                 "{} uses in other files name declarations of `{}`, which they would lose; remove or move them first, or apply with `force`",
                 uses.len(),
                 file.path
             ),
-            sites: uses.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            uses,
+        ));
     }
     Ok((
         vec![DocumentChange::File(FileOperation::Delete {

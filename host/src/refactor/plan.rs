@@ -136,6 +136,15 @@ pub struct Warning {
 impl Warning {
     /// Sites listed in a warning at most.
     pub const MAX_SITES: usize = 20;
+
+    /// A warning of `code` listing the first [`Self::MAX_SITES`] of `sites`.
+    pub fn listed(code: &str, message: String, sites: impl IntoIterator<Item = String>) -> Warning {
+        Warning {
+            code: code.to_string(),
+            message,
+            sites: sites.into_iter().take(Self::MAX_SITES).collect(),
+        }
+    }
 }
 
 /// Warning codes (typemill-api.md, plus INCOMPLETE_REFERENCES).

@@ -12,7 +12,7 @@ use super::plan::{
     self, DocumentChange, DocumentId, Plan, RenameNames, TextDocumentEdit, TextEdit, Warning,
     warning,
 };
-use crate::analysis::{Analysis, FilePosition, References, Subject, Target};
+use crate::analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
 use crate::model::{FileFacts, Span, SymbolKind};
 use crate::resolve::{SymbolRef, is_type_kind};
 use crate::workspace::FileEntry;
@@ -103,10 +103,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                 .possibly_missed_sites
                 .iter()
                 .flatten()
-                .map(|s| {
-                    let (path, point) = s.place();
-                    format!("{path}:{}:{}", point.line + 1, point.character + 1)
-                }),
+                .map(SiteView::label),
         );
     }
 
@@ -114,14 +111,14 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     if let Subject::Symbol(r) = &subject {
         let related = related_members(analysis, *r, &old_name);
         if !related.is_empty() {
-            warnings.push(Warning {
-                code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
-                message: format!(
+            warnings.push(Warning::listed(
+                warning::POTENTIAL_BEHAVIOR_CHANGE,
+                format!(
                     "`{old_name}` overrides, implements or is implemented by {} members of related types, which keep their name: the types stop matching; rename those too, or apply with `force`",
                     related.len()
                 ),
-                sites: related.into_iter().take(Warning::MAX_SITES).collect(),
-            });
+                related,
+            ));
         }
     }
     let mut edits = Vec::new();
@@ -183,37 +180,37 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         });
     }
     if !unparsed.is_empty() {
-        warnings.push(Warning {
-            code: warning::PARTIAL_APPLY.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::PARTIAL_APPLY,
+            format!(
                 "{} sites do not spell `{old_name}` as the index recorded and are left as they are",
                 unparsed.len()
             ),
-            sites: unparsed.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            unparsed,
+        ));
     }
     if !shared.is_empty() {
-        warnings.push(Warning {
-            code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::POTENTIAL_BEHAVIOR_CHANGE,
+            format!(
                 "{} sites name `{old_name}` and another binding at once (a shorthand field or pattern such as `{{ {old_name} }}`): renaming them changes what the other name means; write them out in full first, or apply with `force`",
                 shared.len()
             ),
-            sites: shared.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            shared,
+        ));
     }
     if !complete || !guessed.is_empty() {
         let mut listed = guessed.clone();
         listed.extend(missed.iter().cloned());
-        warnings.push(Warning {
-            code: warning::INCOMPLETE_REFERENCES.into(),
-            message: format!(
+        warnings.push(Warning::listed(
+            warning::INCOMPLETE_REFERENCES,
+            format!(
                 "the references of `{old_name}` may not be all: {} uses resolved by name only are not renamed, and {} same-named uses nothing resolved may be missed; applying needs `force`",
                 guessed.len(),
                 missed.len()
             ),
-            sites: listed.into_iter().take(Warning::MAX_SITES).collect(),
-        });
+            listed,
+        ));
     }
     Ok(Plan::new(
         "RenamePlan",
@@ -393,13 +390,15 @@ fn collect_sites(
 ) -> Result<(), RefactorError> {
     let mut by_file: BTreeMap<&str, Vec<crate::analysis::Range>> = BTreeMap::new();
     for site in &references.sites {
-        let (path, point) = site.site.place();
         let certain =
             site.resolution != crate::resolve::Resolution::NameOnly && site.confidence >= 1.0;
         if certain {
-            by_file.entry(path).or_default().push(site.site.range);
+            by_file
+                .entry(&site.site.file_path)
+                .or_default()
+                .push(site.site.range);
         } else {
-            guessed.push(format!("{path}:{}:{}", point.line + 1, point.character + 1));
+            guessed.push(site.site.label());
         }
     }
     for (path, ranges) in by_file {

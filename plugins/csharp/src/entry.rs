@@ -43,7 +43,12 @@ const FOREIGN_ATTRIBUTES: &[&str] = &[
 ];
 
 /// Why something outside the source calls the member `node`, if it does.
-pub fn entry_point(node: Node, name: Node, source: &str) -> Option<EntryPointKind> {
+pub fn entry_point(
+    node: Node,
+    name: Node,
+    _enclosing: Option<Node>,
+    source: &str,
+) -> Option<EntryPointKind> {
     let declaration = declaration_of(node);
     for attribute in attribute_names(declaration, source) {
         if TEST_ATTRIBUTES.contains(&attribute) {

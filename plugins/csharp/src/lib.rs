@@ -177,9 +177,10 @@ impl Language for CSharp {
     fn entry_point(
         node: Node,
         name: Node,
+        enclosing: Option<Node>,
         source: &str,
     ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, source)
+        entry::entry_point(node, name, enclosing, source)
     }
 
     fn symbol_kind(tag: &str) -> SymbolKind {

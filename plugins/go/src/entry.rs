@@ -7,7 +7,12 @@ use lingo_plugin_sdk::types::EntryPointKind;
 use tree_sitter::Node;
 
 /// Why something outside the source calls the declaration `node`, if it does.
-pub fn entry_point(node: Node, name: Node, source: &str) -> Option<EntryPointKind> {
+pub fn entry_point(
+    node: Node,
+    name: Node,
+    _enclosing: Option<Node>,
+    source: &str,
+) -> Option<EntryPointKind> {
     if node.kind() != "function_declaration" {
         return None;
     }

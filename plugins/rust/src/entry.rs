@@ -23,8 +23,14 @@ const FOREIGN_ATTRIBUTES: &[&str] = &[
     "wasm_bindgen",
 ];
 
-/// Why something outside the source calls the item `node`, if it does.
-pub fn entry_point(node: Node, name: Node, source: &str) -> Option<EntryPointKind> {
+/// Why something outside the source calls the item `node` (nested in the
+/// declaration `enclosing`), if it does.
+pub fn entry_point(
+    node: Node,
+    name: Node,
+    enclosing: Option<Node>,
+    source: &str,
+) -> Option<EntryPointKind> {
     for attribute in attributes_above(
         node,
         &["attribute_item"],
@@ -52,16 +58,12 @@ pub fn entry_point(node: Node, name: Node, source: &str) -> Option<EntryPointKin
     if node.kind() == "function_item" && has_extern_abi(node) {
         return Some(EntryPointKind::Foreign);
     }
-    let parent = node.parent()?;
-    if parent.kind() == "source_file"
-        && node.kind() == "function_item"
-        && &source[name.byte_range()] == "main"
+    if enclosing.is_none() && node.kind() == "function_item" && &source[name.byte_range()] == "main"
     {
         return Some(EntryPointKind::Main);
     }
     // An item of `impl Trait for Type` is called through the trait.
-    if parent.kind() == "declaration_list"
-        && let Some(owner) = parent.parent()
+    if let Some(owner) = enclosing
         && owner.kind() == "impl_item"
         && owner.child_by_field_name("trait").is_some()
     {

@@ -157,9 +157,10 @@ impl Language for Rust {
     fn entry_point(
         node: Node,
         name: Node,
+        enclosing: Option<Node>,
         source: &str,
     ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, source)
+        entry::entry_point(node, name, enclosing, source)
     }
 
     /// An `impl` is named after its self type, which it refers to.

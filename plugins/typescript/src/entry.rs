@@ -7,7 +7,12 @@ use lingo_plugin_sdk::types::EntryPointKind;
 use tree_sitter::Node;
 
 /// Why something outside the source calls the declaration `node`, if it does.
-pub fn entry_point(node: Node, _name: Node, _source: &str) -> Option<EntryPointKind> {
+pub fn entry_point(
+    node: Node,
+    _name: Node,
+    _enclosing: Option<Node>,
+    _source: &str,
+) -> Option<EntryPointKind> {
     let mut cursor = node.walk();
     let mut decorated = false;
     let mut overrides = false;

@@ -11,7 +11,7 @@ use super::Counts;
 use super::declaration::{not_moveable, plugin_refusal};
 use super::modules::Modules;
 use super::needs::{add_import, module_binding};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, SiteView};
 use crate::model::{FileFacts, Import, ImportKind, ModuleIdentity, Symbol};
 use crate::refactor::RefactorError;
 use crate::refactor::edit;
@@ -71,7 +71,7 @@ impl Users {
         let mut arriving = 0;
         for site in &references.sites {
             let (path, point) = site.site.place();
-            let place = format!("{path}:{}:{}", point.line + 1, point.character + 1);
+            let place = site.site.label();
             if site.resolution == Resolution::NameOnly || site.confidence < 1.0 {
                 // Text that moved ahead of it in a consolidation names it
                 // before it arrives: it resolves once it is there.
@@ -124,10 +124,7 @@ impl Users {
                 .possibly_missed_sites
                 .iter()
                 .flatten()
-                .map(|s| {
-                    let (path, point) = s.place();
-                    format!("{path}:{}:{}", point.line + 1, point.character + 1)
-                }),
+                .map(SiteView::label),
         );
         if !references.completeness.complete && users.uncertain.is_empty() && arriving == 0 {
             users.uncertain.push(references.completeness.note.clone());
@@ -140,24 +137,24 @@ impl Users {
     pub(super) fn warnings(&self, name: &str, not_rewritten: &[String]) -> Vec<Warning> {
         let mut out = Vec::new();
         if !not_rewritten.is_empty() {
-            out.push(Warning {
-                code: warning::POTENTIAL_BEHAVIOR_CHANGE.into(),
-                message: format!(
+            out.push(Warning::listed(
+                warning::POTENTIAL_BEHAVIOR_CHANGE,
+                format!(
                     "{} uses spell `{name}` with the path of its old module and are not rewritten; fix them, or apply with `force`",
                     not_rewritten.len()
                 ),
-                sites: not_rewritten.iter().take(Warning::MAX_SITES).cloned().collect(),
-            });
+                not_rewritten.iter().cloned(),
+            ));
         }
         if !self.uncertain.is_empty() {
-            out.push(Warning {
-                code: warning::INCOMPLETE_REFERENCES.into(),
-                message: format!(
+            out.push(Warning::listed(
+                warning::INCOMPLETE_REFERENCES,
+                format!(
                     "the uses of `{name}` may not be all ({} uncertain): files using it unseen keep importing it from its old module; applying needs `force`",
                     self.uncertain.len()
                 ),
-                sites: self.uncertain.iter().take(Warning::MAX_SITES).cloned().collect(),
-            });
+                self.uncertain.iter().cloned(),
+            ));
         }
         out
     }
