@@ -523,6 +523,28 @@ pub struct EntryPoint {
     pub kind: EntryPointKind,
 }
 
+/// What one token of a source is (ABI 0.5.0's `token-kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenKind {
+    /// A name a consistent rename changes.
+    Identifier,
+    Keyword,
+    /// A literal value, whole.
+    Literal,
+    Punctuation,
+    /// A comment, whole.
+    Comment,
+}
+
+/// One token: its kind and the byte range `[start, end)` it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub start: u32,
+    pub end: u32,
+}
+
 /// A manifest file handed to plugins for module resolution.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {

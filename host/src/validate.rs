@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{
     DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local,
-    PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode,
+    PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -323,6 +323,31 @@ pub fn check_nodes(
         spans.span(&mut node.span);
     }
     (nodes, report)
+}
+
+/// Check the tokens a plugin's `tokens` returned for `source`: each must
+/// cover a non-empty range of the text on character boundaries, after the
+/// one before it. A token breaking that is dropped (a lexer that is wrong
+/// once is not trusted to be right about the order after it either, so
+/// later tokens are kept only where they follow the last good one).
+pub fn check_tokens(tokens: Vec<Token>, source: &str) -> (Vec<Token>, Report) {
+    let mut report = Report::default();
+    let mut kept = Vec::with_capacity(tokens.len().min(source.len()));
+    let mut last_end = 0usize;
+    for token in tokens {
+        let (start, end) = (token.start as usize, token.end as usize);
+        if start >= end || end > source.len() {
+            report.count("token range empty, reversed or outside the file");
+        } else if start < last_end {
+            report.count("token overlapping or out of order");
+        } else if !source.is_char_boundary(start) || !source.is_char_boundary(end) {
+            report.count("token splits a UTF-8 character");
+        } else {
+            last_end = end;
+            kept.push(token);
+        }
+    }
+    (kept, report)
 }
 
 /// Check what a plugin says about itself at load: names and lists capped,

@@ -1,9 +1,10 @@
-//! Plugin ABI versions: components built against ABI 0.1.0, 0.2.0 and 0.3.0
-//! (the hostile test plugin, kept as built in `tests/fixtures/abi-*/`) still
-//! load and answer, with defaults for what their version lacks (the policy
-//! the host applied before 0.2.0, no moves before 0.3.0, no entry points
-//! before 0.4.0); the built-in plugins state their own policy and entry
-//! points; and the walk follows each plugin's skip-dirs.
+//! Plugin ABI versions: components built against ABI 0.1.0 to 0.4.0 (the
+//! hostile test plugin, kept as built in `tests/fixtures/abi-*/`) still load
+//! and answer, with defaults for what their version lacks (the policy the
+//! host applied before 0.2.0, no moves before 0.3.0, no entry points before
+//! 0.4.0, no tokens before 0.5.0); the built-in plugins state their own
+//! policy, entry points and tokens; and the walk follows each plugin's
+//! skip-dirs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +26,10 @@ fn component_0_2_0() -> PathBuf {
 
 fn component_0_3_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.3.0/hostile.wasm")
+}
+
+fn component_0_4_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.4.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -58,8 +63,8 @@ fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) ->
 
 #[test]
 fn the_host_supports_the_current_and_the_first_abi() {
-    assert_eq!(ABI_VERSION, "0.4.0");
-    assert_eq!(SUPPORTED_ABI, ["0.4.0", "0.3.0", "0.2.0", "0.1.0"]);
+    assert_eq!(ABI_VERSION, "0.5.0");
+    assert_eq!(SUPPORTED_ABI, ["0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"]);
 }
 
 #[test]
@@ -157,6 +162,76 @@ fn a_component_built_against_abi_0_3_0_loads_and_states_no_entry_points() {
     assert_eq!(facts.symbols.len(), 1);
     // Nothing is known of what calls its declarations.
     assert_eq!(facts.entry_points, None);
+}
+
+#[test]
+fn a_component_built_against_abi_0_4_0_loads_and_gives_no_tokens() {
+    let registry = registry(vec![component_0_4_0()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.4.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.4.0");
+    assert!(plugin.info().has_capability("entry-points"));
+    assert!(!plugin.info().has_capability("tokens"));
+    let facts = plugin.analyze("a.range", "range\n", &[]).unwrap();
+    assert!(facts.entry_points.is_some());
+    let tokens = plugin.tokens("a.calm", "calm\n");
+    assert!(
+        matches!(&tokens, Err(PluginError::Unsupported { operation, .. }) if operation == "tokens"),
+        "{tokens:?}"
+    );
+}
+
+#[test]
+fn the_current_hostile_plugins_tokens_are_checked() {
+    let hostile = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_hostile.wasm");
+    let registry = registry(vec![hostile], false);
+    let plugin = registry.for_path(Path::new("a.range")).unwrap();
+    let source = "rangé\n";
+    let tokens = plugin.tokens("a.range", source).unwrap();
+    assert_eq!(tokens.len(), 5);
+    let (kept, report) = lingo::validate::check_tokens(tokens, source);
+    // Only the first token lying in the text survives; the ones before it
+    // break the rules, and the two after it overlap it.
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!((kept[0].start, kept[0].end), (0, source.len() as u32));
+    let rules = report.broken_rules().join("; ");
+    assert!(rules.contains("outside the file"), "{rules}");
+    assert!(rules.contains("out of order"), "{rules}");
+}
+
+#[test]
+fn the_built_in_plugins_lex_their_languages() {
+    use lingo::model::TokenKind;
+    let registry = registry(Vec::new(), true);
+    let cases = [
+        ("a.rs", "// TODO: x\nfn f() -> u8 { 1 }\n"),
+        ("a.go", "package a\n// TODO: x\nfunc f() int { return 1 }\n"),
+        ("a.ts", "// TODO: x\nfunction f(): number { return 1; }\n"),
+        ("a.cs", "// TODO: x\nclass C { int f() { return 1; } }\n"),
+    ];
+    for (path, source) in cases {
+        let plugin = registry.for_path(Path::new(path)).unwrap();
+        assert!(plugin.info().has_capability("tokens"), "{path}");
+        let (tokens, report) =
+            lingo::validate::check_tokens(plugin.tokens(path, source).unwrap(), source);
+        assert!(report.is_clean(), "{path}: {report:?}");
+        let text = |kind| {
+            tokens
+                .iter()
+                .filter(|t| t.kind == kind)
+                .map(|t| &source[t.start as usize..t.end as usize])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(text(TokenKind::Comment), ["// TODO: x"], "{path}");
+        assert_eq!(text(TokenKind::Literal), ["1"], "{path}");
+        assert!(text(TokenKind::Identifier).contains(&"f"), "{path}");
+        assert!(
+            text(TokenKind::Keyword).contains(&"return") || path == "a.rs",
+            "{path}"
+        );
+    }
 }
 
 #[test]

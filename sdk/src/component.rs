@@ -26,6 +26,7 @@ impl<L: Language> plugin::Guest for Component<L> {
             Capability::Metrics,
             Capability::IncrementalUpdate,
             Capability::NodeAt,
+            Capability::Tokens,
         ];
         capabilities.extend(L::extra_capabilities());
         PluginInfo {

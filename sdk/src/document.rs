@@ -14,7 +14,7 @@ use crate::metrics;
 use crate::text::LineIndex;
 use crate::types::{
     DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
-    PluginError, Reference, Symbol, SyntaxNode, TextEdit,
+    PluginError, Reference, Symbol, SyntaxNode, TextEdit, Token,
 };
 
 /// A parsed document of language `L`.
@@ -291,6 +291,11 @@ impl<L: Language> GuestDocument for Document<L> {
                 })
             })
             .collect()
+    }
+
+    fn tokens(&self) -> Vec<Token> {
+        let state = self.state.borrow();
+        crate::tokens::tokens::<L>(&state.tree, &state.source)
     }
 
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {

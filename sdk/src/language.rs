@@ -5,7 +5,7 @@ use tree_sitter::Node;
 use crate::query::Queries;
 use crate::types::{
     Arity, Capability, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest,
-    ModuleIdentity, ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit,
+    ModuleIdentity, ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
     TypeAnnotationPosition, Visibility,
 };
 
@@ -282,6 +282,15 @@ pub trait Language: 'static {
         _enclosing: Option<Node>,
         _source: &str,
     ) -> Option<EntryPointKind> {
+        None
+    }
+
+    /// What token `node` is, taken whole (the WIT `document.tokens`), or
+    /// `None` to leave it to the SDK: comments and literals are taken
+    /// whole, other leaves classified by [`crate::default_token_kind`].
+    /// Needed only where the grammar's node kinds mislead the default (a
+    /// keyword the grammar names as a node, a literal kind named oddly).
+    fn token_kind(_node: Node, _source: &str) -> Option<TokenKind> {
         None
     }
 

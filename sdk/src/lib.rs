@@ -19,6 +19,7 @@ mod language;
 mod metrics;
 mod query;
 mod text;
+mod tokens;
 
 pub use component::Component;
 pub use document::Document;
@@ -27,6 +28,7 @@ pub use entry::describe_entry_points;
 pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
 pub use query::Queries;
 pub use text::LineIndex;
+pub use tokens::default_token_kind;
 
 /// The WIT types a plugin names in its hooks.
 pub mod types {
@@ -34,7 +36,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.4.0";
+pub const ABI_VERSION: &str = "0.5.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

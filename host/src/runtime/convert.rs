@@ -430,7 +430,82 @@ macro_rules! since_0_3_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.4.0` (the current ABI).
+/// The conversions of what ABI 0.4.0 added (entry points, whether imports
+/// may cycle), for 0.4.0 and every later version.
+macro_rules! since_0_4_0_conversions {
+    () => {
+        fn cyclic_imports(policy: &wit::LanguagePolicy) -> bool {
+            policy.cyclic_imports
+        }
+
+        /// The declarations something outside the source calls.
+        pub fn entry_points(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::EntryPoint>> {
+            use model::EntryPointKind as M;
+            use wit::EntryPointKind as W;
+            Ok(document
+                .call_entry_points(store, doc)?
+                .into_iter()
+                .map(|e| model::EntryPoint {
+                    symbol: e.symbol,
+                    kind: match e.kind {
+                        W::Main => M::Main,
+                        W::Initializer => M::Initializer,
+                        W::Test => M::Test,
+                        W::Benchmark => M::Benchmark,
+                        W::Implementation => M::Implementation,
+                        W::Foreign => M::Foreign,
+                    },
+                })
+                .collect())
+        }
+    };
+}
+
+/// `lingo:plugin@0.5.0` (the current ABI).
+pub mod v0_5_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_5_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_5_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+
+    fn later_capability_name(c: wit::Capability) -> &'static str {
+        match c {
+            wit::Capability::EntryPoints => "entry-points",
+            wit::Capability::Tokens => "tokens",
+            _ => "unknown",
+        }
+    }
+
+    /// One token of a document.
+    pub fn token(t: wit::Token) -> model::Token {
+        use model::TokenKind as M;
+        use wit::TokenKind as W;
+        model::Token {
+            kind: match t.kind {
+                W::Identifier => M::Identifier,
+                W::Keyword => M::Keyword,
+                W::Literal => M::Literal,
+                W::Punctuation => M::Punctuation,
+                W::Comment => M::Comment,
+            },
+            start: t.start,
+            end: t.end,
+        }
+    }
+}
+
+/// `lingo:plugin@0.4.0`: no tokens.
 pub mod v0_4_0 {
     use super::Failure;
     use crate::model;
@@ -442,41 +517,13 @@ pub mod v0_4_0 {
     shared_conversions!();
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
-
-    fn cyclic_imports(policy: &wit::LanguagePolicy) -> bool {
-        policy.cyclic_imports
-    }
+    since_0_4_0_conversions!();
 
     fn later_capability_name(c: wit::Capability) -> &'static str {
         match c {
             wit::Capability::EntryPoints => "entry-points",
             _ => "unknown",
         }
-    }
-
-    /// The declarations something outside the source calls.
-    pub fn entry_points(
-        document: &GuestDocument<'_>,
-        store: impl AsContextMut,
-        doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::EntryPoint>> {
-        use model::EntryPointKind as M;
-        use wit::EntryPointKind as W;
-        Ok(document
-            .call_entry_points(store, doc)?
-            .into_iter()
-            .map(|e| model::EntryPoint {
-                symbol: e.symbol,
-                kind: match e.kind {
-                    W::Main => M::Main,
-                    W::Initializer => M::Initializer,
-                    W::Test => M::Test,
-                    W::Benchmark => M::Benchmark,
-                    W::Implementation => M::Implementation,
-                    W::Foreign => M::Foreign,
-                },
-            })
-            .collect())
     }
 }
 

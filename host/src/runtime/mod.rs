@@ -19,16 +19,16 @@ pub use cache::default_dir as default_cache_dir;
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.4.0";
+pub const ABI_VERSION: &str = "0.5.0";
 
 /// The ABI versions this host can load, newest first: a bindings module
 /// per version (`bindings.rs`).
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.3.0", "0.2.0", "0.1.0"];
+pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.4.0", "0.3.0", "0.2.0", "0.1.0"];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -203,6 +203,11 @@ pub trait LanguagePlugin: Send + Sync {
         _manifests: &[Manifest],
     ) -> Result<String, PluginError> {
         Err(self.unsupported("import-specifier"))
+    }
+    /// The tokens of `source` in source order, comments included (ABI
+    /// 0.5.0 on, with the `tokens` capability; others cannot say).
+    fn tokens(&self, _path: &str, _source: &str) -> Result<Vec<Token>, PluginError> {
+        Err(self.unsupported("tokens"))
     }
     /// The error of an operation this plugin does not implement.
     fn unsupported(&self, operation: &str) -> PluginError {

@@ -13,17 +13,20 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0};
+use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0, v0_5_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode};
+use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 /// The capability of a plugin whose `entry-points` answers may be trusted,
 /// an empty one included.
 const ENTRY_POINTS_CAPABILITY: &str = "entry-points";
+
+/// The capability of a plugin whose `tokens` answers may be asked for.
+const TOKENS_CAPABILITY: &str = "tokens";
 
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
@@ -31,6 +34,7 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_5_0(v0_5_0::LanguagePlugin),
     V0_4_0(v0_4_0::LanguagePlugin),
     V0_3_0(v0_3_0::LanguagePlugin),
     V0_2_0(v0_2_0::LanguagePlugin),
@@ -39,6 +43,7 @@ enum Bindings {
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_5_0(v0_5_0::LanguagePluginPre<SandboxState>),
     V0_4_0(v0_4_0::LanguagePluginPre<SandboxState>),
     V0_3_0(v0_3_0::LanguagePluginPre<SandboxState>),
     V0_2_0(v0_2_0::LanguagePluginPre<SandboxState>),
@@ -50,6 +55,11 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_5_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_5_0 as conv;
+                $body
+            }
             Bindings::V0_4_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_4_0 as conv;
@@ -79,6 +89,11 @@ macro_rules! per_version {
 macro_rules! since_0_3_0 {
     ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
         match $bindings {
+            Bindings::V0_5_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_5_0 as conv;
+                $body
+            }
             Bindings::V0_4_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_4_0 as conv;
@@ -126,6 +141,7 @@ mod operation {
     pub const DECLARATION_EXTENT: &str = "declaration-extent";
     pub const PLACE_DECLARATION: &str = "place-declaration";
     pub const IMPORT_SPECIFIER: &str = "import-specifier";
+    pub const TOKENS: &str = "tokens";
 }
 
 impl WasmPlugin {
@@ -159,6 +175,7 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_5_0 => v0_5_0::LanguagePluginPre::new(pre).map(Pre::V0_5_0),
             AbiVersion::V0_4_0 => v0_4_0::LanguagePluginPre::new(pre).map(Pre::V0_4_0),
             AbiVersion::V0_3_0 => v0_3_0::LanguagePluginPre::new(pre).map(Pre::V0_3_0),
             AbiVersion::V0_2_0 => v0_2_0::LanguagePluginPre::new(pre).map(Pre::V0_2_0),
@@ -252,6 +269,7 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_5_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_5_0),
             Pre::V0_4_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_4_0),
             Pre::V0_3_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_3_0),
             Pre::V0_2_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_2_0),
@@ -477,6 +495,7 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_5_0,
     V0_4_0,
     V0_3_0,
     V0_2_0,
@@ -486,6 +505,7 @@ enum AbiVersion {
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.5.0" => Some(AbiVersion::V0_5_0),
             "0.4.0" => Some(AbiVersion::V0_4_0),
             "0.3.0" => Some(AbiVersion::V0_3_0),
             "0.2.0" => Some(AbiVersion::V0_2_0),
@@ -496,6 +516,7 @@ impl AbiVersion {
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_5_0 => "0.5.0",
             AbiVersion::V0_4_0 => "0.4.0",
             AbiVersion::V0_3_0 => "0.3.0",
             AbiVersion::V0_2_0 => "0.2.0",
@@ -752,6 +773,25 @@ impl LanguagePlugin for WasmPlugin {
                 ))))
             },
         )?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn tokens(&self, path: &str, source: &str) -> Result<Vec<Token>, PluginError> {
+        if !self.info.has_capability(TOKENS_CAPABILITY) {
+            return Err(self.unsupported(operation::TOKENS));
+        }
+        let result = self.with_document(operation::TOKENS, path, source, |store, b, doc| {
+            Ok(match b {
+                Bindings::V0_5_0(b) => Ok(b
+                    .lingo_plugin_syntax()
+                    .document()
+                    .call_tokens(store, doc)?
+                    .into_iter()
+                    .map(convert::v0_5_0::token)
+                    .collect()),
+                _ => Err(Failure::Unsupported(operation::TOKENS.into())),
+            })
+        })?;
         result.map_err(|e| self.plugin_error(e))
     }
 

@@ -33,8 +33,8 @@ use lingo_plugin_sdk::types::{
     Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
     EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
     Local, Manifest, ModuleIdentity, ModuleLayout, PluginError, PluginInfo, Position, Receiver,
-    Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit,
-    TypeAnnotationPosition, Visibility,
+    Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit, Token,
+    TokenKind, TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -541,7 +541,7 @@ impl plugin::Guest for Hostile {
             .collect(),
             manifests: Vec::new(),
             path_separator: ".".into(),
-            capabilities: vec![Capability::EntryPoints],
+            capabilities: vec![Capability::EntryPoints, Capability::Tokens],
             policy: LanguagePolicy {
                 skip_dirs: Vec::new(),
                 bare_names_reach_members: false,
@@ -628,6 +628,28 @@ impl syntax::GuestDocument for Document {
             Case::Huge => {
                 let count = setting(&self.text, "references", 3_000_000) as u32;
                 (0..count).map(|i| entry(i, EntryPointKind::Test)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+    fn tokens(&self) -> Vec<Token> {
+        let token = |kind, start, end| Token { kind, start, end };
+        let len = self.text.len() as u32;
+        match self.case {
+            // Beyond the text, reversed, overlapping, out of order and
+            // inside a UTF-8 character; then one good token.
+            Case::Range | Case::MaxLine => vec![
+                token(TokenKind::Identifier, len, u32::MAX),
+                token(TokenKind::Keyword, 3, 1),
+                token(TokenKind::Literal, 0, len),
+                token(TokenKind::Comment, 0, 1),
+                token(TokenKind::Punctuation, 0, len.min(2)),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as u32;
+                (0..count)
+                    .map(|_| token(TokenKind::Keyword, 0, 0))
+                    .collect()
             }
             _ => Vec::new(),
         }
