@@ -424,7 +424,7 @@ async fn the_quality_gate_fails_in_junit_and_in_the_exit_code() {
         cases,
         [
             ("complexity", true, false),
-            ("duplication", false, true),
+            ("duplication", false, false),
             ("coverage", false, true),
             ("defect_probability", false, true),
         ]

@@ -4,6 +4,7 @@
 //! written against this layer; none of them reads facts or walks the graph
 //! itself.
 
+pub mod clones;
 mod cycles;
 mod dead_code;
 mod definition;

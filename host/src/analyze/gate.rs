@@ -1,14 +1,14 @@
 //! `quality_gate`: pass or fail against thresholds, for CI. Each check is
-//! an analysis of this engine; a check lingo cannot measure (duplication,
-//! coverage, defect probability, none of which it computes yet) is
-//! reported `skipped` with the reason, never passed.
+//! an analysis of this engine; a check lingo cannot measure (coverage,
+//! defect probability, which it does not compute yet) is reported
+//! `skipped` with the reason, never passed.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Thresholds, quality};
-use crate::analysis::{Analysis, Range};
+use super::{DuplicatesRequest, Thresholds, duplicates, quality};
+use crate::analysis::{Analysis, Range, RangePoint};
 use crate::workspace::FileEntry;
 
 /// The thresholds a gate applies (mcp-wire-protocol.md's arguments).
@@ -16,7 +16,8 @@ use crate::workspace::FileEntry;
 pub struct GateRequest {
     /// Highest cyclomatic complexity a function may have (default 10).
     pub complexity_threshold: f64,
-    pub duplication_threshold: Option<f64>,
+    /// Highest share of duplicated lines, in percent (default 5).
+    pub duplication_threshold: f64,
     pub coverage_threshold: Option<f64>,
     pub defect_threshold: Option<f64>,
 }
@@ -25,7 +26,7 @@ impl Default for GateRequest {
     fn default() -> Self {
         GateRequest {
             complexity_threshold: 10.0,
-            duplication_threshold: None,
+            duplication_threshold: 5.0,
             coverage_threshold: None,
             defect_threshold: None,
         }
@@ -91,7 +92,7 @@ pub fn quality_gate(
         maintainability_index: 0.0,
     };
     let found = quality(analysis, files, "complexity", &thresholds);
-    let violations: Vec<Violation> = found
+    let mut violations: Vec<Violation> = found
         .findings
         .iter()
         .map(|f| {
@@ -126,12 +127,20 @@ pub fn quality_gate(
         violations: violations.len(),
         reason: None,
     }];
+    let duplication = duplication_violations(files, request.duplication_threshold);
+    checks.push(Check {
+        name: "duplication",
+        status: if duplication.is_empty() {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
+        threshold: Some(request.duplication_threshold),
+        violations: duplication.len(),
+        reason: None,
+    });
+    violations.extend(duplication);
     for (name, threshold, what) in [
-        (
-            "duplication",
-            request.duplication_threshold,
-            "duplicate detection",
-        ),
         ("coverage", request.coverage_threshold, "test coverage"),
         (
             "defect_probability",
@@ -153,4 +162,48 @@ pub fn quality_gate(
         violations,
         files_analyzed: files.len(),
     }
+}
+
+/// The duplication check: when the share of duplicated lines over `files`
+/// (clones of every type, at `analyze_duplicates`' defaults) is above
+/// `threshold` percent, each file whose own share is above it (one at
+/// least must be), placed at its first clone.
+fn duplication_violations(files: &[Arc<FileEntry>], threshold: f64) -> Vec<Violation> {
+    let report = duplicates(files, &DuplicatesRequest::default());
+    if report.summary.duplication_percentage <= threshold {
+        return Vec::new();
+    }
+    report
+        .files
+        .iter()
+        .filter(|f| f.duplication_percentage > threshold)
+        .map(|file| {
+            let first = report
+                .groups
+                .iter()
+                .flat_map(|g| &g.fragments)
+                .filter(|f| f.file_path == file.file_path)
+                .min_by_key(|f| f.start_line);
+            let (start, end) = first.map_or((1, 1), |f| (f.start_line, f.end_line));
+            let point = |line: u32| RangePoint {
+                line: line.saturating_sub(1),
+                character: 0,
+            };
+            Violation {
+                check: "duplication",
+                file_path: file.file_path.clone(),
+                range: Range {
+                    start: point(start),
+                    end: point(end),
+                },
+                symbol: String::new(),
+                value: file.duplication_percentage,
+                threshold,
+                message: format!(
+                    "{}% of the file's lines are duplicated ({} of {}; at most {threshold}%)",
+                    file.duplication_percentage, file.duplicated_lines, file.total_lines
+                ),
+            }
+        })
+        .collect()
 }

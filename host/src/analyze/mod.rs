@@ -8,6 +8,7 @@
 mod cycles;
 mod dead_code;
 mod documentation;
+mod duplicates;
 mod gate;
 mod quality;
 mod ranking;
@@ -26,6 +27,7 @@ use crate::workspace::FileEntry;
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
+pub use duplicates::{Detection, DuplicatesReport, DuplicatesRequest, duplicates};
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 pub use ranking::{ComplexityReport, complexity_report, halstead_effort};

@@ -81,13 +81,13 @@ pub fn quality_gate() -> Tool {
     Tool {
         name: "quality_gate",
         aliases: &["qualityGate"],
-        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), each violation listed with its place. Duplication, coverage and defect probability are not measured yet: those checks are reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. Coverage and defect probability are not measured yet: those checks are reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
         input_schema: json!({
             "type": "object",
             "properties": {
                 "project_path": { "type": "string", "description": "Folder or file to check (default: the whole workspace)" },
                 "complexity_threshold": threshold("Highest cyclomatic complexity a function may have (default 10)"),
-                "duplication_threshold": threshold("Highest duplication percentage (not measured yet: the check is skipped)"),
+                "duplication_threshold": threshold("Highest share of duplicated lines, in percent, over the files (default 5); clones as analyze_duplicates finds them at its defaults"),
                 "coverage_threshold": threshold("Lowest test coverage (not measured yet: the check is skipped)"),
                 "defect_threshold": threshold("Highest defect probability (not measured yet: the check is skipped)"),
                 "fail_on_violation": { "type": "boolean", "default": false, "description": "Answer a failed gate as an error (QUALITY_GATE_FAILED)" }
@@ -113,7 +113,7 @@ fn run_quality_gate(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
     };
     let request = analyze::GateRequest {
         complexity_threshold: number("complexity_threshold")?.unwrap_or(10.0),
-        duplication_threshold: number("duplication_threshold")?,
+        duplication_threshold: number("duplication_threshold")?.unwrap_or(5.0),
         coverage_threshold: number("coverage_threshold")?,
         defect_threshold: number("defect_threshold")?,
     };

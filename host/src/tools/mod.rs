@@ -2,6 +2,7 @@
 
 mod analyze;
 mod args;
+mod code_health;
 mod definition;
 mod diagnostics;
 mod graph_tools;
@@ -98,6 +99,7 @@ impl ToolRegistry {
             analyze::documentation(),
             analyze::tests(),
             analyze::complexity(),
+            code_health::duplicates(),
             analyze::batch(),
         ];
         for tool in &mut tools {

@@ -1,0 +1,157 @@
+//! The code-health tools of mcp-wire-protocol.md beyond complexity:
+//! `analyze_duplicates` (and, on the same pattern, churn, defect
+//! probability and name similarity): arguments checked here, the analysis
+//! in [`crate::analyze`], the answer paged.
+
+use serde_json::{Value, json};
+
+use super::output::{array_of, integer, object, string};
+use super::target::to_json;
+use super::{Args, Tool, ToolContext, text};
+use crate::analysis::Analysis;
+use crate::analyze::{self, Detection, DuplicatesRequest};
+use crate::error::ToolError;
+
+const DEFAULT_GROUPS: u64 = 100;
+const MAX_GROUPS: u64 = 5000;
+
+/// `analyze_duplicates`.
+pub fn duplicates() -> Tool {
+    Tool {
+        name: "analyze_duplicates",
+        aliases: &["analyzeDuplicates"],
+        description: "Code clones (mcp-wire-protocol.md) from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file to analyse (default: the whole workspace)" },
+                "detection_type": { "type": "string", "enum": Detection::NAMES, "default": "all" },
+                "threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.85, "description": "Lowest Jaccard similarity of a gapped clone" },
+                "min_lines": { "type": "integer", "minimum": 1, "maximum": 10000, "default": 5 },
+                "min_tokens": { "type": "integer", "minimum": 10, "maximum": 100000, "default": 50 },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Groups per page" },
+                "offset": { "type": "integer", "minimum": 0, "default": 0 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_duplicates,
+        text: text::duplicates,
+        output_schema: duplicates_schema(),
+    }
+}
+
+fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let detection = match args.str("detection_type")? {
+        None => Detection::All,
+        Some("semantic") => {
+            return Err(ToolError::invalid(
+                "detection_type",
+                "semantic clones (the same behaviour written differently) are not detected; use exact, renamed, gapped or all",
+            ));
+        }
+        Some(name) => Detection::parse(name).ok_or_else(|| ToolError::InvalidParam {
+            field: "detection_type".into(),
+            reason: format!(
+                "`{}` is not a detection type ({})",
+                name.chars().take(32).collect::<String>(),
+                Detection::NAMES.join(", ")
+            ),
+            suggestions: crate::error::similar(name, Detection::NAMES, 2),
+        })?,
+    };
+    let threshold = match args.value("threshold") {
+        None | Some(Value::Null) => 0.85,
+        Some(value) => value
+            .as_f64()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .ok_or_else(|| ToolError::invalid("threshold", "expected a number from 0 to 1"))?,
+    };
+    let min_lines = args.uint("min_lines", 10_000)?.unwrap_or(5).max(1) as u32;
+    let min_tokens = args.uint("min_tokens", 100_000)?.unwrap_or(50);
+    if min_tokens < 10 {
+        return Err(ToolError::invalid(
+            "min_tokens",
+            format!("{min_tokens} is below the minimum 10"),
+        ));
+    }
+    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
+    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
+    let path = args.str("project_path")?.unwrap_or(".");
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(path)?;
+    let request = DuplicatesRequest {
+        detection,
+        min_tokens: min_tokens as usize,
+        min_lines,
+        threshold,
+    };
+    let mut report = analyze::duplicates(&files, &request);
+    let total = report.groups.len();
+    report.groups = report.groups.into_iter().skip(offset).take(limit).collect();
+    let returned = report.groups.len();
+    let mut value = to_json(&report)?;
+    value["pagination"] = json!({
+        "offset": offset,
+        "limit": limit,
+        "returned": returned,
+        "total": total,
+        "has_more": offset + returned < total,
+    });
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn number() -> Value {
+    json!({ "type": "number" })
+}
+
+fn duplicates_schema() -> Value {
+    let fragment = object(
+        &["file_path", "start_line", "end_line", "tokens"],
+        json!({ "file_path": string(), "start_line": integer(), "end_line": integer(), "tokens": integer() }),
+    );
+    object(
+        &[
+            "summary",
+            "groups",
+            "files",
+            "settings",
+            "unread",
+            "pagination",
+        ],
+        json!({
+            "summary": object(
+                &["files_analyzed", "files_with_clones", "total_lines", "duplicated_lines", "duplication_percentage", "clone_groups", "by_type"],
+                json!({
+                    "files_analyzed": integer(), "files_with_clones": integer(),
+                    "total_lines": integer(), "duplicated_lines": integer(),
+                    "duplication_percentage": number(), "clone_groups": integer(),
+                    "by_type": object(&["exact", "renamed", "gapped"], json!({ "exact": integer(), "renamed": integer(), "gapped": integer() })),
+                }),
+            ),
+            "groups": array_of(object(
+                &["id", "type", "lines", "tokens", "similarity", "fragments"],
+                json!({
+                    "id": integer(), "type": { "type": "string", "enum": ["exact", "renamed", "gapped"] },
+                    "lines": integer(), "tokens": integer(), "similarity": number(),
+                    "fragments": array_of(fragment),
+                }),
+            )),
+            "files": array_of(object(
+                &["file_path", "duplicated_lines", "total_lines", "duplication_percentage"],
+                json!({ "file_path": string(), "duplicated_lines": integer(), "total_lines": integer(), "duplication_percentage": number() }),
+            )),
+            "settings": object(
+                &["detection_type", "min_tokens", "min_lines", "threshold"],
+                json!({ "detection_type": string(), "min_tokens": integer(), "min_lines": integer(), "threshold": number() }),
+            ),
+            "unread": array_of(object(&["file_path", "reason"], json!({ "file_path": string(), "reason": string() }))),
+            "incomplete_reasons": array_of(string()),
+            "pagination": object(
+                &["offset", "limit", "returned", "total", "has_more"],
+                json!({ "offset": integer(), "limit": integer(), "returned": integer(), "total": integer(), "has_more": { "type": "boolean" } }),
+            ),
+            "generation": integer(),
+        }),
+    )
+}

@@ -1,0 +1,307 @@
+//! The code-health tools end to end: `analyze_duplicates` on a workspace
+//! of four languages written for it (an exact copy in Rust, a renamed one
+//! in Go, one copied from TypeScript into JavaScript, C# methods with a
+//! line inserted), files whose plugin gives no tokens listed, and hostile
+//! arguments refused with their field.
+
+use lingo_e2e::{McpServer, Scratch};
+use serde_json::{Value, json};
+
+const RUST_SCORE: &str = "pub fn score(values: &[i64], bonus: i64) -> i64 {
+    let mut total = 0;
+    for value in values {
+        if *value > 10 {
+            total += value * 2;
+        } else if *value < 0 {
+            total -= 1;
+        } else {
+            total += bonus;
+        }
+    }
+    total
+}
+";
+
+const GO_SCORE: &str = "func Score(values []int, bonus int) int {
+	total := 0
+	for _, value := range values {
+		if value > 10 {
+			total += value * 2
+		} else if value < 0 {
+			total -= 1
+		} else {
+			total += bonus
+		}
+	}
+	return total
+}
+";
+
+const GO_RATE: &str = "func Rate(items []int, extra int) int {
+	sum := 0
+	for _, item := range items {
+		if item > 10 {
+			sum += item * 2
+		} else if item < 0 {
+			sum -= 1
+		} else {
+			sum += extra
+		}
+	}
+	return sum
+}
+";
+
+const CLAMP: &str = "export function clamp(value, low, high) {
+  let total = value + low + high;
+  if (value < low) {
+    return low;
+  }
+  if (value > high) {
+    return high;
+  }
+  const span = high - low;
+  return value - span * 0 + total;
+}
+";
+
+const PRICES: &str = "namespace Shop
+{
+    public class Prices
+    {
+        public int Total(int[] items, int bonus)
+        {
+            int total = 0;
+            foreach (var item in items)
+            {
+                total += item * 2;
+            }
+            if (total > 100)
+            {
+                total -= bonus;
+            }
+            int extra = total / 3;
+            total += extra % 7;
+            return total + bonus;
+        }
+
+        public int Discounted(int[] items, int bonus)
+        {
+            int total = 0;
+            foreach (var item in items)
+            {
+                total += item * 2;
+            }
+            System.Console.WriteLine(total);
+            if (total > 100)
+            {
+                total -= bonus;
+            }
+            int extra = total / 3;
+            total += extra % 7;
+            return total + bonus;
+        }
+    }
+}
+";
+
+/// `type: place, place` of each group (places as `path:start-end`).
+fn groups(answer: &Value) -> Vec<String> {
+    answer["groups"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no groups: {answer:#}"))
+        .iter()
+        .map(|g| {
+            let places: Vec<String> = g["fragments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{}:{}-{}",
+                        f["file_path"].as_str().unwrap(),
+                        f["start_line"],
+                        f["end_line"]
+                    )
+                })
+                .collect();
+            format!("{}: {}", g["type"].as_str().unwrap(), places.join(", "))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn clones_are_found_in_every_language_and_across_two() {
+    let scratch = Scratch::new("health-duplicates");
+    let root = scratch.path();
+    scratch.write("rust/src/lib.rs", "pub mod a;\npub mod b;\n");
+    scratch.write("rust/src/a.rs", RUST_SCORE);
+    scratch.write(
+        "rust/src/b.rs",
+        format!("pub fn other() -> u8 {{\n    3\n}}\n\n{RUST_SCORE}"),
+    );
+    scratch.write("go/a.go", format!("package p\n\n{GO_SCORE}"));
+    scratch.write("go/b.go", format!("package p\n\n{GO_RATE}"));
+    scratch.write("web/a.ts", CLAMP);
+    scratch.write("web/b.js", format!("// Copied.\n{CLAMP}"));
+    scratch.write("cs/Prices.cs", PRICES);
+    // The 0.4.0 plugin's files: it gives no tokens.
+    scratch.write("old/a.calm", "calm\n");
+    let plugin = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/abi-0.4.0/hostile.wasm"
+    );
+    let server = McpServer::start(root, &["--plugin", plugin])
+        .await
+        .expect("start lingo");
+
+    let answer = server
+        .call("analyze_duplicates", json!({ "threshold": 0.7 }))
+        .await
+        .ok();
+    let found = groups(&answer);
+    for expected in [
+        "exact: rust/src/a.rs:1-13, rust/src/b.rs:5-17",
+        "renamed: go/a.go:1-15, go/b.go:1-15",
+        "exact: web/a.ts:1-11, web/b.js:2-12",
+        "gapped: cs/Prices.cs:5-19, cs/Prices.cs:21-36",
+    ] {
+        assert!(
+            found.contains(&expected.to_string()),
+            "{expected} not in {found:#?}"
+        );
+    }
+    assert_eq!(found.len(), 4, "{found:#?}");
+    let summary = &answer["summary"];
+    assert_eq!(
+        summary["by_type"],
+        json!({ "exact": 2, "renamed": 1, "gapped": 1 })
+    );
+    assert_eq!(summary["files_with_clones"], 7, "{summary:#}");
+    assert_eq!(
+        answer["unread"],
+        json!([{ "file_path": "old/a.calm", "reason": "plugin `hostile` does not support tokens" }])
+    );
+    // The share of each file: all 13 lines of a.rs, 13 of b.rs's 17.
+    let b = answer["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file_path"] == "rust/src/b.rs")
+        .unwrap();
+    assert_eq!(
+        (b["duplicated_lines"].as_u64(), b["total_lines"].as_u64()),
+        (Some(13), Some(17))
+    );
+
+    // One type at a time, one folder at a time, and a page of one.
+    let exact = server
+        .call("analyze_duplicates", json!({ "detection_type": "exact" }))
+        .await
+        .ok();
+    assert_eq!(
+        exact["summary"]["by_type"],
+        json!({ "exact": 2, "renamed": 0, "gapped": 0 })
+    );
+    let go = server
+        .call("analyze_duplicates", json!({ "project_path": "go" }))
+        .await
+        .ok();
+    assert_eq!(groups(&go), ["renamed: go/a.go:1-15, go/b.go:1-15"]);
+    let page = server
+        .call(
+            "analyze_duplicates",
+            json!({ "threshold": 0.7, "limit": 1 }),
+        )
+        .await;
+    assert!(!page.is_error, "{:#}", page.value);
+    assert_eq!(page.value["pagination"]["has_more"], true);
+    let text = page.text;
+    assert!(
+        text.starts_with("duplicates: 4 groups (2 exact, 1 renamed, 1 gapped)"),
+        "{text}"
+    );
+    assert!(text.contains("next page: analyze_duplicates {"), "{text}");
+
+    // Longer clones only: none here is 200 tokens long.
+    let long = server
+        .call("analyze_duplicates", json!({ "min_tokens": 200 }))
+        .await
+        .ok();
+    assert_eq!(long["summary"]["clone_groups"], 0);
+
+    // The gate's duplication check: more than half of the lines are
+    // copies; each file above the threshold is a violation at its clone.
+    let verdict = server
+        .call("quality_gate", json!({ "duplication_threshold": 50 }))
+        .await
+        .ok();
+    assert_eq!(verdict["passed"], false, "{verdict:#}");
+    let check = verdict["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "duplication")
+        .unwrap();
+    assert_eq!(check["status"], "failed", "{verdict:#}");
+    let a = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["file_path"] == "rust/src/a.rs")
+        .unwrap_or_else(|| panic!("{verdict:#}"));
+    assert_eq!(a["value"], 100.0);
+    assert_eq!(a["range"]["start"]["line"], 0);
+    let lenient = server
+        .call("quality_gate", json!({ "duplication_threshold": 90 }))
+        .await
+        .ok();
+    assert_eq!(lenient["passed"], true, "{lenient:#}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn hostile_duplicates_arguments_are_refused_with_their_field() {
+    let scratch = Scratch::new("health-hostile");
+    scratch.write("a.rs", RUST_SCORE);
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    for (arguments, code, field) in [
+        (
+            json!({ "detection_type": "semantic" }),
+            "INVALID_PARAM",
+            "detection_type",
+        ),
+        (
+            json!({ "detection_type": "exactly" }),
+            "INVALID_PARAM",
+            "detection_type",
+        ),
+        (json!({ "threshold": 2 }), "INVALID_PARAM", "threshold"),
+        (json!({ "threshold": "high" }), "INVALID_PARAM", "threshold"),
+        (json!({ "min_tokens": 1 }), "INVALID_PARAM", "min_tokens"),
+        (
+            json!({ "min_lines": 1u64 << 40 }),
+            "INVALID_PARAM",
+            "min_lines",
+        ),
+        (json!({ "limit": 0 }), "INVALID_PARAM", "limit"),
+        (
+            json!({ "project_path": "../outside" }),
+            "PATH_OUTSIDE_BOUNDARY",
+            "",
+        ),
+        (json!({ "bogus": true }), "UNKNOWN_PARAM", ""),
+    ] {
+        let error = server
+            .call("analyze_duplicates", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["code"], code, "{arguments}: {error:#}");
+        if !field.is_empty() {
+            assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+        }
+    }
+    server.stop().await;
+}
