@@ -94,6 +94,9 @@ pub enum ToolError {
     InvalidQuery { reason: String },
     #[error("the result exceeds the {limit}-byte response limit")]
     ResourceLimitExceeded { limit: usize },
+    /// The version history an analysis reads cannot be read.
+    #[error("no git history for `{path}`: {reason}")]
+    NoHistory { path: String, reason: String },
     #[error("{0}")]
     Exhausted(#[from] crate::budget::Exhausted),
     #[error(transparent)]
@@ -135,6 +138,7 @@ impl ToolError {
             ToolError::NothingAtPosition { .. } => "SYMBOL_NOT_FOUND",
             ToolError::InvalidQuery { .. } => "INVALID_QUERY",
             ToolError::ResourceLimitExceeded { .. } => "RESOURCE_LIMIT_EXCEEDED",
+            ToolError::NoHistory { .. } => "GIT_HISTORY_UNAVAILABLE",
             ToolError::Exhausted(crate::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
             ToolError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
             ToolError::Plugin(e) => e.code(),
@@ -223,6 +227,7 @@ impl ToolError {
             }),
             ToolError::InvalidQuery { .. } => json!({ "field": "query" }),
             ToolError::ResourceLimitExceeded { limit } => json!({ "limitBytes": limit }),
+            ToolError::NoHistory { path, .. } => json!({ "path": path }),
             ToolError::Plugin(e) => e.details(),
             ToolError::Exhausted(_) | ToolError::Internal(_) => json!({}),
             ToolError::Refactor(e) => e.details(),
@@ -281,6 +286,9 @@ impl ToolError {
             ToolError::ResourceLimitExceeded { .. } => {
                 vec!["Narrow the query or page with `limit` and `offset`".into()]
             }
+            ToolError::NoHistory { .. } => vec![
+                "Churn reads the git repository the workspace is in; analyses without churn need none".into(),
+            ],
             ToolError::Plugin(PluginError::Timeout { .. }) => {
                 vec!["The file may be too large or pathological for the plugin".into()]
             }

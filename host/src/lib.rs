@@ -7,6 +7,7 @@ pub mod budget;
 pub mod conformance;
 pub mod error;
 pub mod graph;
+pub mod history;
 pub mod mcp;
 pub mod model;
 pub mod refactor;

@@ -2,7 +2,9 @@
 //! of four languages written for it (an exact copy in Rust, a renamed one
 //! in Go, one copied from TypeScript into JavaScript, C# methods with a
 //! line inserted), files whose plugin gives no tokens listed, and hostile
-//! arguments refused with their field.
+//! arguments refused with their field; `analyze_code_churn` on a git
+//! history written for it (commits dated, two authors, a merge, a file
+//! changed before the period and one lingo does not index).
 
 use lingo_e2e::{McpServer, Scratch};
 use serde_json::{Value, json};
@@ -304,4 +306,182 @@ async fn hostile_duplicates_arguments_are_refused_with_their_field() {
         }
     }
     server.stop().await;
+}
+
+/// Run `git` in `dir` with `args`, as `author` at `days_ago` days before
+/// now (author and committer dates).
+fn git(dir: &std::path::Path, author: &str, days_ago: i64, args: &[&str]) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let date = format!("@{} +0000", now - days_ago * 86_400);
+    let status = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", &format!("user.name={author}")])
+        .args(["-c", &format!("user.email={author}@example.com")])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
+        .output()
+        .expect("run git");
+    assert!(
+        status.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+#[tokio::test]
+async fn churn_counts_the_commits_of_the_period_from_the_history() {
+    let scratch = Scratch::new("health-churn");
+    let root = scratch.path();
+    git(root, "alice", 50, &["init", "-q"]);
+    scratch.write("src/old.rs", "pub fn old() {}\n");
+    git(root, "alice", 50, &["add", "."]);
+    git(root, "alice", 50, &["commit", "-q", "-m", "old"]);
+    scratch.write("src/lib.rs", "pub fn f() {}\n".repeat(10));
+    scratch.write("README.md", "# notes\n");
+    git(root, "alice", 10, &["add", "."]);
+    git(root, "alice", 10, &["commit", "-q", "-m", "lib"]);
+    // A branch changing lib.rs, merged: its commit counts once.
+    git(root, "bob", 6, &["checkout", "-q", "-b", "side"]);
+    scratch.write(
+        "src/lib.rs",
+        format!(
+            "{}pub fn g() {{}}\npub fn h() {{}}\n",
+            "pub fn f() {}\n".repeat(9)
+        ),
+    );
+    git(root, "bob", 6, &["commit", "-q", "-am", "side"]);
+    git(root, "alice", 5, &["checkout", "-q", "main"]);
+    scratch.write("src/other.rs", "pub fn other() {}\n");
+    git(root, "alice", 5, &["add", "."]);
+    git(root, "alice", 5, &["commit", "-q", "-m", "other"]);
+    git(
+        root,
+        "alice",
+        4,
+        &["merge", "-q", "--no-ff", "-m", "merge", "side"],
+    );
+
+    let server = McpServer::start(root, &[]).await.expect("start lingo");
+    let month = server
+        .call("analyze_code_churn", json!({ "project_path": "." }))
+        .await
+        .ok();
+    let rows: Vec<String> = month["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} +{} -{} {}",
+                f["file_path"].as_str().unwrap(),
+                f["commits"],
+                f["lines_added"],
+                f["lines_deleted"],
+                f["author_count"]
+            )
+        })
+        .collect();
+    // lib.rs: added (10 lines), then one line replaced by two on the branch.
+    assert_eq!(
+        rows,
+        ["src/lib.rs 2 +12 -1 2", "src/other.rs 1 +1 -0 1"],
+        "{month:#}"
+    );
+    assert_eq!(month["files"][0]["churn_score"], 1.0);
+    assert_eq!(
+        month["files"][0]["authors"],
+        json!(["alice@example.com", "bob@example.com"])
+    );
+    // Three commits in the period (the merge not counted): README.md's
+    // counts there but is not code lingo indexes.
+    assert_eq!(month["summary"]["commits"], 3, "{month:#}");
+    assert_eq!(month["summary"]["files_changed"], 2);
+    let longer = server
+        .call(
+            "analyze_code_churn",
+            json!({ "project_path": "src", "period_days": 60 }),
+        )
+        .await
+        .ok();
+    assert_eq!(longer["summary"]["commits"], 4);
+    assert_eq!(longer["summary"]["files_changed"], 3);
+    let text = server
+        .call(
+            "analyze_code_churn",
+            json!({ "project_path": ".", "limit": 1 }),
+        )
+        .await
+        .text;
+    assert!(
+        text.contains("src/lib.rs score 1.0: 2 commits +12 -1 by 2 authors"),
+        "{text}"
+    );
+    assert!(text.contains("next page: analyze_code_churn"), "{text}");
+    for (arguments, code, field) in [
+        (
+            json!({ "project_path": ".", "period_days": 0 }),
+            "INVALID_PARAM",
+            "period_days",
+        ),
+        (
+            json!({ "project_path": ".", "period_days": 100_000 }),
+            "INVALID_PARAM",
+            "period_days",
+        ),
+        (
+            json!({ "period_days": 3 }),
+            "MISSING_REQUIRED_PARAM",
+            "project_path",
+        ),
+        (
+            json!({ "project_path": "../.." }),
+            "PATH_OUTSIDE_BOUNDARY",
+            "",
+        ),
+    ] {
+        let error = server
+            .call("analyze_code_churn", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["code"], code, "{arguments}: {error:#}");
+        if !field.is_empty() {
+            assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn churn_without_a_repository_says_so() {
+    // Outside the build tree, which is itself in a repository.
+    let root = std::env::temp_dir().join(format!("lingo-churn-none-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("a.rs"), "pub fn a() {}\n").unwrap();
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let outcome = server
+        .call("analyze_code_churn", json!({ "project_path": "." }))
+        .await;
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&root);
+    if std::process::Command::new("git")
+        .args(["-C", root.parent().unwrap().to_str().unwrap(), "rev-parse"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        // The temporary folder is in a repository on this machine.
+        return;
+    }
+    let error = outcome.err();
+    assert_eq!(error["code"], "GIT_HISTORY_UNAVAILABLE", "{error:#}");
+    assert_eq!(error["details"]["path"], ".");
 }

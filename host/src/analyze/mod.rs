@@ -5,6 +5,7 @@
 //! severity; paging) over analyses computed from the typed analysis layer.
 //! One module per category; nothing here names a language.
 
+mod churn;
 mod cycles;
 mod dead_code;
 mod documentation;
@@ -24,6 +25,7 @@ use serde_json::{Map, Value};
 use crate::analysis::{Analysis, AnalysisError, Range};
 use crate::workspace::FileEntry;
 
+pub use churn::{ChurnReport, churn};
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};

@@ -296,9 +296,18 @@ pub fn checksum(sha256_hex: &str) -> String {
 /// Now as RFC 3339 UTC (`2025-10-10T12:00:00Z`), without a date crate:
 /// the civil date from days since the epoch (Howard Hinnant's algorithm).
 pub fn now_rfc3339() -> String {
-    let seconds = std::time::SystemTime::now()
+    rfc3339(now_seconds())
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
+        .map_or(0, |d| d.as_secs()) as i64
+}
+
+/// `seconds` since the Unix epoch as an RFC 3339 UTC timestamp.
+pub fn rfc3339(seconds: i64) -> String {
     let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

@@ -90,15 +90,107 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
     report.groups = report.groups.into_iter().skip(offset).take(limit).collect();
     let returned = report.groups.len();
     let mut value = to_json(&report)?;
-    value["pagination"] = json!({
+    value["pagination"] = page(offset, limit, returned, total);
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+/// `analyze_code_churn`.
+pub fn churn() -> Tool {
+    Tool {
+        name: "analyze_code_churn",
+        aliases: &["analyzeCodeChurn"],
+        description: "Code churn (mcp-wire-protocol.md) from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
+        input_schema: json!({
+            "type": "object",
+            "required": ["project_path"],
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file (`.` for the workspace)" },
+                "period_days": { "type": "integer", "minimum": 1, "maximum": 36500, "default": 30 },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Files per page" },
+                "offset": { "type": "integer", "minimum": 0, "default": 0 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_churn,
+        text: text::churn,
+        output_schema: churn_schema(),
+    }
+}
+
+fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let path = args.required_str("project_path")?;
+    let period_days = args.uint("period_days", 36_500)?.unwrap_or(30);
+    if period_days == 0 {
+        return Err(ToolError::invalid("period_days", "expected at least 1 day"));
+    }
+    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
+    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(path)?;
+    let root = context.workspace.root();
+    let mut report =
+        analyze::churn(root, &files, period_days as u32).map_err(|e| ToolError::NoHistory {
+            path: path.to_string(),
+            reason: e.to_string(),
+        })?;
+    let total = report.files.len();
+    report.files = report.files.into_iter().skip(offset).take(limit).collect();
+    let mut value = to_json(&report)?;
+    value["pagination"] = page(
+        offset,
+        limit,
+        value["files"].as_array().map_or(0, Vec::len),
+        total,
+    );
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+/// The `pagination` object of a page of `returned` items from `offset`.
+fn page(offset: usize, limit: usize, returned: usize, total: usize) -> Value {
+    json!({
         "offset": offset,
         "limit": limit,
         "returned": returned,
         "total": total,
         "has_more": offset + returned < total,
-    });
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
+    })
+}
+
+fn pagination_schema() -> Value {
+    object(
+        &["offset", "limit", "returned", "total", "has_more"],
+        json!({ "offset": integer(), "limit": integer(), "returned": integer(), "total": integer(), "has_more": { "type": "boolean" } }),
+    )
+}
+
+fn churn_schema() -> Value {
+    object(
+        &["period_days", "since", "summary", "files", "pagination"],
+        json!({
+            "period_days": integer(),
+            "since": string(),
+            "summary": object(
+                &["commits", "files_changed", "files_in_scope", "lines_added", "lines_deleted", "authors"],
+                json!({
+                    "commits": integer(), "files_changed": integer(), "files_in_scope": integer(),
+                    "lines_added": integer(), "lines_deleted": integer(), "authors": integer(),
+                }),
+            ),
+            "files": array_of(object(
+                &["file_path", "commits", "lines_added", "lines_deleted", "author_count", "authors", "last_change", "churn_score"],
+                json!({
+                    "file_path": string(), "commits": integer(), "lines_added": integer(),
+                    "lines_deleted": integer(), "author_count": integer(), "authors": array_of(string()),
+                    "last_change": string(), "churn_score": number(), "binary": { "type": "boolean" },
+                }),
+            )),
+            "incomplete_reasons": array_of(string()),
+            "pagination": pagination_schema(),
+            "generation": integer(),
+        }),
+    )
 }
 
 fn number() -> Value {
@@ -147,10 +239,7 @@ fn duplicates_schema() -> Value {
             ),
             "unread": array_of(object(&["file_path", "reason"], json!({ "file_path": string(), "reason": string() }))),
             "incomplete_reasons": array_of(string()),
-            "pagination": object(
-                &["offset", "limit", "returned", "total", "has_more"],
-                json!({ "offset": integer(), "limit": integer(), "returned": integer(), "total": integer(), "has_more": { "type": "boolean" } }),
-            ),
+            "pagination": pagination_schema(),
             "generation": integer(),
         }),
     )

@@ -100,6 +100,7 @@ impl ToolRegistry {
             analyze::tests(),
             analyze::complexity(),
             code_health::duplicates(),
+            code_health::churn(),
             analyze::batch(),
         ];
         for tool in &mut tools {

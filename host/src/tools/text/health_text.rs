@@ -96,3 +96,40 @@ pub fn duplicates(value: &Value, request: &Request, writer: &mut Writer) {
         }
     }
 }
+
+/// `analyze_code_churn`: totals, then one line per file.
+pub fn churn(value: &Value, request: &Request, writer: &mut Writer) {
+    let summary = &value["summary"];
+    writer.always(&format!(
+        "churn over {} days (since {}): {} commits, {} of {} files changed, +{} -{} lines, {} authors",
+        value["period_days"],
+        str_of(value, "since").unwrap_or("?"),
+        summary["commits"],
+        summary["files_changed"],
+        summary["files_in_scope"],
+        summary["lines_added"],
+        summary["lines_deleted"],
+        summary["authors"],
+    ));
+    for reason in value["incomplete_reasons"].as_array().into_iter().flatten() {
+        writer.always(&format!("incomplete: {}", reason.as_str().unwrap_or("?")));
+    }
+    let mut shown = 0;
+    for file in value["files"].as_array().into_iter().flatten() {
+        let line = format!(
+            "{} score {}: {} commits +{} -{} by {} authors, last {}",
+            str_of(file, "file_path").unwrap_or("?"),
+            file["churn_score"],
+            file["commits"],
+            file["lines_added"],
+            file["lines_deleted"],
+            file["author_count"],
+            str_of(file, "last_change").unwrap_or("?"),
+        );
+        if !writer.line(&line) {
+            break;
+        }
+        shown += 1;
+    }
+    close_paged(value, request, writer, shown);
+}
