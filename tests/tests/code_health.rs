@@ -4,7 +4,9 @@
 //! line inserted), files whose plugin gives no tokens listed, and hostile
 //! arguments refused with their field; `analyze_code_churn` on a git
 //! history written for it (commits dated, two authors, a merge, a file
-//! changed before the period and one lingo does not index).
+//! changed before the period and one lingo does not index);
+//! `analyze_defect_probability`'s factors on a history where one file is
+//! complex, often changed and depended on, and without a history.
 
 use lingo_e2e::{McpServer, Scratch};
 use serde_json::{Value, json};
@@ -484,4 +486,155 @@ async fn churn_without_a_repository_says_so() {
     let error = outcome.err();
     assert_eq!(error["code"], "GIT_HISTORY_UNAVAILABLE", "{error:#}");
     assert_eq!(error["details"]["path"], ".");
+}
+
+const TANGLED: &str = "use crate::plain::half;
+
+pub fn tangled(n: i32, m: i32) -> i32 {
+    let mut total = 0;
+    for i in 0..n {
+        if i % 2 == 0 && m > 0 {
+            total += half(i);
+        } else if i % 3 == 0 || m < 0 {
+            total -= 1;
+        } else {
+            while total > 100 {
+                total /= 2;
+            }
+        }
+    }
+    total
+}
+";
+
+#[tokio::test]
+async fn defect_probability_shows_each_factor() {
+    let scratch = Scratch::new("health-defects");
+    let root = scratch.path();
+    git(root, "alice", 20, &["init", "-q"]);
+    scratch.write("src/lib.rs", "pub mod plain;\npub mod tangled;\n");
+    scratch.write(
+        "src/plain.rs",
+        "pub fn half(n: i32) -> i32 {\n    n / 2\n}\n",
+    );
+    scratch.write("src/tangled.rs", TANGLED);
+    git(root, "alice", 20, &["add", "."]);
+    git(root, "alice", 20, &["commit", "-q", "-m", "start"]);
+    for day in 1..5 {
+        scratch.write("src/tangled.rs", format!("{TANGLED}// change {day}\n"));
+        git(root, "bob", 20 - day, &["commit", "-q", "-am", "change"]);
+    }
+    let server = McpServer::start(root, &[]).await.expect("start lingo");
+    let answer = server
+        .call("analyze_defect_probability", json!({}))
+        .await
+        .ok();
+    let first = &answer["files"][0];
+    assert_eq!(first["file_path"], "src/tangled.rs", "{answer:#}");
+    assert_eq!(first["confidence"], 1.0);
+    let factor = |name: &str| {
+        first["factors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}: {first:#}"))
+            .clone()
+    };
+    // 1 + for + if + && + else if + || + while = 7.
+    assert_eq!(factor("complexity")["value"], 7.0, "{first:#}");
+    assert_eq!(factor("complexity")["normalized"], 0.412);
+    // Five commits: the first and four changes.
+    assert_eq!(factor("churn")["value"], 5.0, "{first:#}");
+    assert_eq!(factor("duplication")["value"], 0.0);
+    // Its `use crate::plain::half` names the crate root (lib.rs) and
+    // plain.rs; nothing refers into it.
+    assert_eq!(factor("coupling")["value"], 2.0, "{first:#}");
+    assert_eq!(
+        factor("coupling")["explanation"],
+        "depends on 2 files, 0 depend on it"
+    );
+    let sum: f64 = first["factors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["contribution"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (sum - first["probability"].as_f64().unwrap()).abs() < 0.002,
+        "{first:#}"
+    );
+    assert_eq!(answer["summary"]["files_analyzed"], 3);
+    let text = server
+        .call("analyze_defect_probability", json!({ "limit": 1 }))
+        .await
+        .text;
+    assert!(text.contains("src/tangled.rs"), "{text}");
+    assert!(text.contains("complexity 0."), "{text}");
+    assert!(
+        text.contains("highest cyclomatic complexity of a function: 7"),
+        "{text}"
+    );
+
+    // Gated when asked: tangled.rs is above 0.3, plain.rs is not.
+    let verdict = server
+        .call("quality_gate", json!({ "defect_threshold": 0.3 }))
+        .await
+        .ok();
+    let defects: Vec<&str> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["check"] == "defect_probability")
+        .map(|v| v["file_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(defects, ["src/tangled.rs"], "{verdict:#}");
+    let error = server
+        .call(
+            "analyze_defect_probability",
+            json!({ "min_confidence": 1.5 }),
+        )
+        .await
+        .err();
+    assert_eq!(error["details"]["field"], "min_confidence");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn defect_probability_without_history_is_less_confident() {
+    let root = std::env::temp_dir().join(format!("lingo-defects-none-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("a.rs"),
+        TANGLED.replace("use crate::plain::half;", "fn half(n: i32) -> i32 { n }"),
+    )
+    .unwrap();
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let answer = server
+        .call("analyze_defect_probability", json!({}))
+        .await
+        .ok();
+    let strict = server
+        .call(
+            "analyze_defect_probability",
+            json!({ "min_confidence": 0.8 }),
+        )
+        .await
+        .ok();
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&root);
+    if answer["unmeasured"].as_array().is_none_or(Vec::is_empty) {
+        // The temporary folder is in a repository on this machine.
+        return;
+    }
+    // Churn's weight (0.25) is not measured.
+    assert_eq!(answer["files"][0]["confidence"], 0.75, "{answer:#}");
+    assert!(
+        answer["unmeasured"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("churn")
+    );
+    assert_eq!(strict["summary"]["files_reported"], 0);
+    assert_eq!(strict["summary"]["files_analyzed"], 1);
 }

@@ -235,6 +235,34 @@ impl Analysis {
         }
         graph
     }
+
+    /// Per file, how many other files it depends on (efferent coupling)
+    /// and how many depend on it (afferent), by certain references.
+    pub fn file_coupling(&self) -> HashMap<String, Coupling> {
+        let graph = self.dependency_graph(GraphLevel::Files);
+        graph
+            .node_indices()
+            .map(|node| {
+                let count = |direction| graph.neighbors_directed(node, direction).count();
+                (
+                    graph[node].clone(),
+                    Coupling {
+                        depends_on: count(petgraph::Direction::Outgoing),
+                        depended_on_by: count(petgraph::Direction::Incoming),
+                    },
+                )
+            })
+            .collect()
+    }
+}
+
+/// A file's coupling to the other files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Coupling {
+    /// Files it holds a certain reference into.
+    pub depends_on: usize,
+    /// Files holding a certain reference into it.
+    pub depended_on_by: usize,
 }
 
 fn round(x: f64) -> f64 {

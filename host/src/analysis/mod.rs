@@ -33,7 +33,7 @@ pub use dependencies::{DependencyGraph, PathsBetween};
 pub use diagnostics::{DiagnosticView, Diagnostics, UnanalyzedFile, diagnostics};
 pub use error::AnalysisError;
 pub use graph_metrics::{
-    Components, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted, NodeMetrics,
+    Components, Coupling, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted, NodeMetrics,
 };
 pub use hierarchy::{
     Call, CallDirection, CallEnd, CallHierarchy, CallSite, MAX_DEPTH as MAX_CALL_DEPTH,

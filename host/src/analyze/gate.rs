@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{DuplicatesRequest, Thresholds, duplicates, quality};
+use super::{DuplicatesRequest, Thresholds, defect_probability, duplicates, quality};
 use crate::analysis::{Analysis, Range, RangePoint};
 use crate::workspace::FileEntry;
 
@@ -140,21 +140,39 @@ pub fn quality_gate(
         reason: None,
     });
     violations.extend(duplication);
-    for (name, threshold, what) in [
-        ("coverage", request.coverage_threshold, "test coverage"),
-        (
-            "defect_probability",
-            request.defect_threshold,
-            "defect probability",
-        ),
-    ] {
-        checks.push(Check {
-            name,
+    checks.push(Check {
+        name: "coverage",
+        status: Status::Skipped,
+        threshold: request.coverage_threshold,
+        violations: 0,
+        reason: Some("lingo does not measure test coverage".into()),
+    });
+    match request.defect_threshold {
+        Some(threshold) => {
+            let defects = defect_violations(analysis, files, threshold);
+            checks.push(Check {
+                name: "defect_probability",
+                status: if defects.is_empty() {
+                    Status::Passed
+                } else {
+                    Status::Failed
+                },
+                threshold: Some(threshold),
+                violations: defects.len(),
+                reason: None,
+            });
+            violations.extend(defects);
+        }
+        None => checks.push(Check {
+            name: "defect_probability",
             status: Status::Skipped,
-            threshold,
+            threshold: None,
             violations: 0,
-            reason: Some(format!("lingo does not measure {what} yet")),
-        });
+            reason: Some(
+                "no defect_threshold given: lingo's defect probability is an explainable score (analyze_defect_probability), not a calibrated probability, so it gates only when asked"
+                    .into(),
+            ),
+        }),
     }
     GateResult {
         passed: checks.iter().all(|c| c.status != Status::Failed),
@@ -202,6 +220,45 @@ fn duplication_violations(files: &[Arc<FileEntry>], threshold: f64) -> Vec<Viola
                 message: format!(
                     "{}% of the file's lines are duplicated ({} of {}; at most {threshold}%)",
                     file.duplication_percentage, file.duplicated_lines, file.total_lines
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The defect check: each file whose defect probability (whatever its
+/// confidence) is above `threshold`, with its factors in the message.
+fn defect_violations(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    threshold: f64,
+) -> Vec<Violation> {
+    let report = defect_probability(analysis, files, 0.0);
+    report
+        .files
+        .iter()
+        .filter(|f| f.probability > threshold)
+        .map(|file| {
+            let factors: Vec<String> = file
+                .factors
+                .iter()
+                .map(|f| format!("{} {}", f.name, f.contribution))
+                .collect();
+            let start = RangePoint {
+                line: 0,
+                character: 0,
+            };
+            Violation {
+                check: "defect_probability",
+                file_path: file.file_path.clone(),
+                range: Range { start, end: start },
+                symbol: String::new(),
+                value: file.probability,
+                threshold,
+                message: format!(
+                    "defect probability {} (at most {threshold}): {}",
+                    file.probability,
+                    factors.join(", ")
                 ),
             }
         })

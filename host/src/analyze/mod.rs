@@ -8,6 +8,7 @@
 mod churn;
 mod cycles;
 mod dead_code;
+mod defects;
 mod documentation;
 mod duplicates;
 mod gate;
@@ -28,6 +29,7 @@ use crate::workspace::FileEntry;
 pub use churn::{ChurnReport, churn};
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
+pub use defects::{DefectReport, defect_probability};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
 pub use duplicates::{Detection, DuplicatesReport, DuplicatesRequest, duplicates};
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};

@@ -81,7 +81,7 @@ pub fn quality_gate() -> Tool {
     Tool {
         name: "quality_gate",
         aliases: &["qualityGate"],
-        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. Coverage and defect probability are not measured yet: those checks are reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). Coverage is not measured: that check is reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
         input_schema: json!({
             "type": "object",
             "properties": {
@@ -89,7 +89,7 @@ pub fn quality_gate() -> Tool {
                 "complexity_threshold": threshold("Highest cyclomatic complexity a function may have (default 10)"),
                 "duplication_threshold": threshold("Highest share of duplicated lines, in percent, over the files (default 5); clones as analyze_duplicates finds them at its defaults"),
                 "coverage_threshold": threshold("Lowest test coverage (not measured yet: the check is skipped)"),
-                "defect_threshold": threshold("Highest defect probability (not measured yet: the check is skipped)"),
+                "defect_threshold": threshold("Highest defect probability of a file, as analyze_defect_probability scores it (no default: the check is skipped without it)"),
                 "fail_on_violation": { "type": "boolean", "default": false, "description": "Answer a failed gate as an error (QUALITY_GATE_FAILED)" }
             },
             "additionalProperties": false

@@ -147,6 +147,95 @@ fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     Ok(value)
 }
 
+/// `analyze_defect_probability`.
+pub fn defect_probability() -> Tool {
+    Tool {
+        name: "analyze_defect_probability",
+        aliases: &["analyzeDefectProbability"],
+        description: "How likely each file is to hold a defect (mcp-wire-protocol.md), as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file to analyse (default: the whole workspace)" },
+                "min_confidence": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.7 },
+                "explain": { "type": "boolean", "default": true, "description": "Write each file's factors in the text answer (the structured answer always has them)" },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Files per page" },
+                "offset": { "type": "integer", "minimum": 0, "default": 0 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_defect_probability,
+        text: text::defects,
+        output_schema: defects_schema(),
+    }
+}
+
+fn run_defect_probability(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let min_confidence = match args.value("min_confidence") {
+        None | Some(Value::Null) => 0.7,
+        Some(value) => value
+            .as_f64()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .ok_or_else(|| ToolError::invalid("min_confidence", "expected a number from 0 to 1"))?,
+    };
+    args.bool("explain", true)?;
+    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
+    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
+    let path = args.str("project_path")?.unwrap_or(".");
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(path)?;
+    let mut report = analyze::defect_probability(&analysis, &files, min_confidence);
+    let total = report.files.len();
+    report.files = report.files.into_iter().skip(offset).take(limit).collect();
+    let returned = report.files.len();
+    let mut value = to_json(&report)?;
+    value["pagination"] = page(offset, limit, returned, total);
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn defects_schema() -> Value {
+    let factor = object(
+        &[
+            "name",
+            "value",
+            "normalized",
+            "weight",
+            "contribution",
+            "explanation",
+        ],
+        json!({
+            "name": { "type": "string", "enum": ["complexity", "churn", "duplication", "coupling"] },
+            "value": number(), "normalized": number(), "weight": number(),
+            "contribution": number(), "explanation": string(),
+        }),
+    );
+    object(
+        &["summary", "files", "weights", "pagination"],
+        json!({
+            "summary": object(
+                &["files_analyzed", "files_reported", "high", "medium", "low", "average_probability"],
+                json!({
+                    "files_analyzed": integer(), "files_reported": integer(), "high": integer(),
+                    "medium": integer(), "low": integer(), "average_probability": number(),
+                }),
+            ),
+            "files": array_of(object(
+                &["file_path", "probability", "confidence", "risk", "factors"],
+                json!({
+                    "file_path": string(), "probability": number(), "confidence": number(),
+                    "risk": { "type": "string", "enum": ["high", "medium", "low"] },
+                    "factors": array_of(factor),
+                }),
+            )),
+            "weights": { "type": "object", "additionalProperties": number() },
+            "unmeasured": array_of(string()),
+            "pagination": pagination_schema(),
+            "generation": integer(),
+        }),
+    )
+}
+
 /// The `pagination` object of a page of `returned` items from `offset`.
 fn page(offset: usize, limit: usize, returned: usize, total: usize) -> Value {
     json!({

@@ -101,6 +101,7 @@ impl ToolRegistry {
             analyze::complexity(),
             code_health::duplicates(),
             code_health::churn(),
+            code_health::defect_probability(),
             analyze::batch(),
         ];
         for tool in &mut tools {

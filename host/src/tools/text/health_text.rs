@@ -133,3 +133,59 @@ pub fn churn(value: &Value, request: &Request, writer: &mut Writer) {
     }
     close_paged(value, request, writer, shown);
 }
+
+/// `analyze_defect_probability`: totals, then one line per file with its
+/// factors' contributions (their explanations too unless `explain` is
+/// false).
+pub fn defects(value: &Value, request: &Request, writer: &mut Writer) {
+    let summary = &value["summary"];
+    writer.always(&format!(
+        "defect probability: {} files ({} high, {} medium, {} low risk), mean {}",
+        summary["files_reported"],
+        summary["high"],
+        summary["medium"],
+        summary["low"],
+        summary["average_probability"],
+    ));
+    for reason in value["unmeasured"].as_array().into_iter().flatten() {
+        writer.always(&format!("not measured: {}", reason.as_str().unwrap_or("?")));
+    }
+    let explain = request
+        .arguments
+        .get("explain")
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
+    let mut shown = 0;
+    for file in value["files"].as_array().into_iter().flatten() {
+        let factors: Vec<String> = file["factors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| {
+                let name = str_of(f, "name").unwrap_or("?");
+                if explain {
+                    format!(
+                        "{name} {} ({})",
+                        f["contribution"],
+                        str_of(f, "explanation").unwrap_or("")
+                    )
+                } else {
+                    format!("{name} {}", f["contribution"])
+                }
+            })
+            .collect();
+        let line = format!(
+            "{} {} {} (confidence {}): {}",
+            str_of(file, "file_path").unwrap_or("?"),
+            str_of(file, "risk").unwrap_or("?"),
+            file["probability"],
+            file["confidence"],
+            factors.join("; ")
+        );
+        if !writer.line(&line) {
+            break;
+        }
+        shown += 1;
+    }
+    close_paged(value, request, writer, shown);
+}
