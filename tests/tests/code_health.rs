@@ -6,7 +6,8 @@
 //! history written for it (commits dated, two authors, a merge, a file
 //! changed before the period and one lingo does not index);
 //! `analyze_defect_probability`'s factors on a history where one file is
-//! complex, often changed and depended on, and without a history.
+//! complex, often changed and depended on, and without a history;
+//! `analyze_name_similarity` over names in four languages.
 
 use lingo_e2e::{McpServer, Scratch};
 use serde_json::{Value, json};
@@ -637,4 +638,97 @@ async fn defect_probability_without_history_is_less_confident() {
     );
     assert_eq!(strict["summary"]["files_reported"], 0);
     assert_eq!(strict["summary"]["files_analyzed"], 1);
+}
+
+#[tokio::test]
+async fn similar_names_are_found_by_words_and_by_sound() {
+    let scratch = Scratch::new("health-names");
+    scratch.write("web/cart.ts", "export function calculateTotal(): number { return 1; }\nexport function computeSum(): number { return 2; }\n");
+    scratch.write(
+        "rust/src/lib.rs",
+        "pub fn calc_total() -> u32 {\n    3\n}\n\npub struct TotalCalculator;\n",
+    );
+    scratch.write(
+        "go/paint.go",
+        "package paint\n\nfunc FetchColor() int { return 4 }\n",
+    );
+    scratch.write(
+        "cs/Shop.cs",
+        "class Shop\n{\n    int CalculateTotalPrice() { return 5; }\n}\n",
+    );
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let names = |answer: &Value| -> Vec<String> {
+        answer["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let answer = server
+        .call(
+            "analyze_name_similarity",
+            json!({ "query": "calculateTotal", "top_k": 4 }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        names(&answer),
+        // Its words in order beat the same words reordered.
+        [
+            "calculateTotal",
+            "calc_total",
+            "CalculateTotalPrice",
+            "TotalCalculator"
+        ],
+        "{answer:#}"
+    );
+    assert_eq!(answer["matches"][0]["score"], 1.0);
+    assert_eq!(
+        answer["matches"][0]["places"][0]["file_path"],
+        "web/cart.ts"
+    );
+    assert_eq!(answer["query_words"], json!(["calculate", "total"]));
+    let types = server
+        .call(
+            "analyze_name_similarity",
+            json!({ "query": "calculateTotal", "scope": "types", "top_k": 5 }),
+        )
+        .await
+        .ok();
+    assert_eq!(names(&types), ["TotalCalculator", "Shop"], "{types:#}");
+    let sound = server
+        .call(
+            "analyze_name_similarity",
+            json!({ "query": "fetchColour", "phonetic": true, "top_k": 1 }),
+        )
+        .await;
+    assert!(!sound.is_error, "{:#}", sound.value);
+    assert_eq!(sound.value["matches"][0]["name"], "FetchColor");
+    assert_eq!(sound.value["matches"][0]["phonetic_match"], true);
+    assert!(
+        sound
+            .text
+            .contains("FetchColor sounds alike: function go/paint.go:3"),
+        "{}",
+        sound.text
+    );
+    for (arguments, field) in [
+        (json!({ "query": "" }), "query"),
+        (json!({ "query": "42" }), "query"),
+        (json!({ "query": "x".repeat(300) }), "query"),
+        (json!({ "query": "total", "scope": "galaxies" }), "scope"),
+        (json!({ "query": "total", "top_k": 0 }), "top_k"),
+        (json!({ "query": "total", "phonetic": "yes" }), "phonetic"),
+        (json!({}), "query"),
+    ] {
+        let error = server
+            .call("analyze_name_similarity", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    server.stop().await;
 }

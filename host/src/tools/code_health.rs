@@ -9,7 +9,7 @@ use super::output::{array_of, integer, object, string};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
-use crate::analyze::{self, Detection, DuplicatesRequest};
+use crate::analyze::{self, Detection, DuplicatesRequest, NameScope};
 use crate::error::ToolError;
 
 const DEFAULT_GROUPS: u64 = 100;
@@ -231,6 +231,91 @@ fn defects_schema() -> Value {
             "weights": { "type": "object", "additionalProperties": number() },
             "unmeasured": array_of(string()),
             "pagination": pagination_schema(),
+            "generation": integer(),
+        }),
+    )
+}
+
+/// `analyze_name_similarity`.
+pub fn name_similarity() -> Tool {
+    Tool {
+        name: "analyze_name_similarity",
+        aliases: &["analyzeNameSimilarity"],
+        description: "The declared names most like `query` (mcp-wire-protocol.md), best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
+        input_schema: json!({
+            "type": "object",
+            "required": ["query"],
+            "properties": {
+                "query": { "type": "string", "minLength": 1, "maxLength": 256 },
+                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
+                "top_k": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 10 },
+                "phonetic": { "type": "boolean", "default": false },
+                "scope": { "type": "string", "enum": NameScope::NAMES, "default": "all" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_name_similarity,
+        text: text::names,
+        output_schema: names_schema(),
+    }
+}
+
+fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let query = args.required_str("query")?;
+    if query.trim().is_empty() || query.len() > 256 {
+        return Err(ToolError::invalid(
+            "query",
+            "expected a name of 1 to 256 bytes",
+        ));
+    }
+    if analyze::name_words(query).is_empty() {
+        return Err(ToolError::invalid(
+            "query",
+            "the query has no letters to compare",
+        ));
+    }
+    let scope = match args.str("scope")? {
+        None => NameScope::All,
+        Some(name) => NameScope::parse(name).ok_or_else(|| ToolError::InvalidParam {
+            field: "scope".into(),
+            reason: format!(
+                "`{}` is not a scope ({})",
+                name.chars().take(32).collect::<String>(),
+                NameScope::NAMES.join(", ")
+            ),
+            suggestions: crate::error::similar(name, NameScope::NAMES, 2),
+        })?,
+    };
+    let top_k = args.limit("top_k", 10, 1000)?;
+    let phonetic = args.bool("phonetic", false)?;
+    let path = args.str("project_path")?.unwrap_or(".");
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(path)?;
+    let answer = analyze::name_similarity(&files, query, scope, top_k, phonetic);
+    let mut value = to_json(&answer)?;
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn names_schema() -> Value {
+    let place = object(
+        &["file_path", "line", "kind"],
+        json!({ "file_path": string(), "line": integer(), "kind": string() }),
+    );
+    object(
+        &["query", "query_words", "names_compared", "matches"],
+        json!({
+            "query": string(),
+            "query_words": array_of(string()),
+            "names_compared": integer(),
+            "matches": array_of(object(
+                &["name", "score", "spelling", "words", "phonetic_match", "declarations", "places"],
+                json!({
+                    "name": string(), "score": number(), "spelling": number(), "words": number(),
+                    "phonetic_match": { "type": "boolean" }, "declarations": integer(),
+                    "places": array_of(place),
+                }),
+            )),
             "generation": integer(),
         }),
     )

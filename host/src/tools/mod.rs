@@ -102,6 +102,7 @@ impl ToolRegistry {
             code_health::duplicates(),
             code_health::churn(),
             code_health::defect_probability(),
+            code_health::name_similarity(),
             analyze::batch(),
         ];
         for tool in &mut tools {

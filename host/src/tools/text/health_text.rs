@@ -189,3 +189,38 @@ pub fn defects(value: &Value, request: &Request, writer: &mut Writer) {
     }
     close_paged(value, request, writer, shown);
 }
+
+/// `analyze_name_similarity`: one line per name with its score and where
+/// it is declared.
+pub fn names(value: &Value, _request: &Request, writer: &mut Writer) {
+    let matches = value["matches"].as_array().cloned().unwrap_or_default();
+    writer.always(&format!(
+        "names like `{}`: {} of {} names",
+        str_of(value, "query").unwrap_or("?"),
+        matches.len(),
+        value["names_compared"]
+    ));
+    for m in &matches {
+        let place = &m["places"][0];
+        let more = match m["declarations"].as_u64().unwrap_or(1) {
+            0 | 1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        let sound = if m["phonetic_match"].as_bool().unwrap_or(false) {
+            " sounds alike"
+        } else {
+            ""
+        };
+        let line = format!(
+            "{} {}{sound}: {} {}:{}{more}",
+            m["score"],
+            str_of(m, "name").unwrap_or("?"),
+            str_of(place, "kind").unwrap_or("?"),
+            str_of(place, "file_path").unwrap_or("?"),
+            place["line"],
+        );
+        if !writer.line(&line) {
+            break;
+        }
+    }
+}
