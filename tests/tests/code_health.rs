@@ -732,3 +732,253 @@ async fn similar_names_are_found_by_words_and_by_sound() {
     }
     server.stop().await;
 }
+
+/// A Rust crate with one function over the complexity limit, a FIXME,
+/// a copied function and a dead helper.
+fn messy_crate(scratch: &Scratch) {
+    let branchy: String = (0..12)
+        .map(|i| format!("    if n == {i} {{\n        return {};\n    }}\n", i * 3))
+        .collect();
+    scratch.write("src/lib.rs", "pub mod messy;\npub mod copy;\n");
+    scratch.write(
+        "src/messy.rs",
+        format!(
+            "// FIXME: the table below is wrong for 11.\npub fn branchy(n: u32) -> u32 {{\n{branchy}    0\n}}\n\nfn never_called() -> u32 {{\n    7\n}}\n\n{RUST_SCORE}"
+        ),
+    );
+    scratch.write(
+        "src/copy.rs",
+        format!("// TODO: share with messy.rs\n{RUST_SCORE}"),
+    );
+}
+
+#[tokio::test]
+async fn deep_context_combines_the_analyses_into_a_report() {
+    let scratch = Scratch::new("health-deep");
+    messy_crate(&scratch);
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let outcome = server.call("analyze_deep_context", json!({})).await;
+    assert!(!outcome.is_error, "{:#}", outcome.value);
+    let report = &outcome.value;
+    assert_eq!(
+        report["analyses_run"],
+        json!([
+            "ast",
+            "complexity",
+            "churn",
+            "dag",
+            "dead-code",
+            "satd",
+            "duplicates",
+            "defect-probability"
+        ])
+    );
+    let satd = &report["analyses"]["satd"];
+    assert_eq!(
+        (satd["high"].as_u64(), satd["low"].as_u64()),
+        (Some(1), Some(1)),
+        "{satd:#}"
+    );
+    assert_eq!(satd["items"][0]["marker"], "FIXME");
+    assert_eq!(satd["items"][0]["file_path"], "src/messy.rs");
+    assert_eq!(satd["items"][0]["line"], 1);
+    assert_eq!(report["analyses"]["complexity"]["summary"]["violations"], 1);
+    // The copied function, across the two files (branchy's twelve
+    // alike `if`s are a clone of their own).
+    let groups = report["analyses"]["duplicates"]["groups"]
+        .as_array()
+        .unwrap();
+    assert!(
+        groups.iter().any(|g| {
+            let places: Vec<&str> = g["fragments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["file_path"].as_str().unwrap())
+                .collect();
+            places == ["src/copy.rs", "src/messy.rs"]
+        }),
+        "{groups:#?}"
+    );
+    assert_eq!(
+        report["analyses"]["dead_code"]["items"][0]["symbol"],
+        "never_called"
+    );
+    let card = &report["quality_scorecard"];
+    for key in [
+        "overall_health",
+        "complexity_score",
+        "maintainability_index",
+        "duplication_percentage",
+        "technical_debt_hours",
+    ] {
+        assert!(card[key].is_number(), "{key}: {card:#}");
+    }
+    // Three of the four functions (branchy, never_called, score twice)
+    // are within the limits.
+    assert_eq!(card["complexity_score"], 75.0, "{card:#}");
+    assert_eq!(report["file_tree"]["files"], 3);
+    assert_eq!(report["file_tree"]["children"][0]["name"], "src");
+    let titles: Vec<&str> = report["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["title"].as_str().unwrap())
+        .collect();
+    for title in [
+        "Reduce code complexity",
+        "Remove duplicated code",
+        "Delete dead code",
+        "Resolve the defects the comments admit",
+    ] {
+        assert!(titles.contains(&title), "{title}: {titles:?}");
+    }
+    // Churn needs a repository the scratch folder may be in or not; its
+    // absence is said, never guessed.
+    assert!(
+        report["analyses"].get("churn").is_some()
+            || report["unmeasured"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|u| u.as_str().unwrap().starts_with("churn")),
+        "{report:#}"
+    );
+    // The suggested call is one `delete` accepts, and it finds the helper.
+    let call = report["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["title"] == "Delete dead code")
+        .unwrap()["refactor_call"]
+        .clone();
+    assert_eq!(call["command"], "delete");
+    let plan = server.call("delete", call["arguments"].clone()).await.ok();
+    // One edit: never_called's lines (42-45) out of messy.rs.
+    let change = &plan["edits"]["documentChanges"][0];
+    assert_eq!(change["textDocument"]["uri"], "src/messy.rs", "{plan:#}");
+    assert_eq!(change["edits"][0]["range"]["start"]["line"], 41, "{plan:#}");
+    assert_eq!(plan["summary"]["text_edits"], 1, "{plan:#}");
+    assert!(
+        outcome
+            .text
+            .starts_with("# Deep context\nScorecard: health "),
+        "{}",
+        outcome.text
+    );
+    assert!(
+        outcome.text.contains("## Recommendations"),
+        "{}",
+        outcome.text
+    );
+
+    let only = server
+        .call(
+            "analyze_deep_context",
+            json!({ "include_analyses": ["satd", "ast"], "max_depth": 0 }),
+        )
+        .await
+        .ok();
+    assert_eq!(only["analyses_run"], json!(["ast", "satd"]));
+    assert!(only["file_tree"]["children"].is_null());
+    for (arguments, field) in [
+        (
+            json!({ "include_analyses": ["astrology"] }),
+            "include_analyses",
+        ),
+        (
+            json!({ "exclude_analyses": ["ast", "complexity", "churn", "dag", "dead-code", "satd", "duplicates", "defect-probability"] }),
+            "exclude_analyses",
+        ),
+        (json!({ "max_depth": 99 }), "max_depth"),
+        (
+            json!({ "include_patterns": ["[unclosed"] }),
+            "include_patterns",
+        ),
+    ] {
+        let error = server
+            .call("analyze_deep_context", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn comprehensive_runs_what_is_asked_and_says_what_it_cannot() {
+    let scratch = Scratch::new("health-comprehensive");
+    messy_crate(&scratch);
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let all = server
+        .call(
+            "analyze_comprehensive",
+            json!({ "perf": true, "include_tdg": true }),
+        )
+        .await
+        .ok();
+    for key in [
+        "complexity",
+        "duplicates",
+        "dead_code",
+        "defect_probability",
+        "perf",
+        "hotspots",
+    ] {
+        assert!(!all[key].is_null(), "{key}: {all:#}");
+    }
+    assert!(
+        all["unmeasured"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u.as_str().unwrap().starts_with("tdg:"))
+    );
+    let one = server
+        .call(
+            "analyze_comprehensive",
+            json!({ "include_duplicates": true, "min_lines": 20 }),
+        )
+        .await
+        .ok();
+    assert_eq!(one["summary"]["analyses"], json!(["duplicates"]));
+    // The copy is 13 lines: under 20, no clone.
+    assert_eq!(one["duplicates"]["summary"]["clone_groups"], 0, "{one:#}");
+    assert!(one["complexity"].is_null());
+    let summary = server
+        .call(
+            "analyze_comprehensive",
+            json!({ "executive_summary": true }),
+        )
+        .await
+        .ok();
+    assert!(summary["complexity"].is_null());
+    assert!(
+        summary["recommendations"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty())
+    );
+    for (arguments, field) in [
+        (
+            json!({ "include_complexity": false, "include_duplicates": false }),
+            "include_complexity",
+        ),
+        (json!({ "include_defects": "yes" }), "include_defects"),
+        (
+            json!({ "confidence_threshold": -1 }),
+            "confidence_threshold",
+        ),
+        (json!({ "min_lines": 0 }), "min_lines"),
+    ] {
+        let error = server
+            .call("analyze_comprehensive", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    server.stop().await;
+}

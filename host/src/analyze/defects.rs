@@ -98,19 +98,34 @@ pub fn defect_probability(
     files: &[Arc<FileEntry>],
     min_confidence: f64,
 ) -> DefectReport {
-    let root = analysis.workspace().root().to_path_buf();
+    let history = churn_history(analysis);
+    let clones = duplicates(files, &DuplicatesRequest::default());
+    defect_probability_of(analysis, files, min_confidence, (&history, &clones))
+}
+
+/// The history the churn factor reads ([`CHURN_DAYS`] days), or why not.
+pub fn churn_history(analysis: &Analysis) -> Result<History, String> {
     let since = crate::refactor::plan::now_seconds() - i64::from(CHURN_DAYS) * 86_400;
-    let (history, mut unmeasured) = match crate::history::since(&root, since) {
+    crate::history::since(analysis.workspace().root(), since).map_err(|e| e.to_string())
+}
+
+/// The defect probability from a history and the clones already found.
+pub fn defect_probability_of(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    min_confidence: f64,
+    (history, clones): (&Result<History, String>, &super::DuplicatesReport),
+) -> DefectReport {
+    let (history, mut unmeasured) = match history {
         Ok(history) => (Some(history), Vec::new()),
         Err(e) => (None, vec![format!("churn: {e}")]),
     };
-    if history.as_ref().is_some_and(|h| h.truncated) {
+    if history.is_some_and(|h| h.truncated) {
         unmeasured.push(format!(
             "churn: only the newest {} commits were read",
             crate::history::MAX_COMMITS
         ));
     }
-    let clones = duplicates(files, &DuplicatesRequest::default());
     let duplicated: HashMap<&str, f64> = clones
         .files
         .iter()
@@ -124,7 +139,7 @@ pub fn defect_probability(
         .filter(|f| f.facts().is_ok())
         .map(|file| {
             let measured = Measured {
-                history: history.as_ref(),
+                history,
                 duplication: (!unread.contains(file.path.as_str()))
                     .then(|| duplicated.get(file.path.as_str()).copied().unwrap_or(0.0)),
                 coupling: coupling.get(&file.path).copied().unwrap_or_default(),

@@ -149,30 +149,52 @@ pub struct DuplicatesReport {
     pub incomplete_reasons: Vec<String>,
 }
 
-/// The clones of `files`.
-pub fn duplicates(files: &[Arc<FileEntry>], request: &DuplicatesRequest) -> DuplicatesReport {
-    let lexed = lex_all(files);
-    let mut unread = Vec::new();
-    let mut incomplete_reasons = Vec::new();
-    let mut read: Vec<(&Arc<FileEntry>, Vec<Token>)> = Vec::new();
-    for (file, outcome) in files.iter().zip(lexed) {
+/// The files of a scope with their plugins' tokens.
+pub struct LexedFiles {
+    /// Each file whose tokens could be read, with them (checked).
+    pub read: Vec<(Arc<FileEntry>, Vec<Token>)>,
+    pub unread: Vec<Unread>,
+    /// Tokens a plugin broke the rules with, dropped.
+    pub incomplete_reasons: Vec<String>,
+}
+
+/// The tokens of `files`, asked of their plugins.
+pub fn lex_files(files: &[Arc<FileEntry>]) -> LexedFiles {
+    let mut lexed = LexedFiles {
+        read: Vec::new(),
+        unread: Vec::new(),
+        incomplete_reasons: Vec::new(),
+    };
+    for (file, outcome) in files.iter().zip(lex_all(files)) {
         match outcome {
             Ok((tokens, report)) => {
                 if !report.is_clean() {
-                    incomplete_reasons.push(format!(
+                    lexed.incomplete_reasons.push(format!(
                         "{}: tokens dropped ({})",
                         file.path,
                         report.broken_rules().join("; ")
                     ));
                 }
-                read.push((file, tokens));
+                lexed.read.push((file.clone(), tokens));
             }
-            Err(reason) => unread.push(Unread {
+            Err(reason) => lexed.unread.push(Unread {
                 file_path: file.path.clone(),
                 reason,
             }),
         }
     }
+    lexed
+}
+
+/// The clones of `files`.
+pub fn duplicates(files: &[Arc<FileEntry>], request: &DuplicatesRequest) -> DuplicatesReport {
+    duplicates_of(&lex_files(files), request)
+}
+
+/// The clones of files already lexed.
+pub fn duplicates_of(lexed: &LexedFiles, request: &DuplicatesRequest) -> DuplicatesReport {
+    let read = &lexed.read;
+    let mut incomplete_reasons = lexed.incomplete_reasons.clone();
     let token_files: Vec<TokenFile> = read
         .iter()
         .map(|(file, tokens)| TokenFile {
@@ -272,7 +294,7 @@ pub fn duplicates(files: &[Arc<FileEntry>], request: &DuplicatesRequest) -> Dupl
             min_lines: request.min_lines,
             threshold: request.threshold,
         },
-        unread,
+        unread: lexed.unread.clone(),
         incomplete_reasons,
     }
 }

@@ -8,6 +8,8 @@
 mod churn;
 mod cycles;
 mod dead_code;
+mod debt;
+mod deep_context;
 mod defects;
 mod documentation;
 mod duplicates;
@@ -30,9 +32,14 @@ use crate::workspace::FileEntry;
 pub use churn::{ChurnReport, churn};
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
-pub use defects::{DefectReport, defect_probability};
+pub use debt::{Debt, DebtItem, debt};
+pub use deep_context::{DEEP_ANALYSES, DeepContext, DeepRequest, deep_context};
+pub use defects::{DefectReport, churn_history, defect_probability, defect_probability_of};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
-pub use duplicates::{Detection, DuplicatesReport, DuplicatesRequest, duplicates};
+pub use duplicates::{
+    Detection, DuplicatesReport, DuplicatesRequest, LexedFiles, duplicates, duplicates_of,
+    lex_files,
+};
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use names::{NameScope, NameSimilarity, name_similarity, words as name_words};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};

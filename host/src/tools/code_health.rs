@@ -9,7 +9,10 @@ use super::output::{array_of, integer, object, string};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
 use crate::analysis::Analysis;
-use crate::analyze::{self, Detection, DuplicatesRequest, NameScope};
+use crate::analyze::{
+    self, DEEP_ANALYSES, DeepRequest, Detection, DuplicatesRequest, NameScope, Scope, ScopeError,
+    ScopeKind,
+};
 use crate::error::ToolError;
 
 const DEFAULT_GROUPS: u64 = 100;
@@ -66,7 +69,7 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
             .filter(|t| (0.0..=1.0).contains(t))
             .ok_or_else(|| ToolError::invalid("threshold", "expected a number from 0 to 1"))?,
     };
-    let min_lines = args.uint("min_lines", 10_000)?.unwrap_or(5).max(1) as u32;
+    let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(5) as u32;
     let min_tokens = args.uint("min_tokens", 100_000)?.unwrap_or(50);
     if min_tokens < 10 {
         return Err(ToolError::invalid(
@@ -120,10 +123,7 @@ pub fn churn() -> Tool {
 
 fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let path = args.required_str("project_path")?;
-    let period_days = args.uint("period_days", 36_500)?.unwrap_or(30);
-    if period_days == 0 {
-        return Err(ToolError::invalid("period_days", "expected at least 1 day"));
-    }
+    let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30);
     let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
     let analysis = Analysis::fresh(&context.workspace);
@@ -319,6 +319,304 @@ fn names_schema() -> Value {
             "generation": integer(),
         }),
     )
+}
+
+/// `analyze_deep_context`.
+pub fn deep_context() -> Tool {
+    Tool {
+        name: "analyze_deep_context",
+        aliases: &["analyzeDeepContext"],
+        description: "The analyses combined over one scope (mcp-wire-protocol.md): `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
+                "include_analyses": { "type": "array", "items": { "type": "string", "enum": DEEP_ANALYSES }, "maxItems": 16 },
+                "exclude_analyses": { "type": "array", "items": { "type": "string", "enum": DEEP_ANALYSES }, "maxItems": 16 },
+                "period_days": { "type": "integer", "minimum": 1, "maximum": 36500, "default": 30 },
+                "max_depth": { "type": "integer", "minimum": 0, "maximum": 32, "default": 3, "description": "Folder levels of the file tree" },
+                "include_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
+                "exclude_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_deep_context,
+        text: text::deep_context,
+        output_schema: deep_context_schema(),
+    }
+}
+
+fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let named = |field: &str| -> Result<Vec<&'static str>, ToolError> {
+        args.str_list(field)?
+            .into_iter()
+            .map(|name| {
+                DEEP_ANALYSES
+                    .iter()
+                    .find(|a| **a == name)
+                    .copied()
+                    .ok_or_else(|| ToolError::InvalidParam {
+                        field: field.into(),
+                        reason: format!(
+                            "`{}` is not an analysis ({})",
+                            name.chars().take(32).collect::<String>(),
+                            DEEP_ANALYSES.join(", ")
+                        ),
+                        suggestions: crate::error::similar(name, DEEP_ANALYSES, 2),
+                    })
+            })
+            .collect()
+    };
+    let include = named("include_analyses")?;
+    let exclude = named("exclude_analyses")?;
+    let analyses: Vec<&'static str> = DEEP_ANALYSES
+        .into_iter()
+        .filter(|a| (include.is_empty() || include.contains(a)) && !exclude.contains(a))
+        .collect();
+    if analyses.is_empty() {
+        return Err(ToolError::invalid(
+            "exclude_analyses",
+            "every analysis is excluded: nothing to run",
+        ));
+    }
+    let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30) as u32;
+    let max_depth = args.uint("max_depth", 32)?.unwrap_or(3) as usize;
+    let files = scoped_files(context, args)?;
+    let analysis = Analysis::fresh(&context.workspace);
+    let request = DeepRequest {
+        analyses,
+        period_days,
+        max_depth,
+        clone_min_lines: DuplicatesRequest::default().min_lines,
+        min_confidence: 0.0,
+    };
+    let report = analyze::deep_context(&analysis, &files, &request);
+    let mut value = to_json(&report)?;
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+/// `analyze_comprehensive`.
+pub fn comprehensive() -> Tool {
+    let include = |what: &str| json!({ "type": "boolean", "description": what });
+    Tool {
+        name: "analyze_comprehensive",
+        aliases: &["analyzeComprehensive"],
+        description: "Several analyses in one run (mcp-wire-protocol.md): complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
+                "include_duplicates": include("Clone groups and the duplicated share"),
+                "include_dead_code": include("Dead declarations"),
+                "include_defects": include("Defect probability per file"),
+                "include_complexity": include("Functions over the complexity limits"),
+                "include_tdg": include("Technical debt gradient (not computed: said so under `unmeasured`)"),
+                "confidence_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.5 },
+                "min_lines": { "type": "integer", "minimum": 1, "maximum": 10000, "default": 10 },
+                "include_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
+                "exclude_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
+                "perf": { "type": "boolean", "default": false },
+                "executive_summary": { "type": "boolean", "default": false }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_comprehensive,
+        text: text::comprehensive,
+        output_schema: comprehensive_schema(),
+    }
+}
+
+fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let parts = [
+        ("include_complexity", "complexity"),
+        ("include_duplicates", "duplicates"),
+        ("include_dead_code", "dead-code"),
+        ("include_defects", "defect-probability"),
+    ];
+    let mut asked = Vec::new();
+    let mut any_set = false;
+    for (field, analysis) in parts {
+        if let Some(value) = args.value(field).filter(|v| !v.is_null()) {
+            any_set = true;
+            if value
+                .as_bool()
+                .ok_or_else(|| ToolError::invalid(field, "expected true or false"))?
+            {
+                asked.push(analysis);
+            }
+        }
+    }
+    if !any_set {
+        asked = parts.iter().map(|(_, a)| *a).collect();
+    }
+    let tdg = args.bool("include_tdg", false)?;
+    if asked.is_empty() && !tdg {
+        return Err(ToolError::invalid(
+            "include_complexity",
+            "every analysis is turned off: nothing to run",
+        ));
+    }
+    let min_confidence = match args.value("confidence_threshold") {
+        None | Some(Value::Null) => 0.5,
+        Some(value) => value
+            .as_f64()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .ok_or_else(|| {
+                ToolError::invalid("confidence_threshold", "expected a number from 0 to 1")
+            })?,
+    };
+    let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(10) as u32;
+    let perf = args.bool("perf", false)?;
+    let executive = args.bool("executive_summary", false)?;
+    let files = scoped_files(context, args)?;
+    let analysis = Analysis::fresh(&context.workspace);
+    let request = DeepRequest {
+        analyses: asked,
+        period_days: 30,
+        max_depth: 0,
+        clone_min_lines: min_lines,
+        min_confidence,
+    };
+    let report = analyze::deep_context(&analysis, &files, &request);
+    let lines: usize = files.iter().map(|f| f.source.lines().count()).sum();
+    let mut unmeasured = report.unmeasured.clone();
+    if tdg {
+        unmeasured.push("tdg: lingo does not compute a technical debt gradient; technical_debt_hours is its estimate of the debt".into());
+    }
+    let mut value = json!({
+        "summary": {
+            "files": files.len(),
+            "lines": lines,
+            "analyses": report.analyses_run,
+            "scorecard": report.quality_scorecard,
+        },
+        "recommendations": report.recommendations,
+        "unmeasured": unmeasured,
+        "generation": analysis.generation(),
+    });
+    if !executive {
+        for (key, part) in &report.analyses {
+            value[*key] = part.clone();
+        }
+        value["hotspots"] = to_json(&report.hotspots)?;
+    }
+    if perf {
+        value["perf"] = to_json(&report.timings)?;
+    }
+    Ok(value)
+}
+
+fn comprehensive_schema() -> Value {
+    object(
+        &["summary", "recommendations", "unmeasured"],
+        json!({
+            "summary": object(
+                &["files", "lines", "analyses", "scorecard"],
+                json!({
+                    "files": integer(), "lines": integer(), "analyses": array_of(string()),
+                    "scorecard": { "type": "object", "required": ["overall_health", "technical_debt_hours"] },
+                }),
+            ),
+            "recommendations": array_of(json!({ "type": "object", "required": ["title", "description", "priority"] })),
+            "unmeasured": array_of(string()),
+            "complexity": { "type": "object" },
+            "duplicates": { "type": "object" },
+            "dead_code": { "type": "object" },
+            "defect_probability": { "type": "object" },
+            "hotspots": { "type": "array" },
+            "perf": array_of(object(&["analysis", "milliseconds"], json!({ "analysis": string(), "milliseconds": integer() }))),
+            "generation": integer(),
+        }),
+    )
+}
+
+/// The indexed files under `project_path` that `include_patterns` and
+/// `exclude_patterns` keep.
+fn scoped_files(
+    context: &ToolContext,
+    args: &Args,
+) -> Result<Vec<std::sync::Arc<crate::workspace::FileEntry>>, ToolError> {
+    let owned = |field: &str| -> Result<Vec<String>, ToolError> {
+        Ok(args
+            .str_list(field)?
+            .into_iter()
+            .map(String::from)
+            .collect())
+    };
+    let scope = Scope {
+        kind: ScopeKind::Directory,
+        path: Some(args.str("project_path")?.unwrap_or(".").to_string()),
+        include: owned("include_patterns")?,
+        exclude: owned("exclude_patterns")?,
+    };
+    let analysis = Analysis::fresh(&context.workspace);
+    scope.files(&analysis).map_err(|e| match e {
+        ScopeError::Files(e) => ToolError::from(e),
+        ScopeError::Glob { .. } => ToolError::invalid("include_patterns", e.to_string()),
+    })
+}
+
+fn deep_context_schema() -> Value {
+    let tree = json!({
+        "type": "object",
+        "required": ["name", "files", "lines", "max_cyclomatic"],
+        "properties": {
+            "name": string(), "files": integer(), "lines": integer(), "max_cyclomatic": integer(),
+            "defect_probability": number(), "children": { "type": "array" },
+        }
+    });
+    object(
+        &[
+            "generated_at",
+            "analyses_run",
+            "timings",
+            "quality_scorecard",
+            "file_tree",
+            "analyses",
+            "hotspots",
+            "recommendations",
+        ],
+        json!({
+            "generated_at": string(),
+            "analyses_run": array_of(string()),
+            "timings": array_of(object(&["analysis", "milliseconds"], json!({ "analysis": string(), "milliseconds": integer() }))),
+            "quality_scorecard": object(
+                &["overall_health", "technical_debt_hours"],
+                json!({
+                    "overall_health": number(), "complexity_score": number(),
+                    "maintainability_index": number(), "duplication_percentage": number(),
+                    "technical_debt_hours": number(),
+                }),
+            ),
+            "file_tree": tree,
+            "analyses": { "type": "object" },
+            "hotspots": array_of(object(
+                &["file_path", "composite_score", "estimated_hours", "priority", "reasons"],
+                json!({
+                    "file_path": string(), "composite_score": number(), "estimated_hours": number(),
+                    "priority": string(), "reasons": array_of(string()),
+                }),
+            )),
+            "recommendations": array_of(object(
+                &["title", "description", "priority", "impact", "estimated_hours"],
+                json!({
+                    "title": string(), "description": string(), "priority": string(),
+                    "impact": string(), "estimated_hours": number(), "refactor_call": { "type": "object" },
+                }),
+            )),
+            "unmeasured": array_of(string()),
+            "generation": integer(),
+        }),
+    )
+}
+
+/// An integer argument from 1 to `max`, when given.
+fn at_least_one(args: &Args, field: &str, max: u64) -> Result<Option<u64>, ToolError> {
+    match args.uint(field, max)? {
+        Some(0) => Err(ToolError::invalid(field, "expected at least 1")),
+        other => Ok(other),
+    }
 }
 
 /// The `pagination` object of a page of `returned` items from `offset`.

@@ -103,6 +103,8 @@ impl ToolRegistry {
             code_health::churn(),
             code_health::defect_probability(),
             code_health::name_similarity(),
+            code_health::deep_context(),
+            code_health::comprehensive(),
             analyze::batch(),
         ];
         for tool in &mut tools {

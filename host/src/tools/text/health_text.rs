@@ -224,3 +224,199 @@ pub fn names(value: &Value, _request: &Request, writer: &mut Writer) {
         }
     }
 }
+
+/// `analyze_deep_context`: a Markdown report — the scorecard, hotspots,
+/// recommendations, then each analysis's headline figures.
+pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
+    let card = &value["quality_scorecard"];
+    writer.always("# Deep context");
+    let figure =
+        |key: &str, label: &str| (!card[key].is_null()).then(|| format!("{label} {}", card[key]));
+    let figures: Vec<String> = [
+        figure("overall_health", "health"),
+        figure("complexity_score", "complexity score"),
+        figure("maintainability_index", "maintainability"),
+        figure("duplication_percentage", "duplication %"),
+        figure("technical_debt_hours", "debt hours"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    writer.always(&format!("Scorecard: {}", figures.join(", ")));
+    for reason in value["unmeasured"].as_array().into_iter().flatten() {
+        writer.always(&format!("Not measured: {}", reason.as_str().unwrap_or("?")));
+    }
+    let hotspots = value["hotspots"].as_array().cloned().unwrap_or_default();
+    if !hotspots.is_empty() && writer.line("\n## Hotspots") {
+        for h in &hotspots {
+            let reasons: Vec<&str> = h["reasons"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let line = format!(
+                "- {} {} {} (~{} h): {}",
+                str_of(h, "file_path").unwrap_or("?"),
+                str_of(h, "priority").unwrap_or("?"),
+                h["composite_score"],
+                h["estimated_hours"],
+                reasons.join("; ")
+            );
+            if !writer.line(&line) {
+                return;
+            }
+        }
+    }
+    let recommendations = value["recommendations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if !recommendations.is_empty() && writer.line("\n## Recommendations") {
+        for r in &recommendations {
+            let line = format!(
+                "- [{}] {}: {} (~{} h)",
+                str_of(r, "priority").unwrap_or("?"),
+                str_of(r, "title").unwrap_or("?"),
+                str_of(r, "description").unwrap_or(""),
+                r["estimated_hours"]
+            );
+            if !writer.line(&line) {
+                return;
+            }
+        }
+    }
+    if !writer.line("\n## Analyses") {
+        return;
+    }
+    let analyses = &value["analyses"];
+    let mut lines = Vec::new();
+    if let Some(ast) = analyses.get("ast") {
+        for l in ast["languages"].as_array().into_iter().flatten() {
+            lines.push(format!(
+                "- ast {}: {} files, {} lines, {} declarations, {} functions",
+                str_of(l, "language").unwrap_or("?"),
+                l["files"],
+                l["lines"],
+                l["symbols"],
+                l["functions"]
+            ));
+        }
+    }
+    if let Some(c) = analyses.get("complexity") {
+        lines.push(format!(
+            "- complexity: {} functions, {} over the limits, cyclomatic max {} mean {}",
+            c["summary"]["functions"],
+            c["summary"]["violations"],
+            c["summary"]["max_cyclomatic"],
+            c["summary"]["avg_cyclomatic"]
+        ));
+    }
+    if let Some(c) = analyses.get("churn") {
+        lines.push(format!(
+            "- churn over {} days: {} commits, {} files changed, {} authors",
+            c["period_days"],
+            c["summary"]["commits"],
+            c["summary"]["files_changed"],
+            c["summary"]["authors"]
+        ));
+    }
+    if let Some(d) = analyses.get("dag") {
+        lines.push(format!(
+            "- dag: {} files, {} dependencies, {} module cycles",
+            d["nodes"], d["edges"], d["module_cycles"]
+        ));
+    }
+    if let Some(d) = analyses.get("dead_code") {
+        lines.push(format!(
+            "- dead code: {} declarations ({} certain)",
+            d["total"], d["certain"]
+        ));
+    }
+    if let Some(d) = analyses.get("satd") {
+        lines.push(format!(
+            "- debt comments: {} ({} high, {} medium, {} low)",
+            d["total"], d["high"], d["medium"], d["low"]
+        ));
+    }
+    if let Some(d) = analyses.get("duplicates") {
+        lines.push(format!(
+            "- duplicates: {} groups, {}% of lines",
+            d["summary"]["clone_groups"], d["summary"]["duplication_percentage"]
+        ));
+    }
+    if let Some(d) = analyses.get("defect_probability") {
+        lines.push(format!(
+            "- defect probability: {} high, {} medium, {} low risk, mean {}",
+            d["summary"]["high"],
+            d["summary"]["medium"],
+            d["summary"]["low"],
+            d["summary"]["average_probability"]
+        ));
+    }
+    for line in lines {
+        if !writer.line(&line) {
+            return;
+        }
+    }
+}
+
+/// `analyze_comprehensive`: a Markdown summary, the recommendations, then
+/// each analysis's headline and the timings when asked.
+pub fn comprehensive(value: &Value, _request: &Request, writer: &mut Writer) {
+    let summary = &value["summary"];
+    let card = &summary["scorecard"];
+    writer.always("# Comprehensive analysis");
+    writer.always(&format!(
+        "{} files, {} lines; health {}, debt hours {}",
+        summary["files"], summary["lines"], card["overall_health"], card["technical_debt_hours"]
+    ));
+    for reason in value["unmeasured"].as_array().into_iter().flatten() {
+        writer.always(&format!("Not measured: {}", reason.as_str().unwrap_or("?")));
+    }
+    let mut lines = Vec::new();
+    for r in value["recommendations"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "- [{}] {}: {}",
+            str_of(r, "priority").unwrap_or("?"),
+            str_of(r, "title").unwrap_or("?"),
+            str_of(r, "description").unwrap_or("")
+        ));
+    }
+    if let Some(c) = value.get("complexity") {
+        lines.push(format!(
+            "- complexity: {} functions, {} over the limits, cyclomatic max {}",
+            c["summary"]["functions"], c["summary"]["violations"], c["summary"]["max_cyclomatic"]
+        ));
+    }
+    if let Some(d) = value.get("duplicates") {
+        lines.push(format!(
+            "- duplicates: {} groups, {}% of lines",
+            d["summary"]["clone_groups"], d["summary"]["duplication_percentage"]
+        ));
+    }
+    if let Some(d) = value.get("dead_code") {
+        lines.push(format!(
+            "- dead code: {} declarations ({} certain)",
+            d["total"], d["certain"]
+        ));
+    }
+    if let Some(d) = value.get("defect_probability") {
+        lines.push(format!(
+            "- defect probability: {} high, {} medium, {} low risk",
+            d["summary"]["high"], d["summary"]["medium"], d["summary"]["low"]
+        ));
+    }
+    for t in value["perf"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "- {} took {} ms",
+            str_of(t, "analysis").unwrap_or("?"),
+            t["milliseconds"]
+        ));
+    }
+    for line in lines {
+        if !writer.line(&line) {
+            return;
+        }
+    }
+}
