@@ -44,7 +44,10 @@ enum Command {
 
 #[derive(clap::Args)]
 struct AnalyzeArgs {
-    /// What to run: `quality`, `dead_code`, `cycles` or `quality_gate`.
+    /// What to run: an analysis tool without its `analyze_` prefix
+    /// (`quality`, `dead_code`, `cycles`, `documentation`, `tests`,
+    /// `duplicates`, `code_churn`, `defect_probability`, `deep_context`,
+    /// `comprehensive`...) or `quality_gate`.
     analysis: String,
     /// The analysis's kind (`complexity`, `unused_symbols`, `modules`...).
     #[arg(long)]
@@ -52,10 +55,14 @@ struct AnalyzeArgs {
     /// A folder or file to analyse instead of the whole workspace.
     #[arg(long)]
     path: Option<String>,
-    /// `json` (the tool's answer), `text` (what a model reads), `markdown`
-    /// or `junit`.
+    /// `json` (the tool's answer), `text` (what a model reads), `markdown`,
+    /// `junit` or `sarif` (SARIF 2.1.0, for the analyses that have it).
     #[arg(long, default_value = "json")]
     format: String,
+    /// More of the tool's arguments, as a JSON object
+    /// (`{"detection_type": "exact"}`).
+    #[arg(long)]
+    args: Option<String>,
     /// Fail when a finding is at this severity or above: `high`, `medium`
     /// or `low`.
     #[arg(long)]
@@ -247,10 +254,13 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
+/// The analyses answered in typemill's envelope (`kind`, `scope`).
+const ENVELOPE_ANALYSES: &[&str] = &["quality", "dead_code", "cycles", "documentation", "tests"];
+
 /// `lingo analyze`: the analysis tool called as an MCP client would call
 /// it, its answer written in the format asked; the exit code.
 fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
-    use lingo::analyze::{Severity, report};
+    use lingo::analyze::{Severity, report, sarif};
     let fail_on = match args.fail_on.as_deref() {
         None => None,
         Some("high") => Some(Severity::High),
@@ -261,9 +271,9 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
-    if !["json", "text", "markdown", "junit"].contains(&args.format.as_str()) {
+    if !["json", "text", "markdown", "junit", "sarif"].contains(&args.format.as_str()) {
         eprintln!(
-            "--format {}: expected json, text, markdown or junit",
+            "--format {}: expected json, text, markdown, junit or sarif",
             args.format
         );
         return Ok(2);
@@ -272,25 +282,36 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         "quality_gate" => "quality_gate".to_string(),
         other => format!("analyze_{other}"),
     };
-    let workspace = open_workspace(&args.workspace, false)?;
-    workspace.refresh();
     let tools = ToolRegistry::new();
-    let Some(tool) = tools.find(&tool_name) else {
+    let analyses: Vec<&str> = tools
+        .names()
+        .into_iter()
+        .filter(|n| n.starts_with("analyze_") || *n == "quality_gate")
+        .filter(|n| *n != "analyze_batch")
+        .map(|n| n.strip_prefix("analyze_").unwrap_or(n))
+        .collect();
+    let Some(tool) = tools
+        .find(&tool_name)
+        .filter(|_| analyses.contains(&args.analysis.as_str()))
+    else {
         eprintln!(
-            "no analysis `{}`: expected quality, dead_code, cycles or quality_gate",
-            args.analysis
+            "no analysis `{}`: expected one of {}",
+            args.analysis,
+            analyses.join(", ")
         );
         return Ok(2);
     };
+    if args.format == "sarif" && !sarif::supports(tool.name) {
+        eprintln!(
+            "--format sarif: {} has no SARIF form (offered by {})",
+            args.analysis,
+            sarif::SARIF_TOOLS.join(", ")
+        );
+        return Ok(2);
+    }
     let mut arguments = serde_json::Map::new();
-    if tool_name == "quality_gate" {
-        if let Some(path) = &args.path {
-            arguments.insert("project_path".into(), path.clone().into());
-        }
-        if let Some(threshold) = args.complexity_threshold {
-            arguments.insert("complexity_threshold".into(), threshold.into());
-        }
-    } else {
+    let accepts = |field: &str| tool.input_schema["properties"].get(field).is_some();
+    if ENVELOPE_ANALYSES.contains(&args.analysis.as_str()) {
         if let Some(kind) = &args.kind {
             arguments.insert("kind".into(), kind.clone().into());
         }
@@ -300,8 +321,27 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                 serde_json::json!({ "type": "directory", "path": path }),
             );
         }
+    } else if accepts("project_path") {
+        let path = args.path.clone().unwrap_or_else(|| ".".into());
+        arguments.insert("project_path".into(), path.into());
+    }
+    if let (Some(threshold), true) = (args.complexity_threshold, accepts("complexity_threshold")) {
+        arguments.insert("complexity_threshold".into(), threshold.into());
+    }
+    if accepts("limit") {
         arguments.insert("limit".into(), 5000.into());
     }
+    if let Some(extra) = &args.args {
+        match serde_json::from_str::<serde_json::Value>(extra) {
+            Ok(serde_json::Value::Object(extra)) => arguments.extend(extra),
+            _ => {
+                eprintln!("--args: expected a JSON object of the tool's arguments");
+                return Ok(2);
+            }
+        }
+    }
+    let workspace = open_workspace(&args.workspace, false)?;
+    workspace.refresh();
     let arguments = serde_json::Value::Object(arguments);
     let context = ToolContext {
         workspace,
@@ -316,23 +356,39 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     };
     let out = match args.format.as_str() {
         "text" => tool.render(&arguments, &value),
+        "markdown"
+            if tool.name.starts_with("analyze_deep") || tool.name.ends_with("comprehensive") =>
+        {
+            tool.render(&arguments, &value)
+        }
         "markdown" => report::markdown(&value),
         "junit" => report::junit(&value, fail_on.unwrap_or(Severity::Low)),
+        "sarif" => serde_json::to_string_pretty(&sarif::sarif(tool.name, &value))? + "\n",
         _ => serde_json::to_string_pretty(&value)? + "\n",
     };
     print!("{out}");
     std::io::Write::flush(&mut std::io::stdout())?;
     let failed = match value["passed"].as_bool() {
         Some(passed) => !passed,
-        None => fail_on.is_some_and(|floor| {
-            value["findings"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|f| report::at_least(f["severity"].as_str().unwrap_or("low"), floor))
-        }),
+        None => fail_on.is_some_and(|floor| at_or_above(&value, floor)),
     };
     Ok(i32::from(failed))
+}
+
+/// Whether an analysis's answer holds something at `floor` or above: a
+/// finding by its severity, a file by its defect risk, a clone group (as
+/// medium).
+fn at_or_above(value: &serde_json::Value, floor: lingo::analyze::Severity) -> bool {
+    use lingo::analyze::report::at_least;
+    let items = |key: &str| value[key].as_array().cloned().unwrap_or_default();
+    items("findings")
+        .iter()
+        .any(|f| at_least(f["severity"].as_str().unwrap_or("low"), floor))
+        || items("files")
+            .iter()
+            .filter_map(|f| f["risk"].as_str())
+            .any(|risk| at_least(risk, floor))
+        || (!items("groups").is_empty() && at_least("medium", floor))
 }
 
 /// `lingo plugin test`: the plugin's info, the failures, a summary line;

@@ -395,6 +395,7 @@ impl McpServer {
             panic!("arguments must be an object")
         };
         let wants_json = arguments.get("format") == Some(&json!("json"));
+        let wants_sarif = arguments.get("format") == Some(&json!("sarif"));
         let max_tokens = arguments
             .get("max_tokens")
             .and_then(Value::as_u64)
@@ -430,6 +431,10 @@ impl McpServer {
             let parsed: Value = serde_json::from_str(text)
                 .unwrap_or_else(|e| panic!("{tool}: text is not JSON: {e}"));
             assert_eq!(parsed, value, "{tool}: text and structuredContent differ");
+        } else if wants_sarif && !result.is_error.unwrap_or(false) {
+            let parsed: Value = serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("{tool}: text is not a SARIF log: {e}"));
+            assert_eq!(parsed["version"], "2.1.0", "{tool}: {text}");
         } else {
             assert!(
                 !text.trim().is_empty() && serde_json::from_str::<Value>(text).is_err(),

@@ -982,3 +982,99 @@ async fn comprehensive_runs_what_is_asked_and_says_what_it_cannot() {
     }
     server.stop().await;
 }
+
+/// The official SARIF 2.1.0 schema, compiled once.
+fn sarif_validator() -> jsonschema::Validator {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/sarif/sarif-schema-2.1.0.json"
+    );
+    // `run.language`'s pattern ends in a lone `]`, a literal in the
+    // ECMA-262 regular expressions JSON Schema uses but an error to the
+    // validator's regex engine: escaped here, the same pattern.
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace(r#"[a-zA-Z]{2}]?$""#, r#"[a-zA-Z]{2}\\]?$""#);
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::validator_for(&schema).expect("the SARIF schema compiles")
+}
+
+/// Every error of `log` against the SARIF schema.
+fn sarif_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
+    validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+#[tokio::test]
+async fn sarif_logs_validate_against_the_official_schema() {
+    let scratch = Scratch::new("health-sarif");
+    messy_crate(&scratch);
+    let validator = sarif_validator();
+    // Through the CLI, for every analysis that has a SARIF form.
+    for (analysis, extra, rule) in [
+        ("quality", "{}", "complexity_hotspot"),
+        ("dead_code", "{}", "unused_symbol"),
+        ("quality_gate", "{}", "quality-gate/complexity"),
+        ("duplicates", "{}", "duplicate-code/exact"),
+        ("defect_probability", r#"{"min_confidence": 0}"#, ""),
+        ("documentation", "{}", ""),
+        ("tests", "{}", ""),
+        ("cycles", "{}", ""),
+    ] {
+        let output = std::process::Command::new(lingo_e2e::lingo_bin())
+            .args(["analyze", analysis, "--format", "sarif", "--args", extra])
+            .arg("--root")
+            .arg(scratch.path())
+            .arg("--cache-dir")
+            .arg(lingo_e2e::cache_dir())
+            .output()
+            .expect("run lingo analyze");
+        assert!(
+            output.status.code().is_some_and(|c| c < 2),
+            "{analysis}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let log: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{analysis}: not JSON ({e})"));
+        let errors = sarif_errors(&validator, &log);
+        assert!(errors.is_empty(), "{analysis}: {errors:#?}\n{log:#}");
+        assert_eq!(log["version"], "2.1.0");
+        assert_eq!(log["runs"][0]["tool"]["driver"]["name"], "lingo");
+        if !rule.is_empty() {
+            let rules: Vec<&str> = log["runs"][0]["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["ruleId"].as_str().unwrap())
+                .collect();
+            assert!(rules.contains(&rule), "{analysis}: {rules:?}");
+        }
+    }
+    // The quality gate's violation is where the function is.
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let outcome = server
+        .call("quality_gate", json!({ "format": "sarif" }))
+        .await;
+    assert!(!outcome.is_error, "{:#}", outcome.value);
+    let log: Value = serde_json::from_str(&outcome.text).expect("the text is the SARIF log");
+    assert!(sarif_errors(&validator, &log).is_empty());
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["level"], "error");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "src/messy.rs");
+    assert_eq!(location["region"]["startLine"], 2);
+    // A tool without a SARIF form says so.
+    let error = server
+        .call(
+            "analyze_code_churn",
+            json!({ "project_path": ".", "format": "sarif" }),
+        )
+        .await
+        .err();
+    assert_eq!(error["details"]["field"], "format", "{error:#}");
+    server.stop().await;
+}

@@ -18,6 +18,7 @@ mod names;
 mod quality;
 mod ranking;
 pub mod report;
+pub mod sarif;
 mod tested;
 
 use std::collections::BTreeMap;

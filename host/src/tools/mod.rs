@@ -110,6 +110,10 @@ impl ToolRegistry {
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
             add_text_options(&mut tool.input_schema);
+            if crate::analyze::sarif::supports(tool.name) {
+                tool.input_schema["properties"]["format"]["enum"] =
+                    json!(["text", "json", "sarif"]);
+            }
             tool.output_schema = output::answer_or_refusal(tool.output_schema.take());
         }
         ToolRegistry { tools }
@@ -166,7 +170,17 @@ impl ToolRegistry {
         arguments: &Value,
     ) -> Result<Value, ToolError> {
         let args = Args::new(arguments, &tool.input_schema)?;
-        text::options(&args)?;
+        let (format, _) = text::options(&args)?;
+        if format == text::Format::Sarif && !crate::analyze::sarif::supports(tool.name) {
+            return Err(ToolError::invalid(
+                "format",
+                format!(
+                    "{} has no SARIF form; `sarif` is offered by {}",
+                    tool.name,
+                    crate::analyze::sarif::SARIF_TOOLS.join(", ")
+                ),
+            ));
+        }
         if let Some(project) = args.str("projectId")? {
             let id = context.workspace.project_id();
             if project != id {
@@ -223,8 +237,13 @@ impl Tool {
             .map_or(text::DEFAULT_MAX_TOKENS, |n| {
                 (n as usize).clamp(text::MIN_MAX_TOKENS, text::MAX_MAX_TOKENS)
             });
-        if arguments.get("format").and_then(Value::as_str) == Some("json") {
-            return serde_json::to_string_pretty(value).unwrap_or_default();
+        match arguments.get("format").and_then(Value::as_str) {
+            Some("json") => return serde_json::to_string_pretty(value).unwrap_or_default(),
+            Some("sarif") if value["success"] != Value::Bool(false) => {
+                let log = crate::analyze::sarif::sarif(self.name, value);
+                return serde_json::to_string_pretty(&log).unwrap_or_default();
+            }
+            _ => {}
         }
         let mut writer = text::Writer::new(max_tokens);
         if value["success"] == Value::Bool(false) && value["error"].is_object() {

@@ -35,6 +35,8 @@ pub enum Format {
     Text,
     /// The structured answer as pretty JSON, as well.
     Json,
+    /// A SARIF 2.1.0 log of the answer (the analyses that have one).
+    Sarif,
 }
 
 /// What a text renderer gets: the structured answer, the arguments it
@@ -98,11 +100,12 @@ pub fn options(args: &Args) -> Result<(Format, usize), ToolError> {
     let format = match args.str("format")? {
         None | Some("text") => Format::Text,
         Some("json") => Format::Json,
+        Some("sarif") => Format::Sarif,
         Some(other) => {
             return Err(ToolError::invalid(
                 "format",
                 format!(
-                    "`{}` is not a format; use `text` or `json`",
+                    "`{}` is not a format; use `text` or `json` (or `sarif` for the analyses that offer it)",
                     other.chars().take(32).collect::<String>()
                 ),
             ));
