@@ -255,7 +255,14 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// The analyses answered in typemill's envelope (`kind`, `scope`).
-const ENVELOPE_ANALYSES: &[&str] = &["quality", "dead_code", "cycles", "documentation", "tests"];
+const ENVELOPE_ANALYSES: &[&str] = &[
+    "quality",
+    "dead_code",
+    "cycles",
+    "dependencies",
+    "documentation",
+    "tests",
+];
 
 /// `lingo analyze`: the analysis tool called as an MCP client would call
 /// it, its answer written in the format asked; the exit code.

@@ -831,3 +831,142 @@ async fn hostile_analysis_arguments_are_refused_with_their_field() {
         );
     }
 }
+
+/// `analyze_dependencies` on a TypeScript graph: a imports b and c, b
+/// imports c (a chain of two); lib/x and lib/y use only util/z (a folder
+/// whose dependencies all leave it); p and q import each other.
+#[tokio::test]
+async fn dependencies_are_judged_six_ways() {
+    let scratch = Scratch::new("analyses-dependencies");
+    let root = scratch.path().join("ts");
+    scratch.write("ts/src/c.ts", "export const c = 1;\n");
+    scratch.write(
+        "ts/src/b.ts",
+        "import { c } from \"./c\";\nexport const b = c + 1;\n",
+    );
+    scratch.write(
+        "ts/src/a.ts",
+        "import { b } from \"./b\";\nimport { c } from \"./c\";\nexport const a = b + c;\n",
+    );
+    scratch.write("ts/util/z.ts", "export const z = 26;\n");
+    scratch.write(
+        "ts/lib/x.ts",
+        "import { z } from \"../util/z\";\nexport const x = z;\n",
+    );
+    scratch.write(
+        "ts/lib/y.ts",
+        "import { z } from \"../util/z\";\nexport const y = z;\n",
+    );
+    scratch.write(
+        "ts/cyc/p.ts",
+        "import { q } from \"./q\";\nexport const p = () => q();\n",
+    );
+    scratch.write(
+        "ts/cyc/q.ts",
+        "import { p } from \"./p\";\nexport const q = () => p();\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let ask = |kind: &str, thresholds: Value| json!({ "kind": kind, "options": { "thresholds": thresholds } });
+    let imports = server
+        .call(
+            "analyze_dependencies",
+            ask("imports", json!({ "max_imports": 1 })),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&imports),
+        ["too_many_imports medium src/a.ts"],
+        "{imports:#}"
+    );
+    assert_eq!(imports["findings"][0]["metrics"]["import_count"], 2);
+    assert_eq!(imports["metadata"]["thresholds"]["max_imports"], 1.0);
+    let coupling = server
+        .call(
+            "analyze_dependencies",
+            ask("coupling", json!({ "max_coupling": 1 })),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&coupling),
+        ["high_coupling medium src/a.ts"],
+        "{coupling:#}"
+    );
+    let depth = server
+        .call(
+            "analyze_dependencies",
+            ask("depth", json!({ "max_depth": 1 })),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&depth),
+        ["deep_dependencies medium src/a.ts"],
+        "{depth:#}"
+    );
+    assert_eq!(depth["findings"][0]["metrics"]["dependency_depth"], 2);
+    let cohesion = server
+        .call("analyze_dependencies", ask("cohesion", json!({})))
+        .await
+        .ok();
+    // lib's two dependencies both leave it; src's three stay; cyc's two stay.
+    assert_eq!(
+        findings(&cohesion),
+        ["low_cohesion low lib/x.ts"],
+        "{cohesion:#}"
+    );
+    assert_eq!(cohesion["findings"][0]["metrics"]["cohesion_score"], 0.0);
+    let circular = server
+        .call("analyze_dependencies", json!({ "kind": "circular" }))
+        .await
+        .ok();
+    assert_eq!(findings(&circular).len(), 1, "{circular:#}");
+    assert!(findings(&circular)[0].starts_with("circular_dependency medium cyc/"));
+    let graph = server
+        .call(
+            "analyze_dependencies",
+            json!({ "kind": "graph", "options": { "format": "graph" } }),
+        )
+        .await
+        .ok();
+    let payload = graph["metadata"]["graph"]["payload"].as_str().unwrap();
+    assert!(payload.starts_with("graph TD\n"), "{payload}");
+    assert!(payload.contains("[\"src/a.ts\"] --> "), "{payload}");
+    assert_eq!(graph["summary"]["total_findings"], 8, "{graph:#}");
+    let dot = server
+        .call(
+            "analyze_dependencies",
+            json!({ "kind": "graph", "options": { "format": "graph", "export_format": "graphviz" } }),
+        )
+        .await
+        .ok();
+    assert!(
+        dot["metadata"]["graph"]["payload"]
+            .as_str()
+            .unwrap()
+            .contains("\"lib/x.ts\" -> \"util/z.ts\";")
+    );
+    for (arguments, field) in [
+        (json!({ "kind": "fan" }), "kind"),
+        (
+            json!({ "options": { "thresholds": { "max_import": 3 } } }),
+            "options.thresholds.max_import",
+        ),
+        (
+            json!({ "options": { "thresholds": { "max_depth": -1 } } }),
+            "options.thresholds.max_depth",
+        ),
+        (
+            json!({ "options": { "format": "pretty" } }),
+            "options.format",
+        ),
+    ] {
+        let error = server
+            .call("analyze_dependencies", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    server.stop().await;
+}

@@ -874,6 +874,30 @@ async fn deep_context_combines_the_analyses_into_a_report() {
         outcome.text
     );
 
+    // The same comments, per file, in typemill's envelope.
+    let todos = server
+        .call("analyze_documentation", json!({ "kind": "todos" }))
+        .await
+        .ok();
+    let found: Vec<String> = todos["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {} {}",
+                f["severity"].as_str().unwrap(),
+                f["location"]["file_path"].as_str().unwrap(),
+                f["location"]["range"]["start"]["line"],
+                f["metrics"]["todo_count"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        ["high src/messy.rs 0 1", "low src/copy.rs 0 1"],
+        "{todos:#}"
+    );
     let only = server
         .call(
             "analyze_deep_context",

@@ -189,7 +189,7 @@ impl Analysis {
     /// Files (or modules) and the certain dependencies between them, each
     /// pair once, weighted by its number of references; every indexed file
     /// (module) is a node, isolated ones too.
-    fn dependency_graph(&self, level: GraphLevel) -> DiGraph<String, u32> {
+    pub fn dependency_graph(&self, level: GraphLevel) -> DiGraph<String, u32> {
         let table = self.table();
         let code = self.graph();
         let node_name = |file: u32| -> Option<String> {

@@ -2,6 +2,9 @@
 //! and, per file, the share of declarations that have one (`coverage`),
 //! from the plugins' facts (each symbol's doc comment as the language
 //! writes it). Public declarations only unless `visibility: all`.
+//! `todos`: per file, the technical-debt comments (`TODO`, `FIXME`,
+//! `HACK`... opening a comment line, from the plugins' comment tokens), at
+//! the severity of the worst, with `todo_count`.
 
 use std::sync::Arc;
 
@@ -12,7 +15,7 @@ use crate::model::{EntryPointKind, FileFacts, SymbolKind, Visibility};
 use crate::workspace::FileEntry;
 
 /// The kinds served.
-pub const DOCUMENTATION_KINDS: &[&str] = &["missing", "coverage"];
+pub const DOCUMENTATION_KINDS: &[&str] = &["missing", "coverage", "todos"];
 
 /// Kinds of declaration that are documented (not fields, locals or
 /// parameters; not modules, whose documentation a language may keep in the
@@ -29,6 +32,9 @@ const DOCUMENTED: &[SymbolKind] = &[
 
 /// The documentation findings of `files`.
 pub fn documentation(files: &[Arc<FileEntry>], kind: &str, all: bool) -> Found {
+    if kind == "todos" {
+        return todos(files);
+    }
     let mut findings = Vec::new();
     let mut symbols_analyzed = 0;
     for file in files {
@@ -111,4 +117,67 @@ fn judged(facts: &FileFacts, all: bool) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+/// One finding per file with debt comments, at its first (worst) one.
+fn todos(files: &[Arc<FileEntry>]) -> Found {
+    let lexed = super::lex_files(files);
+    let found = super::debt(&lexed);
+    let mut by_file: std::collections::BTreeMap<&str, Vec<&super::DebtItem>> =
+        std::collections::BTreeMap::new();
+    for item in &found.items {
+        by_file
+            .entry(item.file_path.as_str())
+            .or_default()
+            .push(item);
+    }
+    let findings = by_file
+        .into_iter()
+        .map(|(path, mut items)| {
+            items.sort_by_key(|i| (i.severity, i.line));
+            let worst = items[0];
+            let mut metrics = Map::new();
+            metrics.insert("todo_count".into(), json!(items.len()));
+            metrics.insert(
+                "markers".into(),
+                json!(items.iter().take(10).map(|i| json!({
+                    "line": i.line, "marker": i.marker, "category": i.category, "text": i.text,
+                })).collect::<Vec<_>>()),
+            );
+            let point = crate::analysis::RangePoint {
+                line: worst.line - 1,
+                character: 0,
+            };
+            super::Finding {
+                id: String::new(),
+                kind: "todo_comments",
+                severity: worst.severity,
+                location: super::Location {
+                    file_path: path.to_string(),
+                    range: crate::analysis::Range {
+                        start: point,
+                        end: point,
+                    },
+                },
+                symbol: None,
+                metrics,
+                message: format!("{} debt comments, the worst: {}", items.len(), worst.text),
+                suggestions: Vec::new(),
+            }
+        })
+        .collect();
+    let mut incomplete_reasons = lexed.incomplete_reasons;
+    incomplete_reasons.extend(
+        lexed
+            .unread
+            .iter()
+            .map(|u| format!("{}: comments not read ({})", u.file_path, u.reason)),
+    );
+    Found {
+        findings,
+        files_analyzed: lexed.read.len(),
+        symbols_analyzed: 0,
+        thresholds: Map::new(),
+        incomplete_reasons,
+    }
 }

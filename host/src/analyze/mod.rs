@@ -11,6 +11,7 @@ mod dead_code;
 mod debt;
 mod deep_context;
 mod defects;
+mod dependencies;
 mod documentation;
 mod duplicates;
 mod gate;
@@ -36,6 +37,7 @@ pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use debt::{Debt, DebtItem, debt};
 pub use deep_context::{DEEP_ANALYSES, DeepContext, DeepRequest, deep_context};
 pub use defects::{DefectReport, churn_history, defect_probability, defect_probability_of};
+pub use dependencies::{DEPENDENCY_KINDS, DependencyThresholds, dependencies, graph_export};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
 pub use duplicates::{
     Detection, DuplicatesReport, DuplicatesRequest, LexedFiles, duplicates, duplicates_of,

@@ -17,6 +17,7 @@ pub const SARIF_TOOLS: &[&str] = &[
     "analyze_quality",
     "analyze_dead_code",
     "analyze_cycles",
+    "analyze_dependencies",
     "analyze_documentation",
     "analyze_tests",
     "quality_gate",

@@ -422,7 +422,7 @@ pub fn batch() -> Tool {
     Tool {
         name: "analyze_batch",
         aliases: &["analyze.batch"],
-        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
+        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
         input_schema: json!({
             "type": "object",
             "required": ["analyses"],
@@ -472,7 +472,14 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             format!("expected 1 to {MAX_BATCH} analyses, got {}", entries.len()),
         ));
     }
-    let tools = [quality(), dead_code(), cycles(), documentation(), tests()];
+    let tools = [
+        quality(),
+        dead_code(),
+        cycles(),
+        dependencies(),
+        documentation(),
+        tests(),
+    ];
     let mut results = Vec::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
         let field = format!("analyses[{index}].tool");
@@ -543,6 +550,96 @@ fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         ("quality", QUALITY_KINDS),
         |analysis, files, kind| analyze::quality(analysis, files, kind, &thresholds),
     )
+}
+
+/// `analyze_dependencies`.
+pub fn dependencies() -> Tool {
+    let mut options = options_schema();
+    options["properties"]["thresholds"] = json!({
+        "type": "object",
+        "description": "max_imports (20), max_coupling (15), min_cohesion (0.25), max_depth (8); echoed in metadata.thresholds",
+        "properties": analyze::DependencyThresholds::KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
+        "additionalProperties": false
+    });
+    options["properties"]["format"] =
+        json!({ "type": "string", "enum": ["detailed", "summary", "graph"] });
+    options["properties"]["export_format"] =
+        json!({ "type": "string", "enum": ["json", "graphviz", "mermaid"] });
+    Tool {
+        name: "analyze_dependencies",
+        aliases: &["analyze.dependencies"],
+        description: "The file dependency graph (certain references) in typemill's AnalysisResult envelope. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
+        input_schema: input_schema(analyze::DEPENDENCY_KINDS, options),
+        handler: run_dependencies,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let options = options(args)?;
+    let mut thresholds = analyze::DependencyThresholds::default();
+    if let Some(given) = options.get("thresholds") {
+        let Value::Object(given) = given else {
+            return Err(ToolError::invalid(
+                "options.thresholds",
+                "expected an object",
+            ));
+        };
+        for (key, value) in given {
+            let field = format!("options.thresholds.{key}");
+            let number = value
+                .as_f64()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
+            let keys = analyze::DependencyThresholds::KEYS;
+            thresholds = thresholds
+                .with(key, number)
+                .ok_or_else(|| ToolError::UnknownParam {
+                    field: field.clone(),
+                    allowed: keys.iter().map(|k| k.to_string()).collect(),
+                    suggestions: crate::error::similar(key, keys.iter().copied(), 1),
+                })?;
+        }
+    }
+    let choice = |field: &str, allowed: &[&str]| -> Result<Option<String>, ToolError> {
+        match options.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s.clone())),
+            Some(_) => Err(ToolError::invalid(
+                &format!("options.{field}"),
+                format!("expected one of {}", allowed.join(", ")),
+            )),
+        }
+    };
+    let format = choice("format", &["detailed", "summary", "graph"])?;
+    let export = choice("export_format", &["json", "graphviz", "mermaid"])?;
+    let mut exported = None;
+    let mut value = run(
+        context,
+        args,
+        ("dependencies", analyze::DEPENDENCY_KINDS),
+        |analysis, files, kind| {
+            if format.as_deref() == Some("graph") {
+                exported = Some(analyze::graph_export(
+                    analysis,
+                    files,
+                    export.as_deref().unwrap_or("mermaid"),
+                ));
+            }
+            analyze::dependencies(analysis, files, kind, &thresholds)
+        },
+    )?;
+    if let Some(graph) = exported {
+        value["metadata"]["graph"] = graph;
+    }
+    if format.as_deref() == Some("summary") {
+        // The counts without the list.
+        value["findings"] = json!([]);
+        value["summary"]["returned_findings"] = json!(0);
+        value["summary"]["has_more"] = json!(false);
+    }
+    Ok(value)
 }
 
 fn run_dead_code(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {

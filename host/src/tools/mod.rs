@@ -94,6 +94,7 @@ impl ToolRegistry {
             analyze::quality(),
             analyze::dead_code(),
             analyze::cycles(),
+            analyze::dependencies(),
             analyze::quality_gate(),
             analyze::graph_metrics(),
             analyze::documentation(),
