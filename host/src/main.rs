@@ -260,6 +260,7 @@ const ENVELOPE_ANALYSES: &[&str] = &[
     "dead_code",
     "cycles",
     "dependencies",
+    "structure",
     "documentation",
     "tests",
 ];

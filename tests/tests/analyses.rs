@@ -970,3 +970,112 @@ async fn dependencies_are_judged_six_ways() {
     }
     server.stop().await;
 }
+
+/// `analyze_structure` on TypeScript: an interface implemented once, a
+/// chain of four supertypes, a class of three methods.
+#[tokio::test]
+async fn structure_counts_members_implementations_and_supertypes() {
+    let scratch = Scratch::new("analyses-structure");
+    let root = scratch.path().join("ts");
+    scratch.write(
+        "ts/src/shapes.ts",
+        "export interface Shape {\n  area(): number;\n}\n\nexport class Base implements Shape {\n  area(): number { return 0; }\n}\n\nexport class Mid extends Base {}\n\nexport class Leaf extends Mid {}\n\nexport class Tip extends Leaf {}\n",
+    );
+    scratch.write(
+        "ts/src/big.ts",
+        "export class Big {\n  one(): number { return 1; }\n  two(): number { return 2; }\n  three(): number { return 3; }\n}\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let interfaces = server
+        .call("analyze_structure", json!({ "kind": "interfaces" }))
+        .await
+        .ok();
+    assert_eq!(
+        findings(&interfaces),
+        ["interface low Shape"],
+        "{interfaces:#}"
+    );
+    assert_eq!(
+        interfaces["findings"][0]["metrics"]["implementation_count"],
+        1
+    );
+    let inheritance = server
+        .call("analyze_structure", json!({ "kind": "inheritance" }))
+        .await
+        .ok();
+    // Tip -> Leaf -> Mid -> Base -> Shape.
+    assert_eq!(
+        findings(&inheritance),
+        ["deep_inheritance medium Tip"],
+        "{inheritance:#}"
+    );
+    assert_eq!(
+        inheritance["findings"][0]["metrics"]["inheritance_depth"],
+        4
+    );
+    let hierarchy = server
+        .call(
+            "analyze_structure",
+            json!({ "kind": "hierarchy", "options": { "thresholds": { "max_children": 2 } } }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&hierarchy),
+        ["large_declaration medium Big"],
+        "{hierarchy:#}"
+    );
+    let symbols = server
+        .call(
+            "analyze_structure",
+            json!({ "kind": "symbols", "options": { "symbol_kinds": ["class"] } }),
+        )
+        .await
+        .ok();
+    let counts: Vec<(String, Value)> = symbols["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["location"]["file_path"].as_str().unwrap().to_string(),
+                f["metrics"]["child_count"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("src/big.ts".to_string(), json!(1)),
+            ("src/shapes.ts".to_string(), json!(4))
+        ],
+        "{symbols:#}"
+    );
+    let modules = server
+        .call("analyze_structure", json!({ "kind": "modules" }))
+        .await
+        .ok();
+    assert_eq!(modules["summary"]["total_findings"], 2, "{modules:#}");
+    for (arguments, field) in [
+        (json!({ "kind": "layers" }), "kind"),
+        (
+            json!({ "options": { "symbol_kinds": ["klass"] } }),
+            "options.symbol_kinds",
+        ),
+        (
+            json!({ "options": { "include_private": 1 } }),
+            "options.include_private",
+        ),
+        (
+            json!({ "options": { "thresholds": { "max_kids": 1 } } }),
+            "options.thresholds.max_kids",
+        ),
+    ] {
+        let error = server
+            .call("analyze_structure", arguments.clone())
+            .await
+            .err();
+        assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
+    }
+    server.stop().await;
+}

@@ -20,6 +20,7 @@ mod quality;
 mod ranking;
 pub mod report;
 pub mod sarif;
+mod structure;
 mod tested;
 
 use std::collections::BTreeMap;
@@ -47,6 +48,7 @@ pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use names::{NameScope, NameSimilarity, name_similarity, words as name_words};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 pub use ranking::{ComplexityReport, complexity_report, halstead_effort};
+pub use structure::{STRUCTURE_KINDS, StructureOptions, structure};
 pub use tested::{TEST_KINDS, tests};
 
 /// How much a finding matters.

@@ -18,6 +18,7 @@ pub const SARIF_TOOLS: &[&str] = &[
     "analyze_dead_code",
     "analyze_cycles",
     "analyze_dependencies",
+    "analyze_structure",
     "analyze_documentation",
     "analyze_tests",
     "quality_gate",

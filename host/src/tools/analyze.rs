@@ -422,7 +422,7 @@ pub fn batch() -> Tool {
     Tool {
         name: "analyze_batch",
         aliases: &["analyze.batch"],
-        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
+        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
         input_schema: json!({
             "type": "object",
             "required": ["analyses"],
@@ -477,6 +477,7 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         dead_code(),
         cycles(),
         dependencies(),
+        structure(),
         documentation(),
         tests(),
     ];
@@ -549,6 +550,97 @@ fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         args,
         ("quality", QUALITY_KINDS),
         |analysis, files, kind| analyze::quality(analysis, files, kind, &thresholds),
+    )
+}
+
+/// `analyze_structure`.
+pub fn structure() -> Tool {
+    let mut options = options_schema();
+    options["properties"]["thresholds"] = json!({
+        "type": "object",
+        "description": "max_children (20), max_inheritance_depth (3); echoed in metadata.thresholds",
+        "properties": analyze::StructureOptions::THRESHOLD_KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
+        "additionalProperties": false
+    });
+    options["properties"]["symbol_kinds"] =
+        json!({ "type": "array", "items": { "type": "string" }, "maxItems": 32 });
+    options["properties"]["include_private"] = json!({ "type": "boolean", "default": false });
+    Tool {
+        name: "analyze_structure",
+        aliases: &["analyze.structure"],
+        description: "How the code is built, in typemill's AnalysisResult envelope. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
+        input_schema: input_schema(analyze::STRUCTURE_KINDS, options),
+        handler: run_structure,
+        text: text::analysis,
+        output_schema: output_schema(),
+    }
+}
+
+fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let given = options(args)?;
+    let mut options = analyze::StructureOptions::default();
+    if let Some(thresholds) = given.get("thresholds") {
+        let Value::Object(thresholds) = thresholds else {
+            return Err(ToolError::invalid(
+                "options.thresholds",
+                "expected an object",
+            ));
+        };
+        for (key, value) in thresholds {
+            let field = format!("options.thresholds.{key}");
+            let number = value
+                .as_f64()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
+            let keys = analyze::StructureOptions::THRESHOLD_KEYS;
+            options = options
+                .with(key, number)
+                .ok_or_else(|| ToolError::UnknownParam {
+                    field: field.clone(),
+                    allowed: keys.iter().map(|k| k.to_string()).collect(),
+                    suggestions: crate::error::similar(key, keys.iter().copied(), 1),
+                })?;
+        }
+    }
+    match given.get("symbol_kinds") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(kinds)) => {
+            let known: Vec<String> = crate::model::SymbolKind::ALL
+                .iter()
+                .map(|k| k.as_str().to_ascii_lowercase())
+                .collect();
+            for kind in kinds {
+                let Some(kind) = kind.as_str().filter(|k| known.iter().any(|n| n == k)) else {
+                    return Err(ToolError::InvalidParam {
+                        field: "options.symbol_kinds".into(),
+                        reason: format!("expected lowercase LSP kinds ({})", known.join(", ")),
+                        suggestions: kind
+                            .as_str()
+                            .map(|k| crate::error::similar(k, known.iter().map(String::as_str), 2))
+                            .unwrap_or_default(),
+                    });
+                };
+                options.symbol_kinds.push(kind.to_string());
+            }
+        }
+        Some(_) => {
+            return Err(ToolError::invalid(
+                "options.symbol_kinds",
+                "expected an array",
+            ));
+        }
+    }
+    options.include_private = match given.get("include_private") {
+        None | Some(Value::Null) => false,
+        Some(value) => value.as_bool().ok_or_else(|| {
+            ToolError::invalid("options.include_private", "expected true or false")
+        })?,
+    };
+    run(
+        context,
+        args,
+        ("structure", analyze::STRUCTURE_KINDS),
+        |analysis, files, kind| analyze::structure(analysis, files, kind, &options),
     )
 }
 

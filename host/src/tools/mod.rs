@@ -95,6 +95,7 @@ impl ToolRegistry {
             analyze::dead_code(),
             analyze::cycles(),
             analyze::dependencies(),
+            analyze::structure(),
             analyze::quality_gate(),
             analyze::graph_metrics(),
             analyze::documentation(),
