@@ -1102,3 +1102,83 @@ async fn sarif_logs_validate_against_the_official_schema() {
     assert_eq!(error["details"]["field"], "format", "{error:#}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn module_dependencies_say_what_extraction_needs() {
+    let scratch = Scratch::new("health-modules");
+    scratch.write("shared/s.ts", "export const s = 1;\n");
+    scratch.write(
+        "shared/t.ts",
+        "import { a } from \"../feature/a\";\nexport const t = a + 1;\n",
+    );
+    scratch.write(
+        "feature/a.ts",
+        "import { s } from \"../shared/s\";\nimport { chunk } from \"lodash\";\nexport const a = s + chunk.length;\n",
+    );
+    scratch.write(
+        "feature/b.ts",
+        "import { a } from \"./a\";\nimport { t } from \"../shared/t\";\nexport const b = a + t;\n",
+    );
+    scratch.write(
+        "app.ts",
+        "import { b } from \"./feature/b\";\nexport const app = b;\n",
+    );
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let feature = server
+        .call("analyze_module_dependencies", json!({ "path": "feature" }))
+        .await
+        .ok();
+    let paths = |key: &str, name: &str| -> Vec<String> {
+        feature[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[name].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        paths("dependencies", "file_path"),
+        ["shared/s.ts", "shared/t.ts"],
+        "{feature:#}"
+    );
+    assert_eq!(
+        paths("dependents", "file_path"),
+        ["app.ts", "shared/t.ts"],
+        "{feature:#}"
+    );
+    assert_eq!(paths("external", "module_path"), ["lodash"], "{feature:#}");
+    // shared/t.ts uses feature/a.ts and feature/b.ts uses it: a cycle.
+    assert_eq!(feature["cycles_through"], json!(["shared/t.ts"]));
+    assert_eq!(feature["extractable"], false);
+    let leaf = server
+        .call(
+            "analyze_module_dependencies",
+            json!({ "path": "shared/s.ts" }),
+        )
+        .await;
+    assert!(!leaf.is_error, "{:#}", leaf.value);
+    assert_eq!(leaf.value["extractable"], true, "{:#}", leaf.value);
+    assert!(
+        leaf.text.starts_with(
+            "extracting shared/s.ts (1 files): extractable; uses 0 outside files, used by 1"
+        ),
+        "{}",
+        leaf.text
+    );
+    let error = server
+        .call(
+            "analyze_module_dependencies",
+            json!({ "path": "../elsewhere" }),
+        )
+        .await
+        .err();
+    assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error:#}");
+    let missing = server
+        .call("analyze_module_dependencies", json!({}))
+        .await
+        .err();
+    assert_eq!(missing["details"]["field"], "path");
+    server.stop().await;
+}

@@ -15,6 +15,7 @@ mod dependencies;
 mod documentation;
 mod duplicates;
 mod gate;
+mod module_deps;
 mod names;
 mod quality;
 mod ranking;
@@ -45,6 +46,7 @@ pub use duplicates::{
     lex_files,
 };
 pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
+pub use module_deps::{ModuleDependencies, module_dependencies};
 pub use names::{NameScope, NameSimilarity, name_similarity, words as name_words};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 pub use ranking::{ComplexityReport, complexity_report, halstead_effort};

@@ -611,6 +611,66 @@ fn deep_context_schema() -> Value {
     )
 }
 
+/// `analyze_module_dependencies`.
+pub fn module_dependencies() -> Tool {
+    Tool {
+        name: "analyze_module_dependencies",
+        aliases: &["analyze.module_dependencies"],
+        description: "What taking a folder or file out into a crate, package or project of its own would need (typemill's crate extraction, in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
+        input_schema: json!({
+            "type": "object",
+            "required": ["path"],
+            "properties": {
+                "path": { "type": "string", "description": "The folder or file to extract" }
+            },
+            "additionalProperties": false
+        }),
+        handler: run_module_dependencies,
+        text: text::module_dependencies,
+        output_schema: module_dependencies_schema(),
+    }
+}
+
+fn run_module_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+    let path = args.required_str("path")?;
+    let analysis = Analysis::fresh(&context.workspace);
+    let files = analysis.files_under(path)?;
+    let answer = analyze::module_dependencies(&analysis, path, &files);
+    let mut value = to_json(&answer)?;
+    value["generation"] = json!(analysis.generation());
+    Ok(value)
+}
+
+fn module_dependencies_schema() -> Value {
+    let crossing = object(
+        &["file_path", "references"],
+        json!({ "file_path": string(), "references": integer() }),
+    );
+    object(
+        &[
+            "path",
+            "files",
+            "dependencies",
+            "dependents",
+            "external",
+            "cycles_through",
+            "extractable",
+            "reasons",
+        ],
+        json!({
+            "path": string(),
+            "files": array_of(string()),
+            "dependencies": array_of(crossing.clone()),
+            "dependents": array_of(crossing),
+            "external": array_of(object(&["module_path", "imports"], json!({ "module_path": string(), "imports": integer() }))),
+            "cycles_through": array_of(string()),
+            "extractable": { "type": "boolean" },
+            "reasons": array_of(string()),
+            "generation": integer(),
+        }),
+    )
+}
+
 /// An integer argument from 1 to `max`, when given.
 fn at_least_one(args: &Args, field: &str, max: u64) -> Result<Option<u64>, ToolError> {
     match args.uint(field, max)? {

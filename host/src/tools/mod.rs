@@ -107,6 +107,7 @@ impl ToolRegistry {
             code_health::name_similarity(),
             code_health::deep_context(),
             code_health::comprehensive(),
+            code_health::module_dependencies(),
             analyze::batch(),
         ];
         for tool in &mut tools {

@@ -420,3 +420,41 @@ pub fn comprehensive(value: &Value, _request: &Request, writer: &mut Writer) {
         }
     }
 }
+
+/// `analyze_module_dependencies`: the verdict, then each list.
+pub fn module_dependencies(value: &Value, _request: &Request, writer: &mut Writer) {
+    let count = |key: &str| value[key].as_array().map_or(0, Vec::len);
+    writer.always(&format!(
+        "extracting {} ({} files): {}; uses {} outside files, used by {}, {} external imports",
+        str_of(value, "path").unwrap_or("?"),
+        count("files"),
+        if value["extractable"].as_bool().unwrap_or(false) {
+            "extractable"
+        } else {
+            "blocked"
+        },
+        count("dependencies"),
+        count("dependents"),
+        count("external"),
+    ));
+    for reason in value["reasons"].as_array().into_iter().flatten() {
+        writer.always(&format!("blocked: {}", reason.as_str().unwrap_or("?")));
+    }
+    let sections = [
+        ("uses", "dependencies", "file_path", "references"),
+        ("used by", "dependents", "file_path", "references"),
+        ("external", "external", "module_path", "imports"),
+    ];
+    for (label, key, name, number) in sections {
+        for item in value[key].as_array().into_iter().flatten() {
+            let line = format!(
+                "{label} {} ({})",
+                str_of(item, name).unwrap_or("?"),
+                item[number]
+            );
+            if !writer.line(&line) {
+                return;
+            }
+        }
+    }
+}

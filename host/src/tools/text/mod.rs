@@ -16,7 +16,9 @@ mod system;
 use serde_json::{Map, Value, json};
 
 pub use budget::{BYTES_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, Writer};
-pub use health_text::{churn, comprehensive, deep_context, defects, duplicates, names};
+pub use health_text::{
+    churn, comprehensive, deep_context, defects, duplicates, module_dependencies, names,
+};
 pub use lists::{
     analysis, batch, call_hierarchy, complexity, diagnostics, gate, graph_metrics, implementations,
     references, search,
