@@ -1,6 +1,8 @@
 //! Per-request budgets: one deadline and one cancellation flag shared by
-//! all the work a request does (plugin calls included), and the record of
-//! what that work lost to plugin failures.
+//! all the work a request does (plugin calls included), the record of
+//! what that work lost to plugin failures, and where its progress goes
+//! (MCP `notifications/progress` when the client sent a `progressToken`,
+//! a progress bar on the terminal for the CLI).
 //!
 //! A request's handler runs inside [`Budget::scope`]; code below it (the
 //! plugin runtime, long loops in tools) asks [`current`] or [`check`]
@@ -35,6 +37,44 @@ pub struct Budget {
     lost_count: AtomicUsize,
     /// Set when the answer comes from an index a refresh is still updating.
     refreshing: Mutex<Option<serde_json::Value>>,
+    /// Where progress reports go, when someone listens.
+    progress: Mutex<Option<ProgressState>>,
+}
+
+/// Where a request's progress goes.
+pub type ProgressSink = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// One progress report: a number that grows with every report of the
+/// request (MCP requires it), the total when known, and what is being done.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: u64,
+    pub total: Option<u64>,
+    pub message: String,
+}
+
+/// The least time between two reports of one request (the last step of a
+/// task is always reported).
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A sink and what it was last sent.
+struct ProgressState {
+    sink: ProgressSink,
+    /// The task being reported and the progress its steps start from.
+    task: String,
+    base: u64,
+    /// The last progress sent, and when.
+    sent: u64,
+    sent_at: Option<Instant>,
+}
+
+impl std::fmt::Debug for ProgressState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProgressState")
+            .field("task", &self.task)
+            .field("sent", &self.sent)
+            .finish_non_exhaustive()
+    }
 }
 
 thread_local! {
@@ -50,7 +90,47 @@ impl Budget {
             lost: Mutex::new(Vec::new()),
             lost_count: AtomicUsize::new(0),
             refreshing: Mutex::new(None),
+            progress: Mutex::new(None),
         })
+    }
+
+    /// Send this request's progress reports to `sink`.
+    pub fn report_progress_to(&self, sink: ProgressSink) {
+        *crate::sync::lock(&self.progress) = Some(ProgressState {
+            sink,
+            task: String::new(),
+            base: 0,
+            sent: 0,
+            sent_at: None,
+        });
+    }
+
+    /// `done` of `total` steps of `task`: sent on when someone listens, at
+    /// most every [`PROGRESS_INTERVAL`] (and always at a task's last
+    /// step). Each task's steps count on from where the one before ended,
+    /// so the progress sent only grows.
+    pub fn progress(&self, task: &str, done: u64, total: u64) {
+        let mut state = crate::sync::lock(&self.progress);
+        let Some(state) = state.as_mut() else { return };
+        if state.task != task {
+            state.task = task.to_string();
+            state.base = state.sent;
+        }
+        let progress = state.base + done.min(total);
+        let last = done >= total;
+        let due = state
+            .sent_at
+            .is_none_or(|at| at.elapsed() >= PROGRESS_INTERVAL);
+        if progress <= state.sent && state.sent_at.is_some() || !(due || last) {
+            return;
+        }
+        state.sent = progress;
+        state.sent_at = Some(Instant::now());
+        (state.sink)(&Progress {
+            progress,
+            total: (state.base == 0).then_some(total),
+            message: format!("{task}: {done} of {total}"),
+        });
     }
 
     /// Run `f` with this budget as the thread's current one.
@@ -141,6 +221,14 @@ pub fn check() -> Result<(), Exhausted> {
     CURRENT.with(|c| c.borrow().as_ref().map_or(Ok(()), |b| b.check()))
 }
 
+/// Report progress of the current request, if there is one (see
+/// [`Budget::progress`]).
+pub fn progress(task: &str, done: u64, total: u64) {
+    if let Some(budget) = current() {
+        budget.progress(task, done, total);
+    }
+}
+
 /// Record a loss on the current request, if there is one.
 pub fn note_loss(reason: impl Into<String>) {
     if let Some(budget) = current() {
@@ -179,5 +267,24 @@ mod tests {
         let expired = Budget::new(Some(Duration::ZERO));
         assert_eq!(expired.check(), Err(Exhausted::DeadlineExceeded));
         assert_eq!(Budget::new(None).remaining(), None);
+    }
+
+    #[test]
+    fn progress_only_grows_across_tasks_and_is_throttled() {
+        let sent: Arc<Mutex<Vec<Progress>>> = Arc::new(Mutex::new(Vec::new()));
+        let budget = Budget::new(None);
+        // Nobody listens: nothing happens.
+        budget.progress("lexing", 1, 3);
+        let log = sent.clone();
+        budget.report_progress_to(Arc::new(move |p| log.lock().unwrap().push(p.clone())));
+        budget.progress("lexing", 1, 3);
+        budget.progress("lexing", 2, 3); // within the interval: skipped
+        budget.progress("lexing", 3, 3); // a task's end: sent
+        budget.progress("clones", 1, 2); // within the interval: skipped
+        budget.progress("clones", 2, 2);
+        let sent = sent.lock().unwrap();
+        let numbers: Vec<(u64, Option<u64>)> = sent.iter().map(|p| (p.progress, p.total)).collect();
+        assert_eq!(numbers, [(1, Some(3)), (3, Some(3)), (5, None)]);
+        assert_eq!(sent[2].message, "clones: 2 of 2");
     }
 }

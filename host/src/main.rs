@@ -355,7 +355,19 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         workspace,
         tool_names: tools.names(),
     };
-    let value = match tools.call(tool, &context, &arguments) {
+    // Long analyses report progress; on a terminal it is drawn as a bar.
+    let bar = indicatif::ProgressBar::new_spinner();
+    let budget = lingo::budget::Budget::new(None);
+    {
+        let bar = bar.clone();
+        budget.report_progress_to(std::sync::Arc::new(move |p| {
+            bar.set_message(p.message.clone());
+            bar.tick();
+        }));
+    }
+    let called = budget.scope(|| tools.call(tool, &context, &arguments));
+    bar.finish_and_clear();
+    let value = match called {
         Ok(value) => value,
         Err(error) => {
             eprintln!("{}: {error}", error.code());

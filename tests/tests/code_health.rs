@@ -1182,3 +1182,49 @@ async fn module_dependencies_say_what_extraction_needs() {
     assert_eq!(missing["details"]["field"], "path");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn long_analyses_report_progress_when_asked() {
+    let scratch = Scratch::new("health-progress");
+    messy_crate(&scratch);
+    let mut server = lingo_e2e::RawServer::start(scratch.path(), &[]);
+    server.initialize("2025-11-25").await;
+    let call = |id: u64, meta: Option<Value>| {
+        let mut params = json!({ "name": "analyze_deep_context", "arguments": {} });
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
+    };
+    let request = call(7, Some(json!({ "progressToken": "deep-1" })));
+    server.send(&request).await;
+    let mut reports = Vec::new();
+    loop {
+        let line: Value = serde_json::from_str(&server.recv_raw().await).unwrap();
+        if line["id"] == 7 {
+            assert!(line["result"]["isError"] == false, "{line:#}");
+            break;
+        }
+        assert_eq!(line["method"], "notifications/progress", "{line:#}");
+        reports.push(line["params"].clone());
+    }
+    assert!(!reports.is_empty());
+    let numbers: Vec<u64> = reports
+        .iter()
+        .map(|r| r["progress"].as_u64().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{reports:#?}");
+    assert!(
+        reports.iter().all(|r| r["progressToken"] == "deep-1"),
+        "{reports:#?}"
+    );
+    assert!(
+        reports.iter().any(|r| r["message"] == "analyses: 8 of 8"),
+        "{reports:#?}"
+    );
+    // Without a token, the reply comes alone.
+    let request = call(8, None);
+    server.send(&request).await;
+    let line: Value = serde_json::from_str(&server.recv_raw().await).unwrap();
+    assert_eq!(line["id"], 8, "{line:#}");
+}

@@ -161,11 +161,14 @@ pub fn deep_context(
     let mut analyses: BTreeMap<&'static str, Value> = BTreeMap::new();
     let mut unmeasured = Vec::new();
     let mut parts = Parts::default();
+    let steps = request.analyses.len() as u64;
     let timed = |name: &'static str, timings: &mut Vec<Timing>, started: Instant| {
         timings.push(Timing {
             analysis: name,
             milliseconds: started.elapsed().as_millis(),
         });
+        let done = timings.iter().filter(|t| t.analysis != "tokens").count() as u64;
+        crate::budget::progress("analyses", done, steps);
     };
     if wants("ast") {
         let started = Instant::now();

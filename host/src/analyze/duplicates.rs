@@ -310,6 +310,11 @@ fn lex_all(files: &[Arc<FileEntry>]) -> Vec<Lexed> {
         .clamp(1, 8)
         .min(files.len().max(1));
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    // The request's budget: its progress and its cancellation reach the
+    // workers, which are threads of their own.
+    let budget = crate::budget::current();
+    let total = files.len() as u64;
     let mut results: Vec<Option<Lexed>> = vec![None; files.len()];
     let chunks: Vec<Vec<(usize, Lexed)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -317,9 +322,16 @@ fn lex_all(files: &[Arc<FileEntry>]) -> Vec<Lexed> {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
+                        if budget.as_ref().is_some_and(|b| b.check().is_err()) {
+                            break;
+                        }
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(file) = files.get(index) else { break };
                         done.push((index, lex(file)));
+                        let count = finished.fetch_add(1, Ordering::Relaxed) as u64 + 1;
+                        if let Some(budget) = &budget {
+                            budget.progress("reading tokens", count, total);
+                        }
                     }
                     done
                 })

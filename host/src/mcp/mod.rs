@@ -289,6 +289,12 @@ struct Reply {
     outcome: Result<Value, RpcError>,
 }
 
+/// What the writer sends: a reply, or a notification (a call's progress).
+enum Outgoing {
+    Reply(Reply),
+    Notification(Value),
+}
+
 /// A `tools/call` in flight.
 struct Pending {
     budget: Arc<Budget>,
@@ -313,7 +319,7 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (sender, receiver) = mpsc::channel::<Reply>(REPLY_QUEUE);
+    let (sender, receiver) = mpsc::channel::<Outgoing>(REPLY_QUEUE);
     let writer = tokio::spawn(write_replies(receiver, output));
     let mut connection = Connection {
         server,
@@ -338,12 +344,24 @@ where
     Ok(())
 }
 
-/// Write replies as lines until every sender is gone or the client goes.
-async fn write_replies<W>(mut receiver: mpsc::Receiver<Reply>, mut output: W)
+/// Write replies and notifications as lines until every sender is gone or
+/// the client goes.
+async fn write_replies<W>(mut receiver: mpsc::Receiver<Outgoing>, mut output: W)
 where
     W: AsyncWrite + Unpin,
 {
-    while let Some(reply) = receiver.recv().await {
+    while let Some(outgoing) = receiver.recv().await {
+        let reply = match outgoing {
+            Outgoing::Reply(reply) => reply,
+            Outgoing::Notification(message) => {
+                let mut line = serde_json::to_vec(&message).unwrap_or_default();
+                line.push(b'\n');
+                if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                    break;
+                }
+                continue;
+            }
+        };
         let mut line = jsonrpc::reply(&reply.id, &reply.outcome);
         if line.len() > MAX_RESPONSE_BYTES {
             let error = RpcError::new(
@@ -365,7 +383,7 @@ where
 /// The reading side of one connection.
 struct Connection {
     server: Arc<Server>,
-    replies: mpsc::Sender<Reply>,
+    replies: mpsc::Sender<Outgoing>,
     permits: Arc<Semaphore>,
     pending: PendingCalls,
     tasks: JoinSet<()>,
@@ -374,7 +392,10 @@ struct Connection {
 impl Connection {
     /// Queue a reply (waits only while the client is not reading).
     async fn reply(&self, id: Id, outcome: Result<Value, RpcError>) {
-        let _ = self.replies.send(Reply { id, outcome }).await;
+        let _ = self
+            .replies
+            .send(Outgoing::Reply(Reply { id, outcome }))
+            .await;
     }
 
     /// Refuse a line over [`MAX_REQUEST_BYTES`].
@@ -442,6 +463,23 @@ impl Connection {
             return self.reply(id, Err(busy())).await;
         };
         let budget = Budget::new(Some(self.server.request_timeout));
+        if let Some(token) = progress_token(&params) {
+            let sender = self.replies.clone();
+            budget.report_progress_to(Arc::new(move |p| {
+                let mut params =
+                    json!({ "progressToken": token, "progress": p.progress, "message": p.message });
+                if let Some(total) = p.total {
+                    params["total"] = json!(total);
+                }
+                // Best effort: a client not reading loses reports, not
+                // the answer.
+                let _ = sender.try_send(Outgoing::Notification(json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/progress",
+                    "params": params,
+                })));
+            }));
+        }
         let call = Pending {
             budget: budget.clone(),
             abort: None,
@@ -493,7 +531,7 @@ impl Connection {
 async fn run_call(
     server: Arc<Server>,
     pending: PendingCalls,
-    replies: mpsc::Sender<Reply>,
+    replies: mpsc::Sender<Outgoing>,
     (id, key): (Id, String),
     params: Value,
     budget: Arc<Budget>,
@@ -501,8 +539,19 @@ async fn run_call(
     let outcome = server.call_tool(params, budget).await;
     let call = lock(&pending).remove(&key);
     if let Some(call) = call {
-        let _ = replies.send(Reply { id, outcome }).await;
+        let _ = replies.send(Outgoing::Reply(Reply { id, outcome })).await;
         drop(call); // the slot is freed once the reply is queued
+    }
+}
+
+/// The `_meta.progressToken` of a request's parameters: a string or an
+/// integer (MCP), at most 256 characters.
+fn progress_token(params: &Value) -> Option<Value> {
+    let token = params.get("_meta")?.get("progressToken")?;
+    match token {
+        Value::String(s) if s.len() <= 256 => Some(token.clone()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(token.clone()),
+        _ => None,
     }
 }
 
