@@ -138,6 +138,9 @@ struct ConfigFile {
     /// Extension -> plugin name, where several plugins claim an extension.
     #[serde(default)]
     extensions: std::collections::HashMap<String, String>,
+    /// The quality gate's thresholds where a call gives none.
+    #[serde(default)]
+    quality_gate: lingo::analyze::GateConfig,
 }
 
 fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)> {
@@ -152,6 +155,10 @@ fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let config: ConfigFile =
         toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    config
+        .quality_gate
+        .check()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok((config, path.parent().map(PathBuf::from)))
 }
 
@@ -354,6 +361,7 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     let context = ToolContext {
         workspace,
         tool_names: tools.names(),
+        gate: load_config(&args.workspace)?.0.quality_gate,
     };
     // Long analyses report progress; on a terminal it is drawn as a bar.
     let bar = indicatif::ProgressBar::new_spinner();
@@ -447,6 +455,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let context = ToolContext {
         workspace,
         tool_names: tools.names(),
+        gate: load_config(&args)?.0.quality_gate,
     };
     let server = Server::with_request_timeout(tools, context, request_timeout);
     let runtime = tokio::runtime::Builder::new_multi_thread()

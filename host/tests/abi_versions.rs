@@ -103,6 +103,7 @@ fn a_component_built_against_abi_0_1_0_loads_and_answers() {
     let context = ToolContext {
         workspace: Arc::new(Workspace::new(&root, Arc::new(registry)).unwrap()),
         tool_names: tools.names(),
+        gate: Default::default(),
     };
     let health = call(&context, &tools, "health_check", json!({}));
     let plugins = health["components"]["plugins"].as_array().unwrap();

@@ -39,6 +39,7 @@ fn references_of_area(root: &Path, cache: &Path) -> Vec<(String, u64)> {
     let context = ToolContext {
         workspace: Arc::new(workspace),
         tool_names: tools.names(),
+        gate: Default::default(),
     };
     let answer: Value = tools
         .call(

@@ -932,6 +932,7 @@ fn find_references_sees_a_call_inside_assert_eq() {
     let context = ToolContext {
         workspace: Arc::new(workspace),
         tool_names: tools.names(),
+        gate: Default::default(),
     };
     let answer = tools
         .call(

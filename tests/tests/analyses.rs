@@ -1079,3 +1079,60 @@ async fn structure_counts_members_implementations_and_supertypes() {
     }
     server.stop().await;
 }
+
+/// The project's `lingo.toml` sets the gate's thresholds; a call's
+/// arguments override them; a bad one is refused at start.
+#[tokio::test]
+async fn the_gate_reads_its_thresholds_from_lingo_toml() {
+    let scratch = Scratch::new("analyses-gate-config");
+    let root = scratch.path().join("rust");
+    scratch.write("rust/src/lib.rs", "pub mod tidy;\n");
+    scratch.write("rust/src/tidy.rs", TIDY);
+    scratch.write(
+        "rust/lingo.toml",
+        "[quality_gate]\ncomplexity_threshold = 5\n",
+    );
+    let run = || {
+        std::process::Command::new(lingo_e2e::lingo_bin())
+            .args(["analyze", "quality_gate"])
+            .arg("--root")
+            .arg(&root)
+            .arg("--cache-dir")
+            .arg(lingo_e2e::cache_dir())
+            .output()
+            .expect("run lingo analyze")
+    };
+    let failed = run();
+    assert_eq!(
+        failed.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&failed.stderr)
+    );
+    let verdict: Value = serde_json::from_slice(&failed.stdout).unwrap();
+    assert_eq!(verdict["checks"][0]["threshold"], 5.0, "{verdict:#}");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let from_file = server.call("quality_gate", json!({})).await.ok();
+    assert_eq!(from_file["passed"], false, "{from_file:#}");
+    let overridden = server
+        .call("quality_gate", json!({ "complexity_threshold": 6 }))
+        .await
+        .ok();
+    assert_eq!(overridden["passed"], true, "{overridden:#}");
+    server.stop().await;
+    scratch.write(
+        "rust/lingo.toml",
+        "[quality_gate]\ncomplexity_threshold = -2\n",
+    );
+    let refused = run();
+    assert_ne!(refused.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("quality_gate.complexity_threshold"),
+        "{stderr}"
+    );
+    scratch.write("rust/lingo.toml", "[quality_gate]\ncomplexity = 3\n");
+    let unknown = run();
+    assert_ne!(unknown.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("complexity"));
+}

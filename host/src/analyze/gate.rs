@@ -11,6 +11,36 @@ use super::{DuplicatesRequest, Thresholds, defect_probability, duplicates, quali
 use crate::analysis::{Analysis, Range, RangePoint};
 use crate::workspace::FileEntry;
 
+/// Thresholds a project sets in `lingo.toml` (`[quality_gate]`), which the
+/// gate applies where a call gives none.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateConfig {
+    pub complexity_threshold: Option<f64>,
+    pub duplication_threshold: Option<f64>,
+    pub coverage_threshold: Option<f64>,
+    pub defect_threshold: Option<f64>,
+}
+
+impl GateConfig {
+    /// The first threshold that is not a number ≥ 0, named.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, value) in [
+            ("complexity_threshold", self.complexity_threshold),
+            ("duplication_threshold", self.duplication_threshold),
+            ("coverage_threshold", self.coverage_threshold),
+            ("defect_threshold", self.defect_threshold),
+        ] {
+            if let Some(v) = value
+                && !(v.is_finite() && v >= 0.0)
+            {
+                return Err(format!("quality_gate.{name} = {v}: expected a number ≥ 0"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The thresholds a gate applies (mcp-wire-protocol.md's arguments).
 #[derive(Debug, Clone)]
 pub struct GateRequest {

@@ -45,7 +45,7 @@ pub use duplicates::{
     Detection, DuplicatesReport, DuplicatesRequest, LexedFiles, duplicates, duplicates_of,
     lex_files,
 };
-pub use gate::{Check, GateRequest, GateResult, Status, Violation, quality_gate};
+pub use gate::{Check, GateConfig, GateRequest, GateResult, Status, Violation, quality_gate};
 pub use module_deps::{ModuleDependencies, module_dependencies};
 pub use names::{NameScope, NameSimilarity, name_similarity, words as name_words};
 pub use quality::{QUALITY_KINDS, Thresholds, quality};

@@ -29,6 +29,7 @@ fn server() -> Arc<Server> {
             let context = ToolContext {
                 workspace: Arc::new(workspace),
                 tool_names: tools.names(),
+                gate: Default::default(),
             };
             Server::new(tools, context)
         })

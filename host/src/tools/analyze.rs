@@ -111,11 +111,18 @@ fn run_quality_gate(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
                 .ok_or_else(|| ToolError::invalid(field, "expected a number ≥ 0")),
         }
     };
+    // A call's thresholds, else the project's (`lingo.toml`), else the
+    // spec's defaults.
+    let project = &context.gate;
     let request = analyze::GateRequest {
-        complexity_threshold: number("complexity_threshold")?.unwrap_or(10.0),
-        duplication_threshold: number("duplication_threshold")?.unwrap_or(5.0),
-        coverage_threshold: number("coverage_threshold")?,
-        defect_threshold: number("defect_threshold")?,
+        complexity_threshold: number("complexity_threshold")?
+            .or(project.complexity_threshold)
+            .unwrap_or(10.0),
+        duplication_threshold: number("duplication_threshold")?
+            .or(project.duplication_threshold)
+            .unwrap_or(5.0),
+        coverage_threshold: number("coverage_threshold")?.or(project.coverage_threshold),
+        defect_threshold: number("defect_threshold")?.or(project.defect_threshold),
     };
     let fail = args.bool("fail_on_violation", false)?;
     let analysis = Analysis::fresh(&context.workspace);

@@ -36,6 +36,8 @@ pub struct ToolContext {
     pub workspace: Arc<Workspace>,
     /// Names of all tools, for `health_check`.
     pub tool_names: Vec<&'static str>,
+    /// The project's quality-gate thresholds (`lingo.toml`).
+    pub gate: crate::analyze::GateConfig,
 }
 
 type Handler = fn(&ToolContext, &Args) -> Result<Value, ToolError>;
