@@ -1136,3 +1136,68 @@ async fn the_gate_reads_its_thresholds_from_lingo_toml() {
     assert_ne!(unknown.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("complexity"));
 }
+
+/// Unused locals: a variable nothing reads, one read only in a format
+/// string (kept), one read in a match guard (used); a parameter nothing
+/// reads, one marked unused with `_`, and those of a trait and its
+/// implementation (their signature is not theirs to change).
+#[tokio::test]
+async fn unused_variables_and_parameters_are_found() {
+    let scratch = Scratch::new("analyses-locals");
+    let root = scratch.path().join("rust");
+    scratch.write("rust/src/lib.rs", "pub mod locals;\n");
+    scratch.write(
+        "rust/src/locals.rs",
+        "pub struct S;\n\npub trait T {\n    fn g(&self, a: u32);\n}\n\nimpl T for S {\n    fn g(&self, a: u32) {}\n}\n\npub fn f(ready: bool, unused_arg: u32, _quiet: u8) -> u32 {\n    let wanted = ready;\n    let lonely = 3;\n    let shown = 4;\n    println!(\"{shown}\");\n    match Some(1) {\n        Some(x) if wanted => x,\n        _ => 0,\n    }\n}\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let messages = |answer: &Value| -> Vec<String> {
+        answer["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {}:{}",
+                    f["message"].as_str().unwrap(),
+                    f["severity"].as_str().unwrap(),
+                    f["location"]["range"]["start"]["line"]
+                )
+            })
+            .collect()
+    };
+    let variables = server
+        .call("analyze_dead_code", json!({ "kind": "unused_variables" }))
+        .await
+        .ok();
+    assert_eq!(
+        messages(&variables),
+        ["variable `lonely` is never used medium:12"],
+        "{variables:#}"
+    );
+    let parameters = server
+        .call("analyze_dead_code", json!({ "kind": "unused_parameters" }))
+        .await
+        .ok();
+    assert_eq!(
+        messages(&parameters),
+        ["parameter `unused_arg` is never used low:10"],
+        "{parameters:#}"
+    );
+    // The guard's `wanted` is a use of the variable, found as one.
+    let references = server
+        .call(
+            "find_references",
+            json!({ "path": "src/locals.rs", "line": 11, "character": 8, "include_declaration": false, "format": "json" }),
+        )
+        .await
+        .ok();
+    let lines: Vec<u64> = references["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [16], "{references:#}");
+    server.stop().await;
+}

@@ -23,6 +23,7 @@ pub mod report;
 pub mod sarif;
 mod structure;
 mod tested;
+mod unused_locals;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

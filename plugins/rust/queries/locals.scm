@@ -75,8 +75,10 @@
 
 ; Bindings anywhere in a pattern (match arms, nested patterns). A bare
 ; identifier in a pattern is a binding unless it names a constant or a unit
-; variant (`None`, `MAX`), which Rust spells with a capital.
-((match_pattern (identifier) @local.definition.pattern)
+; variant (`None`, `MAX`), which Rust spells with a capital. A match arm's
+; pattern is its first child; an identifier in its guard (`x if ready`) is a
+; use, not a binding.
+((match_pattern . (identifier) @local.definition.pattern)
   (#match? @local.definition.pattern "^[a-z_]"))
 ((tuple_pattern (identifier) @local.definition.pattern)
   (#match? @local.definition.pattern "^[a-z_]"))
