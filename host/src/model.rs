@@ -133,7 +133,7 @@ impl SymbolKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
     Public,
@@ -141,6 +141,19 @@ pub enum Visibility {
     Protected,
     Private,
     Unspecified,
+}
+
+impl Visibility {
+    /// The lowercase word (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Internal => "internal",
+            Visibility::Protected => "protected",
+            Visibility::Private => "private",
+            Visibility::Unspecified => "unspecified",
+        }
+    }
 }
 
 /// A declaration.

@@ -228,7 +228,7 @@ async fn the_analyses_answer_in_every_language_and_refuse_bad_envelopes() {
             .ok();
         assert_eq!(scoped["summary"]["files_analyzed"], 0, "{scoped:#}");
         for (arguments, code, field) in [
-            (json!({ "kind": "smells" }), "INVALID_PARAM", "kind"),
+            (json!({ "kind": "odors" }), "INVALID_PARAM", "kind"),
             (
                 json!({ "scope": { "type": "file" } }),
                 "MISSING_REQUIRED_PARAM",
@@ -1199,5 +1199,45 @@ async fn unused_variables_and_parameters_are_found() {
         .map(|r| r["range"]["start"]["line"].as_u64().unwrap())
         .collect();
     assert_eq!(lines, [16], "{references:#}");
+    server.stop().await;
+}
+
+/// `analyze_quality` smells and readability on Rust written for them.
+#[tokio::test]
+async fn smells_and_readability_are_found() {
+    let scratch = Scratch::new("analyses-smells");
+    let root = scratch.path().join("rust");
+    scratch.write("rust/src/lib.rs", "pub mod smelly;\n");
+    scratch.write(
+        "rust/src/smelly.rs",
+        "pub fn many(a: u8, b: u8, c: u8, d: u8, e: u8, f: u8) -> u8 {\n    a + b + c + d + e + f\n}\n\npub fn nested(x: u32) -> u32 {\n    if x > 0 {\n        if x > 1 {\n            if x > 2 {\n                if x > 3 {\n                    if x > 4 {\n                        return 5;\n                    }\n                }\n            }\n        }\n    }\n    0\n}\n\npub fn snake_one() {}\npub fn snake_two() {}\npub fn snake_three() {}\npub fn snake_four() {}\npub fn camelCase() {}\npub fn ab() {}\n\npub struct Big {\n    pub alpha: u8,\n    pub beta: u8,\n    pub gamma: u8,\n}\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let smells = server
+        .call(
+            "analyze_quality",
+            json!({ "kind": "smells", "options": { "thresholds": { "class_members": 2 } } }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        findings(&smells),
+        [
+            "long_parameter_list medium many",
+            "deep_nesting medium nested",
+            "large_class medium Big"
+        ],
+        "{smells:#}"
+    );
+    assert_eq!(smells["metadata"]["thresholds"]["class_members"], 2.0);
+    let readability = server
+        .call("analyze_quality", json!({ "kind": "readability" }))
+        .await
+        .ok();
+    assert_eq!(
+        findings(&readability),
+        ["inconsistent_naming low camelCase", "short_name low ab"],
+        "{readability:#}"
+    );
     server.stop().await;
 }

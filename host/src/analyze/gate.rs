@@ -120,6 +120,8 @@ pub fn quality_gate(
         parameter_count: f64::INFINITY,
         function_length: f64::INFINITY,
         maintainability_index: 0.0,
+        class_members: f64::INFINITY,
+        name_length: 0.0,
     };
     let found = quality(analysis, files, "complexity", &thresholds);
     let mut violations: Vec<Violation> = found

@@ -21,6 +21,7 @@ mod quality;
 mod ranking;
 pub mod report;
 pub mod sarif;
+mod smells;
 mod structure;
 mod tested;
 mod unused_locals;

@@ -2,7 +2,7 @@
 //! (cyclomatic and cognitive complexity, nesting, parameters, length) and
 //! the maintainability index computed from them, against thresholds the
 //! request may set (the defaults are the usual ones, echoed in the
-//! answer's metadata).
+//! answer's metadata). `smells` and `readability` are in `smells.rs`.
 
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ use crate::model::FunctionMetrics;
 use crate::workspace::FileEntry;
 
 /// The kinds served.
-pub const QUALITY_KINDS: &[&str] = &["complexity", "maintainability"];
+pub const QUALITY_KINDS: &[&str] = &["complexity", "maintainability", "smells", "readability"];
 
 /// The limits a function is held to.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +27,10 @@ pub struct Thresholds {
     /// Below it a function is hard to maintain (0–100, Visual Studio's scale:
     /// under 10 is low, under 20 moderate).
     pub maintainability_index: f64,
+    /// Members a type may have (smells).
+    pub class_members: f64,
+    /// Fewest characters of a declaration's name (readability).
+    pub name_length: f64,
 }
 
 impl Default for Thresholds {
@@ -38,19 +42,23 @@ impl Default for Thresholds {
             parameter_count: 5.0,
             function_length: 60.0,
             maintainability_index: 20.0,
+            class_members: 20.0,
+            name_length: 3.0,
         }
     }
 }
 
 impl Thresholds {
     /// The names the request and the answer use.
-    pub const KEYS: [&str; 6] = [
+    pub const KEYS: [&str; 8] = [
         "cyclomatic_complexity",
         "cognitive_complexity",
         "nesting_depth",
         "parameter_count",
         "function_length",
         "maintainability_index",
+        "class_members",
+        "name_length",
     ];
 
     /// The thresholds with `key` set; `None` for an unknown key.
@@ -62,6 +70,8 @@ impl Thresholds {
             "parameter_count" => self.parameter_count = value,
             "function_length" => self.function_length = value,
             "maintainability_index" => self.maintainability_index = value,
+            "class_members" => self.class_members = value,
+            "name_length" => self.name_length = value,
             _ => return None,
         }
         Some(self)
@@ -75,6 +85,8 @@ impl Thresholds {
             self.parameter_count,
             self.function_length,
             self.maintainability_index,
+            self.class_members,
+            self.name_length,
         ];
         Self::KEYS
             .iter()
@@ -110,6 +122,20 @@ pub fn quality(
     kind: &str,
     thresholds: &Thresholds,
 ) -> Found {
+    if matches!(kind, "smells" | "readability") {
+        let findings = if kind == "smells" {
+            super::smells::smells(files, thresholds)
+        } else {
+            super::smells::readability(files, thresholds)
+        };
+        return Found {
+            findings,
+            files_analyzed: files.len(),
+            symbols_analyzed: super::symbol_count(files),
+            thresholds: thresholds.as_map(),
+            incomplete_reasons: Vec::new(),
+        };
+    }
     let mut findings = Vec::new();
     let mut symbols_analyzed = 0;
     for file in files {
