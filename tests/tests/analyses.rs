@@ -1241,3 +1241,42 @@ async fn smells_and_readability_are_found() {
     );
     server.stop().await;
 }
+
+/// `analyze_graph_metrics` at the level of declarations.
+#[tokio::test]
+async fn graph_metrics_rank_declarations_too() {
+    let scratch = Scratch::new("analyses-graph-symbols");
+    let root = scratch.path().join("ts");
+    scratch.write("ts/src/c.ts", "export const c = 1;\n");
+    scratch.write(
+        "ts/src/b.ts",
+        "import { c } from \"./c\";\nexport const b = c + 1;\n",
+    );
+    scratch.write(
+        "ts/src/a.ts",
+        "import { b } from \"./b\";\nimport { c } from \"./c\";\nexport const a = b + c;\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let metrics = server
+        .call("analyze_graph_metrics", json!({ "level": "symbols" }))
+        .await
+        .ok();
+    assert_eq!(metrics["level"], "symbols");
+    assert_eq!(metrics["ranked"][0]["name"], "src/c.ts:c", "{metrics:#}");
+    assert_eq!(metrics["edges"], 3, "{metrics:#}");
+    // A seed named by its declaration's last part.
+    let seeded = server
+        .call(
+            "analyze_graph_metrics",
+            json!({ "level": "symbols", "pagerank_seeds": ["a"] }),
+        )
+        .await
+        .ok();
+    assert_eq!(seeded["seeds"], json!(["src/a.ts:a"]), "{seeded:#}");
+    let error = server
+        .call("analyze_graph_metrics", json!({ "level": "galaxy" }))
+        .await
+        .err();
+    assert_eq!(error["details"]["field"], "level");
+    server.stop().await;
+}

@@ -31,6 +31,9 @@ const TOLERANCE: f64 = 1e-10;
 pub enum GraphLevel {
     Files,
     Modules,
+    /// Declarations (`path:qualified name`), by the certain references
+    /// between them.
+    Symbols,
 }
 
 /// What to compute.
@@ -114,7 +117,12 @@ impl Analysis {
         let mut seed_nodes = Vec::new();
         for seed in seeds {
             let matched: Vec<usize> = (0..n)
-                .filter(|&i| names[i] == *seed || names[i].ends_with(&format!("/{seed}")))
+                .filter(|&i| {
+                    names[i] == *seed
+                        || ["/", ":", "."]
+                            .iter()
+                            .any(|sep| names[i].ends_with(&format!("{sep}{seed}")))
+                })
                 .collect();
             if matched.is_empty() {
                 return Err(GraphMetricsError::UnknownSeed {
@@ -192,19 +200,41 @@ impl Analysis {
     pub fn dependency_graph(&self, level: GraphLevel) -> DiGraph<String, u32> {
         let table = self.table();
         let code = self.graph();
-        let node_name = |file: u32| -> Option<String> {
-            let entry = table.files().get(file as usize)?;
-            match level {
-                GraphLevel::Files => Some(entry.path.clone()),
-                GraphLevel::Modules => entry
+        let symbol_name = |file: &crate::workspace::FileEntry, index: usize| -> Option<String> {
+            let symbol = file.facts().ok()?.symbols.get(index)?;
+            Some(format!(
+                "{}:{}",
+                file.path,
+                super::qualified_name(file, index, symbol)
+            ))
+        };
+        let node_name = |node: crate::graph::Node| -> Option<String> {
+            let entry = table.files().get(node.file() as usize)?;
+            match (level, node) {
+                (GraphLevel::Files, _) => Some(entry.path.clone()),
+                (GraphLevel::Modules, _) => entry
                     .facts()
                     .ok()
                     .and_then(|f| f.modules.first().map(|m| m.path.clone())),
+                (GraphLevel::Symbols, crate::graph::Node::Symbol(s)) => {
+                    symbol_name(entry, s.symbol as usize)
+                }
+                (GraphLevel::Symbols, crate::graph::Node::File(_)) => None,
             }
         };
-        let mut names: Vec<String> = (0..table.files().len() as u32)
-            .filter_map(node_name)
-            .collect();
+        let mut names: Vec<String> = match level {
+            GraphLevel::Symbols => table
+                .files()
+                .iter()
+                .flat_map(|file| {
+                    let count = file.facts().map_or(0, |f| f.symbols.len());
+                    (0..count).filter_map(|i| symbol_name(file, i))
+                })
+                .collect(),
+            _ => (0..table.files().len() as u32)
+                .filter_map(|file| node_name(crate::graph::Node::File(file)))
+                .collect(),
+        };
         names.sort();
         names.dedup();
         let mut graph: DiGraph<String, u32> = DiGraph::new();
@@ -218,8 +248,8 @@ impl Analysis {
             if !weight.kind.is_dependency() || weight.confidence < 1.0 {
                 continue;
             }
-            let from = node_name(code.weight(edge.source()).file());
-            let to = node_name(code.weight(edge.target()).file());
+            let from = node_name(code.weight(edge.source()));
+            let to = node_name(code.weight(edge.target()));
             let (Some(from), Some(to)) = (from, to) else {
                 continue;
             };

@@ -176,11 +176,11 @@ pub fn graph_metrics() -> Tool {
     Tool {
         name: "analyze_graph_metrics",
         aliases: &["analyzeGraphMetrics"],
-        description: "Metrics of the dependency graph between files (or modules, `level`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
+        description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
         input_schema: json!({
             "type": "object",
             "properties": {
-                "level": { "type": "string", "enum": ["files", "modules"], "default": "files" },
+                "level": { "type": "string", "enum": ["files", "modules", "symbols"], "default": "files" },
                 "metrics": { "type": "array", "items": { "type": "string", "enum": ["centrality", "pagerank", "clustering", "components", "all"] }, "description": "Default: all" },
                 "pagerank_seeds": { "type": "array", "items": { "type": "string" }, "description": "Nodes PageRank returns to (personalised PageRank)" },
                 "graphml": { "type": "boolean", "default": false },
@@ -198,11 +198,12 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
     let level = match args.str("level")? {
         None | Some("files") => GraphLevel::Files,
         Some("modules") => GraphLevel::Modules,
+        Some("symbols") => GraphLevel::Symbols,
         Some(other) => {
             return Err(ToolError::InvalidParam {
                 field: "level".into(),
-                reason: format!("`{other}` is not one of files, modules"),
-                suggestions: crate::error::similar(other, ["files", "modules"], 1),
+                reason: format!("`{other}` is not one of files, modules, symbols"),
+                suggestions: crate::error::similar(other, ["files", "modules", "symbols"], 1),
             });
         }
     };
@@ -254,7 +255,7 @@ fn graph_metrics_schema() -> Value {
     object(
         &["level", "nodes", "edges", "ranked", "seeds", "skipped"],
         json!({
-            "level": { "type": "string", "enum": ["files", "modules"] },
+            "level": { "type": "string", "enum": ["files", "modules", "symbols"] },
             "nodes": integer(), "edges": integer(),
             "ranked": array_of(object(&["name", "in_degree", "out_degree"], json!({
                 "name": string(), "in_degree": integer(), "out_degree": integer(),
