@@ -325,6 +325,33 @@ pub fn check_nodes(
     (nodes, report)
 }
 
+/// Check the unreachable spans a plugin's `unreachable` returned for
+/// `source`: spans repaired like any fact's, empty ones dropped, at most
+/// one per line of the file.
+pub fn check_unreachable(mut spans: Vec<Span>, source: &str) -> (Vec<Span>, Report) {
+    let mut report = Report::default();
+    let lines = LineIndex::new(source);
+    let cap = source.bytes().filter(|&b| b == b'\n').count() + 1;
+    cap_len(
+        &mut spans,
+        cap,
+        "more unreachable spans than lines",
+        &mut report,
+    );
+    let mut checker = SpanChecker {
+        source,
+        lines: &lines,
+        report: &mut report,
+    };
+    for span in &mut spans {
+        checker.span(span);
+    }
+    spans.retain(|s| s.start.offset < s.end.offset);
+    spans.sort_by_key(|s| (s.start.offset, s.end.offset));
+    spans.dedup();
+    (spans, report)
+}
+
 /// Check the tokens a plugin's `tokens` returned for `source`: each must
 /// cover a non-empty range of the text on character boundaries, after the
 /// one before it. A token breaking that is dropped (a lexer that is wrong

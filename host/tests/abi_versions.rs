@@ -182,6 +182,11 @@ fn a_component_built_against_abi_0_4_0_loads_and_gives_no_tokens() {
         matches!(&tokens, Err(PluginError::Unsupported { operation, .. }) if operation == "tokens"),
         "{tokens:?}"
     );
+    let unreachable = plugin.unreachable("a.calm", "calm\n");
+    assert!(
+        matches!(&unreachable, Err(PluginError::Unsupported { operation, .. }) if operation == "unreachable"),
+        "{unreachable:?}"
+    );
 }
 
 #[test]
@@ -200,6 +205,31 @@ fn the_current_hostile_plugins_tokens_are_checked() {
     let rules = report.broken_rules().join("; ");
     assert!(rules.contains("outside the file"), "{rules}");
     assert!(rules.contains("out of order"), "{rules}");
+    // Its unreachable spans: at most one per line of the file (two here),
+    // repaired into the text, the empty ones left dropped.
+    let spans = plugin.unreachable("a.range", source).unwrap();
+    assert_eq!(spans.len(), 5);
+    let (kept, report) = lingo::validate::check_unreachable(spans, source);
+    let rules = report.rules().join("; ");
+    assert!(
+        rules.contains("more unreachable spans than lines"),
+        "{rules}"
+    );
+    assert!(
+        rules.contains("offset beyond the end of the file"),
+        "{rules}"
+    );
+    assert!(
+        kept.iter()
+            .all(|s| s.start.offset < s.end.offset && s.end.offset as usize <= source.len()),
+        "{kept:?}"
+    );
+    // With room for all five, the whole-file one is the only one left.
+    let many_lines = "rangé\n\n\n\n\n\n";
+    let spans = plugin.unreachable("a.range", many_lines).unwrap();
+    let (kept, _) = lingo::validate::check_unreachable(spans, many_lines);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].end.offset as usize, many_lines.len());
 }
 
 #[test]

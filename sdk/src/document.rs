@@ -14,7 +14,7 @@ use crate::metrics;
 use crate::text::LineIndex;
 use crate::types::{
     DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
-    PluginError, Reference, Symbol, SyntaxNode, TextEdit, Token,
+    PluginError, Reference, Span, Symbol, SyntaxNode, TextEdit, Token,
 };
 
 /// A parsed document of language `L`.
@@ -291,6 +291,11 @@ impl<L: Language> GuestDocument for Document<L> {
                 })
             })
             .collect()
+    }
+
+    fn unreachable(&self) -> Vec<Span> {
+        let state = self.state.borrow();
+        crate::unreachable::unreachable::<L>(&state.tree, &state.source, &state.lines)
     }
 
     fn tokens(&self) -> Vec<Token> {

@@ -294,6 +294,28 @@ pub trait Language: 'static {
         None
     }
 
+    /// Whether `node` is a block whose statements run one after another
+    /// (for the WIT `document.unreachable`). `false` by default: a language
+    /// that answers also lists [`Capability::Unreachable`] in
+    /// [`Self::extra_capabilities`].
+    fn is_statement_block(_node: Node) -> bool {
+        false
+    }
+
+    /// Whether statement `node` of a block leaves it: no statement after
+    /// it in the block runs (`return`, `throw`, `break`, `continue`, a
+    /// call that never returns).
+    fn leaves_block(_node: Node, _source: &str) -> bool {
+        false
+    }
+
+    /// Whether statement `node`, written after one that leaves its block,
+    /// still counts as reachable code: a declaration the language hoists
+    /// (a JavaScript `function`, a C# local function).
+    fn hoisted(_node: Node) -> bool {
+        false
+    }
+
     /// Modifiers of a declaration node, in source order.
     fn modifiers(_node: Node, _source: &str) -> Vec<String> {
         Vec::new()

@@ -20,6 +20,7 @@ mod metrics;
 mod query;
 mod text;
 mod tokens;
+mod unreachable;
 
 pub use component::Component;
 pub use document::Document;

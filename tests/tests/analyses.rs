@@ -1280,3 +1280,56 @@ async fn graph_metrics_rank_declarations_too() {
     assert_eq!(error["details"]["field"], "level");
     server.stop().await;
 }
+
+/// Unreachable code in the four languages: a statement after `return`.
+#[tokio::test]
+async fn unreachable_code_is_found_in_every_language() {
+    let scratch = Scratch::new("analyses-unreachable");
+    let root = scratch.path();
+    scratch.write(
+        "a.rs",
+        "pub fn f() -> u8 {\n    return 1;\n    let _x = 2;\n}\n",
+    );
+    scratch.write(
+        "a.go",
+        "package a\n\nfunc F() int {\n\treturn 1\n\tpanic(\"never\")\n}\n",
+    );
+    scratch.write(
+        "a.ts",
+        "export function f(): number {\n  return 1;\n  console.log(\"never\");\n}\n",
+    );
+    scratch.write(
+        "A.cs",
+        "class A\n{\n    int F()\n    {\n        return 1;\n        System.Console.WriteLine();\n    }\n}\n",
+    );
+    let server = McpServer::start(root, &[]).await.expect("start lingo");
+    let answer = server
+        .call("analyze_dead_code", json!({ "kind": "unreachable_code" }))
+        .await
+        .ok();
+    let places: Vec<String> = answer["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}:{}",
+                f["severity"].as_str().unwrap(),
+                f["location"]["file_path"].as_str().unwrap(),
+                f["location"]["range"]["start"]["line"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            "medium A.cs:5",
+            "medium a.go:4",
+            "medium a.rs:2",
+            "medium a.ts:2"
+        ],
+        "{answer:#}"
+    );
+    assert_eq!(answer["findings"][0]["metrics"]["lines"], 1);
+    server.stop().await;
+}

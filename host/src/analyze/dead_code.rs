@@ -24,6 +24,7 @@ pub const DEAD_CODE_KINDS: &[&str] = &[
     "unused_imports",
     "unused_variables",
     "unused_parameters",
+    "unreachable_code",
 ];
 
 /// Kinds of declaration reported as types.
@@ -31,6 +32,9 @@ const TYPE_KINDS: &[&str] = &["class", "struct", "enum", "interface"];
 
 /// The dead code of `files` of kind `kind` (one of [`DEAD_CODE_KINDS`]).
 pub fn dead_code(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found {
+    if kind == "unreachable_code" {
+        return super::unreachable::unreachable_code(files);
+    }
     if matches!(kind, "unused_variables" | "unused_parameters") {
         return Found {
             findings: super::unused_locals::unused_locals(files, kind == "unused_parameters"),

@@ -24,6 +24,7 @@ pub mod sarif;
 mod smells;
 mod structure;
 mod tested;
+mod unreachable;
 mod unused_locals;
 
 use std::collections::BTreeMap;

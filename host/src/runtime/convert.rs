@@ -483,6 +483,7 @@ pub mod v0_5_0 {
         match c {
             wit::Capability::EntryPoints => "entry-points",
             wit::Capability::Tokens => "tokens",
+            wit::Capability::Unreachable => "unreachable",
             _ => "unknown",
         }
     }

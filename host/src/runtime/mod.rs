@@ -209,6 +209,11 @@ pub trait LanguagePlugin: Send + Sync {
     fn tokens(&self, _path: &str, _source: &str) -> Result<Vec<Token>, PluginError> {
         Err(self.unsupported("tokens"))
     }
+    /// The runs of statements no path reaches in `source` (ABI 0.5.0 on,
+    /// with the `unreachable` capability; others cannot say).
+    fn unreachable(&self, _path: &str, _source: &str) -> Result<Vec<Span>, PluginError> {
+        Err(self.unsupported("unreachable"))
+    }
     /// The error of an operation this plugin does not implement.
     fn unsupported(&self, operation: &str) -> PluginError {
         PluginError::Unsupported {

@@ -28,6 +28,9 @@ const ENTRY_POINTS_CAPABILITY: &str = "entry-points";
 /// The capability of a plugin whose `tokens` answers may be asked for.
 const TOKENS_CAPABILITY: &str = "tokens";
 
+/// The capability of a plugin whose `unreachable` answers may be asked for.
+const UNREACHABLE_CAPABILITY: &str = "unreachable";
+
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
 
@@ -142,6 +145,7 @@ mod operation {
     pub const PLACE_DECLARATION: &str = "place-declaration";
     pub const IMPORT_SPECIFIER: &str = "import-specifier";
     pub const TOKENS: &str = "tokens";
+    pub const UNREACHABLE: &str = "unreachable";
 }
 
 impl WasmPlugin {
@@ -792,6 +796,26 @@ impl LanguagePlugin for WasmPlugin {
                 _ => Err(Failure::Unsupported(operation::TOKENS.into())),
             })
         })?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn unreachable(&self, path: &str, source: &str) -> Result<Vec<Span>, PluginError> {
+        if !self.info.has_capability(UNREACHABLE_CAPABILITY) {
+            return Err(self.unsupported(operation::UNREACHABLE));
+        }
+        let result =
+            self.with_document(operation::UNREACHABLE, path, source, |store, b, doc| {
+                Ok(match b {
+                    Bindings::V0_5_0(b) => Ok(b
+                        .lingo_plugin_syntax()
+                        .document()
+                        .call_unreachable(store, doc)?
+                        .into_iter()
+                        .map(Into::into)
+                        .collect()),
+                    _ => Err(Failure::Unsupported(operation::UNREACHABLE.into())),
+                })
+            })?;
         result.map_err(|e| self.plugin_error(e))
     }
 

@@ -6,6 +6,7 @@ mod declarations;
 #[cfg(test)]
 mod edit_tests;
 mod entry;
+mod flow;
 mod imports;
 mod modules;
 mod placement;
@@ -165,6 +166,7 @@ impl Language for CSharp {
 
     fn extra_capabilities() -> Vec<Capability> {
         vec![
+            Capability::Unreachable,
             Capability::Imports,
             Capability::ModuleResolution,
             Capability::RenderImport,
@@ -172,6 +174,18 @@ impl Language for CSharp {
             Capability::RenderDeclaration,
             Capability::EntryPoints,
         ]
+    }
+
+    fn is_statement_block(node: Node) -> bool {
+        flow::is_statement_block(node)
+    }
+
+    fn leaves_block(node: Node, source: &str) -> bool {
+        flow::leaves_block(node, source)
+    }
+
+    fn hoisted(node: Node) -> bool {
+        flow::hoisted(node)
     }
 
     fn entry_point(

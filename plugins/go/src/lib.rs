@@ -4,6 +4,7 @@
 
 mod declarations;
 mod entry;
+mod flow;
 mod import_edits;
 mod imports;
 mod modules;
@@ -152,6 +153,7 @@ impl Language for Go {
 
     fn extra_capabilities() -> Vec<Capability> {
         vec![
+            Capability::Unreachable,
             Capability::Imports,
             Capability::ModuleResolution,
             Capability::RenderImport,
@@ -159,6 +161,18 @@ impl Language for Go {
             Capability::RenderDeclaration,
             Capability::EntryPoints,
         ]
+    }
+
+    fn is_statement_block(node: Node) -> bool {
+        flow::is_statement_block(node)
+    }
+
+    fn leaves_block(node: Node, source: &str) -> bool {
+        flow::leaves_block(node, source)
+    }
+
+    fn hoisted(node: Node) -> bool {
+        flow::hoisted(node)
     }
 
     fn entry_point(

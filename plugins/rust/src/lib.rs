@@ -3,6 +3,7 @@
 //! the arguments of well-known macros.
 
 mod entry;
+mod flow;
 mod imports;
 mod macros;
 mod modules;
@@ -145,6 +146,7 @@ impl Language for Rust {
 
     fn extra_capabilities() -> Vec<Capability> {
         vec![
+            Capability::Unreachable,
             Capability::Imports,
             Capability::ModuleResolution,
             Capability::RenderImport,
@@ -152,6 +154,18 @@ impl Language for Rust {
             Capability::RenderDeclaration,
             Capability::EntryPoints,
         ]
+    }
+
+    fn is_statement_block(node: Node) -> bool {
+        flow::is_statement_block(node)
+    }
+
+    fn leaves_block(node: Node, source: &str) -> bool {
+        flow::leaves_block(node, source)
+    }
+
+    fn hoisted(node: Node) -> bool {
+        flow::hoisted(node)
     }
 
     fn entry_point(

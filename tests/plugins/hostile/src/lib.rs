@@ -541,7 +541,11 @@ impl plugin::Guest for Hostile {
             .collect(),
             manifests: Vec::new(),
             path_separator: ".".into(),
-            capabilities: vec![Capability::EntryPoints, Capability::Tokens],
+            capabilities: vec![
+                Capability::EntryPoints,
+                Capability::Tokens,
+                Capability::Unreachable,
+            ],
             policy: LanguagePolicy {
                 skip_dirs: Vec::new(),
                 bare_names_reach_members: false,
@@ -650,6 +654,24 @@ impl syntax::GuestDocument for Document {
                 (0..count)
                     .map(|_| token(TokenKind::Keyword, 0, 0))
                     .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+    fn unreachable(&self) -> Vec<Span> {
+        match self.case {
+            // Beyond the text, reversed, inside a character, and on line
+            // u32::MAX; then the whole text.
+            Case::Range | Case::MaxLine => vec![
+                Document::beyond_span(self),
+                Document::reversed_span(self),
+                Document::mid_char_span(self),
+                Document::max_span(),
+                Document::whole(self),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as usize;
+                vec![Document::whole(self); count]
             }
             _ => Vec::new(),
         }
