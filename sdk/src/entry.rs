@@ -1,4 +1,4 @@
-//! Entry points as plugins' tests compare them.
+//! Entry points and unreachable code as plugins' tests compare them.
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
 use crate::document::Document;
@@ -24,5 +24,17 @@ pub fn describe_entry_points<L: Language>(path: &str, source: &str) -> Vec<Strin
             };
             format!("{} {kind}", symbols[e.symbol as usize].name)
         })
+        .collect()
+}
+
+/// The text of each unreachable run of `source` parsed as `path`, in
+/// source order, for plugins' tests.
+pub fn describe_unreachable<L: Language>(path: &str, source: &str) -> Vec<String> {
+    let document = Document::<L>::new(path.into(), source.into());
+    document
+        .unreachable()
+        .iter()
+        .filter_map(|s| source.get(s.start.offset as usize..s.end.offset as usize))
+        .map(str::to_string)
         .collect()
 }

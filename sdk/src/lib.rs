@@ -25,7 +25,7 @@ mod unreachable;
 pub use component::Component;
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
-pub use entry::describe_entry_points;
+pub use entry::{describe_entry_points, describe_unreachable};
 pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
 pub use query::Queries;
 pub use text::LineIndex;

@@ -28,7 +28,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity};
-use crate::analysis::{Analysis, GraphLevel, Range, RangePoint};
+use crate::analysis::{Analysis, GraphLevel};
 use crate::workspace::FileEntry;
 
 /// The kinds served.
@@ -216,21 +216,13 @@ fn file_finding(
         severity,
         location: Location {
             file_path: file.path.clone(),
-            range: start_of_file(),
+            range: super::start_of_file(),
         },
         symbol: None,
         metrics,
         message,
         suggestions: Vec::new(),
     }
-}
-
-fn start_of_file() -> Range {
-    let start = RangePoint {
-        line: 0,
-        character: 0,
-    };
-    Range { start, end: start }
 }
 
 /// The folders of `files` whose dependencies mostly leave them.

@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{DuplicatesRequest, Thresholds, defect_probability, duplicates, quality};
+use super::{
+    DuplicatesReport, DuplicatesRequest, Thresholds, churn_history, defect_probability_of,
+    duplicates, quality,
+};
 use crate::analysis::{Analysis, Range, RangePoint};
 use crate::workspace::FileEntry;
 
@@ -159,7 +162,10 @@ pub fn quality_gate(
         violations: violations.len(),
         reason: None,
     }];
-    let duplication = duplication_violations(files, request.duplication_threshold);
+    // Clones are found once, for the duplication check and the defect
+    // score's duplication factor.
+    let clones = duplicates(files, &DuplicatesRequest::default());
+    let duplication = duplication_violations(&clones, request.duplication_threshold);
     checks.push(Check {
         name: "duplication",
         status: if duplication.is_empty() {
@@ -181,7 +187,7 @@ pub fn quality_gate(
     });
     match request.defect_threshold {
         Some(threshold) => {
-            let defects = defect_violations(analysis, files, threshold);
+            let defects = defect_violations(analysis, files, &clones, threshold);
             checks.push(Check {
                 name: "defect_probability",
                 status: if defects.is_empty() {
@@ -218,8 +224,7 @@ pub fn quality_gate(
 /// (clones of every type, at `analyze_duplicates`' defaults) is above
 /// `threshold` percent, each file whose own share is above it (one at
 /// least must be), placed at its first clone.
-fn duplication_violations(files: &[Arc<FileEntry>], threshold: f64) -> Vec<Violation> {
-    let report = duplicates(files, &DuplicatesRequest::default());
+fn duplication_violations(report: &DuplicatesReport, threshold: f64) -> Vec<Violation> {
     if report.summary.duplication_percentage <= threshold {
         return Vec::new();
     }
@@ -263,9 +268,11 @@ fn duplication_violations(files: &[Arc<FileEntry>], threshold: f64) -> Vec<Viola
 fn defect_violations(
     analysis: &Analysis,
     files: &[Arc<FileEntry>],
+    clones: &DuplicatesReport,
     threshold: f64,
 ) -> Vec<Violation> {
-    let report = defect_probability(analysis, files, 0.0);
+    let history = churn_history(analysis);
+    let report = defect_probability_of(analysis, files, 0.0, (&history, clones));
     report
         .files
         .iter()
@@ -276,14 +283,10 @@ fn defect_violations(
                 .iter()
                 .map(|f| format!("{} {}", f.name, f.contribution))
                 .collect();
-            let start = RangePoint {
-                line: 0,
-                character: 0,
-            };
             Violation {
                 check: "defect_probability",
                 file_path: file.file_path.clone(),
-                range: Range { start, end: start },
+                range: super::start_of_file(),
                 symbol: String::new(),
                 value: file.probability,
                 threshold,

@@ -405,6 +405,16 @@ fn symbol_count(files: &[Arc<FileEntry>]) -> usize {
         .sum()
 }
 
+/// The empty range at the start of a file (where a finding about a whole
+/// file or folder is placed).
+fn start_of_file() -> Range {
+    let start = crate::analysis::RangePoint {
+        line: 0,
+        character: 0,
+    };
+    Range { start, end: start }
+}
+
 /// The lowercase LSP kind of a symbol kind (`function`, `class`).
 fn kind_word(kind: crate::model::SymbolKind) -> String {
     kind.as_str().to_ascii_lowercase()

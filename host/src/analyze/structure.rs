@@ -21,7 +21,7 @@ use petgraph::Direction;
 use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity, declaration_finding, kind_word};
-use crate::analysis::{Analysis, Range, RangePoint};
+use crate::analysis::Analysis;
 use crate::graph::{EdgeKind, Node};
 use crate::model::{SymbolKind, Visibility};
 use crate::resolve::SymbolRef;
@@ -107,14 +107,6 @@ pub fn structure(
     }
 }
 
-fn start_of_file() -> Range {
-    let start = RangePoint {
-        line: 0,
-        character: 0,
-    };
-    Range { start, end: start }
-}
-
 /// A descriptive finding about a whole file or module.
 fn whole(path: &str, kind: &'static str, metrics: Map<String, Value>, message: String) -> Finding {
     Finding {
@@ -123,7 +115,7 @@ fn whole(path: &str, kind: &'static str, metrics: Map<String, Value>, message: S
         severity: Severity::Low,
         location: Location {
             file_path: path.to_string(),
-            range: start_of_file(),
+            range: super::start_of_file(),
         },
         symbol: None,
         metrics,

@@ -23,12 +23,10 @@ const MAX_LIMIT: u64 = 5000;
 /// `analyze_quality`.
 pub fn quality() -> Tool {
     let mut options = options_schema();
-    options["properties"]["thresholds"] = json!({
-        "type": "object",
-        "description": "Limits a function is held to; the defaults are echoed in metadata.thresholds",
-        "properties": Thresholds::KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
-        "additionalProperties": false
-    });
+    options["properties"]["thresholds"] = thresholds_schema(
+        &Thresholds::KEYS,
+        "Limits a function is held to; the defaults are echoed in metadata.thresholds",
+    );
     Tool {
         name: "analyze_quality",
         aliases: &["analyze.quality"],
@@ -530,29 +528,12 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 
 fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let options = options(args)?;
-    let mut thresholds = Thresholds::default();
-    if let Some(given) = options.get("thresholds") {
-        let Value::Object(given) = given else {
-            return Err(ToolError::invalid(
-                "options.thresholds",
-                "expected an object",
-            ));
-        };
-        for (key, value) in given {
-            let field = format!("options.thresholds.{key}");
-            let number = value
-                .as_f64()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
-            thresholds = thresholds
-                .with(key, number)
-                .ok_or_else(|| ToolError::UnknownParam {
-                    field: field.clone(),
-                    allowed: Thresholds::KEYS.iter().map(|k| k.to_string()).collect(),
-                    suggestions: crate::error::similar(key, Thresholds::KEYS.iter().copied(), 1),
-                })?;
-        }
-    }
+    let thresholds = read_thresholds(
+        options,
+        &Thresholds::KEYS,
+        Thresholds::default(),
+        Thresholds::with,
+    )?;
     run(
         context,
         args,
@@ -564,12 +545,10 @@ fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 /// `analyze_structure`.
 pub fn structure() -> Tool {
     let mut options = options_schema();
-    options["properties"]["thresholds"] = json!({
-        "type": "object",
-        "description": "max_children (20), max_inheritance_depth (3); echoed in metadata.thresholds",
-        "properties": analyze::StructureOptions::THRESHOLD_KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
-        "additionalProperties": false
-    });
+    options["properties"]["thresholds"] = thresholds_schema(
+        &analyze::StructureOptions::THRESHOLD_KEYS,
+        "max_children (20), max_inheritance_depth (3); echoed in metadata.thresholds",
+    );
     options["properties"]["symbol_kinds"] =
         json!({ "type": "array", "items": { "type": "string" }, "maxItems": 32 });
     options["properties"]["include_private"] = json!({ "type": "boolean", "default": false });
@@ -586,30 +565,12 @@ pub fn structure() -> Tool {
 
 fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let given = options(args)?;
-    let mut options = analyze::StructureOptions::default();
-    if let Some(thresholds) = given.get("thresholds") {
-        let Value::Object(thresholds) = thresholds else {
-            return Err(ToolError::invalid(
-                "options.thresholds",
-                "expected an object",
-            ));
-        };
-        for (key, value) in thresholds {
-            let field = format!("options.thresholds.{key}");
-            let number = value
-                .as_f64()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
-            let keys = analyze::StructureOptions::THRESHOLD_KEYS;
-            options = options
-                .with(key, number)
-                .ok_or_else(|| ToolError::UnknownParam {
-                    field: field.clone(),
-                    allowed: keys.iter().map(|k| k.to_string()).collect(),
-                    suggestions: crate::error::similar(key, keys.iter().copied(), 1),
-                })?;
-        }
-    }
+    let mut options = read_thresholds(
+        given,
+        &analyze::StructureOptions::THRESHOLD_KEYS,
+        analyze::StructureOptions::default(),
+        analyze::StructureOptions::with,
+    )?;
     match given.get("symbol_kinds") {
         None | Some(Value::Null) => {}
         Some(Value::Array(kinds)) => {
@@ -655,12 +616,10 @@ fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError>
 /// `analyze_dependencies`.
 pub fn dependencies() -> Tool {
     let mut options = options_schema();
-    options["properties"]["thresholds"] = json!({
-        "type": "object",
-        "description": "max_imports (20), max_coupling (15), min_cohesion (0.25), max_depth (8); echoed in metadata.thresholds",
-        "properties": analyze::DependencyThresholds::KEYS.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
-        "additionalProperties": false
-    });
+    options["properties"]["thresholds"] = thresholds_schema(
+        &analyze::DependencyThresholds::KEYS,
+        "max_imports (20), max_coupling (15), min_cohesion (0.25), max_depth (8); echoed in metadata.thresholds",
+    );
     options["properties"]["format"] =
         json!({ "type": "string", "enum": ["detailed", "summary", "graph"] });
     options["properties"]["export_format"] =
@@ -678,30 +637,12 @@ pub fn dependencies() -> Tool {
 
 fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let options = options(args)?;
-    let mut thresholds = analyze::DependencyThresholds::default();
-    if let Some(given) = options.get("thresholds") {
-        let Value::Object(given) = given else {
-            return Err(ToolError::invalid(
-                "options.thresholds",
-                "expected an object",
-            ));
-        };
-        for (key, value) in given {
-            let field = format!("options.thresholds.{key}");
-            let number = value
-                .as_f64()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
-            let keys = analyze::DependencyThresholds::KEYS;
-            thresholds = thresholds
-                .with(key, number)
-                .ok_or_else(|| ToolError::UnknownParam {
-                    field: field.clone(),
-                    allowed: keys.iter().map(|k| k.to_string()).collect(),
-                    suggestions: crate::error::similar(key, keys.iter().copied(), 1),
-                })?;
-        }
-    }
+    let thresholds = read_thresholds(
+        options,
+        &analyze::DependencyThresholds::KEYS,
+        analyze::DependencyThresholds::default(),
+        analyze::DependencyThresholds::with,
+    )?;
     let choice = |field: &str, allowed: &[&str]| -> Result<Option<String>, ToolError> {
         match options.get(field) {
             None | Some(Value::Null) => Ok(None),
@@ -807,6 +748,50 @@ fn run(
         started,
     );
     to_json(&result)
+}
+
+/// The schema of `options.thresholds`: a number ≥ 0 for each of `keys`.
+fn thresholds_schema(keys: &[&str], description: &str) -> Value {
+    json!({
+        "type": "object",
+        "description": description,
+        "properties": keys.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
+        "additionalProperties": false
+    })
+}
+
+/// `options.thresholds` applied to `defaults` by `with` (which answers
+/// `None` for a key it does not know): each a number ≥ 0 of `keys`, an
+/// unknown key refused with the known ones.
+fn read_thresholds<T>(
+    options: &Map<String, Value>,
+    keys: &[&str],
+    defaults: T,
+    with: impl Fn(T, &str, f64) -> Option<T>,
+) -> Result<T, ToolError> {
+    let Some(given) = options.get("thresholds") else {
+        return Ok(defaults);
+    };
+    let Value::Object(given) = given else {
+        return Err(ToolError::invalid(
+            "options.thresholds",
+            "expected an object",
+        ));
+    };
+    let mut thresholds = defaults;
+    for (key, value) in given {
+        let field = format!("options.thresholds.{key}");
+        let number = value
+            .as_f64()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
+        thresholds = with(thresholds, key, number).ok_or_else(|| ToolError::UnknownParam {
+            field: field.clone(),
+            allowed: keys.iter().map(|k| k.to_string()).collect(),
+            suggestions: crate::error::similar(key, keys.iter().copied(), 1),
+        })?;
+    }
+    Ok(thresholds)
 }
 
 /// `options`, an object or nothing.

@@ -62,13 +62,7 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
             suggestions: crate::error::similar(name, Detection::NAMES, 2),
         })?,
     };
-    let threshold = match args.value("threshold") {
-        None | Some(Value::Null) => 0.85,
-        Some(value) => value
-            .as_f64()
-            .filter(|t| (0.0..=1.0).contains(t))
-            .ok_or_else(|| ToolError::invalid("threshold", "expected a number from 0 to 1"))?,
-    };
+    let threshold = fraction(args, "threshold", 0.85)?;
     let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(5) as u32;
     let min_tokens = args.uint("min_tokens", 100_000)?.unwrap_or(50);
     if min_tokens < 10 {
@@ -171,13 +165,7 @@ pub fn defect_probability() -> Tool {
 }
 
 fn run_defect_probability(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let min_confidence = match args.value("min_confidence") {
-        None | Some(Value::Null) => 0.7,
-        Some(value) => value
-            .as_f64()
-            .filter(|t| (0.0..=1.0).contains(t))
-            .ok_or_else(|| ToolError::invalid("min_confidence", "expected a number from 0 to 1"))?,
-    };
+    let min_confidence = fraction(args, "min_confidence", 0.7)?;
     args.bool("explain", true)?;
     let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
@@ -457,15 +445,7 @@ fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
             "every analysis is turned off: nothing to run",
         ));
     }
-    let min_confidence = match args.value("confidence_threshold") {
-        None | Some(Value::Null) => 0.5,
-        Some(value) => value
-            .as_f64()
-            .filter(|t| (0.0..=1.0).contains(t))
-            .ok_or_else(|| {
-                ToolError::invalid("confidence_threshold", "expected a number from 0 to 1")
-            })?,
-    };
+    let min_confidence = fraction(args, "confidence_threshold", 0.5)?;
     let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(10) as u32;
     let perf = args.bool("perf", false)?;
     let executive = args.bool("executive_summary", false)?;
@@ -669,6 +649,17 @@ fn module_dependencies_schema() -> Value {
             "generation": integer(),
         }),
     )
+}
+
+/// A number argument from 0 to 1, or `default`.
+fn fraction(args: &Args, field: &str, default: f64) -> Result<f64, ToolError> {
+    match args.value(field) {
+        None | Some(Value::Null) => Ok(default),
+        Some(value) => value
+            .as_f64()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .ok_or_else(|| ToolError::invalid(field, "expected a number from 0 to 1")),
+    }
 }
 
 /// An integer argument from 1 to `max`, when given.

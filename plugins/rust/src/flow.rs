@@ -35,16 +35,8 @@ pub fn hoisted(node: Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use lingo_plugin_sdk::Document;
-    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
-
     fn dead(source: &str) -> Vec<String> {
-        let document = Document::<crate::Rust>::new("a.rs".into(), source.into());
-        document
-            .unreachable()
-            .iter()
-            .map(|s| source[s.start.offset as usize..s.end.offset as usize].to_string())
-            .collect()
+        lingo_plugin_sdk::describe_unreachable::<crate::Rust>("a.rs", source)
     }
 
     #[test]
