@@ -14,7 +14,16 @@ different declarations. Kinds and the grep an agent would run instead:
   callees      get_call_hierarchy outgoing           the declaration's lines (sed -n a,bp FILE)
   outline      outline of the declaration's file     grep -nE '(decl keywords)' FILE
   search       search_symbols NAME                   grep -rn NAME .
-  dependents   dependents_of the declaration         grep -rnw NAME .
+  dependents   dependents_of the declaration         grep -rnw N . for NAME and for each
+                                                     dependent N lingo found: the greps
+                                                     that reach the same transitive
+                                                     answer (the first one alone is
+                                                     reported too, as "direct")
+
+A dependents_of asked by a bare name that several declarations of the file
+carry answers SYMBOL_AMBIGUOUS with the candidates; the question is then
+asked again with the candidate declared on the sampled line, as an agent
+would, and both answers are counted.
 
 Usage: measure.py --lingo BIN --counter BIN --out results.json PROJECT_DIR:ACCURACY_JSON...
 """
@@ -99,7 +108,42 @@ def question(language: str, root: Path, kind: str, symbol: dict) -> dict:
     else:
         call = ("dependents_of", {"file_path": path, "symbol": name})
         grep_args = ["-rnw", "--", name, "."]
-    return {"kind": kind, "name": name, "file": path, "tool": call[0], "arguments": call[1], "grep": grep_args}
+    return {
+        "kind": kind, "name": name, "file": path, "line": symbol["line"],
+        "tool": call[0], "arguments": call[1], "grep": grep_args,
+    }
+
+
+def dependent_names(text: str) -> list[str]:
+    """The names of the nodes a dependents_of answer lists under `## Nodes`
+    (`name:` or `name#2:` at the start of a line), each once."""
+    names: dict[str, None] = {}
+    in_nodes = False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            in_nodes = line == "## Nodes"
+        elif in_nodes and line.endswith(":") and not line.startswith(" "):
+            names[line[:-1].split("#", 1)[0]] = None
+    return list(names)
+
+
+def ask(client: McpClient, q: dict, extra: dict) -> tuple[dict, str]:
+    """The answer to a question and its text; an ambiguous dependents_of is
+    asked again with the sampled declaration's candidate, and the text is
+    both answers'."""
+    result = client.request("tools/call", {"name": q["tool"], "arguments": {**q["arguments"], **extra}})
+    text = "".join(c.get("text", "") for c in result.get("content", []))
+    error = (result.get("structuredContent") or {}).get("error") or {}
+    if q["kind"] != "dependents" or error.get("code") != "SYMBOL_AMBIGUOUS":
+        return result, text
+    wanted = f"{q['file']}:{q['line'] + 1} "
+    candidates = error.get("details", {}).get("candidates", [])
+    chosen = next((c for c in candidates if c.startswith(wanted)), None)
+    if chosen is None:
+        return result, text
+    retry = {**q["arguments"], "symbol": chosen.rsplit(" ", 1)[-1], **extra}
+    result = client.request("tools/call", {"name": q["tool"], "arguments": retry})
+    return result, text + "".join(c.get("text", "") for c in result.get("content", []))
 
 
 def declaration_lines(client: McpClient, q: dict) -> str:
@@ -131,18 +175,20 @@ def main() -> None:
         client = McpClient([options.lingo, "serve", "--root", str(root)], log=Path(options.out).with_suffix(".log"))
         client.initialize()
         for q in questions(language, root, accuracy["symbols"]):
-            result = client.request("tools/call", {"name": q["tool"], "arguments": q["arguments"]})
-            text = "".join(c.get("text", "") for c in result.get("content", []))
-            as_json = client.request(
-                "tools/call", {"name": q["tool"], "arguments": {**q["arguments"], "format": "json"}}
-            )
-            json_text = "".join(c.get("text", "") for c in as_json.get("content", []))
+            result, text = ask(client, q, {})
+            _, json_text = ask(client, q, {"format": "json"})
             grep_text = grep(root, q["grep"]) if q["grep"] else declaration_lines(client, q)
-            tokens = count(options.counter, {"lingo": text, "json": json_text, "grep": grep_text})
+            direct_text = grep_text
+            if q["kind"] == "dependents" and not result.get("isError"):
+                for name in dependent_names(text):
+                    if name != q["name"]:
+                        grep_text += grep(root, ["-rnw", "--", name, "."])
+            tokens = count(options.counter, {"lingo": text, "json": json_text, "grep": grep_text, "direct": direct_text})
             rows.append({
                 "language": language, "project": project, **q,
                 "is_error": bool(result.get("isError")),
                 "lingo_tokens": tokens["lingo"], "json_tokens": tokens["json"], "grep_tokens": tokens["grep"],
+                "grep_direct_tokens": tokens["direct"],
                 "lingo_bytes": len(text.encode()), "grep_lines": grep_text.count("\n"),
                 "lingo_head": text.splitlines()[0] if text else "",
             })

@@ -263,11 +263,7 @@ impl ToolError {
                 out.extend(nearby.iter().take(3).map(|s| format!("Did you mean {s}?")));
                 out
             }
-            ToolError::SymbolAmbiguous { .. } => vec![
-                "Add `path` to pick the declaration in one file".into(),
-                "Or give `path`, `line` and `character` of the declaration".into(),
-                "Or qualify the name with its container (`Type::name`, `Type.name`)".into(),
-            ],
+            ToolError::SymbolAmbiguous { candidates, .. } => ambiguity_suggestions(candidates),
             ToolError::Unresolved { .. } => vec![
                 "The declaration may live in a dependency outside the workspace".into(),
                 "Try `search_symbols` with the name to see same-named declarations".into(),
@@ -421,6 +417,38 @@ impl From<crate::refactor::RefactorError> for ToolError {
             crate::refactor::RefactorError::Analysis(e) => e.into(),
             other => ToolError::Refactor(other),
         }
+    }
+}
+
+/// What picks one of several same-named declarations. When they are all
+/// in one file (the request named it already), only a qualified name does:
+/// the candidates' own spelling is offered.
+fn ambiguity_suggestions(candidates: &[String]) -> Vec<String> {
+    let path_of = |candidate: &String| candidate.split(':').next().map(str::to_owned);
+    let first_path = candidates.first().and_then(path_of);
+    let one_file = first_path.is_some() && candidates.iter().all(|c| path_of(c) == first_path);
+    if !one_file {
+        return vec![
+            "Add `path` to pick the declaration in one file".into(),
+            "Or give `path`, `line` and `character` of the declaration".into(),
+            "Or qualify the name with its container (`Type::name`, `Type.name`)".into(),
+        ];
+    }
+    let qualified: Vec<&str> = candidates
+        .iter()
+        .filter_map(|c| c.rsplit(' ').next())
+        .filter(|name| name.contains('.'))
+        .collect();
+    match qualified.as_slice() {
+        [] => vec!["Qualify the name with its container (`Type::name`, `Type.name`)".into()],
+        names => vec![format!(
+            "Qualify the name with its container, as the candidates spell it: {}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
     }
 }
 

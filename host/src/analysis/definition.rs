@@ -50,6 +50,10 @@ pub struct DefinitionSite {
 pub struct Declared {
     /// The container's name as the plugin reported it.
     pub container: Option<String>,
+    /// The namespaces and modules around the declaration (see
+    /// [`super::view::SymbolView::namespace`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
     pub signature: Option<String>,
 }
 
@@ -160,6 +164,7 @@ fn site(definition: &Definition) -> Option<DefinitionSite> {
                 language_kind: symbol.language_kind.clone(),
                 declared: Some(Declared {
                     container: symbol.container_name.clone(),
+                    namespace: super::view::namespace_of(file, *index),
                     signature: symbol.signature.clone(),
                 }),
                 resolution,

@@ -131,6 +131,11 @@ impl Analysis {
                 let Some(label) = followed(edge) else {
                     continue;
                 };
+                // A declaration using itself (recursion) depends on nothing
+                // new and adds no dependent.
+                if other == node {
+                    continue;
+                }
                 // A package, namespace or module named on the way to what
                 // is used (`shapes.AreaOf`) is a path, not a dependency.
                 if let Node::Symbol(r) = other
@@ -300,21 +305,25 @@ impl Subgraph {
         self.edges[slot].3.extend(edge.site);
     }
 
-    /// The nodes as the renderer sees them (source lines, the lines of the
-    /// references each makes) and the edges between them.
+    /// The nodes as the renderer sees them (source lines, the line of the
+    /// first reference behind each edge a node starts) and the edges
+    /// between them. One site per edge shows how the node depends; the
+    /// others repeat it, and the Read tool's offset and limit reach them.
     fn view(&self, table: &SymbolTable, notes: Vec<String>, generation: u64) -> DependencyGraph {
         let mut focus: Vec<Vec<u32>> = vec![Vec::new(); self.nodes.len()];
         for (from, _, _, sites) in &self.edges {
-            for site in sites {
-                if let Some(r) = table
-                    .files()
-                    .get(site.file as usize)
-                    .and_then(|file| file.facts.as_ref().ok())
-                    .and_then(|f| f.references.get(site.reference as usize))
-                {
-                    focus[*from].push(r.span.start.line + 1);
-                }
-            }
+            let first_line = sites
+                .iter()
+                .filter_map(|site| {
+                    table
+                        .files()
+                        .get(site.file as usize)
+                        .and_then(|file| file.facts.as_ref().ok())
+                        .and_then(|f| f.references.get(site.reference as usize))
+                        .map(|r| r.span.start.line + 1)
+                })
+                .min();
+            focus[*from].extend(first_line);
         }
         let nodes = self
             .nodes

@@ -212,6 +212,24 @@ impl Analysis {
         } else {
             found
         };
+        // A bare name is the whole name of a declaration outside any type
+        // and only part of a member's (`Transform.transform`): when one
+        // declaration is so named, it is meant.
+        let found = match owner {
+            None if found.len() > 1 => {
+                let unqualified: Vec<usize> = found
+                    .iter()
+                    .copied()
+                    .filter(|&i| super::view::member_name(&file, i, &facts.symbols[i]) == name)
+                    .collect();
+                if unqualified.len() == 1 {
+                    unqualified
+                } else {
+                    found
+                }
+            }
+            _ => found,
+        };
         let at = |index: usize| SymbolRef {
             file: file_number,
             symbol: index as u32,

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::target::Subject;
 use crate::graph::{Edge, Site};
-use crate::model::{ReferenceKind, Span, Symbol};
+use crate::model::{ReferenceKind, Span, Symbol, SymbolKind};
 use crate::resolve::{Resolution, SymbolRef, SymbolTable};
 use crate::workspace::FileEntry;
 
@@ -52,6 +52,11 @@ pub struct SymbolView {
     pub name_range: Range,
     /// `Outer.Inner`, the containers by nesting, outermost first.
     pub container: Option<String>,
+    /// The leading part of `container` made of namespaces, modules and
+    /// packages (`DBus.Protocol` of `DBus.Protocol.MessageReader`): where
+    /// the declaration lives rather than what it belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
     pub signature: Option<String>,
     pub language: Option<String>,
 }
@@ -68,6 +73,7 @@ impl SymbolView {
             range: (&symbol.span).into(),
             name_range: (&symbol.name_span).into(),
             container: qualified_container(file, r.symbol as usize),
+            namespace: namespace_of(file, r.symbol as usize),
             signature: symbol.signature.clone(),
             language: file.facts.as_ref().map(|f| f.language.clone()).ok(),
         }
@@ -152,7 +158,9 @@ pub struct SiteView {
     pub file_path: String,
     pub range: Range,
     pub kind: ReferenceKind,
-    /// `Container.name` of the declaration the reference is written in.
+    /// `Type.name` of the declaration the reference is written in,
+    /// qualified by the types around it but not by its namespaces or
+    /// modules (the file says where it is): `SaslPeer.Run`.
     pub enclosing: Option<String>,
     pub line_text: String,
 }
@@ -166,7 +174,7 @@ impl SiteView {
         let reference = facts.references.get(site.reference as usize)?;
         let enclosing = reference.enclosing.and_then(|e| {
             let symbol = facts.symbols.get(e as usize)?;
-            Some(qualified_name(file, e as usize, symbol))
+            Some(member_name(file, e as usize, symbol))
         });
         Some(SiteView {
             file_path: file.path.clone(),
@@ -229,6 +237,45 @@ pub fn qualified_container(file: &FileEntry, index: usize) -> Option<String> {
             .collect::<Vec<_>>()
             .join(".")
     })
+}
+
+/// Whether a symbol of this kind is a place declarations live in
+/// (namespace, module, package) rather than a declaration they belong to.
+fn is_namespace(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Namespace | SymbolKind::Module | SymbolKind::Package
+    )
+}
+
+/// The namespaces, modules and packages leading a symbol's containers,
+/// `Outer.Inner`, or `None` when its first container is a type or there is
+/// none.
+pub fn namespace_of(file: &FileEntry, index: usize) -> Option<String> {
+    let facts = file.facts.as_ref().ok()?;
+    let chain = facts.container_chain(index);
+    let leading: Vec<&str> = chain
+        .iter()
+        .take_while(|s| is_namespace(s.kind))
+        .map(|s| s.name.as_str())
+        .collect();
+    (!leading.is_empty()).then(|| leading.join("."))
+}
+
+/// `Type.name` of a declaration: qualified by the containers after its
+/// leading namespaces and modules.
+pub fn member_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String {
+    let Ok(facts) = file.facts.as_ref() else {
+        return symbol.name.clone();
+    };
+    let mut parts: Vec<&str> = facts
+        .container_chain(index)
+        .into_iter()
+        .skip_while(|s| is_namespace(s.kind))
+        .map(|s| s.name.as_str())
+        .collect();
+    parts.push(&symbol.name);
+    parts.join(".")
 }
 
 /// `Container.name` of a declaration.

@@ -89,6 +89,7 @@ pub fn symbol_view() -> Value {
             "range": range(),
             "name_range": range(),
             "container": nullable_string(),
+            "namespace": string(),
             "signature": nullable_string(),
         }),
     )

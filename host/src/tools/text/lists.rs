@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Request, Writer, certainty, has_word, is_certain, kind_prefix, line_col, plain, qualified_name,
-    relative_to, source_line, str_of, symbol_heading, symbol_title,
+    Request, Writer, certainty, display_container, has_word, is_certain, kind_prefix, line_col,
+    plain, qualified_name, relative_to, source_line, str_of, symbol_heading, symbol_title,
 };
 
 /// Closing lines of a paged list: what the page and the budget left out,
@@ -75,29 +75,60 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
         references_completeness(completeness),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
-    let context = str_of(&value["symbol"], "container");
+    let context = display_container(&value["symbol"]);
     let shown = sites(&items, context, writer);
     close_page(writer, request, shown, items.len(), total);
     missed_sites(completeness, context, writer);
 }
 
-/// Reference items grouped by file; returns how many were written.
+/// Reference items grouped by file, the sites of one source line on one
+/// line; returns how many were written.
 fn sites(items: &[Value], context: Option<&str>, writer: &mut Writer) -> usize {
-    grouped(items, "file_path", writer, |item| {
-        if str_of(item, "kind") == Some("declaration") {
-            let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
+    let mut shown = 0;
+    let mut rest = items;
+    while let Some(first) = rest.first() {
+        let run = if str_of(first, "kind") == Some("declaration") {
+            1
+        } else {
+            rest.iter()
+                .take_while(|item| on_one_line(first, item))
+                .count()
+        };
+        let (line_items, after) = rest.split_at(run.max(1));
+        let text = if str_of(first, "kind") == Some("declaration") {
+            let (line, col) = line_col(&first["name_range"]).unwrap_or((0, 0));
             format!(
-                "  {line}:{col} declaration  {}",
-                source_line(str_of(item, "signature").unwrap_or(""))
+                "{line}:{col} declaration  {}",
+                source_line(str_of(first, "signature").unwrap_or(""))
             )
         } else {
-            site_line(item, context)
+            sites_line(line_items, context)
+        };
+        if !writer.grouped(str_of(first, "file_path").unwrap_or("?"), &text) {
+            break;
         }
-    })
+        shown += line_items.len();
+        rest = after;
+    }
+    shown
+}
+
+/// Whether two reference sites share a printed line: the same source line
+/// of the same file, in the same declaration, resolved as surely.
+fn on_one_line(a: &Value, b: &Value) -> bool {
+    let line = |v: &Value| line_col(&v["range"]).map(|(line, _)| line);
+    str_of(b, "kind") != Some("declaration")
+        && str_of(a, "file_path") == str_of(b, "file_path")
+        && line(a) == line(b)
+        && str_of(a, "enclosing") == str_of(b, "enclosing")
+        && certainty(a) == certainty(b)
 }
 
 /// Items under the line of their file (the item's `path_key`), in order,
-/// until the budget is spent; returns how many were written.
+/// until the budget is spent; returns how many were written. As in
+/// `rg --heading`, an item's line is not indented: it starts with its line
+/// number, which sets it apart from the path above it (and saves a token a
+/// line).
 fn grouped(
     items: &[Value],
     path_key: &str,
@@ -110,18 +141,35 @@ fn grouped(
         .count()
 }
 
-/// `  line:col kind in Enclosing (guess confidence)  source`, the enclosing
-/// name relative to `context`.
-fn site_line(site: &Value, context: Option<&str>) -> String {
-    let (line, col) = line_col(&site["range"]).unwrap_or((0, 0));
-    let enclosing = str_of(site, "enclosing")
+/// `line:col kind in Enclosing (guess confidence)  source` for the sites
+/// of one source line ([`on_one_line`]), the enclosing name relative to
+/// `context`: the source once, the columns listed (`36:9,42 type`, or
+/// `90:4 type, 29 call` where their kinds differ).
+fn sites_line(sites: &[Value], context: Option<&str>) -> String {
+    let Some(first) = sites.first() else {
+        return String::new();
+    };
+    let kind = |site: &Value| str_of(site, "kind").unwrap_or("reference").to_string();
+    let column = |site: &Value| line_col(&site["range"]).map_or(0, |(_, col)| col);
+    let line = line_col(&first["range"]).map_or(0, |(line, _)| line);
+    let one_kind = sites.iter().all(|site| kind(site) == kind(first));
+    let places = if one_kind {
+        let columns: Vec<String> = sites.iter().map(|s| column(s).to_string()).collect();
+        format!("{line}:{} {}", columns.join(","), kind(first))
+    } else {
+        let columns: Vec<String> = sites
+            .iter()
+            .map(|s| format!("{} {}", column(s), kind(s)))
+            .collect();
+        format!("{line}:{}", columns.join(", "))
+    };
+    let enclosing = str_of(first, "enclosing")
         .map(|e| format!(" in {}", relative_to(e, context)))
         .unwrap_or_default();
     format!(
-        "  {line}:{col} {}{enclosing}{}  {}",
-        str_of(site, "kind").unwrap_or("reference"),
-        certainty(site),
-        source_line(str_of(site, "line_text").unwrap_or(""))
+        "{places}{enclosing}{}  {}",
+        certainty(first),
+        source_line(str_of(first, "line_text").unwrap_or(""))
     )
 }
 
@@ -179,7 +227,7 @@ fn missed_sites(completeness: &Value, context: Option<&str>, writer: &mut Writer
         completeness["possibly_missed"].as_u64().unwrap_or(0),
         missed.len()
     ));
-    grouped(missed, "file_path", writer, |site| site_line(site, context));
+    sites(missed, context, writer);
 }
 
 /// `find_implementations`: the implementing and extending declarations.
@@ -203,7 +251,7 @@ pub fn implementations(value: &Value, request: &Request, writer: &mut Writer) {
             _ => String::new(),
         };
         format!(
-            "  {line}:{col} {} {}{depth}{}  {}",
+            "{line}:{col} {} {}{depth}{}  {}",
             str_of(item, "relation").unwrap_or("IMPLEMENTS"),
             qualified_name(item),
             certainty(item),
@@ -231,8 +279,8 @@ pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
     close_page(writer, request, shown, items.len(), total);
 }
 
-/// `  line kind Container.name  signature`, each part only where the
-/// signature does not already say it: `  12 in Action: requestId(id)`.
+/// `line kind Container.name  signature`, each part only where the
+/// signature does not already say it: `12 in Action: requestId(id)`.
 fn search_line(item: &Value) -> String {
     let signature = source_line(str_of(item, "signature").unwrap_or(""));
     let name = str_of(item, "name").unwrap_or("?");
@@ -240,10 +288,10 @@ fn search_line(item: &Value) -> String {
     let container = str_of(item, "containerName").filter(|c| !c.is_empty());
     let line = item["line"].as_u64().unwrap_or(0);
     match (container, has_word(&signature, name)) {
-        (None, true) => format!("  {line} {kind}{signature}"),
-        (Some(container), true) => format!("  {line} {kind}in {container}: {signature}"),
-        (None, false) => format!("  {line} {kind}{name}  {signature}"),
-        (Some(container), false) => format!("  {line} {kind}{container}.{name}  {signature}"),
+        (None, true) => format!("{line} {kind}{signature}"),
+        (Some(container), true) => format!("{line} {kind}in {container}: {signature}"),
+        (None, false) => format!("{line} {kind}{name}  {signature}"),
+        (Some(container), false) => format!("{line} {kind}{container}.{name}  {signature}"),
     }
     .trim_end()
     .to_string()
@@ -263,7 +311,7 @@ pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
     let shown = grouped(&items, "file_path", writer, |item| {
         let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
         format!(
-            "  {line}:{col} {} {}: {}",
+            "{line}:{col} {} {}: {}",
             str_of(item, "severity").unwrap_or("error"),
             str_of(item, "code").unwrap_or(""),
             source_line(str_of(item, "message").unwrap_or(""))
@@ -460,7 +508,7 @@ fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
         let path = (Some(path) != home).then(|| path.to_string());
         let name = qualified_name(other);
         (
-            relative_to(&name, str_of(item, "container")).to_string(),
+            relative_to(&name, display_container(item)).to_string(),
             path,
             line,
         )
@@ -562,7 +610,7 @@ pub fn analysis(value: &Value, request: &Request, writer: &mut Writer) {
             })
             .unwrap_or_default();
         format!(
-            "  {line}:{col} {} {}: {}{call}",
+            "{line}:{col} {} {}: {}{call}",
             str_of(item, "severity").unwrap_or(""),
             str_of(item, "kind").unwrap_or(""),
             source_line(str_of(item, "message").unwrap_or("")),
@@ -599,7 +647,7 @@ pub fn gate(value: &Value, _request: &Request, writer: &mut Writer) {
     let shown = grouped(&items, "file_path", writer, |item| {
         let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
         format!(
-            "  {line}:{col} {}: {}",
+            "{line}:{col} {}: {}",
             str_of(item, "check").unwrap_or(""),
             source_line(str_of(item, "message").unwrap_or(""))
         )
@@ -692,7 +740,7 @@ pub fn complexity(value: &Value, _request: &Request, writer: &mut Writer) {
     let items = value["violations"].as_array().cloned().unwrap_or_default();
     let shown = grouped(&items, "file", writer, |item| {
         format!(
-            "  {} {} cyclomatic {} cognitive {}",
+            "{} {} cyclomatic {} cognitive {}",
             item["line"],
             str_of(item, "function").unwrap_or("?"),
             item["cyclomatic"],
@@ -778,8 +826,8 @@ mod tests {
         assert_eq!(
             render(&value, &Map::new(), 2000),
             "references of function parse (src/lib.rs:1): 2 + 1 guessed; certain ones complete, guesses labelled\n\
-             src/a.rs\n  3:5 call in run  parse(input)\n  6:5 call in run  parse(input)\n\
-             src/b.rs\n  1:5 call in run (guess 0.5)  parse(input)\n"
+             src/a.rs\n3:5 call in run  parse(input)\n6:5 call in run  parse(input)\n\
+             src/b.rs\n1:5 call in run (guess 0.5)  parse(input)\n"
         );
     }
 
@@ -837,7 +885,10 @@ mod tests {
         });
         let arguments = json!({ "symbol": "parse", "offset": 100 });
         let text = render(&value, arguments.as_object().unwrap(), MIN_MAX_TOKENS);
-        let shown = text.lines().filter(|l| l.starts_with("  ")).count();
+        let shown = text
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .count();
         assert!(shown > 0 && shown < 300, "{text}");
         let last = text.lines().last().unwrap();
         assert_eq!(

@@ -205,13 +205,30 @@ pub(crate) fn line_col(range: &Value) -> Option<(u64, u64)> {
     ))
 }
 
-/// `Container.name` of a symbol view (`container` may be null).
+/// `Container.name` of a symbol view (`container` may be null), without
+/// the namespaces and modules leading the container (its `namespace`):
+/// `MessageReader.MarshalUInt`, not `DBus.Protocol.MessageReader.MarshalUInt`;
+/// the path beside it says where it is.
 pub(crate) fn qualified_name(symbol: &Value) -> String {
     let name = str_of(symbol, "name").unwrap_or("?");
-    match str_of(symbol, "container") {
-        Some(container) if !container.is_empty() => format!("{container}.{name}"),
-        _ => name.to_string(),
+    match display_container(symbol) {
+        Some(container) => format!("{container}.{name}"),
+        None => name.to_string(),
     }
+}
+
+/// The part of a symbol view's `container` after its `namespace`, if any.
+pub(crate) fn display_container(symbol: &Value) -> Option<&str> {
+    let container = str_of(symbol, "container").filter(|c| !c.is_empty())?;
+    let rest = match str_of(symbol, "namespace").filter(|n| !n.is_empty()) {
+        Some(namespace) => match container.strip_prefix(namespace) {
+            Some("") => return None,
+            Some(rest) => rest.strip_prefix('.').unwrap_or(container),
+            None => container,
+        },
+        None => container,
+    };
+    Some(rest)
 }
 
 /// `name` without the leading segments it shares with `context` (the

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    BYTES_PER_TOKEN, Request, Writer, certainty, has_word, kind_prefix, line_col, plain,
-    qualified_name, source_line, str_of, symbol_heading,
+    BYTES_PER_TOKEN, Request, Writer, certainty, display_container, has_word, kind_prefix,
+    line_col, plain, qualified_name, source_line, str_of, symbol_heading,
 };
 
 /// `path:line Container.name  signature (certainty)`: the kind only when
@@ -21,7 +21,7 @@ fn declaration_line(item: &Value) -> String {
     } else {
         String::new()
     };
-    let unqualified = str_of(item, "container").is_none_or(str::is_empty);
+    let unqualified = display_container(item).is_none();
     let name = if unqualified && has_word(&signature, str_of(item, "name").unwrap_or("?")) {
         String::new()
     } else {
@@ -223,10 +223,7 @@ pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
     } else {
         format!(" of {path}")
     };
-    writer.always(&format!(
-        "outline{of} ({}): {declarations} declarations",
-        str_of(value, "language").unwrap_or("?"),
-    ));
+    writer.always(&format!("outline{of}: {declarations} declarations"));
     let mut shown = 0;
     for line in &lines {
         if !writer.line(line) {
