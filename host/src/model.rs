@@ -396,6 +396,11 @@ pub struct LanguagePolicy {
     /// on; assumed before).
     #[serde(default = "allowed")]
     pub cyclic_imports: bool,
+    /// Whether a file sees, by their bare names, what the modules around
+    /// its own declare (C#'s enclosing namespaces; stated from ABI 0.6.0
+    /// on, not assumed before).
+    #[serde(default)]
+    pub enclosing_modules_visible: bool,
 }
 
 fn allowed() -> bool {
@@ -472,6 +477,7 @@ impl LanguagePolicy {
             type_annotation: TypeAnnotationPosition::AfterName,
             module_layout: ModuleLayout::Unstated,
             cyclic_imports: true,
+            enclosing_modules_visible: false,
         }
     }
 }

@@ -32,6 +32,10 @@ fn component_0_4_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.4.0/hostile.wasm")
 }
 
+fn component_0_5_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.5.0/hostile.wasm")
+}
+
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
     PluginRegistry::load(&RuntimeConfig {
         extra_plugins,
@@ -63,8 +67,11 @@ fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) ->
 
 #[test]
 fn the_host_supports_the_current_and_the_first_abi() {
-    assert_eq!(ABI_VERSION, "0.5.0");
-    assert_eq!(SUPPORTED_ABI, ["0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"]);
+    assert_eq!(ABI_VERSION, "0.6.0");
+    assert_eq!(
+        SUPPORTED_ABI,
+        ["0.6.0", "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"]
+    );
 }
 
 #[test]
@@ -187,6 +194,22 @@ fn a_component_built_against_abi_0_4_0_loads_and_gives_no_tokens() {
         matches!(&unreachable, Err(PluginError::Unsupported { operation, .. }) if operation == "unreachable"),
         "{unreachable:?}"
     );
+}
+
+#[test]
+fn a_component_built_against_abi_0_5_0_loads_lexes_and_sees_no_enclosing_modules() {
+    let registry = registry(vec![component_0_5_0()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.5.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.5.0");
+    assert!(plugin.info().has_capability("tokens"));
+    // Its policy cannot say enclosing modules are in scope: they are not.
+    assert!(!plugin.info().policy.enclosing_modules_visible);
+    // It lexes as the current hostile plugin does (five broken tokens).
+    let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
+    assert_eq!(tokens.len(), 5);
 }
 
 #[test]
@@ -333,6 +356,7 @@ fn built_in_plugins_state_their_policy() {
         bare_names_reach_members: bare,
         type_annotation: annotation,
         cyclic_imports: module_layout != FolderPerModule,
+        enclosing_modules_visible: module_layout == DeclaredInText,
         module_layout,
     };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};

@@ -83,9 +83,10 @@ pub trait Language: 'static {
     /// The language's rules the host applies (`plugin-info.policy`): the
     /// folders whose files of this language are not indexed, whether a bare
     /// name inside a type's body may mean a member of that type, where a
-    /// type annotation is written. By default: no folders skipped, bare
-    /// names never members, no annotations assumed, modules declared in
-    /// the text.
+    /// type annotation is written, whether the modules around a file's own
+    /// are in scope. By default: no folders skipped, bare names never
+    /// members, no annotations assumed, modules declared in the text, they
+    /// may import each other, enclosing modules not in scope.
     fn policy() -> LanguagePolicy {
         LanguagePolicy {
             skip_dirs: Vec::new(),
@@ -93,6 +94,7 @@ pub trait Language: 'static {
             type_annotation: TypeAnnotationPosition::None,
             module_layout: ModuleLayout::DeclaredInText,
             cyclic_imports: true,
+            enclosing_modules_visible: false,
         }
     }
 

@@ -311,6 +311,23 @@ mod bare_names {
         server.stop().await;
     }
 
+    /// `Invoice` in namespace `Shop.Billing.Printing` is the class of the
+    /// enclosing namespace `Shop.Billing`, which C# puts in scope (its
+    /// plugin's policy says so): certain, and not `Archive.Invoice`.
+    #[tokio::test]
+    async fn csharp_enclosing_namespaces_are_in_scope() {
+        let server = serve("csharp").await;
+        assert_eq!(
+            definitions(&server, "Billing/Printing/Receipt.cs", (4, 15)).await,
+            ["Billing/Invoice.cs:3 class scope 1.00"]
+        );
+        assert_eq!(
+            references(&server, "Archive/Invoice.cs", (2, 17)).await,
+            ["Archive/Invoice.cs:3 declaration declaration 1.00"]
+        );
+        server.stop().await;
+    }
+
     /// In class `View` with methods `format`, `clamp` and `measure`:
     /// `format(...)` is the imported function, `clamp(...)` is imported from
     /// a package outside the workspace (so nothing here), and `measure()`

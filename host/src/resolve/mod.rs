@@ -380,6 +380,15 @@ impl<'s> Resolver<'s> {
         if !mates.is_empty() {
             return mates;
         }
+        // Where the language says so, what the modules around the file's
+        // own declare (C#'s `namespace A.B` sees namespace `A`), before its
+        // imports.
+        if file.plugin.info().policy.enclosing_modules_visible {
+            let enclosing = self.in_enclosing_modules(file, facts, name);
+            if !enclosing.is_empty() {
+                return enclosing;
+            }
+        }
         for import in &facts.imports {
             if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
                 let found = self.in_modules(
@@ -737,6 +746,44 @@ impl<'s> Resolver<'s> {
             out.extend(self.where_named(name, Resolution::Scope, |r, s| {
                 mates.contains(&r.file) && self.at_module_level(r, s, &module.path)
             }));
+        }
+        out
+    }
+
+    /// Declarations named `name` directly in a module enclosing one of the
+    /// file's own (`A` around `A.B`, by the language's path separator), the
+    /// nearest that has any. Each module's enclosing chain is as long as
+    /// its path, so the walk is bounded by the module names' length.
+    fn in_enclosing_modules(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        name: &str,
+    ) -> Vec<Definition> {
+        let separator = file.plugin.info().path_separator.as_str();
+        if separator.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for module in &facts.modules {
+            let mut path = module.path.as_str();
+            while let Some((outer, _)) = path.rsplit_once(separator) {
+                path = outer;
+                let Some(paths) = self.snapshot.modules.get(outer) else {
+                    continue;
+                };
+                let files: Vec<u32> = paths
+                    .iter()
+                    .filter_map(|p| self.table.file_number(p))
+                    .collect();
+                let found = self.where_named(name, Resolution::Scope, |r, s| {
+                    files.contains(&r.file) && self.at_module_level(r, s, outer)
+                });
+                if !found.is_empty() {
+                    out.extend(found);
+                    break;
+                }
+            }
         }
         out
     }

@@ -359,6 +359,7 @@ macro_rules! since_0_2_0_conversions {
                     policy: model::LanguagePolicy {
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
+                        enclosing_modules_visible: enclosing_modules_visible(&i.policy),
                         skip_dirs: i.policy.skip_dirs,
                         bare_names_reach_members: i.policy.bare_names_reach_members,
                         type_annotation: match i.policy.type_annotation {
@@ -465,7 +466,69 @@ macro_rules! since_0_4_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.5.0` (the current ABI).
+/// What a policy before ABI 0.6.0 cannot say: enclosing modules are not in
+/// scope (the host's rule before 0.6.0).
+macro_rules! before_0_6_0_conversions {
+    () => {
+        fn enclosing_modules_visible(_policy: &wit::LanguagePolicy) -> bool {
+            false
+        }
+    };
+}
+
+/// The conversions of what ABI 0.5.0 added (tokens), for 0.5.0 and every
+/// later version.
+macro_rules! since_0_5_0_conversions {
+    () => {
+        fn later_capability_name(c: wit::Capability) -> &'static str {
+            match c {
+                wit::Capability::EntryPoints => "entry-points",
+                wit::Capability::Tokens => "tokens",
+                wit::Capability::Unreachable => "unreachable",
+                _ => "unknown",
+            }
+        }
+
+        /// One token of a document.
+        pub fn token(t: wit::Token) -> model::Token {
+            use model::TokenKind as M;
+            use wit::TokenKind as W;
+            model::Token {
+                kind: match t.kind {
+                    W::Identifier => M::Identifier,
+                    W::Keyword => M::Keyword,
+                    W::Literal => M::Literal,
+                    W::Punctuation => M::Punctuation,
+                    W::Comment => M::Comment,
+                },
+                start: t.start,
+                end: t.end,
+            }
+        }
+    };
+}
+
+/// `lingo:plugin@0.6.0` (the current ABI).
+pub mod v0_6_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_6_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_6_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+
+    fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
+        policy.enclosing_modules_visible
+    }
+}
+
+/// `lingo:plugin@0.5.0`: enclosing modules not in scope.
 pub mod v0_5_0 {
     use super::Failure;
     use crate::model;
@@ -478,32 +541,8 @@ pub mod v0_5_0 {
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
     since_0_4_0_conversions!();
-
-    fn later_capability_name(c: wit::Capability) -> &'static str {
-        match c {
-            wit::Capability::EntryPoints => "entry-points",
-            wit::Capability::Tokens => "tokens",
-            wit::Capability::Unreachable => "unreachable",
-            _ => "unknown",
-        }
-    }
-
-    /// One token of a document.
-    pub fn token(t: wit::Token) -> model::Token {
-        use model::TokenKind as M;
-        use wit::TokenKind as W;
-        model::Token {
-            kind: match t.kind {
-                W::Identifier => M::Identifier,
-                W::Keyword => M::Keyword,
-                W::Literal => M::Literal,
-                W::Punctuation => M::Punctuation,
-                W::Comment => M::Comment,
-            },
-            start: t.start,
-            end: t.end,
-        }
-    }
+    since_0_5_0_conversions!();
+    before_0_6_0_conversions!();
 }
 
 /// `lingo:plugin@0.4.0`: no tokens.
@@ -515,6 +554,7 @@ pub mod v0_4_0 {
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
+    before_0_6_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
@@ -537,6 +577,7 @@ pub mod v0_3_0 {
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
+    before_0_6_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
@@ -557,6 +598,7 @@ pub mod v0_2_0 {
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
+    before_0_6_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     before_0_4_0_conversions!();

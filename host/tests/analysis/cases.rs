@@ -995,8 +995,8 @@ pub const CSHARP: &[Case] = &[
         ),
         query: References,
         expected: "
-            Parser.cs:11 call in Demo.Writer.All scope
-            Run.cs:5 call in Demo.Run.Use qualified
+            Parser.cs:11 call in Writer.All scope
+            Run.cs:5 call in Run.Use qualified
         ",
     },
     Case {
@@ -1153,7 +1153,7 @@ pub const CSHARP: &[Case] = &[
 "#
         ),
         query: References,
-        expected: "Run.cs:5 call in Demo.Run.One scope",
+        expected: "Run.cs:5 call in Run.One scope",
     },
     Case {
         name: "cs_bare_name_of_an_inherited_member",
@@ -1259,9 +1259,9 @@ pub const CSHARP: &[Case] = &[
         ),
         query: References,
         expected: "
-            Parser.cs:7 call in Demo.Parser.Check scope
-            Run.cs:5 call in Demo.Run.Typed qualified
-            Run.cs:7 call in Demo.Run.Fresh qualified
+            Parser.cs:7 call in Parser.Check scope
+            Run.cs:5 call in Run.Typed qualified
+            Run.cs:7 call in Run.Fresh qualified
         ",
     },
     Case {

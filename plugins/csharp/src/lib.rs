@@ -151,6 +151,7 @@ impl Language for CSharp {
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::BeforeName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredInText,
             cyclic_imports: true,
+            enclosing_modules_visible: true,
         }
     }
 

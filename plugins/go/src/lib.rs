@@ -138,6 +138,7 @@ impl Language for Go {
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FolderPerModule,
             cyclic_imports: false,
+            enclosing_modules_visible: false,
         }
     }
 

@@ -129,6 +129,7 @@ impl Language for Rust {
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredFilePerModule,
             cyclic_imports: true,
+            enclosing_modules_visible: false,
         }
     }
 

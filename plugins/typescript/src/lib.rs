@@ -208,6 +208,7 @@ impl Language for TypeScript {
             type_annotation: lingo_plugin_sdk::types::TypeAnnotationPosition::AfterName,
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FilePerModule,
             cyclic_imports: true,
+            enclosing_modules_visible: false,
         }
     }
 

@@ -552,6 +552,7 @@ impl plugin::Guest for Hostile {
                 type_annotation: TypeAnnotationPosition::None,
                 module_layout: ModuleLayout::DeclaredInText,
                 cyclic_imports: true,
+                enclosing_modules_visible: false,
             },
         }
     }
