@@ -123,12 +123,31 @@ impl<L: Language> Document<L> {
     }
 }
 
-fn parse(parser: &mut Parser, source: &str, old: Option<&Tree>) -> Tree {
+/// The tree of `source`, parsed as the language wants it seen
+/// ([`Language::parsed_text`]). Incremental (from `old`) only when the text
+/// is parsed as it is: what a language leaves out can change far from an
+/// edit.
+fn parse<L: Language>(parser: &mut Parser, source: &str, old: Option<&Tree>) -> Tree {
+    let prepared = L::parsed_text(source).filter(|text| same_layout(text, source));
+    let (text, old) = match &prepared {
+        Some(text) => (text.as_str(), None),
+        None => (source, old),
+    };
     // Parsing only fails on cancellation or a missing language, neither of
     // which can happen here; an empty tree would hide that, so fail loudly.
     parser
-        .parse(source, old)
+        .parse(text, old)
         .expect("tree-sitter parse with a language set")
+}
+
+/// Whether `text` can stand in for `source` in a parse: as many bytes, and
+/// a newline wherever `source` has one, so every span and line agrees.
+fn same_layout(text: &str, source: &str) -> bool {
+    text.len() == source.len()
+        && text
+            .bytes()
+            .zip(source.bytes())
+            .all(|(a, b)| (a == b'\n') == (b == b'\n'))
 }
 
 impl<L: Language> GuestDocument for Document<L> {
@@ -138,7 +157,7 @@ impl<L: Language> GuestDocument for Document<L> {
         parser
             .set_language(&grammar)
             .expect("grammar compatible with the SDK's tree-sitter");
-        let tree = parse(&mut parser, &source, None);
+        let tree = parse::<L>(&mut parser, &source, None);
         let lines = LineIndex::new(&source);
         Document {
             state: RefCell::new(State {
@@ -199,7 +218,7 @@ impl<L: Language> GuestDocument for Document<L> {
             tree,
             ..
         } = &mut *state;
-        let new_tree = parse(parser, source, Some(tree));
+        let new_tree = parse::<L>(parser, source, Some(tree));
         state.tree = new_tree;
         state.lines = LineIndex::new(&state.source);
         state.symbols = None;

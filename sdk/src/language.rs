@@ -234,6 +234,16 @@ pub trait Language: 'static {
         false
     }
 
+    /// The text to parse in place of `source`, when the grammar should not
+    /// see all of it: as many bytes, each newline where it was, what is
+    /// left out written as spaces (C#'s branches of `#if` the compiler
+    /// skips). Every span still points into `source`, whose text the facts
+    /// quote. An answer of another length, or with a newline moved, is
+    /// ignored. By default the source is parsed as it is.
+    fn parsed_text(_source: &str) -> Option<String> {
+        None
+    }
+
     /// Code the grammar left unparsed in the text `source` whose tree is
     /// `root` (see [`Embedded`]). Asked again of each embedded text once
     /// parsed, up to [`crate::MAX_EMBEDDED_DEPTH`] levels, so nested macros

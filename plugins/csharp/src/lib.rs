@@ -10,6 +10,7 @@ mod flow;
 mod imports;
 mod modules;
 mod placement;
+mod preprocess;
 mod render;
 mod types;
 
@@ -142,6 +143,10 @@ impl Language for CSharp {
 
     fn arity(node: Node, source: &str) -> Option<lingo_plugin_sdk::types::Arity> {
         declarations::arity(node, source)
+    }
+
+    fn parsed_text(source: &str) -> Option<String> {
+        preprocess::compiled_text(source)
     }
 
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
@@ -352,6 +357,62 @@ mod tests {
                 Some(format!("{} <- {name}{call}", r.name))
             })
             .collect()
+    }
+
+    /// A `case` inside `#if`, and an `if` whose two halves are `#if` and
+    /// `#else` branches: the parse sees the compiled branches only, so
+    /// there is no syntax error, and an edit that makes another branch
+    /// compiled is parsed anew.
+    #[test]
+    fn conditional_compilation_is_parsed_as_the_compiler_sees_it() {
+        let source = "class C {\n\
+            int M(int t) {\n\
+            switch (t) {\n\
+            case 0: return 0;\n\
+            #if !DISABLE_ONE\n\
+            case 1: return One();\n\
+            #endif\n\
+            }\n\
+            #if MONO\n\
+            if (t > 2) {\n\
+            #else\n\
+            if (t > 3) {\n\
+            #endif\n\
+            return Two();\n\
+            }\n\
+            return t;\n\
+            }\n\
+            int One() { return 1; }\n\
+            int Two() { return 2; }\n\
+            }\n";
+        let document = Document::<CSharp>::new("a.cs".into(), source.into());
+        assert!(
+            document.diagnostics().is_empty(),
+            "{:?}",
+            document.diagnostics()
+        );
+        let calls: Vec<String> = document
+            .references()
+            .iter()
+            .filter(|r| r.name == "One" || r.name == "Two")
+            .map(|r| format!("{}@{}", r.name, r.span.start.line))
+            .collect();
+        assert_eq!(calls, ["One@5", "Two@13"]);
+        // Defining MONO makes the other half compiled.
+        let at = source.find("class").unwrap() as u32;
+        document
+            .update(vec![lingo_plugin_sdk::types::TextEdit {
+                start: at,
+                end: at,
+                new_text: "#define MONO\n".into(),
+            }])
+            .unwrap();
+        assert!(
+            document.diagnostics().is_empty(),
+            "{:?}",
+            document.diagnostics()
+        );
+        assert_eq!(document.text().len(), source.len() + "#define MONO\n".len());
     }
 
     #[test]
