@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "accuracy"))
 from clients import McpClient  # noqa: E402
 
 KINDS = ["references", "definition", "callers", "callees", "outline", "search", "dependents"]
-PER_KIND = 2  # questions of each kind per project
+PER_KIND = 2  # questions of each kind per project (--per-kind)
 
 # Declaration keywords per language, for the greps that look for declarations.
 DECLARATION = {
@@ -64,7 +64,7 @@ def grep(root: Path, args: list[str]) -> str:
     return done.stdout
 
 
-def questions(language: str, root: Path, sample: list[dict]) -> list[dict]:
+def questions(language: str, root: Path, sample: list[dict], per_kind: int = PER_KIND) -> list[dict]:
     """The questions for one project: per kind, PER_KIND declarations taken
     in turn from the sample (each kind starts further along)."""
     out = []
@@ -75,9 +75,9 @@ def questions(language: str, root: Path, sample: list[dict]) -> list[dict]:
             candidates = [s for s in usable if s["kind"] in CALLABLE]
         if not candidates:
             continue
-        step = max(1, len(candidates) // (PER_KIND * len(KINDS)))
-        start = (k * PER_KIND * step) % len(candidates)
-        picked = [candidates[(start + i * step) % len(candidates)] for i in range(PER_KIND)]
+        step = max(1, len(candidates) // (per_kind * len(KINDS)))
+        start = (k * per_kind * step) % len(candidates)
+        picked = [candidates[(start + i * step) % len(candidates)] for i in range(per_kind)]
         for symbol in picked:
             out.append(question(language, root, kind, symbol))
     return out
@@ -163,6 +163,7 @@ def main() -> None:
     parser.add_argument("--lingo", required=True)
     parser.add_argument("--counter", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--per-kind", type=int, default=PER_KIND, help="questions of each kind per project")
     parser.add_argument("projects", nargs="+", help="PROJECT_DIR:ACCURACY_JSON")
     options = parser.parse_args()
 
@@ -174,7 +175,7 @@ def main() -> None:
         language, project = accuracy["language"], accuracy["project"]
         client = McpClient([options.lingo, "serve", "--root", str(root)], log=Path(options.out).with_suffix(".log"))
         client.initialize()
-        for q in questions(language, root, accuracy["symbols"]):
+        for q in questions(language, root, accuracy["symbols"], options.per_kind):
             result, text = ask(client, q, {})
             _, json_text = ask(client, q, {"format": "json"})
             grep_text = grep(root, q["grep"]) if q["grep"] else declaration_lines(client, q)

@@ -57,12 +57,14 @@ pub enum CallEnd {
     },
 }
 
-/// The calls between the subject (or a node below it) and one other node.
+/// The calls between the subject (or a node below it) and one other node
+/// that were resolved alike: a call site resolved for certain and one
+/// only guessed are two `Call`s, so no guess reads as certain.
 #[derive(Debug, Clone, Serialize)]
 pub struct Call {
-    /// The most certain resolution among the call sites.
+    /// How the call sites were resolved.
     pub resolution: Resolution,
-    /// The highest confidence among the call sites.
+    /// Their confidence.
     pub confidence: f64,
     pub call_sites: Vec<CallSite>,
     /// The caller (in the incoming tree).
@@ -166,8 +168,8 @@ impl Analysis {
     }
 }
 
-/// The calls between one pair of nodes: the node at the other end, the call
-/// sites, the most certain resolution and the highest confidence.
+/// The calls between one pair of nodes resolved alike: the node at the
+/// other end, the call sites, their resolution and confidence.
 type Calls = (Node, Vec<Site>, Resolution, f32);
 
 /// A breadth-limited walk over CALLS edges in one direction.
@@ -193,22 +195,27 @@ impl<'g> Walk<'g> {
     /// below `depth` (at most [`MAX_DEPTH`]), its own callers (callees).
     fn level(&mut self, node: Node, depth: usize, budget: &mut usize) -> Vec<Call> {
         self.seen.insert(node);
-        // Group the call sites by the node at the other end, in a stable order.
-        let mut by_other: BTreeMap<(u32, u32, bool), Calls> = BTreeMap::new();
+        // Group the call sites by the node at the other end and how they
+        // were resolved, in a stable order (certain before guessed).
+        let mut by_other: BTreeMap<(u32, u32, bool, Resolution, u32), Calls> = BTreeMap::new();
         for (edge, other) in self.graph.edges(node, self.direction) {
             if edge.kind != EdgeKind::Calls {
                 continue;
             }
-            let key = match other {
+            let (a, b, is_file) = match other {
                 Node::Symbol(s) => (s.file, s.symbol, false),
                 Node::File(f) => (f, 0, true),
             };
-            let entry = by_other
-                .entry(key)
-                .or_insert((other, Vec::new(), edge.resolution, 0.0));
+            // Descending confidence, in hundredths (as answers round it).
+            let confidence_key = 100 - (edge.confidence.clamp(0.0, 1.0) * 100.0).round() as u32;
+            let key = (a, b, is_file, edge.resolution, confidence_key);
+            let entry = by_other.entry(key).or_insert((
+                other,
+                Vec::new(),
+                edge.resolution,
+                edge.confidence,
+            ));
             entry.1.extend(edge.site);
-            entry.2 = entry.2.min(edge.resolution);
-            entry.3 = entry.3.max(edge.confidence);
         }
         let incoming = self.direction == Direction::Incoming;
         let mut out = Vec::new();

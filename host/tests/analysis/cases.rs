@@ -626,6 +626,21 @@ export function fresh(): number {
             src/parser.ts:13 parse
         ",
     },
+    // The same method called once on a typed value and once on an untyped
+    // one: two calls of it, the certain one and the guessed one, so the
+    // guess is never read as certain.
+    Case {
+        name: "ts_callees_certain_and_guessed_apart",
+        fixture: ts_package!(
+            ts_parser!(),
+            "import { Parser } from \"./parser\";\n\nexport function ty$0ped(p: Parser, q: any): number {\n  return p.parse() + q.parse();\n}\n"
+        ),
+        query: Callees,
+        expected: "
+            src/parser.ts:8 Parser.parse
+            src/parser.ts:8 Parser.parse
+        ",
+    },
     Case {
         name: "ts_dependents_of_a_method",
         fixture: ts_package!(

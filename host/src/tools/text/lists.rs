@@ -385,7 +385,7 @@ fn calls_completeness(completeness: &Value) -> String {
     let other_gaps =
         completeness["incomplete"].is_object() || completeness["unanalyzed_files"].is_array();
     if unresolved > 0 && !other_gaps && completeness["complete"].as_bool() == Some(false) {
-        format!("incomplete: {unresolved} names unresolved (last line)")
+        format!("incomplete: {unresolved} unresolved (last line)")
     } else {
         completeness_word(completeness)
     }
@@ -411,10 +411,15 @@ fn call_lines(calls: &[Value], key: &str, end: &str, item: &Value) -> Vec<String
     // Groups in tree order: a leaf joins the group of the first earlier
     // leaf of its parent with its key; a call with children is alone.
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: std::collections::HashMap<(usize, &str, &str), usize> =
+    let mut group_of: std::collections::HashMap<(usize, &str, &str, bool), usize> =
         std::collections::HashMap::new();
     for (index, (_, parent, parts, has_children)) in flat.iter().enumerate() {
-        let key = (*parent, parts.last.as_str(), parts.rest.as_str());
+        let key = (
+            *parent,
+            parts.last.as_str(),
+            parts.sites.as_str(),
+            parts.guess.is_some(),
+        );
         match group_of.get(&key) {
             Some(&group) if !has_children => groups[group].push(index),
             _ => {
@@ -443,13 +448,17 @@ struct CallParts {
     last: String,
     path: Option<String>,
     line: u64,
-    rest: String,
+    /// The confidence of a call that is not certain.
+    guess: Option<f64>,
+    /// ` at line:col, ...`.
+    sites: String,
 }
 
 impl CallParts {
     /// `  name (at, at) (guess 0.5) at line:col, ...`, indented by level;
     /// joined calls of other names show their prefix (`Interval :465`) and
-    /// a path only where it changes.
+    /// a path only where they change; candidates guessed with different
+    /// confidences show its range (`(guess 0.08-0.1)`).
     fn line(&self, level: usize, members: &[&CallParts]) -> String {
         let all_same = members.iter().all(|m| m.prefix == self.prefix);
         let name = if all_same && !self.prefix.is_empty() {
@@ -459,16 +468,21 @@ impl CallParts {
         };
         // The declaring file's own (pathless) places first, so that a bare
         // `:line` never reads as a line of the path before it.
-        let mut members = members.to_vec();
-        members.sort_by_key(|m| m.path.is_some());
+        let mut ordered = members.to_vec();
+        ordered.sort_by_key(|m| m.path.is_some());
         let mut places = Vec::new();
         let mut previous_path: Option<&str> = None;
-        for member in members {
+        let mut previous_prefix: Option<&str> = None;
+        for member in ordered {
             let mut place = String::new();
-            if !all_same && !member.prefix.is_empty() {
+            if !all_same
+                && !member.prefix.is_empty()
+                && previous_prefix != Some(member.prefix.as_str())
+            {
                 place.push_str(&member.prefix);
                 place.push(' ');
             }
+            previous_prefix = Some(member.prefix.as_str());
             match member.path.as_deref() {
                 Some(path) if previous_path != Some(path) => place.push_str(path),
                 _ => {}
@@ -486,7 +500,22 @@ impl CallParts {
         } else {
             format!(" ({})", places.join(", "))
         };
-        format!("{}{name}{places}{}", "  ".repeat(level), self.rest)
+        let guesses: Vec<f64> = members.iter().filter_map(|m| m.guess).collect();
+        let certainty = match (
+            guesses.iter().copied().reduce(f64::min),
+            guesses.iter().copied().reduce(f64::max),
+        ) {
+            (Some(low), Some(high)) if low < high => {
+                format!(" (guess {}-{})", decimal(low), decimal(high))
+            }
+            (Some(low), _) => format!(" (guess {})", decimal(low)),
+            _ => String::new(),
+        };
+        format!(
+            "{}{name}{places}{certainty}{}",
+            "  ".repeat(level),
+            self.sites
+        )
     }
 }
 
@@ -547,18 +576,24 @@ fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
         0 => String::new(),
         n => format!(" +{n}"),
     };
-    let certainty = if is_certain(call) {
-        String::new()
-    } else {
-        certainty(call)
-    };
     CallParts {
         prefix,
         last,
         path,
         line,
-        rest: format!("{certainty} at {}{more}", sites.join(", ")),
+        guess: (!is_certain(call)).then(|| call["confidence"].as_f64().unwrap_or(0.0)),
+        sites: format!(" at {}{more}", sites.join(", ")),
     }
+}
+
+/// A confidence as answers print it: two decimals at most, no trailing
+/// zeros (`0.1`, `0.08`).
+fn decimal(value: f64) -> String {
+    let rounded = format!("{value:.2}");
+    rounded
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// An analysis result: what was asked, the totals by severity, then one
@@ -869,6 +904,44 @@ mod tests {
             "callees of function interval (src/interval.ts:50): 3; complete\n\
              \x20 check (:3) at 52:3\n\
              \x20 timer (src/timer.ts:84, :126) at 56:10\n"
+        );
+    }
+
+    /// The candidates of one uncertain call share a line whatever their
+    /// confidences, which it gives as a range; a prefix shared by
+    /// neighbours is written once.
+    #[test]
+    fn the_candidates_of_one_guessed_call_read_as_one_line() {
+        let candidate = |container: &str, path: &str, line: u64, confidence: f64| {
+            json!({
+                "resolution": "name_only", "confidence": confidence,
+                "to": { "name": "subscribe", "container": container, "file_path": path,
+                        "name_range": { "start": { "line": line, "character": 2 } } },
+                "call_sites": [{ "file_path": "src/op.ts",
+                                 "range": { "start": { "line": 47, "character": 11 } } }],
+            })
+        };
+        let value = json!({
+            "item": { "kind": "function", "name": "op", "container": null,
+                      "file_path": "src/op.ts",
+                      "name_range": { "start": { "line": 40, "character": 16 } } },
+            "outgoing": [candidate("Observable", "src/Observable.ts", 66, 0.1),
+                         candidate("Observable", "src/Observable.ts", 68, 0.1),
+                         candidate("TapObserver", "src/tap.ts", 56, 0.08)],
+            "outgoing_completeness": { "complete": true },
+        });
+        let arguments = Map::new();
+        let request = Request {
+            tool: "get_call_hierarchy",
+            arguments: &arguments,
+            max_tokens: 2000,
+        };
+        let mut writer = Writer::new(2000);
+        call_hierarchy(&value, &request, &mut writer);
+        assert_eq!(
+            writer.finish(),
+            "callees of function op (src/op.ts:41): 3; complete\n\
+             \x20 subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
         );
     }
 
