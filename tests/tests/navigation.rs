@@ -182,11 +182,17 @@ mod rust {
             hierarchy_names(&summary, "outgoing"),
             ["new (src/shapes.rs)", "area_of (src/shapes.rs)"]
         );
-        // `format!` is a macro from the standard library: not in the workspace.
+        // `format!` is a macro from the standard library: not in the
+        // workspace, so nothing is missing from the list.
         assert_eq!(
-            summary["outgoing_completeness"]["unresolved_names"],
+            summary["outgoing_completeness"]["external_names"],
             json!(["format"])
         );
+        assert_eq!(
+            summary["outgoing_completeness"]["unresolved_names"],
+            json!([])
+        );
+        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
 
         let deep = server
             .call(
@@ -1292,9 +1298,10 @@ mod go {
         );
         // `fmt.Sprintf` is in the standard library: not in the workspace.
         assert_eq!(
-            summary["outgoing_completeness"]["unresolved_names"],
+            summary["outgoing_completeness"]["external_names"],
             json!(["Sprintf"])
         );
+        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
 
         let deep = server
             .call(

@@ -81,13 +81,19 @@ pub struct Call {
     pub outgoing: Option<Vec<Call>>,
 }
 
-/// Calls written in the subject's body that resolved to nothing.
+/// Calls written in the subject's body that resolved to nothing: those
+/// the list may be missing, and those to names nothing in the workspace
+/// declares (library or built-in code, which a workspace's call graph
+/// never holds).
 #[derive(Debug, Clone, Serialize)]
 pub struct OutgoingCompleteness {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unresolved_calls: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unresolved_names: Option<Vec<String>>,
+    /// Names called that no declaration of the workspace has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_names: Option<Vec<String>>,
     pub complete: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
@@ -293,6 +299,7 @@ fn unresolved_calls(
         return OutgoingCompleteness {
             unresolved_calls: None,
             unresolved_names: None,
+            external_names: None,
             complete: true,
             note: None,
             incomplete: None,
@@ -315,15 +322,23 @@ fn unresolved_calls(
         .collect();
     names.sort_unstable();
     names.dedup();
+    let (external, names): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|name| table.named(name).is_empty());
     OutgoingCompleteness {
         unresolved_calls: Some(names.len()),
         complete: names.is_empty(),
-        note: Some(if names.is_empty() {
-            "every call in the body resolved"
-        } else {
-            "calls to these names resolved to nothing in the workspace (library code, or too many same-named candidates)"
+        note: Some(match (names.is_empty(), external.is_empty()) {
+            (true, true) => "every call in the body resolved",
+            (true, false) => {
+                "every call to a workspace declaration resolved; the external names are declared nowhere in the workspace (library or built-in code)"
+            }
+            (false, _) => {
+                "calls to the unresolved names resolved to nothing although the workspace declares such names (too many same-named candidates, or an untyped receiver)"
+            }
         }),
         unresolved_names: Some(names),
+        external_names: (!external.is_empty()).then_some(external),
         incomplete: None,
     }
 }

@@ -367,11 +367,16 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
                 request.max_tokens
             ));
         }
-        if let Some(names) = completeness["unresolved_names"].as_array()
-            && !names.is_empty()
-        {
-            let names: Vec<String> = names.iter().map(plain).collect();
-            writer.always(&format!("unresolved calls: {}", names.join(", ")));
+        for (key, label) in [
+            ("external_names", "outside the workspace"),
+            ("unresolved_names", "unresolved calls"),
+        ] {
+            if let Some(names) = completeness[key].as_array()
+                && !names.is_empty()
+            {
+                let names: Vec<String> = names.iter().map(plain).collect();
+                writer.always(&format!("{label}: {}", names.join(", ")));
+            }
         }
     }
 }
@@ -942,6 +947,43 @@ mod tests {
             writer.finish(),
             "callees of function op (src/op.ts:41): 3; complete\n\
              \x20 subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
+        );
+    }
+
+    /// Calls to names the workspace declares nowhere are external, which
+    /// leaves the list complete; the unresolved ones close it.
+    #[test]
+    fn external_calls_are_named_apart_from_unresolved_ones() {
+        let render_with = |completeness: Value| {
+            let value = json!({
+                "item": { "kind": "function", "name": "op", "container": null,
+                          "file_path": "src/op.rs",
+                          "name_range": { "start": { "line": 0, "character": 3 } } },
+                "outgoing": [],
+                "outgoing_completeness": completeness,
+            });
+            let arguments = Map::new();
+            let request = Request {
+                tool: "get_call_hierarchy",
+                arguments: &arguments,
+                max_tokens: 2000,
+            };
+            let mut writer = Writer::new(2000);
+            call_hierarchy(&value, &request, &mut writer);
+            writer.finish()
+        };
+        assert_eq!(
+            render_with(json!({ "complete": true, "unresolved_names": [],
+                                "external_names": ["clone", "to_string"] })),
+            "callees of function op (src/op.rs:1): 0; complete\n\
+             outside the workspace: clone, to_string\n"
+        );
+        assert_eq!(
+            render_with(json!({ "complete": false, "unresolved_names": ["next"],
+                                "external_names": ["clone"] })),
+            "callees of function op (src/op.rs:1): 0; incomplete: 1 unresolved (last line)\n\
+             outside the workspace: clone\n\
+             unresolved calls: next\n"
         );
     }
 
