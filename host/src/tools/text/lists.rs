@@ -324,7 +324,8 @@ pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
     }
 }
 
-/// `get_call_hierarchy`: callers and callees as indented trees, one line
+/// `get_call_hierarchy`: callers and callees as indented trees (direct
+/// calls unindented, each level below two spaces more), one line
 /// per call: `Container.name (path:line) at line:col, ...`. With one
 /// direction asked, what was asked, the count and completeness are one
 /// header line.
@@ -460,7 +461,7 @@ struct CallParts {
 }
 
 impl CallParts {
-    /// `  name (at, at) (guess 0.5) at line:col, ...`, indented by level;
+    /// `name (at, at) (guess 0.5) at line:col, ...`, indented by level;
     /// joined calls of other names show their prefix (`Interval :465`) and
     /// a path only where they change; candidates guessed with different
     /// confidences show its range (`(guess 0.08-0.1)`).
@@ -518,7 +519,7 @@ impl CallParts {
         };
         format!(
             "{}{name}{places}{certainty}{}",
-            "  ".repeat(level),
+            "  ".repeat(level.saturating_sub(1)),
             self.sites
         )
     }
@@ -907,8 +908,8 @@ mod tests {
         assert_eq!(
             writer.finish(),
             "callees of function interval (src/interval.ts:50): 3; complete\n\
-             \x20 check (:3) at 52:3\n\
-             \x20 timer (src/timer.ts:84, :126) at 56:10\n"
+             check (:3) at 52:3\n\
+             timer (src/timer.ts:84, :126) at 56:10\n"
         );
     }
 
@@ -946,7 +947,7 @@ mod tests {
         assert_eq!(
             writer.finish(),
             "callees of function op (src/op.ts:41): 3; complete\n\
-             \x20 subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
+             subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
         );
     }
 
