@@ -18,6 +18,8 @@ mod facts;
 mod language;
 mod metrics;
 mod query;
+pub mod source;
+pub mod testing;
 mod text;
 mod tokens;
 mod unreachable;

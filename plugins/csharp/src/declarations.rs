@@ -17,9 +17,7 @@ pub const TYPE_KINDS: &[&str] = &[
     "delegate_declaration",
 ];
 
-pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
-    &source[node.byte_range()]
-}
+pub use lingo_plugin_sdk::source::text;
 
 /// The node holding a declaration's modifiers and attributes: the field or
 /// event declaration around a declarator, else the node itself.

@@ -1,37 +1,25 @@
 //! Tests of the edit primitives and module mapping, run natively
 //! (`cargo test -p lingo-plugin-csharp`).
 
-use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError, TextEdit};
-use tree_sitter::{Parser, Tree};
+use lingo_plugin_sdk::testing::{self, apply};
+use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError};
+use tree_sitter::Tree;
 
-use crate::{imports, modules, render};
+use crate::{CSharp, imports, modules, render};
 
 fn parse(source: &str) -> Tree {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
-        .unwrap();
-    parser.parse(source, None).unwrap()
-}
-
-fn apply(source: &str, mut edits: Vec<TextEdit>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.start));
-    let mut out = source.to_string();
-    for edit in edits {
-        out.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
-    }
-    out
+    testing::parse::<CSharp>("a.cs", source)
 }
 
 fn add(source: &str, module: &str) -> String {
     let tree = parse(source);
     let edits = imports::render_import(tree.root_node(), source, module, &[]).unwrap();
-    apply(source, edits)
+    apply(source, &edits)
 }
 
 fn remove(source: &str, module: &str, name: Option<&str>) -> Result<String, PluginError> {
     let tree = parse(source);
-    imports::remove_import(tree.root_node(), source, module, name).map(|e| apply(source, e))
+    imports::remove_import(tree.root_node(), source, module, name).map(|e| apply(source, &e))
 }
 
 #[test]
@@ -302,7 +290,7 @@ fn moved(source: &str, marker: &str, target: &str, namespace: &str) -> (String, 
         namespace,
     )
     .unwrap();
-    (left, apply(target, edits))
+    (left, apply(target, &edits))
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! remove them.
 
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::source::{indentation, line_end, line_start};
 use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName, PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -150,25 +151,6 @@ fn sort_key(path: &str) -> (bool, String, String) {
     (!system, path.to_lowercase(), path.to_string())
 }
 
-/// The start of the line holding `offset`.
-fn line_start(source: &str, offset: usize) -> usize {
-    source[..offset].rfind('\n').map_or(0, |i| i + 1)
-}
-
-/// The offset just past the line break ending the line that holds `offset`.
-fn line_end(source: &str, offset: usize) -> usize {
-    source[offset..]
-        .find('\n')
-        .map_or(source.len(), |i| offset + i + 1)
-}
-
-/// The whitespace before `node` on its line.
-fn indentation<'s>(node: Node, source: &'s str) -> &'s str {
-    let start = line_start(source, node.start_byte());
-    let before = &source[start..node.start_byte()];
-    if before.trim().is_empty() { before } else { "" }
-}
-
 /// The directives that new ones join: the non-global top-level usings if
 /// there are any, else those of the first namespace that has some.
 fn using_site<'a, 't>(usings: &'a [Using<'t>]) -> Vec<&'a Using<'t>> {
@@ -224,19 +206,19 @@ pub fn render_import(
         new_text,
     };
     if let Some(next) = plain.iter().find(|u| sort_key(&u.path(source)) > key) {
-        let indent = indentation(next.node, source);
+        let indent = indentation(source, next.node.start_byte());
         let at = line_start(source, next.node.start_byte());
         return Ok(vec![edit(at, format!("{indent}{statement}\n"))]);
     }
     if let Some(last) = plain.last() {
-        let indent = indentation(last.node, source);
+        let indent = indentation(source, last.node.start_byte());
         return Ok(vec![edit(
             last.node.end_byte(),
             format!("\n{indent}{statement}"),
         )]);
     }
     if let Some(first) = site.first() {
-        let indent = indentation(first.node, source);
+        let indent = indentation(source, first.node.start_byte());
         let at = line_start(source, first.node.start_byte());
         return Ok(vec![edit(at, format!("{indent}{statement}\n"))]);
     }

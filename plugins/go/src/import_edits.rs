@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use lingo_plugin_sdk::source::{indentation, line_break, line_start};
 use lingo_plugin_sdk::types::{PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -106,7 +107,7 @@ pub fn render_import(
     }
     let clause = named_child_of_kind(root, "package_clause")
         .ok_or_else(|| PluginError::Failed("the file has no package clause".into()))?;
-    let at = line_end(source, clause.end_byte());
+    let at = line_break(source, clause.end_byte());
     let statement = match missing.as_slice() {
         [one] => format!("import {one}"),
         many => format!("import (\n\t{}\n)", many.join("\n\t")),
@@ -128,7 +129,7 @@ fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 fn insert_into_group(list: Node, source: &str, path: &str, missing: &[String]) -> Vec<TextEdit> {
     let specs = specs_of(list.parent().unwrap_or(list));
     let indent = specs.first().map_or("\t".to_string(), |s| {
-        indentation(source, s.node.start_byte())
+        indentation(source, s.node.start_byte()).to_string()
     });
     let mut at_offset: BTreeMap<usize, String> = BTreeMap::new();
     for text in missing {
@@ -139,7 +140,7 @@ fn insert_into_group(list: Node, source: &str, path: &str, missing: &[String]) -
                 format!("{indent}{text}\n"),
             ),
             (None, Some(last)) => (
-                line_end(source, last.node.end_byte()),
+                line_break(source, last.node.end_byte()),
                 format!("\n{indent}{text}"),
             ),
             (None, None) => (list.start_byte() + 1, format!("\n{indent}{text}")),
@@ -228,7 +229,7 @@ fn binds_as(spec: &Spec, source: &str, name: &str) -> bool {
 fn remove_lines(source: &str, node: Node) -> TextEdit {
     let (mut start, mut end) = (node.start_byte(), node.end_byte());
     let line_start = line_start(source, start);
-    let after = line_end(source, end);
+    let after = line_break(source, end);
     let alone =
         source[line_start..start].trim().is_empty() && is_blank_or_comment(&source[end..after]);
     if alone {
@@ -253,25 +254,6 @@ fn remove_lines(source: &str, node: Node) -> TextEdit {
 fn is_blank_or_comment(rest: &str) -> bool {
     let rest = rest.trim();
     rest.is_empty() || rest.starts_with("//")
-}
-
-fn line_start(source: &str, offset: usize) -> usize {
-    source[..offset].rfind('\n').map_or(0, |i| i + 1)
-}
-
-/// The offset of the newline ending the line of `offset` (or the text's end).
-fn line_end(source: &str, offset: usize) -> usize {
-    source[offset..]
-        .find('\n')
-        .map_or(source.len(), |i| offset + i)
-}
-
-fn indentation(source: &str, offset: usize) -> String {
-    let start = line_start(source, offset);
-    source[start..offset]
-        .chars()
-        .take_while(|c| c.is_whitespace())
-        .collect()
 }
 
 #[cfg(test)]

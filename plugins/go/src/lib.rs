@@ -330,27 +330,14 @@ impl Language for Go {
 
 lingo_plugin_sdk::export_plugin!(Go);
 
-/// Parsing and edit helpers for the unit tests.
+/// The unit tests' tree of Go source.
 #[cfg(test)]
 mod test_support {
-    /// Parse Go source natively.
-    pub fn parse(source: &str) -> tree_sitter::Tree {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_go::LANGUAGE.into())
-            .unwrap();
-        parser.parse(source, None).unwrap()
-    }
+    pub use lingo_plugin_sdk::testing::apply;
 
-    /// Apply edits back to front.
-    pub fn apply(source: &str, edits: &[lingo_plugin_sdk::types::TextEdit]) -> String {
-        let mut edits = edits.to_vec();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
-        let mut out = source.to_string();
-        for edit in edits {
-            out.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
-        }
-        out
+    /// Go source parsed natively, as the plugin parses it.
+    pub fn parse(source: &str) -> tree_sitter::Tree {
+        lingo_plugin_sdk::testing::parse::<super::Go>("a.go", source)
     }
 }
 

@@ -2,6 +2,7 @@
 //! add or remove them.
 
 use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::source::{line_end, remove_list_item};
 use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName, PluginError, TextEdit};
 use tree_sitter::Node;
 
@@ -251,12 +252,6 @@ fn after_file_header(root: Node, source: &str) -> usize {
     offset
 }
 
-fn line_end(source: &str, offset: usize) -> usize {
-    source[offset..]
-        .find('\n')
-        .map_or(source.len(), |i| offset + i + 1)
-}
-
 /// Edits removing `name` (or every name) imported from `module_path`.
 pub fn remove_import(
     root: Node,
@@ -340,23 +335,5 @@ fn collapse_to_removable(mut doomed: Vec<Node>) -> Vec<Node> {
         if !changed {
             return doomed;
         }
-    }
-}
-
-/// Remove one item of a use list together with the comma that separates it.
-fn remove_list_item(node: Node, source: &str) -> TextEdit {
-    let (mut start, mut end) = (node.start_byte(), node.end_byte());
-    let next = node.next_sibling();
-    let prev = node.prev_sibling();
-    if let Some(comma) = next.filter(|n| n.kind() == ",") {
-        end = comma.end_byte();
-        end += source[end..].len() - source[end..].trim_start_matches([' ', '\n', '\t']).len();
-    } else if let Some(comma) = prev.filter(|n| n.kind() == ",") {
-        start = comma.start_byte();
-    }
-    TextEdit {
-        start: start as u32,
-        end: end as u32,
-        new_text: String::new(),
     }
 }

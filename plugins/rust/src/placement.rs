@@ -203,11 +203,7 @@ mod tests {
     const SOURCE: &str = "use std::fmt;\n\n/// A circle.\n#[derive(Debug)]\nstruct Circle {\n    r: f64,\n    pub name: String,\n}\n\nstruct Pair(f64, pub f64);\n\nmod inner {\n    /// Twice.\n    pub fn twice(x: u32) -> u32 {\n        x * 2\n    }\n}\n";
 
     fn parse(source: &str) -> tree_sitter::Tree {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_rust::LANGUAGE.into())
-            .unwrap();
-        parser.parse(source, None).unwrap()
+        lingo_plugin_sdk::testing::parse::<crate::Rust>("a.rs", source)
     }
 
     fn item(needle: &str) -> (usize, usize) {

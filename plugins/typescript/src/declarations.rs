@@ -19,9 +19,7 @@ const MODIFIER_WORDS: &[&str] = &[
     "abstract", "async", "static", "readonly", "declare", "override", "accessor", "const",
 ];
 
-fn text<'s>(node: Node, source: &'s str) -> &'s str {
-    &source[node.byte_range()]
-}
+use lingo_plugin_sdk::source::text;
 
 /// The statement a declaration is written as: a declarator's `const`/`let`
 /// statement (for the first declarator, which the statement starts with),

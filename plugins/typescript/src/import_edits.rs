@@ -10,9 +10,7 @@ use tree_sitter::Node;
 
 use crate::imports::{has_type_keyword, required_module, string_value};
 
-fn text<'s>(node: Node, source: &'s str) -> &'s str {
-    &source[node.byte_range()]
-}
+use lingo_plugin_sdk::source::{line_end, remove_list_item, text};
 
 /// One requested name.
 #[derive(Debug, PartialEq)]
@@ -156,12 +154,6 @@ fn house_style(root: Node, source: &str) -> (char, bool) {
         }
         None => ('"', true),
     }
-}
-
-fn line_end(source: &str, offset: usize) -> usize {
-    source[offset..]
-        .find('\n')
-        .map_or(source.len(), |i| offset + i + 1)
 }
 
 /// Where a first import goes: after a `#!` line, header comments that a
@@ -355,26 +347,6 @@ fn remove_statement(statement: Node, source: &str) -> TextEdit {
         end: end as u32,
         new_text: String::new(),
     }
-}
-
-fn delete(start: usize, end: usize) -> TextEdit {
-    TextEdit {
-        start: start as u32,
-        end: end as u32,
-        new_text: String::new(),
-    }
-}
-
-/// Remove one item of a comma-separated list with the comma that separates it.
-fn remove_list_item(node: Node, source: &str) -> TextEdit {
-    let (mut start, mut end) = (node.start_byte(), node.end_byte());
-    if let Some(comma) = node.next_sibling().filter(|n| n.kind() == ",") {
-        end = comma.end_byte();
-        end += source[end..].len() - source[end..].trim_start().len();
-    } else if let Some(comma) = node.prev_sibling().filter(|n| n.kind() == ",") {
-        start = comma.start_byte();
-    }
-    delete(start, end)
 }
 
 /// Whether a specifier (`a`, `a as b`) or pattern property names `name`.
@@ -578,21 +550,10 @@ pub fn remove_import(
 mod tests {
     use super::*;
 
-    fn parse(source: &str) -> tree_sitter::Tree {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
-            .unwrap();
-        parser.parse(source, None).unwrap()
-    }
+    use lingo_plugin_sdk::testing::apply;
 
-    fn apply(source: &str, mut edits: Vec<TextEdit>) -> String {
-        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
-        let mut out = source.to_string();
-        for e in edits {
-            out.replace_range(e.start as usize..e.end as usize, &e.new_text);
-        }
-        out
+    fn parse(source: &str) -> tree_sitter::Tree {
+        lingo_plugin_sdk::testing::parse::<crate::TypeScript>("a.ts", source)
     }
 
     fn render(source: &str, module: &str, names: &[&str]) -> String {
@@ -600,13 +561,13 @@ mod tests {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         apply(
             source,
-            render_import(tree.root_node(), source, module, &names).unwrap(),
+            &render_import(tree.root_node(), source, module, &names).unwrap(),
         )
     }
 
     fn remove(source: &str, module: &str, name: Option<&str>) -> Result<String, PluginError> {
         let tree = parse(source);
-        remove_import(tree.root_node(), source, module, name).map(|edits| apply(source, edits))
+        remove_import(tree.root_node(), source, module, name).map(|edits| apply(source, &edits))
     }
 
     #[test]

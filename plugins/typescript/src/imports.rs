@@ -4,9 +4,7 @@ use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName};
 use tree_sitter::Node;
 
-fn text<'s>(node: Node, source: &'s str) -> &'s str {
-    &source[node.byte_range()]
-}
+use lingo_plugin_sdk::source::text;
 
 /// The contents of a plain string literal (no escapes interpreted).
 pub fn string_value(string: Node, source: &str) -> Option<String> {

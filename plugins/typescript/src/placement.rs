@@ -88,11 +88,7 @@ mod tests {
     const SOURCE: &str = "import { r } from \"./r\";\n\n/** A circle. */\nclass Circle {\n  radius = r;\n}\n\nexport const unit = new Circle(), other = 2;\n\nexport function area(c: Circle): number {\n  return c.radius;\n}\n";
 
     fn parse(source: &str) -> tree_sitter::Tree {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
-            .unwrap();
-        parser.parse(source, None).unwrap()
+        lingo_plugin_sdk::testing::parse::<crate::TypeScript>("a.ts", source)
     }
 
     fn moved(needle: &str, target: &str) -> Result<(String, String), PluginError> {

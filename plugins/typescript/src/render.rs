@@ -24,9 +24,7 @@ const DECLARATIONS: &[&str] = &[
     "variable_declaration",
 ];
 
-fn text<'s>(node: Node, source: &'s str) -> &'s str {
-    &source[node.byte_range()]
-}
+use lingo_plugin_sdk::source::text;
 
 /// Members of classes, interfaces, enums and object literals: a span inside
 /// one denotes the member, not the declaration around it.
@@ -159,11 +157,7 @@ mod tests {
     use super::*;
 
     fn render(source: &str, needle: &str) -> Result<String, PluginError> {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
-            .unwrap();
-        let tree = parser.parse(source, None).unwrap();
+        let tree = lingo_plugin_sdk::testing::parse::<crate::TypeScript>("a.ts", source);
         let start = source.find(needle).expect("needle in source");
         render_declaration(
             tree.root_node(),
