@@ -10,6 +10,7 @@
 pub mod bindings;
 mod component;
 pub mod declared;
+pub mod doc;
 mod document;
 mod embedded;
 mod entry;

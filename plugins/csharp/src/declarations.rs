@@ -249,25 +249,10 @@ pub fn container_name(node: Node, source: &str) -> Option<String> {
 /// The text of a `///` line or a `/** */` block, without comment markers.
 pub fn doc_comment(comment: &str) -> Option<String> {
     if let Some(rest) = comment.strip_prefix("///") {
-        if rest.starts_with('/') {
-            return None;
-        }
-        return Some(
-            rest.strip_prefix(' ')
-                .unwrap_or(rest)
-                .trim_end()
-                .to_string(),
-        );
+        return (!rest.starts_with('/')).then(|| lingo_plugin_sdk::doc::line_text(rest));
     }
     let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
-    if body.starts_with('*') {
-        return None;
-    }
-    let lines: Vec<&str> = body
-        .lines()
-        .map(|l| l.trim().trim_start_matches('*').trim_start())
-        .collect();
-    Some(lines.join("\n").trim().to_string())
+    (!body.starts_with('*')).then(|| lingo_plugin_sdk::doc::block_text(body))
 }
 
 /// How many arguments a call of a method, constructor, local function,

@@ -111,16 +111,10 @@ pub fn doc_text(comment: &str) -> Option<String> {
         if is_directive(line) {
             return Some(String::new());
         }
-        return Some(
-            line.strip_prefix(' ')
-                .unwrap_or(line)
-                .trim_end()
-                .to_string(),
-        );
+        return Some(lingo_plugin_sdk::doc::line_text(line));
     }
     let body = comment.strip_prefix("/*")?.strip_suffix("*/")?;
-    let lines: Vec<&str> = body.lines().map(str::trim).collect();
-    Some(lines.join("\n").trim().to_string())
+    Some(lingo_plugin_sdk::doc::block_text(body))
 }
 
 /// `//go:noinline`, `//lint:ignore`, `//export f`, `//line a.go:1`.

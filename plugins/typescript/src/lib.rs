@@ -270,15 +270,7 @@ impl Language for TypeScript {
         if body.starts_with('*') || body.is_empty() {
             return None;
         }
-        let lines: Vec<&str> = body
-            .lines()
-            .map(|l| {
-                let l = l.trim();
-                let l = l.strip_prefix('*').unwrap_or(l);
-                l.strip_prefix(' ').unwrap_or(l).trim_end()
-            })
-            .collect();
-        Some(lines.join("\n").trim().to_string())
+        Some(lingo_plugin_sdk::doc::block_text(body))
     }
 
     fn documented_node(node: Node) -> Node {
