@@ -12,8 +12,9 @@ fn grammar_of(plugin: &str) -> Option<Language> {
         "rust" => Some(tree_sitter_rust::LANGUAGE.into()),
         "csharp" => Some(tree_sitter_c_sharp::LANGUAGE.into()),
         "go" => Some(tree_sitter_go::LANGUAGE.into()),
-        // Shared TypeScript/JavaScript queries; `typescript_queries.rs`
-        // compiles each dialect's composition against its own grammar.
+        // Shared TypeScript/JavaScript queries; the plugin's own tests
+        // compile each language's composition (`queries/languages/`)
+        // against its grammar.
         "typescript" => Some(tree_sitter_typescript::LANGUAGE_TSX.into()),
         _ => None,
     }

@@ -14,8 +14,6 @@ mod preprocess;
 mod render;
 mod types;
 
-use std::sync::OnceLock;
-
 use lingo_plugin_sdk::types::{
     Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
@@ -99,16 +97,13 @@ impl Language for CSharp {
     }
 
     fn queries(_language: &str) -> &'static Queries {
-        static QUERIES: OnceLock<Queries> = OnceLock::new();
-        QUERIES.get_or_init(|| {
-            Queries::new(
-                &tree_sitter_c_sharp::LANGUAGE.into(),
-                SYMBOLS,
-                REFERENCES,
-                LOCALS,
-            )
-            .unwrap_or_else(|e| panic!("csharp plugin queries: {e}"))
-        })
+        lingo_plugin_sdk::cached_queries!(
+            "csharp",
+            tree_sitter_c_sharp::LANGUAGE.into(),
+            SYMBOLS,
+            REFERENCES,
+            LOCALS
+        )
     }
 
     fn symbol_config() -> &'static SymbolConfig {

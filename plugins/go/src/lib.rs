@@ -12,8 +12,6 @@ mod names;
 mod placement;
 mod types;
 
-use std::sync::OnceLock;
-
 use lingo_plugin_sdk::types::{
     Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
@@ -75,16 +73,13 @@ impl Language for Go {
     }
 
     fn queries(_language: &str) -> &'static Queries {
-        static QUERIES: OnceLock<Queries> = OnceLock::new();
-        QUERIES.get_or_init(|| {
-            Queries::new(
-                &tree_sitter_go::LANGUAGE.into(),
-                SYMBOLS,
-                REFERENCES,
-                LOCALS,
-            )
-            .unwrap_or_else(|e| panic!("go plugin queries: {e}"))
-        })
+        lingo_plugin_sdk::cached_queries!(
+            "go",
+            tree_sitter_go::LANGUAGE.into(),
+            SYMBOLS,
+            REFERENCES,
+            LOCALS
+        )
     }
 
     fn symbol_config() -> &'static SymbolConfig {

@@ -10,8 +10,6 @@ mod modules;
 mod placement;
 mod types;
 
-use std::sync::OnceLock;
-
 use lingo_plugin_sdk::types::{
     Capability, Import, Manifest, ModuleIdentity, PluginError, TextEdit, Visibility,
 };
@@ -80,16 +78,13 @@ impl Language for Rust {
     }
 
     fn queries(_language: &str) -> &'static Queries {
-        static QUERIES: OnceLock<Queries> = OnceLock::new();
-        QUERIES.get_or_init(|| {
-            Queries::new(
-                &tree_sitter_rust::LANGUAGE.into(),
-                SYMBOLS,
-                REFERENCES,
-                LOCALS,
-            )
-            .unwrap_or_else(|e| panic!("rust plugin queries: {e}"))
-        })
+        lingo_plugin_sdk::cached_queries!(
+            "rust",
+            tree_sitter_rust::LANGUAGE.into(),
+            SYMBOLS,
+            REFERENCES,
+            LOCALS
+        )
     }
 
     fn symbol_config() -> &'static SymbolConfig {

@@ -18,64 +18,84 @@ use std::sync::OnceLock;
 use lingo_plugin_sdk::types::{
     Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig, query_files};
 use tree_sitter::Node;
 
 /// TypeScript, TSX and JavaScript, as one lingo language plugin.
 pub struct TypeScript;
 
-/// The query files of one kind (`symbols`, `references`, `locals`).
-struct QuerySources {
-    shared: &'static str,
-    javascript: &'static str,
-    typescript: &'static str,
-    jsx: &'static str,
-}
-
-const SYMBOLS: QuerySources = QuerySources {
-    shared: include_str!("../queries/symbols.scm"),
-    javascript: include_str!("../queries/javascript/symbols.scm"),
-    typescript: include_str!("../queries/typescript/symbols.scm"),
-    jsx: "",
-};
-const REFERENCES: QuerySources = QuerySources {
-    shared: include_str!("../queries/references.scm"),
-    javascript: include_str!("../queries/javascript/references.scm"),
-    typescript: include_str!("../queries/typescript/references.scm"),
-    jsx: include_str!("../queries/jsx/references.scm"),
-};
-const LOCALS: QuerySources = QuerySources {
-    shared: include_str!("../queries/locals.scm"),
-    javascript: include_str!("../queries/javascript/locals.scm"),
-    typescript: include_str!("../queries/typescript/locals.scm"),
-    jsx: "",
-};
-
-/// Where the dialect's own patterns go relative to the shared ones.
-#[derive(Clone, Copy)]
-enum Order {
-    /// Dialect patterns first: they win over the shared catch-alls.
-    DialectFirst,
-    /// Shared patterns first: the dialect adds declarations the shared
-    /// patterns do not tag.
-    SharedFirst,
-}
-
-impl QuerySources {
-    /// The query text for `language`: its dialect files and the shared file.
-    fn compose(&self, language: &str, order: Order) -> String {
-        let dialect: Vec<&str> = match language {
-            "javascript" => vec![self.javascript, self.jsx],
-            "tsx" => vec![self.typescript, self.jsx],
-            _ => vec![self.typescript],
-        };
-        let dialect = dialect.join("\n");
-        match order {
-            Order::DialectFirst => format!("{dialect}\n{}", self.shared),
-            Order::SharedFirst => format!("{}\n{dialect}", self.shared),
-        }
-    }
-}
+/// The query files, by name: the patterns shared by the three dialects,
+/// each dialect's own, and per language (`languages/<language>/<kind>`)
+/// which of them make its queries, in which order (`; include:` lines).
+const QUERY_FILES: &[(&str, &str)] = &[
+    ("symbols", include_str!("../queries/symbols.scm")),
+    ("references", include_str!("../queries/references.scm")),
+    ("locals", include_str!("../queries/locals.scm")),
+    (
+        "typescript/symbols",
+        include_str!("../queries/typescript/symbols.scm"),
+    ),
+    (
+        "typescript/references",
+        include_str!("../queries/typescript/references.scm"),
+    ),
+    (
+        "typescript/locals",
+        include_str!("../queries/typescript/locals.scm"),
+    ),
+    (
+        "javascript/symbols",
+        include_str!("../queries/javascript/symbols.scm"),
+    ),
+    (
+        "javascript/references",
+        include_str!("../queries/javascript/references.scm"),
+    ),
+    (
+        "javascript/locals",
+        include_str!("../queries/javascript/locals.scm"),
+    ),
+    (
+        "jsx/references",
+        include_str!("../queries/jsx/references.scm"),
+    ),
+    (
+        "languages/typescript/symbols",
+        include_str!("../queries/languages/typescript/symbols.scm"),
+    ),
+    (
+        "languages/typescript/references",
+        include_str!("../queries/languages/typescript/references.scm"),
+    ),
+    (
+        "languages/typescript/locals",
+        include_str!("../queries/languages/typescript/locals.scm"),
+    ),
+    (
+        "languages/tsx/symbols",
+        include_str!("../queries/languages/tsx/symbols.scm"),
+    ),
+    (
+        "languages/tsx/references",
+        include_str!("../queries/languages/tsx/references.scm"),
+    ),
+    (
+        "languages/tsx/locals",
+        include_str!("../queries/languages/tsx/locals.scm"),
+    ),
+    (
+        "languages/javascript/symbols",
+        include_str!("../queries/languages/javascript/symbols.scm"),
+    ),
+    (
+        "languages/javascript/references",
+        include_str!("../queries/languages/javascript/references.scm"),
+    ),
+    (
+        "languages/javascript/locals",
+        include_str!("../queries/languages/javascript/locals.scm"),
+    ),
+];
 
 /// The grammar of a language identifier.
 fn grammar_for(language: &str) -> tree_sitter::Language {
@@ -87,11 +107,15 @@ fn grammar_for(language: &str) -> tree_sitter::Language {
 }
 
 fn compile(language: &str) -> Queries {
+    let file = |kind: &str| {
+        query_files::expand(&format!("languages/{language}/{kind}"), QUERY_FILES)
+            .unwrap_or_else(|e| panic!("typescript plugin queries for {language}: {e}"))
+    };
     Queries::new(
         &grammar_for(language),
-        &SYMBOLS.compose(language, Order::SharedFirst),
-        &REFERENCES.compose(language, Order::DialectFirst),
-        &LOCALS.compose(language, Order::DialectFirst),
+        &file("symbols"),
+        &file("references"),
+        &file("locals"),
     )
     .unwrap_or_else(|e| panic!("typescript plugin queries for {language}: {e}"))
 }
@@ -433,5 +457,109 @@ mod grammar_tests {
         }
         let tree = parse("typescript", source);
         assert_eq!(kinds(&tree, "binary_expression"), 1);
+    }
+}
+
+/// The query files as data: each language's composition compiles against
+/// its own grammar with only the captures the SDK reads, and every file is
+/// in the table and taken in by some language.
+#[cfg(test)]
+mod query_file_tests {
+    use super::{QUERY_FILES, grammar_for};
+    use lingo_plugin_sdk::query_files::expand;
+
+    const LANGUAGES: [&str; 3] = ["typescript", "tsx", "javascript"];
+    const KINDS: [&str; 3] = ["symbols", "references", "locals"];
+
+    /// Whether the SDK reads a capture of this name (`@_name` captures
+    /// serve predicates only, by tree-sitter's convention).
+    fn known_capture(kind: &str, name: &str) -> bool {
+        if name.starts_with('_') {
+            return true;
+        }
+        match kind {
+            "symbols" => name.starts_with("definition.") || matches!(name, "name" | "container"),
+            "references" => {
+                name.strip_prefix("reference.").is_some_and(|k| {
+                    matches!(
+                        k,
+                        "ignore"
+                            | "call"
+                            | "reference"
+                            | "type"
+                            | "import"
+                            | "extends"
+                            | "implements"
+                            | "write"
+                    )
+                }) || matches!(name, "name" | "qualifier" | "receiver")
+            }
+            _ => {
+                name.starts_with("local.definition.")
+                    || matches!(name, "local.scope" | "local.after")
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_composition_compiles_with_sdk_captures_only() {
+        let mut failures = Vec::new();
+        for language in LANGUAGES {
+            for kind in KINDS {
+                let source = expand(&format!("languages/{language}/{kind}"), QUERY_FILES)
+                    .unwrap_or_else(|e| panic!("{language} {kind}: {e}"));
+                assert!(source.contains('@'), "{language} {kind}: no patterns");
+                match tree_sitter::Query::new(&grammar_for(language), &source) {
+                    Ok(query) => failures.extend(
+                        query
+                            .capture_names()
+                            .iter()
+                            .filter(|name| !known_capture(kind, name))
+                            .map(|name| format!("{language} {kind}: unknown capture @{name}")),
+                    ),
+                    Err(e) => failures.push(format!("{language} {kind}: {e}")),
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn every_query_file_is_in_the_table_and_taken_in() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("queries");
+        let mut on_disk = Vec::new();
+        let mut folders = vec![root.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "scm") {
+                    let name = path.strip_prefix(&root).unwrap().with_extension("");
+                    on_disk.push(name.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        on_disk.sort();
+        let mut table: Vec<String> = QUERY_FILES.iter().map(|(n, _)| n.to_string()).collect();
+        table.sort();
+        assert_eq!(on_disk, table, "queries/ and QUERY_FILES differ");
+        // Each file is taken in by some language's composition.
+        for (name, text) in QUERY_FILES {
+            if name.starts_with("languages/") {
+                continue;
+            }
+            let first_pattern = text
+                .lines()
+                .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';'))
+                .unwrap_or_else(|| panic!("{name} has no pattern"));
+            let taken = LANGUAGES.iter().any(|language| {
+                KINDS.iter().any(|kind| {
+                    expand(&format!("languages/{language}/{kind}"), QUERY_FILES)
+                        .is_ok_and(|s| s.contains(first_pattern))
+                })
+            });
+            assert!(taken, "{name} is taken in by no language");
+        }
     }
 }

@@ -1,0 +1,2 @@
+; JavaScript locals: the dialect's bindings (parameters) first.
+; include: javascript/locals, locals

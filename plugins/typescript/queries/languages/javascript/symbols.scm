@@ -1,0 +1,2 @@
+; JavaScript declarations: the shared patterns, then the dialect's own.
+; include: symbols, javascript/symbols

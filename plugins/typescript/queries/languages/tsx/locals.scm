@@ -1,0 +1,2 @@
+; TSX locals: as TypeScript's.
+; include: typescript/locals, locals

@@ -1,0 +1,2 @@
+; TSX declarations: as TypeScript's.
+; include: symbols, typescript/symbols

@@ -1,0 +1,2 @@
+; TypeScript locals: the dialect's bindings (parameters) first.
+; include: typescript/locals, locals
