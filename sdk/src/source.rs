@@ -68,6 +68,16 @@ pub fn remove_list_item(node: Node, source: &str) -> TextEdit {
     }
 }
 
+/// The nodes that cover `start..end`, innermost first, up to the root: the
+/// walk a plugin's "which declaration is this span" question takes (each
+/// language then says which of them it means).
+pub fn covering(root: Node, start: usize, end: usize) -> impl Iterator<Item = Node> {
+    std::iter::successors(
+        root.descendant_for_byte_range(start, end.max(start)),
+        Node::parent,
+    )
+}
+
 /// `offset` clamped to the text and moved back to a character boundary.
 fn floor_boundary(source: &str, offset: usize) -> usize {
     let mut offset = offset.min(source.len());

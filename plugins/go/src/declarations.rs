@@ -147,16 +147,9 @@ const MOVABLE: &[&str] = &[
 
 /// The movable node whose range is exactly `start..end`.
 fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
-    let mut node = root.descendant_for_byte_range(start, end)?;
-    loop {
-        if node.start_byte() == start && node.end_byte() == end && MOVABLE.contains(&node.kind()) {
-            return Some(node);
-        }
-        if node.start_byte() < start || node.end_byte() > end {
-            return None;
-        }
-        node = node.parent()?;
-    }
+    lingo_plugin_sdk::source::covering(root, start, end)
+        .take_while(|n| n.start_byte() >= start && n.end_byte() <= end)
+        .find(|n| n.start_byte() == start && n.end_byte() == end && MOVABLE.contains(&n.kind()))
 }
 
 fn is_top_level(node: Node) -> bool {

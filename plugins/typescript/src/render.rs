@@ -42,14 +42,8 @@ pub(crate) const MEMBERS: &[&str] = &[
 /// The declaration or member the span `[start, end)` denotes: the innermost
 /// one covering it.
 pub(crate) fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
-    let mut node = root.descendant_for_byte_range(start, end);
-    while let Some(n) = node {
-        if DECLARATIONS.contains(&n.kind()) || MEMBERS.contains(&n.kind()) {
-            return Some(n);
-        }
-        node = n.parent();
-    }
-    None
+    lingo_plugin_sdk::source::covering(root, start, end)
+        .find(|n| DECLARATIONS.contains(&n.kind()) || MEMBERS.contains(&n.kind()))
 }
 
 /// The JSDoc comments directly above `statement`, in order.
