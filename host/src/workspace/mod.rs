@@ -41,10 +41,12 @@ pub const WORKSPACE_WAIT: Duration = Duration::from_secs(10);
 /// alone.
 pub const FILE_WAIT: Duration = Duration::from_secs(1);
 /// Indexed files up to which every request refreshes, and a refresh stats
-/// every file, even with a watcher (about 1 µs each, warm): a change
-/// notice arrives a moment after the write, and in a tree this small an
-/// edit made just before a request is never missed. Past it, the watcher's
-/// word is taken (and the file a request names is stat'ed).
+/// every file and every folder the last walk entered, even with a watcher
+/// (about 1 µs each, warm): a change notice arrives a moment after the
+/// write, and in a tree this small an edit, or a file added or removed,
+/// just before a request is never missed (a changed folder means a walk).
+/// Past it, the watcher's word is taken (and the file a request names is
+/// stat'ed).
 const STAT_ALL_FILES: usize = 2_000;
 /// Without a file watcher, how long a finished refresh answers for the
 /// disk: requests within this interval of its start share it instead of
@@ -267,6 +269,10 @@ pub struct Workspace {
     refresher: refresher::Refresher,
     /// Changes written to the files, all or nothing, and their snapshots.
     transactions: transaction::Transactions,
+    /// The folders the last walk entered, with when each last changed: a
+    /// small tree's refresh walks again when one of them changed (a file
+    /// was added or removed there), before any change notice arrives.
+    walked_folders: Mutex<Vec<(String, Option<std::time::SystemTime>)>>,
 }
 
 impl Workspace {
@@ -292,6 +298,7 @@ impl Workspace {
             watcher: None,
             initial: OnceLock::new(),
             refresher: refresher::Refresher::default(),
+            walked_folders: Mutex::new(Vec::new()),
             transactions: transaction::Transactions::new(transaction::folder_for(
                 &crate::runtime::default_cache_dir()
                     .unwrap_or_else(|| std::env::temp_dir().join("lingo")),
@@ -404,7 +411,7 @@ impl Workspace {
     /// a refresh costs O(changed files) in system calls.
     fn listing(&self, previous: &Snapshot) -> Option<(walk::Listing, HashSet<String>)> {
         let Some(watcher) = &self.watcher else {
-            return Some((walk::list(&self.root, &self.registry), HashSet::new()));
+            return Some((self.walk(), HashSet::new()));
         };
         let changes = watcher.take();
         // Change notices arrive a moment after the write that caused them.
@@ -427,8 +434,9 @@ impl Workspace {
                 .paths
                 .iter()
                 .any(|p| self.may_add_files(p, previous))
+            || (stat_all && self.a_walked_folder_changed())
         {
-            return Some((walk::list(&self.root, &self.registry), reported));
+            return Some((self.walk(), reported));
         }
         let manifests = previous.manifests.iter().map(|m| m.path.clone()).collect();
         let listing = walk::restat(
@@ -438,6 +446,28 @@ impl Workspace {
             manifests,
         );
         Some((listing, reported))
+    }
+
+    /// The tree as it is on disk, remembering the folders entered.
+    fn walk(&self) -> walk::Listing {
+        let listing = walk::list(&self.root, &self.registry);
+        *lock(&self.walked_folders) = listing.folders.clone();
+        listing
+    }
+
+    /// Whether a folder the last walk entered changed since (or is gone):
+    /// a file may have been added or removed there. One stat per folder.
+    fn a_walked_folder_changed(&self) -> bool {
+        lock(&self.walked_folders).iter().any(|(folder, modified)| {
+            let path = if folder.is_empty() {
+                "."
+            } else {
+                folder.as_str()
+            };
+            self.dir
+                .stat(path)
+                .map_or(true, |now| now.modified != *modified)
+        })
     }
 
     /// Whether a changed path may bring files the index does not know (a

@@ -42,6 +42,10 @@ pub struct FoundFile {
 pub struct Listing {
     pub sources: Vec<FoundFile>,
     pub manifests: Vec<String>,
+    /// Each folder the walk entered (`""` for the root) and when it last
+    /// changed: a file added anywhere changes its folder's time. Empty for
+    /// a [`restat`], which enters no folder.
+    pub folders: Vec<(String, Option<SystemTime>)>,
 }
 
 pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
@@ -49,6 +53,7 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
     let mut listing = Listing {
         sources: Vec::new(),
         manifests: Vec::new(),
+        folders: Vec::new(),
     };
     // Folders under which no plugin indexes anything are not entered.
     let pruned: Vec<String> = registry
@@ -73,6 +78,18 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
         })
         .build();
     for entry in walker.flatten() {
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            let folder = if entry.depth() == 0 {
+                Some(String::new())
+            } else {
+                relative_posix(root, entry.path())
+            };
+            if let Some(folder) = folder {
+                let modified = entry.metadata().ok().and_then(|m| m.modified().ok());
+                listing.folders.push((folder, modified));
+            }
+            continue;
+        }
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -136,7 +153,11 @@ pub fn restat<'a>(
             })
         })
         .collect();
-    Listing { sources, manifests }
+    Listing {
+        sources,
+        manifests,
+        folders: Vec::new(),
+    }
 }
 
 /// Whether a workspace-relative path is inside a folder the walk skips:
