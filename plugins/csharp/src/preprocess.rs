@@ -41,7 +41,7 @@ pub fn compiled_text(source: &str) -> Option<String> {
         };
         if blank {
             changed = true;
-            out.extend(line.chars().map(blank_char));
+            blank_into(&mut out, line);
         } else {
             out.push_str(line);
         }
@@ -126,13 +126,14 @@ fn symbol_of(rest: &str) -> Option<&str> {
     (end > 0).then(|| &rest[..end])
 }
 
-/// A character of a skipped line: a newline stays, anything else becomes
-/// as many spaces as it has UTF-8 bytes.
-fn blank_char(c: char) -> String {
-    if c == '\n' || c == '\r' {
-        c.to_string()
-    } else {
-        " ".repeat(c.len_utf8())
+/// A skipped line written blank: line breaks stay, any other character
+/// becomes as many spaces as it has UTF-8 bytes.
+fn blank_into(out: &mut String, line: &str) {
+    for c in line.chars() {
+        match c {
+            '\n' | '\r' => out.push(c),
+            _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+        }
     }
 }
 

@@ -349,7 +349,7 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
         } else {
             calls_completeness(completeness)
         };
-        let counted = format!("{}; {completeness_text}", calls.len());
+        let counted = format!("{}; {completeness_text}", distinct_ends(&calls, end));
         if directions.len() == 1 {
             writer.always(&format!("{arrow} of {heading}: {counted}"));
         } else {
@@ -380,6 +380,23 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
             }
         }
     }
+}
+
+/// How many declarations are at the other end of `calls` (a caller or
+/// callee with certain and guessed calls is one, though two entries).
+fn distinct_ends(calls: &[Value], end: &str) -> usize {
+    calls
+        .iter()
+        .map(|call| {
+            let other = &call[end];
+            (
+                str_of(other, "file_path").unwrap_or(""),
+                line_col(&other["name_range"]),
+                str_of(other, "name").unwrap_or(""),
+            )
+        })
+        .collect::<std::collections::HashSet<_>>()
+        .len()
 }
 
 /// `complete`, or what a list of calls lacks: calls that resolved to
@@ -948,6 +965,42 @@ mod tests {
             writer.finish(),
             "callees of function op (src/op.ts:41): 3; complete\n\
              subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
+        );
+    }
+
+    /// A callee called once for certain and once by guess is one callee
+    /// in the count, and two lines.
+    #[test]
+    fn a_callee_certain_and_guessed_counts_once() {
+        let call = |resolution: &str, confidence: f64, line: u64| {
+            json!({
+                "resolution": resolution, "confidence": confidence,
+                "to": { "name": "parse", "container": "Parser", "file_path": "src/parser.ts",
+                        "name_range": { "start": { "line": 7, "character": 2 } } },
+                "call_sites": [{ "file_path": "src/run.ts",
+                                 "range": { "start": { "line": line, "character": 11 } } }],
+            })
+        };
+        let value = json!({
+            "item": { "kind": "function", "name": "typed", "container": null,
+                      "file_path": "src/run.ts",
+                      "name_range": { "start": { "line": 2, "character": 16 } } },
+            "outgoing": [call("qualified", 1.0, 3), call("name_only", 0.5, 4)],
+            "outgoing_completeness": { "complete": true },
+        });
+        let arguments = Map::new();
+        let request = Request {
+            tool: "get_call_hierarchy",
+            arguments: &arguments,
+            max_tokens: 2000,
+        };
+        let mut writer = Writer::new(2000);
+        call_hierarchy(&value, &request, &mut writer);
+        assert_eq!(
+            writer.finish(),
+            "callees of function typed (src/run.ts:3): 1; complete\n\
+             Parser.parse (src/parser.ts:8) at 4:12\n\
+             Parser.parse (src/parser.ts:8) (guess 0.5) at 5:12\n"
         );
     }
 
