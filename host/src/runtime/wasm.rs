@@ -124,6 +124,27 @@ macro_rules! since_0_3_0 {
     };
 }
 
+/// `$body` for the versions that have what ABI 0.5.0 added (tokens,
+/// unreachable code), with `$b` and `conv` bound as in `per_version!`;
+/// `$older` for the others.
+macro_rules! since_0_5_0 {
+    ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
+        match $bindings {
+            Bindings::V0_6_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_6_0 as conv;
+                $body
+            }
+            Bindings::V0_5_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_5_0 as conv;
+                $body
+            }
+            _ => $older,
+        }
+    };
+}
+
 /// One instance and the store it lives in.
 struct Instance {
     store: Store<SandboxState>,
@@ -802,23 +823,14 @@ impl LanguagePlugin for WasmPlugin {
             return Err(self.unsupported(operation::TOKENS));
         }
         let result = self.with_document(operation::TOKENS, path, source, |store, b, doc| {
-            Ok(match b {
-                Bindings::V0_6_0(b) => Ok(b
+            Ok(since_0_5_0!(b, b => Ok(b
                     .lingo_plugin_syntax()
                     .document()
                     .call_tokens(store, doc)?
                     .into_iter()
-                    .map(convert::v0_6_0::token)
+                    .map(conv::token)
                     .collect()),
-                Bindings::V0_5_0(b) => Ok(b
-                    .lingo_plugin_syntax()
-                    .document()
-                    .call_tokens(store, doc)?
-                    .into_iter()
-                    .map(convert::v0_5_0::token)
-                    .collect()),
-                _ => Err(Failure::Unsupported(operation::TOKENS.into())),
-            })
+                _ => Err(Failure::Unsupported(operation::TOKENS.into()))))
         })?;
         result.map_err(|e| self.plugin_error(e))
     }
@@ -829,23 +841,14 @@ impl LanguagePlugin for WasmPlugin {
         }
         let result =
             self.with_document(operation::UNREACHABLE, path, source, |store, b, doc| {
-                Ok(match b {
-                    Bindings::V0_6_0(b) => Ok(b
+                Ok(since_0_5_0!(b, b => Ok(b
                         .lingo_plugin_syntax()
                         .document()
                         .call_unreachable(store, doc)?
                         .into_iter()
                         .map(Into::into)
                         .collect()),
-                    Bindings::V0_5_0(b) => Ok(b
-                        .lingo_plugin_syntax()
-                        .document()
-                        .call_unreachable(store, doc)?
-                        .into_iter()
-                        .map(Into::into)
-                        .collect()),
-                    _ => Err(Failure::Unsupported(operation::UNREACHABLE.into())),
-                })
+                    _ => Err(Failure::Unsupported(operation::UNREACHABLE.into()))))
             })?;
         result.map_err(|e| self.plugin_error(e))
     }

@@ -871,6 +871,19 @@ mod tests {
         writer.finish()
     }
 
+    /// The text of a call hierarchy answer asked with no other argument.
+    fn hierarchy_text(value: &Value) -> String {
+        let arguments = Map::new();
+        let request = Request {
+            tool: "get_call_hierarchy",
+            arguments: &arguments,
+            max_tokens: 2000,
+        };
+        let mut writer = Writer::new(2000);
+        call_hierarchy(value, &request, &mut writer);
+        writer.finish()
+    }
+
     #[test]
     fn references_group_by_file_and_label_only_guesses() {
         let value = json!({
@@ -914,16 +927,8 @@ mod tests {
             "outgoing": [local, callee(83), callee(125)],
             "outgoing_completeness": { "complete": true },
         });
-        let arguments = Map::new();
-        let request = Request {
-            tool: "get_call_hierarchy",
-            arguments: &arguments,
-            max_tokens: 2000,
-        };
-        let mut writer = Writer::new(2000);
-        call_hierarchy(&value, &request, &mut writer);
         assert_eq!(
-            writer.finish(),
+            hierarchy_text(&value),
             "callees of function interval (src/interval.ts:50): 3; complete\n\
              check (:3) at 52:3\n\
              timer (src/timer.ts:84, :126) at 56:10\n"
@@ -953,16 +958,8 @@ mod tests {
                          candidate("TapObserver", "src/tap.ts", 56, 0.08)],
             "outgoing_completeness": { "complete": true },
         });
-        let arguments = Map::new();
-        let request = Request {
-            tool: "get_call_hierarchy",
-            arguments: &arguments,
-            max_tokens: 2000,
-        };
-        let mut writer = Writer::new(2000);
-        call_hierarchy(&value, &request, &mut writer);
         assert_eq!(
-            writer.finish(),
+            hierarchy_text(&value),
             "callees of function op (src/op.ts:41): 3; complete\n\
              subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
         );
@@ -988,16 +985,8 @@ mod tests {
             "outgoing": [call("qualified", 1.0, 3), call("name_only", 0.5, 4)],
             "outgoing_completeness": { "complete": true },
         });
-        let arguments = Map::new();
-        let request = Request {
-            tool: "get_call_hierarchy",
-            arguments: &arguments,
-            max_tokens: 2000,
-        };
-        let mut writer = Writer::new(2000);
-        call_hierarchy(&value, &request, &mut writer);
         assert_eq!(
-            writer.finish(),
+            hierarchy_text(&value),
             "callees of function typed (src/run.ts:3): 1; complete\n\
              Parser.parse (src/parser.ts:8) at 4:12\n\
              Parser.parse (src/parser.ts:8) (guess 0.5) at 5:12\n"
@@ -1016,15 +1005,7 @@ mod tests {
                 "outgoing": [],
                 "outgoing_completeness": completeness,
             });
-            let arguments = Map::new();
-            let request = Request {
-                tool: "get_call_hierarchy",
-                arguments: &arguments,
-                max_tokens: 2000,
-            };
-            let mut writer = Writer::new(2000);
-            call_hierarchy(&value, &request, &mut writer);
-            writer.finish()
+            hierarchy_text(&value)
         };
         assert_eq!(
             render_with(json!({ "complete": true, "unresolved_names": [],
