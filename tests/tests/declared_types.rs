@@ -82,6 +82,7 @@ async fn rust_members_through_parameters_and_literal_locals_are_certain() {
         references("src/parser.rs", (5, 11)).await,
         [
             "src/parser.rs:6 declaration declaration 1.00",
+            "src/parser.rs:32 call qualified 1.00",
             "src/run.rs:5 call qualified 1.00",
             "src/run.rs:18 call qualified 1.00",
             "src/run.rs:27 call qualified 1.00",
@@ -109,7 +110,7 @@ async fn expect_definitions(fixture_name: &str, cases: &[(&str, (u32, u32), &[&s
 
 /// `Parser::new().parse()` through `-> Self`; a trait's default method
 /// through `impl Describe for Parser`; a `&dyn Describe` parameter; a local
-/// initialised by a call.
+/// initialised by a call; a local initialised by `self.clone()`.
 #[tokio::test]
 async fn rust_chained_calls_and_trait_methods_are_certain() {
     expect_definitions(
@@ -134,6 +135,12 @@ async fn rust_chained_calls_and_trait_methods_are_certain() {
             (
                 "src/run.rs",
                 (26, 9),
+                &["src/parser.rs:6 method qualified 1.00"],
+            ),
+            // `let copy = self.clone(); copy.parse()` inside `impl Parser`
+            (
+                "src/parser.rs",
+                (31, 13),
                 &["src/parser.rs:6 method qualified 1.00"],
             ),
         ],

@@ -1,6 +1,6 @@
 //! The types Rust source states without inference: parameters', annotated
 //! `let`s', `const`s' and `static`s' types, `let`s initialised by a struct literal or by
-//! `T::new(..)` / `T::default()`, fields' types, functions' return types
+//! `T::new(..)` / `T::default()` or by a copy of `self` (`self.clone()`), fields' types, functions' return types
 //! (`Self` as the `impl`'s type) and the type of each `impl` block.
 
 use lingo_plugin_sdk::LineIndex;
@@ -11,6 +11,11 @@ use tree_sitter::Node;
 /// Associated functions that return `Self` by the language's own contract
 /// (`Default::default`) or by universal convention (`new`).
 const CONSTRUCTORS: &[&str] = &["new", "default"];
+
+/// Methods that return an owned copy of their receiver by the standard
+/// traits' contracts (`Clone::clone`, `ToOwned::to_owned` of a `Clone`
+/// type): `self.clone()` is a value of the `impl`'s type.
+const COPIES: &[&str] = &["clone", "to_owned"];
 
 /// The declared types of the file whose tree is `root`.
 pub fn declared_types(
@@ -98,7 +103,8 @@ impl Context<'_> {
         }
     }
 
-    /// `let x = T { .. }`, `let x = &T { .. }`, `let x = T::new(..)`.
+    /// `let x = T { .. }`, `let x = &T { .. }`, `let x = T::new(..)`,
+    /// `let x = self.clone()`.
     fn initialised(&self, out: &mut Vec<DeclaredType>, target: DeclaredTarget, value: Node) {
         let mut value = value;
         while value.kind() == "reference_expression" {
@@ -117,6 +123,10 @@ impl Context<'_> {
                 let Some(function) = value.child_by_field_name("function") else {
                     return;
                 };
+                if function.kind() == "field_expression" {
+                    self.copy_of_self(out, target, value, function);
+                    return;
+                }
                 if function.kind() != "scoped_identifier" {
                     return;
                 }
@@ -132,6 +142,35 @@ impl Context<'_> {
                 self.push(out, target, path, DeclaredTypeSource::Constructor);
             }
             _ => {}
+        }
+    }
+
+    /// `self.clone()` (the call `call`, whose function is `method`): a
+    /// value of the type of the `impl` around it.
+    fn copy_of_self(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        call: Node,
+        method: Node,
+    ) {
+        let has_arguments = call
+            .child_by_field_name("arguments")
+            .is_some_and(|a| a.named_child_count() > 0);
+        let (Some(receiver), Some(name)) = (
+            method.child_by_field_name("value"),
+            method.child_by_field_name("field"),
+        ) else {
+            return;
+        };
+        if has_arguments
+            || receiver.kind() != "self"
+            || !COPIES.contains(&&self.source[name.byte_range()])
+        {
+            return;
+        }
+        if let Some(impl_type) = impl_type(call) {
+            self.push(out, target, impl_type, DeclaredTypeSource::Constructor);
         }
     }
 
