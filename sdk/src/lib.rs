@@ -19,6 +19,7 @@ mod facts;
 mod language;
 mod metrics;
 mod query;
+pub mod query_check;
 pub mod query_files;
 pub mod source;
 pub mod testing;

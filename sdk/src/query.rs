@@ -30,7 +30,9 @@ impl Queries {
     /// Compile the three query sources against `language`. An error names the
     /// query file, what is wrong, the position (1-based line and column) and
     /// the pattern's line: ``symbols.scm: invalid field name `foo` at line
-    /// 12, column 4: (function_item foo: (identifier) @name)``.
+    /// 12, column 4: (function_item foo: (identifier) @name)``. Queries that
+    /// compile but capture what the SDK does not read fail too, one line
+    /// per problem (see `query_check`).
     pub fn new(
         language: &tree_sitter::Language,
         symbols: &str,
@@ -41,11 +43,17 @@ impl Queries {
             Query::new(language, source)
                 .map_err(|e| describe_error(&format!("{name}.scm"), source, &e))
         };
-        Ok(Queries {
+        let queries = Queries {
             symbols: compile("symbols", symbols)?,
             references: compile("references", references)?,
             locals: compile("locals", locals)?,
-        })
+        };
+        let problems =
+            crate::query_check::capture_problems(&queries, [symbols, references, locals]);
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
+        Ok(queries)
     }
 }
 

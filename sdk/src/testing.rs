@@ -45,3 +45,17 @@ pub fn apply(source: &str, edits: &[TextEdit]) -> String {
     }
     out
 }
+
+/// Compiles the queries of every language `L` serves and checks their
+/// captures against the SDK's vocabulary, as loading the plugin does:
+/// one test calling this fails at `cargo test` on what would otherwise
+/// fail the plugin's load.
+///
+/// # Panics
+///
+/// With the query file, the line and what is wrong.
+pub fn check_queries<L: Language>() {
+    for language in L::LANGUAGES {
+        L::queries(language);
+    }
+}

@@ -338,6 +338,12 @@ mod tests {
     use lingo_plugin_sdk::Document;
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
 
+    /// Every query compiles and captures only what the SDK reads.
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<super::CSharp>();
+    }
+
     /// `member <- receiver` for every reference with a receiver (`()` when
     /// the receiver is a call or `new`).
     fn links(source: &str) -> Vec<String> {

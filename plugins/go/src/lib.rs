@@ -342,6 +342,12 @@ mod tests {
     use lingo_plugin_sdk::Document;
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
 
+    /// Every query compiles and captures only what the SDK reads.
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<super::Go>();
+    }
+
     /// `member <- receiver` for every reference with a receiver, and
     /// `local = value` for every local with a value (`()` when called).
     fn links(source: &str) -> Vec<String> {

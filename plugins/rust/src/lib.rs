@@ -348,6 +348,12 @@ mod tests {
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
     use lingo_plugin_sdk::types::{Reference, ReferenceKind};
 
+    /// Every query compiles and captures only what the SDK reads.
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<super::Rust>();
+    }
+
     use super::Rust;
 
     fn document(source: &str) -> Document<Rust> {

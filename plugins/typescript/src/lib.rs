@@ -468,6 +468,12 @@ mod query_file_tests {
     use super::{QUERY_FILES, grammar_for};
     use lingo_plugin_sdk::query_files::expand;
 
+    /// Every query compiles and captures only what the SDK reads.
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<super::TypeScript>();
+    }
+
     const LANGUAGES: [&str; 3] = ["typescript", "tsx", "javascript"];
     const KINDS: [&str; 3] = ["symbols", "references", "locals"];
 
