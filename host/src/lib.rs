@@ -10,6 +10,7 @@ pub mod graph;
 pub mod history;
 pub mod mcp;
 pub mod model;
+pub mod plugin_kit;
 pub mod refactor;
 pub mod resolve;
 pub mod runtime;

@@ -1,6 +1,6 @@
 //! The `lingo` command line: `lingo serve` runs the MCP server over stdio;
-//! `lingo plugin test` runs a plugin against conformance fixtures; `lingo
-//! analyze` runs an analysis tool and writes a report for CI.
+//! `lingo plugin new|check|test` write, check and test a language plugin;
+//! `lingo analyze` runs an analysis tool and writes a report for CI.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -76,10 +76,58 @@ struct AnalyzeArgs {
 
 #[derive(Subcommand)]
 enum PluginCommand {
+    /// Write a new plugin crate (see docs/plugin-guide.md): it builds with
+    /// `cargo build --release --target wasm32-wasip2` and passes `lingo
+    /// plugin test` as written. Exit code 0: written, 2: refused.
+    New(PluginNewArgs),
+    /// Load a built plugin as `lingo serve` does (its queries compiled and
+    /// their captures checked) and run it over the files given. Exit code
+    /// 0: loaded and every file analysed, 1: a file failed, 2: the plugin
+    /// cannot be loaded.
+    Check(PluginCheckArgs),
     /// Run a plugin against conformance fixtures (see sdk/README.md) and
     /// print the differences. Exit code 0: all pass, 1: a check failed,
     /// 2: the plugin cannot be loaded.
     Test(PluginTestArgs),
+}
+
+#[derive(clap::Args)]
+struct PluginNewArgs {
+    /// The language identifier: lowercase letters, digits and `-`
+    /// (`python`).
+    name: String,
+    /// The tree-sitter grammar crate, with a version requirement after `@`
+    /// or, without one, the newest (`tree-sitter-python@0.23`).
+    #[arg(long)]
+    grammar: String,
+    /// The grammar crate's language constant.
+    #[arg(long, default_value = "LANGUAGE")]
+    language_fn: String,
+    /// A file extension the plugin claims, without the dot; may be
+    /// repeated. By default the name.
+    #[arg(long = "extension", value_name = "EXT")]
+    extensions: Vec<String>,
+    /// Where to write the crate (by default `./lingo-plugin-NAME`); it must
+    /// not exist or be empty.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// The SDK's source directory, depended on by path next to its version
+    /// (by default the SDK of the lingo checkout this binary was built in,
+    /// when it is there). `none`: the version alone.
+    #[arg(long)]
+    sdk: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct PluginCheckArgs {
+    /// The plugin component (`.wasm`).
+    plugin: PathBuf,
+    /// Files or folders to run it over (the files with an extension it
+    /// claims; at most 2,000).
+    paths: Vec<PathBuf>,
+    /// Where compiled components are cached.
+    #[arg(long, env = "LINGO_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -250,6 +298,11 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Command::Plugin(PluginCommand::New(args)) => std::process::exit(plugin_new(&args)),
+        Command::Plugin(PluginCommand::Check(args)) => {
+            let code = plugin_check(&args)?;
+            std::process::exit(code)
+        }
         Command::Plugin(PluginCommand::Test(args)) => {
             let code = plugin_test(&args)?;
             std::process::exit(code)
@@ -419,19 +472,100 @@ fn at_or_above(value: &serde_json::Value, floor: lingo::analyze::Severity) -> bo
         || (!items("groups").is_empty() && at_least("medium", floor))
 }
 
+/// `lingo plugin new`: the crate's files, the next commands; the exit code.
+fn plugin_new(args: &PluginNewArgs) -> i32 {
+    use lingo::plugin_kit::scaffold::{NewPlugin, create, default_sdk_dir};
+    let (grammar, grammar_version) = match args.grammar.split_once('@') {
+        Some((name, version)) => (name.to_string(), Some(version.to_string())),
+        None => (args.grammar.clone(), None),
+    };
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("lingo-plugin-{}", args.name)));
+    let sdk = match args.sdk.as_deref() {
+        Some("none") => None,
+        Some(path) => Some(PathBuf::from(path)),
+        None => default_sdk_dir(),
+    };
+    let extensions = if args.extensions.is_empty() {
+        vec![args.name.clone()]
+    } else {
+        args.extensions.clone()
+    };
+    let plugin = NewPlugin {
+        name: args.name.clone(),
+        grammar,
+        grammar_version,
+        language_fn: args.language_fn.clone(),
+        extensions,
+        dir: dir.clone(),
+        sdk,
+    };
+    match create(&plugin) {
+        Ok(files) => {
+            println!("wrote {} files to {}:", files.len(), dir.display());
+            for file in files {
+                println!("  {file}");
+            }
+            let wasm = format!(
+                "target/wasm32-wasip2/release/lingo_plugin_{}.wasm",
+                plugin.name.replace('-', "_")
+            );
+            println!(
+                "next:\n  cd {}\n  cargo build --release --target wasm32-wasip2\n  \
+                 lingo plugin check {wasm}\n  lingo plugin test {wasm} conformance",
+                dir.display()
+            );
+            0
+        }
+        Err(error) => {
+            eprintln!("lingo plugin new: {error}");
+            2
+        }
+    }
+}
+
+/// `lingo plugin check`: the plugin's info, a line per file; the exit code.
+fn plugin_check(args: &PluginCheckArgs) -> anyhow::Result<i32> {
+    use lingo::plugin_kit::check::{check_files, claimed_files};
+    let Some(plugin) = load_for_kit(&args.plugin, args.cache_dir.clone()) else {
+        return Ok(2);
+    };
+    println!("{}", lingo::conformance::describe(plugin.as_ref()));
+    println!("queries: compiled, captures checked");
+    let files = claimed_files(plugin.as_ref(), &args.paths);
+    let checks = check_files(plugin.as_ref(), &files);
+    for check in &checks {
+        println!("{}", check.render());
+    }
+    let failed = checks.iter().filter(|c| c.failed()).count();
+    println!("{} files, {failed} failed", checks.len());
+    std::io::Write::flush(&mut std::io::stdout())?;
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// The plugin at `wasm`, loaded as `lingo serve --plugin` loads it; `None`
+/// after saying why it cannot be.
+fn load_for_kit(
+    wasm: &std::path::Path,
+    cache_dir: Option<PathBuf>,
+) -> Option<Arc<dyn lingo::runtime::LanguagePlugin>> {
+    let cache_dir = cache_dir.or_else(lingo::runtime::default_cache_dir);
+    match lingo::conformance::load_plugin(wasm, cache_dir) {
+        Ok(plugin) => Some(plugin),
+        Err(error) => {
+            eprintln!("cannot load plugin: {error}");
+            None
+        }
+    }
+}
+
 /// `lingo plugin test`: the plugin's info, the failures, a summary line;
 /// the exit code.
 fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
-    let cache_dir = args
-        .cache_dir
-        .clone()
-        .or_else(lingo::runtime::default_cache_dir);
-    let plugin = match lingo::conformance::load_plugin(&args.plugin, cache_dir) {
-        Ok(plugin) => plugin,
-        Err(error) => {
-            eprintln!("cannot load plugin: {error}");
-            return Ok(2);
-        }
+    let Some(plugin) = load_for_kit(&args.plugin, args.cache_dir.clone()) else {
+        return Ok(2);
     };
     println!("{}", lingo::conformance::describe(plugin.as_ref()));
     let report = lingo::conformance::run(plugin.as_ref(), &args.fixtures)?;

@@ -1,0 +1,6 @@
+//! Tools for plugin authors: `lingo plugin new` writes a plugin crate,
+//! `lingo plugin check` loads a built one and runs it over real files
+//! (`lingo plugin test`, the conformance kit, is `crate::conformance`).
+
+pub mod check;
+pub mod scaffold;

@@ -1,0 +1,199 @@
+//! The plugin kit as a stranger uses it, following docs/plugin-guide.md: a
+//! plugin crate written by `lingo plugin new` outside the repository builds
+//! with one command, passes `lingo plugin check` and `lingo plugin test` as
+//! written, grows by one query pattern and one pasted `unexpected` line, and
+//! a typo in a query capture fails the check with the file and line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lingo_e2e::{Scratch, lingo_bin, workspace_dir};
+
+/// `cargo` for the generated crate, with nothing of the outer build's
+/// environment that would redirect or reconfigure it.
+fn cargo(dir: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(dir).args(args);
+    for var in [
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_MANIFEST_DIR",
+        "CARGO_PRIMARY_PACKAGE",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+    ] {
+        command.env_remove(var);
+    }
+    // Kept between runs (the generated crate is new each time, its
+    // dependencies are not).
+    command.env(
+        "CARGO_TARGET_DIR",
+        workspace_dir().join("target").join("plugin-kit"),
+    );
+    command.output().expect("run cargo")
+}
+
+fn lingo(args: &[&str], dir: &Path) -> Output {
+    Command::new(lingo_bin())
+        .current_dir(dir)
+        .args(args)
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("run lingo")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn build(crate_dir: &Path) -> PathBuf {
+    let built = cargo(
+        crate_dir,
+        &["build", "--release", "--target", "wasm32-wasip2"],
+    );
+    assert!(built.status.success(), "build: {}", text(&built));
+    workspace_dir().join("target/plugin-kit/wasm32-wasip2/release/lingo_plugin_toy.wasm")
+}
+
+#[test]
+fn a_new_plugin_builds_checks_and_grows_by_pasting_what_the_kit_prints() {
+    let scratch = Scratch::new("plugin-kit");
+    let crate_dir = scratch.path().join("lingo-plugin-toy");
+    let dir = crate_dir.to_str().expect("UTF-8 scratch path");
+    let created = lingo(
+        &[
+            "plugin",
+            "new",
+            "toy",
+            "--grammar",
+            "tree-sitter-go@0.25",
+            "--extension",
+            "go",
+            "--dir",
+            dir,
+        ],
+        scratch.path(),
+    );
+    assert!(created.status.success(), "new: {}", text(&created));
+    assert!(
+        !crate_dir.starts_with(workspace_dir()),
+        "the crate is outside the repository"
+    );
+
+    // As written: it builds, loads, and passes its own fixture and tests.
+    let wasm = build(&crate_dir);
+    let wasm = wasm.to_str().expect("UTF-8 path");
+    let checked = lingo(&["plugin", "check", wasm, "conformance"], &crate_dir);
+    assert!(checked.status.success(), "check: {}", text(&checked));
+    assert!(
+        String::from_utf8_lossy(&checked.stdout).contains("queries: compiled, captures checked"),
+        "{}",
+        text(&checked)
+    );
+    let tested = lingo(&["plugin", "test", wasm, "conformance"], &crate_dir);
+    assert!(tested.status.success(), "test: {}", text(&tested));
+    let unit_tests = cargo(&crate_dir, &["test"]);
+    assert!(
+        unit_tests.status.success(),
+        "cargo test: {}",
+        text(&unit_tests)
+    );
+
+    // The guide's loop: real code, one pattern, the kit prints the new fact
+    // as an `unexpected` line, pasted into expected.json it passes.
+    std::fs::write(
+        crate_dir.join("conformance/basic/example.go"),
+        "package toy\n\nfunc Hello() {}\n",
+    )
+    .unwrap();
+    let symbols = crate_dir.join("queries/symbols.scm");
+    let mut query = std::fs::read_to_string(&symbols).unwrap();
+    query.push_str("(function_declaration name: (identifier) @name) @definition.function\n");
+    std::fs::write(&symbols, &query).unwrap();
+    let wasm = build(&crate_dir);
+    let wasm = wasm.to_str().expect("UTF-8 path");
+    let tested = lingo(&["plugin", "test", wasm, "conformance"], &crate_dir);
+    assert_eq!(tested.status.code(), Some(1), "{}", text(&tested));
+    let stdout = String::from_utf8_lossy(&tested.stdout).into_owned();
+    let unexpected = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("FAIL basic/example.go symbols: unexpected "))
+        .unwrap_or_else(|| panic!("no unexpected symbol: {stdout}"));
+    assert_eq!(
+        unexpected,
+        r#"{"name":"Hello","kind":"function","span":"3:1-3:16"}"#
+    );
+    let expected_path = crate_dir.join("conformance/basic/expected.json");
+    let mut expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
+    expected["files"]["example.go"]["symbols"] =
+        serde_json::json!([serde_json::from_str::<serde_json::Value>(unexpected).unwrap()]);
+    std::fs::write(&expected_path, expected.to_string()).unwrap();
+    let tested = lingo(&["plugin", "test", wasm, "conformance"], &crate_dir);
+    assert!(
+        tested.status.success(),
+        "test after pasting: {}",
+        text(&tested)
+    );
+
+    // A typo in a capture compiles, and fails the load with file and line.
+    std::fs::write(&symbols, query.replace("@name)", "@nmae)")).unwrap();
+    let wasm = build(&crate_dir);
+    let wasm = wasm.to_str().expect("UTF-8 path");
+    let checked = lingo(&["plugin", "check", wasm], &crate_dir);
+    assert_eq!(checked.status.code(), Some(2), "{}", text(&checked));
+    let line = query.lines().count();
+    assert!(
+        String::from_utf8_lossy(&checked.stderr)
+            .contains(&format!("symbols.scm line {line}: unknown capture @nmae")),
+        "{}",
+        text(&checked)
+    );
+}
+
+#[test]
+fn a_plugin_is_not_written_over_files_or_from_bad_names() {
+    let scratch = Scratch::new("plugin-kit-refused");
+    scratch.write("taken/keep.txt", "mine");
+    let taken = scratch.path().join("taken");
+    let refused = lingo(
+        &[
+            "plugin",
+            "new",
+            "toy",
+            "--grammar",
+            "tree-sitter-go@0.25",
+            "--dir",
+            taken.to_str().unwrap(),
+        ],
+        scratch.path(),
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("is not empty"));
+    assert_eq!(std::fs::read_dir(&taken).unwrap().count(), 1);
+
+    let bad = lingo(
+        &[
+            "plugin",
+            "new",
+            "Toy Lang",
+            "--grammar",
+            "tree-sitter-go@0.25",
+        ],
+        scratch.path(),
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("invalid name `Toy Lang`"),
+        "{}",
+        text(&bad)
+    );
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1);
+}
