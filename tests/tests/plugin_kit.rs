@@ -39,7 +39,7 @@ fn lingo(args: &[&str], dir: &Path) -> Output {
     Command::new(lingo_bin())
         .current_dir(dir)
         .args(args)
-        .env("RUST_LOG", "error")
+        .env("LINGO_LOG", "error")
         .output()
         .expect("run lingo")
 }
