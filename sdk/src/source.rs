@@ -78,6 +78,25 @@ pub fn covering(root: Node, start: usize, end: usize) -> impl Iterator<Item = No
     )
 }
 
+/// The declaration a symbol's span `start..end` denotes: the innermost node
+/// whose kind `is_declaration` accepts that covers the span and does not
+/// name itself before the span starts (a type around a member covers the
+/// member's span, but its name comes first). The one meaning every
+/// plugin's edit hooks use.
+pub fn declaration_at<'t>(
+    root: Node<'t>,
+    start: usize,
+    end: usize,
+    is_declaration: impl Fn(&str) -> bool,
+) -> Option<Node<'t>> {
+    covering(root, start, end).find(|node| {
+        is_declaration(node.kind())
+            && node
+                .child_by_field_name("name")
+                .is_none_or(|name| start <= name.start_byte())
+    })
+}
+
 /// `offset` clamped to the text and moved back to a character boundary.
 fn floor_boundary(source: &str, offset: usize) -> usize {
     let mut offset = offset.min(source.len());
@@ -90,6 +109,33 @@ fn floor_boundary(source: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_declaration_of_a_span_is_not_the_one_around_it() {
+        let source = "mod outer {\n    fn inner() {}\n}\nfn other() {}\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_rust::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(source, None).unwrap();
+        let kinds = |kind: &str| matches!(kind, "mod_item" | "function_item");
+        let span = |text: &str| {
+            let start = source.find(text).unwrap();
+            (start, start + text.len())
+        };
+        let kind_at = |(start, end): (usize, usize)| {
+            declaration_at(tree.root_node(), start, end, kinds).map(|n| n.kind())
+        };
+        assert_eq!(kind_at(span("fn inner() {}")), Some("function_item"));
+        assert_eq!(
+            kind_at(span("mod outer {\n    fn inner() {}\n}")),
+            Some("mod_item")
+        );
+        // The body of `inner` is in no declaration of its own; `outer`
+        // names itself before it.
+        assert_eq!(kind_at(span("{}\n}")), None);
+        assert_eq!(kind_at(span("fn other() {}")), Some("function_item"));
+    }
 
     #[test]
     fn lines_around_an_offset() {

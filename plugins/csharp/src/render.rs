@@ -47,18 +47,10 @@ pub(crate) fn parse_target(target: &str, default: Style) -> Result<(String, Styl
     Ok((name.to_string(), style))
 }
 
-/// The type declaration whose span `[start, end)` is: one that holds the
-/// span and whose name it starts before (not a type around a member).
+/// The type declaration whose span `[start, end)` is (not a type around a
+/// member).
 pub(crate) fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
-    lingo_plugin_sdk::source::covering(root, start, end).find(|node| {
-        let heads_span = node
-            .child_by_field_name("name")
-            .is_some_and(|name| start <= name.start_byte());
-        TYPE_KINDS.contains(&node.kind())
-            && heads_span
-            && node.start_byte() <= start
-            && end <= node.end_byte()
-    })
+    lingo_plugin_sdk::source::declaration_at(root, start, end, |kind| TYPE_KINDS.contains(&kind))
 }
 
 /// Where the declaration's text starts: at the doc comment right above it.

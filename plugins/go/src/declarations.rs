@@ -145,11 +145,9 @@ const MOVABLE: &[&str] = &[
     "var_spec",
 ];
 
-/// The movable node whose range is exactly `start..end`.
+/// The movable declaration the span `start..end` denotes.
 fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
-    lingo_plugin_sdk::source::covering(root, start, end)
-        .take_while(|n| n.start_byte() >= start && n.end_byte() <= end)
-        .find(|n| n.start_byte() == start && n.end_byte() == end && MOVABLE.contains(&n.kind()))
+    lingo_plugin_sdk::source::declaration_at(root, start, end, |kind| MOVABLE.contains(&kind))
 }
 
 fn is_top_level(node: Node) -> bool {

@@ -39,11 +39,11 @@ pub(crate) const MEMBERS: &[&str] = &[
     "pair",
 ];
 
-/// The declaration or member the span `[start, end)` denotes: the innermost
-/// one covering it.
+/// The declaration or member the span `[start, end)` denotes.
 pub(crate) fn declaration_at(root: Node, start: usize, end: usize) -> Option<Node> {
-    lingo_plugin_sdk::source::covering(root, start, end)
-        .find(|n| DECLARATIONS.contains(&n.kind()) || MEMBERS.contains(&n.kind()))
+    lingo_plugin_sdk::source::declaration_at(root, start, end, |kind| {
+        DECLARATIONS.contains(&kind) || MEMBERS.contains(&kind)
+    })
 }
 
 /// The JSDoc comments directly above `statement`, in order.
