@@ -146,7 +146,8 @@ pub fn symbols<L: Language>(
                 (None, Some((start, end))) => head_signature(&source[start..end]),
                 (None, None) => signature(node, source, config.signature_end_fields),
             },
-            doc: doc_comment::<L>(node, source, &before),
+            doc: doc_comment::<L>(node, source, &before)
+                .or_else(|| L::inner_documentation(node, source)),
             visibility: L::name_visibility(node, name_node, source),
             modifiers: L::modifiers(node, source),
             arity: L::arity(node, source),
@@ -398,6 +399,9 @@ fn locals_in<L: Language>(
                 }
                 scope = candidate.parent();
             }
+            if scope.is_none() && L::LOCALS_NEED_A_SCOPE {
+                return None;
+            }
             let scope_end = view.clamp(scope.map_or(view.text.len(), |s| s.end_byte()));
             let visible_from = m
                 .capture("local.after")
@@ -629,8 +633,9 @@ fn references_in<L: Language>(
             return None;
         }
         let kind = reference_kind(m.tag)?;
+        // A name, or a dotted path (`os.path`) where the language lists
+        // such paths among its qualifying names.
         let qualifying_receiver = receiver
-            .filter(|r| r.named_child_count() == 0)
             .map(|r| text(r, tree_text))
             .filter(|r| qualifying.contains(*r));
         let qualifier: Vec<String> = m
@@ -643,7 +648,9 @@ fn references_in<L: Language>(
                     .map(str::to_string)
                     .collect()
             })
-            .or_else(|| qualifying_receiver.map(|r| vec![r.to_string()]))
+            .or_else(|| {
+                qualifying_receiver.map(|r| r.split(separator).map(str::to_string).collect())
+            })
             .or_else(|| {
                 receiver
                     .filter(|r| L::is_self_receiver(*r, tree_text))

@@ -72,6 +72,11 @@ pub trait Language: 'static {
     const EXTENSIONS: &'static [&'static str];
     /// Manifest files wanted for module resolution.
     const MANIFESTS: &'static [&'static str] = &[];
+    /// Whether a `@local.definition` outside every `@local.scope` is
+    /// dropped: true where one pattern binds a local inside a function and
+    /// declares a module variable at the top (Python's `x = 1`), so that
+    /// the top-level one is left to `symbols.scm`.
+    const LOCALS_NEED_A_SCOPE: bool = false;
 
     /// The language identifier and grammar for a file path.
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language);
@@ -219,9 +224,12 @@ pub trait Language: 'static {
     }
 
     /// Bare names that, written before a member access, qualify a path
-    /// rather than denote a value (`ns` of TypeScript's `import * as ns`).
-    /// A reference whose `@receiver` is one of them gets it as its qualifier
-    /// and is not a member access.
+    /// rather than denote a value (`ns` of TypeScript's `import * as ns`),
+    /// and dotted paths of them that are modules too (Python's `os.path`
+    /// after `import os.path`, joined by the path separator, no spaces). A
+    /// reference whose `@receiver` is written exactly as one of them gets
+    /// it as its qualifier (split at the separator) and is not a member
+    /// access.
     fn qualifying_names(_root: Node, _source: &str) -> Vec<String> {
         Vec::new()
     }
@@ -266,6 +274,14 @@ pub trait Language: 'static {
     /// that ends a line of code is about that code, not the next line).
     fn doc_comment_node(comment: Node, source: &str) -> Option<String> {
         Self::doc_comment(&source[comment.byte_range()])
+    }
+
+    /// Documentation written inside the declaration `node` instead of in
+    /// comments before it: a Python docstring (the body's first statement,
+    /// a string). Asked only when no doc comment precedes the declaration.
+    /// None by default.
+    fn inner_documentation(_node: Node, _source: &str) -> Option<String> {
+        None
     }
 
     /// Visibility of a declaration node.

@@ -1,0 +1,304 @@
+//! The Python plugin on real code: on files of requests
+//! (`tests/fixtures/real/python/`), the plugin must find exactly the
+//! classes, functions and module-level assignments that
+//! tree-sitter-python's own `tags.scm`, run natively, finds, and report
+//! every call it tags as a call. An ignored test runs the same comparison
+//! over a whole Python tree (`LINGO_PYTHON_REAL_DIR`).
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lingo::model::{FileFacts, ReferenceKind};
+use lingo::runtime::LanguagePlugin;
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+
+const REAL_FILES: &[&str] = &[
+    "requests_sessions.py",
+    "requests_models.py",
+    "requests_utils.py",
+];
+
+fn python() -> &'static Arc<dyn LanguagePlugin> {
+    common::plugin_for("main.py")
+}
+
+fn parse(source: &str) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .unwrap();
+    parser.parse(source, None).unwrap()
+}
+
+/// One tag of `tags.scm`: its capture (`definition.class`...) and name node.
+struct Tag<'t> {
+    capture: String,
+    name: Node<'t>,
+}
+
+/// Run `tags.scm` natively; a name tagged by several patterns keeps the
+/// earliest pattern's tag, as tree-sitter's tagger does.
+fn native_tags<'t>(tree: &'t Tree, source: &str) -> Vec<Tag<'t>> {
+    let query = Query::new(
+        &tree_sitter_python::LANGUAGE.into(),
+        tree_sitter_python::TAGS_QUERY,
+    )
+    .expect("tags.scm compiles");
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
+    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
+    while let Some(m) = matches.next() {
+        let mut tagged = None;
+        let mut name = None;
+        for capture in m.captures {
+            match names[capture.index as usize] {
+                "name" => name = Some(capture.node),
+                "doc" => {}
+                other => tagged = Some(other.to_string()),
+            }
+        }
+        let (Some(capture), Some(name)) = (tagged, name) else {
+            continue;
+        };
+        match by_name.get(&name.start_byte()) {
+            Some((pattern, _)) if *pattern <= m.pattern_index => {}
+            _ => {
+                by_name.insert(name.start_byte(), (m.pattern_index, Tag { capture, name }));
+            }
+        }
+    }
+    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
+    tags.sort_by_key(|t| t.name.start_byte());
+    tags
+}
+
+/// What one file's comparison found.
+#[derive(Default)]
+struct Outcome {
+    declarations: usize,
+    references: usize,
+    kinds: HashMap<String, usize>,
+    mismatches: Vec<String>,
+}
+
+/// (kind, name, zero-based line) of a declaration.
+type Declaration = (String, String, usize);
+
+/// `tags.scm`'s kind for a plugin symbol: `tags.scm` calls every `def` a
+/// function and every module-level `name = ...` a constant; the plugin
+/// tells methods, constructors, variables and constants apart. Symbols it
+/// has no pattern for (attributes, names of a tuple assignment, type
+/// aliases) are left out.
+fn tags_kind(language_kind: &str) -> Option<&'static str> {
+    Some(match language_kind {
+        "function" | "method" | "constructor" => "function",
+        "class" => "class",
+        "constant" | "variable" => "constant",
+        _ => return None,
+    })
+}
+
+/// Compare the plugin's facts of `source` with `tags.scm`.
+fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome {
+    let mut outcome = Outcome::default();
+    let tags = native_tags(tree, source);
+    let expected: BTreeSet<Declaration> = tags
+        .iter()
+        .filter_map(|t| {
+            let kind = t.capture.strip_prefix("definition.")?;
+            Some((
+                kind.to_string(),
+                source[t.name.byte_range()].to_string(),
+                t.name.start_position().row,
+            ))
+        })
+        .collect();
+    // A module-level tuple assignment (`a, b = ...`) declares names that
+    // tags.scm does not see.
+    let tuple_names: BTreeSet<u32> = {
+        let query = Query::new(
+            &tree_sitter_python::LANGUAGE.into(),
+            "(module (expression_statement (assignment left: (pattern_list (identifier) @n))))",
+        )
+        .unwrap();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
+        let mut out = BTreeSet::new();
+        while let Some(m) = matches.next() {
+            out.extend(m.captures.iter().map(|c| c.node.start_byte() as u32));
+        }
+        out
+    };
+    let actual: BTreeSet<Declaration> = facts
+        .symbols
+        .iter()
+        .filter(|s| !tuple_names.contains(&s.name_span.start.offset))
+        .filter_map(|s| {
+            Some((
+                tags_kind(&s.language_kind)?.to_string(),
+                s.name.clone(),
+                s.name_span.start.line as usize,
+            ))
+        })
+        .collect();
+    for missing in expected.difference(&actual) {
+        outcome
+            .mismatches
+            .push(format!("{label}: only in tags.scm: {missing:?}"));
+    }
+    for extra in actual.difference(&expected) {
+        outcome
+            .mismatches
+            .push(format!("{label}: only in the plugin: {extra:?}"));
+    }
+    for declaration in &expected {
+        *outcome.kinds.entry(declaration.0.clone()).or_default() += 1;
+    }
+    outcome.declarations = expected.len();
+
+    let plugin: HashMap<u32, (&str, ReferenceKind)> = facts
+        .references
+        .iter()
+        .map(|r| (r.span.start.offset, (r.name.as_str(), r.kind)))
+        .collect();
+    for tag in tags.iter().filter(|t| t.capture.starts_with("reference.")) {
+        let name = &source[tag.name.byte_range()];
+        let at = tag.name.start_byte() as u32;
+        let expected = match tag.capture.as_str() {
+            "reference.call" => ReferenceKind::Call,
+            other => panic!("unexpected tag {other}"),
+        };
+        outcome.references += 1;
+        *outcome.kinds.entry(tag.capture.clone()).or_default() += 1;
+        let found = plugin.get(&at);
+        if found != Some(&(name, expected)) {
+            outcome.mismatches.push(format!(
+                "{label}:{}:{} {name}: tags.scm {} -> expected {expected:?}, plugin has {found:?}",
+                tag.name.start_position().row + 1,
+                tag.name.start_position().column + 1,
+                tag.capture
+            ));
+        }
+    }
+    outcome
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real/python")
+        .join(name)
+}
+
+#[test]
+fn declarations_and_calls_match_tree_sitter_pythons_tags_query_on_real_code() {
+    let mut total = Outcome::default();
+    for file in REAL_FILES {
+        let source = std::fs::read_to_string(fixture(file)).unwrap();
+        let tree = parse(&source);
+        assert!(!tree.root_node().has_error(), "{file} parses cleanly");
+        let facts = python()
+            .analyze(file, &source, &[])
+            .unwrap_or_else(|e| panic!("analyze {file}: {e}"));
+        assert!(
+            facts.diagnostics.is_empty(),
+            "{file}: {:?}",
+            facts.diagnostics
+        );
+        let outcome = compare(file, &source, &facts, &tree);
+        total.declarations += outcome.declarations;
+        total.references += outcome.references;
+        total.mismatches.extend(outcome.mismatches);
+        for (kind, n) in outcome.kinds {
+            *total.kinds.entry(kind).or_default() += n;
+        }
+    }
+    assert!(
+        total.mismatches.is_empty(),
+        "the plugin differs from tags.scm:\n{}",
+        total.mismatches.join("\n")
+    );
+    // The comparison covered every kind in real numbers.
+    for (kind, at_least) in [
+        ("function", 100),
+        ("class", 5),
+        ("constant", 10),
+        ("reference.call", 500),
+    ] {
+        assert!(
+            total.kinds.get(kind).is_some_and(|&n| n >= at_least),
+            "fewer than {at_least} {kind}: {:?}",
+            total.kinds
+        );
+    }
+}
+
+/// Every `.py` file under `dir`, sorted.
+fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            python_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "py") {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// The comparison over a whole Python tree, by hand:
+/// `LINGO_PYTHON_REAL_DIR=/path/to/project cargo test -p lingo --test
+/// python_real_code -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs a Python source tree on the machine"]
+fn the_same_comparison_over_a_whole_python_project() {
+    let dir = std::env::var("LINGO_PYTHON_REAL_DIR").expect("LINGO_PYTHON_REAL_DIR");
+    let mut files = Vec::new();
+    python_files(Path::new(&dir), &mut files);
+    assert!(!files.is_empty(), "no .py files under {dir}");
+    let (mut lines, mut skipped) = (0, Vec::new());
+    let mut total = Outcome::default();
+    for file in &files {
+        let Ok(source) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let tree = parse(&source);
+        let label = file
+            .strip_prefix(&dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        if tree.root_node().has_error() {
+            skipped.push(label);
+            continue;
+        }
+        lines += source.lines().count();
+        let facts = python()
+            .analyze(&label, &source, &[])
+            .unwrap_or_else(|e| panic!("analyze {label}: {e}"));
+        let outcome = compare(&label, &source, &facts, &tree);
+        total.declarations += outcome.declarations;
+        total.references += outcome.references;
+        total.mismatches.extend(outcome.mismatches);
+    }
+    eprintln!(
+        "{dir}: {} files ({} with syntax errors skipped: {skipped:?}), {lines} lines, \
+         {} declarations and {} tagged references compared, {} mismatches",
+        files.len(),
+        skipped.len(),
+        total.declarations,
+        total.references,
+        total.mismatches.len()
+    );
+    assert!(
+        total.mismatches.is_empty(),
+        "{}",
+        total.mismatches[..total.mismatches.len().min(50)].join("\n")
+    );
+}

@@ -1,0 +1,1 @@
+from .circle import Circle

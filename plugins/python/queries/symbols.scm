@@ -1,0 +1,60 @@
+; Python declarations: classes; functions, and methods (a function directly
+; in a class body, decorated or not) with `__init__` as the constructor;
+; class attributes and the attributes `__init__` assigns on `self`; module
+; variables, constants (named in capitals, by convention) and type aliases.
+; When several patterns tag one node the first wins: specific ones first.
+
+; Constructors and methods.
+(class_definition
+  body: (block
+    (function_definition
+      name: (identifier) @name (#eq? @name "__init__")) @definition.constructor))
+(class_definition
+  body: (block
+    (decorated_definition
+      definition: (function_definition
+        name: (identifier) @name (#eq? @name "__init__")) @definition.constructor)))
+(class_definition
+  body: (block
+    (function_definition name: (identifier) @name) @definition.method))
+(class_definition
+  body: (block
+    (decorated_definition
+      definition: (function_definition name: (identifier) @name) @definition.method)))
+
+(function_definition name: (identifier) @name) @definition.function
+(class_definition name: (identifier) @name) @definition.class
+
+; `self.x = ...` directly in `__init__`'s body: a member of the class around
+; it (`@container`), not of `__init__`.
+(class_definition
+  name: (identifier) @container
+  body: (block
+    (function_definition
+      name: (identifier) @_init (#eq? @_init "__init__")
+      body: (block
+        (expression_statement
+          (assignment
+            left: (attribute
+              object: (identifier) @_self (#eq? @_self "self")
+              attribute: (identifier) @name)) @definition.field)))))
+
+; Class attributes: `x = 1`, `x: int`, `x: int = 1`.
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))
+
+; Module level.
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))
+(module
+  (expression_statement
+    (assignment left: (identifier) @name) @definition.variable))
+(module
+  (expression_statement
+    (assignment left: (pattern_list (identifier) @name)) @definition.variable))
+(module
+  (type_alias_statement left: (type (identifier) @name)) @definition.type_alias)

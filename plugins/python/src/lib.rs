@@ -1,0 +1,334 @@
+//! The lingo plugin for Python: tree-sitter-python plus the queries in
+//! `queries/`, with Rust code only for imports, modules and packages,
+//! docstrings, the underscore visibility convention and declared types.
+//!
+//! Written against the public SDK as any plugin author would (it started as
+//! `lingo plugin new python --grammar tree-sitter-python@0.25`).
+
+mod docstring;
+mod imports;
+mod modules;
+mod types;
+
+use lingo_plugin_sdk::types::{
+    DeclaredType, Import, Local, Manifest, ModuleIdentity, ModuleLayout, Symbol,
+    TypeAnnotationPosition, Visibility,
+};
+use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use tree_sitter::Node;
+
+/// Python, as a lingo language.
+pub struct Python;
+
+const SYMBOLS: &str = include_str!("../queries/symbols.scm");
+const REFERENCES: &str = include_str!("../queries/references.scm");
+const LOCALS: &str = include_str!("../queries/locals.scm");
+
+static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
+    // A `def`'s or `class`'s head ends at its body; an assignment's at its
+    // value.
+    signature_end_fields: &["body", "right"],
+    comment_kinds: &["comment"],
+    attribute_kinds: &["decorator"],
+    path_separator: ".",
+};
+
+static METRICS_CONFIG: MetricsConfig = MetricsConfig {
+    function_tags: &["function", "method", "constructor"],
+    branch_kinds: &[
+        "if_statement",
+        "elif_clause",
+        "for_statement",
+        "while_statement",
+        "except_clause",
+        "case_clause",
+        "conditional_expression",
+        "for_in_clause",
+        "if_clause",
+    ],
+    nesting_kinds: &[
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "with_statement",
+        "match_statement",
+    ],
+    else_kinds: &["else_clause", "elif_clause"],
+    nesting_only_kinds: &["lambda", "function_definition"],
+    binary_kinds: &["boolean_operator"],
+    boolean_operators: &["and", "or"],
+    parameters_field: "parameters",
+    atomic_operand_kinds: &["string"],
+};
+
+impl Language for Python {
+    const NAME: &'static str = "python";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const LANGUAGES: &'static [&'static str] = &["python"];
+    const EXTENSIONS: &'static [&'static str] = &["py", "pyi"];
+    /// The project files whose folders (and their `src/`) are import roots.
+    const MANIFESTS: &'static [&'static str] = &["pyproject.toml", "setup.py", "setup.cfg"];
+    const LOCALS_NEED_A_SCOPE: bool = true;
+
+    fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
+        ("python", tree_sitter_python::LANGUAGE.into())
+    }
+
+    fn queries(_language: &str) -> &'static Queries {
+        lingo_plugin_sdk::cached_queries!(
+            "python",
+            tree_sitter_python::LANGUAGE.into(),
+            SYMBOLS,
+            REFERENCES,
+            LOCALS
+        )
+    }
+
+    fn symbol_config() -> &'static SymbolConfig {
+        &SYMBOL_CONFIG
+    }
+
+    fn metrics_config() -> &'static MetricsConfig {
+        &METRICS_CONFIG
+    }
+
+    fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
+        lingo_plugin_sdk::types::LanguagePolicy {
+            // Bytecode caches, virtual environments, installed packages and
+            // build output (hidden folders such as `.venv` are skipped anyway).
+            skip_dirs: vec![
+                "__pycache__".into(),
+                "venv".into(),
+                "site-packages".into(),
+                "build".into(),
+                "dist".into(),
+            ],
+            // Members are always reached through `self.` or `cls.`.
+            bare_names_reach_members: false,
+            type_annotation: TypeAnnotationPosition::AfterName,
+            module_layout: ModuleLayout::FilePerModule,
+            // Circular imports work in Python when names are used late.
+            cyclic_imports: true,
+            enclosing_modules_visible: false,
+        }
+    }
+
+    /// A decorated definition's comments sit above its decorators.
+    fn documented_node(node: Node) -> Node {
+        node.parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .unwrap_or(node)
+    }
+
+    /// A `def`'s head ends with its parameters or return annotation, a
+    /// `class`'s with its bases: not at the body, which comments before the
+    /// first statement would join.
+    fn signature_range(node: Node, _source: &str) -> Option<(usize, usize)> {
+        let last = match node.kind() {
+            "function_definition" => node
+                .child_by_field_name("return_type")
+                .or_else(|| node.child_by_field_name("parameters"))?,
+            "class_definition" => node
+                .child_by_field_name("superclasses")
+                .or_else(|| node.child_by_field_name("type_parameters"))
+                .or_else(|| node.child_by_field_name("name"))?,
+            _ => return None,
+        };
+        Some((node.start_byte(), last.end_byte()))
+    }
+
+    fn inner_documentation(node: Node, source: &str) -> Option<String> {
+        docstring::of(node, source)
+    }
+
+    /// `_name` is private by convention; `__name__` (a special method) is not.
+    fn name_visibility(_node: Node, name: Node, source: &str) -> Visibility {
+        let name = &source[name.byte_range()];
+        if name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__")) {
+            Visibility::Private
+        } else {
+            Visibility::Public
+        }
+    }
+
+    /// `async def`: the one modifier a Python declaration has.
+    fn modifiers(node: Node, _source: &str) -> Vec<String> {
+        if node.kind() == "function_definition"
+            && node.child(0).is_some_and(|c| c.kind() == "async")
+        {
+            vec!["async".into()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// `self.x` and `cls.x` reach the members of the class around them.
+    fn is_self_receiver(receiver: Node, source: &str) -> bool {
+        receiver.kind() == "identifier" && matches!(&source[receiver.byte_range()], "self" | "cls")
+    }
+
+    /// `x = value`, `x: T = value`.
+    fn local_value(name: Node) -> Option<Node> {
+        let assignment = name.parent()?;
+        (assignment.kind() == "assignment" && assignment.child_by_field_name("left") == Some(name))
+            .then(|| assignment.child_by_field_name("right"))
+            .flatten()
+    }
+
+    /// `(x).m()`: the value is `x`'s.
+    fn transparent_expressions() -> &'static [&'static str] {
+        &["parenthesized_expression"]
+    }
+
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[Symbol],
+        locals: &[Local],
+    ) -> Vec<DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
+    }
+
+    /// Names bound by imports qualify a path (`os.path`, `models.User`):
+    /// a module, or a class whose members follow.
+    fn qualifying_names(root: Node, source: &str) -> Vec<String> {
+        imports::bound_names(root, source)
+    }
+
+    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+        imports::imports(root, source, lines)
+    }
+
+    fn module_of(
+        _root: Node,
+        _source: &str,
+        path: &str,
+        manifests: &[Manifest],
+    ) -> Vec<ModuleIdentity> {
+        modules::module_of(path, manifests)
+    }
+
+    fn resolve_import(
+        importer: &ModuleIdentity,
+        import_path: &str,
+        _manifests: &[Manifest],
+    ) -> Vec<String> {
+        modules::resolve_import(importer, import_path)
+    }
+}
+
+lingo_plugin_sdk::export_plugin!(Python);
+
+#[cfg(test)]
+mod tests {
+    use super::Python;
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+
+    /// Every query compiles and captures only what the SDK reads (loading
+    /// the plugin checks the same).
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<Python>();
+    }
+
+    fn symbols(source: &str) -> Vec<String> {
+        let document = Document::<Python>::new("m.py".into(), source.into());
+        document
+            .symbols()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} in {:?} {}",
+                    s.language_kind,
+                    s.name,
+                    s.container_name.as_deref().unwrap_or("-"),
+                    format!("{:?}", s.visibility).trim_start_matches("Visibility::")
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn classes_methods_attributes_and_module_names() {
+        let source = "\
+MAX = 3
+counter = 0
+a, b = 1, 2
+
+class Shape(Base):
+    sides: int = 0
+
+    def __init__(self, name):
+        self.name = name
+        self._cache = {}
+
+    @property
+    def area(self):
+        return 0
+
+    def _helper(self):
+        def inner():
+            pass
+        return inner
+
+def main():
+    local = Shape('x')
+";
+        assert_eq!(
+            symbols(source),
+            [
+                "constant MAX in \"-\" Public",
+                "variable counter in \"-\" Public",
+                "variable a in \"-\" Public",
+                "variable b in \"-\" Public",
+                "class Shape in \"-\" Public",
+                "field sides in \"Shape\" Public",
+                "constructor __init__ in \"Shape\" Public",
+                "field name in \"Shape\" Public",
+                "field _cache in \"Shape\" Private",
+                "method area in \"Shape\" Public",
+                "method _helper in \"Shape\" Private",
+                "function inner in \"_helper\" Public",
+                "function main in \"-\" Public",
+            ]
+        );
+    }
+
+    #[test]
+    fn locals_stay_in_functions() {
+        let source = "\
+top = 1
+def f(a, b=2, *args, c: int = 3, **kw):
+    x = a
+    for i, j in pairs:
+        pass
+    with open(p) as fh:
+        pass
+    return [y for y in x]
+";
+        let document = Document::<Python>::new("m.py".into(), source.into());
+        let names: Vec<String> = document
+            .locals()
+            .iter()
+            .map(|l| format!("{} {}", l.language_kind, l.name))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "parameter a",
+                "parameter b",
+                "parameter args",
+                "parameter c",
+                "parameter kw",
+                "variable x",
+                "variable i",
+                "variable j",
+                "variable fh",
+                "variable y",
+            ]
+        );
+    }
+}

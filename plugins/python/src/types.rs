@@ -1,0 +1,332 @@
+//! The types Python source states without inference: annotations of
+//! parameters, variables and attributes (`x: T`, `self.x: T = ...`),
+//! return annotations (`-> T`), and variables or attributes assigned a
+//! class's instance (`x = T(...)`: a called name in CapWords, the
+//! convention for classes). `Optional[T]`, `T | None` and `"T"` state `T`;
+//! a container (`list[T]`) states no type of the workspace's.
+
+use lingo_plugin_sdk::LineIndex;
+use lingo_plugin_sdk::declared::{Targets, Written, preorder};
+use lingo_plugin_sdk::source::text;
+use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use tree_sitter::Node;
+
+/// Generic types that hold or describe values of their arguments rather
+/// than being one: `list[User]` is not a `User`.
+const CONTAINERS: &[&str] = &[
+    "list",
+    "dict",
+    "set",
+    "frozenset",
+    "tuple",
+    "type",
+    "List",
+    "Dict",
+    "Set",
+    "FrozenSet",
+    "Tuple",
+    "Type",
+    "Sequence",
+    "MutableSequence",
+    "Iterable",
+    "Iterator",
+    "Generator",
+    "Mapping",
+    "MutableMapping",
+    "Callable",
+    "Awaitable",
+    "Coroutine",
+    "AsyncIterator",
+    "AsyncIterable",
+    "Collection",
+    "Container",
+    "Literal",
+    "ClassVar",
+    "Final",
+    "Annotated",
+];
+
+/// Wrappers whose one argument is the value's type.
+const OPTIONAL: &[&str] = &["Optional"];
+
+/// The declared types of the file whose tree is `root`.
+pub fn declared_types(
+    root: Node,
+    source: &str,
+    lines: &LineIndex,
+    symbols: &[Symbol],
+    locals: &[Local],
+) -> Vec<DeclaredType> {
+    let context = Context {
+        source,
+        lines,
+        targets: Targets::new(symbols, locals),
+    };
+    let mut out = Vec::new();
+    preorder(root, |node| context.visit(node, &mut out));
+    out
+}
+
+struct Context<'a> {
+    source: &'a str,
+    lines: &'a LineIndex,
+    targets: Targets,
+}
+
+impl Context<'_> {
+    fn visit(&self, node: Node, out: &mut Vec<DeclaredType>) {
+        match node.kind() {
+            "typed_parameter" => {
+                let mut cursor = node.walk();
+                let name = node
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "identifier");
+                if let (Some(name), Some(ty)) = (name, node.child_by_field_name("type")) {
+                    self.annotated(out, name, ty, DeclaredTypeSource::Annotation);
+                }
+            }
+            "typed_default_parameter" => {
+                if let (Some(name), Some(ty)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("type"),
+                ) {
+                    self.annotated(out, name, ty, DeclaredTypeSource::Annotation);
+                }
+            }
+            "function_definition" => {
+                if let (Some(name), Some(ty)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("return_type"),
+                ) {
+                    self.annotated(out, name, ty, DeclaredTypeSource::ReturnType);
+                }
+            }
+            "assignment" => self.assignment(node, out),
+            _ => {}
+        }
+    }
+
+    /// `x: T`, `x: T = v`, `x = T(..)`, and the same of `self.x`.
+    fn assignment(&self, node: Node, out: &mut Vec<DeclaredType>) {
+        let Some(left) = node.child_by_field_name("left") else {
+            return;
+        };
+        let name = match left.kind() {
+            "identifier" => left,
+            "attribute" => match left.child_by_field_name("attribute") {
+                Some(attribute) => attribute,
+                None => return,
+            },
+            _ => return,
+        };
+        if let Some(ty) = node.child_by_field_name("type") {
+            self.annotated(out, name, ty, DeclaredTypeSource::Annotation);
+        } else if let Some(value) = node.child_by_field_name("right") {
+            self.constructed(out, name, value);
+        }
+    }
+
+    /// `x = T(..)`, `x = m.T(..)` where `T` is in CapWords.
+    fn constructed(&self, out: &mut Vec<DeclaredType>, name: Node, value: Node) {
+        if value.kind() != "call" {
+            return;
+        }
+        let Some(function) = value.child_by_field_name("function") else {
+            return;
+        };
+        let Some(written) = self.named(function) else {
+            return;
+        };
+        let type_name = text(written.name, self.source);
+        let capwords = type_name.starts_with(|c: char| c.is_ascii_uppercase())
+            && type_name.chars().any(|c| c.is_ascii_lowercase());
+        if capwords && let Some(target) = self.target(name) {
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Constructor,
+            ));
+        }
+    }
+
+    fn annotated(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        name: Node,
+        annotation: Node,
+        source: DeclaredTypeSource,
+    ) {
+        let (Some(target), Some(written)) = (self.target(name), self.stated(annotation)) else {
+            return;
+        };
+        out.push(written.declared(target, self.source, self.lines, source));
+    }
+
+    /// The declaration `name` names: a local, else a symbol.
+    fn target(&self, name: Node) -> Option<DeclaredTarget> {
+        self.targets
+            .local(name)
+            .or_else(|| self.targets.symbol(name))
+    }
+
+    /// The one named type an annotation states. Each step goes one level
+    /// down the tree, so this ends.
+    fn stated<'t>(&self, annotation: Node<'t>) -> Option<Written<'t>> {
+        let mut node = annotation;
+        loop {
+            match node.kind() {
+                "type" | "parenthesized_expression" => node = node.named_child(0)?,
+                "identifier" | "attribute" => return self.named(node),
+                "string" => return self.in_string(node),
+                // `T | None`: the side that is not `None`.
+                "binary_operator" => {
+                    let (left, right) = (
+                        node.child_by_field_name("left")?,
+                        node.child_by_field_name("right")?,
+                    );
+                    node = match (is_none(left), is_none(right)) {
+                        (false, true) => left,
+                        (true, false) => right,
+                        _ => return None,
+                    };
+                }
+                "generic_type" | "subscript" => {
+                    let base = if node.kind() == "subscript" {
+                        node.child_by_field_name("value")?
+                    } else {
+                        node.named_child(0)?
+                    };
+                    let base_name = text(base, self.source);
+                    let last = base_name.rsplit('.').next().unwrap_or(base_name);
+                    if OPTIONAL.contains(&last) {
+                        node = only_argument(node)?;
+                    } else if CONTAINERS.contains(&last) || last == "Union" {
+                        return None;
+                    } else {
+                        node = base;
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `T` or `m.T` as written.
+    fn named<'t>(&self, node: Node<'t>) -> Option<Written<'t>> {
+        match node.kind() {
+            "identifier" => Some(Written {
+                name: node,
+                qualifier: Vec::new(),
+            }),
+            "attribute" => {
+                let object = node.child_by_field_name("object")?;
+                let qualifier: Vec<String> = text(object, self.source)
+                    .split('.')
+                    .map(str::trim)
+                    .map(str::to_string)
+                    .collect();
+                if qualifier.iter().any(|q| !is_identifier(q)) {
+                    return None;
+                }
+                Some(Written {
+                    name: node.child_by_field_name("attribute")?,
+                    qualifier,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `"T"`: a forward reference to a class by its bare name.
+    fn in_string<'t>(&self, string: Node<'t>) -> Option<Written<'t>> {
+        let mut cursor = string.walk();
+        let content = string
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "string_content")?;
+        is_identifier(text(content, self.source)).then_some(Written {
+            name: content,
+            qualifier: Vec::new(),
+        })
+    }
+}
+
+fn is_none(node: Node) -> bool {
+    matches!(node.kind(), "none")
+        || (node.kind() == "type" && node.named_child(0).is_some_and(|c| c.kind() == "none"))
+}
+
+/// The one type argument of `Optional[T]`, in either shape the grammar
+/// gives it.
+fn only_argument(generic: Node) -> Option<Node> {
+    let arguments = if generic.kind() == "subscript" {
+        generic.child_by_field_name("subscript")?
+    } else {
+        let mut cursor = generic.walk();
+        generic
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "type_parameter")?
+    };
+    if arguments.kind() != "type_parameter" {
+        return Some(arguments);
+    }
+    let mut cursor = arguments.walk();
+    let mut types = arguments.named_children(&mut cursor);
+    match (types.next(), types.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+fn is_identifier(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::declared::describe_declared_types;
+
+    fn declared(source: &str) -> Vec<String> {
+        let document = Document::<crate::Python>::new("m.py".into(), source.into());
+        describe_declared_types(&document, source, ".", true)
+    }
+
+    #[test]
+    fn annotations_constructions_and_returns() {
+        let source = "\
+class Parser:
+    depth: int
+    lexer: Lexer
+
+    def __init__(self, lexer: 'Lexer', log: Optional[Logger] = None):
+        self.lexer = lexer
+        self.cache = Cache()
+        self.items: list[Item] = []
+
+    def make(self) -> Parser | None:
+        return None
+
+def run(p: models.Parser, n=3):
+    q = Parser()
+    r: Parser = q
+    s = make_parser()
+";
+        assert_eq!(
+            declared(source),
+            [
+                "symbol depth: int annotation",
+                "symbol lexer: Lexer annotation",
+                "local lexer: Lexer annotation",
+                "local log: Logger annotation",
+                "symbol cache: Cache constructor",
+                "symbol make: Parser return-type",
+                "local p: models.Parser annotation",
+                "local q: Parser constructor",
+                "local r: Parser annotation",
+            ]
+        );
+    }
+}
