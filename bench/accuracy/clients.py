@@ -1,6 +1,7 @@
 """Minimal stdio clients: an LSP client (Content-Length framing) for the
-reference tools (rust-analyzer, typescript-language-server, gopls) and an
-MCP client (newline-delimited JSON-RPC) for `lingo serve`.
+reference tools (rust-analyzer, typescript-language-server, gopls,
+roslyn/RoslynRefs.cs, pyright-langserver) and an MCP client
+(newline-delimited JSON-RPC) for `lingo serve`.
 
 Standard library only (Python 3.11).
 """

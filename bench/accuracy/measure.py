@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reference accuracy of lingo's `find_references` against a language's own
 reference tool (an LSP server), on one project. For C# the tool is Roslyn's
-SymbolFinder behind the small LSP server of roslyn/RoslynRefs.cs.
+SymbolFinder behind the small LSP server of roslyn/RoslynRefs.cs; for Python,
+pyright (pyright-langserver).
 
 1. Candidates: the declarations the LSP server lists
    (textDocument/documentSymbol) at module level or inside a type (not
@@ -18,7 +19,8 @@ SymbolFinder behind the small LSP server of roslyn/RoslynRefs.cs.
    declarations of that name and kind, the one the seed draws.
 3. Truth: textDocument/references at the name (includeDeclaration false),
    inside the project, less other module- or type-level declarations
-   (overriding members) and comment lines. Each
+   (overriding members; Python: overload signatures, a name's other
+   `def`, aliases `as X`) and comment lines (`//`, `/* */`; Python `#`). Each
    site gets a category (categories.py) and is marked `merged` when the
    tool's own go-to-definition there lands on another declaration (a
    reference the tool lists because one method overrides or implements
@@ -49,7 +51,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from categories import classify, go_imports, ts_namespaces  # noqa: E402
+from categories import classify, go_imports, py_modules, ts_namespaces  # noqa: E402
 from clients import LspClient, LspError, McpClient, file_uri, uri_path  # noqa: E402
 
 # LSP SymbolKind numbers.
@@ -62,7 +64,7 @@ MEMBER_KINDS = {"method", "field", "property"}
 CONTAINER_KINDS = {2, 3, 4, 5, 10, 11, 23, 19}
 GENERATED_MARKS = ("do not edit", "@generated", "automatically generated")
 
-SKIP_DIRS = {".git", "node_modules", "target", "vendor", "testdata", "dist"}
+SKIP_DIRS = {".git", "node_modules", "target", "vendor", "testdata", "dist", "__pycache__"}
 
 
 class Language:
@@ -186,6 +188,45 @@ class CSharp(Language):
         return (self.server_info or {}).get("version", "")
 
 
+class Python(Language):
+    """pyright's language server. The project's pyrightconfig.json (run.sh
+    writes one: every source directory, `src` on the import path, basic
+    mode) says what it analyses; its references search every file of it,
+    open or not."""
+    name = "python"
+    language_id = "python"
+    extensions = (".py",)
+    # asked for "python", "python.analysis", "pyright"; pyrightconfig.json wins
+    settings = {"analysis": {"typeCheckingMode": "basic", "diagnosticMode": "openFilesOnly",
+                             "autoSearchPaths": True, "useLibraryCodeForTypes": True}}
+
+    def __init__(self, tool_dir: str):
+        self.tool_dir = Path(tool_dir)
+        self.argv = [str(self.tool_dir / "node_modules/.bin/pyright-langserver"), "--stdio"]
+
+    def configuration(self, section):
+        if section == "python":
+            return self.settings
+        if section == "python.analysis":
+            return self.settings["analysis"]
+        return {} if section == "pyright" else None
+
+    def wait_ready(self, client, root):
+        # until the workspace's files are enumerated, pyright answers for none
+        message = client.wait_notification(
+            lambda m: m["method"] == "window/logMessage"
+            and re.match(r"Found \d+ source files?", m["params"].get("message", "")),
+            timeout=600,
+        )
+        if message is None:
+            raise SystemExit("pyright did not list the project's source files in 10 minutes")
+
+    def version(self):
+        pyright = json.loads((self.tool_dir / "node_modules/pyright/package.json").read_text())["version"]
+        python = subprocess.run(["python3", "--version"], capture_output=True, text=True).stdout.strip()
+        return f"pyright {pyright} (pyright-langserver; {python} on the PATH)"
+
+
 def source_files(root: Path, extensions) -> list[Path]:
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -273,17 +314,33 @@ def declarations(client: LspClient, lang: Language, root: Path, files: list[Path
     return [unique[k] for k in sorted(unique)], positions, generated_files
 
 
-def in_comment(root: Path, ref: dict, cache: dict) -> bool:
+def in_comment(root: Path, ref: dict, cache: dict, lang: str = "") -> bool:
     """Whether a reference sits on a comment line (doc links such as JSDoc
-    `{@link Name}`); lingo indexes code only."""
+    `{@link Name}`); lingo indexes code only. Python: after a `#` (`//` is
+    floor division there, a line may start with `*`)."""
     lines = cache.get(ref["file"])
     if lines is None:
         lines = cache[ref["file"]] = (root / ref["file"]).read_text(errors="replace").split("\n")
     text = lines[ref["line"]] if ref["line"] < len(lines) else ""
     before = text[: ref["character"]].lstrip()
     code = re.sub(r'"(\\.|[^"\\])*"|\'(\\.|[^\'\\])*\'|`[^`]*`', '""', before)  # strings out
+    if lang == "python":
+        return "#" in code
     # `* text` continues a block comment; `*x` is a dereference
     return before.startswith(("//", "/*")) or re.match(r"\*(\s|/|$)", before) is not None or "//" in code
+
+
+def python_declaration(root: Path, ref: dict, cache: dict) -> bool:
+    """Whether a Python site is itself a declaration of the name that
+    documentSymbol does not list (it lists a name once): an `@overload`
+    signature, a second `def` or `class` of the name (`if WIN: def getchar
+    .. else: def getchar`), the `X` of an alias `import .. as X` or `from
+    . import X as X`. pyright lists these among the references."""
+    lines = cache.get(ref["file"])
+    if lines is None:
+        lines = cache[ref["file"]] = (root / ref["file"]).read_text(errors="replace").split("\n")
+    text = lines[ref["line"]] if ref["line"] < len(lines) else ""
+    return re.search(r"(^\s*(async\s+)?def|^\s*class|\bas)\s+$", text[: ref["character"]]) is not None
 
 
 def truth_references(client: LspClient, root: Path, decl) -> list[dict]:
@@ -396,13 +453,18 @@ def mark_merged(client: LspClient, root: Path, decl, cache: dict) -> None:
 def categorize(lang: Language, root: Path, decl, cache: dict) -> None:
     """Puts the category (categories.py) and the line's text on each truth site."""
     declared = (root / decl["file"]).read_text(errors="replace").split("\n")[decl["line"]]
-    # a type: by its symbol kind, or a type alias (`type Name`, listed as a variable)
-    is_type = decl["kind"] in TYPE_KINDS or re.search(rf"\btype\s+{re.escape(decl['name'])}\b", declared)
+    # a type: by its symbol kind, or a type alias (`type Name`, listed as a variable;
+    # Python also `Name: TypeAlias = ..`, `Name = TypeVar(..)`)
+    name = re.escape(decl["name"])
+    is_type = decl["kind"] in TYPE_KINDS or re.search(rf"\btype\s+{name}\b", declared) or (
+        lang.name == "python" and re.search(
+            rf"^\s*{name}\s*(:\s*([\w.]+\.)?TypeAlias\b|=\s*([\w.]+\.)?(TypeVar|ParamSpec|TypeVarTuple|NewType)\s*\()",
+            declared))
     for t in decl["truth"]:
         if t["file"] not in cache:
             lines = (root / t["file"]).read_text(encoding="utf-8", errors="replace").split("\n")
             modules = go_imports(lines) if lang.name == "go" else ts_namespaces(lines) \
-                if lang.name == "typescript" else set()
+                if lang.name == "typescript" else py_modules(lines) if lang.name == "python" else set()
             cache[t["file"]] = (lines, modules)
         lines, modules = cache[t["file"]]
         t["category"] = classify(lang.name, lines, t["line"], t["character"], decl["name"],
@@ -450,12 +512,13 @@ def lingo_checkout_commit() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go", "csharp"])
+    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go", "csharp", "python"])
     ap.add_argument("--root", required=True, type=Path)
     ap.add_argument("--project", required=True, help="project name and version, for the record")
     ap.add_argument("--lingo", required=True, help="path to the lingo binary")
     ap.add_argument("--lingo-commit", help="the commit the binary was built at (default: HEAD now)")
-    ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server")
+    ap.add_argument("--tool", help="rust-analyzer / gopls binary, or the npm dir of typescript-language-server"
+                    " or pyright")
     ap.add_argument("--gopath", default="/tmp/lingo-accuracy/gopath")
     ap.add_argument("--csproj", action="append", default=[],
                     help="C#: a project file (relative to --root) for the Roslyn server to load")
@@ -472,6 +535,7 @@ def main() -> None:
         "typescript": lambda: TypeScript(args.tool or "/tmp/lingo-accuracy/ts-tools"),
         "go": lambda: Go(args.tool or "gopls", args.gopath),
         "csharp": lambda: CSharp(args.tool or "/tmp/lingo-accuracy/cs-tools/lib/RoslynRefs.exe", root, args.csproj),
+        "python": lambda: Python(args.tool or "/tmp/lingo-accuracy/py-tools"),
     }[args.lang]()
 
     # The commit lingo was measured at: as run.sh saw it when it copied the
@@ -520,7 +584,9 @@ def main() -> None:
             if (r["file"], r["line"], r["character"]) in declared_at:
                 # tsserver lists overriding and implementing declarations too
                 excluded.append({**r, "why": "declaration"})
-            elif in_comment(root, r, text_cache):
+            elif lang.name == "python" and python_declaration(root, r, text_cache):
+                excluded.append({**r, "why": "declaration"})
+            elif in_comment(root, r, text_cache, lang.name):
                 excluded.append({**r, "why": "comment"})
             else:
                 refs.append(r)

@@ -12,7 +12,7 @@
 # SAMPLE (declarations per project, default 80), SEED (default 20240611),
 # NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results).
 #
-# Projects and tools (pinned; sources from crates.io, npm and Debian only):
+# Projects and tools (pinned; sources from crates.io, npm, PyPI and Debian only):
 #   rust        regex-syntax 0.8.11, indexmap 2.14.2 (crates.io)   rust-analyzer (rustup component, + rust-src)
 #   go          go-cmp 0.5.9 (golang-github-google-go-cmp-dev),
 #               pflag 1.0.6~git20210604 (golang-github-spf13-pflag-dev)   gopls + go from Debian
@@ -25,6 +25,8 @@
 #               dependencies from the public repository Ourpalm/ILRuntime at a pinned commit
 #               (ILRUNTIME_GIT: a local clone or snapshot of it; else downloaded), every DLL
 #               checked against roslyn/dlls.sha256
+#   python      requests 2.34.2, click 8.5.1 (PyPI sdists, `pip download`: their src/ and tests/;
+#               the pyrightconfig.json is written here)   pyright 1.1.414 (npm), pyright-langserver
 # Results: $RESULTS/<language>-<project>.json.
 set -euo pipefail
 
@@ -49,6 +51,8 @@ PROJECTS=(
   "typescript mobx 6.16.1"
   "csharp keepass2 2.47+dfsg-2"
   "csharp dbus-sharp 0.8.1-2.1"
+  "python requests 2.34.2"
+  "python click 8.5.1"
 )
 
 # --- lingo: built once, copied so that a rebuild during the run cannot change it
@@ -229,6 +233,32 @@ csproj_of() {  # name -> the project files Roslyn loads, relative to the project
     keepass2) echo KeePass/KeePass.csproj ;;
     dbus-sharp) echo src/dbus-sharp.csproj ;;
   esac
+}
+
+# --- Python: sdists from PyPI (pure Python, src/ layout), pyright
+python_tools() {
+  local tools="$WORK/py-tools"
+  mkdir -p "$tools"
+  if ! grep -qs '"version": "1.1.414"' "$tools/node_modules/pyright/package.json"; then
+    (cd "$tools" && npm install --no-audit --no-fund --loglevel=error pyright@1.1.414 >&2)
+  fi
+  TOOL="$tools"
+}
+
+setup_python() {  # name version -> project directory (the sdist's src/ and tests/)
+  local sdists="$WORK/py-sdists" p="$WORK/projects/$1-$2"
+  if [ ! -d "$sdists/$1-$2" ]; then
+    mkdir -p "$sdists"
+    python3 -m pip download --quiet --no-deps --no-binary :all: "$1==$2" -d "$sdists" >&2
+    tar xzf "$sdists/$1-$2.tar.gz" -C "$sdists"
+  fi
+  rm -rf "$p" && mkdir -p "$p"
+  cp -r "$sdists/$1-$2/src" "$sdists/$1-$2/tests" "$sdists/$1-$2/pyproject.toml" "$p/"
+  # Its own [tool.pyright] covers src/ only (click: and tests/typing): every
+  # source directory instead, the package importable from src/, basic mode
+  printf '{ "include": ["src", "tests"], "extraPaths": ["src"], "pythonVersion": "3.10",\n  "typeCheckingMode": "basic" }\n' \
+    > "$p/pyrightconfig.json"
+  echo "$p"
 }
 
 wanted() {  # language project: whether the command line selects it
