@@ -90,12 +90,13 @@ type Declaration = (String, String, usize);
 
 /// `tags.scm`'s kind for a plugin symbol: `tags.scm` calls every `def` a
 /// function and every module-level `name = ...` a constant; the plugin
-/// tells methods, constructors, variables and constants apart. Symbols it
-/// has no pattern for (attributes, names of a tuple assignment, type
-/// aliases) are left out.
+/// tells methods, constructors, properties, variables and constants apart.
+/// Symbols it has no pattern for (attributes, names of a tuple assignment
+/// or of an assignment inside a module-level `if` or `try`, type aliases)
+/// are left out.
 fn tags_kind(language_kind: &str) -> Option<&'static str> {
     Some(match language_kind {
-        "function" | "method" | "constructor" => "function",
+        "function" | "method" | "constructor" | "property" => "function",
         "class" => "class",
         "constant" | "variable" => "constant",
         _ => return None,
@@ -117,12 +118,13 @@ fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome
             ))
         })
         .collect();
-    // A module-level tuple assignment (`a, b = ...`) declares names that
-    // tags.scm does not see.
-    let tuple_names: BTreeSet<u32> = {
+    // The names tags.scm sees assigned: directly at the top of the module,
+    // one name each (the plugin also declares `a, b = ...` and assignments
+    // inside a module-level `if` or `try`).
+    let top_level_names: BTreeSet<u32> = {
         let query = Query::new(
             &tree_sitter_python::LANGUAGE.into(),
-            "(module (expression_statement (assignment left: (pattern_list (identifier) @n))))",
+            "(module (expression_statement (assignment left: (identifier) @n)))",
         )
         .unwrap();
         let mut cursor = QueryCursor::new();
@@ -136,10 +138,13 @@ fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome
     let actual: BTreeSet<Declaration> = facts
         .symbols
         .iter()
-        .filter(|s| !tuple_names.contains(&s.name_span.start.offset))
         .filter_map(|s| {
+            let kind = tags_kind(&s.language_kind)?;
+            if kind == "constant" && !top_level_names.contains(&s.name_span.start.offset) {
+                return None;
+            }
             Some((
-                tags_kind(&s.language_kind)?.to_string(),
+                kind.to_string(),
                 s.name.clone(),
                 s.name_span.start.line as usize,
             ))

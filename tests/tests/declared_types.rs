@@ -242,3 +242,53 @@ async fn csharp_members_through_locals_parameters_and_calls_are_certain() {
     )
     .await;
 }
+
+/// A parameter's annotation, a CapWords construction, a `@property` read,
+/// `self.x` set in `__init__`, `e` of `except T as e`, a module reached
+/// through `from pkg import units` (re-exported by `pkg/__init__.py`) and
+/// through `import pkg.units`; `Square` declares the same member names.
+#[tokio::test]
+async fn python_members_through_annotations_constructions_and_modules_are_certain() {
+    expect_definitions(
+        "rules/python-typed",
+        &[
+            // `c: Circle` ... `c.area`
+            (
+                "app.py",
+                (7, 14),
+                &["pkg/shapes.py:6 property qualified 1.00"],
+            ),
+            // `made = Circle(2)` ... `made.grow()`
+            (
+                "app.py",
+                (7, 26),
+                &["pkg/shapes.py:9 method qualified 1.00"],
+            ),
+            // `units.scale(..)`
+            (
+                "app.py",
+                (9, 14),
+                &["pkg/units.py:2 function qualified 1.00"],
+            ),
+            // `pkg.units.METRE`
+            (
+                "app.py",
+                (9, 30),
+                &["pkg/units.py:1 constant qualified 1.00"],
+            ),
+            // `except ShapeError as e: e.describe()`
+            (
+                "app.py",
+                (11, 10),
+                &["pkg/shapes.py:26 method qualified 1.00"],
+            ),
+            // `self.radius` in a method of `Circle`
+            (
+                "pkg/shapes.py",
+                (6, 20),
+                &["pkg/shapes.py:3 field qualified 1.00"],
+            ),
+        ],
+    )
+    .await;
+}

@@ -188,7 +188,12 @@ impl<'s> Resolver<'s> {
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
         } else if reference.is_member {
-            self.through_receiver(file, facts, reference, depth)
+            let typed = self.through_receiver(file, facts, reference, depth);
+            if typed.is_empty() {
+                self.through_imported_module(file, facts, reference)
+            } else {
+                typed
+            }
         } else {
             self.bare(file, facts, reference)
         };
@@ -215,6 +220,38 @@ impl<'s> Resolver<'s> {
             Wanted::Any
         };
         self.name_only(&reference.name, wanted, reference)
+    }
+
+    /// `m.name` where `m` is a name an import binds that declares nothing
+    /// with a type (`from pkg import formatting`): the import may name a
+    /// module, so `name` is looked up as `pkg.formatting.name`, the way a
+    /// qualified path is.
+    fn through_imported_module(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let Some(receiver) = reference.receiver.filter(|r| !r.called) else {
+            return Vec::new();
+        };
+        let Some(value) = facts.references.get(receiver.reference as usize) else {
+            return Vec::new();
+        };
+        let plain_name = value.qualifier.is_empty()
+            && value.local.is_none()
+            && value.receiver.is_none()
+            && !value.is_member;
+        if !plain_name || !binds(facts, &value.name) {
+            return Vec::new();
+        }
+        let path = Reference {
+            qualifier: vec![value.name.clone()],
+            is_member: false,
+            receiver: None,
+            ..reference.clone()
+        };
+        self.qualified(file, facts, &path)
     }
 
     /// A bare name: the file's own top-level declarations, the module's

@@ -17,18 +17,6 @@
 (import_from_statement
   name: (aliased_import alias: (identifier) @name) @reference.ignore)
 
-; `self.x = ...` in `__init__` declares the attribute (symbols.scm).
-(class_definition
-  body: (block
-    (function_definition
-      name: (identifier) @_init (#eq? @_init "__init__")
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @_self (#eq? @_self "self")
-              attribute: (identifier) @name) @reference.ignore))))))
-
 ; The names `from m import a, b as c` brings in.
 (import_from_statement name: (dotted_name (identifier) @name) @reference.import)
 (import_from_statement

@@ -1,19 +1,21 @@
-; Python declarations: classes; functions, and methods (a function directly
-; in a class body, decorated or not) with `__init__` as the constructor;
+; Python declarations: classes; functions, methods (a function directly in
+; a class body, decorated or not) and properties;
 ; class attributes and the attributes `__init__` assigns on `self`; module
 ; variables, constants (named in capitals, by convention) and type aliases.
 ; When several patterns tag one node the first wins: specific ones first.
 
-; Constructors and methods.
-(class_definition
-  body: (block
-    (function_definition
-      name: (identifier) @name (#eq? @name "__init__")) @definition.constructor))
+; Methods (`__init__` among them: an initialiser, which calls of the class
+; reach implicitly, so its references are the calls written to it, as
+; Python's own tools count them).
+; `@property` (and `@cached_property`, `@x.setter`...): read, not called.
 (class_definition
   body: (block
     (decorated_definition
-      definition: (function_definition
-        name: (identifier) @name (#eq? @name "__init__")) @definition.constructor)))
+      (decorator
+        [(identifier) @_decorator
+         (attribute attribute: (identifier) @_decorator)]
+        (#match? @_decorator "^(property|cached_property|getter|setter|deleter)$"))
+      definition: (function_definition name: (identifier) @name) @definition.property)))
 (class_definition
   body: (block
     (function_definition name: (identifier) @name) @definition.method))
@@ -58,3 +60,32 @@
     (assignment left: (pattern_list (identifier) @name)) @definition.variable))
 (module
   (type_alias_statement left: (type (identifier) @name)) @definition.type_alias)
+
+; Module variables assigned inside a module-level `if` (`if TYPE_CHECKING:`,
+; version checks) or `try` block, one level deep.
+(module
+  [
+    (if_statement consequence: (block (expression_statement
+      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant)))
+    (if_statement alternative: (else_clause body: (block (expression_statement
+      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
+    (if_statement alternative: (elif_clause consequence: (block (expression_statement
+      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
+    (try_statement body: (block (expression_statement
+      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant)))
+    (try_statement (except_clause (block (expression_statement
+      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
+  ])
+(module
+  [
+    (if_statement consequence: (block (expression_statement
+      (assignment left: (identifier) @name) @definition.variable)))
+    (if_statement alternative: (else_clause body: (block (expression_statement
+      (assignment left: (identifier) @name) @definition.variable))))
+    (if_statement alternative: (elif_clause consequence: (block (expression_statement
+      (assignment left: (identifier) @name) @definition.variable))))
+    (try_statement body: (block (expression_statement
+      (assignment left: (identifier) @name) @definition.variable)))
+    (try_statement (except_clause (block (expression_statement
+      (assignment left: (identifier) @name) @definition.variable))))
+  ])

@@ -34,7 +34,7 @@ static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
 };
 
 static METRICS_CONFIG: MetricsConfig = MetricsConfig {
-    function_tags: &["function", "method", "constructor"],
+    function_tags: &["function", "method", "property"],
     branch_kinds: &[
         "if_statement",
         "elif_clause",
@@ -257,6 +257,10 @@ mod tests {
 MAX = 3
 counter = 0
 a, b = 1, 2
+if TYPE_CHECKING:
+    Alias = int
+else:
+    other = None
 
 class Shape(Base):
     sides: int = 0
@@ -268,6 +272,10 @@ class Shape(Base):
     @property
     def area(self):
         return 0
+
+    @area.setter
+    def area(self, value):
+        pass
 
     def _helper(self):
         def inner():
@@ -284,12 +292,15 @@ def main():
                 "variable counter in \"-\" Public",
                 "variable a in \"-\" Public",
                 "variable b in \"-\" Public",
+                "variable Alias in \"-\" Public",
+                "variable other in \"-\" Public",
                 "class Shape in \"-\" Public",
                 "field sides in \"Shape\" Public",
-                "constructor __init__ in \"Shape\" Public",
+                "method __init__ in \"Shape\" Public",
                 "field name in \"Shape\" Public",
                 "field _cache in \"Shape\" Private",
-                "method area in \"Shape\" Public",
+                "property area in \"Shape\" Public",
+                "property area in \"Shape\" Public",
                 "method _helper in \"Shape\" Private",
                 "function inner in \"_helper\" Public",
                 "function main in \"-\" Public",

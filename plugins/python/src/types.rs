@@ -2,7 +2,8 @@
 //! parameters, variables and attributes (`x: T`, `self.x: T = ...`),
 //! return annotations (`-> T`), and variables or attributes assigned a
 //! class's instance (`x = T(...)`: a called name in CapWords, the
-//! convention for classes). `Optional[T]`, `T | None` and `"T"` state `T`;
+//! convention for classes), and `e` of `except T as e`. `Optional[T]`,
+//! `T | None` and `"T"` state `T`;
 //! a container (`list[T]`) states no type of the workspace's.
 
 use lingo_plugin_sdk::LineIndex;
@@ -102,6 +103,28 @@ impl Context<'_> {
                 }
             }
             "assignment" => self.assignment(node, out),
+            // `except ValueError as e`: `e` is a `ValueError`.
+            "except_clause" => {
+                let caught = node
+                    .child_by_field_name("value")
+                    .filter(|v| v.kind() == "as_pattern");
+                let Some(caught) = caught else { return };
+                let alias = caught
+                    .child_by_field_name("alias")
+                    .and_then(|a| a.named_child(0))
+                    .filter(|a| a.kind() == "identifier");
+                let written = caught.named_child(0).and_then(|ty| self.named(ty));
+                if let (Some(alias), Some(written)) = (alias, written)
+                    && let Some(target) = self.targets.local(alias)
+                {
+                    out.push(written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::Annotation,
+                    ));
+                }
+            }
             _ => {}
         }
     }
@@ -313,6 +336,10 @@ def run(p: models.Parser, n=3):
     q = Parser()
     r: Parser = q
     s = make_parser()
+    try:
+        pass
+    except errors.ParseError as e:
+        pass
 ";
         assert_eq!(
             declared(source),
@@ -326,6 +353,7 @@ def run(p: models.Parser, n=3):
                 "local p: models.Parser annotation",
                 "local q: Parser constructor",
                 "local r: Parser annotation",
+                "local e: errors.ParseError annotation",
             ]
         );
     }
