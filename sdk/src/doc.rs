@@ -27,9 +27,30 @@ pub fn block_text(body: &str) -> String {
     lines.join("\n").trim().to_string()
 }
 
+/// The text of a `///` line or a `/** */` block, the doc comments of
+/// Rust, C#, Java and their kin; `None` for any other comment, `////` and
+/// `/***` (banners) included.
+pub fn slash_doc_text(comment: &str) -> Option<String> {
+    if let Some(rest) = comment.strip_prefix("///") {
+        return (!rest.starts_with('/')).then(|| line_text(rest));
+    }
+    let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
+    (!body.starts_with('*')).then(|| block_text(body))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slash_doc_comments_and_banners() {
+        assert_eq!(slash_doc_text("/// Parses."), Some("Parses.".into()));
+        assert_eq!(slash_doc_text("/** Parses. */"), Some("Parses.".into()));
+        assert_eq!(slash_doc_text("//// banner"), None);
+        assert_eq!(slash_doc_text("/*** banner */"), None);
+        assert_eq!(slash_doc_text("// plain"), None);
+        assert_eq!(slash_doc_text("/* plain */"), None);
+    }
 
     #[test]
     fn markers_and_one_space_go() {

@@ -248,11 +248,7 @@ pub fn container_name(node: Node, source: &str) -> Option<String> {
 
 /// The text of a `///` line or a `/** */` block, without comment markers.
 pub fn doc_comment(comment: &str) -> Option<String> {
-    if let Some(rest) = comment.strip_prefix("///") {
-        return (!rest.starts_with('/')).then(|| lingo_plugin_sdk::doc::line_text(rest));
-    }
-    let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
-    (!body.starts_with('*')).then(|| lingo_plugin_sdk::doc::block_text(body))
+    lingo_plugin_sdk::doc::slash_doc_text(comment)
 }
 
 /// How many arguments a call of a method, constructor, local function,

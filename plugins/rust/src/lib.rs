@@ -181,11 +181,7 @@ impl Language for Rust {
     /// `///` and `/** */` are outer doc comments; `//!` documents the
     /// enclosing item, not the next one.
     fn doc_comment(comment: &str) -> Option<String> {
-        if let Some(rest) = comment.strip_prefix("///") {
-            return (!rest.starts_with('/')).then(|| lingo_plugin_sdk::doc::line_text(rest));
-        }
-        let body = comment.strip_prefix("/**")?.strip_suffix("*/")?;
-        (!body.starts_with('*')).then(|| lingo_plugin_sdk::doc::block_text(body))
+        lingo_plugin_sdk::doc::slash_doc_text(comment)
     }
 
     fn visibility(node: Node, source: &str) -> Visibility {
