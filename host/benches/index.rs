@@ -1,8 +1,8 @@
 //! Indexing throughput: a real source tree of one language analysed through
 //! that language's built-in plugin (every fact, inside the wasmtime sandbox)
 //! or natively in this process (the language's tree-sitter grammar crate with
-//! the plugin's own `symbols.scm` and `references.scm`, composed per grammar
-//! as the plugin composes them), single-threaded, with the peak resident
+//! the plugin's own `symbols.scm` and `references.scm`, expanded per grammar
+//! as the plugin expands them), single-threaded, with the peak resident
 //! memory of the process. Run one mode per process so the peaks stay apart:
 //!
 //! ```text
@@ -110,9 +110,17 @@ impl Grammar {
                 include_str!("../../plugins/rust/queries/symbols.scm").into(),
                 include_str!("../../plugins/rust/queries/references.scm").into(),
             ),
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => (
-                TS_SYMBOLS.compose(self, Order::SharedFirst),
-                TS_REFERENCES.compose(self, Order::DialectFirst),
+            Grammar::TypeScript => (
+                typescript_queries("typescript", "symbols"),
+                typescript_queries("typescript", "references"),
+            ),
+            Grammar::Tsx => (
+                typescript_queries("tsx", "symbols"),
+                typescript_queries("tsx", "references"),
+            ),
+            Grammar::JavaScript => (
+                typescript_queries("javascript", "symbols"),
+                typescript_queries("javascript", "references"),
             ),
             Grammar::Go => (
                 include_str!("../../plugins/go/queries/symbols.scm").into(),
@@ -126,48 +134,35 @@ impl Grammar {
     }
 }
 
-/// The TypeScript plugin's query files of one kind: shared by its three
-/// grammars, plus each dialect's own (`plugins/typescript/src/lib.rs`).
-struct TsQuerySources {
-    shared: &'static str,
-    javascript: &'static str,
-    typescript: &'static str,
-    jsx: &'static str,
-}
-
-const TS_SYMBOLS: TsQuerySources = TsQuerySources {
-    shared: include_str!("../../plugins/typescript/queries/symbols.scm"),
-    javascript: include_str!("../../plugins/typescript/queries/javascript/symbols.scm"),
-    typescript: include_str!("../../plugins/typescript/queries/typescript/symbols.scm"),
-    jsx: "",
-};
-const TS_REFERENCES: TsQuerySources = TsQuerySources {
-    shared: include_str!("../../plugins/typescript/queries/references.scm"),
-    javascript: include_str!("../../plugins/typescript/queries/javascript/references.scm"),
-    typescript: include_str!("../../plugins/typescript/queries/typescript/references.scm"),
-    jsx: include_str!("../../plugins/typescript/queries/jsx/references.scm"),
-};
-
-/// Where the dialect's patterns go relative to the shared ones.
-#[derive(Clone, Copy)]
-enum Order {
-    DialectFirst,
-    SharedFirst,
-}
-
-impl TsQuerySources {
-    /// The query text for `grammar`, composed as the plugin's `compose`.
-    fn compose(&self, grammar: Grammar, order: Order) -> String {
-        let dialect = match grammar {
-            Grammar::JavaScript => [self.javascript, self.jsx].join("\n"),
-            Grammar::Tsx => [self.typescript, self.jsx].join("\n"),
-            _ => self.typescript.to_string(),
-        };
-        match order {
-            Order::DialectFirst => format!("{dialect}\n{}", self.shared),
-            Order::SharedFirst => format!("{}\n{dialect}", self.shared),
+/// The TypeScript plugin's `kind` query (`symbols`, `references`) for one
+/// of its languages, expanded from its files as the plugin expands them
+/// (`queries/languages/<language>/<kind>.scm` and the files it includes).
+fn typescript_queries(language: &str, kind: &str) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/typescript/queries");
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut pending = vec![dir.clone()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).expect("the TypeScript plugin's queries") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "scm") {
+                let name = path
+                    .strip_prefix(&dir)
+                    .expect("under the queries folder")
+                    .with_extension("")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.push((name, std::fs::read_to_string(&path).expect("a query file")));
+            }
         }
     }
+    let table: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_str()))
+        .collect();
+    lingo_plugin_sdk::query_files::expand(&format!("languages/{language}/{kind}"), &table)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[derive(Clone, Copy, PartialEq)]
