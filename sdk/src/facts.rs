@@ -75,6 +75,8 @@ pub fn symbols<L: Language>(
     // nested in without asking the tree for a parent.
     let mut tree_nodes: Vec<Node> = Vec::with_capacity(matches.len());
     let mut stack: Vec<usize> = Vec::new();
+    let mut first_declared: std::collections::HashSet<(Option<usize>, &str, &str)> =
+        std::collections::HashSet::new();
     for m in matches {
         let Some(name_node) = m.capture("name") else {
             continue;
@@ -103,6 +105,14 @@ pub fn symbols<L: Language>(
                 })
             });
         let container = named_container.or_else(|| stack.last().copied());
+        // A repeat of a declaration the language merges (Python's `self.x`
+        // assigned in several methods) is the first one's: not a symbol,
+        // so its name is read as a reference.
+        if L::REPEATS_MERGED.contains(&m.tag)
+            && !first_declared.insert((container, text(name_node, source), m.tag))
+        {
+            continue;
+        }
         if stack.len() >= MAX_DESCRIBED_DEPTH {
             // Nested this deep (generated code), a declaration is reported
             // plainly: the hooks that describe it walk up the tree, and

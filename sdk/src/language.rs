@@ -77,6 +77,11 @@ pub trait Language: 'static {
     /// declares a module variable at the top (Python's `x = 1`), so that
     /// the top-level one is left to `symbols.scm`.
     const LOCALS_NEED_A_SCOPE: bool = false;
+    /// The `@definition.<tag>` tags whose repeats in one container are one
+    /// declaration, the first: Python's `self.x = ...` declares `x` in the
+    /// first method that assigns it (or the class body), and the later
+    /// assignments are writes to it.
+    const REPEATS_MERGED: &'static [&'static str] = &[];
 
     /// The language identifier and grammar for a file path.
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language);

@@ -55,6 +55,14 @@
 (type (subscript value: (identifier) @name) @reference.type)
 (type (subscript value: (attribute object: (_) @receiver attribute: (identifier) @name) @reference.type))
 
+; The names a module's `__all__` lists, as its own names.
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @_all (#eq? @_all "__all__")
+      right: [(list (string (string_content) @name) @reference.reference)
+              (tuple (string (string_content) @name) @reference.reference)])))
+
 ; Everything else: attributes read, names read.
 (attribute object: (_) @receiver attribute: (identifier) @name) @reference.reference
 (identifier) @name @reference.reference

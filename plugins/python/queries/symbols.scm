@@ -27,25 +27,44 @@
 (function_definition name: (identifier) @name) @definition.function
 (class_definition name: (identifier) @name) @definition.class
 
-; `self.x = ...` directly in `__init__`'s body: a member of the class around
-; it (`@container`), not of `__init__`.
-(class_definition
-  name: (identifier) @container
-  body: (block
-    (function_definition
-      name: (identifier) @_init (#eq? @_init "__init__")
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @_self (#eq? @_self "self")
-              attribute: (identifier) @name)) @definition.field)))))
-
-; Class attributes: `x = 1`, `x: int`, `x: int = 1`.
+; Class attributes: `x = 1`, `x: int`, `x: int = 1` in the class body.
 (class_definition
   body: (block
     (expression_statement
       (assignment left: (identifier) @name) @definition.field)))
+
+; `self.x = ...` in a method, directly or one block down (`if`, `with`,
+; `try`, `for`): a member of the class around it (`@container`), not of the
+; method. The first declaration of a name in a class is the one
+; (`REPEATS_MERGED`): later assignments are writes to it.
+(class_definition
+  name: (identifier) @container
+  body: (block
+    [
+      (function_definition body: (block (expression_statement
+        (assignment
+          left: (attribute
+            object: (identifier) @_self (#eq? @_self "self")
+            attribute: (identifier) @name)) @definition.field)))
+      (decorated_definition definition: (function_definition body: (block (expression_statement
+        (assignment
+          left: (attribute
+            object: (identifier) @_self (#eq? @_self "self")
+            attribute: (identifier) @name)) @definition.field))))
+      (function_definition body: (block (_ [
+        (block (expression_statement
+          (assignment
+            left: (attribute
+              object: (identifier) @_self (#eq? @_self "self")
+              attribute: (identifier) @name)) @definition.field))
+        (_ (block (expression_statement
+          (assignment
+            left: (attribute
+              object: (identifier) @_self (#eq? @_self "self")
+              attribute: (identifier) @name)) @definition.field)))
+      ])))
+    ]))
+
 
 ; Module level.
 (module

@@ -70,6 +70,7 @@ impl Language for Python {
     /// The project files whose folders (and their `src/`) are import roots.
     const MANIFESTS: &'static [&'static str] = &["pyproject.toml", "setup.py", "setup.cfg"];
     const LOCALS_NEED_A_SCOPE: bool = true;
+    const REPEATS_MERGED: &'static [&'static str] = &["field"];
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("python", tree_sitter_python::LANGUAGE.into())
@@ -304,6 +305,48 @@ def main():
                 "method _helper in \"Shape\" Private",
                 "function inner in \"_helper\" Public",
                 "function main in \"-\" Public",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_attribute_is_declared_once_where_first_assigned() {
+        let source = "\
+class Server:
+    port: int
+
+    def __init__(self):
+        self.port = 0
+
+    def run(self):
+        if True:
+            self.sock = open()
+        self.sock = None
+";
+        assert_eq!(
+            symbols(source),
+            [
+                "class Server in \"-\" Public",
+                "field port in \"Server\" Public",
+                "method __init__ in \"Server\" Public",
+                "method run in \"Server\" Public",
+                "field sock in \"Server\" Public",
+            ]
+        );
+        let document = Document::<Python>::new("m.py".into(), source.into());
+        let writes: Vec<(String, u32)> = document
+            .references()
+            .iter()
+            .filter(|r| r.kind == lingo_plugin_sdk::types::ReferenceKind::Write)
+            .map(|r| (r.name.clone(), r.span.start.line + 1))
+            .collect();
+        // The declaring assignment is a write too, as `self.x` reads `self`.
+        assert_eq!(
+            writes,
+            [
+                ("port".to_string(), 5),
+                ("sock".to_string(), 9),
+                ("sock".to_string(), 10)
             ]
         );
     }
