@@ -246,7 +246,8 @@ async fn csharp_members_through_locals_parameters_and_calls_are_certain() {
 /// A parameter's annotation, a CapWords construction, a `@property` read,
 /// `self.x` set in `__init__`, `e` of `except T as e`, a module reached
 /// through `from pkg import units` (re-exported by `pkg/__init__.py`) and
-/// through `import pkg.units`; `Square` declares the same member names.
+/// through `import pkg.units`; `Square` declares the same member names; a
+/// name two functions import, each its own.
 #[tokio::test]
 async fn python_members_through_annotations_constructions_and_modules_are_certain() {
     expect_definitions(
@@ -288,6 +289,13 @@ async fn python_members_through_annotations_constructions_and_modules_are_certai
                 (6, 20),
                 &["pkg/shapes.py:3 field qualified 1.00"],
             ),
+            // `f` imported in two functions, each its own.
+            (
+                "scoped.py",
+                (2, 11),
+                &["pkg/units.py:2 function import 1.00"],
+            ),
+            ("scoped.py", (7, 11), &["pkg/shapes.py:1 class import 1.00"]),
         ],
     )
     .await;

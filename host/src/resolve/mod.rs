@@ -427,7 +427,9 @@ impl<'s> Resolver<'s> {
             }
         }
         for import in &facts.imports {
-            if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
+            if let Some(imported) = import.names.iter().find(|n| n.local_name() == name)
+                && import_reaches(facts, import, reference)
+            {
                 let found = self.in_modules(
                     file,
                     facts,
@@ -1022,6 +1024,22 @@ fn target_symbol(definition: &Definition) -> Option<&Symbol> {
 }
 
 /// Whether an import of the file binds `name`.
+/// Whether `import` is in scope at `reference`: an import written inside
+/// a function's body binds its names in that function only (Python's
+/// imports in a function, Rust's `use` in a `fn`).
+fn import_reaches(facts: &FileFacts, import: &crate::model::Import, reference: &Reference) -> bool {
+    let at = import.span.start.offset;
+    let function = facts
+        .symbols
+        .iter()
+        .filter(|s| s.kind.is_callable() && s.span.start.offset <= at && at < s.span.end.offset)
+        .min_by_key(|s| s.span.end.offset - s.span.start.offset);
+    function.is_none_or(|f| {
+        f.span.start.offset <= reference.span.start.offset
+            && reference.span.end.offset <= f.span.end.offset
+    })
+}
+
 fn binds(facts: &FileFacts, name: &str) -> bool {
     facts
         .imports
