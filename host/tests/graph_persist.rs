@@ -181,3 +181,59 @@ fn saves_never_mix_generations() {
     );
     assert_eq!(rows(&store), (Some(8), vec![]));
 }
+
+/// A postcard `FileEdges` with no edges, no misses and zero counts: it
+/// decodes and fits any file.
+const NO_EDGES: [u8; 8] = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/// Saved rows are a cache of this build's resolution: rows another build
+/// of lingo saved (another resolver, perhaps with other rules) are
+/// resolved again, while this build's own are trusted, wrong as they are.
+#[test]
+fn rows_another_build_saved_are_resolved_again() {
+    let (root, cache) = tree("other-build");
+    let first = references_of_area(&root, &cache);
+    let rows = saved_rows(&root, &cache, 2);
+    let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
+    let (context, _, _) = store.load_derived("graph").unwrap();
+    let context = context.unwrap();
+    let emptied: Vec<DerivedRow> = rows
+        .into_iter()
+        .map(|row| DerivedRow {
+            blob: NO_EDGES.to_vec(),
+            ..row
+        })
+        .collect();
+    let (manifests, build) = context.split_once(' ').expect("manifests, then the build");
+    assert!(build.starts_with("lingo "), "{context}");
+    let other_build = format!("{manifests} lingo 0.0.0 1 2");
+    assert!(
+        store
+            .save_derived("graph", u64::MAX, None, &other_build, &emptied)
+            .unwrap()
+    );
+    drop(store);
+    assert_eq!(references_of_area(&root, &cache), first);
+
+    // The same rows under this build's context are trusted: the uses of
+    // `area` in other files are gone (only its own declaration is left).
+    let (root, cache) = tree("this-build");
+    assert_eq!(references_of_area(&root, &cache), first);
+    let rows = saved_rows(&root, &cache, 2);
+    let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
+    let (context, _, _) = store.load_derived("graph").unwrap();
+    let emptied: Vec<DerivedRow> = rows
+        .into_iter()
+        .map(|row| DerivedRow {
+            blob: NO_EDGES.to_vec(),
+            ..row
+        })
+        .collect();
+    assert!(
+        store
+            .save_derived("graph", u64::MAX, None, &context.unwrap(), &emptied)
+            .unwrap()
+    );
+    drop(store);
+    assert_ne!(references_of_area(&root, &cache), first);
+}

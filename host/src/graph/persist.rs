@@ -3,7 +3,7 @@
 //! reference again. A row is the file's resolved edges and misses, with the
 //! file's sha256 and plugin fingerprint (the facts the edges index into)
 //! and its shape (what the reuse rule compares); the set is saved with the
-//! manifests' digest. Rows are checked like any input: an edge that points
+//! manifests' digest and the identity of the lingo build that resolved it. Rows are checked like any input: an edge that points
 //! outside the snapshot's files, symbols or references discards its row.
 
 use std::sync::Arc;
@@ -11,6 +11,39 @@ use std::sync::Arc;
 use super::build::{FileEdges, FileResolution};
 use super::{Node, Site};
 use crate::workspace::{DerivedRow, FileEntry, Snapshot};
+
+/// What every row was resolved under besides its file: the manifests
+/// (module paths) and the resolver, which is this build of lingo. Another
+/// build may resolve differently, so it resolves again rather than trust
+/// rows it did not write.
+fn saved_context(snapshot: &Snapshot) -> String {
+    format!("{} {}", snapshot.manifests_digest(), build_identity())
+}
+
+/// This executable's size and modification time: another build of lingo
+/// (a rebuilt or upgraded binary) has another.
+fn build_identity() -> &'static str {
+    static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let built = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .and_then(|m| Ok((m.len(), m.modified()?)));
+        match built {
+            Ok((size, modified)) => {
+                let since = modified
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                format!(
+                    "lingo {} {size} {}",
+                    env!("CARGO_PKG_VERSION"),
+                    since.as_nanos()
+                )
+            }
+            // Unknown: a context no saved row can have, so nothing is reused.
+            Err(error) => format!("unknown build ({error}) {:?}", std::time::SystemTime::now()),
+        }
+    })
+}
 
 /// The rows' kind in the database.
 const KIND: &str = "graph";
@@ -34,8 +67,7 @@ pub(super) fn load(
         .load_derived(KIND)
         .inspect_err(|error| tracing::warn!(%error, "saved graph unreadable"))
         .ok()?;
-    if context.as_deref() != Some(snapshot.manifests_digest().as_str()) || rows.len() != files.len()
-    {
+    if context.as_deref() != Some(saved_context(snapshot).as_str()) || rows.len() != files.len() {
         return None;
     }
     let started = std::time::Instant::now();
@@ -114,7 +146,7 @@ pub(super) fn save(
         return;
     }
     let generation = snapshot.generation;
-    let context = snapshot.manifests_digest();
+    let context = saved_context(snapshot);
     let spawned = std::thread::Builder::new()
         .name("lingo-graph-save".into())
         .spawn(move || {
