@@ -14,9 +14,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use common::tags::{Tag, native_tags, source_files};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::LanguagePlugin;
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Parser, Query, Tree};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -58,53 +59,6 @@ fn tags_query() -> &'static Query {
     })
 }
 
-/// One tag of `tags.scm`: its capture (`definition.class`...), the tagged
-/// node and the name node.
-struct Tag<'t> {
-    capture: String,
-    node: Node<'t>,
-    name: Node<'t>,
-}
-
-/// Run `tags.scm` natively. As tree-sitter's tagger does, a name tagged by
-/// several patterns keeps the earliest pattern's tag. The `@module` capture
-/// of the last pattern, which has no `@name`, tags nothing.
-fn native_tags<'t>(tree: &'t Tree, source: &str) -> Vec<Tag<'t>> {
-    let query = tags_query();
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
-    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
-    while let Some(m) = matches.next() {
-        let mut tagged = None;
-        let mut name = None;
-        for capture in m.captures {
-            match names[capture.index as usize] {
-                "name" => name = Some(capture.node),
-                other if other.contains('.') => tagged = Some((other.to_string(), capture.node)),
-                _ => {}
-            }
-        }
-        let (Some((capture, node)), Some(name)) = (tagged, name) else {
-            continue;
-        };
-        let tag = Tag {
-            capture,
-            node,
-            name,
-        };
-        match by_name.get(&name.start_byte()) {
-            Some((pattern, _)) if *pattern <= m.pattern_index => {}
-            _ => {
-                by_name.insert(name.start_byte(), (m.pattern_index, tag));
-            }
-        }
-    }
-    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
-    tags.sort_by_key(|t| t.name.start_byte());
-    tags
-}
-
 /// (language kind, name, zero-based line, byte offset of the name).
 type Declaration = (String, String, usize, u32);
 
@@ -127,7 +81,7 @@ fn declarations(
     tree: &Tree,
     facts: &FileFacts,
 ) -> (BTreeSet<Declaration>, BTreeSet<Declaration>) {
-    let expected = native_tags(tree, source)
+    let expected = native_tags(tags_query(), tree, source)
         .iter()
         .filter(|t| t.capture.starts_with("definition."))
         .map(|t| {
@@ -204,7 +158,7 @@ fn reference_mismatches(
         .collect();
     let mut checked = HashMap::<String, usize>::new();
     let mut wrong = Vec::new();
-    for tag in native_tags(tree, source)
+    for tag in native_tags(tags_query(), tree, source)
         .iter()
         .filter(|t| t.capture.starts_with("reference."))
         // A base list's `(_)` also matches a primary constructor's arguments.
@@ -302,30 +256,13 @@ fn references_tagged_by_tree_sitter_c_sharp_are_plugin_references() {
     }
 }
 
-/// Every `.cs` file below `dir`, sorted.
-fn cs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            cs_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 #[ignore = "needs a C# project: LINGO_CSHARP_PROJECT=/path/to/sources"]
 fn whole_project_matches_tags_scm() {
     let root = PathBuf::from(
         std::env::var("LINGO_CSHARP_PROJECT").expect("LINGO_CSHARP_PROJECT names a folder"),
     );
-    let mut files = Vec::new();
-    cs_files(&root, &mut files);
+    let files = source_files(&root, "cs");
     let (mut lines, mut declarations_compared, mut references_compared) = (0, 0, 0);
     let mut symbols = 0;
     let mut unclean = Vec::new();

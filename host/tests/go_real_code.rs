@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use common::tags::{native_tags, source_files};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::LanguagePlugin;
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
@@ -53,47 +54,6 @@ fn parse(source: &str) -> Tree {
         .set_language(&tree_sitter_go::LANGUAGE.into())
         .unwrap();
     parser.parse(source, None).unwrap()
-}
-
-/// One tag of `tags.scm`: its capture (`definition.method`...) and name node.
-struct Tag<'t> {
-    capture: String,
-    name: Node<'t>,
-}
-
-/// Run `tags.scm` natively. As tree-sitter's tagger does, a name tagged by
-/// several patterns keeps the earliest pattern's tag; patterns that capture
-/// only a name (the package clause, imports, vars) tag nothing.
-fn native_tags<'t>(tree: &'t Tree, source: &str) -> Vec<Tag<'t>> {
-    let query = Query::new(&tree_sitter_go::LANGUAGE.into(), tree_sitter_go::TAGS_QUERY)
-        .expect("tags.scm compiles");
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
-    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
-    while let Some(m) = matches.next() {
-        let mut tagged = None;
-        let mut name = None;
-        for capture in m.captures {
-            match names[capture.index as usize] {
-                "name" => name = Some(capture.node),
-                "doc" => {}
-                other => tagged = Some(other.to_string()),
-            }
-        }
-        let (Some(capture), Some(name)) = (tagged, name) else {
-            continue;
-        };
-        match by_name.get(&name.start_byte()) {
-            Some((pattern, _)) if *pattern <= m.pattern_index => {}
-            _ => {
-                by_name.insert(name.start_byte(), (m.pattern_index, Tag { capture, name }));
-            }
-        }
-    }
-    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
-    tags.sort_by_key(|t| t.name.start_byte());
-    tags
 }
 
 /// The reference kind the plugin gives a type name `tags.scm` tags: an
@@ -169,7 +129,9 @@ type Declaration = (String, String, usize);
 /// Compare the plugin's facts of `source` with `tags.scm`.
 fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome {
     let mut outcome = Outcome::default();
-    let tags = native_tags(tree, source);
+    let query = Query::new(&tree_sitter_go::LANGUAGE.into(), tree_sitter_go::TAGS_QUERY)
+        .expect("tags.scm compiles");
+    let tags = native_tags(&query, tree, source);
     let expected: BTreeSet<Declaration> = tags
         .iter()
         .filter_map(|t| {
@@ -320,22 +282,6 @@ fn declarations_and_references_match_tree_sitter_gos_tags_query_on_real_code() {
     }
 }
 
-/// Every `.go` file under `dir`, sorted.
-fn go_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            go_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "go") {
-            out.push(path);
-        }
-    }
-    out.sort();
-}
-
 /// The comparison over a whole Go tree, by hand:
 /// `LINGO_GO_REAL_DIR=/usr/share/gocode/src/github.com/spf13/cobra cargo test
 /// -p lingo --test go_real_code -- --ignored --nocapture` (the default
@@ -345,8 +291,7 @@ fn go_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn the_same_comparison_over_a_whole_go_project() {
     let dir = std::env::var("LINGO_GO_REAL_DIR")
         .unwrap_or_else(|_| "/usr/share/gocode/src/github.com/spf13/cobra".into());
-    let mut files = Vec::new();
-    go_files(Path::new(&dir), &mut files);
+    let files = source_files(Path::new(&dir), "go");
     assert!(!files.is_empty(), "no .go files under {dir}");
     let (mut lines, mut skipped) = (0, Vec::new());
     let mut total = Outcome::default();

@@ -11,9 +11,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use common::tags::{native_tags, source_files};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::LanguagePlugin;
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator, Tree};
 
 const REAL_FILES: &[&str] = &[
     "requests_sessions.py",
@@ -31,49 +32,6 @@ fn parse(source: &str) -> Tree {
         .set_language(&tree_sitter_python::LANGUAGE.into())
         .unwrap();
     parser.parse(source, None).unwrap()
-}
-
-/// One tag of `tags.scm`: its capture (`definition.class`...) and name node.
-struct Tag<'t> {
-    capture: String,
-    name: Node<'t>,
-}
-
-/// Run `tags.scm` natively; a name tagged by several patterns keeps the
-/// earliest pattern's tag, as tree-sitter's tagger does.
-fn native_tags<'t>(tree: &'t Tree, source: &str) -> Vec<Tag<'t>> {
-    let query = Query::new(
-        &tree_sitter_python::LANGUAGE.into(),
-        tree_sitter_python::TAGS_QUERY,
-    )
-    .expect("tags.scm compiles");
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
-    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
-    while let Some(m) = matches.next() {
-        let mut tagged = None;
-        let mut name = None;
-        for capture in m.captures {
-            match names[capture.index as usize] {
-                "name" => name = Some(capture.node),
-                "doc" => {}
-                other => tagged = Some(other.to_string()),
-            }
-        }
-        let (Some(capture), Some(name)) = (tagged, name) else {
-            continue;
-        };
-        match by_name.get(&name.start_byte()) {
-            Some((pattern, _)) if *pattern <= m.pattern_index => {}
-            _ => {
-                by_name.insert(name.start_byte(), (m.pattern_index, Tag { capture, name }));
-            }
-        }
-    }
-    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
-    tags.sort_by_key(|t| t.name.start_byte());
-    tags
 }
 
 /// What one file's comparison found.
@@ -106,7 +64,12 @@ fn tags_kind(language_kind: &str) -> Option<&'static str> {
 /// Compare the plugin's facts of `source` with `tags.scm`.
 fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome {
     let mut outcome = Outcome::default();
-    let tags = native_tags(tree, source);
+    let query = Query::new(
+        &tree_sitter_python::LANGUAGE.into(),
+        tree_sitter_python::TAGS_QUERY,
+    )
+    .expect("tags.scm compiles");
+    let tags = native_tags(&query, tree, source);
     let expected: BTreeSet<Declaration> = tags
         .iter()
         .filter_map(|t| {
@@ -241,22 +204,6 @@ fn declarations_and_calls_match_tree_sitter_pythons_tags_query_on_real_code() {
     }
 }
 
-/// Every `.py` file under `dir`, sorted.
-fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            python_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "py") {
-            out.push(path);
-        }
-    }
-    out.sort();
-}
-
 /// The comparison over a whole Python tree, by hand:
 /// `LINGO_PYTHON_REAL_DIR=/path/to/project cargo test -p lingo --test
 /// python_real_code -- --ignored --nocapture`.
@@ -264,8 +211,7 @@ fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[ignore = "needs a Python source tree on the machine"]
 fn the_same_comparison_over_a_whole_python_project() {
     let dir = std::env::var("LINGO_PYTHON_REAL_DIR").expect("LINGO_PYTHON_REAL_DIR");
-    let mut files = Vec::new();
-    python_files(Path::new(&dir), &mut files);
+    let files = source_files(Path::new(&dir), "py");
     assert!(!files.is_empty(), "no .py files under {dir}");
     let (mut lines, mut skipped) = (0, Vec::new());
     let mut total = Outcome::default();

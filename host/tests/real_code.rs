@@ -3,12 +3,15 @@
 //! declarations that tree-sitter-rust's own `tags.scm`, run natively, finds,
 //! and every call site and impl it tags.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use common::tags::{Tag, native_tags};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator};
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,51 +49,13 @@ fn plugin_facts(path: &str, source: &str) -> FileFacts {
         .expect("analyze the real file")
 }
 
-/// One tag of `tags.scm`: its capture (`definition.method`...), the tagged
-/// node and the name node.
-struct Tag<'t> {
-    capture: String,
-    node: Node<'t>,
-    name: Node<'t>,
-}
-
-/// Run `tags.scm` natively. As tree-sitter's tagger does, a name tagged by
-/// several patterns keeps the earliest pattern's tag.
-fn native_tags<'t>(tree: &'t tree_sitter::Tree, source: &str) -> Vec<Tag<'t>> {
-    let language = tree_sitter_rust::LANGUAGE.into();
-    let query_source = std::fs::read_to_string(fixture("tags.scm")).unwrap();
-    let query = Query::new(&language, &query_source).expect("tags.scm compiles");
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
-    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
-    while let Some(m) = matches.next() {
-        let mut tagged = None;
-        let mut name = None;
-        for capture in m.captures {
-            match names[capture.index as usize] {
-                "name" => name = Some(capture.node),
-                other => tagged = Some((other.to_string(), capture.node)),
-            }
-        }
-        let (Some((capture, node)), Some(name)) = (tagged, name) else {
-            continue;
-        };
-        let tag = Tag {
-            capture,
-            node,
-            name,
-        };
-        match by_name.get(&name.start_byte()) {
-            Some((pattern, _)) if *pattern <= m.pattern_index => {}
-            _ => {
-                by_name.insert(name.start_byte(), (m.pattern_index, tag));
-            }
-        }
-    }
-    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
-    tags.sort_by_key(|t| t.name.start_byte());
-    tags
+/// tree-sitter-rust's `tags.scm` (the fixture copy), compiled once.
+fn tags_query() -> &'static Query {
+    static QUERY: std::sync::OnceLock<Query> = std::sync::OnceLock::new();
+    QUERY.get_or_init(|| {
+        let source = std::fs::read_to_string(fixture("tags.scm")).unwrap();
+        Query::new(&tree_sitter_rust::LANGUAGE.into(), &source).expect("tags.scm compiles")
+    })
 }
 
 /// The plugin's `language-kind` for a declaration the tags query found.
@@ -127,7 +92,7 @@ fn declarations(file: &str, path: &str) -> (BTreeSet<Declaration>, BTreeSet<Decl
     let tree = parse(&source);
     assert!(!tree.root_node().has_error(), "{file} parses cleanly");
 
-    let expected: BTreeSet<Declaration> = native_tags(&tree, &source)
+    let expected: BTreeSet<Declaration> = native_tags(tags_query(), &tree, &source)
         .iter()
         .filter(|t| t.capture.starts_with("definition."))
         .map(|t| {
@@ -237,7 +202,7 @@ fn call_sites_and_impls_tagged_by_tree_sitter_rust_are_plugin_references() {
             .iter()
             .map(|r| (r.span.start.offset, (r.name.as_str(), r.kind)))
             .collect();
-        let tags = native_tags(&tree, &source);
+        let tags = native_tags(tags_query(), &tree, &source);
         for tag in tags.iter().filter(|t| t.capture.starts_with("reference.")) {
             let name = &source[tag.name.byte_range()];
             let expected = match tag.capture.as_str() {

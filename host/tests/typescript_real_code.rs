@@ -15,9 +15,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use common::tags::{Tag, native_tags, source_files};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::LanguagePlugin;
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Parser, Query, Tree};
 
 /// The vendored files and the workspace paths they are analysed under.
 const REAL_FILES: &[(&str, &str)] = &[
@@ -52,13 +53,6 @@ fn parse(path: &str, source: &str) -> Tree {
     parser.parse(source, None).unwrap()
 }
 
-/// One tag: its capture (`definition.method`...), the tagged node and its name.
-struct Tag<'t> {
-    capture: String,
-    node: Node<'t>,
-    name: Node<'t>,
-}
-
 /// The tags query as the tree-sitter CLI assembles it for TypeScript
 /// (compiled once per grammar).
 fn tags_query(path: &str) -> &'static Query {
@@ -77,43 +71,6 @@ fn tags_query(path: &str) -> &'static Query {
         );
         Query::new(&language(path), &source).expect("the combined tags query compiles")
     })
-}
-
-/// Run the tags query natively. As tree-sitter's tagger does, a name tagged
-/// by several patterns keeps the earliest pattern's tag.
-fn native_tags<'t>(query: &Query, tree: &'t Tree, source: &str) -> Vec<Tag<'t>> {
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
-    let mut by_name: HashMap<usize, (usize, Tag<'t>)> = HashMap::new();
-    while let Some(m) = matches.next() {
-        let mut tagged = None;
-        let mut name = None;
-        for capture in m.captures {
-            match names[capture.index as usize] {
-                "name" => name = Some(capture.node),
-                "doc" => {}
-                other => tagged = Some((other.to_string(), capture.node)),
-            }
-        }
-        let (Some((capture, node)), Some(name)) = (tagged, name) else {
-            continue;
-        };
-        let tag = Tag {
-            capture,
-            node,
-            name,
-        };
-        match by_name.get(&name.start_byte()) {
-            Some((pattern, _)) if *pattern <= m.pattern_index => {}
-            _ => {
-                by_name.insert(name.start_byte(), (m.pattern_index, tag));
-            }
-        }
-    }
-    let mut tags: Vec<Tag<'t>> = by_name.into_values().map(|(_, tag)| tag).collect();
-    tags.sort_by_key(|t| t.name.start_byte());
-    tags
 }
 
 /// The kind both sides share for a tags definition, or `None` for the
@@ -290,20 +247,10 @@ fn calls_tagged_by_tree_sitter_are_plugin_call_references_on_rxjs() {
 
 /// Every `.ts`/`.tsx` file under a folder, recursively, sorted.
 fn project_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "ts" || e == "tsx") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    let mut files = source_files(root, "ts");
+    files.extend(source_files(root, "tsx"));
+    files.sort();
+    files
 }
 
 #[test]

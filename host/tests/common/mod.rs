@@ -4,6 +4,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+pub mod tags;
+
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
