@@ -401,6 +401,11 @@ pub struct LanguagePolicy {
     /// on, not assumed before).
     #[serde(default)]
     pub enclosing_modules_visible: bool,
+    /// Whether a type's fields and methods share one namespace, so that a
+    /// member of the other kind than the access asks for is still meant
+    /// (a Go method value; stated from ABI 0.7.0 on, not assumed before).
+    #[serde(default)]
+    pub members_share_one_namespace: bool,
 }
 
 fn allowed() -> bool {
@@ -478,6 +483,7 @@ impl LanguagePolicy {
             module_layout: ModuleLayout::Unstated,
             cyclic_imports: true,
             enclosing_modules_visible: false,
+            members_share_one_namespace: false,
         }
     }
 }

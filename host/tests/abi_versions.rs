@@ -1,8 +1,9 @@
-//! Plugin ABI versions: components built against ABI 0.1.0 to 0.4.0 (the
+//! Plugin ABI versions: components built against ABI 0.1.0 to 0.6.0 (the
 //! hostile test plugin, kept as built in `tests/fixtures/abi-*/`) still load
 //! and answer, with defaults for what their version lacks (the policy the
 //! host applied before 0.2.0, no moves before 0.3.0, no entry points before
-//! 0.4.0, no tokens before 0.5.0); the built-in plugins state their own
+//! 0.4.0, no tokens before 0.5.0, no enclosing modules before 0.6.0, fields
+//! and methods not one namespace before 0.7.0); the built-in plugins state their own
 //! policy, entry points and tokens; and the walk follows each plugin's
 //! skip-dirs.
 
@@ -36,6 +37,10 @@ fn component_0_5_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.5.0/hostile.wasm")
 }
 
+fn component_0_6_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
+}
+
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
     PluginRegistry::load(&RuntimeConfig {
         extra_plugins,
@@ -67,10 +72,12 @@ fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) ->
 
 #[test]
 fn the_host_supports_the_current_and_the_first_abi() {
-    assert_eq!(ABI_VERSION, "0.6.0");
+    assert_eq!(ABI_VERSION, "0.7.0");
     assert_eq!(
         SUPPORTED_ABI,
-        ["0.6.0", "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"]
+        [
+            "0.7.0", "0.6.0", "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"
+        ]
     );
 }
 
@@ -208,6 +215,22 @@ fn a_component_built_against_abi_0_5_0_loads_lexes_and_sees_no_enclosing_modules
     // Its policy cannot say enclosing modules are in scope: they are not.
     assert!(!plugin.info().policy.enclosing_modules_visible);
     // It lexes as the current hostile plugin does (five broken tokens).
+    let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
+    assert_eq!(tokens.len(), 5);
+}
+
+#[test]
+fn a_component_built_against_abi_0_6_0_loads_and_keeps_fields_and_methods_apart() {
+    let registry = registry(vec![component_0_6_0()], false);
+    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
+    let plugin = registry
+        .for_path(Path::new("a.calm"))
+        .expect("the 0.6.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.6.0");
+    // Its policy can say whether enclosing modules are in scope...
+    assert!(!plugin.info().policy.enclosing_modules_visible);
+    // ...but not whether fields and methods share a namespace: not assumed.
+    assert!(!plugin.info().policy.members_share_one_namespace);
     let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
     assert_eq!(tokens.len(), 5);
 }
@@ -357,6 +380,9 @@ fn built_in_plugins_state_their_policy() {
         type_annotation: annotation,
         cyclic_imports: module_layout != FolderPerModule,
         enclosing_modules_visible: module_layout == DeclaredInText,
+        // Every built-in language but Rust (the one whose files are modules
+        // once declared) gives a type's fields and methods one namespace.
+        members_share_one_namespace: module_layout != DeclaredFilePerModule,
         module_layout,
     };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
@@ -381,6 +407,15 @@ fn built_in_plugins_state_their_policy() {
     assert_eq!(
         policy("a.cs"),
         expect(&["bin", "obj"], true, BeforeName, DeclaredInText)
+    );
+    assert_eq!(
+        policy("a.py"),
+        expect(
+            &["__pycache__", "venv", "site-packages", "build", "dist"],
+            false,
+            AfterName,
+            FilePerModule
+        )
     );
     // No built-in plugin reports declared types yet; the fact is there.
     let facts = registry

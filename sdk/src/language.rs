@@ -94,9 +94,11 @@ pub trait Language: 'static {
     /// folders whose files of this language are not indexed, whether a bare
     /// name inside a type's body may mean a member of that type, where a
     /// type annotation is written, whether the modules around a file's own
-    /// are in scope. By default: no folders skipped, bare names never
-    /// members, no annotations assumed, modules declared in the text, they
-    /// may import each other, enclosing modules not in scope.
+    /// are in scope, whether fields and methods share one namespace. By
+    /// default: no folders skipped, bare names never members, no
+    /// annotations assumed, modules declared in the text, they may import
+    /// each other, enclosing modules not in scope, a field and a method may
+    /// share a name.
     fn policy() -> LanguagePolicy {
         LanguagePolicy {
             skip_dirs: Vec::new(),
@@ -105,6 +107,7 @@ pub trait Language: 'static {
             module_layout: ModuleLayout::DeclaredInText,
             cyclic_imports: true,
             enclosing_modules_visible: false,
+            members_share_one_namespace: false,
         }
     }
 

@@ -42,7 +42,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.6.0";
+pub const ABI_VERSION: &str = "0.7.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -4,7 +4,9 @@
 //! - a member access (`x.name`, `self.name`) resolves only to members, never
 //!   to a module, namespace, type or a function outside a type;
 //! - a member call means a method, a member read or write a field or
-//!   property; a type with only the other kind keeps it, less certain;
+//!   property; a type with only the other kind keeps it: certain where the
+//!   language gives fields and methods one namespace, less certain where a
+//!   field and a method may share a name (Rust);
 //! - a bare name found as a member of the enclosing type is a name-only
 //!   guess (only some languages have an implicit `this`), and a name an
 //!   import binds is never taken for such a member.
@@ -162,7 +164,9 @@ mod members_only {
     }
 }
 
-/// A member call means a method, a member read or write a field.
+/// A member call means a method, a member read or write a field; where
+/// only the other kind exists it is meant, certainly where the language
+/// gives fields and methods one namespace (ABI 0.7.0's policy).
 mod field_or_method {
     use super::*;
 
@@ -217,14 +221,27 @@ mod field_or_method {
         server.stop().await;
     }
 
+    /// A read that finds only a method: in Rust a field of that name may be
+    /// out of sight (declared by a macro), so the method is less certain.
+    #[tokio::test]
+    async fn rust_method_read_without_a_call_is_a_guess() {
+        let server = serve("rust").await;
+        assert_eq!(
+            definitions(&server, "src/limits.rs", (38, 10)).await,
+            ["src/limits.rs:33 method qualified 0.80"]
+        );
+        server.stop().await;
+    }
+
     /// `c.step(...)` calls a field holding a function; `c.Next` is a method
-    /// value. Each is the only member of its name, kept less certain.
+    /// value. A Go type's fields and methods share one namespace (the
+    /// plugin's policy says so), so each is the one member meant: certain.
     #[tokio::test]
     async fn go_field_called_and_method_value() {
         let server = serve("go").await;
         assert_eq!(
             definitions(&server, "counter/counter.go", (10, 14)).await,
-            ["counter/counter.go:6 field qualified 0.80"]
+            ["counter/counter.go:6 field qualified 1.00"]
         );
         assert_eq!(
             reference_at(&server, "counter/counter.go", (16, 11)).await,
@@ -232,29 +249,30 @@ mod field_or_method {
         );
         assert_eq!(
             definitions(&server, "counter/counter.go", (16, 11)).await,
-            ["counter/counter.go:10 method qualified 0.80"]
+            ["counter/counter.go:10 method qualified 1.00"]
         );
         assert_eq!(
             references(&server, "counter/counter.go", (9, 18)).await,
             [
                 "counter/counter.go:10 declaration declaration 1.00",
-                "counter/counter.go:17 reference qualified 0.80",
+                "counter/counter.go:17 reference qualified 1.00",
             ]
         );
         server.stop().await;
     }
 
-    /// `this.onClick()` calls a property; `this.press` reads a method.
+    /// `this.onClick()` calls a property; `this.press` reads a method: one
+    /// namespace for a class's members, as in Go.
     #[tokio::test]
     async fn typescript_property_called_and_method_read() {
         let server = serve("typescript").await;
         assert_eq!(
             definitions(&server, "src/button.ts", (4, 10)).await,
-            ["src/button.ts:2 field qualified 0.80"]
+            ["src/button.ts:2 field qualified 1.00"]
         );
         assert_eq!(
             definitions(&server, "src/button.ts", (8, 16)).await,
-            ["src/button.ts:4 method qualified 0.80"]
+            ["src/button.ts:4 method qualified 1.00"]
         );
         server.stop().await;
     }

@@ -587,9 +587,12 @@ impl<'s> Resolver<'s> {
     /// write means a field, property, constant or enum member. Among the
     /// members of one type (by container name), those of the kind the
     /// access asks for are kept and the others dropped; a type with only
-    /// the other kind keeps it, less certain (a method read as a value, a
-    /// field holding a function called: legal in some languages). Other
-    /// references are left as found.
+    /// the other kind keeps it (a method read as a value, a field holding a
+    /// function called): as found where the language gives a type's fields
+    /// and methods one namespace (its plugin's policy, ABI 0.7.0), so no
+    /// member of the asked kind can hide behind it; less certain where a
+    /// field and a method may share a name (Rust). Other references are
+    /// left as found.
     fn by_access(&self, found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
         let wants_callable = match reference.kind {
             _ if !reference.is_member => return found,
@@ -611,6 +614,12 @@ impl<'s> Resolver<'s> {
                 }
                 if owners_fitting.contains(&owner(&d)) {
                     return None;
+                }
+                let Target::Symbol { file, .. } = &d.target else {
+                    return Some(d);
+                };
+                if file.plugin.info().policy.members_share_one_namespace {
+                    return Some(d);
                 }
                 d.confidence = (d.confidence * OTHER_KIND_CONFIDENCE * 100.0).round() / 100.0;
                 Some(d)

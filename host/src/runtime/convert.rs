@@ -360,6 +360,7 @@ macro_rules! since_0_2_0_conversions {
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
+                        members_share_one_namespace: members_share_one_namespace(&i.policy),
                         skip_dirs: i.policy.skip_dirs,
                         bare_names_reach_members: i.policy.bare_names_reach_members,
                         type_annotation: match i.policy.type_annotation {
@@ -508,7 +509,42 @@ macro_rules! since_0_5_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.6.0` (the current ABI).
+/// What a policy before ABI 0.7.0 cannot say: a type may have a field
+/// and a method of one name, so a member of the other kind than the access
+/// asks for is a guess (the host's rule before 0.7.0).
+macro_rules! before_0_7_0_conversions {
+    () => {
+        fn members_share_one_namespace(_policy: &wit::LanguagePolicy) -> bool {
+            false
+        }
+    };
+}
+
+/// `lingo:plugin@0.7.0` (the current ABI).
+pub mod v0_7_0 {
+    use super::Failure;
+    use crate::model;
+    use crate::runtime::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::runtime::bindings::v0_7_0::exports::lingo::plugin::types as wit;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+
+    fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
+        policy.enclosing_modules_visible
+    }
+
+    fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
+        policy.members_share_one_namespace
+    }
+}
+
+/// `lingo:plugin@0.6.0`: a member of the other kind is a guess.
 pub mod v0_6_0 {
     use super::Failure;
     use crate::model;
@@ -522,6 +558,7 @@ pub mod v0_6_0 {
     since_0_3_0_conversions!();
     since_0_4_0_conversions!();
     since_0_5_0_conversions!();
+    before_0_7_0_conversions!();
 
     fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
         policy.enclosing_modules_visible
@@ -543,6 +580,7 @@ pub mod v0_5_0 {
     since_0_4_0_conversions!();
     since_0_5_0_conversions!();
     before_0_6_0_conversions!();
+    before_0_7_0_conversions!();
 }
 
 /// `lingo:plugin@0.4.0`: no tokens.
@@ -555,6 +593,7 @@ pub mod v0_4_0 {
     use wasmtime::component::ResourceAny;
 
     before_0_6_0_conversions!();
+    before_0_7_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
@@ -578,6 +617,7 @@ pub mod v0_3_0 {
     use wasmtime::component::ResourceAny;
 
     before_0_6_0_conversions!();
+    before_0_7_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     since_0_3_0_conversions!();
@@ -599,6 +639,7 @@ pub mod v0_2_0 {
     use wasmtime::component::ResourceAny;
 
     before_0_6_0_conversions!();
+    before_0_7_0_conversions!();
     shared_conversions!();
     since_0_2_0_conversions!();
     before_0_4_0_conversions!();

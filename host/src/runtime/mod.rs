@@ -24,11 +24,19 @@ use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, Syntax
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.6.0";
+pub const ABI_VERSION: &str = "0.7.0";
 
 /// The ABI versions this host can load, newest first: a bindings module
 /// per version (`bindings.rs`).
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"];
+pub const SUPPORTED_ABI: &[&str] = &[
+    ABI_VERSION,
+    "0.6.0",
+    "0.5.0",
+    "0.4.0",
+    "0.3.0",
+    "0.2.0",
+    "0.1.0",
+];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]

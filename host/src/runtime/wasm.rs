@@ -13,7 +13,7 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0};
+use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
@@ -37,6 +37,7 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_7_0(v0_7_0::LanguagePlugin),
     V0_6_0(v0_6_0::LanguagePlugin),
     V0_5_0(v0_5_0::LanguagePlugin),
     V0_4_0(v0_4_0::LanguagePlugin),
@@ -47,6 +48,7 @@ enum Bindings {
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_7_0(v0_7_0::LanguagePluginPre<SandboxState>),
     V0_6_0(v0_6_0::LanguagePluginPre<SandboxState>),
     V0_5_0(v0_5_0::LanguagePluginPre<SandboxState>),
     V0_4_0(v0_4_0::LanguagePluginPre<SandboxState>),
@@ -60,6 +62,11 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_7_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_7_0 as conv;
+                $body
+            }
             Bindings::V0_6_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_6_0 as conv;
@@ -99,6 +106,11 @@ macro_rules! per_version {
 macro_rules! since_0_3_0 {
     ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
         match $bindings {
+            Bindings::V0_7_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_7_0 as conv;
+                $body
+            }
             Bindings::V0_6_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_6_0 as conv;
@@ -130,6 +142,11 @@ macro_rules! since_0_3_0 {
 macro_rules! since_0_5_0 {
     ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
         match $bindings {
+            Bindings::V0_7_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_7_0 as conv;
+                $body
+            }
             Bindings::V0_6_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_6_0 as conv;
@@ -212,6 +229,7 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_7_0 => v0_7_0::LanguagePluginPre::new(pre).map(Pre::V0_7_0),
             AbiVersion::V0_6_0 => v0_6_0::LanguagePluginPre::new(pre).map(Pre::V0_6_0),
             AbiVersion::V0_5_0 => v0_5_0::LanguagePluginPre::new(pre).map(Pre::V0_5_0),
             AbiVersion::V0_4_0 => v0_4_0::LanguagePluginPre::new(pre).map(Pre::V0_4_0),
@@ -307,6 +325,7 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_7_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_7_0),
             Pre::V0_6_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_6_0),
             Pre::V0_5_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_5_0),
             Pre::V0_4_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_4_0),
@@ -534,6 +553,7 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_7_0,
     V0_6_0,
     V0_5_0,
     V0_4_0,
@@ -545,6 +565,7 @@ enum AbiVersion {
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.7.0" => Some(AbiVersion::V0_7_0),
             "0.6.0" => Some(AbiVersion::V0_6_0),
             "0.5.0" => Some(AbiVersion::V0_5_0),
             "0.4.0" => Some(AbiVersion::V0_4_0),
@@ -557,6 +578,7 @@ impl AbiVersion {
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_7_0 => "0.7.0",
             AbiVersion::V0_6_0 => "0.6.0",
             AbiVersion::V0_5_0 => "0.5.0",
             AbiVersion::V0_4_0 => "0.4.0",

@@ -152,6 +152,8 @@ impl Language for CSharp {
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredInText,
             cyclic_imports: true,
             enclosing_modules_visible: true,
+            // A C# type cannot have a field and a method of one name.
+            members_share_one_namespace: true,
         }
     }
 

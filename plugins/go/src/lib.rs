@@ -134,6 +134,9 @@ impl Language for Go {
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FolderPerModule,
             cyclic_imports: false,
             enclosing_modules_visible: false,
+            // A Go type cannot have a field and a method of one name, and
+            // `t.Method` read without a call is a method value.
+            members_share_one_namespace: true,
         }
     }
 

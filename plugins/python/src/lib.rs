@@ -112,6 +112,9 @@ impl Language for Python {
             // Circular imports work in Python when names are used late.
             cyclic_imports: true,
             enclosing_modules_visible: false,
+            // Attributes and methods share the class's namespace: `self.m`
+            // read without a call is a bound method.
+            members_share_one_namespace: true,
         }
     }
 

@@ -125,6 +125,8 @@ impl Language for Rust {
             module_layout: lingo_plugin_sdk::types::ModuleLayout::DeclaredFilePerModule,
             cyclic_imports: true,
             enclosing_modules_visible: false,
+            // A struct may have a field `len` and a method `len()`.
+            members_share_one_namespace: false,
         }
     }
 

@@ -233,6 +233,9 @@ impl Language for TypeScript {
             module_layout: lingo_plugin_sdk::types::ModuleLayout::FilePerModule,
             cyclic_imports: true,
             enclosing_modules_visible: false,
+            // A class member name is one member; `this.m` read without a
+            // call is the method as a value.
+            members_share_one_namespace: true,
         }
     }
 

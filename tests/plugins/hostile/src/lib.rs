@@ -553,6 +553,7 @@ impl plugin::Guest for Hostile {
                 module_layout: ModuleLayout::DeclaredInText,
                 cyclic_imports: true,
                 enclosing_modules_visible: false,
+                members_share_one_namespace: false,
             },
         }
     }
