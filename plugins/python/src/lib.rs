@@ -6,13 +6,14 @@
 //! `lingo plugin new python --grammar tree-sitter-python@0.25`).
 
 mod docstring;
+mod entry;
 mod imports;
 mod modules;
 mod types;
 
 use lingo_plugin_sdk::types::{
-    DeclaredType, Import, Local, Manifest, ModuleIdentity, ModuleLayout, Symbol,
-    TypeAnnotationPosition, Visibility,
+    Capability, DeclaredType, EntryPointKind, Import, Local, Manifest, ModuleIdentity,
+    ModuleLayout, Symbol, TypeAnnotationPosition, Visibility,
 };
 use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
 use tree_sitter::Node;
@@ -115,6 +116,45 @@ impl Language for Python {
             // Attributes and methods share the class's namespace: `self.m`
             // read without a call is a bound method.
             members_share_one_namespace: true,
+        }
+    }
+
+    fn extra_capabilities() -> Vec<Capability> {
+        vec![
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::EntryPoints,
+            Capability::Unreachable,
+        ]
+    }
+
+    fn entry_point(
+        node: Node,
+        name: Node,
+        enclosing: Option<Node>,
+        source: &str,
+    ) -> Option<EntryPointKind> {
+        entry::entry_point(node, name, enclosing, source)
+    }
+
+    /// A block's statements run one after another.
+    fn is_statement_block(node: Node) -> bool {
+        matches!(node.kind(), "block" | "module")
+    }
+
+    /// `return`, `raise`, `break`, `continue`, and the calls that end the
+    /// program (`sys.exit(..)`, `os._exit(..)`).
+    fn leaves_block(node: Node, source: &str) -> bool {
+        match node.kind() {
+            "return_statement" | "raise_statement" | "break_statement" | "continue_statement" => {
+                true
+            }
+            "expression_statement" => node
+                .named_child(0)
+                .filter(|call| call.kind() == "call")
+                .and_then(|call| call.child_by_field_name("function"))
+                .is_some_and(|f| matches!(&source[f.byte_range()], "sys.exit" | "os._exit")),
+            _ => false,
         }
     }
 
