@@ -57,10 +57,10 @@ pub fn entry_point(
         return Some(EntryPointKind::Test);
     }
     let decorators = decorators(node, source);
-    if decorators.iter().any(|d| *d == "override") {
+    if decorators.contains(&"override") {
         return Some(EntryPointKind::Implementation);
     }
-    if decorators.iter().any(|d| *d == "fixture") {
+    if decorators.contains(&"fixture") {
         return Some(EntryPointKind::Test);
     }
     decorators
