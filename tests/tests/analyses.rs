@@ -69,6 +69,53 @@ pub fn classify(n: i32) -> &'static str {
 }
 "#;
 
+const PYTHON_SERVER: &str = r#"class Server:
+    def run(self):
+        return self._bind()
+
+    def _bind(self):
+        return 1
+
+    def __repr__(self):
+        return "Server"
+
+
+class TlsServer(Server):
+    def _bind(self):
+        return 2
+
+
+@app.route("/")
+def _index():
+    return "registered by its decorator"
+
+
+def _unused():
+    return 3
+
+
+def test_server():
+    assert Server().run() == 1
+"#;
+
+/// Python: an override is reached through its base class's method, a
+/// special method by the runtime, a decorated function by its framework, a
+/// test by the harness; only the private function nothing calls is dead.
+#[tokio::test]
+async fn python_overrides_special_methods_and_registered_functions_are_not_dead() {
+    let scratch = Scratch::new("analyses-dead-python");
+    let root = scratch.path().join("python");
+    scratch.write("python/server.py", PYTHON_SERVER);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let answer = server.call("analyze_dead_code", json!({})).await.ok();
+    assert_eq!(
+        findings(&answer),
+        ["unused_symbol medium _unused"],
+        "{answer:#}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn dead_code_is_found_with_the_delete_call_that_removes_it() {
     let scratch = Scratch::new("analyses-dead");

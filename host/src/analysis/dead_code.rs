@@ -146,15 +146,22 @@ impl Analysis {
                 {
                     continue;
                 }
-                if called.contains(&(index as u32)) || inside_entry_point(facts, index, &called) {
+                let symbol_ref = SymbolRef {
+                    file: number,
+                    symbol: index as u32,
+                };
+                // An override is called through its supertype's method,
+                // whatever the language says of it.
+                let overrides = symbol.kind.is_callable() && self.resolver().overrides(symbol_ref);
+                if called.contains(&(index as u32))
+                    || inside_entry_point(facts, index, &called)
+                    || overrides
+                {
                     entry_points += 1;
                     continue;
                 }
                 candidates.push(Candidate {
-                    symbol: SymbolRef {
-                        file: number,
-                        symbol: index as u32,
-                    },
+                    symbol: symbol_ref,
                     start: symbol.span.start.offset,
                     end: symbol.span.end.offset,
                     documented_from: documented_from(&file.source, facts, index),

@@ -221,6 +221,48 @@ impl Resolver<'_> {
         Vec::new()
     }
 
+    /// Whether the method `method` overrides one of a supertype of its
+    /// type (a method of the same name there, any level up): it is then
+    /// called through that supertype, though no reference names it.
+    pub fn overrides(&self, method: SymbolRef) -> bool {
+        let symbol = self.table.symbol(method);
+        let Some(container) = symbol.container else {
+            return false;
+        };
+        let ty = SymbolRef {
+            file: method.file,
+            symbol: container,
+        };
+        if !is_type_kind(self.table.symbol(ty).kind) {
+            return false;
+        }
+        let mut seen = vec![ty];
+        let mut level = vec![ty];
+        for _ in 0..=MAX_SUPERTYPE_DEPTH {
+            let mut next = Vec::new();
+            for t in &level {
+                for base in self.supertypes(*t) {
+                    if seen.len() >= MAX_SUPERTYPES || seen.contains(&base) {
+                        continue;
+                    }
+                    seen.push(base);
+                    next.push(base);
+                }
+            }
+            if next
+                .iter()
+                .any(|base| !self.own_members(*base, &symbol.name).is_empty())
+            {
+                return true;
+            }
+            if next.is_empty() {
+                return false;
+            }
+            level = next;
+        }
+        false
+    }
+
     /// Members named `name` declared in the type `ty` or in blocks for it
     /// (by the type's name): in the type's file, or anywhere when no other
     /// type of the workspace has that name.
