@@ -88,15 +88,17 @@ pub fn create(plugin: &NewPlugin) -> Result<Vec<String>, ScaffoldError> {
         ),
         None => format!("lingo-plugin-sdk = \"{sdk_version}\""),
     };
+    // Without a version, `cargo add` adds the grammar at its newest.
+    let grammar_dependency = match &plugin.grammar_version {
+        Some(version) => format!("{} = {}", plugin.grammar, toml_string(version)),
+        None => String::new(),
+    };
     let extension = plugin.extensions[0].as_str();
     let fill = |template: &str| {
         template
             .replace("{sdk_dependency}", &sdk_dependency)
             .replace("{tree_sitter}", &tree_sitter)
-            .replace(
-                "{grammar_version}",
-                plugin.grammar_version.as_deref().unwrap_or("*"),
-            )
+            .replace("{grammar_dependency}", &grammar_dependency)
             .replace("{grammar_ident}", &plugin.grammar.replace('-', "_"))
             .replace("{grammar}", &plugin.grammar)
             .replace("{language_fn}", &plugin.language_fn)
@@ -147,8 +149,7 @@ pub fn create(plugin: &NewPlugin) -> Result<Vec<String>, ScaffoldError> {
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
-/// Replaces the `*` requirement written for the grammar with the newest
-/// version, as `cargo add` picks it.
+/// Adds the grammar at its newest version, as `cargo add` picks it.
 fn cargo_add(dir: &Path, grammar: &str) -> Result<(), ScaffoldError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
