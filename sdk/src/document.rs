@@ -25,6 +25,8 @@ pub struct Document<L: Language> {
 
 /// Parse state plus facts computed on first request, dropped on edit.
 pub(crate) struct State {
+    /// The workspace-relative path the host named the document by.
+    pub path: String,
     pub language: &'static str,
     pub source: String,
     pub tree: Tree,
@@ -161,6 +163,7 @@ impl<L: Language> GuestDocument for Document<L> {
         let lines = LineIndex::new(&source);
         Document {
             state: RefCell::new(State {
+                path,
                 language,
                 source,
                 tree,
@@ -246,7 +249,12 @@ impl<L: Language> GuestDocument for Document<L> {
 
     fn imports(&self) -> Vec<Import> {
         let state = self.state.borrow();
-        L::imports(state.tree.root_node(), &state.source, &state.lines)
+        L::file_imports(
+            &state.path,
+            state.tree.root_node(),
+            &state.source,
+            &state.lines,
+        )
     }
 
     fn locals(&self) -> Vec<Local> {

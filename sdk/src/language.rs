@@ -362,6 +362,19 @@ pub trait Language: 'static {
         Vec::new()
     }
 
+    /// The imports of the file at `path` (workspace-relative), for a
+    /// language where what an import means depends on the file (a Python
+    /// stub, `.pyi`, re-exports only `import x as x`). By default
+    /// [`Self::imports`].
+    fn file_imports(
+        _path: &str,
+        root: Node,
+        source: &str,
+        lines: &crate::LineIndex,
+    ) -> Vec<Import> {
+        Self::imports(root, source, lines)
+    }
+
     fn render_import(
         _root: Node,
         _source: &str,

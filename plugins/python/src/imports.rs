@@ -10,6 +10,22 @@ use lingo_plugin_sdk::source::text;
 use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName};
 use tree_sitter::Node;
 
+/// The imports of the file at `path`: in a stub (`.pyi`, PEP 484) a
+/// `from m import x` re-exports `x` only when written `x as x`, and every
+/// name of the statement must be so written for it to count as a re-export.
+pub fn file_imports(path: &str, root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+    let mut found = imports(root, source, lines);
+    if path.ends_with(".pyi") {
+        for import in found.iter_mut().filter(|i| i.kind == ImportKind::Named) {
+            import.reexport = import
+                .names
+                .iter()
+                .all(|n| n.alias.as_deref() == Some(n.name.as_str()));
+        }
+    }
+    found
+}
+
 /// The imports of the file, wherever they are written (inside `if
 /// TYPE_CHECKING:`, `try:` or a function too), in source order.
 pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
@@ -204,6 +220,21 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_stub_reexports_only_what_it_imports_as_itself() {
+        let source = "from .a import X as X, Y as Y\nfrom .b import Z\nfrom .c import W as V\n";
+        let tree = lingo_plugin_sdk::testing::parse::<crate::Python>("m.pyi", source);
+        let lines = LineIndex::new(source);
+        let reexports = |path: &str| -> Vec<bool> {
+            file_imports(path, tree.root_node(), source, &lines)
+                .iter()
+                .map(|i| i.reexport)
+                .collect()
+        };
+        assert_eq!(reexports("pkg/__init__.pyi"), [true, false, false]);
+        assert_eq!(reexports("pkg/__init__.py"), [true, true, true]);
     }
 
     #[test]

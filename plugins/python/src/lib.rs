@@ -245,6 +245,10 @@ impl Language for Python {
         imports::imports(root, source, lines)
     }
 
+    fn file_imports(path: &str, root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+        imports::file_imports(path, root, source, lines)
+    }
+
     fn module_of(
         _root: Node,
         _source: &str,
