@@ -621,6 +621,7 @@ fn references_in<L: Language>(
     } = *context;
     let queries = L::queries(language);
     let separator = L::symbol_config().path_separator;
+    let longest_qualifying = qualifying.iter().map(String::len).max().unwrap_or(0);
     let tree_text = view.text;
     tagged_matches(
         &queries.references,
@@ -645,7 +646,11 @@ fn references_in<L: Language>(
         let kind = reference_kind(m.tag)?;
         // A name, or a dotted path (`os.path`) where the language lists
         // such paths among its qualifying names.
+        // such paths among its qualifying names. Only a receiver no longer
+        // than the longest of them is read: a long chain (`x.a.a.a...`)
+        // would otherwise be hashed whole at each of its links.
         let qualifying_receiver = receiver
+            .filter(|r| r.byte_range().len() <= longest_qualifying)
             .map(|r| text(r, tree_text))
             .filter(|r| qualifying.contains(*r));
         let qualifier: Vec<String> = m

@@ -1,8 +1,10 @@
-//! Torture sources for each built-in language (Rust, TypeScript, Go, C#):
-//! 10,000-deep nesting of declarations, blocks and parenthesised
-//! expressions (and 300-deep declarations, which parse at once), a 20 MB
-//! file, 300,000 declarations in one file, invalid UTF-8, NUL bytes and a
-//! binary file with a source extension. Each case runs on a fresh
+//! Torture sources for each built-in language (Rust, TypeScript, Go, C#,
+//! Python): 10,000-deep nesting of declarations, blocks and parenthesised
+//! expressions (and 300-deep declarations, which parse at once; Python,
+//! which nests blocks by indentation, nests lambdas instead), a member
+//! chain 10,000 links long, a 20 MB file, 300,000 declarations in one
+//! file, invalid UTF-8, NUL bytes and a binary file with a source
+//! extension. Each case runs on a fresh
 //! `lingo serve`, and every tool must answer every call about the file
 //! within its deadline, with a result or a structured error (never
 //! `INTERNAL_ERROR`, never a protocol error, never a dead server), in a
@@ -144,6 +146,8 @@ enum Case {
     DeepBlocks,
     /// Parenthesised expressions `(((…)))` nested 10,000 deep.
     DeepParentheses,
+    /// A member access chain `x.a.a.a…` 10,000 links long.
+    LongChain,
     /// A 20 MB file of declarations.
     Huge,
     /// 300,000 declarations in one file (under the 4 MiB cap).
@@ -162,6 +166,7 @@ enum Lang {
     TypeScript,
     Go,
     CSharp,
+    Python,
 }
 
 impl Lang {
@@ -171,6 +176,7 @@ impl Lang {
             Lang::TypeScript => "ts",
             Lang::Go => "go",
             Lang::CSharp => "cs",
+            Lang::Python => "py",
         }
     }
 
@@ -184,6 +190,7 @@ impl Lang {
             Lang::CSharp => {
                 "namespace Calm {\n  class Host {\n    int calm_fn() { return 1; }\n  }\n}\n"
             }
+            Lang::Python => "def calm_fn():\n    return 1\n",
         }
     }
 
@@ -314,6 +321,61 @@ impl Lang {
                 4,
                 "f",
             ),
+            // Python nests by indentation: a declaration or block 10,000
+            // deep would take 50 MB of spaces. Lambdas nest in one line.
+            (Lang::Python, Case::DeepDeclarations) => Source::new(
+                format!("def f():\n    return {}1\n", "lambda: ".repeat(n)),
+                "def f(",
+                4,
+                "f",
+            ),
+            (Lang::Python, Case::NestedDeclarations) => Source::new(
+                format!(
+                    "{}{}def f(): pass\n",
+                    (0..n)
+                        .map(|i| format!("{}class C{i}:\n", " ".repeat(i)))
+                        .collect::<String>(),
+                    " ".repeat(n)
+                ),
+                "def f(",
+                4,
+                "f",
+            ),
+            (Lang::Python, Case::DeepParentheses) => Source::new(
+                format!("def f():\n    return {}1{}\n", "(".repeat(n), close(")")),
+                "def f(",
+                4,
+                "f",
+            ),
+            (lang, Case::LongChain) => {
+                let chain = format!("x{}", ".a".repeat(n));
+                let (text, marker, skip) = match lang {
+                    Lang::Rust => (format!("fn f() -> u32 {{ {chain} }}\n"), "fn f(", 3),
+                    Lang::TypeScript => (
+                        format!("function f() {{ return {chain}; }}\n"),
+                        "function f(",
+                        9,
+                    ),
+                    Lang::Go => (
+                        format!("package chain\n\nfunc f() int {{\n\treturn {chain}\n}}\n"),
+                        "func f(",
+                        5,
+                    ),
+                    Lang::CSharp => (
+                        format!("class C {{ int f() {{ return {chain}; }} }}\n"),
+                        "int f(",
+                        4,
+                    ),
+                    // `x` an imported module: its name qualifies paths.
+                    Lang::Python => (
+                        format!("import x\n\ndef f():\n    return {chain}\n"),
+                        "def f(",
+                        4,
+                    ),
+                };
+                Source::new(text, marker, skip, "f")
+            }
+            (Lang::Python, Case::DeepBlocks) => unreachable!("Python blocks nest by indentation"),
             (_, Case::DeepClasses) => unreachable!("C# only"),
             (Lang::Go, Case::NestedDeclarations) => unreachable!("Go declarations do not nest"),
             (lang, Case::Huge) => {
@@ -357,6 +419,7 @@ impl Lang {
             Lang::TypeScript => ("class Crowded {\n", "a@(){}\n", "}\n"),
             Lang::Go => ("package crowded\n\nconst (\n", "a@=0\n", ")\n"),
             Lang::CSharp => ("class Crowded {\n", "int a@;\n", "}\n"),
+            Lang::Python => ("", "a@=0\n", ""),
         }
     }
 
@@ -399,6 +462,15 @@ impl Lang {
                     "\"; }\n  void ident",
                     "x() {}\n",
                     "\n  void last() {}\n}\n",
+                ],
+            ),
+            Lang::Python => (
+                "def before(): pass\n# ",
+                [
+                    "\ndef in_string():\n    s = \"",
+                    "\"\ndef ident",
+                    "x(): pass\n",
+                    "\ndef last(): pass\n",
                 ],
             ),
         };
@@ -759,7 +831,8 @@ async fn torture(lang: Lang, case: Case) {
         | Case::NestedDeclarations
         | Case::DeepClasses
         | Case::DeepBlocks
-        | Case::DeepParentheses => {
+        | Case::DeepParentheses
+        | Case::LongChain => {
             // The facts are stored: a restart on the same index must serve
             // the file again, not fall over on the stored facts.
             server.wait_until_indexed(&what).await;
@@ -828,4 +901,19 @@ torture_tests! {
     csharp_invalid_utf8: CSharp InvalidUtf8;
     csharp_nul_bytes: CSharp NulBytes;
     csharp_binary_file: CSharp Binary;
+
+    python_deep_lambdas: Python DeepDeclarations;
+    python_300_nested_classes: Python NestedDeclarations;
+    python_deep_parentheses: Python DeepParentheses;
+    python_20_mb_file: Python Huge;
+    python_300k_declarations: Python Crowded;
+    python_invalid_utf8: Python InvalidUtf8;
+    python_nul_bytes: Python NulBytes;
+    python_binary_file: Python Binary;
+
+    rust_long_member_chain: Rust LongChain;
+    typescript_long_member_chain: TypeScript LongChain;
+    go_long_member_chain: Go LongChain;
+    csharp_long_member_chain: CSharp LongChain;
+    python_long_member_chain: Python LongChain;
 }
