@@ -83,7 +83,7 @@ enum PluginCommand {
     /// Load a built plugin as `lingo serve` does (its queries compiled and
     /// their captures checked) and run it over the files given. Exit code
     /// 0: loaded and every file analysed, 1: a file failed, 2: the plugin
-    /// cannot be loaded.
+    /// cannot be loaded or a path does not exist.
     Check(PluginCheckArgs),
     /// Run a plugin against conformance fixtures (see sdk/README.md) and
     /// print the differences. Exit code 0: all pass, 1: a check failed,
@@ -529,6 +529,13 @@ fn plugin_new(args: &PluginNewArgs) -> i32 {
 /// `lingo plugin check`: the plugin's info, a line per file; the exit code.
 fn plugin_check(args: &PluginCheckArgs) -> anyhow::Result<i32> {
     use lingo::plugin_kit::check::{check_files, claimed_files};
+    if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
+        eprintln!(
+            "lingo plugin check: no such file or folder: {}",
+            missing.display()
+        );
+        return Ok(2);
+    }
     let Some(plugin) = load_for_kit(&args.plugin, args.cache_dir.clone()) else {
         return Ok(2);
     };

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use lingo::runtime::artifact_dir;
 use lingo_e2e::{Scratch, lingo_bin, workspace_dir};
 
 /// `cargo` for the generated crate, with nothing of the outer build's
@@ -196,4 +197,56 @@ fn a_plugin_is_not_written_over_files_or_from_bad_names() {
         text(&bad)
     );
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1);
+}
+
+/// `lingo plugin check` on what a stranger may point it at: a file that is
+/// not UTF-8, one over the size it reads, a nesting 10,000 deep, a path
+/// that does not exist, and a `.wasm` that is no component. Each gets a
+/// line or an exit code that says what happened; nothing crashes.
+#[test]
+fn plugin_check_reports_hostile_files_and_refuses_what_is_not_there() {
+    let scratch = Scratch::new("plugin-check-hostile");
+    scratch.write("tree/ok.py", "def f():\n    return 1\n");
+    scratch.write("tree/latin1.py", b"s = '\xe9t\xe9'\n".to_vec());
+    scratch.write("tree/big.py", "x = 1\n".repeat(1 << 20));
+    scratch.write(
+        "tree/deep.py",
+        format!("x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000)),
+    );
+    scratch.write("tree/notes.txt", "not claimed");
+    let python = Path::new(artifact_dir()).join("lingo_plugin_python.wasm");
+    let python = python.to_str().expect("UTF-8 path");
+    let tree = scratch.path().join("tree");
+    let checked = lingo(
+        &["plugin", "check", python, tree.to_str().unwrap()],
+        scratch.path(),
+    );
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
+    let stdout = String::from_utf8_lossy(&checked.stdout);
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no line for {name}: {stdout}"))
+            .to_string()
+    };
+    assert!(line("ok.py").starts_with("ok "), "{stdout}");
+    assert!(line("deep.py").starts_with("ok "), "{stdout}");
+    assert!(line("latin1.py").starts_with("skip ") && line("latin1.py").contains("UTF-8"));
+    assert!(line("big.py").starts_with("skip ") && line("big.py").contains("bytes"));
+    assert!(!stdout.contains("notes.txt"), "{stdout}");
+    assert!(stdout.contains("4 files, 0 failed"), "{stdout}");
+
+    let missing = scratch.path().join("nowhere");
+    let refused = lingo(
+        &["plugin", "check", python, missing.to_str().unwrap()],
+        scratch.path(),
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no such file or folder"));
+
+    let fake = scratch.write("fake.wasm", b"\0asm not a component".to_vec());
+    let refused = lingo(&["plugin", "check", fake.to_str().unwrap()], scratch.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot load plugin"));
 }
