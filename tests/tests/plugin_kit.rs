@@ -207,7 +207,7 @@ fn a_plugin_is_not_written_over_files_or_from_bad_names() {
 fn plugin_check_reports_hostile_files_and_refuses_what_is_not_there() {
     let scratch = Scratch::new("plugin-check-hostile");
     scratch.write("tree/ok.py", "def f():\n    return 1\n");
-    scratch.write("tree/latin1.py", b"s = '\xe9t\xe9'\n".to_vec());
+    scratch.write("tree/latin1.py", b"s = '\xe9t\xe9'\n");
     scratch.write("tree/big.py", "x = 1\n".repeat(1 << 20));
     scratch.write(
         "tree/deep.py",
@@ -245,7 +245,7 @@ fn plugin_check_reports_hostile_files_and_refuses_what_is_not_there() {
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no such file or folder"));
 
-    let fake = scratch.write("fake.wasm", b"\0asm not a component".to_vec());
+    let fake = scratch.write("fake.wasm", b"\0asm not a component");
     let refused = lingo(&["plugin", "check", fake.to_str().unwrap()], scratch.path());
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot load plugin"));
