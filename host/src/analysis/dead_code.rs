@@ -128,6 +128,9 @@ impl Analysis {
         let mut candidates = Vec::new();
         let mut unjudged_files = Vec::new();
         let mut entry_points = 0;
+        let resolver = self.resolver();
+        // Each type's supertypes, resolved once for all its methods.
+        let mut supertypes: HashMap<SymbolRef, Vec<SymbolRef>> = HashMap::new();
         for file in files {
             let Ok(facts) = file.facts() else { continue };
             let Some(number) = table.file_number(&file.path) else {
@@ -152,7 +155,18 @@ impl Analysis {
                 };
                 // An override is called through its supertype's method,
                 // whatever the language says of it.
-                let overrides = symbol.kind.is_callable() && self.resolver().overrides(symbol_ref);
+                let overrides = symbol.kind.is_callable()
+                    && symbol.container.is_some_and(|container| {
+                        let ty = SymbolRef {
+                            file: number,
+                            symbol: container,
+                        };
+                        supertypes
+                            .entry(ty)
+                            .or_insert_with(|| resolver.all_supertypes(ty))
+                            .iter()
+                            .any(|base| resolver.declares_member(*base, &symbol.name))
+                    });
                 if called.contains(&(index as u32))
                     || inside_entry_point(facts, index, &called)
                     || overrides

@@ -221,20 +221,11 @@ impl Resolver<'_> {
         Vec::new()
     }
 
-    /// Whether the method `method` overrides one of a supertype of its
-    /// type (a method of the same name there, any level up): it is then
-    /// called through that supertype, though no reference names it.
-    pub fn overrides(&self, method: SymbolRef) -> bool {
-        let symbol = self.table.symbol(method);
-        let Some(container) = symbol.container else {
-            return false;
-        };
-        let ty = SymbolRef {
-            file: method.file,
-            symbol: container,
-        };
+    /// Every supertype of the type `ty`, nearest first (breadth first,
+    /// bounded as member lookups are); none for what is not a type.
+    pub fn all_supertypes(&self, ty: SymbolRef) -> Vec<SymbolRef> {
         if !is_type_kind(self.table.symbol(ty).kind) {
-            return false;
+            return Vec::new();
         }
         let mut seen = vec![ty];
         let mut level = vec![ty];
@@ -249,18 +240,18 @@ impl Resolver<'_> {
                     next.push(base);
                 }
             }
-            if next
-                .iter()
-                .any(|base| !self.own_members(*base, &symbol.name).is_empty())
-            {
-                return true;
-            }
             if next.is_empty() {
-                return false;
+                break;
             }
             level = next;
         }
-        false
+        seen.remove(0);
+        seen
+    }
+
+    /// Whether the type `ty` declares a member named `name`.
+    pub fn declares_member(&self, ty: SymbolRef, name: &str) -> bool {
+        !self.own_members(ty, name).is_empty()
     }
 
     /// Members named `name` declared in the type `ty` or in blocks for it
