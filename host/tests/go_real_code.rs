@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use common::tags::{native_tags, source_files};
+use common::tags::{Outcome, compare_over_tree, native_tags};
 use lingo::model::{FileFacts, ReferenceKind};
 use lingo::runtime::LanguagePlugin;
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
@@ -112,15 +112,6 @@ fn is_receiver_type_parameter(name: Node) -> bool {
             .and_then(|m| m.child_by_field_name("receiver"))
             .is_some_and(|receiver| receiver == list)
     })
-}
-
-/// What one file's comparison found.
-#[derive(Default)]
-struct Outcome {
-    declarations: usize,
-    references: usize,
-    kinds: HashMap<String, usize>,
-    mismatches: Vec<String>,
 }
 
 /// (kind, name, zero-based line) of a declaration.
@@ -254,12 +245,7 @@ fn declarations_and_references_match_tree_sitter_gos_tags_query_on_real_code() {
             facts.diagnostics
         );
         let outcome = compare(file, &source, &facts, &tree);
-        total.declarations += outcome.declarations;
-        total.references += outcome.references;
-        total.mismatches.extend(outcome.mismatches);
-        for (kind, n) in outcome.kinds {
-            *total.kinds.entry(kind).or_default() += n;
-        }
+        total.absorb(outcome);
     }
     assert!(
         total.mismatches.is_empty(),
@@ -291,45 +277,10 @@ fn declarations_and_references_match_tree_sitter_gos_tags_query_on_real_code() {
 fn the_same_comparison_over_a_whole_go_project() {
     let dir = std::env::var("LINGO_GO_REAL_DIR")
         .unwrap_or_else(|_| "/usr/share/gocode/src/github.com/spf13/cobra".into());
-    let files = source_files(Path::new(&dir), "go");
-    assert!(!files.is_empty(), "no .go files under {dir}");
-    let (mut lines, mut skipped) = (0, Vec::new());
-    let mut total = Outcome::default();
-    for file in &files {
-        let Ok(source) = std::fs::read_to_string(file) else {
-            continue;
-        };
-        let tree = parse(&source);
-        let label = file
-            .strip_prefix(&dir)
-            .unwrap_or(file)
-            .display()
-            .to_string();
-        if tree.root_node().has_error() {
-            skipped.push(label);
-            continue;
-        }
-        lines += source.lines().count();
+    compare_over_tree(&dir, "go", parse, |label, source, tree| {
         let facts = go()
-            .analyze(&label, &source, &[])
+            .analyze(label, source, &[])
             .unwrap_or_else(|e| panic!("analyze {label}: {e}"));
-        let outcome = compare(&label, &source, &facts, &tree);
-        total.declarations += outcome.declarations;
-        total.references += outcome.references;
-        total.mismatches.extend(outcome.mismatches);
-    }
-    eprintln!(
-        "{dir}: {} files ({} with syntax errors skipped: {skipped:?}), {lines} lines, \
-         {} declarations and {} tagged references compared, {} mismatches",
-        files.len(),
-        skipped.len(),
-        total.declarations,
-        total.references,
-        total.mismatches.len()
-    );
-    assert!(
-        total.mismatches.is_empty(),
-        "{}",
-        total.mismatches[..total.mismatches.len().min(50)].join("\n")
-    );
+        compare(label, source, &facts, tree)
+    });
 }

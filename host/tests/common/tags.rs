@@ -74,3 +74,69 @@ pub fn source_files(dir: &Path, extension: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// What comparing a plugin's facts with `tags.scm` found, over one file or
+/// many.
+#[derive(Default)]
+pub struct Outcome {
+    pub declarations: usize,
+    pub references: usize,
+    /// Compared tags by capture or declaration kind.
+    pub kinds: HashMap<String, usize>,
+    pub mismatches: Vec<String>,
+}
+
+impl Outcome {
+    /// `other`'s counts and mismatches added to these.
+    pub fn absorb(&mut self, other: Outcome) {
+        self.declarations += other.declarations;
+        self.references += other.references;
+        self.mismatches.extend(other.mismatches);
+        for (kind, n) in other.kinds {
+            *self.kinds.entry(kind).or_default() += n;
+        }
+    }
+}
+
+/// `compare(label, source, tree)` over every `.extension` file under `dir`
+/// that `parse` reads without a syntax error, the rest listed as skipped;
+/// prints what was compared and fails on the first 50 mismatches. For the
+/// by-hand tests that run a real-code comparison over a whole tree.
+pub fn compare_over_tree(
+    dir: &str,
+    extension: &str,
+    parse: impl Fn(&str) -> Tree,
+    mut compare: impl FnMut(&str, &str, &Tree) -> Outcome,
+) {
+    let files = source_files(Path::new(dir), extension);
+    assert!(!files.is_empty(), "no .{extension} files under {dir}");
+    let (mut lines, mut skipped) = (0, Vec::new());
+    let mut total = Outcome::default();
+    for file in &files {
+        let Ok(source) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let tree = parse(&source);
+        let label = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        if tree.root_node().has_error() {
+            skipped.push(label);
+            continue;
+        }
+        lines += source.lines().count();
+        total.absorb(compare(&label, &source, &tree));
+    }
+    eprintln!(
+        "{dir}: {} files ({} with syntax errors skipped: {skipped:?}), {lines} lines, \
+         {} declarations and {} tagged references compared, {} mismatches",
+        files.len(),
+        skipped.len(),
+        total.declarations,
+        total.references,
+        total.mismatches.len()
+    );
+    assert!(
+        total.mismatches.is_empty(),
+        "{}",
+        total.mismatches[..total.mismatches.len().min(50)].join("\n")
+    );
+}
