@@ -23,8 +23,11 @@ pub enum ToolError {
         allowed: Vec<String>,
         suggestions: Vec<String>,
     },
-    #[error("project `{project}` is not served here")]
+    #[error("{}", project_message(.project))]
     ProjectNotFound { project: String, known: Vec<String> },
+    /// The caller's token does not allow the action.
+    #[error("{action} is not permitted: {reason}")]
+    NotPermitted { action: String, reason: String },
     #[error("the quality gate failed: {} ({violations} violations)", failed.join(", "))]
     QualityGateFailed {
         failed: Vec<String>,
@@ -124,6 +127,7 @@ impl ToolError {
             ToolError::InvalidParam { .. } => "INVALID_PARAM",
             ToolError::UnknownParam { .. } => "UNKNOWN_PARAM",
             ToolError::ProjectNotFound { .. } => "PROJECT_NOT_FOUND",
+            ToolError::NotPermitted { .. } => "PERMISSION_DENIED",
             ToolError::QualityGateFailed { .. } => "QUALITY_GATE_FAILED",
             ToolError::FileNotFound { .. } => "FILE_NOT_FOUND",
             ToolError::FileNotIndexed { .. } => "FILE_NOT_INDEXED",
@@ -179,6 +183,7 @@ impl ToolError {
             ToolError::ProjectNotFound { project, known } => {
                 json!({ "field": "projectId", "projectId": project, "knownProjects": known })
             }
+            ToolError::NotPermitted { action, .. } => json!({ "action": action }),
             ToolError::QualityGateFailed { failed, result, .. } => {
                 json!({ "field": "fail_on_violation", "failedChecks": failed, "result": result })
             }
@@ -254,6 +259,15 @@ impl ToolError {
                 out.push("Paths are relative to the workspace root, with `/` separators".into());
                 out
             }
+            ToolError::ProjectNotFound { known, .. } => {
+                let mut out: Vec<String> = known
+                    .iter()
+                    .take(5)
+                    .map(|id| format!("Use projectId `{id}`"))
+                    .collect();
+                out.push("`list_projects` lists the projects this token may use".into());
+                out
+            }
             ToolError::PathOutsideBoundary { .. } => {
                 vec!["Use a path relative to the workspace root, without `..` leaving it".into()]
             }
@@ -305,6 +319,15 @@ impl ToolError {
                 "suggestions": self.suggestions(),
             }
         })
+    }
+}
+
+/// Why a project was not found: none named, or not one served to the caller.
+fn project_message(project: &str) -> String {
+    if project.is_empty() {
+        "no `projectId` given: every tool here names the project it asks about".into()
+    } else {
+        format!("project `{project}` is not served here")
     }
 }
 

@@ -11,6 +11,7 @@ pub mod history;
 pub mod mcp;
 pub mod model;
 pub mod plugin_kit;
+pub mod projects;
 pub mod refactor;
 pub mod resolve;
 pub mod runtime;

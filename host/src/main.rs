@@ -29,8 +29,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve MCP over stdin/stdout for one workspace.
-    Serve(ServeArgs),
+    /// Serve MCP over stdin/stdout for one workspace, or over Streamable
+    /// HTTP (`--http`) for it or for the projects of a projects file.
+    Serve(ServeCommand),
     /// Index a workspace once and print statistics as JSON.
     Index(ServeArgs),
     /// Work with plugin components.
@@ -139,6 +140,39 @@ struct PluginTestArgs {
     /// Where compiled components are cached.
     #[arg(long, env = "LINGO_CACHE_DIR")]
     cache_dir: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct ServeCommand {
+    #[command(flatten)]
+    workspace: ServeArgs,
+    #[command(flatten)]
+    hosted: HostedArgs,
+}
+
+/// Hosted mode: HTTP, projects, tokens.
+#[derive(clap::Args)]
+struct HostedArgs {
+    /// Serve Streamable HTTP on this address (`127.0.0.1:8080`) at `/mcp`
+    /// instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// Serve the projects of this file (see README, "Hosted mode") instead
+    /// of `--root`; every tool then takes `projectId`.
+    #[arg(long, value_name = "TOML")]
+    projects: Option<PathBuf>,
+    /// The bearer tokens file (`[[token]]` tables); the `LINGO_TOKEN`
+    /// environment variable gives one token for every project instead.
+    #[arg(long, value_name = "TOML")]
+    tokens: Option<PathBuf>,
+    /// A `Host` header value to accept besides the loopback names; may be
+    /// repeated (needed when serving a non-loopback address).
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    allowed_hosts: Vec<String>,
+    /// A browser `Origin` to accept (`https://app.example.com:443`); may be
+    /// repeated. Requests with any other `Origin` are refused.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -279,7 +313,7 @@ fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve(args) => serve(args),
+        Command::Serve(command) => serve(command),
         Command::Index(args) => {
             let workspace = open_workspace(&args, false)?;
             let stats = workspace.refresh();
@@ -581,33 +615,91 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
     Ok(report.exit_code())
 }
 
-fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let workspace = open_workspace(&args, true)?;
+fn serve(command: ServeCommand) -> anyhow::Result<()> {
+    let ServeCommand {
+        workspace: args,
+        hosted,
+    } = command;
     let (file, _) = load_config(&args)?;
     let request_timeout = args
         .request_timeout_ms
         .or(file.request_timeout_ms)
         .map_or(lingo::mcp::DEFAULT_REQUEST_TIMEOUT, Duration::from_millis);
-    tracing::info!(root = %workspace.root().display(), "serving MCP on stdio");
-    // Index in the background; tools wait for it a bounded time (or, about
-    // one file, analyse that file first), the handshake not at all.
-    workspace.start_refresh();
     let tools = ToolRegistry::new();
-    let context = ToolContext {
-        workspace,
-        tool_names: tools.names(),
-        gate: load_config(&args)?.0.quality_gate,
+    let server = match &hosted.projects {
+        Some(path) => {
+            let config = runtime_config(&args)?;
+            let opener = lingo::projects::WorkspaceOpener {
+                plugins: Arc::new(PluginRegistry::load(&config)?),
+                cache_dir: config.cache_dir.clone(),
+                watch: true,
+                tool_names: tools.names(),
+            };
+            let projects = lingo::projects::config::ProjectsFile::read(path)?;
+            let registry = lingo::projects::ProjectRegistry::load(projects, opener)?;
+            Server::hosted(tools, Arc::new(registry))
+        }
+        None => {
+            let workspace = open_workspace(&args, true)?;
+            tracing::info!(root = %workspace.root().display(), "serving one workspace");
+            // Index in the background; tools wait for it a bounded time
+            // (or, about one file, analyse that file first), the
+            // handshake not at all.
+            workspace.start_refresh();
+            let context = ToolContext {
+                workspace,
+                tool_names: tools.names(),
+                gate: file.quality_gate,
+            };
+            Server::with_request_timeout(tools, context, request_timeout)
+        }
     };
-    let server = Server::with_request_timeout(tools, context, request_timeout);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(lingo::mcp::serve(
-        server,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-    ))?;
+    match hosted.http {
+        Some(addr) => {
+            let options = lingo::mcp::http::HttpOptions {
+                tokens: load_tokens(hosted.tokens.as_deref())?,
+                allowed_hosts: hosted.allowed_hosts,
+                allowed_origins: hosted.allowed_origins,
+            };
+            let shutdown = tokio_util::sync::CancellationToken::new();
+            let on_signal = shutdown.clone();
+            runtime.block_on(async move {
+                tokio::spawn(async move {
+                    let _ = tokio::signal::ctrl_c().await;
+                    tracing::info!("interrupted; finishing in-flight requests");
+                    on_signal.cancel();
+                });
+                lingo::mcp::http::serve(server, addr, options, shutdown).await
+            })?;
+        }
+        None => {
+            tracing::info!("serving MCP on stdio");
+            runtime.block_on(lingo::mcp::serve(
+                server,
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ))?;
+        }
+    }
     // Don't wait for blocking tasks (e.g. a plugin call still running).
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(())
+}
+
+/// The bearer tokens: the tokens file, else `LINGO_TOKEN`, else none.
+fn load_tokens(file: Option<&std::path::Path>) -> anyhow::Result<lingo::projects::access::Tokens> {
+    use lingo::projects::access::Tokens;
+    use lingo::projects::config::TokensFile;
+    if let Some(path) = file {
+        let tokens = Tokens::from_file(TokensFile::read(path)?)?;
+        anyhow::ensure!(!tokens.is_empty(), "{}: no [[token]] in it", path.display());
+        return Ok(tokens);
+    }
+    match std::env::var("LINGO_TOKEN") {
+        Ok(secret) if !secret.is_empty() => Ok(Tokens::single(&secret)?),
+        _ => Ok(Tokens::default()),
+    }
 }

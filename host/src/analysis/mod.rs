@@ -128,7 +128,7 @@ impl Analysis {
         if trimmed.is_empty() || trimmed == "." {
             return Ok(self.snapshot.files.values().cloned().collect());
         }
-        let relative = crate::workspace::paths::resolve(self.workspace.root(), trimmed)?;
+        let relative = self.workspace.resolve(trimmed)?;
         if let Some(file) = self.snapshot.file(&relative) {
             return Ok(vec![file.clone()]);
         }

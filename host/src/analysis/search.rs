@@ -70,7 +70,7 @@ impl Analysis {
             .transpose()?;
         self.check_kinds(&search.kinds)?;
         let prefix = match &search.path {
-            Some(p) => Some(crate::workspace::paths::resolve(self.workspace.root(), p)?),
+            Some(p) => Some(self.workspace.resolve(p)?),
             None => None,
         };
         let mut hits: Vec<(u8, &str, &Symbol)> = Vec::new();

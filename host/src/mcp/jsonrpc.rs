@@ -20,6 +20,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 /// Implementation-defined server error: too many requests in flight.
 pub const SERVER_BUSY: i64 = -32000;
+/// Implementation-defined server error: over a token's or a project's
+/// request rate (mcp-wire-protocol.md's "Rate limit exceeded").
+pub const RATE_LIMITED: i64 = -32003;
 
 /// A protocol-level error reply.
 #[derive(Debug, Clone)]

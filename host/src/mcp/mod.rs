@@ -9,6 +9,7 @@
 //! [`Budget`], frees its slot and drops its reply.
 
 mod framing;
+pub mod http;
 pub mod jsonrpc;
 #[cfg(test)]
 mod tests;
@@ -25,7 +26,9 @@ use tokio::task::{AbortHandle, JoinSet};
 use self::framing::Frame;
 use self::jsonrpc::{Id, Incoming, RpcError};
 use crate::budget::{Budget, Exhausted};
-use crate::error::ToolError;
+use crate::error::{ToolError, similar};
+use crate::projects::access::Grant;
+use crate::projects::{ProjectRegistry, tools as project_tools};
 use crate::tools::{ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.
@@ -50,11 +53,21 @@ const REPLY_QUEUE: usize = 1024;
 /// Longest client-supplied name echoed back in an error, in characters.
 const MAX_ECHOED_CHARS: usize = 256;
 
-/// The protocol state shared by all requests of a connection.
+/// Which workspace a tool call runs in.
+enum Scope {
+    /// One workspace: `projectId` is optional and, when given, names it.
+    One(Arc<ToolContext>),
+    /// Hosted projects: every workspace tool names its project.
+    Hosted(Arc<ProjectRegistry>),
+}
+
+/// The protocol state shared by all requests and connections.
 pub struct Server {
     tools: ToolRegistry,
-    context: Arc<ToolContext>,
+    scope: Scope,
     request_timeout: Duration,
+    /// The `tools/list` entries, built once.
+    listing: Vec<Value>,
 }
 
 impl Server {
@@ -63,23 +76,69 @@ impl Server {
         Self::with_request_timeout(tools, context, DEFAULT_REQUEST_TIMEOUT)
     }
 
-    /// A server whose tool calls have `timeout` each (all plugin calls
-    /// included).
+    /// A server for one workspace whose tool calls have `timeout` each
+    /// (all plugin calls included).
     pub fn with_request_timeout(
         tools: ToolRegistry,
         context: ToolContext,
         timeout: Duration,
     ) -> Arc<Self> {
+        let listing = tools.list();
         Arc::new(Server {
             tools,
-            context: Arc::new(context),
+            scope: Scope::One(Arc::new(context)),
             request_timeout: timeout,
+            listing,
+        })
+    }
+
+    /// A server for the projects of `registry`: every workspace tool takes
+    /// a required `projectId`, and the project tools are added.
+    pub fn hosted(tools: ToolRegistry, registry: Arc<ProjectRegistry>) -> Arc<Self> {
+        let mut listing = tools.list();
+        for tool in &mut listing {
+            let schema = &mut tool["inputSchema"];
+            schema["properties"]["projectId"]["description"] =
+                json!("The project to answer from (`list_projects` names them)");
+            match schema["required"].as_array_mut() {
+                Some(required) => required.insert(0, json!("projectId")),
+                None => schema["required"] = json!(["projectId"]),
+            }
+        }
+        listing.extend(project_tools::list());
+        Arc::new(Server {
+            tools,
+            scope: Scope::Hosted(registry),
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            listing,
         })
     }
 
     /// The time budget of one tool call.
     pub fn request_timeout(&self) -> Duration {
         self.request_timeout
+    }
+
+    /// The time budget of a call with `arguments`: its project's in hosted
+    /// mode.
+    pub fn request_timeout_for(&self, arguments: &Value, grant: &Grant) -> Duration {
+        match &self.scope {
+            Scope::Hosted(registry) => arguments["projectId"]
+                .as_str()
+                .and_then(|id| registry.get(id, grant).ok())
+                .map_or(self.request_timeout, |p| p.limits.request_timeout),
+            Scope::One(_) => self.request_timeout,
+        }
+    }
+
+    /// The server's `tools/list` entries.
+    pub fn tool_list(&self) -> &[Value] {
+        &self.listing
+    }
+
+    /// Whether the server answers for hosted projects.
+    pub fn is_hosted(&self) -> bool {
+        matches!(self.scope, Scope::Hosted(_))
     }
 
     /// Answer one request; a `tools/call` gets a fresh budget.
@@ -98,9 +157,9 @@ impl Server {
     fn answer_inline(&self, method: &str, params: &Value) -> Option<Result<Value, RpcError>> {
         Some(match method {
             "tools/call" => return None,
-            "initialize" => initialize(params),
+            "initialize" => initialize(params, self.is_hosted()),
             "ping" => Ok(json!({})),
-            "tools/list" => Ok(json!({ "tools": self.tools.list() })),
+            "tools/list" => Ok(json!({ "tools": self.listing })),
             "resources/list" => Ok(json!({ "resources": [] })),
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
@@ -111,28 +170,100 @@ impl Server {
         })
     }
 
-    /// Run a `tools/call` under `budget` on a blocking thread.
+    /// Run a `tools/call` under `budget` for the local caller.
     pub async fn call_tool(
         self: &Arc<Self>,
         params: Value,
         budget: Arc<Budget>,
     ) -> Result<Value, RpcError> {
-        let (name, arguments) = tool_call_params(params)?;
-        if self.tools.find(&name).is_none() {
-            let suggestions = self.tools.suggest(&name);
+        self.call_tool_as(params, budget, &Grant::local()).await
+    }
+
+    /// Run a `tools/call` under `budget` for the caller holding `grant`, on
+    /// a blocking thread.
+    pub async fn call_tool_as(
+        self: &Arc<Self>,
+        params: Value,
+        budget: Arc<Budget>,
+        grant: &Grant,
+    ) -> Result<Value, RpcError> {
+        let (name, mut arguments) = tool_call_params(params)?;
+        let registry = match &self.scope {
+            Scope::Hosted(registry) => Some(registry.clone()),
+            Scope::One(_) => None,
+        };
+        if let Some(registry) = &registry {
+            grant
+                .take()
+                .map_err(|wait| rate_limited(wait, "token", None))?;
+            if project_tools::NAMES.contains(&name.as_str()) {
+                let (registry, grant) = (registry.clone(), grant.clone());
+                let (tool_name, call_arguments) = (name.clone(), arguments.clone());
+                let outcome = run_tool(budget, move || {
+                    project_tools::call(&tool_name, &registry, &call_arguments, &grant)
+                        .unwrap_or_else(|| Err(ToolError::Internal("not a project tool".into())))
+                })
+                .await?;
+                return Ok(match outcome {
+                    Ok(value) => {
+                        let text = project_tools::render(&value);
+                        tool_result(value, text, false)
+                    }
+                    Err(error) => refusal(&error),
+                });
+            }
+        }
+        let Some(tool) = self.tools.find(&name) else {
+            let mut suggestions = self.tools.suggest(&name);
+            let mut available = self.tools.names();
+            if registry.is_some() {
+                suggestions.extend(similar(&name, project_tools::NAMES.iter().copied(), 3));
+                available.extend(project_tools::NAMES);
+            }
             let name = clip(&name);
             return Err(invalid_params(format!("Unknown tool: {name}")).with_data(
-                json!({ "tool": name, "suggestions": suggestions, "available": self.tools.names() }),
+                json!({ "tool": name, "suggestions": suggestions, "available": available }),
             ));
-        }
+        };
+        let tool_name = tool.name;
+        let mut held = None;
+        let context = match &self.scope {
+            Scope::One(context) => context.clone(),
+            Scope::Hosted(registry) => {
+                let project = match arguments.get("projectId") {
+                    Some(Value::String(id)) => registry.get(id, grant),
+                    _ => Err(ToolError::ProjectNotFound {
+                        project: String::new(),
+                        known: registry.ids_for(grant),
+                    }),
+                };
+                let project = match project {
+                    Ok(project) => project,
+                    Err(error) => return Ok(refusal(&error)),
+                };
+                project
+                    .take()
+                    .map_err(|wait| rate_limited(wait, "project", Some(&project.id)))?;
+                let Some(permit) = project.enter() else {
+                    return Err(project_busy(&project));
+                };
+                if let Value::Object(map) = &mut arguments {
+                    // The id named the project; the workspace knows no other.
+                    map.remove("projectId");
+                }
+                let context = project.context.clone();
+                held = Some((project, permit));
+                context
+            }
+        };
         let server = self.clone();
-        let (tool_name, call_arguments) = (name.clone(), arguments.clone());
+        let call_arguments = arguments.clone();
         let outcome = run_tool(budget.clone(), move || {
             let tool = server
                 .tools
-                .find(&tool_name)
+                .find(tool_name)
                 .ok_or_else(|| ToolError::Internal(format!("tool `{tool_name}` vanished")))?;
-            server.tools.call(tool, &server.context, &call_arguments)
+            server.tools.call(tool, &context, &call_arguments)
         })
         .await?;
         let (value, is_error) = match outcome {
@@ -145,12 +276,58 @@ impl Server {
                 (error.to_json(), true)
             }
         };
-        let text = match self.tools.find(&name) {
-            Some(tool) => tool.render(&arguments, &value),
-            None => serde_json::to_string_pretty(&value).unwrap_or_default(),
-        };
+        let text = tool.render(&arguments, &value);
+        if let Some((project, _permit)) = &held {
+            let limit = project.limits.max_response_bytes;
+            let size = text.len() + serde_json::to_vec(&value).map_or(0, |v| v.len());
+            if size > limit {
+                return Ok(refusal(&ToolError::ResourceLimitExceeded { limit }));
+            }
+        }
         Ok(tool_result(value, text, is_error))
     }
+}
+
+/// A tool call refused with `error` (an `isError` result).
+fn refusal(error: &ToolError) -> Value {
+    let value = error.to_json();
+    let text = crate::tools::text::error(&value);
+    tool_result(value, text, true)
+}
+
+/// The error of a call over a token's or a project's request rate.
+fn rate_limited(wait: Duration, scope: &str, project: Option<&str>) -> RpcError {
+    let retry_after_ms = wait.as_millis().max(1) as u64;
+    RpcError::new(
+        jsonrpc::RATE_LIMITED,
+        format!("Rate limit exceeded: the {scope}'s request rate is used up; retry in {retry_after_ms} ms"),
+    )
+    .with_data(json!({
+        "code": "RATE_LIMITED",
+        "scope": scope,
+        "projectId": project,
+        "retryAfterMs": retry_after_ms,
+        "retryable": true,
+    }))
+}
+
+/// The error of a call finding every one of its project's slots taken.
+fn project_busy(project: &crate::projects::Project) -> RpcError {
+    let limit = project.limits.max_concurrent;
+    RpcError::new(
+        jsonrpc::SERVER_BUSY,
+        format!(
+            "Server busy: project `{}` already runs {limit} tool calls; retry later",
+            project.id
+        ),
+    )
+    .with_data(json!({
+        "code": "RESOURCE_LIMIT_EXCEEDED",
+        "scope": "project",
+        "projectId": project.id,
+        "limit": limit,
+        "retryable": true,
+    }))
 }
 
 /// A JSON-RPC "Invalid params" error.
@@ -244,7 +421,16 @@ fn tool_result(value: Value, text: String, is_error: bool) -> Value {
     })
 }
 
-fn initialize(params: &Value) -> Result<Value, RpcError> {
+/// What `initialize` tells the model about using the server.
+pub fn instructions(hosted: bool) -> &'static str {
+    if hosted {
+        "lingo answers questions about the code of the projects this token may use: outline a file, search symbols, find definitions and references, analyse and refactor. Every tool but list_projects takes `projectId` (list_projects names them). Paths are relative to the project root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based."
+    } else {
+        "lingo answers questions about the code of one workspace: outline a file, search symbols, find definitions, list syntax errors. Paths are relative to the workspace root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based."
+    }
+}
+
+fn initialize(params: &Value, hosted: bool) -> Result<Value, RpcError> {
     let requested = match params.get("protocolVersion") {
         Some(Value::String(v)) => v.as_str(),
         Some(_) => {
@@ -270,7 +456,7 @@ fn initialize(params: &Value) -> Result<Value, RpcError> {
             "prompts": { "listChanged": false },
         },
         "serverInfo": { "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") },
-        "instructions": "lingo answers questions about the code of one workspace: outline a file, search symbols, find definitions, list syntax errors. Paths are relative to the workspace root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based.",
+        "instructions": instructions(hosted),
     }))
 }
 

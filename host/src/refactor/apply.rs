@@ -15,7 +15,7 @@ use super::edit;
 use super::plan::{self, DocumentChange, FileOperation, Plan, Warning, warning};
 use crate::analysis::AnalysisError;
 use crate::workspace::transaction::{Committed, FileChange, sha256_hex};
-use crate::workspace::{Snapshot, Workspace, WorkspaceError, paths};
+use crate::workspace::{Snapshot, Workspace, WorkspaceError};
 
 /// Sites listed in a receipt at most.
 const MAX_RECEIPT_SITES: usize = 20;
@@ -312,7 +312,7 @@ fn load(
     states: &mut BTreeMap<String, FileState>,
     uri: &str,
 ) -> Result<String, RefactorError> {
-    let path = paths::resolve(workspace.root(), uri).map_err(AnalysisError::from)?;
+    let path = workspace.resolve(uri).map_err(AnalysisError::from)?;
     // A plan edits source files a plugin reads and the manifests they
     // depend on; nothing else (no `.git/hooks/...`, no dotfiles).
     let name = path.rsplit('/').next().unwrap_or(&path);

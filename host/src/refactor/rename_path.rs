@@ -53,10 +53,12 @@ pub fn plan_path_rename(
     request: &PathRenameRequest,
 ) -> Result<Plan, RefactorError> {
     let root = analysis.workspace().root();
-    let from = crate::workspace::paths::resolve(root, request.from.trim())?
+    let from = analysis
+        .workspace()
+        .resolve(request.from.trim())?
         .trim_end_matches('/')
         .to_string();
-    let to = new_path(root, &from, request.to.trim())?;
+    let to = new_path(analysis.workspace(), &from, request.to.trim())?;
     if from == to {
         return Err(RefactorError::SameLocation {
             name: from.clone(),
@@ -246,7 +248,11 @@ pub fn plan_path_rename(
 
 /// The new path: `to` resolved inside the root, or a bare name beside
 /// `from`.
-fn new_path(root: &Path, from: &str, to: &str) -> Result<String, RefactorError> {
+fn new_path(
+    workspace: &crate::workspace::Workspace,
+    from: &str,
+    to: &str,
+) -> Result<String, RefactorError> {
     if to.is_empty() {
         return Err(RefactorError::InvalidTargetPath {
             path: String::new(),
@@ -260,9 +266,7 @@ fn new_path(root: &Path, from: &str, to: &str) -> Result<String, RefactorError> 
         });
     }
     if to.contains('/') || to.contains('\\') || Path::new(to).is_absolute() {
-        return Ok(crate::workspace::paths::resolve(root, to)?
-            .trim_end_matches('/')
-            .to_string());
+        return Ok(workspace.resolve(to)?.trim_end_matches('/').to_string());
     }
     if to == "." || to == ".." {
         return Err(RefactorError::InvalidTargetPath {
@@ -274,7 +278,7 @@ fn new_path(root: &Path, from: &str, to: &str) -> Result<String, RefactorError> 
         Some((folder, _)) => format!("{folder}/{to}"),
         None => to.to_string(),
     };
-    Ok(crate::workspace::paths::resolve(root, &beside)?)
+    Ok(workspace.resolve(&beside)?)
 }
 
 /// Every file under the directory `from`, with its path under `to`: files

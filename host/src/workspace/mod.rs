@@ -273,6 +273,10 @@ pub struct Workspace {
     /// small tree's refresh walks again when one of them changed (a file
     /// was added or removed there), before any change notice arrives.
     walked_folders: Mutex<Vec<(String, Option<std::time::SystemTime>)>>,
+    /// The folders served (workspace-relative, no trailing `/`); empty:
+    /// the whole root. Files elsewhere are not indexed, and paths elsewhere
+    /// are outside the boundary.
+    include: Vec<String>,
 }
 
 impl Workspace {
@@ -298,6 +302,7 @@ impl Workspace {
             watcher: None,
             initial: OnceLock::new(),
             refresher: refresher::Refresher::default(),
+            include: Vec::new(),
             walked_folders: Mutex::new(Vec::new()),
             transactions: transaction::Transactions::new(transaction::folder_for(
                 &crate::runtime::default_cache_dir()
@@ -450,7 +455,12 @@ impl Workspace {
 
     /// The tree as it is on disk, remembering the folders entered.
     fn walk(&self) -> walk::Listing {
-        let listing = walk::list(&self.root, &self.registry);
+        let mut listing = walk::list(&self.root, &self.registry);
+        if !self.include.is_empty() {
+            listing
+                .sources
+                .retain(|file| paths::served(&self.include, &file.path));
+        }
         *lock(&self.walked_folders) = listing.folders.clone();
         listing
     }
@@ -499,6 +509,46 @@ impl Workspace {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Serve only `folders` under the root (before the first refresh).
+    /// Each must be an existing folder inside the root.
+    pub fn set_include(&mut self, folders: &[String]) -> anyhow::Result<()> {
+        let mut include = Vec::with_capacity(folders.len());
+        for folder in folders {
+            let relative = paths::resolve(&self.root, folder)
+                .map_err(|e| anyhow::anyhow!("include path `{folder}`: {e}"))?;
+            anyhow::ensure!(
+                self.dir.is_dir(&relative),
+                "include path `{folder}` is not a folder under the root"
+            );
+            if relative.is_empty() {
+                // The root itself: everything.
+                return Ok(());
+            }
+            include.push(relative);
+        }
+        self.include = include;
+        Ok(())
+    }
+
+    /// The served folders (empty: the whole root).
+    pub fn include(&self) -> &[String] {
+        &self.include
+    }
+
+    /// A client-supplied path as a workspace-relative POSIX path, refused
+    /// when it leaves the root or, with include paths, when it is neither
+    /// in a served folder nor a folder holding one.
+    pub fn resolve(&self, input: &str) -> Result<String, WorkspaceError> {
+        let path = paths::resolve(&self.root, input)?;
+        if paths::served(&self.include, &path) || paths::holds_served(&self.include, &path) {
+            Ok(path)
+        } else {
+            Err(WorkspaceError::OutsideRoot {
+                path: input.to_string(),
+            })
+        }
     }
 
     pub fn registry(&self) -> &Arc<PluginRegistry> {
@@ -643,7 +693,7 @@ impl Workspace {
         let current = self.snapshot();
         // A path that names no possible file is not "changed"; `file`
         // refuses it below with its error and suggestions.
-        let resolved = paths::resolve(&self.root, input).ok();
+        let resolved = self.resolve(input).ok();
         let changed = resolved
             .as_deref()
             .is_some_and(|path| self.file_changed(&current, path));
@@ -666,7 +716,7 @@ impl Workspace {
         }
         let snapshot = self.snapshot();
         note_refreshing(&snapshot);
-        let path = paths::resolve(&self.root, input)?;
+        let path = self.resolve(input)?;
         let absolute = self.root.join(&path);
         let plugin = match self.registry.for_path(&absolute) {
             Some(plugin) if self.dir.is_file(&path) && !walk::is_skipped(&self.registry, &path) => {
@@ -1013,7 +1063,7 @@ impl Workspace {
     /// The indexed file at a client-supplied path, with boundary checks and
     /// "did you mean" suggestions.
     pub fn file(&self, snapshot: &Snapshot, input: &str) -> Result<Arc<FileEntry>, WorkspaceError> {
-        let path = paths::resolve(&self.root, input)?;
+        let path = self.resolve(input)?;
         if let Some(entry) = snapshot.file(&path) {
             return Ok(entry.clone());
         }

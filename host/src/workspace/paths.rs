@@ -65,6 +65,26 @@ pub fn resolve(root: &Path, input: &str) -> Result<String, WorkspaceError> {
     relative_posix(root, &normal).ok_or_else(outside)
 }
 
+/// Whether workspace-relative `path` lies in one of the served folders
+/// (`include`; empty: everything is served).
+pub fn served(include: &[String], path: &str) -> bool {
+    include.is_empty()
+        || include.iter().any(|folder| {
+            path == folder
+                || (path.starts_with(folder.as_str())
+                    && path.as_bytes().get(folder.len()) == Some(&b'/'))
+        })
+}
+
+/// Whether `path` is a folder holding a served folder (the root holds
+/// them all).
+pub fn holds_served(include: &[String], path: &str) -> bool {
+    path.is_empty()
+        || include
+            .iter()
+            .any(|folder| served(&[path.to_string()], folder))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +115,21 @@ mod tests {
                 "{bad}: {error:?}"
             );
         }
+    }
+
+    #[test]
+    fn include_paths_serve_their_folders_and_what_holds_them() {
+        let include = vec!["src/app".to_string(), "lib".to_string()];
+        assert!(served(&include, "src/app"));
+        assert!(served(&include, "src/app/main.rs"));
+        assert!(served(&include, "lib/x.rs"));
+        assert!(!served(&include, "src/application.rs"));
+        assert!(!served(&include, "src/main.rs"));
+        assert!(!served(&include, "library/x.rs"));
+        assert!(holds_served(&include, ""));
+        assert!(holds_served(&include, "src"));
+        assert!(!holds_served(&include, "src/main.rs"));
+        assert!(!holds_served(&include, "sr"));
+        assert!(served(&[], "anything/at/all"));
     }
 }

@@ -64,6 +64,14 @@ impl RootDir {
     pub fn is_file(&self, path: &str) -> bool {
         self.stat(path).is_ok_and(|s| s.is_file)
     }
+
+    /// Whether `path` is a folder reached inside the root (`""`: the root).
+    pub fn is_dir(&self, path: &str) -> bool {
+        if path.is_empty() {
+            return true;
+        }
+        self.dir.symlink_metadata(path).is_ok_and(|m| m.is_dir())
+    }
 }
 
 #[cfg(test)]

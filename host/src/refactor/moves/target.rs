@@ -38,7 +38,7 @@ impl Target {
             }
             (Some(_), true) if !layout.follows_paths() => source.path.clone(),
             (Some(module), true) => module_file(analysis, source, module)?,
-            _ => crate::workspace::paths::resolve(root, requested)?,
+            _ => analysis.workspace().resolve(requested)?,
         };
         let invalid = |reason: String| RefactorError::InvalidTargetPath {
             path: path.clone(),

@@ -1,0 +1,143 @@
+//! The hosted mode's files: `projects.toml` (the projects, their limits,
+//! where run-time projects may live) and the tokens file.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::ProjectsError;
+use super::limits::ProjectLimits;
+
+/// `projects.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectsFile {
+    /// Limits every project has unless it says otherwise.
+    #[serde(default)]
+    pub defaults: LimitsSection,
+    /// Folders under which `create_project` may place a project's root.
+    /// Empty: projects are only those of this file.
+    #[serde(default)]
+    pub project_roots: Vec<PathBuf>,
+    #[serde(default, rename = "project")]
+    pub projects: Vec<ProjectSection>,
+}
+
+/// One `[[project]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectSection {
+    /// What clients pass as `projectId`.
+    pub id: String,
+    /// The project's root (relative paths are relative to the file).
+    pub root: PathBuf,
+    /// Folders under the root that are served; empty: all of it.
+    #[serde(default)]
+    pub include: Vec<String>,
+    #[serde(default)]
+    pub limits: LimitsSection,
+}
+
+/// Limits, each optional (a project's fall back on `[defaults]`, those on
+/// [`ProjectLimits::default`]).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSection {
+    pub requests_per_second: Option<u32>,
+    pub burst: Option<u32>,
+    pub max_concurrent: Option<u32>,
+    pub max_response_bytes: Option<usize>,
+    pub request_timeout_ms: Option<u64>,
+}
+
+impl LimitsSection {
+    /// These limits over `base`.
+    pub fn over(&self, base: &ProjectLimits) -> Result<ProjectLimits, ProjectsError> {
+        let limits = ProjectLimits {
+            requests_per_second: self.requests_per_second.unwrap_or(base.requests_per_second),
+            burst: self.burst.unwrap_or(base.burst),
+            max_concurrent: self.max_concurrent.unwrap_or(base.max_concurrent),
+            max_response_bytes: self.max_response_bytes.unwrap_or(base.max_response_bytes),
+            request_timeout: self
+                .request_timeout_ms
+                .map_or(base.request_timeout, std::time::Duration::from_millis),
+        };
+        limits.check()?;
+        Ok(limits)
+    }
+}
+
+impl ProjectsFile {
+    /// Read and check `path`; roots are made absolute against its folder.
+    pub fn read(path: &Path) -> Result<Self, ProjectsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ProjectsError::File {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let mut file: ProjectsFile = toml::from_str(&text).map_err(|e| ProjectsError::File {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        for project in &mut file.projects {
+            if project.root.is_relative() {
+                project.root = base.join(&project.root);
+            }
+        }
+        for folder in &mut file.project_roots {
+            if folder.is_relative() {
+                *folder = base.join(&*folder);
+            }
+        }
+        let mut seen = HashSet::new();
+        for project in &file.projects {
+            super::check_id(&project.id)?;
+            if !seen.insert(project.id.as_str()) {
+                return Err(ProjectsError::Duplicate {
+                    id: project.id.clone(),
+                });
+            }
+        }
+        Ok(file)
+    }
+}
+
+/// The tokens file: `[[token]]` tables.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokensFile {
+    #[serde(default, rename = "token")]
+    pub tokens: Vec<TokenSection>,
+}
+
+/// One `[[token]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenSection {
+    /// A name for logs (never the secret).
+    pub name: String,
+    /// The bearer token itself, or `sha256:` and its hex digest.
+    pub secret: String,
+    /// Project ids it may use; `"*"`: every project.
+    pub projects: Vec<String>,
+    /// Whether it may create and remove projects.
+    #[serde(default)]
+    pub admin: bool,
+    /// Its own rate, else the default token rate.
+    pub requests_per_second: Option<u32>,
+    pub burst: Option<u32>,
+}
+
+impl TokensFile {
+    pub fn read(path: &Path) -> Result<Self, ProjectsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ProjectsError::File {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        toml::from_str(&text).map_err(|e| ProjectsError::File {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })
+    }
+}

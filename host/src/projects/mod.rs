@@ -1,0 +1,383 @@
+//! Hosted projects: the workspaces one server answers for, each with its
+//! own root, include paths, index database, watcher and limits, and the
+//! grants that say which caller may use which.
+
+pub mod access;
+pub mod config;
+pub mod limits;
+pub mod tools;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use crate::error::ToolError;
+use crate::runtime::PluginRegistry;
+use crate::tools::ToolContext;
+use crate::workspace::Workspace;
+
+use self::access::Grant;
+use self::config::{LimitsSection, ProjectsFile};
+use self::limits::{Concurrency, ProjectLimits, Rate};
+
+/// Longest project id, in characters.
+const MAX_ID_CHARS: usize = 64;
+/// Most projects one server holds.
+pub const MAX_PROJECTS: usize = 256;
+
+/// A hosted-mode configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectsError {
+    #[error("{}: {reason}", path.display())]
+    File { path: PathBuf, reason: String },
+    #[error("project id `{id}`: {reason}")]
+    InvalidId { id: String, reason: &'static str },
+    #[error("project `{id}` is declared twice")]
+    Duplicate { id: String },
+    #[error("project `{id}`: {reason}")]
+    Root { id: String, reason: String },
+    #[error("limit `{field}` would refuse every request")]
+    Limit { field: &'static str },
+    #[error("token `{name}`: {reason}")]
+    Token { name: String, reason: String },
+}
+
+/// A project id: 1 to 64 of ASCII letters, digits, `-`, `_` and `.`, not
+/// starting with `.`.
+pub fn check_id(id: &str) -> Result<(), ProjectsError> {
+    let invalid = |reason| {
+        Err(ProjectsError::InvalidId {
+            id: id.chars().take(MAX_ID_CHARS).collect(),
+            reason,
+        })
+    };
+    if id.is_empty() {
+        return invalid("it is empty");
+    }
+    if id.chars().count() > MAX_ID_CHARS {
+        return invalid("it is longer than 64 characters");
+    }
+    if id.starts_with('.') {
+        return invalid("it starts with `.`");
+    }
+    if !id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return invalid("only ASCII letters, digits, `-`, `_` and `.` may be used");
+    }
+    Ok(())
+}
+
+/// Opens a project's workspace: the plugins all projects share, where
+/// index databases live, whether to watch.
+pub struct WorkspaceOpener {
+    pub plugins: Arc<PluginRegistry>,
+    pub cache_dir: Option<PathBuf>,
+    pub watch: bool,
+    pub tool_names: Vec<&'static str>,
+}
+
+impl WorkspaceOpener {
+    /// The workspace at `root` serving `include`, its index started.
+    pub fn open(&self, root: &Path, include: &[String]) -> anyhow::Result<Arc<ToolContext>> {
+        let mut workspace = match &self.cache_dir {
+            Some(dir) => Workspace::with_store(root, self.plugins.clone(), dir)?,
+            None => Workspace::new(root, self.plugins.clone())?,
+        };
+        workspace.set_include(include)?;
+        workspace.recover();
+        if self.watch {
+            workspace.watch();
+        }
+        let workspace = Arc::new(workspace);
+        workspace.start_refresh();
+        Ok(Arc::new(ToolContext {
+            workspace,
+            tool_names: self.tool_names.clone(),
+            gate: Default::default(),
+        }))
+    }
+}
+
+/// One served project.
+pub struct Project {
+    pub id: String,
+    pub context: Arc<ToolContext>,
+    pub include: Vec<String>,
+    pub limits: ProjectLimits,
+    rate: Rate,
+    concurrency: Concurrency,
+    /// The token that created it at run time (it may use it).
+    created_by: Option<Arc<str>>,
+}
+
+impl Project {
+    fn new(
+        id: String,
+        context: Arc<ToolContext>,
+        include: Vec<String>,
+        limits: ProjectLimits,
+    ) -> Self {
+        Project {
+            rate: Rate::new(limits.requests_per_second, limits.burst),
+            concurrency: Concurrency::new(limits.max_concurrent),
+            id,
+            context,
+            include,
+            limits,
+            created_by: None,
+        }
+    }
+
+    /// Whether `grant` may use this project.
+    pub fn allows(&self, grant: &Grant) -> bool {
+        grant.names(&self.id) || self.created_by.as_deref() == Some(&*grant.name)
+    }
+
+    /// Take one request from the project's rate, or the wait until one.
+    pub fn take(&self) -> Result<(), std::time::Duration> {
+        self.rate.take()
+    }
+
+    /// A slot among the project's concurrent calls.
+    pub fn enter(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.concurrency.enter()
+    }
+
+    /// The project as `list_projects` shows it.
+    pub fn describe(&self) -> serde_json::Value {
+        let snapshot = self.context.workspace.snapshot();
+        serde_json::json!({
+            "projectId": self.id,
+            "root": self.context.workspace.root().display().to_string(),
+            "include": self.include,
+            "fileCount": snapshot.files.len(),
+            "symbolCount": snapshot.symbol_count(),
+            "limits": {
+                "requestsPerSecond": self.limits.requests_per_second,
+                "burst": self.limits.burst,
+                "maxConcurrent": self.concurrency.limit(),
+                "maxResponseBytes": self.limits.max_response_bytes,
+                "requestTimeoutMs": self.limits.request_timeout.as_millis() as u64,
+            },
+        })
+    }
+}
+
+/// The projects a hosted server answers for.
+pub struct ProjectRegistry {
+    projects: RwLock<BTreeMap<String, Arc<Project>>>,
+    opener: WorkspaceOpener,
+    defaults: ProjectLimits,
+    /// Canonical folders under which run-time projects may be created.
+    project_roots: Vec<PathBuf>,
+}
+
+impl ProjectRegistry {
+    /// The projects of `file`, each opened (and its index started).
+    pub fn load(file: ProjectsFile, opener: WorkspaceOpener) -> Result<Self, ProjectsError> {
+        let defaults = file.defaults.over(&ProjectLimits::default())?;
+        let registry = ProjectRegistry {
+            projects: RwLock::new(BTreeMap::new()),
+            opener,
+            defaults,
+            project_roots: file
+                .project_roots
+                .iter()
+                .filter_map(|folder| match folder.canonicalize() {
+                    Ok(folder) => Some(folder),
+                    Err(error) => {
+                        tracing::warn!(folder = %folder.display(), %error, "project_roots entry skipped");
+                        None
+                    }
+                })
+                .collect(),
+        };
+        for project in file.projects {
+            registry.insert(
+                project.id,
+                &project.root,
+                project.include,
+                &project.limits,
+                None,
+            )?;
+        }
+        Ok(registry)
+    }
+
+    /// Open and add a project.
+    fn insert(
+        &self,
+        id: String,
+        root: &Path,
+        include: Vec<String>,
+        limits: &LimitsSection,
+        created_by: Option<Arc<str>>,
+    ) -> Result<Arc<Project>, ProjectsError> {
+        check_id(&id)?;
+        let root_error = |reason: String| ProjectsError::Root {
+            id: id.clone(),
+            reason,
+        };
+        let canonical = root
+            .canonicalize()
+            .map_err(|e| root_error(format!("root {}: {e}", root.display())))?;
+        let limits = limits.over(&self.defaults)?;
+        {
+            let projects = crate::sync::read(&self.projects);
+            if projects.contains_key(&id) {
+                return Err(ProjectsError::Duplicate { id });
+            }
+            if projects.len() >= MAX_PROJECTS {
+                return Err(root_error(format!(
+                    "a server holds at most {MAX_PROJECTS} projects"
+                )));
+            }
+            if let Some(other) = projects
+                .values()
+                .find(|p| p.context.workspace.root() == canonical)
+            {
+                return Err(root_error(format!(
+                    "project `{}` already serves {}",
+                    other.id,
+                    canonical.display()
+                )));
+            }
+        }
+        let context = self
+            .opener
+            .open(&canonical, &include)
+            .map_err(|e| root_error(format!("{e:#}")))?;
+        let mut project = Project::new(id.clone(), context, include, limits);
+        project.created_by = created_by;
+        let project = Arc::new(project);
+        let mut projects = crate::sync::write(&self.projects);
+        if projects.contains_key(&id) {
+            return Err(ProjectsError::Duplicate { id });
+        }
+        projects.insert(id, project.clone());
+        tracing::info!(project = %project.id, root = %canonical.display(), "project served");
+        Ok(project)
+    }
+
+    /// The project `id` as `grant` may see it: PROJECT_NOT_FOUND when it is
+    /// not served or not the grant's (the two are not told apart).
+    pub fn get(&self, id: &str, grant: &Grant) -> Result<Arc<Project>, ToolError> {
+        let projects = crate::sync::read(&self.projects);
+        match projects.get(id) {
+            Some(project) if project.allows(grant) => Ok(project.clone()),
+            _ => Err(ToolError::ProjectNotFound {
+                project: id.chars().take(MAX_ID_CHARS * 2).collect(),
+                known: visible(&projects, grant),
+            }),
+        }
+    }
+
+    /// The ids `grant` may use, sorted.
+    pub fn ids_for(&self, grant: &Grant) -> Vec<String> {
+        visible(&crate::sync::read(&self.projects), grant)
+    }
+
+    /// The projects `grant` may use.
+    pub fn projects_for(&self, grant: &Grant) -> Vec<Arc<Project>> {
+        crate::sync::read(&self.projects)
+            .values()
+            .filter(|p| p.allows(grant))
+            .cloned()
+            .collect()
+    }
+
+    /// Create a project at run time: `root` must lie in one of the
+    /// configured project roots.
+    pub fn create(
+        &self,
+        id: &str,
+        root: &str,
+        include: Vec<String>,
+        grant: &Grant,
+    ) -> Result<Arc<Project>, ToolError> {
+        if !grant.admin {
+            return Err(ToolError::NotPermitted {
+                action: "create_project".into(),
+                reason: "the token may not create projects".into(),
+            });
+        }
+        check_id(id).map_err(|e| ToolError::invalid("projectId", e.to_string()))?;
+        if self.project_roots.is_empty() {
+            return Err(ToolError::NotPermitted {
+                action: "create_project".into(),
+                reason: "this server has no `project_roots`: its projects are those of its projects file".into(),
+            });
+        }
+        if root.contains('\0') {
+            return Err(ToolError::invalid("root", "the path contains a NUL byte"));
+        }
+        let canonical = Path::new(root)
+            .canonicalize()
+            .map_err(|e| ToolError::invalid("root", format!("{root}: {e}")))?;
+        if !self.project_roots.iter().any(|r| canonical.starts_with(r)) {
+            return Err(ToolError::PathOutsideBoundary {
+                path: root.to_string(),
+            });
+        }
+        self.insert(
+            id.to_string(),
+            &canonical,
+            include,
+            &LimitsSection::default(),
+            Some(grant.name.clone()),
+        )
+        .map_err(|e| match e {
+            ProjectsError::Duplicate { .. } => ToolError::invalid("projectId", e.to_string()),
+            ProjectsError::Root { .. } => ToolError::invalid("root", e.to_string()),
+            other => ToolError::invalid("include", other.to_string()),
+        })
+    }
+
+    /// Stop serving project `id` (its calls in flight finish first).
+    pub fn remove(&self, id: &str, grant: &Grant) -> Result<Arc<Project>, ToolError> {
+        let project = self.get(id, grant)?;
+        if !grant.admin {
+            return Err(ToolError::NotPermitted {
+                action: "remove_project".into(),
+                reason: "the token may not remove projects".into(),
+            });
+        }
+        crate::sync::write(&self.projects).remove(id);
+        tracing::info!(project = %id, "project removed");
+        Ok(project)
+    }
+}
+
+fn visible(projects: &BTreeMap<String, Arc<Project>>, grant: &Grant) -> Vec<String> {
+    projects
+        .values()
+        .filter(|p| p.allows(grant))
+        .map(|p| p.id.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn project_ids_are_short_plain_names() {
+        for good in ["app", "my-lib_2", "a.b", "X"] {
+            assert!(check_id(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            ".hidden",
+            "a/b",
+            "../x",
+            "a b",
+            "é",
+            &"x".repeat(65),
+            "a\0b",
+        ] {
+            assert!(check_id(bad).is_err(), "{bad:?}");
+        }
+    }
+}
