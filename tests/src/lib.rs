@@ -3,6 +3,8 @@
 //! starting `lingo serve` either behind the official MCP client (rmcp) or as
 //! a raw child process spoken to in JSON-RPC lines.
 
+pub mod hosted;
+
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::OnceLock;

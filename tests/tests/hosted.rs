@@ -1,0 +1,618 @@
+//! Hosted mode over Streamable HTTP, driven by the official client: tokens
+//! and the projects each may use, include paths, run-time projects, rate
+//! and size limits, refusals before authentication, and a load of 10,000
+//! calls across three projects.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use lingo_e2e::hosted::{HostedServer, HttpClient, rpc_error};
+use lingo_e2e::{PATIENCE, Scratch};
+use serde_json::{Value, json};
+
+const TOKEN_BOTH: &str = "secret-both-0123456789";
+const TOKEN_ALPHA: &str = "secret-alpha-0123456789";
+const TOKEN_ADMIN: &str = "secret-admin-0123456789";
+
+/// Write project `id` under `dir`: a Rust file declaring a function only it
+/// has, one every project has, and a folder `private/` with another.
+fn project(dir: &Scratch, id: &str) {
+    project_at(dir, id, id);
+}
+
+/// [`project`] in folder `folder`.
+fn project_at(dir: &Scratch, folder: &str, id: &str) {
+    dir.write(
+        &format!("{folder}/src/lib.rs"),
+        format!(
+            "/// Only in {id}.\npub fn only_in_{id}() -> u32 {{\n    shared() + 1\n}}\n\npub fn shared() -> u32 {{\n    41\n}}\n"
+        ),
+    );
+    dir.write(
+        &format!("{folder}/private/notes.rs"),
+        format!("pub fn private_of_{id}() {{}}\n"),
+    );
+}
+
+const TOKENS: &str = r#"
+[[token]]
+name = "both"
+secret = "secret-both-0123456789"
+projects = ["alpha", "beta"]
+
+[[token]]
+name = "alpha-only"
+secret = "secret-alpha-0123456789"
+projects = ["alpha"]
+
+[[token]]
+name = "admin"
+secret = "secret-admin-0123456789"
+projects = ["*"]
+admin = true
+"#;
+
+/// The names of the symbols a `search_symbols` answer lists.
+fn names(answer: &Value) -> Vec<String> {
+    answer["symbols"]
+        .as_array()
+        .map(|symbols| {
+            symbols
+                .iter()
+                .filter_map(|s| s["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn wait_indexed(client: &HttpClient, project: &str) {
+    let started = Instant::now();
+    loop {
+        let answer = client
+            .ok(
+                "search_symbols",
+                json!({ "projectId": project, "query": "shared" }),
+            )
+            .await;
+        if !names(&answer).is_empty() {
+            return;
+        }
+        assert!(started.elapsed() < PATIENCE, "{project} never indexed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_token_reaches_only_its_projects_and_their_included_folders() {
+    let dir = Scratch::new("hosted-tokens");
+    for id in ["alpha", "beta", "gamma"] {
+        project(&dir, id);
+    }
+    let projects = r#"
+[[project]]
+id = "alpha"
+root = "alpha"
+
+[[project]]
+id = "beta"
+root = "beta"
+include = ["src"]
+
+[[project]]
+id = "gamma"
+root = "gamma"
+"#;
+    let server = HostedServer::start_in(dir, projects, Some(TOKENS), &[])
+        .await
+        .expect("server starts");
+    let alpha_only = server.connect(Some(TOKEN_ALPHA)).await.expect("session");
+    wait_indexed(&alpha_only, "alpha").await;
+
+    // tools/list: every workspace tool requires projectId; the project
+    // tools are there.
+    let tools = alpha_only
+        .client
+        .list_all_tools()
+        .await
+        .expect("tools/list");
+    for tool in &tools {
+        let required = tool
+            .input_schema
+            .get("required")
+            .cloned()
+            .unwrap_or_default();
+        let needs_project = required
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("projectId")));
+        assert_eq!(
+            needs_project,
+            tool.name != "list_projects",
+            "{}: required {required}",
+            tool.name
+        );
+    }
+    for name in [
+        "list_projects",
+        "create_project",
+        "remove_project",
+        "find_references",
+    ] {
+        assert!(tools.iter().any(|t| t.name == name), "{name} listed");
+    }
+
+    // The token's projects and nothing else.
+    let listed = alpha_only.ok("list_projects", json!({})).await;
+    let ids: Vec<&str> = listed["projects"]
+        .as_array()
+        .expect("projects")
+        .iter()
+        .filter_map(|p| p["projectId"].as_str())
+        .collect();
+    assert_eq!(ids, ["alpha"]);
+    let found = alpha_only
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "alpha", "query": "only_in" }),
+        )
+        .await;
+    assert_eq!(names(&found), ["only_in_alpha"]);
+    for other in ["beta", "gamma", "nope", "../alpha", ""] {
+        let error = alpha_only
+            .refused(
+                "search_symbols",
+                json!({ "projectId": other, "query": "only_in" }),
+            )
+            .await;
+        assert_eq!(error["code"], "PROJECT_NOT_FOUND", "{other}: {error}");
+        assert_eq!(
+            error["details"]["knownProjects"],
+            json!(["alpha"]),
+            "{error}"
+        );
+    }
+    let error = alpha_only
+        .refused("search_symbols", json!({ "query": "only_in" }))
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("projectId"),
+        "{error}"
+    );
+
+    // A token with two projects gets each one's answers only.
+    let both = server.connect(Some(TOKEN_BOTH)).await.expect("session");
+    wait_indexed(&both, "beta").await;
+    let found = both
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "beta", "query": "only_in" }),
+        )
+        .await;
+    assert_eq!(names(&found), ["only_in_beta"]);
+    let error = both
+        .refused(
+            "search_symbols",
+            json!({ "projectId": "gamma", "query": "x" }),
+        )
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+
+    // Beta serves `src/` only: `private/` is neither indexed nor readable.
+    let found = both
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "beta", "query": "private_of" }),
+        )
+        .await;
+    assert!(names(&found).is_empty(), "{found}");
+    let error = both
+        .refused(
+            "get_outline",
+            json!({ "projectId": "beta", "path": "private/notes.rs" }),
+        )
+        .await;
+    assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error}");
+    let outline = both
+        .ok(
+            "get_outline",
+            json!({ "projectId": "beta", "path": "src/lib.rs" }),
+        )
+        .await;
+    assert!(outline.to_string().contains("only_in_beta"), "{outline}");
+    // Alpha serves everything under its root.
+    let found = alpha_only
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "alpha", "query": "private_of" }),
+        )
+        .await;
+    assert_eq!(names(&found), ["private_of_alpha"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
+    let dir = Scratch::new("hosted-auth");
+    project(&dir, "alpha");
+    let server = HostedServer::start_in(
+        dir,
+        "[[project]]\nid = \"alpha\"\nroot = \"alpha\"\n",
+        Some(TOKENS),
+        &[],
+    )
+    .await
+    .expect("server starts");
+    let http = reqwest::Client::new();
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "1" } }
+    });
+    let post = |token: Option<&str>, origin: Option<&str>| {
+        let mut request = http
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(initialize.to_string());
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        request.send()
+    };
+    for (token, expected) in [
+        (None, "invalid_request"),
+        (Some("secret-both-012345678"), "invalid_token"),
+        // `Bearer` and nothing else: no token given.
+        (Some(""), "invalid_request"),
+        (Some("secret-both-0123456789x"), "invalid_token"),
+    ] {
+        let response = post(token, None).await.expect("an HTTP answer");
+        assert_eq!(response.status().as_u16(), 401, "{token:?}");
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            challenge.starts_with("Bearer ") && challenge.contains(expected),
+            "{token:?}: {challenge}"
+        );
+    }
+    // DNS rebinding: a page elsewhere may not drive the server.
+    let response = post(Some(TOKEN_BOTH), Some("http://attacker.example"))
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(response.status().as_u16(), 403);
+    let response = http
+        .post(&server.url)
+        .header("host", "attacker.example")
+        .header("authorization", format!("Bearer {TOKEN_BOTH}"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .expect("an HTTP answer");
+    assert!(
+        response.status().is_client_error(),
+        "foreign Host: {}",
+        response.status()
+    );
+    // The right token passes.
+    let response = post(Some(TOKEN_BOTH), None).await.expect("an HTTP answer");
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.headers().contains_key("mcp-session-id"));
+    // The official client with a wrong token cannot start a session.
+    assert!(
+        server
+            .connect(Some("not-a-token-at-all-000"))
+            .await
+            .is_err()
+    );
+    assert!(server.connect(None).await.is_err());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rates_concurrency_and_sizes_are_limited_with_a_retry_hint() {
+    let dir = Scratch::new("hosted-limits");
+    project(&dir, "slow");
+    project(&dir, "small");
+    dir.write(
+        "small/src/big.rs",
+        (0..400)
+            .map(|i| format!("pub fn function_number_{i}() -> u32 {{ {i} }}\n"))
+            .collect::<String>(),
+    );
+    let projects = r#"
+[[project]]
+id = "slow"
+root = "slow"
+limits = { requests_per_second = 1, burst = 3 }
+
+[[project]]
+id = "small"
+root = "small"
+limits = { max_response_bytes = 4096 }
+"#;
+    let tokens = format!(
+        "{TOKENS}\n[[token]]\nname = \"stingy\"\nsecret = \"secret-stingy-0123456789\"\nprojects = [\"*\"]\nrequests_per_second = 1\nburst = 2\n"
+    );
+    let server = HostedServer::start_in(dir, projects, Some(&tokens), &[])
+        .await
+        .expect("server starts");
+    let admin = server.connect(Some(TOKEN_ADMIN)).await.expect("session");
+    // The project's burst, then a refusal saying when to retry.
+    let call = || admin.call("health_check", json!({ "projectId": "slow" }));
+    for _ in 0..3 {
+        assert!(call().await.is_ok());
+    }
+    let error = rpc_error(call().await);
+    assert_eq!(error.code.0, -32003, "{error:?}");
+    let data = error.data.expect("data");
+    assert_eq!(data["code"], "RATE_LIMITED");
+    assert_eq!(data["scope"], "project");
+    assert_eq!(data["projectId"], "slow");
+    let retry = data["retryAfterMs"].as_u64().expect("retryAfterMs");
+    assert!((1..=1000).contains(&retry), "{retry}");
+    // After the hint, it passes again.
+    tokio::time::sleep(Duration::from_millis(retry + 50)).await;
+    assert!(call().await.is_ok());
+
+    // A token's own rate, across projects.
+    let stingy = server
+        .connect(Some("secret-stingy-0123456789"))
+        .await
+        .expect("session");
+    for _ in 0..2 {
+        assert!(stingy.call("list_projects", json!({})).await.is_ok());
+    }
+    let error = rpc_error(
+        stingy
+            .call("health_check", json!({ "projectId": "small" }))
+            .await,
+    );
+    assert_eq!(error.code.0, -32003);
+    assert_eq!(error.data.expect("data")["scope"], "token");
+
+    // An answer over the project's byte cap is refused, not cut.
+    wait_indexed(&admin, "small").await;
+    let error = admin
+        .refused(
+            "get_outline",
+            json!({ "projectId": "small", "path": "src/big.rs", "format": "json" }),
+        )
+        .await;
+    assert_eq!(error["code"], "RESOURCE_LIMIT_EXCEEDED", "{error}");
+    assert_eq!(error["details"]["limitBytes"], 4096);
+    let outline = admin
+        .ok(
+            "get_outline",
+            json!({ "projectId": "small", "path": "src/lib.rs" }),
+        )
+        .await;
+    assert!(outline.to_string().contains("only_in_small"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
+    let dir = Scratch::new("hosted-runtime");
+    project(&dir, "alpha");
+    project_at(&dir, "pool/fresh", "fresh");
+    project(&dir, "elsewhere");
+    let projects = "project_roots = [\"pool\"]\n\n[[project]]\nid = \"alpha\"\nroot = \"alpha\"\n";
+    let server = HostedServer::start_in(dir, projects, Some(TOKENS), &[])
+        .await
+        .expect("server starts");
+    let pool = server.dir().join("pool/fresh");
+    let outside = server.dir().join("elsewhere");
+    let admin = server.connect(Some(TOKEN_ADMIN)).await.expect("session");
+    let user = server.connect(Some(TOKEN_BOTH)).await.expect("session");
+
+    let error = user
+        .refused(
+            "create_project",
+            json!({ "projectId": "fresh", "root": pool.display().to_string() }),
+        )
+        .await;
+    assert_eq!(error["code"], "PERMISSION_DENIED", "{error}");
+    let error = admin
+        .refused(
+            "create_project",
+            json!({ "projectId": "fresh", "root": outside.display().to_string() }),
+        )
+        .await;
+    assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error}");
+    let escape = format!("{}/../../elsewhere", pool.display());
+    let error = admin
+        .refused(
+            "create_project",
+            json!({ "projectId": "fresh", "root": escape }),
+        )
+        .await;
+    assert_eq!(error["code"], "PATH_OUTSIDE_BOUNDARY", "{error}");
+    for bad_id in ["../x", "", ".hidden", "a/b"] {
+        let error = admin
+            .refused(
+                "create_project",
+                json!({ "projectId": bad_id, "root": pool.display().to_string() }),
+            )
+            .await;
+        assert_eq!(error["code"], "INVALID_PARAM", "{bad_id}: {error}");
+        assert_eq!(error["details"]["field"], "projectId");
+    }
+    let error = admin
+        .refused(
+            "create_project",
+            json!({ "projectId": "alpha", "root": pool.display().to_string() }),
+        )
+        .await;
+    assert_eq!(error["code"], "INVALID_PARAM", "{error}");
+
+    let created = admin
+        .ok(
+            "create_project",
+            json!({ "projectId": "fresh", "root": pool.display().to_string() }),
+        )
+        .await;
+    assert_eq!(created["created"]["projectId"], "fresh");
+    wait_indexed(&admin, "fresh").await;
+    let found = admin
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "fresh", "query": "only_in" }),
+        )
+        .await;
+    assert_eq!(names(&found), ["only_in_fresh"]);
+    // A token naming other projects does not see it.
+    let error = user
+        .refused(
+            "search_symbols",
+            json!({ "projectId": "fresh", "query": "x" }),
+        )
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+
+    let error = user
+        .refused("remove_project", json!({ "projectId": "alpha" }))
+        .await;
+    assert_eq!(error["code"], "PERMISSION_DENIED", "{error}");
+    let removed = admin
+        .ok("remove_project", json!({ "projectId": "fresh" }))
+        .await;
+    assert_eq!(removed["removed"], "fresh");
+    let error = admin
+        .refused(
+            "search_symbols",
+            json!({ "projectId": "fresh", "query": "x" }),
+        )
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+    let listed = admin.ok("list_projects", json!({})).await;
+    assert_eq!(listed["projects"].as_array().map(Vec::len), Some(1));
+    server.stop().await;
+}
+
+/// 10,000 `tools/call`s over HTTP, 128 in flight from 8 sessions, across
+/// three projects: every call answered once, by its own project. Prints
+/// the latencies and the server's peak memory (BENCHMARKS.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_calls_across_three_projects_are_each_answered_once_by_their_project() {
+    const CALLS: usize = 10_000;
+    const SESSIONS: usize = 8;
+    const IN_FLIGHT_PER_SESSION: usize = 16;
+    let dir = Scratch::new("hosted-load");
+    let ids = ["alpha", "beta", "gamma"];
+    for id in ids {
+        project(&dir, id);
+    }
+    let projects: String = ids
+        .iter()
+        .map(|id| {
+            format!(
+                "[[project]]\nid = \"{id}\"\nroot = \"{id}\"\nlimits = {{ requests_per_second = 1000000, burst = 1000000, max_concurrent = 128 }}\n\n"
+            )
+        })
+        .collect();
+    let tokens = "[[token]]\nname = \"load\"\nsecret = \"secret-load-0123456789\"\nprojects = [\"*\"]\nrequests_per_second = 1000000\nburst = 1000000\n";
+    let server = HostedServer::start_in(dir, &projects, Some(tokens), &[])
+        .await
+        .expect("server starts");
+    let mut sessions = Vec::new();
+    for _ in 0..SESSIONS {
+        sessions.push(Arc::new(
+            server
+                .connect(Some("secret-load-0123456789"))
+                .await
+                .expect("session"),
+        ));
+    }
+    for id in ids {
+        wait_indexed(&sessions[0], id).await;
+    }
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for s in 0..SESSIONS {
+        for _ in 0..IN_FLIGHT_PER_SESSION {
+            let session = sessions[s].clone();
+            let next = next.clone();
+            workers.spawn(async move {
+                let mut seen = Vec::new();
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if n >= CALLS {
+                        return seen;
+                    }
+                    let project = ["alpha", "beta", "gamma"][n % 3];
+                    let (tool, arguments) = if n % 2 == 0 {
+                        (
+                            "search_symbols",
+                            json!({ "projectId": project, "query": "only_in" }),
+                        )
+                    } else {
+                        (
+                            "find_definition",
+                            json!({ "projectId": project, "symbol": format!("only_in_{project}") }),
+                        )
+                    };
+                    let sent = Instant::now();
+                    let result = session.call(tool, arguments).await;
+                    let latency = sent.elapsed();
+                    let answer = match result {
+                        Ok(result) if result.is_error != Some(true) => {
+                            result.structured_content.unwrap_or_default()
+                        }
+                        other => panic!("call {n} ({tool} in {project}): {other:?}"),
+                    };
+                    seen.push((n, project, answer.to_string(), latency));
+                }
+            });
+        }
+    }
+    let mut answered = BTreeMap::new();
+    let mut latencies = Vec::new();
+    while let Some(done) = workers.join_next().await {
+        for (n, project, answer, latency) in done.expect("worker") {
+            // Answered by its own project: its own function, no other's.
+            assert!(
+                answer.contains(&format!("only_in_{project}")),
+                "{n}: {answer}"
+            );
+            for other in ["alpha", "beta", "gamma"].iter().filter(|o| **o != project) {
+                assert!(
+                    !answer.contains(&format!("only_in_{other}")),
+                    "{n}: {answer}"
+                );
+            }
+            assert!(
+                answered.insert(n, project).is_none(),
+                "call {n} answered twice"
+            );
+            latencies.push(latency);
+        }
+    }
+    let elapsed = started.elapsed();
+    assert_eq!(answered.len(), CALLS, "every call answered");
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+    let memory = server.memory().expect("server memory");
+    eprintln!(
+        "hosted load: {CALLS} calls, {} in flight from {SESSIONS} sessions, 3 projects: {:.1} s, {:.0} calls/s, p50 {:.1} ms, p99 {:.1} ms, server peak RSS {} MiB",
+        SESSIONS * IN_FLIGHT_PER_SESSION,
+        elapsed.as_secs_f64(),
+        CALLS as f64 / elapsed.as_secs_f64(),
+        at(0.50).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        memory.peak_mib(),
+    );
+    server.stop().await;
+}
