@@ -541,9 +541,9 @@ async fn ten_thousand_calls_across_three_projects_are_each_answered_once_by_thei
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let started = Instant::now();
     let mut workers = tokio::task::JoinSet::new();
-    for s in 0..SESSIONS {
+    for session in &sessions {
         for _ in 0..IN_FLIGHT_PER_SESSION {
-            let session = sessions[s].clone();
+            let session = session.clone();
             let next = next.clone();
             workers.spawn(async move {
                 let mut seen = Vec::new();
@@ -553,7 +553,7 @@ async fn ten_thousand_calls_across_three_projects_are_each_answered_once_by_thei
                         return seen;
                     }
                     let project = ["alpha", "beta", "gamma"][n % 3];
-                    let (tool, arguments) = if n % 2 == 0 {
+                    let (tool, arguments) = if n.is_multiple_of(2) {
                         (
                             "search_symbols",
                             json!({ "projectId": project, "query": "only_in" }),
