@@ -125,6 +125,19 @@ impl HostedServer {
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }
+
+    /// Kill the server at once (SIGKILL: no shutdown of any kind).
+    pub async fn kill(&mut self) {
+        let _ = self.child.kill().await;
+    }
+
+    /// Kill the server and start it again on the same files and cache.
+    pub async fn restart(mut self, extra: &[&str]) -> anyhow::Result<Self> {
+        self.kill().await;
+        let projects = std::fs::read_to_string(self.dir.path().join("projects.toml"))?;
+        let tokens = std::fs::read_to_string(self.dir.path().join("tokens.toml")).ok();
+        Self::start_in(self.dir, &projects, tokens.as_deref(), extra).await
+    }
 }
 
 /// The `address=` of the line saying the server listens.
