@@ -141,3 +141,45 @@ impl TokensFile {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_example_reads() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/hosted/projects.toml");
+        let file = ProjectsFile::read(&path).expect("docs/hosted/projects.toml reads");
+        let ids: Vec<&str> = file.projects.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["host", "sdk"]);
+        assert!(file.projects.iter().all(|p| p.root.is_dir()), "roots exist");
+        let sdk = file.defaults.clone();
+        assert_eq!(sdk.requests_per_second, Some(100));
+    }
+
+    #[test]
+    fn unknown_fields_and_repeated_ids_are_refused() {
+        let dir = std::env::temp_dir().join(format!("lingo-projects-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (text, expected) in [
+            (
+                "[[project]]\nid = \"a\"\nroot = \".\"\nroots = 1\n",
+                "unknown field",
+            ),
+            (
+                "[[project]]\nid = \"a\"\nroot = \".\"\n[[project]]\nid = \"a\"\nroot = \".\"\n",
+                "declared twice",
+            ),
+            ("[[project]]\nid = \"a/b\"\nroot = \".\"\n", "only ASCII"),
+            ("[defaults]\nburst = 0\n", ""),
+        ] {
+            let path = dir.join("projects.toml");
+            std::fs::write(&path, text).unwrap();
+            let outcome = ProjectsFile::read(&path)
+                .and_then(|file| file.defaults.over(&ProjectLimits::default()).map(|_| file));
+            let error = outcome.expect_err("refused").to_string();
+            assert!(error.contains(expected), "{text}: {error}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
