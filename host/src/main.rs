@@ -153,9 +153,9 @@ struct ServeCommand {
 /// Hosted mode: HTTP, projects, tokens.
 #[derive(clap::Args)]
 struct HostedArgs {
-    /// Serve Streamable HTTP on this address (`127.0.0.1:8080`) at `/mcp`
-    /// instead of stdio.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Streamable HTTP at `/mcp` on this address instead of stdio
+    /// (`--http` alone: 127.0.0.1:8080).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<std::net::SocketAddr>,
     /// Serve the projects of this file (see README, "Hosted mode") instead
     /// of `--root`; every tool then takes `projectId`.

@@ -80,12 +80,18 @@ pub struct WorkspaceOpener {
 
 impl WorkspaceOpener {
     /// The workspace at `root` serving `include`, its index started.
-    pub fn open(&self, root: &Path, include: &[String]) -> anyhow::Result<Arc<ToolContext>> {
+    pub fn open(
+        &self,
+        id: &str,
+        root: &Path,
+        include: &[String],
+    ) -> anyhow::Result<Arc<ToolContext>> {
         let mut workspace = match &self.cache_dir {
             Some(dir) => Workspace::with_store(root, self.plugins.clone(), dir)?,
             None => Workspace::new(root, self.plugins.clone())?,
         };
         workspace.set_include(include)?;
+        workspace.set_project_id(id);
         workspace.recover();
         if self.watch {
             workspace.watch();
@@ -247,7 +253,7 @@ impl ProjectRegistry {
         }
         let context = self
             .opener
-            .open(&canonical, &include)
+            .open(&id, &canonical, &include)
             .map_err(|e| root_error(format!("{e:#}")))?;
         let mut project = Project::new(id.clone(), context, include, limits);
         project.created_by = created_by;

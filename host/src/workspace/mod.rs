@@ -277,6 +277,9 @@ pub struct Workspace {
     /// the whole root. Files elsewhere are not indexed, and paths elsewhere
     /// are outside the boundary.
     include: Vec<String>,
+    /// The id clients name the workspace by, when not the root's name
+    /// (a hosted project's).
+    project_id: Option<String>,
 }
 
 impl Workspace {
@@ -303,6 +306,7 @@ impl Workspace {
             initial: OnceLock::new(),
             refresher: refresher::Refresher::default(),
             include: Vec::new(),
+            project_id: None,
             walked_folders: Mutex::new(Vec::new()),
             transactions: transaction::Transactions::new(transaction::folder_for(
                 &crate::runtime::default_cache_dir()
@@ -532,6 +536,11 @@ impl Workspace {
         Ok(())
     }
 
+    /// Name the workspace `id` for clients (a hosted project's id).
+    pub fn set_project_id(&mut self, id: &str) {
+        self.project_id = Some(id.to_string());
+    }
+
     /// The served folders (empty: the whole root).
     pub fn include(&self) -> &[String] {
         &self.include
@@ -557,6 +566,9 @@ impl Workspace {
 
     /// The identifier clients use as `projectId`: the root's directory name.
     pub fn project_id(&self) -> String {
+        if let Some(id) = &self.project_id {
+            return id.clone();
+        }
         self.root
             .file_name()
             .and_then(|n| n.to_str())
