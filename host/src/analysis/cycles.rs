@@ -9,7 +9,6 @@ use std::collections::{HashMap, VecDeque};
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
 use super::Analysis;
@@ -56,13 +55,11 @@ impl Analysis {
         let mut graph: DiGraph<Key, Site> = DiGraph::new();
         let mut index: HashMap<Key, NodeIndex> = HashMap::new();
         let mut seen: HashMap<(NodeIndex, NodeIndex), ()> = HashMap::new();
-        for edge in code.inner().edge_references() {
-            let weight = edge.weight();
+        for (from, to, weight) in code.all_edges() {
             if !weight.kind.is_dependency() || weight.confidence < 1.0 {
                 continue;
             }
             let Some(site) = weight.site else { continue };
-            let (from, to) = (code.weight(edge.source()), code.weight(edge.target()));
             let (from, to) = match level {
                 CycleLevel::Modules => {
                     let (Some(a), Some(b)) = (module_of(from.file()), module_of(to.file())) else {

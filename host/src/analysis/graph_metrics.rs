@@ -243,13 +243,12 @@ impl Analysis {
             .map(|name| (name.clone(), graph.add_node(name)))
             .collect();
         let mut weights: BTreeMap<(NodeIndex, NodeIndex), u32> = BTreeMap::new();
-        for edge in code.inner().edge_references() {
-            let weight = edge.weight();
+        for (from, to, weight) in code.all_edges() {
             if !weight.kind.is_dependency() || weight.confidence < 1.0 {
                 continue;
             }
-            let from = node_name(code.weight(edge.source()));
-            let to = node_name(code.weight(edge.target()));
+            let from = node_name(from);
+            let to = node_name(to);
             let (Some(from), Some(to)) = (from, to) else {
                 continue;
             };

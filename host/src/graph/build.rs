@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::{CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
+use super::overlay::{self, Overlay};
+use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
 use crate::model::SymbolKind;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
@@ -40,11 +41,46 @@ pub(super) struct FileRecord {
     pub(super) path: String,
     pub(super) sha256: String,
     pub(super) shape: u64,
-    /// This file's reference edges: a range of the graph's edge indexes.
+    /// Whether its edges and misses are in the overlay, not the base.
+    in_overlay: bool,
+    /// This file's reference edges: a range of the base graph's edge
+    /// indexes, or of the overlay's edges.
     edges: std::ops::Range<u32>,
-    /// This file's misses: a range of the graph's `unresolved`.
+    /// This file's misses: a range of the base's or the overlay's
+    /// `unresolved`.
     unresolved: std::ops::Range<u32>,
     counts: ResolutionCounts,
+}
+
+impl FileRecord {
+    /// The file's edges as (from, to, edge) nodes of `graph`.
+    fn edges<'g>(&self, graph: &'g CodeGraph) -> Box<dyn Iterator<Item = (Node, Node, Edge)> + 'g> {
+        let range = self.edges.start as usize..self.edges.end as usize;
+        let nodes = &graph.base.graph;
+        if self.in_overlay {
+            Box::new(
+                graph.overlay.edges[range]
+                    .iter()
+                    .map(move |(from, to, edge)| (nodes[*from], nodes[*to], *edge)),
+            )
+        } else {
+            Box::new(
+                nodes.raw_edges()[range]
+                    .iter()
+                    .map(move |e| (nodes[e.source()], nodes[e.target()], e.weight)),
+            )
+        }
+    }
+
+    /// The file's misses in `graph`.
+    fn unresolved<'g>(&self, graph: &'g CodeGraph) -> &'g [Unresolved] {
+        let range = self.unresolved.start as usize..self.unresolved.end as usize;
+        if self.in_overlay {
+            &graph.overlay.unresolved[range]
+        } else {
+            &graph.base.unresolved[range]
+        }
+    }
 }
 
 /// The resolutions an earlier build left, to be reused where the rule
@@ -101,7 +137,21 @@ impl CodeGraph {
         let resolver = Resolver::new(snapshot);
         let table = resolver.table().clone();
         let files = table.files();
-        let shapes: Vec<u64> = files.iter().map(|f| shape(f)).collect();
+        // A file whose bytes did not change keeps its shape.
+        let shapes: Vec<u64> = files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| match previous.and_then(|p| p.files.get(i)) {
+                Some(record)
+                    if record.path == file.path
+                        && !record.sha256.is_empty()
+                        && record.sha256 == file.sha256 =>
+                {
+                    record.shape
+                }
+                _ => shape(file),
+            })
+            .collect();
         // The resolutions of an earlier generation: in memory, or, after a
         // restart, as the index database kept them.
         let earlier = match previous {
@@ -118,6 +168,11 @@ impl CodeGraph {
                     },
                 )
         });
+        if let Some(Earlier::Graph(previous)) = &reusable
+            && let Some(graph) = Self::lay_over(previous, snapshot, &resolver, &shapes, started)
+        {
+            return graph;
+        }
         let sources = resolve_all(&resolver, files, &shapes, reusable.as_ref());
         let fresh: Vec<(usize, Arc<FileResolution>)> = sources
             .iter()
@@ -211,14 +266,10 @@ impl CodeGraph {
                 }
                 (Source::Graph(i), Some(old)) => {
                     let record = &old.files[*i];
-                    let range = record.edges.start as usize..record.edges.end as usize;
-                    for old_edge in &old.graph.raw_edges()[range] {
-                        let from = old.graph[old_edge.source()];
-                        let to = old.graph[old_edge.target()];
-                        graph.add_edge(node(from), node(to), old_edge.weight);
+                    for (from, to, edge) in record.edges(old) {
+                        graph.add_edge(node(from), node(to), edge);
                     }
-                    let range = record.unresolved.start as usize..record.unresolved.end as usize;
-                    unresolved.extend_from_slice(&old.unresolved[range]);
+                    unresolved.extend_from_slice(record.unresolved(old));
                     record.counts
                 }
                 (Source::Graph(_), None) => ResolutionCounts::default(),
@@ -228,6 +279,7 @@ impl CodeGraph {
                 path: file.path.clone(),
                 sha256: file.sha256.clone(),
                 shape: *shape,
+                in_overlay: false,
                 edges: edges_start as u32..graph.edge_count() as u32,
                 unresolved: unresolved_start as u32..unresolved.len() as u32,
                 counts: file_counts,
@@ -255,17 +307,136 @@ impl CodeGraph {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "symbol graph built"
         );
+        let edge_count = graph.edge_count();
         CodeGraph {
-            graph,
-            symbol_base,
-            file_nodes,
-            unresolved,
-            unresolved_by_name,
+            base: Arc::new(Base {
+                graph,
+                symbol_base,
+                file_nodes,
+                unresolved,
+                unresolved_by_name,
+            }),
+            overlay: Overlay::default(),
             counts,
+            edge_count,
             files: records,
             manifests: snapshot.manifests.clone(),
             generation: snapshot.generation,
         }
+    }
+
+    /// The graph of `snapshot` as `previous`'s base with the changed files'
+    /// edges laid over it, when every file kept its shape (the caller
+    /// checked) and few files changed; `None` to build it whole.
+    fn lay_over(
+        previous: &CodeGraph,
+        snapshot: &Snapshot,
+        resolver: &Resolver,
+        shapes: &[u64],
+        started: std::time::Instant,
+    ) -> Option<CodeGraph> {
+        let files = resolver.table().files();
+        let changed: Vec<usize> = (0..files.len())
+            .filter(|&i| previous.files[i].sha256 != files[i].sha256)
+            .collect();
+        let mut masked = if previous.overlay.is_empty() {
+            vec![false; files.len()]
+        } else {
+            previous.overlay.masked().to_vec()
+        };
+        for &i in &changed {
+            masked[i] = true;
+        }
+        let masked_count = masked.iter().filter(|m| **m).count();
+        if changed.len() > overlay::MAX_CHANGED || masked_count > overlay::MAX_MASKED {
+            return None;
+        }
+        // The changed files resolved again, the others' edges reused.
+        let fresh: Vec<(usize, Arc<FileResolution>)> = changed
+            .iter()
+            .map(|&i| {
+                let edges = resolve_file(resolver, i as u32, &files[i]);
+                let resolution = FileResolution {
+                    path: files[i].path.clone(),
+                    sha256: files[i].sha256.clone(),
+                    shape: shapes[i],
+                    edges,
+                };
+                (i, Arc::new(resolution))
+            })
+            .collect();
+        persist::save(snapshot, files, fresh.clone(), Some(previous.generation));
+        let fresh: HashMap<usize, Arc<FileResolution>> = fresh.into_iter().collect();
+
+        let node = |n: Node| previous.node(n);
+        let name_of = |miss: &Unresolved| {
+            let name = files[miss.site.file as usize]
+                .facts
+                .as_ref()
+                .ok()
+                .and_then(|f| f.references.get(miss.site.reference as usize))
+                .map_or("", |r| r.name.as_str());
+            super::name_hash(name)
+        };
+        let laid_files: Vec<usize> = (0..files.len()).filter(|&i| masked[i]).collect();
+        let mut laid = Overlay::masking(masked);
+        let mut records = previous.files.clone();
+        let mut counts = previous.counts;
+        let mut edge_count = previous.edge_count;
+        for i in laid_files {
+            let old = previous.files[i].clone();
+            let (ranges, file_counts) = match fresh.get(&i) {
+                Some(resolution) => {
+                    let edges = &resolution.edges;
+                    edge_count = edge_count - old.edges.len() + edges.edges.len();
+                    sub_counts(&mut counts, &old.counts);
+                    add_counts(&mut counts, &edges.counts);
+                    let ranges = laid.push_file(
+                        edges
+                            .edges
+                            .iter()
+                            .map(|(from, to, edge)| (node(*from), node(*to), *edge)),
+                        edges.unresolved.iter().map(|miss| (*miss, name_of(miss))),
+                    );
+                    (ranges, edges.counts)
+                }
+                None => {
+                    let ranges = laid.push_file(
+                        old.edges(previous)
+                            .map(|(from, to, edge)| (node(from), node(to), edge)),
+                        old.unresolved(previous)
+                            .iter()
+                            .map(|miss| (*miss, name_of(miss))),
+                    );
+                    (ranges, old.counts)
+                }
+            };
+            records[i] = Arc::new(FileRecord {
+                path: files[i].path.clone(),
+                sha256: files[i].sha256.clone(),
+                shape: shapes[i],
+                in_overlay: true,
+                edges: ranges.0,
+                unresolved: ranges.1,
+                counts: file_counts,
+            });
+        }
+        tracing::info!(
+            changed = changed.len(),
+            files_laid_over = laid.masked_count(),
+            edges = edge_count,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "symbol graph laid over the last full build"
+        );
+        Some(CodeGraph {
+            base: previous.base.clone(),
+            overlay: laid,
+            counts,
+            edge_count,
+            files: records,
+            manifests: snapshot.manifests.clone(),
+            generation: snapshot.generation,
+        })
     }
 }
 
@@ -457,4 +628,13 @@ fn add_counts(total: &mut ResolutionCounts, more: &ResolutionCounts) {
     total.name_only += more.name_only;
     total.local += more.local;
     total.unresolved += more.unresolved;
+}
+
+fn sub_counts(total: &mut ResolutionCounts, less: &ResolutionCounts) {
+    total.scope = total.scope.saturating_sub(less.scope);
+    total.import = total.import.saturating_sub(less.import);
+    total.qualified = total.qualified.saturating_sub(less.qualified);
+    total.name_only = total.name_only.saturating_sub(less.name_only);
+    total.local = total.local.saturating_sub(less.local);
+    total.unresolved = total.unresolved.saturating_sub(less.unresolved);
 }

@@ -5,13 +5,14 @@
 //! may be missing.
 
 mod build;
+mod overlay;
 mod persist;
 pub mod render;
 
 use std::collections::HashMap;
 
 use petgraph::Direction;
-use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +126,22 @@ pub struct ResolutionCounts {
 }
 
 pub struct CodeGraph {
+    /// The last full build, shared by the generations laid over it since.
+    base: std::sync::Arc<Base>,
+    /// The edges and misses of the files changed since the base.
+    overlay: overlay::Overlay,
+    counts: ResolutionCounts,
+    edge_count: usize,
+    /// Per file, the resolution the edges came from, for the next build.
+    files: Vec<std::sync::Arc<build::FileRecord>>,
+    /// The manifests the references were resolved with.
+    manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
+    /// The generation of the snapshot it was built from.
+    generation: u64,
+}
+
+/// What a full build makes: the petgraph graph and the misses.
+struct Base {
     graph: DiGraph<Node, Edge>,
     /// First node index of each file's symbols.
     symbol_base: Vec<u32>,
@@ -134,13 +151,6 @@ pub struct CodeGraph {
     /// [`name_hash`] of the name -> indexes into `unresolved` (a hash may
     /// collide: lookups compare the names).
     unresolved_by_name: HashMap<u64, Vec<u32>>,
-    counts: ResolutionCounts,
-    /// Per file, the resolution the edges came from, for the next build.
-    files: Vec<std::sync::Arc<build::FileRecord>>,
-    /// The manifests the references were resolved with.
-    manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
-    /// The generation of the snapshot it was built from.
-    generation: u64,
 }
 
 /// The graph is carried to the next generation, which takes the edges of
@@ -163,58 +173,116 @@ impl CodeGraph {
     pub fn node(&self, node: Node) -> NodeIndex {
         match node {
             Node::Symbol(s) => {
-                NodeIndex::new((self.symbol_base[s.file as usize] + s.symbol) as usize)
+                NodeIndex::new((self.base.symbol_base[s.file as usize] + s.symbol) as usize)
             }
-            Node::File(f) => self.file_nodes[f as usize],
+            Node::File(f) => self.base.file_nodes[f as usize],
         }
     }
 
     pub fn weight(&self, index: NodeIndex) -> Node {
-        self.graph[index]
-    }
-
-    pub fn edge(&self, index: EdgeIndex) -> &Edge {
-        &self.graph[index]
+        self.base.graph[index]
     }
 
     /// Edges into `node` (`Direction::Incoming`) or out of it, as
-    /// (edge, the node at the other end).
+    /// (edge, the node at the other end), in the same order whether or not
+    /// files changed since the last full build.
     pub fn edges(
         &self,
         node: Node,
         direction: Direction,
-    ) -> impl Iterator<Item = (&Edge, Node)> + '_ {
-        self.graph
-            .edges_directed(self.node(node), direction)
-            .map(move |e| {
-                let other = match direction {
-                    Direction::Incoming => e.source(),
-                    Direction::Outgoing => e.target(),
-                };
-                (e.weight(), self.graph[other])
-            })
+    ) -> Box<dyn Iterator<Item = (&Edge, Node)> + '_> {
+        let index = self.node(node);
+        let graph = &self.base.graph;
+        let base = graph.edges_directed(index, direction).map(move |e| {
+            let other = match direction {
+                Direction::Incoming => e.source(),
+                Direction::Outgoing => e.target(),
+            };
+            (e.id().index() as u32, e.weight(), graph[other])
+        });
+        if self.overlay.is_empty() {
+            return Box::new(base.map(|(_, edge, other)| (edge, other)));
+        }
+        // A full build lists a node's edges newest first: by file number
+        // descending, CONTAINS edges last.
+        let mut merged: Vec<((i64, u32), &Edge, Node)> = base
+            .filter(|(_, edge, _)| !self.overlay.masks(edge.site))
+            .map(|(position, edge, other)| (overlay::build_order(edge.site, position), edge, other))
+            .collect();
+        merged.extend(
+            self.overlay
+                .adjacent(index, direction)
+                .map(|(position, other)| {
+                    let edge = &self.overlay.edges[position as usize].2;
+                    (
+                        overlay::build_order(edge.site, position),
+                        edge,
+                        graph[other],
+                    )
+                }),
+        );
+        merged.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+        Box::new(merged.into_iter().map(|(_, edge, other)| (edge, other)))
+    }
+
+    /// Every edge as (from, to, edge), in the order a full build adds them.
+    pub fn all_edges(&self) -> Box<dyn Iterator<Item = (Node, Node, &Edge)> + '_> {
+        let graph = &self.base.graph;
+        let base = graph
+            .raw_edges()
+            .iter()
+            .filter(|e| !self.overlay.masks(e.weight.site))
+            .map(move |e| (graph[e.source()], graph[e.target()], &e.weight));
+        if self.overlay.is_empty() {
+            return Box::new(base);
+        }
+        // Both are in file order: merge them.
+        let mut base = base.peekable();
+        let mut laid = self
+            .overlay
+            .edges
+            .iter()
+            .map(move |(from, to, edge)| (graph[*from], graph[*to], edge))
+            .peekable();
+        let file_of = |edge: &Edge| edge.site.map_or(-1, |s| s.file as i64);
+        Box::new(std::iter::from_fn(move || {
+            match (base.peek(), laid.peek()) {
+                (Some(b), Some(o)) if file_of(o.2) < file_of(b.2) => laid.next(),
+                (Some(_), _) => base.next(),
+                (None, _) => laid.next(),
+            }
+        }))
     }
 
     /// References named `name` that did not resolve to anything (`table`
-    /// is this generation's, whose facts hold the names).
+    /// is this generation's, whose facts hold the names), in file order.
     pub fn unresolved_named<'a>(
         &'a self,
         table: &'a SymbolTable,
         name: &'a str,
     ) -> impl Iterator<Item = &'a Unresolved> + 'a {
-        self.unresolved_by_name
-            .get(&name_hash(name))
+        let hash = name_hash(name);
+        let base = self
+            .base
+            .unresolved_by_name
+            .get(&hash)
             .into_iter()
             .flatten()
-            .map(|i| &self.unresolved[*i as usize])
-            .filter(move |miss| {
-                table
-                    .files()
-                    .get(miss.site.file as usize)
-                    .and_then(|f| f.facts.as_ref().ok())
-                    .and_then(|f| f.references.get(miss.site.reference as usize))
-                    .is_some_and(|r| r.name == name)
-            })
+            .map(|i| &self.base.unresolved[*i as usize])
+            .filter(|miss| !self.overlay.masks(Some(miss.site)));
+        let mut misses: Vec<&Unresolved> =
+            base.chain(self.overlay.unresolved_hashed(hash)).collect();
+        if !self.overlay.is_empty() {
+            misses.sort_by_key(|miss| miss.site);
+        }
+        misses.into_iter().filter(move |miss| {
+            table
+                .files()
+                .get(miss.site.file as usize)
+                .and_then(|f| f.facts.as_ref().ok())
+                .and_then(|f| f.references.get(miss.site.reference as usize))
+                .is_some_and(|r| r.name == name)
+        })
     }
 
     /// How the snapshot's references were resolved.
@@ -223,15 +291,15 @@ impl CodeGraph {
     }
 
     pub fn node_count(&self) -> usize {
-        self.graph.node_count()
+        self.base.graph.node_count()
     }
 
     pub fn edge_count(&self) -> usize {
-        self.graph.edge_count()
+        self.edge_count
     }
 
-    /// The underlying petgraph graph, for traversals.
-    pub fn inner(&self) -> &DiGraph<Node, Edge> {
-        &self.graph
+    /// Files whose edges lie over the last full build (0 right after one).
+    pub fn files_laid_over(&self) -> usize {
+        self.overlay.masked_count()
     }
 }
