@@ -139,3 +139,45 @@ fn edits_laid_over_the_base_answer_as_a_whole_build() {
         "new shape",
     );
 }
+
+/// What other files' references resolve through, besides declarations,
+/// imports and modules: a function's declared return type and a type's
+/// base list. Changing either in one file changes how an unchanged file's
+/// references resolve, so those are resolved again.
+#[test]
+fn a_changed_return_type_or_base_list_resolves_the_other_files_again() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("graph-overlay-types");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/lib.rs"), "pub mod kinds;\npub mod uses;\n").unwrap();
+    let kinds = |returned: &str, base: &str| {
+        format!(
+            "pub struct Foo;\nimpl Foo {{\n    pub fn bar(&self) {{}}\n}}\n\
+             pub struct Baz;\nimpl Baz {{\n    pub fn bar(&self) {{}}\n}}\n\
+             pub trait Loud {{\n    fn shout(&self) {{}}\n}}\n\
+             pub trait Quiet {{\n    fn shout(&self) {{}}\n}}\n\
+             pub trait Voice: {base} {{}}\n\
+             pub fn make() -> {returned} {{\n    {returned}\n}}\n"
+        )
+    };
+    std::fs::write(root.join("src/kinds.rs"), kinds("Foo", "Loud")).unwrap();
+    std::fs::write(
+        root.join("src/uses.rs"),
+        "use crate::kinds::{make, Voice};\npub fn call() {\n    make().bar();\n}\npub fn speak(v: &dyn Voice) {\n    v.shout();\n}\n",
+    )
+    .unwrap();
+    let workspace = Arc::new(Workspace::new(&root, common::registry().clone()).unwrap());
+    workspace.refresh();
+    let _ = workspace.snapshot().graph();
+    for (step, (returned, base)) in [("Baz", "Loud"), ("Baz", "Quiet")].into_iter().enumerate() {
+        std::fs::write(root.join("src/kinds.rs"), kinds(returned, base)).unwrap();
+        workspace.refresh();
+        let snapshot = workspace.snapshot();
+        let graph = snapshot.graph();
+        compare(
+            &observed(&graph, &snapshot),
+            &built_whole(&root),
+            &format!("step {step}: make() -> {returned}, Voice: {base}"),
+        );
+    }
+}

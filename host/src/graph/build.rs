@@ -10,7 +10,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
-use crate::model::SymbolKind;
+use crate::model::{DeclaredTarget, ReferenceKind, SymbolKind};
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
 
@@ -468,6 +468,28 @@ fn shape(file: &FileEntry) -> u64 {
             }
             for module in &facts.modules {
                 module.hash(&mut hasher);
+            }
+            // What a reference elsewhere resolves through: the types stated
+            // for declarations (a call's return type, a field's type) and
+            // the base lists (inherited members).
+            for declared in &facts.declared_types {
+                if let DeclaredTarget::Symbol(symbol) = declared.target {
+                    symbol.hash(&mut hasher);
+                    declared.type_name.hash(&mut hasher);
+                    declared.type_qualifier.hash(&mut hasher);
+                    (declared.source as u8).hash(&mut hasher);
+                }
+            }
+            for reference in &facts.references {
+                if matches!(
+                    reference.kind,
+                    ReferenceKind::Extends | ReferenceKind::Implements
+                ) {
+                    (reference.kind as u8).hash(&mut hasher);
+                    reference.enclosing.hash(&mut hasher);
+                    reference.name.hash(&mut hasher);
+                    reference.qualifier.hash(&mut hasher);
+                }
             }
         }
     }
