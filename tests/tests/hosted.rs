@@ -150,6 +150,33 @@ root = "gamma"
         .filter_map(|p| p["projectId"].as_str())
         .collect();
     assert_eq!(ids, ["alpha"]);
+    // Every listed tool declares what its answer holds; the project tools'
+    // answers match.
+    for tool in &tools {
+        assert!(
+            tool.output_schema.is_some(),
+            "{} has no outputSchema",
+            tool.name
+        );
+    }
+    let schema = tools
+        .iter()
+        .find(|t| t.name == "list_projects")
+        .and_then(|t| t.output_schema.clone())
+        .expect("list_projects outputSchema");
+    let validator = jsonschema::validator_for(&Value::Object((*schema).clone()))
+        .expect("the outputSchema compiles");
+    assert!(validator.is_valid(&listed), "{listed}");
+    let refusal = alpha_only
+        .call("create_project", json!({ "projectId": "x", "root": "/" }))
+        .await
+        .expect("answer")
+        .structured_content
+        .expect("structured");
+    assert!(
+        validator.is_valid(&refusal),
+        "a refusal matches too: {refusal}"
+    );
     let found = alpha_only
         .ok(
             "search_symbols",
@@ -614,5 +641,45 @@ async fn ten_thousand_calls_across_three_projects_are_each_answered_once_by_thei
         at(0.99).as_secs_f64() * 1e3,
         memory.peak_mib(),
     );
+    server.stop().await;
+}
+
+/// `--projects` without `--http`: the same projects over stdio, for a
+/// local client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_serves_the_projects_of_a_projects_file_too() {
+    let dir = Scratch::new("hosted-stdio");
+    project(&dir, "alpha");
+    project(&dir, "beta");
+    let file = dir.write(
+        "projects.toml",
+        "[[project]]\nid = \"alpha\"\nroot = \"alpha\"\n\n[[project]]\nid = \"beta\"\nroot = \"beta\"\n",
+    );
+    let server = lingo_e2e::McpServer::start(dir.path(), &["--projects", file.to_str().unwrap()])
+        .await
+        .expect("server starts");
+    for id in ["alpha", "beta"] {
+        let started = Instant::now();
+        loop {
+            let answer = server
+                .call(
+                    "search_symbols",
+                    json!({ "projectId": id, "query": "only_in" }),
+                )
+                .await
+                .ok();
+            if !names(&answer).is_empty() {
+                assert_eq!(names(&answer), [format!("only_in_{id}")]);
+                break;
+            }
+            assert!(started.elapsed() < PATIENCE, "{id} never indexed");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let code = server
+        .call("search_symbols", json!({ "query": "only_in" }))
+        .await
+        .code();
+    assert_eq!(code, "PROJECT_NOT_FOUND");
     server.stop().await;
 }

@@ -42,6 +42,43 @@ fn schema(name: &str) -> Value {
     }
 }
 
+/// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
+pub fn output_schema(name: &str) -> Value {
+    use crate::tools::output::{answer_or_refusal, array_of, integer, object, string};
+    let project = object(
+        &[
+            "projectId",
+            "root",
+            "include",
+            "fileCount",
+            "symbolCount",
+            "limits",
+        ],
+        json!({
+            "projectId": string(),
+            "root": string(),
+            "include": array_of(string()),
+            "fileCount": integer(),
+            "symbolCount": integer(),
+            "limits": object(
+                &["requestsPerSecond", "burst", "maxConcurrent", "maxResponseBytes", "requestTimeoutMs"],
+                json!({
+                    "requestsPerSecond": integer(),
+                    "burst": integer(),
+                    "maxConcurrent": integer(),
+                    "maxResponseBytes": integer(),
+                    "requestTimeoutMs": integer(),
+                }),
+            ),
+        }),
+    );
+    answer_or_refusal(match name {
+        "list_projects" => object(&["projects"], json!({ "projects": array_of(project) })),
+        "create_project" => object(&["created"], json!({ "created": project })),
+        _ => object(&["removed"], json!({ "removed": string() })),
+    })
+}
+
 /// The `tools/list` entries of the project tools.
 pub fn list() -> Vec<Value> {
     let describe = |name: &str| match name {
@@ -63,6 +100,7 @@ pub fn list() -> Vec<Value> {
                 "name": name,
                 "description": describe(name),
                 "inputSchema": schema(name),
+                "outputSchema": output_schema(name),
                 "annotations": {
                     "readOnlyHint": !writes,
                     "destructiveHint": writes,
