@@ -10,7 +10,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
-use crate::model::{DeclaredTarget, ReferenceKind, SymbolKind};
+use crate::model::SymbolKind;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
 
@@ -137,21 +137,7 @@ impl CodeGraph {
         let resolver = Resolver::new(snapshot);
         let table = resolver.table().clone();
         let files = table.files();
-        // A file whose bytes did not change keeps its shape.
-        let shapes: Vec<u64> = files
-            .iter()
-            .enumerate()
-            .map(|(i, file)| match previous.and_then(|p| p.files.get(i)) {
-                Some(record)
-                    if record.path == file.path
-                        && !record.sha256.is_empty()
-                        && record.sha256 == file.sha256 =>
-                {
-                    record.shape
-                }
-                _ => shape(file),
-            })
-            .collect();
+        let shapes: Vec<u64> = table.shapes().to_vec();
         // The resolutions of an earlier generation: in memory, or, after a
         // restart, as the index database kept them.
         let earlier = match previous {
@@ -438,62 +424,6 @@ impl CodeGraph {
             generation: snapshot.generation,
         })
     }
-}
-
-/// What other files' references resolve against, of one file: its
-/// declarations (name, kind, container), imports and module identities.
-/// Positions are left out: an edit inside a body keeps the shape.
-fn shape(file: &FileEntry) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    file.path.hash(&mut hasher);
-    match &file.facts {
-        Err(_) => 0u8.hash(&mut hasher),
-        Ok(facts) => {
-            1u8.hash(&mut hasher);
-            for symbol in &facts.symbols {
-                symbol.name.hash(&mut hasher);
-                symbol.kind.hash(&mut hasher);
-                symbol.container.hash(&mut hasher);
-                symbol.container_name.hash(&mut hasher);
-            }
-            for import in &facts.imports {
-                import.module_path.hash(&mut hasher);
-                (import.kind as u8).hash(&mut hasher);
-                import.reexport.hash(&mut hasher);
-                for name in &import.names {
-                    name.name.hash(&mut hasher);
-                    name.alias.hash(&mut hasher);
-                }
-            }
-            for module in &facts.modules {
-                module.hash(&mut hasher);
-            }
-            // What a reference elsewhere resolves through: the types stated
-            // for declarations (a call's return type, a field's type) and
-            // the base lists (inherited members).
-            for declared in &facts.declared_types {
-                if let DeclaredTarget::Symbol(symbol) = declared.target {
-                    symbol.hash(&mut hasher);
-                    declared.type_name.hash(&mut hasher);
-                    declared.type_qualifier.hash(&mut hasher);
-                    (declared.source as u8).hash(&mut hasher);
-                }
-            }
-            for reference in &facts.references {
-                if matches!(
-                    reference.kind,
-                    ReferenceKind::Extends | ReferenceKind::Implements
-                ) {
-                    (reference.kind as u8).hash(&mut hasher);
-                    reference.enclosing.hash(&mut hasher);
-                    reference.name.hash(&mut hasher);
-                    reference.qualifier.hash(&mut hasher);
-                }
-            }
-        }
-    }
-    hasher.finish()
 }
 
 /// Where every file's edges come from, in file order: the earlier

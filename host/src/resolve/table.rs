@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::model::{FileFacts, ModuleIdentity, ReferenceKind, Symbol, SymbolKind};
+use crate::model::{
+    DeclaredTarget, FileFacts, Manifest, ModuleIdentity, ReferenceKind, Symbol, SymbolKind,
+};
 use crate::sync::lock;
 use crate::workspace::{DerivedValue, FileEntry, Snapshot};
 
@@ -22,27 +24,39 @@ pub struct SymbolRef {
 type ImportQuery = (String, String, String);
 
 /// Lookups over all declarations of a snapshot, built once per generation.
+/// A generation whose files all kept their shapes (and manifests) shares
+/// the earlier one's name index and caches, which depend on nothing else.
 pub struct SymbolTable {
     files: Vec<Arc<FileEntry>>,
-    file_index: HashMap<String, u32>,
-    by_name: HashMap<String, Vec<SymbolRef>>,
-    imports: Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>,
+    /// Each file's [`shape`].
+    shapes: Vec<u64>,
+    manifests: Arc<Vec<Manifest>>,
+    file_index: Arc<HashMap<String, u32>>,
+    by_name: Arc<HashMap<String, Vec<SymbolRef>>>,
+    imports: Arc<Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
-    lookups: Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>,
+    lookups: Arc<Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>>,
     /// Per file number: enclosing symbol -> the base-list references
     /// (`extends`, `implements`) it holds, for finding supertypes.
     bases: Mutex<HashMap<u32, Arc<BaseLists>>>,
     /// `resolve-import` calls that failed, and the first failure's reason:
     /// resolution that depended on them may be missing references.
-    import_failures: Mutex<(usize, Option<String>)>,
+    import_failures: Arc<Mutex<(usize, Option<String>)>>,
 }
 
-impl DerivedValue for SymbolTable {}
+/// Carried to the next generation, which shares its index when the shapes
+/// allow.
+impl DerivedValue for SymbolTable {
+    const CARRIED: bool = true;
+}
 
 impl Snapshot {
     /// The name table of this generation (built on first use).
     pub fn table(&self) -> Arc<SymbolTable> {
-        self.memo().get_or_init(|_| SymbolTable::build(self))
+        self.memo()
+            .get_or_init(|earlier: Option<Arc<SymbolTable>>| {
+                SymbolTable::build(self, earlier.as_deref())
+            })
     }
 
     /// Failed `resolve-import` calls of this generation's name table, if it
@@ -59,8 +73,49 @@ impl Snapshot {
 pub type Lookup = (String, String, String, String);
 
 impl SymbolTable {
-    pub fn build(snapshot: &Snapshot) -> Self {
+    /// The table of `snapshot`; with `earlier`'s when every file is where it
+    /// was and kept its shape, and the manifests are the same.
+    pub fn build(snapshot: &Snapshot, earlier: Option<&SymbolTable>) -> Self {
         let files: Vec<Arc<FileEntry>> = snapshot.files.values().cloned().collect();
+        let same_files = earlier.filter(|e| {
+            e.files.len() == files.len()
+                && e.files.iter().zip(&files).all(|(a, b)| a.path == b.path)
+        });
+        // A file whose bytes did not change keeps its shape.
+        let shapes: Vec<u64> = files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| match same_files {
+                Some(e) if !file.sha256.is_empty() && e.files[i].sha256 == file.sha256 => {
+                    e.shapes[i]
+                }
+                _ => shape(file),
+            })
+            .collect();
+        if let Some(e) = same_files
+            && e.shapes == shapes
+            && *e.manifests == *snapshot.manifests
+        {
+            // The base lists index references, which a changed file renumbers.
+            let bases: HashMap<u32, Arc<BaseLists>> = lock(&e.bases)
+                .iter()
+                .filter(|(number, _)| {
+                    e.files[**number as usize].sha256 == files[**number as usize].sha256
+                })
+                .map(|(number, lists)| (*number, lists.clone()))
+                .collect();
+            return SymbolTable {
+                files,
+                shapes,
+                manifests: snapshot.manifests.clone(),
+                file_index: e.file_index.clone(),
+                by_name: e.by_name.clone(),
+                imports: e.imports.clone(),
+                lookups: e.lookups.clone(),
+                bases: Mutex::new(bases),
+                import_failures: e.import_failures.clone(),
+            };
+        }
         let mut file_index = HashMap::with_capacity(files.len());
         let mut by_name: HashMap<String, Vec<SymbolRef>> = HashMap::new();
         for (file_number, file) in files.iter().enumerate() {
@@ -78,13 +133,20 @@ impl SymbolTable {
         }
         SymbolTable {
             files,
-            file_index,
-            by_name,
-            imports: Mutex::new(HashMap::new()),
-            lookups: Mutex::new(HashMap::new()),
-            import_failures: Mutex::new((0, None)),
+            shapes,
+            manifests: snapshot.manifests.clone(),
+            file_index: Arc::new(file_index),
+            by_name: Arc::new(by_name),
+            imports: Arc::new(Mutex::new(HashMap::new())),
+            lookups: Arc::new(Mutex::new(HashMap::new())),
+            import_failures: Arc::new(Mutex::new((0, None))),
             bases: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Each file's [`shape`], in file order.
+    pub fn shapes(&self) -> &[u64] {
+        &self.shapes
     }
 
     /// The files, in path order; [`SymbolRef::file`] indexes this.
@@ -212,4 +274,61 @@ impl SymbolTable {
 /// container named after a type declared elsewhere, never what a name means.
 pub fn is_item(symbol: &Symbol) -> bool {
     symbol.kind != SymbolKind::Object
+}
+
+/// What other files' references resolve against, of one file: its
+/// declarations (name, kind, container), imports, module identities, the
+/// types stated for its declarations and its base lists. Positions are
+/// left out: an edit inside a body keeps the shape.
+pub fn shape(file: &FileEntry) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    file.path.hash(&mut hasher);
+    match &file.facts {
+        Err(_) => 0u8.hash(&mut hasher),
+        Ok(facts) => {
+            1u8.hash(&mut hasher);
+            for symbol in &facts.symbols {
+                symbol.name.hash(&mut hasher);
+                symbol.kind.hash(&mut hasher);
+                symbol.container.hash(&mut hasher);
+                symbol.container_name.hash(&mut hasher);
+            }
+            for import in &facts.imports {
+                import.module_path.hash(&mut hasher);
+                (import.kind as u8).hash(&mut hasher);
+                import.reexport.hash(&mut hasher);
+                for name in &import.names {
+                    name.name.hash(&mut hasher);
+                    name.alias.hash(&mut hasher);
+                }
+            }
+            for module in &facts.modules {
+                module.hash(&mut hasher);
+            }
+            // What a reference elsewhere resolves through: the types stated
+            // for declarations (a call's return type, a field's type) and
+            // the base lists (inherited members).
+            for declared in &facts.declared_types {
+                if let DeclaredTarget::Symbol(symbol) = declared.target {
+                    symbol.hash(&mut hasher);
+                    declared.type_name.hash(&mut hasher);
+                    declared.type_qualifier.hash(&mut hasher);
+                    (declared.source as u8).hash(&mut hasher);
+                }
+            }
+            for reference in &facts.references {
+                if matches!(
+                    reference.kind,
+                    ReferenceKind::Extends | ReferenceKind::Implements
+                ) {
+                    (reference.kind as u8).hash(&mut hasher);
+                    reference.enclosing.hash(&mut hasher);
+                    reference.name.hash(&mut hasher);
+                    reference.qualifier.hash(&mut hasher);
+                }
+            }
+        }
+    }
+    hasher.finish()
 }
