@@ -5,11 +5,12 @@
 //! with hostile values. Every answer is a well-formed result or a
 //! structured refusal; nothing panics, nothing is written outside the root.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use lingo::mcp::Server;
-use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 use proptest::prelude::*;
@@ -66,15 +67,8 @@ fn setup() -> &'static Setup {
         let beside = base.join("beside");
         std::fs::create_dir_all(&beside).unwrap();
         std::fs::write(beside.join("keep.rs"), "pub fn keep() {}\n").unwrap();
-        let registry = PluginRegistry::load(&RuntimeConfig {
-            extra_plugins: vec![],
-            include_built_in: true,
-            cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
-            limits: Limits::default(),
-            extension_owners: Default::default(),
-        })
-        .expect("load the built-in plugins");
-        let workspace = Arc::new(Workspace::new(&root, Arc::new(registry)).expect("a workspace"));
+        let workspace =
+            Arc::new(Workspace::new(&root, common::registry().clone()).expect("a workspace"));
         workspace.refresh();
         let tools = ToolRegistry::new();
         let context = ToolContext {
