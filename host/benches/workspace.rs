@@ -632,6 +632,7 @@ fn main() {
         serial.print("one at a time");
         (concurrent, serial)
     });
+    let (memory_load_kib, _) = server.memory_kib();
 
     // Re-index after editing one file; the file is restored at the end.
     let edited = mid_sized_file(&options.root, &symbols);
@@ -658,10 +659,12 @@ fn main() {
 
     let (peak_kib, rss_kib) = server.memory_kib();
     println!(
-        "server memory: peak (VmHWM) {:.1} MiB; after indexing {:.1} MiB, after the queries {:.1} MiB, now {:.1} MiB",
+        "server memory: peak (VmHWM) {:.1} MiB; peak after indexing {:.1} MiB, after the queries {:.1} MiB, \
+         after the load {:.1} MiB; now (RSS) {:.1} MiB",
         peak_kib as f64 / 1024.0,
         memory_ready_kib as f64 / 1024.0,
         memory_queries_kib as f64 / 1024.0,
+        memory_load_kib as f64 / 1024.0,
         rss_kib as f64 / 1024.0
     );
     server.stop();

@@ -10,6 +10,7 @@ pub mod graph;
 pub mod history;
 pub mod mcp;
 pub mod model;
+pub mod name;
 pub mod plugin_kit;
 pub mod projects;
 pub mod refactor;

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::name::Name;
+
 /// Zero-based line and UTF-16 character, plus the byte offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Position {
@@ -206,10 +208,10 @@ pub enum ReferenceKind {
 /// A use of a name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reference {
-    pub name: String,
+    pub name: Name,
     pub kind: ReferenceKind,
     pub span: Span,
-    pub qualifier: Vec<String>,
+    pub qualifier: Vec<Name>,
     pub is_member: bool,
     pub enclosing: Option<u32>,
     pub local: Option<u32>,
@@ -225,7 +227,7 @@ impl Reference {
     /// A use of the type `qualifier::name` at `span`, made by the host to
     /// resolve a type written somewhere other than a reference (a declared
     /// type).
-    pub fn type_use(name: String, qualifier: Vec<String>, span: Span) -> Reference {
+    pub fn type_use(name: Name, qualifier: Vec<Name>, span: Span) -> Reference {
         Reference {
             name,
             kind: ReferenceKind::Type,
@@ -245,7 +247,7 @@ impl Reference {
         let (owner, outer) = self.qualifier.split_last()?;
         Some(Reference {
             enclosing: self.enclosing,
-            ..Reference::type_use(owner.clone(), outer.to_vec(), self.span)
+            ..Reference::type_use(*owner, outer.to_vec(), self.span)
         })
     }
 }
@@ -295,10 +297,10 @@ pub struct Import {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Local {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
     pub scope: Span,
-    pub language_kind: String,
+    pub language_kind: Name,
     /// The value it is initialised with, named by another reference.
     pub value: Option<Receiver>,
 }

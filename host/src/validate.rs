@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::{
-    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local,
+    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Name,
     PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
 };
 
@@ -475,13 +475,13 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
 }
 
 fn check_local(local: &mut Local, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
-    cap_string(
+    cap_name(
         &mut local.name,
         limits.max_name_bytes,
         "local name too long",
         spans.report,
     );
-    cap_string(
+    cap_name(
         &mut local.language_kind,
         limits.max_label_bytes,
         "local kind too long",
@@ -498,7 +498,7 @@ fn check_reference(
     spans: &mut SpanChecker<'_>,
     limits: &FactLimits,
 ) {
-    cap_string(
+    cap_name(
         &mut reference.name,
         limits.max_name_bytes,
         "reference name too long",
@@ -512,7 +512,7 @@ fn check_reference(
         spans.report,
     );
     for segment in &mut reference.qualifier {
-        cap_string(
+        cap_name(
             segment,
             limits.max_name_bytes,
             "qualifier segment too long",
@@ -786,6 +786,15 @@ fn cap_string(text: &mut String, max: usize, rule: &'static str, report: &mut Re
         }
         text.truncate(end);
         report.cap(rule, 1);
+    }
+}
+
+/// [`cap_string`] for an interned name.
+fn cap_name(name: &mut Name, max: usize, rule: &'static str, report: &mut Report) {
+    if name.len() > max {
+        let mut text = name.to_string();
+        cap_string(&mut text, max, rule, report);
+        *name = Name::new(&text);
     }
 }
 

@@ -113,7 +113,7 @@ impl Analysis {
                         })
                     }
                     Some(AtPosition::Reference(reference)) => {
-                        query.name = Some(reference.name.clone());
+                        query.name = Some(reference.name.to_string());
                         query.reference_kind = Some(reference.kind);
                         resolver.resolve(&file, reference)
                     }
@@ -177,9 +177,9 @@ fn site(definition: &Definition) -> Option<DefinitionSite> {
                 file_path: file.path.clone(),
                 range: (&local.span).into(),
                 name_range: (&local.span).into(),
-                name: local.name.clone(),
+                name: local.name.to_string(),
                 kind: "variable",
-                language_kind: local.language_kind.clone(),
+                language_kind: local.language_kind.to_string(),
                 declared: None,
                 resolution,
                 confidence,

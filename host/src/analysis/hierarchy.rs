@@ -318,7 +318,7 @@ fn unresolved_calls(
                     reference: *i as u32,
                 })
         })
-        .map(|(_, r)| r.name.clone())
+        .map(|(_, r)| r.name.to_string())
         .collect();
     names.sort_unstable();
     names.dedup();

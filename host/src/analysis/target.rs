@@ -100,7 +100,7 @@ impl Analysis {
                         let candidates =
                             resolver.name_only_candidates(&reference.name, reference.is_member);
                         Err(AnalysisError::Unresolved {
-                            name: reference.name.clone(),
+                            name: reference.name.to_string(),
                             path: file.path.clone(),
                             line: line as u32,
                             character: character as u32,
@@ -117,7 +117,7 @@ impl Analysis {
                     }
                     [one] => subject_of(table, one),
                     several => Err(AnalysisError::Ambiguous {
-                        name: reference.name.clone(),
+                        name: reference.name.to_string(),
                         candidates: several
                             .iter()
                             .map(|d| Ok(describe_subject(table, &subject_of(table, d)?)))

@@ -161,7 +161,7 @@ impl Analysis {
             let found = resolver.resolve(&file, reference);
             if found.is_empty() {
                 unresolved.push(UnresolvedType {
-                    name: reference.name.clone(),
+                    name: reference.name.to_string(),
                     range: (&reference.span).into(),
                 });
             }
@@ -178,7 +178,7 @@ impl Analysis {
                     };
                     definitions.push(TypeDefinition {
                         symbol: SymbolView::new(table, r),
-                        written_as: Some(reference.name.clone()),
+                        written_as: Some(reference.name.to_string()),
                         resolution: definition.resolution,
                         confidence: definition.confidence,
                     });
@@ -275,8 +275,12 @@ fn declared_type_reference(file: &FileEntry, target: DeclaredTarget) -> Option<R
         .find(|r| r.span == declared.span && r.name == declared.type_name);
     Some(written.cloned().unwrap_or_else(|| {
         Reference::type_use(
-            declared.type_name.clone(),
-            declared.type_qualifier.clone(),
+            crate::model::Name::new(&declared.type_name),
+            declared
+                .type_qualifier
+                .iter()
+                .map(crate::model::Name::from)
+                .collect(),
             declared.span,
         )
     }))

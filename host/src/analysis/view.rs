@@ -116,7 +116,12 @@ impl SubjectView {
                 };
                 let empty = Span { start, end: start };
                 let (name, language_kind, span, scope) = match local {
-                    Some(l) => (l.name.clone(), l.language_kind.clone(), l.span, l.scope),
+                    Some(l) => (
+                        l.name.to_string(),
+                        l.language_kind.to_string(),
+                        l.span,
+                        l.scope,
+                    ),
                     None => (String::new(), String::new(), empty, empty),
                 };
                 SubjectView::Local(LocalView {

@@ -368,16 +368,44 @@ fn clip(text: &str) -> String {
     }
 }
 
+/// How many tool calls run at once, process-wide (all projects, both
+/// transports): four per core, at least 8 and at most 64. The calls are
+/// CPU work on a few cores; more threads than that only add their stacks
+/// and allocator heaps (128 calls on 128 threads held 350 MB more on a
+/// 1M-line tree) and share the cores less fairly. The others wait their
+/// turn, in arrival order, within their deadline.
+pub fn tool_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (cores * 4).clamp(8, 64)
+}
+
+/// The turns of [`tool_threads`].
+static TOOL_TURNS: std::sync::LazyLock<Arc<Semaphore>> =
+    std::sync::LazyLock::new(|| Arc::new(Semaphore::new(tool_threads())));
+
 /// Run a tool's `work` on a blocking thread with `budget` as its current
-/// budget. A panic answers INTERNAL_ERROR; work still running
-/// [`DEADLINE_GRACE`] past the deadline is cancelled and answered
-/// REQUEST_TIMEOUT.
+/// budget, once one of [`tool_threads`] turns is free. A panic answers
+/// INTERNAL_ERROR; a call still waiting or running [`DEADLINE_GRACE`]
+/// past the deadline is cancelled and answered REQUEST_TIMEOUT.
 async fn run_tool<F>(budget: Arc<Budget>, work: F) -> Result<Result<Value, ToolError>, RpcError>
 where
     F: FnOnce() -> Result<Value, ToolError> + Send + 'static,
 {
     let scoped = budget.clone();
-    let task = tokio::task::spawn_blocking(move || scoped.scope(work));
+    let task = async move {
+        let turn = TOOL_TURNS
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the turns are never closed");
+        // The turn goes with the work: a call answered as timed out keeps
+        // it until its thread has stopped.
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            scoped.scope(work)
+        })
+        .await
+    };
     let joined = match budget.remaining() {
         Some(left) => match tokio::time::timeout(left + DEADLINE_GRACE, task).await {
             Ok(joined) => joined,

@@ -296,8 +296,8 @@ pub(super) fn unused_in(
         {
             continue;
         }
-        referenced.insert(&reference.name);
-        referenced.extend(reference.qualifier.iter().map(String::as_str));
+        referenced.insert(reference.name.as_str());
+        referenced.extend(reference.qualifier.iter().map(crate::model::Name::as_str));
     }
     let mentioned = |name: &str| referenced.contains(name) || words.contains(name);
     let member_calls: HashSet<&str> = facts

@@ -258,7 +258,7 @@ fn target_at(file: &FileEntry, span: &Span) -> Target {
 fn subject_name(analysis: &Analysis, subject: &Subject) -> Result<String, RefactorError> {
     Ok(match subject {
         Subject::Symbol(r) => analysis.table().symbol(*r).name.clone(),
-        Subject::Local { file, index } => file.facts()?.locals[*index].name.clone(),
+        Subject::Local { file, index } => file.facts()?.locals[*index].name.to_string(),
     })
 }
 

@@ -246,7 +246,7 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         }
         let path = Reference {
-            qualifier: vec![value.name.clone()],
+            qualifier: vec![value.name],
             is_member: false,
             receiver: None,
             ..reference.clone()
@@ -480,7 +480,7 @@ impl<'s> Resolver<'s> {
                 if import.kind != ImportKind::Namespace {
                     full.push(imported.name.clone());
                 }
-                full.extend(qualifier[1..].iter().cloned());
+                full.extend(qualifier[1..].iter().map(crate::model::Name::to_string));
                 paths.insert(0, full.join(separator));
             }
         }

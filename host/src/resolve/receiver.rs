@@ -164,8 +164,12 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Option<SymbolRef> {
         let type_reference = Reference::type_use(
-            declared.type_name.clone(),
-            declared.type_qualifier.clone(),
+            crate::model::Name::new(&declared.type_name),
+            declared
+                .type_qualifier
+                .iter()
+                .map(crate::model::Name::from)
+                .collect(),
             declared.span,
         );
         let types: Vec<SymbolRef> = self

@@ -290,10 +290,14 @@ macro_rules! since_0_2_0_conversions {
         impl From<wit::Reference> for model::Reference {
             fn from(r: wit::Reference) -> Self {
                 model::Reference {
-                    name: r.name,
+                    name: crate::model::Name::new(&r.name),
                     kind: r.kind.into(),
                     span: r.span.into(),
-                    qualifier: r.qualifier,
+                    qualifier: r
+                        .qualifier
+                        .iter()
+                        .map(|q| crate::model::Name::new(q))
+                        .collect(),
                     is_member: r.is_member,
                     enclosing: r.enclosing,
                     local: r.local,
@@ -306,10 +310,10 @@ macro_rules! since_0_2_0_conversions {
         impl From<wit::Local> for model::Local {
             fn from(l: wit::Local) -> Self {
                 model::Local {
-                    name: l.name,
+                    name: crate::model::Name::new(&l.name),
                     span: l.span.into(),
                     scope: l.scope.into(),
-                    language_kind: l.language_kind,
+                    language_kind: crate::model::Name::new(&l.language_kind),
                     value: l.value.map(Into::into),
                 }
             }
@@ -686,10 +690,10 @@ pub mod v0_1_0 {
     impl From<wit::Local> for model::Local {
         fn from(l: wit::Local) -> Self {
             model::Local {
-                name: l.name,
+                name: crate::model::Name::new(&l.name),
                 span: l.span.into(),
                 scope: l.scope.into(),
-                language_kind: l.language_kind,
+                language_kind: crate::model::Name::new(&l.language_kind),
                 value: None,
             }
         }
@@ -699,10 +703,14 @@ pub mod v0_1_0 {
     impl From<wit::Reference> for model::Reference {
         fn from(r: wit::Reference) -> Self {
             model::Reference {
-                name: r.name,
+                name: crate::model::Name::new(&r.name),
                 kind: r.kind.into(),
                 span: r.span.into(),
-                qualifier: r.qualifier,
+                qualifier: r
+                    .qualifier
+                    .iter()
+                    .map(|q| crate::model::Name::new(q))
+                    .collect(),
                 is_member: r.is_member,
                 enclosing: r.enclosing,
                 local: r.local,

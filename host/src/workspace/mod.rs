@@ -1024,12 +1024,15 @@ impl Workspace {
         let fingerprint = found.plugin.fingerprint();
         // Stored facts are decoded here, on the analysing threads; a row
         // that does not decode is analysed again.
+        // Past the limit of the table of names, no new facts are taken in.
+        let full = crate::name::table_full();
         let decoded = stored
-            .filter(|s| reuse && s.sha256 == sha256 && s.plugin == fingerprint)
+            .filter(|s| full.is_none() && reuse && s.sha256 == sha256 && s.plugin == fingerprint)
             .and_then(|stored| stored.facts());
-        let (facts, origin) = match decoded {
-            Some(facts) => (Ok(facts), Origin::Stored),
-            None => (
+        let (facts, origin) = match (decoded, full) {
+            (Some(facts), _) => (Ok(facts), Origin::Stored),
+            (None, Some(held)) => (Err(names_full(&found.plugin, held)), Origin::Analyzed),
+            (None, None) => (
                 found
                     .plugin
                     .analyze(&found.path, &source, manifests)
@@ -1249,4 +1252,17 @@ fn module_map(files: &BTreeMap<String, Arc<FileEntry>>) -> HashMap<String, Vec<S
         }
     }
     map
+}
+
+/// The error of a file not indexed because the process's table of names
+/// is full (see [`crate::name::interned_limit`]).
+fn names_full(plugin: &Arc<dyn LanguagePlugin>, held: usize) -> PluginError {
+    PluginError::Unavailable {
+        plugin: plugin.info().name.clone(),
+        operation: "analyze".into(),
+        reason: format!(
+            "the table of names is full ({} MiB of distinct names, the limit of one process); restart lingo to index more",
+            held >> 20
+        ),
+    }
 }

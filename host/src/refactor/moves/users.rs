@@ -111,7 +111,11 @@ impl Users {
             match reference {
                 Some(reference) if names_old_module => uses.qualified.push(QualifiedUse {
                     name_start: offset,
-                    qualifier: reference.qualifier.clone(),
+                    qualifier: reference
+                        .qualifier
+                        .iter()
+                        .map(crate::model::Name::to_string)
+                        .collect(),
                     place,
                 }),
                 Some(reference) if reference.kind == crate::model::ReferenceKind::Import => {}
