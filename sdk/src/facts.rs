@@ -811,14 +811,16 @@ pub fn diagnostics(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Diagnost
 /// The first node nested deeper than queries look (see
 /// [`crate::query::MAX_QUERY_START_DEPTH`]), reported so that what is left
 /// out of the facts is not left out silently. A cursor walk: linear, and no
-/// recursion.
+/// recursion. It enters only subtrees with enough nodes to reach the limit
+/// (a node `k` levels down has `k` nodes above it in the subtree), so on
+/// real code it visits little more than the top levels.
 fn too_deep(tree: &Tree, source: &str, lines: &LineIndex) -> Option<Diagnostic> {
     let limit = crate::query::MAX_QUERY_START_DEPTH;
     let mut cursor = tree.walk();
     let mut depth: u32 = 0;
     loop {
+        let node = cursor.node();
         if depth > limit {
-            let node = cursor.node();
             return Some(Diagnostic {
                 severity: Severity::Information,
                 code: "nesting-too-deep".into(),
@@ -828,7 +830,8 @@ fn too_deep(tree: &Tree, source: &str, lines: &LineIndex) -> Option<Diagnostic> 
                 span: lines.span(source, node.start_byte(), node.end_byte()),
             });
         }
-        if cursor.goto_first_child() {
+        let deepest_below = depth as usize + node.descendant_count().saturating_sub(1);
+        if deepest_below > limit as usize && cursor.goto_first_child() {
             depth += 1;
             continue;
         }
@@ -861,4 +864,67 @@ fn tidy_brackets(signature: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first node deeper than the limit by visiting every node.
+    fn too_deep_by_full_walk(tree: &Tree) -> Option<(usize, usize)> {
+        let limit = crate::query::MAX_QUERY_START_DEPTH;
+        let mut cursor = tree.walk();
+        let mut depth: u32 = 0;
+        loop {
+            if depth > limit {
+                return Some((cursor.node().start_byte(), cursor.node().end_byte()));
+            }
+            if cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return None;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_pruned_depth_walk_finds_the_node_a_full_walk_finds() {
+        let rust: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&rust).unwrap();
+        let nested = |levels: usize| format!("{}1{}", "(".repeat(levels), ")".repeat(levels));
+        let shallow_items: String = (0..300)
+            .map(|i| format!("fn f{i}() -> u32 {{ {} }}\n", nested(i % 40)))
+            .collect();
+        let limit = crate::query::MAX_QUERY_START_DEPTH as usize;
+        for (name, source) in [
+            ("shallow", shallow_items.clone()),
+            ("just under", format!("fn g() {{ {}; }}", nested(limit - 8))),
+            ("just over", format!("fn g() {{ {}; }}", nested(limit - 2))),
+            (
+                "deep after shallow",
+                format!("{shallow_items}fn g() {{ {}; }}", nested(limit + 50)),
+            ),
+        ] {
+            let tree = parser.parse(&source, None).unwrap();
+            let lines = LineIndex::new(&source);
+            let pruned = too_deep(&tree, &source, &lines)
+                .map(|d| (d.span.start.offset as usize, d.span.end.offset as usize));
+            assert_eq!(pruned, too_deep_by_full_walk(&tree), "{name}");
+        }
+        let deep = format!("fn g() {{ {}; }}", nested(limit + 50));
+        let tree = parser.parse(&deep, None).unwrap();
+        assert!(
+            too_deep_by_full_walk(&tree).is_some(),
+            "the deep case is deep"
+        );
+    }
 }
