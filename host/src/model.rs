@@ -605,6 +605,22 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
+    /// Give back the spare capacity of every list (decoding grows long
+    /// lists by doubling).
+    pub fn shrink_to_fit(&mut self) {
+        self.symbols.shrink_to_fit();
+        self.references.shrink_to_fit();
+        self.imports.shrink_to_fit();
+        self.locals.shrink_to_fit();
+        self.diagnostics.shrink_to_fit();
+        self.metrics.shrink_to_fit();
+        self.modules.shrink_to_fit();
+        self.declared_types.shrink_to_fit();
+        if let Some(entry_points) = &mut self.entry_points {
+            entry_points.shrink_to_fit();
+        }
+    }
+
     /// The facts of a file of `language` that declares, references and
     /// imports nothing (a start that tests fill in).
     pub fn empty(language: &str) -> FileFacts {

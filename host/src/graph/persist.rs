@@ -6,6 +6,7 @@
 //! manifests' digest and the identity of the lingo build that resolved it. Rows are checked like any input: an edge that points
 //! outside the snapshot's files, symbols or references discards its row.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::build::{FileEdges, FileResolution};
@@ -63,24 +64,34 @@ pub(super) fn load(
     files: &[Arc<FileEntry>],
 ) -> Option<(Vec<Arc<FileResolution>>, Option<u64>)> {
     let store = snapshot.store()?;
-    let (context, generation, mut rows) = store
-        .load_derived(KIND)
-        .inspect_err(|error| tracing::warn!(%error, "saved graph unreadable"))
-        .ok()?;
-    if context.as_deref() != Some(saved_context(snapshot).as_str()) || rows.len() != files.len() {
+    let unreadable = |error: &crate::workspace::StoreError| {
+        tracing::warn!(%error, "saved graph unreadable");
+    };
+    let (context, generation) = store.derived_context(KIND).inspect_err(unreadable).ok()?;
+    if context.as_deref() != Some(saved_context(snapshot).as_str()) {
         return None;
     }
     let started = std::time::Instant::now();
-    let loaded: Option<Vec<Arc<FileResolution>>> = files
+    let numbers: HashMap<&str, usize> = files
         .iter()
         .enumerate()
-        .map(|(number, file)| {
-            let row = rows.remove(&file.path)?;
+        .map(|(number, file)| (file.path.as_str(), number))
+        .collect();
+    // Each row decoded as it is read: one blob held at a time.
+    let mut loaded: Vec<Option<Arc<FileResolution>>> = vec![None; files.len()];
+    let mut rows = 0;
+    store
+        .for_each_derived(KIND, |row| {
+            rows += 1;
+            let Some(&number) = numbers.get(row.path.as_str()) else {
+                return;
+            };
+            let file = &files[number];
             let edges = postcard::from_bytes::<FileEdges>(&row.blob)
                 .ok()
                 .filter(|edges| fits(edges, number as u32, files));
             let current = row.sha256 == identity(file) && edges.is_some();
-            Some(Arc::new(FileResolution {
+            loaded[number] = Some(Arc::new(FileResolution {
                 path: row.path,
                 sha256: if current {
                     file.sha256.clone()
@@ -89,14 +100,20 @@ pub(super) fn load(
                 },
                 shape: row.key as u64,
                 edges: edges.unwrap_or_default(),
-            }))
+            }));
         })
-        .collect();
+        .inspect_err(unreadable)
+        .ok()?;
     tracing::info!(
         files = files.len(),
         elapsed_ms = started.elapsed().as_millis() as u64,
         "saved graph loaded"
     );
+    // Every file has a row, and no row names a file not held.
+    if rows != files.len() {
+        return None;
+    }
+    let loaded: Option<Vec<Arc<FileResolution>>> = loaded.into_iter().collect();
     Some((loaded?, generation))
 }
 

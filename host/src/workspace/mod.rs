@@ -1028,7 +1028,8 @@ impl Workspace {
         let full = crate::name::table_full();
         let decoded = stored
             .filter(|s| full.is_none() && reuse && s.sha256 == sha256 && s.plugin == fingerprint)
-            .and_then(|stored| stored.facts());
+            .zip(self.store.as_deref())
+            .and_then(|(stored, store)| stored.facts(store));
         let (facts, origin) = match (decoded, full) {
             (Some(facts), _) => (Ok(facts), Origin::Stored),
             (None, Some(held)) => (Err(names_full(&found.plugin, held)), Origin::Analyzed),

@@ -38,27 +38,37 @@ pub enum StoreError {
     },
 }
 
-/// What the database remembers about one file; its facts still encoded
-/// (decoded by [`StoredFile::facts`] where they are used, on all cores).
+/// What the database remembers about one file; its facts are read and
+/// decoded by [`StoredFile::facts`] where they are used, on all cores, one
+/// file at a time (never every file's blob at once).
 #[derive(Debug, Clone)]
 pub struct StoredFile {
     pub sha256: String,
     pub size: u64,
     pub modified: Option<SystemTime>,
     pub plugin: String,
-    blob: Vec<u8>,
     path: String,
 }
 
 impl StoredFile {
-    /// The stored facts, or none when they no longer decode (the file is
-    /// then analysed again).
-    pub fn facts(&self) -> Option<FileFacts> {
-        postcard::from_bytes::<FileFacts>(&self.blob)
+    /// The stored facts of this file, read from `store` if its row still
+    /// has this hash and plugin (another process sharing the database may
+    /// have replaced it since); none when they are gone or no longer decode
+    /// (the file is then analysed again).
+    pub fn facts(&self, store: &IndexStore) -> Option<FileFacts> {
+        let blob = store
+            .facts_blob(&self.path, &self.sha256, &self.plugin)
+            .inspect_err(
+                |error| tracing::warn!(path = %self.path, %error, "stored facts unreadable"),
+            )
+            .ok()??;
+        let mut facts = postcard::from_bytes::<FileFacts>(&blob)
             .inspect_err(
                 |error| tracing::warn!(path = %self.path, %error, "stored facts do not decode"),
             )
-            .ok()
+            .ok()?;
+        facts.shrink_to_fit();
+        Some(facts)
     }
 }
 
@@ -184,11 +194,11 @@ impl IndexStore {
             .map_err(|e| self.error(e))
     }
 
-    /// Every stored file, its facts not yet decoded.
+    /// Every stored file, without its facts (see [`StoredFile::facts`]).
     pub fn load(&self) -> Result<HashMap<String, StoredFile>, StoreError> {
         let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
-            .prepare("SELECT path, sha256, size, modified_ns, plugin, facts FROM files")
+            .prepare("SELECT path, sha256, size, modified_ns, plugin FROM files")
             .map_err(|e| self.error(e))?;
         let rows = statement
             .query_map([], |row| {
@@ -198,13 +208,12 @@ impl IndexStore {
                     row.get::<_, i64>(2)?,
                     row.get::<_, Option<i64>>(3)?,
                     row.get::<_, String>(4)?,
-                    row.get::<_, Vec<u8>>(5)?,
                 ))
             })
             .map_err(|e| self.error(e))?;
         let mut files = HashMap::new();
         for row in rows {
-            let (path, sha256, size, modified_ns, plugin, blob) = row.map_err(|e| self.error(e))?;
+            let (path, sha256, size, modified_ns, plugin) = row.map_err(|e| self.error(e))?;
             files.insert(
                 path.clone(),
                 StoredFile {
@@ -212,12 +221,32 @@ impl IndexStore {
                     size: size as u64,
                     modified: modified_ns.map(from_nanos),
                     plugin,
-                    blob,
                     path,
                 },
             );
         }
         Ok(files)
+    }
+
+    /// The encoded facts of `path` if its row has this hash and plugin.
+    fn facts_blob(
+        &self,
+        path: &str,
+        sha256: &str,
+        plugin: &str,
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        let connection = crate::sync::lock(&self.connection);
+        let mut statement = connection
+            .prepare_cached(
+                "SELECT facts FROM files WHERE path = ?1 AND sha256 = ?2 AND plugin = ?3",
+            )
+            .map_err(|e| self.error(e))?;
+        statement
+            .query_row(params![path, sha256, plugin], |row| {
+                row.get::<_, Vec<u8>>(0)
+            })
+            .optional()
+            .map_err(|e| self.error(e))
     }
 
     /// Write changed files, delete removed ones and record `meta`, in one
@@ -276,10 +305,30 @@ impl IndexStore {
         &self,
         kind: &str,
     ) -> Result<(Option<String>, Option<u64>, HashMap<String, DerivedRow>), StoreError> {
+        let (context, generation) = self.derived_context(kind)?;
+        let mut by_path = HashMap::new();
+        self.for_each_derived(kind, |row| {
+            by_path.insert(row.path.clone(), row);
+        })?;
+        Ok((context, generation, by_path))
+    }
+
+    /// The context and the generation the rows of `kind` were saved at.
+    pub fn derived_context(&self, kind: &str) -> Result<(Option<String>, Option<u64>), StoreError> {
         let context = self.meta(&format!("derived.{kind}.context"))?;
         let generation = self
             .meta(&format!("derived.{kind}.generation"))?
             .and_then(|g| g.parse().ok());
+        Ok((context, generation))
+    }
+
+    /// Hand each row of `kind` to `each` as it is read: only one row's blob
+    /// is held at a time.
+    pub fn for_each_derived(
+        &self,
+        kind: &str,
+        mut each: impl FnMut(DerivedRow),
+    ) -> Result<(), StoreError> {
         let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
             .prepare("SELECT path, sha256, key, blob FROM derived WHERE kind = ?1")
@@ -294,12 +343,10 @@ impl IndexStore {
                 })
             })
             .map_err(|e| self.error(e))?;
-        let mut by_path = HashMap::new();
         for row in rows {
-            let row = row.map_err(|e| self.error(e))?;
-            by_path.insert(row.path.clone(), row);
+            each(row.map_err(|e| self.error(e))?);
         }
-        Ok((context, generation, by_path))
+        Ok(())
     }
 
     /// Save rows of `kind` derived at `generation` under `context`, in one
