@@ -16,6 +16,20 @@ use lingo::workspace::Workspace;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay` (the sixteenth option of its
+/// `mimalloc.h`, v3 as the crate builds it; the crate names no constant
+/// for it). Checked by a test below.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Give freed pages back to the system at once. By default mimalloc keeps
+/// them a second and purges only at a later allocator call, so what a load
+/// or a burst of requests freed stayed resident: 60-120 MiB more peak on a
+/// 1.38M-line tree, for no measurable speed.
+fn purge_freed_memory_at_once() {
+    // SAFETY: sets an integer option of the allocator; any value is valid.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+}
+
 #[derive(Parser)]
 #[command(
     name = "lingo",
@@ -302,6 +316,7 @@ fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace
 }
 
 fn main() -> anyhow::Result<()> {
+    purge_freed_memory_at_once();
     // Logs go to stderr: stdout carries the protocol.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -701,5 +716,24 @@ fn load_tokens(file: Option<&std::path::Path>) -> anyhow::Result<lingo::projects
     match std::env::var("LINGO_TOKEN") {
         Ok(secret) if !secret.is_empty() => Ok(Tokens::single(&secret)?),
         _ => Ok(Tokens::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_purge_delay_option_is_the_one_set() {
+        // Its documented default (1000 ms) tells it from its neighbours
+        // (a deprecated option at 0 or 1, use_numa_nodes 0).
+        // SAFETY: reads an integer option of the allocator.
+        let default = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert_eq!(default, 1000);
+        purge_freed_memory_at_once();
+        assert_eq!(
+            unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) },
+            0
+        );
     }
 }
