@@ -182,6 +182,10 @@ impl CodeGraph {
             Some(Earlier::Graph(graph)) => Some(*graph),
             _ => None,
         };
+        // The saved rows are held by `sources` alone from here, so that each
+        // is freed once its edges are in the graph: the decoded rows and the
+        // graph never both whole in memory.
+        drop(reusable);
 
         let symbol_count: usize = files
             .iter()
@@ -240,9 +244,9 @@ impl CodeGraph {
         let mut unresolved: Vec<Unresolved> = Vec::new();
         let mut counts = ResolutionCounts::default();
         let mut records = Vec::with_capacity(files.len());
-        for ((file, shape), source) in files.iter().zip(&shapes).zip(&sources) {
+        for ((file, shape), source) in files.iter().zip(&shapes).zip(sources) {
             let (edges_start, unresolved_start) = (graph.edge_count(), unresolved.len());
-            let file_counts = match (source, previous_graph) {
+            let file_counts = match (&source, previous_graph) {
                 (Source::Fresh(r) | Source::Saved(r), _) => {
                     for (from, to, edge) in &r.edges.edges {
                         graph.add_edge(node(*from), node(*to), *edge);
