@@ -161,13 +161,13 @@ impl Visibility {
 /// A declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Symbol {
-    pub name: String,
+    pub name: Name,
     pub kind: SymbolKind,
-    pub language_kind: String,
+    pub language_kind: Name,
     pub span: Span,
     pub name_span: Span,
     pub container: Option<u32>,
-    pub container_name: Option<String>,
+    pub container_name: Option<Name>,
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub visibility: Visibility,

@@ -412,13 +412,13 @@ pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Rep
 const MAX_INFO_LIST: usize = 256;
 
 fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactLimits) {
-    cap_string(
+    cap_name(
         &mut symbol.name,
         limits.max_name_bytes,
         "symbol name too long",
         spans.report,
     );
-    cap_string(
+    cap_name(
         &mut symbol.language_kind,
         limits.max_label_bytes,
         "symbol kind too long",
@@ -427,7 +427,7 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
     spans.span(&mut symbol.span);
     spans.span(&mut symbol.name_span);
     if let Some(name) = &mut symbol.container_name {
-        cap_string(
+        cap_name(
             name,
             limits.max_name_bytes,
             "container name too long",
@@ -1079,7 +1079,7 @@ mod tests {
             symbol("b", None),
             symbol("c", None),
         ]);
-        input.symbols[0].name = "ü".repeat(5000);
+        input.symbols[0].name = Name::new(&"ü".repeat(5000));
         input.symbols[1].doc = Some("x".repeat(1 << 20));
         let (output, report) = check(input, "abc", &limits);
         assert_eq!(output.symbols.len(), 2);
@@ -1285,7 +1285,7 @@ mod tests {
                     span,
                     name_span,
                     container,
-                    name,
+                    name: Name::new(&name),
                     ..symbol("x", None)
                 },
             )

@@ -113,8 +113,8 @@ fn declarations(
         })
         .map(|s| {
             (
-                s.language_kind.clone(),
-                s.name.clone(),
+                s.language_kind.to_string(),
+                s.name.to_string(),
                 s.name_span.start.line as usize,
                 s.name_span.start.offset,
             )

@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
 fn declared(workspace: &Arc<Workspace>, path: &str) -> Vec<String> {
     let (_, file) = workspace.fresh_file(path).expect("the file is indexed");
     let facts = file.facts().expect("facts");
-    facts.symbols.iter().map(|s| s.name.clone()).collect()
+    facts.symbols.iter().map(|s| s.name.to_string()).collect()
 }
 
 #[test]

@@ -145,7 +145,7 @@ fn compare(label: &str, source: &str, facts: &FileFacts, tree: &Tree) -> Outcome
             };
             Some((
                 kind.to_string(),
-                s.name.clone(),
+                s.name.to_string(),
                 s.name_span.start.line as usize,
             ))
         })

@@ -134,8 +134,8 @@ fn declarations(file: &str, path: &str) -> (BTreeSet<Declaration>, BTreeSet<Decl
         .filter(|s| KINDS.contains(&s.language_kind.as_str()) && !bodiless(s))
         .map(|s| {
             (
-                s.language_kind.clone(),
-                s.name.clone(),
+                s.language_kind.to_string(),
+                s.name.to_string(),
                 s.name_span.start.line as usize,
                 s.name_span.start.offset,
             )

@@ -161,7 +161,7 @@ fn compare(path: &str, source: &str, query: &Query) -> Comparison {
         .filter_map(|s| {
             Some((
                 plugin_common_kind(s)?,
-                s.name.clone(),
+                s.name.to_string(),
                 s.name_span.start.line,
                 s.name_span.start.offset,
             ))

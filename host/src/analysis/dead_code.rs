@@ -309,7 +309,7 @@ impl Analysis {
         let symbol = facts.symbols.get(r.symbol as usize)?;
         Some(DeadDeclaration {
             file_path: file.path.clone(),
-            name: symbol.name.clone(),
+            name: symbol.name.to_string(),
             qualified_name: qualified_name(file, r.symbol as usize, symbol),
             kind: symbol.kind.as_str(),
             range: Range::from(&symbol.span),

@@ -357,7 +357,7 @@ fn node_view(table: &SymbolTable, node: Node, focus_lines: Vec<u32>, is_query: b
         Node::Symbol(r) => {
             let symbol = table.symbol(r);
             (
-                symbol.name.clone(),
+                symbol.name.to_string(),
                 symbol.span.start.line,
                 symbol.span.end.line,
             )

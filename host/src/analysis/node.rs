@@ -130,7 +130,7 @@ pub fn node_at(
         start_column: innermost.span.start.character,
         end_column: innermost.span.end.character,
         content: cut(text, MAX_NODE_CONTENT),
-        name: declaration.map(|s| s.name.clone()),
+        name: declaration.map(|s| s.name.to_string()),
         parent: declaration
             .and_then(|s| s.container)
             .and_then(|p| facts.symbols.get(p as usize))
@@ -149,9 +149,9 @@ pub fn node_at(
     let symbol = enclosing
         .zip(declaration)
         .map(|(index, s)| EnclosingSymbol {
-            name: s.name.clone(),
+            name: s.name.to_string(),
             kind: s.kind.as_str(),
-            language_kind: s.language_kind.clone(),
+            language_kind: s.language_kind.to_string(),
             start_line: s.span.start.line + 1,
             end_line: s.span.end.line + 1,
             signature: s.signature.clone(),

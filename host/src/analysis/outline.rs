@@ -195,20 +195,20 @@ impl Builder<'_> {
             + symbol.language_kind.len()
             + symbol.signature.as_ref().map_or(0, String::len)
             + symbol.doc.as_ref().map_or(0, String::len)
-            + symbol.container_name.as_ref().map_or(0, String::len)
+            + symbol.container_name.as_ref().map_or(0, |c| c.len())
             + symbol.modifiers.iter().map(|m| m.len() + 3).sum::<usize>()
             + source.as_ref().map_or(0, String::len);
         let mut node = OutlineNode {
             kind: symbol.kind.as_str(),
-            language_kind: symbol.language_kind.clone(),
-            name: symbol.name.clone(),
+            language_kind: symbol.language_kind.to_string(),
+            name: symbol.name.to_string(),
             line: u64::from(symbol.span.start.line) + 1,
             end_line: u64::from(symbol.span.end.line) + 1,
             visibility: symbol.visibility,
             chunk_id: chunk_id(self.file, index),
             signature: symbol.signature.clone(),
             doc_comment: symbol.doc.clone(),
-            container_name: symbol.container_name.clone(),
+            container_name: symbol.container_name.map(String::from),
             modifiers: symbol.modifiers.clone(),
             source,
             children: Vec::new(),

@@ -103,13 +103,13 @@ impl Analysis {
             .skip(offset)
             .take(limit)
             .map(|(_, path, symbol)| SearchHit {
-                name: symbol.name.clone(),
+                name: symbol.name.to_string(),
                 kind: symbol.kind.as_str(),
-                language_kind: symbol.language_kind.clone(),
+                language_kind: symbol.language_kind.to_string(),
                 file_path: path.to_string(),
                 line: symbol.span.start.line + 1,
                 end_line: symbol.span.end.line + 1,
-                container_name: symbol.container_name.clone(),
+                container_name: symbol.container_name.map(String::from),
                 signature: symbol.signature.clone(),
                 doc_comment: symbol.doc.clone(),
                 chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
@@ -130,8 +130,8 @@ impl Analysis {
         for file in self.snapshot.files.values() {
             if let Ok(facts) = &file.facts {
                 for s in &facts.symbols {
-                    if !known.contains(&s.language_kind) {
-                        known.push(s.language_kind.clone());
+                    if !known.iter().any(|k| *k == s.language_kind) {
+                        known.push(s.language_kind.to_string());
                     }
                 }
             }

@@ -128,7 +128,7 @@ impl Analysis {
                 .map(|m| {
                     let s = table.symbol(*m);
                     Member {
-                        name: s.name.clone(),
+                        name: s.name.to_string(),
                         kind: s.kind.as_str(),
                         line: s.span.start.line,
                     }

@@ -296,7 +296,7 @@ pub(crate) fn nothing_at(file: &FileEntry, line: u64, character: u64) -> Analysi
                 .symbols
                 .iter()
                 .filter(|s| s.span.start.line as u64 <= line && line <= s.span.end.line as u64)
-                .map(|s| s.name.clone())
+                .map(|s| s.name.to_string())
                 .collect()
         })
         .unwrap_or_default();
@@ -370,7 +370,7 @@ pub fn describe_subject(table: &SymbolTable, subject: &Subject) -> String {
             let symbol = table.symbol(*r);
             let qualified = match &symbol.container_name {
                 Some(container) => format!("{container}.{}", symbol.name),
-                None => symbol.name.clone(),
+                None => symbol.name.to_string(),
             };
             format!(
                 "{}:{} {} {qualified}",

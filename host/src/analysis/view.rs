@@ -66,9 +66,9 @@ impl SymbolView {
         let file = table.file(r);
         let symbol = table.symbol(r);
         SymbolView {
-            name: symbol.name.clone(),
+            name: symbol.name.to_string(),
             kind: symbol.kind.as_str(),
-            language_kind: symbol.language_kind.clone(),
+            language_kind: symbol.language_kind.to_string(),
             file_path: file.path.clone(),
             range: (&symbol.span).into(),
             name_range: (&symbol.name_span).into(),
@@ -271,7 +271,7 @@ pub fn namespace_of(file: &FileEntry, index: usize) -> Option<String> {
 /// leading namespaces and modules.
 pub fn member_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String {
     let Ok(facts) = file.facts.as_ref() else {
-        return symbol.name.clone();
+        return symbol.name.to_string();
     };
     let mut parts: Vec<&str> = facts
         .container_chain(index)
@@ -287,7 +287,7 @@ pub fn member_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String {
 pub fn qualified_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String {
     match qualified_container(file, index) {
         Some(container) => format!("{container}.{}", symbol.name),
-        None => symbol.name.clone(),
+        None => symbol.name.to_string(),
     }
 }
 

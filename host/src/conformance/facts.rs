@@ -175,8 +175,10 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
             .iter()
             .map(|m| {
                 let symbol = facts.symbols.get(m.symbol as usize);
-                let name =
-                    symbol.map_or_else(|| format!("<no symbol #{}>", m.symbol), |s| s.name.clone());
+                let name = symbol.map_or_else(
+                    || format!("<no symbol #{}>", m.symbol),
+                    |s| s.name.to_string(),
+                );
                 let h = &m.halstead;
                 actual(
                     &name,

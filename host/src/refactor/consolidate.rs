@@ -57,7 +57,7 @@ pub fn plan_consolidate(
     let facts = source.facts()?;
     let names: Vec<String> = module_level(facts)
         .iter()
-        .map(|&i| facts.symbols[i].name.clone())
+        .map(|&i| facts.symbols[i].name.to_string())
         .collect();
     if names.is_empty() {
         return Err(RefactorError::InvalidTargetPath {

@@ -257,7 +257,7 @@ fn target_at(file: &FileEntry, span: &Span) -> Target {
 
 fn subject_name(analysis: &Analysis, subject: &Subject) -> Result<String, RefactorError> {
     Ok(match subject {
-        Subject::Symbol(r) => analysis.table().symbol(*r).name.clone(),
+        Subject::Symbol(r) => analysis.table().symbol(*r).name.to_string(),
         Subject::Local { file, index } => file.facts()?.locals[*index].name.to_string(),
     })
 }

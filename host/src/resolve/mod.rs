@@ -603,8 +603,8 @@ impl<'s> Resolver<'s> {
         let symbol = target_symbol;
         let fits =
             |d: &Definition| symbol(d).is_some_and(|s| s.kind.is_callable() == wants_callable);
-        let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name.clone());
-        let owners_fitting: Vec<Option<String>> =
+        let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name);
+        let owners_fitting: Vec<Option<crate::model::Name>> =
             found.iter().filter(|d| fits(d)).map(owner).collect();
         found
             .into_iter()

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::model::{
-    DeclaredTarget, FileFacts, Manifest, ModuleIdentity, ReferenceKind, Symbol, SymbolKind,
+    DeclaredTarget, FileFacts, Manifest, ModuleIdentity, Name, ReferenceKind, Symbol, SymbolKind,
 };
 use crate::sync::lock;
 use crate::workspace::{DerivedValue, FileEntry, Snapshot};
@@ -32,7 +32,7 @@ pub struct SymbolTable {
     shapes: Vec<u64>,
     manifests: Arc<Vec<Manifest>>,
     file_index: Arc<HashMap<String, u32>>,
-    by_name: Arc<HashMap<String, Vec<SymbolRef>>>,
+    by_name: Arc<HashMap<Name, Vec<SymbolRef>>>,
     imports: Arc<Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
     lookups: Arc<Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>>,
@@ -117,18 +117,15 @@ impl SymbolTable {
             };
         }
         let mut file_index = HashMap::with_capacity(files.len());
-        let mut by_name: HashMap<String, Vec<SymbolRef>> = HashMap::new();
+        let mut by_name: HashMap<Name, Vec<SymbolRef>> = HashMap::new();
         for (file_number, file) in files.iter().enumerate() {
             file_index.insert(file.path.clone(), file_number as u32);
             let Ok(facts) = &file.facts else { continue };
             for (symbol_number, symbol) in facts.symbols.iter().enumerate() {
-                by_name
-                    .entry(symbol.name.clone())
-                    .or_default()
-                    .push(SymbolRef {
-                        file: file_number as u32,
-                        symbol: symbol_number as u32,
-                    });
+                by_name.entry(symbol.name).or_default().push(SymbolRef {
+                    file: file_number as u32,
+                    symbol: symbol_number as u32,
+                });
             }
         }
         SymbolTable {
@@ -178,7 +175,7 @@ impl SymbolTable {
 
     /// All declared names, for "did you mean" suggestions.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.by_name.keys().map(String::as_str)
+        self.by_name.keys().map(|name| -> &str { name })
     }
 
     /// Number of declarations in the snapshot.

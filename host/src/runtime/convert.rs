@@ -84,13 +84,13 @@ macro_rules! shared_conversions {
             fn from(s: wit::Symbol) -> Self {
                 let arity = symbol_arity(&s);
                 model::Symbol {
-                    name: s.name,
+                    name: crate::model::Name::new(&s.name),
                     kind: s.kind.into(),
-                    language_kind: s.language_kind,
+                    language_kind: crate::model::Name::new(&s.language_kind),
                     span: s.span.into(),
                     name_span: s.name_span.into(),
                     container: s.container,
-                    container_name: s.container_name,
+                    container_name: s.container_name.as_deref().map(crate::model::Name::new),
                     signature: s.signature,
                     doc: s.doc,
                     visibility: s.visibility.into(),

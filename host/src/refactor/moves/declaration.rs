@@ -133,7 +133,7 @@ pub(super) fn normalized(name: &str) -> String {
 
 /// `A.B.Name`: the names of the declaration's containers, then its own.
 pub(super) fn qualified_name(facts: &FileFacts, index: usize) -> String {
-    let mut parts = vec![facts.symbols[index].name.clone()];
+    let mut parts = vec![facts.symbols[index].name.to_string()];
     let mut container = facts.symbols[index].container;
     // Containers come before their members: bounded by the symbol count.
     for _ in 0..facts.symbols.len() {
@@ -161,18 +161,15 @@ pub(super) fn check_movable(
         .filter(|c| !MODULE_KINDS.contains(&c.kind));
     let is_type = TYPE_KINDS.contains(&symbol.kind);
     if let Some(container) = container {
-        let owner = symbol
-            .container_name
-            .clone()
-            .unwrap_or_else(|| container.name.clone());
+        let owner = symbol.container_name.unwrap_or(container.name).to_string();
         if is_type {
             return Err(RefactorError::Nested {
-                name: symbol.name.clone(),
+                name: symbol.name.to_string(),
                 container: owner,
             });
         }
         return Err(RefactorError::NotMoveable {
-            name: symbol.name.clone(),
+            name: symbol.name.to_string(),
             kind: kind_name(symbol.kind),
             reason: format!("it is a member of `{owner}`; only module-level declarations move"),
             container: Some(owner),
@@ -189,7 +186,7 @@ pub(super) fn check_movable(
 
 pub(super) fn not_moveable(symbol: &Symbol, reason: String) -> RefactorError {
     RefactorError::NotMoveable {
-        name: symbol.name.clone(),
+        name: symbol.name.to_string(),
         kind: kind_name(symbol.kind),
         reason,
         container: None,
@@ -277,7 +274,7 @@ pub(super) fn check_collision(
         return Ok(());
     }
     Err(RefactorError::MoveCollision {
-        name: symbol.name.clone(),
+        name: symbol.name.to_string(),
         target: target.path.clone(),
         existing,
     })

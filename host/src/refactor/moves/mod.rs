@@ -367,7 +367,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     Ok(MoveOutcome {
         plan,
         moved: Moved {
-            name: symbol.name.clone(),
+            name: symbol.name.to_string(),
             qualified_name: qualified_name(facts, index),
             kind: symbol.kind,
             previous: Location {

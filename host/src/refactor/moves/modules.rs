@@ -55,7 +55,7 @@ impl Modules {
                 .is_some_and(|m| m.path == target_module.path);
             if same && target.path == source.path {
                 return Err(RefactorError::SameLocation {
-                    name: facts.symbols[index].name.clone(),
+                    name: facts.symbols[index].name.to_string(),
                     path: format!("{} ({})", source.path, target_module.path),
                 });
             }
@@ -85,7 +85,7 @@ impl Modules {
         };
         if same && target.path == source.path {
             return Err(RefactorError::SameLocation {
-                name: facts.symbols[index].name.clone(),
+                name: facts.symbols[index].name.to_string(),
                 path: target.path.clone(),
             });
         }

@@ -145,7 +145,7 @@ impl Needs {
             // Namespaces do not hide names; modules made of paths do.
             if layout.follows_paths() && !needed.closed.is_empty() {
                 return Err(RefactorError::BreaksAccessibility {
-                    name: symbol.name.clone(),
+                    name: symbol.name.to_string(),
                     target: new_module.path.clone(),
                     needed: needed.closed,
                 });
@@ -243,7 +243,7 @@ impl Reached {
                     continue;
                 };
                 // What moves along ends where the moved text goes.
-                let along = same_file && moving_along.contains(&other.name);
+                let along = same_file && moving_along.iter().any(|m| *m == other.name);
                 if (same_file && inside(&other.span))
                     || along
                     || !at_module_level(other_facts, other)
@@ -293,11 +293,11 @@ impl Reached {
                     .find(|(m, _)| m.path == module.path)
                 {
                     Some((_, names)) => {
-                        if !names.contains(&other.name) {
-                            names.push(other.name.clone());
+                        if !names.iter().any(|n| *n == other.name) {
+                            names.push(other.name.to_string());
                         }
                     }
-                    None => reached.modules.push((module, vec![other.name.clone()])),
+                    None => reached.modules.push((module, vec![other.name.to_string()])),
                 }
             }
         }

@@ -51,7 +51,7 @@ impl Target {
         // which `Modules::of` checks.
         if path == source.path && request.target_module.is_none() {
             return Err(RefactorError::SameLocation {
-                name: symbol.name.clone(),
+                name: symbol.name.to_string(),
                 path,
             });
         }

@@ -245,7 +245,7 @@ pub(super) fn rewrite_users(
                 plugin,
                 (path, &file.source),
                 specifier,
-                std::slice::from_ref(&symbol.name),
+                &[symbol.name.to_string()],
                 manifests,
             )
             .map_err(refusal)?,
@@ -310,14 +310,8 @@ pub(super) fn rewrite_users(
             && !imported
             && let Some(specifier) = &specifier
         {
-            text = add_import(
-                plugin,
-                path,
-                &text,
-                specifier,
-                std::slice::from_ref(&symbol.name),
-            )
-            .map_err(refusal)?;
+            text = add_import(plugin, path, &text, specifier, &[symbol.name.to_string()])
+                .map_err(refusal)?;
             counts.added += 1;
         }
         if through_binding {
