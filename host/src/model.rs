@@ -522,6 +522,17 @@ pub struct DeclaredType {
     pub source: DeclaredTypeSource,
 }
 
+impl DeclaredType {
+    /// The stated type as a type use at its span, for resolving it.
+    pub fn type_use(&self) -> Reference {
+        Reference::type_use(
+            Name::new(&self.type_name),
+            self.type_qualifier.iter().map(Name::from).collect(),
+            self.span,
+        )
+    }
+}
+
 /// Why something outside the source calls a declaration (a plugin fact,
 /// from ABI 0.4.0 on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

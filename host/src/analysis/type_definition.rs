@@ -273,17 +273,7 @@ fn declared_type_reference(file: &FileEntry, target: DeclaredTarget) -> Option<R
         .references
         .iter()
         .find(|r| r.span == declared.span && r.name == declared.type_name);
-    Some(written.cloned().unwrap_or_else(|| {
-        Reference::type_use(
-            crate::model::Name::new(&declared.type_name),
-            declared
-                .type_qualifier
-                .iter()
-                .map(crate::model::Name::from)
-                .collect(),
-            declared.span,
-        )
-    }))
+    Some(written.cloned().unwrap_or_else(|| declared.type_use()))
 }
 
 fn annotation_refs<'f>(file: &'f FileEntry, indexes: &[usize]) -> Vec<&'f Reference> {

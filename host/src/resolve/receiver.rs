@@ -163,15 +163,7 @@ impl Resolver<'_> {
         declared: &DeclaredType,
         depth: usize,
     ) -> Option<SymbolRef> {
-        let type_reference = Reference::type_use(
-            crate::model::Name::new(&declared.type_name),
-            declared
-                .type_qualifier
-                .iter()
-                .map(crate::model::Name::from)
-                .collect(),
-            declared.span,
-        );
+        let type_reference = declared.type_use();
         let types: Vec<SymbolRef> = self
             .resolve_within(file, &type_reference, depth + 1)
             .iter()
