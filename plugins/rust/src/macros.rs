@@ -114,7 +114,9 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
     let mut cursor = tokens.walk();
     let children: Vec<Node> = tokens.children(&mut cursor).collect();
     if let Some(&(_, format_index)) = EXPRESSION_MACROS.iter().find(|(m, _)| *m == name) {
-        out.push(region(start, end, EXPRESSIONS));
+        if !in_a_syntax_of_its_own(&children) {
+            out.push(region(start, end, EXPRESSIONS));
+        }
         if let Some(index) = format_index {
             format_captures(&children, index, source, out);
         }
@@ -129,6 +131,27 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
             out.push(region(comma.end_byte(), pattern_end, PATTERN));
         }
     }
+}
+
+/// Whether the top-level arguments of a macro's token tree are written in
+/// a syntax no expression has, so that parsing them as expressions would
+/// fail: `tracing`'s `info!(target: "app", user = %name, ?value, "msg")`.
+/// An argument that starts with `name:`, `?` or `%`, or a `?` or `%` right
+/// after an `=`. Such a parse would be dropped, and tree-sitter's error
+/// recovery made it cost eight times a clean parse of the same size.
+fn in_a_syntax_of_its_own(children: &[Node]) -> bool {
+    let inner = children
+        .get(1..children.len().saturating_sub(1))
+        .unwrap_or(&[]);
+    inner
+        .split(|token| token.kind() == ",")
+        .any(|argument| match argument {
+            [first, ..] if matches!(first.kind(), "?" | "%") => true,
+            [first, second, ..] if first.kind() == "identifier" && second.kind() == ":" => true,
+            _ => argument
+                .windows(2)
+                .any(|pair| pair[0].kind() == "=" && matches!(pair[1].kind(), "?" | "%")),
+        })
 }
 
 fn region(start: usize, end: usize, (prefix, suffix): (&'static str, &'static str)) -> Embedded {
@@ -242,6 +265,41 @@ fn captured_names(body: &str, raw: bool) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The regions `embedded_code` finds in `source`, as text.
+    fn regions(source: &str) -> Vec<&str> {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_rust::LANGUAGE.into())
+            .expect("grammar");
+        let tree = parser.parse(source, None).expect("parsed");
+        embedded_code(tree.root_node(), source)
+            .into_iter()
+            .map(|e| &source[e.start..e.end])
+            .collect()
+    }
+
+    #[test]
+    fn arguments_in_a_macro_syntax_of_their_own_are_not_parsed_as_expressions() {
+        let source = r#"fn f() {
+            info!(target: "app", "started");
+            info!(user = %name, "a");
+            debug!(?value, "b");
+            warn!(parent: None, "c");
+            vec![|x: u32| x + 1];
+            assert!(a == b, "{} {c}", d);
+            info!(x = 1, y = f(z));
+        }"#;
+        assert_eq!(
+            regions(source),
+            [
+                "|x: u32| x + 1",
+                "a == b, \"{} {c}\", d",
+                "c",
+                "x = 1, y = f(z)",
+            ]
+        );
+    }
 
     #[test]
     fn format_strings_capture_names_not_escapes_or_positions() {
