@@ -11,6 +11,7 @@ use crate::embedded::{self, EmbeddedTree};
 use crate::facts::{self, LinkedReferences, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
+use crate::query;
 use crate::text::LineIndex;
 use crate::types::{
     DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
@@ -32,10 +33,16 @@ pub(crate) struct State {
     pub tree: Tree,
     pub lines: LineIndex,
     parser: Parser,
-    symbols: Option<Rc<(Vec<Symbol>, Vec<SymbolNode>)>>,
-    locals: Option<Rc<Vec<LocalBinding>>>,
-    embedded: Option<Rc<Vec<EmbeddedTree>>>,
-    references: Option<Rc<LinkedReferences>>,
+    facts: Option<Rc<TreeFacts>>,
+}
+
+/// What one pass of the language's queries over the file's tree (and over
+/// its embedded code) gives: symbols, local bindings and references.
+struct TreeFacts {
+    symbols: Vec<Symbol>,
+    symbol_nodes: Vec<SymbolNode>,
+    locals: Vec<LocalBinding>,
+    references: LinkedReferences,
 }
 
 impl<L: Language> Document<L> {
@@ -49,78 +56,55 @@ impl<L: Language> Document<L> {
         self.with_state(|s| L::module_of(s.tree.root_node(), &s.source, path, manifests))
     }
 
-    fn symbols_and_nodes(&self) -> Rc<(Vec<Symbol>, Vec<SymbolNode>)> {
+    /// Symbols, locals and references, computed together once per version
+    /// of the text: one query pass over each tree finds all three.
+    fn tree_facts(&self) -> Rc<TreeFacts> {
         let mut state = self.state.borrow_mut();
-        if let Some(cached) = &state.symbols {
-            return cached.clone();
-        }
-        let computed = Rc::new(facts::symbols::<L>(
-            &state.tree,
-            &state.source,
-            &state.lines,
-            state.language,
-        ));
-        state.symbols = Some(computed.clone());
-        computed
-    }
-
-    /// The embedded code (macro arguments) parsed, once per version.
-    fn embedded_trees(&self) -> Rc<Vec<EmbeddedTree>> {
-        let mut state = self.state.borrow_mut();
-        if let Some(cached) = &state.embedded {
+        if let Some(cached) = &state.facts {
             return cached.clone();
         }
         let State {
             parser,
             source,
             tree,
+            lines,
+            language,
             ..
         } = &mut *state;
-        let computed = Rc::new(embedded::parse::<L>(parser, tree, source));
-        state.embedded = Some(computed.clone());
-        computed
-    }
-
-    /// The references, with the index that links values to them, computed
-    /// once per version of the text.
-    fn linked_references(&self) -> Rc<LinkedReferences> {
-        if let Some(cached) = &self.state.borrow().references {
-            return cached.clone();
-        }
-        let symbols = self.symbols_and_nodes();
-        let locals = self.local_bindings();
-        let embedded = self.embedded_trees();
-        let computed = {
-            let state = self.state.borrow();
-            Rc::new(facts::references::<L>(
-                &state.tree,
-                &state.source,
-                &state.lines,
-                state.language,
-                &symbols.0,
-                &symbols.1,
-                &locals,
-                &embedded,
-            ))
-        };
-        self.state.borrow_mut().references = Some(computed.clone());
-        computed
-    }
-
-    fn local_bindings(&self) -> Rc<Vec<LocalBinding>> {
-        if let Some(cached) = &self.state.borrow().locals {
-            return cached.clone();
-        }
-        let embedded = self.embedded_trees();
-        let mut state = self.state.borrow_mut();
-        let computed = Rc::new(facts::locals::<L>(
-            &state.tree,
-            &state.source,
-            &state.lines,
-            state.language,
+        let embedded: Vec<EmbeddedTree> = embedded::parse::<L>(parser, tree, source);
+        let queries = L::queries(language);
+        let mut matches = query::tree_matches(queries, tree, source.as_bytes());
+        let mut embedded_matches: Vec<_> = embedded
+            .iter()
+            .map(|e| query::tree_matches(queries, &e.tree, e.text.as_bytes()))
+            .collect();
+        let (symbols, symbol_nodes) =
+            facts::symbols::<L>(std::mem::take(&mut matches.symbols), tree, source, lines);
+        let locals = facts::locals::<L>(
+            source,
+            lines,
+            &mut matches,
             &embedded,
-        ));
-        state.locals = Some(computed.clone());
+            &mut embedded_matches,
+        );
+        let references = facts::references::<L>(
+            tree,
+            source,
+            lines,
+            matches,
+            &symbols,
+            &symbol_nodes,
+            &locals,
+            &embedded,
+            embedded_matches,
+        );
+        let computed = Rc::new(TreeFacts {
+            symbols,
+            symbol_nodes,
+            locals,
+            references,
+        });
+        state.facts = Some(computed.clone());
         computed
     }
 }
@@ -169,10 +153,7 @@ impl<L: Language> GuestDocument for Document<L> {
                 tree,
                 lines,
                 parser,
-                symbols: None,
-                locals: None,
-                embedded: None,
-                references: None,
+                facts: None,
             }),
             _language: PhantomData,
         }
@@ -224,10 +205,7 @@ impl<L: Language> GuestDocument for Document<L> {
         let new_tree = parse::<L>(parser, source, Some(tree));
         state.tree = new_tree;
         state.lines = LineIndex::new(&state.source);
-        state.symbols = None;
-        state.locals = None;
-        state.embedded = None;
-        state.references = None;
+        state.facts = None;
         Ok(())
     }
 
@@ -240,11 +218,11 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn symbols(&self) -> Vec<Symbol> {
-        self.symbols_and_nodes().0.clone()
+        self.tree_facts().symbols.clone()
     }
 
     fn references(&self) -> Vec<Reference> {
-        self.linked_references().references.clone()
+        self.tree_facts().references.references.clone()
     }
 
     fn imports(&self) -> Vec<Import> {
@@ -258,13 +236,13 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn locals(&self) -> Vec<Local> {
-        let bindings = self.local_bindings();
-        let linked = self.linked_references();
+        let facts = self.tree_facts();
         let state = self.state.borrow();
-        bindings
+        facts
+            .locals
             .iter()
             .map(|binding| Local {
-                value: facts::local_value::<L>(&state.tree, binding, &linked),
+                value: facts::local_value::<L>(&state.tree, binding, &facts.references),
                 ..binding.local.clone()
             })
             .collect()
@@ -276,27 +254,27 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn metrics(&self) -> Vec<FunctionMetrics> {
-        let symbols = self.symbols_and_nodes();
+        let facts = self.tree_facts();
         let state = self.state.borrow();
         metrics::function_metrics::<L>(
             state.tree.root_node(),
             &state.source,
-            &symbols.0,
-            &symbols.1,
+            &facts.symbols,
+            &facts.symbol_nodes,
             L::metrics_config(),
             L::symbol_config().comment_kinds,
         )
     }
 
     fn declared_types(&self) -> Vec<DeclaredType> {
-        let symbols = self.symbols_and_nodes();
+        let facts = self.tree_facts();
         let locals = self.locals();
         let state = self.state.borrow();
         let mut declared = L::declared_types(
             state.tree.root_node(),
             &state.source,
             &state.lines,
-            &symbols.0,
+            &facts.symbols,
             &locals,
         );
         // A name the parser invented to recover from an error (a missing
@@ -306,9 +284,8 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn entry_points(&self) -> Vec<EntryPoint> {
-        let symbols = self.symbols_and_nodes();
-        symbols
-            .1
+        self.tree_facts()
+            .symbol_nodes
             .iter()
             .enumerate()
             .filter_map(|(index, node)| {

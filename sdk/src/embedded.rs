@@ -24,11 +24,10 @@ pub struct EmbeddedTree {
     pub parent: Option<usize>,
 }
 
-/// A tree with the bytes it was parsed from and where they are in the file:
-/// the file's own tree, or an embedded one.
+/// The bytes a tree was parsed from and where they are in the file: the
+/// file's own, or an embedded tree's.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    pub tree: &'a Tree,
     pub text: &'a str,
     /// For an embedded tree: its region in the file and where the region
     /// starts in `text`.
@@ -36,9 +35,8 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    pub fn file(tree: &'a Tree, source: &'a str) -> Self {
+    pub fn file(source: &'a str) -> Self {
         View {
-            tree,
             text: source,
             region: None,
         }
@@ -46,7 +44,6 @@ impl<'a> View<'a> {
 
     pub fn embedded(tree: &'a EmbeddedTree) -> Self {
         View {
-            tree: &tree.tree,
             text: &tree.text,
             region: Some((tree.start, tree.end, tree.prefix_len)),
         }

@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::embedded::{EmbeddedTree, View};
 use crate::language::Language;
-use crate::query::{tagged_matches, tagged_matches_seeing};
+use crate::query::{TaggedMatch, TreeMatches};
 use crate::text::{LineIndex, collapse_whitespace};
 use crate::types::{
     Diagnostic, EntryPointKind, Local, Receiver, Reference, ReferenceKind, Severity, Symbol,
@@ -50,22 +50,15 @@ pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
     &source[node.start_byte()..node.end_byte()]
 }
 
-/// Symbols in document order, with containers resolved structurally.
+/// Symbols in document order, with containers resolved structurally, from
+/// the symbols query's `matches` over the file's `tree`.
 pub fn symbols<L: Language>(
+    matches: Vec<TaggedMatch>,
     tree: &Tree,
     source: &str,
     lines: &LineIndex,
-    language: &str,
 ) -> (Vec<Symbol>, Vec<SymbolNode>) {
-    let queries = L::queries(language);
     let config = L::symbol_config();
-    let matches = tagged_matches(
-        &queries.symbols,
-        tree,
-        source.as_bytes(),
-        "definition.",
-        "name",
-    );
     // Matches are in document order: their starts are sorted.
     let starts: Vec<usize> = matches.iter().map(|m| m.node.start_byte()).collect();
     let before = after_comments(tree, &starts, config.comment_kinds, config.attribute_kinds);
@@ -351,21 +344,16 @@ fn last_row(node: Node) -> usize {
 /// Local bindings with the region where each is visible, in document order:
 /// the file's own and those in its embedded code.
 pub fn locals<L: Language>(
-    tree: &Tree,
     source: &str,
     lines: &LineIndex,
-    language: &str,
+    matches: &mut TreeMatches,
     embedded: &[EmbeddedTree],
+    embedded_matches: &mut [TreeMatches],
 ) -> Vec<LocalBinding> {
-    let mut out = locals_in::<L>(View::file(tree, source), source, lines, language);
+    let mut out = locals_in::<L>(View::file(source), matches, source, lines);
     if !embedded.is_empty() {
-        for tree in embedded {
-            out.extend(locals_in::<L>(
-                View::embedded(tree),
-                source,
-                lines,
-                language,
-            ));
+        for (tree, matches) in embedded.iter().zip(embedded_matches) {
+            out.extend(locals_in::<L>(View::embedded(tree), matches, source, lines));
         }
         // Resolution looks bindings up by position.
         out.sort_by_key(|b| b.start);
@@ -373,31 +361,16 @@ pub fn locals<L: Language>(
     out
 }
 
-/// The local bindings of one tree, with file offsets.
+/// The local bindings of one tree (`view`, whose query `matches` are
+/// taken), with file offsets.
 fn locals_in<L: Language>(
     view: View,
+    matches: &mut TreeMatches,
     source: &str,
     lines: &LineIndex,
-    language: &str,
 ) -> Vec<LocalBinding> {
-    let query = &L::queries(language).locals;
-    let scope_index = query.capture_index_for_name("local.scope");
-    // The scopes come from the same pass over the tree as the definitions.
-    let mut scopes = std::collections::HashSet::new();
-    let definitions = tagged_matches_seeing(
-        query,
-        view.tree,
-        view.text.as_bytes(),
-        "local.definition.",
-        "",
-        |m| {
-            let scoped = m.captures.iter().filter(|c| Some(c.index) == scope_index);
-            for c in scoped {
-                scopes.insert(c.node.id());
-            }
-        },
-    );
-    definitions
+    let scopes = std::mem::take(&mut matches.local_scopes);
+    std::mem::take(&mut matches.locals)
         .into_iter()
         .filter_map(|m| {
             let node = m.node;
@@ -441,11 +414,12 @@ pub fn references<L: Language>(
     tree: &Tree,
     source: &str,
     lines: &LineIndex,
-    language: &str,
+    matches: TreeMatches,
     symbols: &[Symbol],
     symbol_nodes: &[SymbolNode],
     locals: &[LocalBinding],
     embedded: &[EmbeddedTree],
+    embedded_matches: Vec<TreeMatches>,
 ) -> LinkedReferences {
     let qualifying: std::collections::HashSet<String> =
         L::qualifying_names(tree.root_node(), source)
@@ -468,7 +442,6 @@ pub fn references<L: Language>(
     let context = ReferenceContext {
         source,
         lines,
-        language,
         symbols,
         symbol_nodes,
         locals,
@@ -477,11 +450,17 @@ pub fn references<L: Language>(
         locals_by_name: &locals_by_name,
     };
     let reparsed = crate::embedded::reparsed(embedded);
-    let mut out = references_in::<L>(&context, View::file(tree, source), &reparsed[0]);
-    for (i, tree) in embedded.iter().enumerate() {
+    let mut out = references_in::<L>(
+        &context,
+        View::file(source),
+        matches.references,
+        &reparsed[0],
+    );
+    for (i, (tree, matches)) in embedded.iter().zip(embedded_matches).enumerate() {
         out.extend(references_in::<L>(
             &context,
             View::embedded(tree),
+            matches.references,
             &reparsed[i + 1],
         ));
     }
@@ -592,7 +571,6 @@ fn unwrapped<L: Language>(node: Node) -> Node {
 struct ReferenceContext<'a> {
     source: &'a str,
     lines: &'a LineIndex,
-    language: &'a str,
     symbols: &'a [Symbol],
     symbol_nodes: &'a [SymbolNode],
     locals: &'a [LocalBinding],
@@ -601,17 +579,18 @@ struct ReferenceContext<'a> {
     locals_by_name: &'a HashMap<&'a str, Vec<usize>>,
 }
 
-/// The references of one tree with file offsets, each with the file offset
-/// of its tagged node; none whose name is in `skip`.
+/// The references of one tree (`view`, with the references query's
+/// `matches` over it) with file offsets, each with the file offset of its
+/// tagged node; none whose name is in `skip`.
 fn references_in<L: Language>(
     context: &ReferenceContext,
     view: View,
+    matches: Vec<TaggedMatch>,
     skip: &[(usize, usize)],
 ) -> Vec<Found> {
     let ReferenceContext {
         source,
         lines,
-        language,
         symbols,
         symbol_nodes,
         locals,
@@ -619,91 +598,84 @@ fn references_in<L: Language>(
         declared,
         locals_by_name,
     } = *context;
-    let queries = L::queries(language);
     let separator = L::symbol_config().path_separator;
     let longest_qualifying = qualifying.iter().map(String::len).max().unwrap_or(0);
     let tree_text = view.text;
-    tagged_matches(
-        &queries.references,
-        view.tree,
-        tree_text.as_bytes(),
-        "reference.",
-        "name",
-    )
-    .into_iter()
-    .filter_map(|m| {
-        let name_node = m.capture("name")?;
-        let (start, end) = view.range(name_node)?;
-        let receiver = m.capture("receiver");
-        // A declaration's own name is no reference, unless the pattern
-        // reads a member through a value there too (`const { kind } = this`
-        // declares `kind` and reads `this.kind`).
-        if (declared.contains(&start) && receiver.is_none())
-            || crate::embedded::covered(skip, start)
-        {
-            return None;
-        }
-        let kind = reference_kind(m.tag)?;
-        // A name, or a dotted path (`os.path`) where the language lists
-        // such paths among its qualifying names.
-        // such paths among its qualifying names. Only a receiver no longer
-        // than the longest of them is read: a long chain (`x.a.a.a...`)
-        // would otherwise be hashed whole at each of its links.
-        let qualifying_receiver = receiver
-            .filter(|r| r.byte_range().len() <= longest_qualifying)
-            .map(|r| text(r, tree_text))
-            .filter(|r| qualifying.contains(*r));
-        let qualifier: Vec<String> = m
-            .capture("qualifier")
-            .map(|q| {
-                text(q, tree_text)
-                    .split(separator)
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty() && !s.starts_with('<'))
-                    .map(str::to_string)
-                    .collect()
+    matches
+        .into_iter()
+        .filter_map(|m| {
+            let name_node = m.capture("name")?;
+            let (start, end) = view.range(name_node)?;
+            let receiver = m.capture("receiver");
+            // A declaration's own name is no reference, unless the pattern
+            // reads a member through a value there too (`const { kind } = this`
+            // declares `kind` and reads `this.kind`).
+            if (declared.contains(&start) && receiver.is_none())
+                || crate::embedded::covered(skip, start)
+            {
+                return None;
+            }
+            let kind = reference_kind(m.tag)?;
+            // A name, or a dotted path (`os.path`) where the language lists
+            // such paths among its qualifying names.
+            // such paths among its qualifying names. Only a receiver no longer
+            // than the longest of them is read: a long chain (`x.a.a.a...`)
+            // would otherwise be hashed whole at each of its links.
+            let qualifying_receiver = receiver
+                .filter(|r| r.byte_range().len() <= longest_qualifying)
+                .map(|r| text(r, tree_text))
+                .filter(|r| qualifying.contains(*r));
+            let qualifier: Vec<String> = m
+                .capture("qualifier")
+                .map(|q| {
+                    text(q, tree_text)
+                        .split(separator)
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty() && !s.starts_with('<'))
+                        .map(str::to_string)
+                        .collect()
+                })
+                .or_else(|| {
+                    qualifying_receiver.map(|r| r.split(separator).map(str::to_string).collect())
+                })
+                .or_else(|| {
+                    receiver
+                        .filter(|r| L::is_self_receiver(*r, tree_text))
+                        .and_then(|_| enclosing(symbol_nodes, start))
+                        .and_then(|e| member_owner(symbols, e as usize))
+                        .map(|owner| vec![owner])
+                })
+                .unwrap_or_default();
+            let is_member = receiver.is_some() && qualifying_receiver.is_none();
+            let name = text(name_node, tree_text).to_string();
+            let local = (qualifier.is_empty() && !is_member)
+                .then(|| resolve_local(locals_by_name, locals, &name, start))
+                .flatten();
+            let tagged = view
+                .range(m.node)
+                .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
+            let receiver = receiver
+                .filter(|_| is_member)
+                .and_then(|r| view.range(unwrapped::<L>(r)));
+            Some(Found {
+                tagged,
+                receiver,
+                reference: Reference {
+                    kind,
+                    span: lines.span(source, start, end),
+                    qualifier,
+                    is_member,
+                    enclosing: enclosing(symbol_nodes, start),
+                    local: local.map(|l| l as u32),
+                    receiver: None,
+                    arguments: (kind == ReferenceKind::Call)
+                        .then(|| L::call_arguments(m.node))
+                        .flatten(),
+                    name,
+                },
             })
-            .or_else(|| {
-                qualifying_receiver.map(|r| r.split(separator).map(str::to_string).collect())
-            })
-            .or_else(|| {
-                receiver
-                    .filter(|r| L::is_self_receiver(*r, tree_text))
-                    .and_then(|_| enclosing(symbol_nodes, start))
-                    .and_then(|e| member_owner(symbols, e as usize))
-                    .map(|owner| vec![owner])
-            })
-            .unwrap_or_default();
-        let is_member = receiver.is_some() && qualifying_receiver.is_none();
-        let name = text(name_node, tree_text).to_string();
-        let local = (qualifier.is_empty() && !is_member)
-            .then(|| resolve_local(locals_by_name, locals, &name, start))
-            .flatten();
-        let tagged = view
-            .range(m.node)
-            .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
-        let receiver = receiver
-            .filter(|_| is_member)
-            .and_then(|r| view.range(unwrapped::<L>(r)));
-        Some(Found {
-            tagged,
-            receiver,
-            reference: Reference {
-                kind,
-                span: lines.span(source, start, end),
-                qualifier,
-                is_member,
-                enclosing: enclosing(symbol_nodes, start),
-                local: local.map(|l| l as u32),
-                receiver: None,
-                arguments: (kind == ReferenceKind::Call)
-                    .then(|| L::call_arguments(m.node))
-                    .flatten(),
-                name,
-            },
         })
-    })
-    .collect()
+        .collect()
 }
 
 fn reference_kind(tag: &str) -> Option<ReferenceKind> {

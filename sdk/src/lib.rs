@@ -32,7 +32,7 @@ pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
 pub use entry::{describe_entry_points, describe_unreachable};
 pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
-pub use query::Queries;
+pub use query::{MAX_QUERY_START_DEPTH, Queries};
 pub use text::LineIndex;
 pub use tokens::default_token_kind;
 

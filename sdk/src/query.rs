@@ -1,10 +1,9 @@
 //! The query runner: compiled `.scm` queries and their captures.
 
 use std::collections::HashSet;
+use std::ops::Range;
 
-use tree_sitter::{
-    Node, Query, QueryCursor, QueryError, QueryErrorKind, QueryMatch, StreamingIterator, Tree,
-};
+use tree_sitter::{Node, Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator, Tree};
 
 /// Syntax depth below which no query match starts. tree-sitter's query
 /// cursor keeps a state per pattern in progress on the path from the root,
@@ -19,11 +18,55 @@ pub fn cursor() -> QueryCursor {
     cursor
 }
 
-/// The compiled queries of a language.
+/// The compiled queries of a language: its three query files' patterns in
+/// one query, so that one pass over a tree matches them all (each query
+/// file alone cost about as much as the three together: the pass over the
+/// tree is most of a query's cost).
 pub struct Queries {
-    pub symbols: Query,
-    pub references: Query,
-    pub locals: Query,
+    all: Query,
+    /// Where each file's patterns are in `all`, in [`QueryFile`] order.
+    patterns: [Range<usize>; 3],
+    /// The index of the `@local.scope` capture, if locals.scm has one.
+    local_scope: Option<u32>,
+}
+
+/// The three query files of a language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryFile {
+    Symbols,
+    References,
+    Locals,
+}
+
+impl QueryFile {
+    const ALL: [QueryFile; 3] = [QueryFile::Symbols, QueryFile::References, QueryFile::Locals];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            QueryFile::Symbols => "symbols",
+            QueryFile::References => "references",
+            QueryFile::Locals => "locals",
+        }
+    }
+
+    /// The capture prefix that makes a pattern of this file report
+    /// something; what follows it is the pattern's tag.
+    fn tag_prefix(self) -> &'static str {
+        match self {
+            QueryFile::Symbols => "definition.",
+            QueryFile::References => "reference.",
+            QueryFile::Locals => "local.definition.",
+        }
+    }
+
+    /// The capture whose node decides which of two matches tagging the same
+    /// thing is kept (the tagged node itself when absent).
+    fn dedupe_on(self) -> &'static str {
+        match self {
+            QueryFile::Symbols | QueryFile::References => "name",
+            QueryFile::Locals => "",
+        }
+    }
 }
 
 impl Queries {
@@ -39,21 +82,54 @@ impl Queries {
         references: &str,
         locals: &str,
     ) -> Result<Self, String> {
-        let compile = |name: &str, source: &str| {
-            Query::new(language, source)
-                .map_err(|e| describe_error(&format!("{name}.scm"), source, &e))
-        };
-        let queries = Queries {
-            symbols: compile("symbols", symbols)?,
-            references: compile("references", references)?,
-            locals: compile("locals", locals)?,
-        };
-        let problems =
-            crate::query_check::capture_problems(&queries, [symbols, references, locals]);
+        let sources = [symbols, references, locals];
+        // Each file alone first: an error names its file, and a file cannot
+        // close what another one left open.
+        let mut alone = Vec::with_capacity(3);
+        for (file, source) in QueryFile::ALL.into_iter().zip(sources) {
+            let query = Query::new(language, source)
+                .map_err(|e| describe_error(&format!("{}.scm", file.name()), source, &e))?;
+            alone.push(query);
+        }
+        let problems = crate::query_check::capture_problems(&alone, sources);
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
-        Ok(queries)
+        let combined = sources.join("\n");
+        let all = Query::new(language, &combined)
+            .map_err(|e| describe_error("the three queries together", &combined, &e))?;
+        let mut patterns: [Range<usize>; 3] = [0..0, 0..0, 0..0];
+        let mut next = 0;
+        for (range, query) in patterns.iter_mut().zip(&alone) {
+            *range = next..next + query.pattern_count();
+            next = range.end;
+        }
+        if next != all.pattern_count() {
+            return Err(format!(
+                "the three queries together have {} patterns, apart {next}",
+                all.pattern_count()
+            ));
+        }
+        let local_scope = all.capture_index_for_name("local.scope");
+        Ok(Queries {
+            all,
+            patterns,
+            local_scope,
+        })
+    }
+
+    /// The three files' patterns in one query, in file order.
+    pub fn query(&self) -> &Query {
+        &self.all
+    }
+
+    /// The query file pattern `pattern` of the combined query comes from.
+    fn file_of(&self, pattern: usize) -> Option<QueryFile> {
+        QueryFile::ALL
+            .into_iter()
+            .zip(&self.patterns)
+            .find(|(_, range)| range.contains(&pattern))
+            .map(|(file, _)| file)
     }
 }
 
@@ -95,37 +171,43 @@ impl<'tree> TaggedMatch<'tree> {
     }
 }
 
-/// Run `query` over `tree` and return the matches whose tagged capture starts
-/// with `prefix` (e.g. `definition.`), in document order. When several
-/// patterns tag the same node, the earliest pattern in the query file wins,
-/// so specific patterns go first and catch-alls last.
-pub fn tagged_matches<'tree>(
-    query: &'static Query,
-    tree: &'tree Tree,
-    source: &[u8],
-    prefix: &str,
-    dedupe_on: &str,
-) -> Vec<TaggedMatch<'tree>> {
-    tagged_matches_seeing(query, tree, source, prefix, dedupe_on, |_| {})
+/// What one pass of a language's queries over a tree found: each query
+/// file's tagged matches, in document order, and the nodes captured as
+/// `@local.scope` (by id).
+pub struct TreeMatches<'tree> {
+    pub symbols: Vec<TaggedMatch<'tree>>,
+    pub references: Vec<TaggedMatch<'tree>>,
+    pub locals: Vec<TaggedMatch<'tree>>,
+    pub local_scopes: HashSet<usize>,
 }
 
-/// [`tagged_matches`], handing every match of the query to `see` as it is
-/// found too: what else a caller reads off the same query takes no second
-/// pass over the tree.
-pub fn tagged_matches_seeing<'tree>(
-    query: &'static Query,
+/// Run all of `queries` over `tree` in one pass. Of each file's matches,
+/// those with a capture tagged with the file's prefix (`definition.`,
+/// `reference.`, `local.definition.`) are kept, in document order. When
+/// several patterns of a file tag the same node, the earliest pattern in
+/// the file wins, so specific patterns go first and catch-alls last.
+pub fn tree_matches<'tree>(
+    queries: &'static Queries,
     tree: &'tree Tree,
     source: &[u8],
-    prefix: &str,
-    dedupe_on: &str,
-    mut see: impl FnMut(&QueryMatch<'_, 'tree>),
-) -> Vec<TaggedMatch<'tree>> {
-    let names = query.capture_names();
+) -> TreeMatches<'tree> {
+    let names = queries.all.capture_names();
     let mut cursor = cursor();
-    let mut matches = cursor.matches(query, tree.root_node(), source);
-    let mut found: Vec<(usize, TaggedMatch<'tree>)> = Vec::new();
+    let mut matches = cursor.matches(&queries.all, tree.root_node(), source);
+    let mut found: [Vec<(usize, TaggedMatch<'tree>)>; 3] = Default::default();
+    let mut local_scopes = HashSet::new();
     while let Some(m) = matches.next() {
-        see(m);
+        let Some(file) = queries.file_of(m.pattern_index) else {
+            continue;
+        };
+        if file == QueryFile::Locals {
+            let scopes = m
+                .captures
+                .iter()
+                .filter(|c| Some(c.index) == queries.local_scope);
+            local_scopes.extend(scopes.map(|c| c.node.id()));
+        }
+        let prefix = file.tag_prefix();
         let mut tag = None;
         let mut captures = Vec::new();
         for capture in m.captures {
@@ -137,7 +219,7 @@ pub fn tagged_matches_seeing<'tree>(
             }
         }
         if let Some((tag, node)) = tag {
-            found.push((
+            found[file as usize].push((
                 m.pattern_index,
                 TaggedMatch {
                     tag,
@@ -147,7 +229,21 @@ pub fn tagged_matches_seeing<'tree>(
             ));
         }
     }
-    // Earliest pattern first, then keep the first match per deduplication node.
+    let [symbols, references, locals] = found;
+    TreeMatches {
+        symbols: first_per_node(symbols, QueryFile::Symbols.dedupe_on()),
+        references: first_per_node(references, QueryFile::References.dedupe_on()),
+        locals: first_per_node(locals, QueryFile::Locals.dedupe_on()),
+        local_scopes,
+    }
+}
+
+/// The matches, the earliest pattern's kept where several tag the same
+/// node (the `dedupe_on` capture's, else the tagged one), in document order.
+fn first_per_node<'tree>(
+    mut found: Vec<(usize, TaggedMatch<'tree>)>,
+    dedupe_on: &str,
+) -> Vec<TaggedMatch<'tree>> {
     found.sort_by_key(|(pattern, m)| (*pattern, m.node.start_byte()));
     let mut seen = HashSet::new();
     let mut kept: Vec<TaggedMatch<'tree>> = found

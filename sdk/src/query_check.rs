@@ -4,8 +4,6 @@
 
 use tree_sitter::{CaptureQuantifier, Query};
 
-use crate::Queries;
-
 /// The kinds a `@reference.<kind>` capture may have: the WIT reference
 /// kinds, and `ignore`, which claims a name for its pattern (so later
 /// catch-all patterns skip it) and reports nothing.
@@ -58,20 +56,18 @@ const LOCALS: Vocabulary = Vocabulary {
     needs_name: false,
 };
 
-/// The problems of `queries`' captures, one line each, naming the file and
+/// The problems of the captures of `queries` (symbols, references and
+/// locals, each compiled alone), one line each, naming the file and
 /// the 1-based line of the pattern: unknown capture names, tags outside the
 /// vocabulary, a definition or reference without `@name`, and `@name` in a
 /// pattern that reports nothing. Captures starting with `_` are the
 /// query's own (for predicates) and never checked.
-pub fn capture_problems(queries: &Queries, sources: [&str; 3]) -> Vec<String> {
+pub fn capture_problems(queries: &[Query], sources: [&str; 3]) -> Vec<String> {
     let mut problems = Vec::new();
-    for ((query, vocabulary), source) in [
-        (&queries.symbols, SYMBOLS),
-        (&queries.references, REFERENCES),
-        (&queries.locals, LOCALS),
-    ]
-    .into_iter()
-    .zip(sources)
+    for ((query, vocabulary), source) in queries
+        .iter()
+        .zip([SYMBOLS, REFERENCES, LOCALS])
+        .zip(sources)
     {
         check(query, &vocabulary, source, &mut problems);
     }
@@ -153,14 +149,10 @@ mod tests {
     fn problems(symbols: &str, references: &str, locals: &str) -> Vec<String> {
         let language: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
         let compile = |source| Query::new(&language, source).expect("compiles");
-        let queries = Queries {
-            symbols: compile(symbols),
-            references: compile(references),
-            locals: compile(locals),
-        };
+        let queries = [compile(symbols), compile(references), compile(locals)];
         let found = capture_problems(&queries, [symbols, references, locals]);
         // `Queries::new` refuses what this finds.
-        let refused = Queries::new(&language, symbols, references, locals).err();
+        let refused = crate::Queries::new(&language, symbols, references, locals).err();
         assert_eq!(refused, (!found.is_empty()).then(|| found.join("\n")));
         found
     }

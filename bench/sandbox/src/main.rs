@@ -9,7 +9,9 @@
 //! cargo run --release -p lingo-bench-sandbox -- --lang rust --dir TREE [--passes 3] [--native-only]
 //! ```
 //!
-//! `--native-only` runs the native plugin code alone, for a profiler.
+//! `--native-only` runs the native plugin code alone, for a profiler;
+//! `--queries` times the tree work under it: a cursor walk over every node
+//! and each of the language's three queries alone.
 //!
 //! Passes alternate between the modes (native, component, parse, then again)
 //! so that both see the same machine; the medians are printed, with the
@@ -43,17 +45,21 @@ struct Options {
     passes: usize,
     /// Only the native plugin code (for a profiler).
     native_only: bool,
+    /// Only the tree work under it: a walk and the three queries.
+    queries: bool,
 }
 
 fn options() -> Options {
     let mut args = std::env::args().skip(1);
-    let (mut lang, mut dir, mut passes, mut native_only) = (None, None, 3, false);
+    let (mut lang, mut dir, mut passes, mut native_only, mut queries) =
+        (None, None, 3, false, false);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lang" => lang = args.next().as_deref().and_then(Lang::parse),
             "--dir" => dir = args.next().map(PathBuf::from),
             "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--native-only" => native_only = true,
+            "--queries" => queries = true,
             _ => usage(),
         }
     }
@@ -63,6 +69,7 @@ fn options() -> Options {
             dir,
             passes,
             native_only,
+            queries,
         },
         _ => usage(),
     }
@@ -70,7 +77,7 @@ fn options() -> Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sandbox --lang rust|typescript|go|csharp --dir TREE [--passes N] [--native-only]"
+        "usage: sandbox --lang rust|typescript|go|csharp --dir TREE [--passes N] [--native-only] [--queries]"
     );
     std::process::exit(2)
 }
@@ -115,6 +122,10 @@ fn main() {
         bytes as f64 / 1048576.0,
         options.lang.name()
     );
+    if options.queries {
+        native::query_passes(options.lang, &files);
+        return;
+    }
     // Not loaded for `--native-only`: compiling and instantiating the
     // components would show in a profile of the native code.
     let registry = (!options.native_only).then(|| {

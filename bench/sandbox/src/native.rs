@@ -146,3 +146,63 @@ pub fn parse_only(lang: Lang, files: &[Source]) {
         std::hint::black_box(tree);
     }
 }
+
+/// The tree work the plugin code is built on, on the same trees: a cursor
+/// walk over every node, and the language's queries (its three files'
+/// patterns, matched in one pass; the matches only iterated). Parsing is
+/// not counted.
+pub fn query_passes(lang: Lang, files: &[Source]) {
+    match lang {
+        Lang::Rust => query_passes_of::<lingo_plugin_rust::Rust>(files),
+        Lang::TypeScript => query_passes_of::<lingo_plugin_typescript::TypeScript>(files),
+        Lang::Go => query_passes_of::<lingo_plugin_go::Go>(files),
+        Lang::CSharp => query_passes_of::<lingo_plugin_csharp::CSharp>(files),
+    }
+}
+
+fn query_passes_of<L: Language>(files: &[Source]) {
+    use tree_sitter::StreamingIterator;
+    let mut parser = tree_sitter::Parser::new();
+    let (mut walk, mut nodes) = (Duration::ZERO, 0usize);
+    let (mut query_time, mut matched) = (Duration::ZERO, 0usize);
+    for file in files {
+        let (language, grammar) = L::grammar(&file.path);
+        parser.set_language(&grammar).expect("the plugin's grammar");
+        let Some(tree) = parser.parse(&file.text, None) else {
+            continue;
+        };
+        let started = Instant::now();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            nodes += 1;
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        walk += started.elapsed();
+        let started = Instant::now();
+        let mut cursor = tree_sitter::QueryCursor::new();
+        cursor.set_max_start_depth(Some(lingo_plugin_sdk::MAX_QUERY_START_DEPTH));
+        let query = L::queries(language).query();
+        let mut matches = cursor.matches(query, tree.root_node(), file.text.as_bytes());
+        while matches.next().is_some() {
+            matched += 1;
+        }
+        query_time += started.elapsed();
+    }
+    println!("| tree work, one core | time | count |");
+    println!("|---|--:|--:|");
+    println!(
+        "| cursor walk, every node | {:.3} s | {nodes} nodes |",
+        walk.as_secs_f64()
+    );
+    println!(
+        "| the queries, one pass | {:.3} s | {matched} matches |",
+        query_time.as_secs_f64()
+    );
+}
