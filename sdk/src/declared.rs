@@ -98,6 +98,28 @@ pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
     }
 }
 
+/// A preorder walk under `root` that visits only the nodes holding the
+/// name of one of `symbols` or `locals` (see [`crate::walk`]). For a hook
+/// whose every type is found at a node holding its target's name (a
+/// parameter holds its pattern, a field its name), it finds what
+/// [`preorder`] finds, and skips most expressions.
+pub fn preorder_over_targets<'t>(
+    root: Node<'t>,
+    symbols: &[Symbol],
+    locals: &[Local],
+    mut visit: impl FnMut(Node<'t>),
+) {
+    let names = symbols
+        .iter()
+        .map(|s| s.name_span.start.offset as usize)
+        .chain(locals.iter().map(|l| l.span.start.offset as usize))
+        .collect();
+    crate::walk::walk_holding(root, &crate::walk::Occurrences::at(names), |node| {
+        visit(node);
+        true
+    });
+}
+
 /// One line per declared type of `document`, `target: Type.Path source`
 /// (the path joined with `separator`; the target as `symbol X` or `local X`
 /// when `label_targets`), for plugins' tests. Panics when a type's span

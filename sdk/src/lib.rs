@@ -26,6 +26,7 @@ pub mod testing;
 mod text;
 mod tokens;
 mod unreachable;
+pub mod walk;
 
 pub use component::Component;
 pub use document::Document;

@@ -4,6 +4,7 @@
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::source::{line_end, remove_list_item};
 use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName, PluginError, TextEdit};
+use lingo_plugin_sdk::walk::{Occurrences, walk_holding};
 use tree_sitter::Node;
 
 /// One leaf of a use tree.
@@ -112,18 +113,16 @@ fn push_path<'t>(
     });
 }
 
-fn use_declarations(root: Node) -> Vec<Node> {
+fn use_declarations<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    // A `use` declaration's text holds `use`: subtrees without it are skipped.
     let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "use_declaration" {
+    walk_holding(root, &Occurrences::of("use", source), |node| {
+        let found = node.kind() == "use_declaration";
+        if found {
             out.push(node);
-            continue;
         }
-        let mut cursor = node.walk();
-        let children: Vec<_> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
+        !found
+    });
     out
 }
 
@@ -138,7 +137,7 @@ fn entries<'t>(declaration: Node<'t>, source: &str) -> Vec<UseEntry<'t>> {
 /// Every `use` in the file, one import per declaration and module path.
 pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
     let mut out: Vec<Import> = Vec::new();
-    for declaration in use_declarations(root) {
+    for declaration in use_declarations(root, source) {
         let reexport = {
             let mut c = declaration.walk();
             declaration
@@ -193,7 +192,7 @@ pub fn render_import(
     }
     let mut existing = Vec::new();
     let mut last_top_level_use = None;
-    for declaration in use_declarations(root) {
+    for declaration in use_declarations(root, source) {
         if declaration.parent() == Some(root) {
             last_top_level_use = Some(declaration);
         }
@@ -260,7 +259,7 @@ pub fn remove_import(
     name: Option<&str>,
 ) -> Result<Vec<TextEdit>, PluginError> {
     let mut edits = Vec::new();
-    for declaration in use_declarations(root) {
+    for declaration in use_declarations(root, source) {
         let all = entries(declaration, source);
         let matches = |e: &UseEntry| {
             let module = if e.module.is_empty() {

@@ -6,6 +6,7 @@
 //! a format string (`"{name}"`) are embedded code too.
 
 use lingo_plugin_sdk::Embedded;
+use lingo_plugin_sdk::walk::{Occurrences, walk_holding};
 use tree_sitter::Node;
 
 /// Comma-separated expressions, as the elements of an array (which also
@@ -59,30 +60,19 @@ const PATTERN_MACROS: &[&str] = &["matches", "assert_matches", "debug_assert_mat
 /// the parse of their enclosing macro), and the names captured by its format
 /// string.
 pub fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
+    // An invocation's text holds its `!`: subtrees without one are skipped.
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        let descend = match node.kind() {
+    walk_holding(root, &Occurrences::of("!", source), |node| {
+        match node.kind() {
             "macro_invocation" => {
                 macro_arguments(node, source, &mut out);
                 false
             }
             "token_tree" | "macro_definition" => false,
             _ => true,
-        };
-        if descend && cursor.goto_first_child() {
-            continue;
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
+    });
+    out
 }
 
 /// The embedded code of one macro invocation.

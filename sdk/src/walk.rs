@@ -1,0 +1,132 @@
+//! Walks that enter only the subtrees whose text holds a given string.
+//!
+//! A full cursor walk visits every node (about 100 ns each: 15M nodes
+//! take 1.5 s on 1.38M lines of Rust). A hook after one kind of node whose
+//! text always holds some string (a Rust `use_declaration` holds `use`, a
+//! macro invocation `!`) can skip every subtree that does not: what is
+//! skipped cannot hold such a node, so the walk finds what a full one does.
+
+use tree_sitter::Node;
+
+/// Where a string occurs in a text.
+pub struct Occurrences {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Occurrences {
+    /// Every occurrence of `needle` in `text` (overlapping ones included).
+    pub fn of(needle: &str, text: &str) -> Self {
+        let mut starts = Vec::new();
+        if !needle.is_empty() {
+            let mut from = 0;
+            while let Some(found) = text.get(from..).and_then(|rest| rest.find(needle)) {
+                starts.push(from + found);
+                // The next char boundary after this start: overlapping
+                // occurrences count too.
+                from += found
+                    + text[from + found..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
+            }
+        }
+        Occurrences {
+            starts,
+            len: needle.len(),
+        }
+    }
+
+    /// One-byte occurrences at `positions` (a node holds one when it
+    /// holds that byte): where names of interest start, say.
+    pub fn at(mut positions: Vec<usize>) -> Self {
+        positions.sort_unstable();
+        positions.dedup();
+        Occurrences {
+            starts: positions,
+            len: 1,
+        }
+    }
+
+    /// Whether a whole occurrence lies in the bytes `start..end`.
+    pub fn within(&self, start: usize, end: usize) -> bool {
+        let first = self.starts.partition_point(|&s| s < start);
+        self.starts
+            .get(first)
+            .is_some_and(|&s| s.saturating_add(self.len) <= end)
+    }
+}
+
+/// A preorder walk under `root` that visits only the nodes whose text
+/// holds one of `occurrences`; `visit` says whether to enter a node's
+/// children. A cursor walk: no recursion, linear in the nodes visited.
+pub fn walk_holding<'t>(
+    root: Node<'t>,
+    occurrences: &Occurrences,
+    mut visit: impl FnMut(Node<'t>) -> bool,
+) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let enter = occurrences.within(node.start_byte(), node.end_byte()) && visit(node);
+        if enter && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occurrences_are_found_overlapping_and_only_whole() {
+        let found = Occurrences::of("aa", "aaa é aa");
+        assert_eq!(found.starts, [0, 1, 7]);
+        assert!(found.within(0, 2));
+        assert!(!found.within(2, 4));
+        assert!(found.within(7, 9));
+        assert!(!found.within(7, 8));
+        assert!(Occurrences::of("", "abc").starts.is_empty());
+    }
+
+    /// The walk finds the nodes a full walk finds, and visits fewer.
+    #[test]
+    fn the_walk_finds_what_a_full_walk_finds() {
+        let source = "use a::b;\nfn f() { let user = 1; { use c::d; } g(user); }\n\
+                      mod m { pub use e::{f, g}; fn h() {} }\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_rust::LANGUAGE.into())
+            .expect("grammar");
+        let tree = parser.parse(source, None).expect("parsed");
+        let mut everywhere = Vec::new();
+        crate::declared::preorder(tree.root_node(), |node| {
+            if node.kind() == "use_declaration" {
+                everywhere.push(node.start_byte());
+            }
+        });
+        let (mut found, mut visited) = (Vec::new(), 0);
+        walk_holding(tree.root_node(), &Occurrences::of("use", source), |node| {
+            visited += 1;
+            let is_use = node.kind() == "use_declaration";
+            if is_use {
+                found.push(node.start_byte());
+            }
+            !is_use
+        });
+        assert_eq!(found, everywhere);
+        assert_eq!(found.len(), 3);
+        let mut all = 0;
+        crate::declared::preorder(tree.root_node(), |_| all += 1);
+        assert!(visited < all / 2, "{visited} of {all}");
+    }
+}
