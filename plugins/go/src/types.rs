@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use lingo_plugin_sdk::LineIndex;
-use lingo_plugin_sdk::declared::{Targets, Written, preorder};
+use lingo_plugin_sdk::declared::{Targets, Written, preorder_over_targets};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
 
@@ -74,7 +74,9 @@ pub fn declared_types(
         constraints: HashMap::new(),
     };
     let mut out = Vec::new();
-    preorder(root, |node| context.visit(node, &mut out));
+    // Each type below is found at a node that holds its target's name, and
+    // the constraints are recorded at declarations holding a symbol's name.
+    preorder_over_targets(root, symbols, locals, |node| context.visit(node, &mut out));
     out
 }
 
