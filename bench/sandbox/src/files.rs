@@ -11,6 +11,7 @@ pub enum Lang {
     TypeScript,
     Go,
     CSharp,
+    Python,
 }
 
 impl Lang {
@@ -20,6 +21,7 @@ impl Lang {
             "typescript" => Lang::TypeScript,
             "go" => Lang::Go,
             "csharp" => Lang::CSharp,
+            "python" => Lang::Python,
             _ => return None,
         })
     }
@@ -30,6 +32,7 @@ impl Lang {
             Lang::TypeScript => "typescript",
             Lang::Go => "go",
             Lang::CSharp => "csharp",
+            Lang::Python => "python",
         }
     }
 
@@ -40,6 +43,7 @@ impl Lang {
             Lang::TypeScript => lingo_plugin_typescript::TypeScript::EXTENSIONS,
             Lang::Go => lingo_plugin_go::Go::EXTENSIONS,
             Lang::CSharp => lingo_plugin_csharp::CSharp::EXTENSIONS,
+            Lang::Python => lingo_plugin_python::Python::EXTENSIONS,
         }
     }
 }

@@ -77,7 +77,7 @@ fn options() -> Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sandbox --lang rust|typescript|go|csharp --dir TREE [--passes N] [--native-only] [--queries]"
+        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only] [--queries]"
     );
     std::process::exit(2)
 }

@@ -68,6 +68,7 @@ pub fn pass(lang: Lang, files: &[Source]) -> (Counts, Stages, String) {
         Lang::TypeScript => pass_of::<lingo_plugin_typescript::TypeScript>(files),
         Lang::Go => pass_of::<lingo_plugin_go::Go>(files),
         Lang::CSharp => pass_of::<lingo_plugin_csharp::CSharp>(files),
+        Lang::Python => pass_of::<lingo_plugin_python::Python>(files),
     }
 }
 
@@ -136,6 +137,7 @@ pub fn parse_only(lang: Lang, files: &[Source]) {
         Lang::TypeScript => lingo_plugin_typescript::TypeScript::grammar(path).1,
         Lang::Go => lingo_plugin_go::Go::grammar(path).1,
         Lang::CSharp => lingo_plugin_csharp::CSharp::grammar(path).1,
+        Lang::Python => lingo_plugin_python::Python::grammar(path).1,
     };
     let mut parser = tree_sitter::Parser::new();
     for file in files {
@@ -157,6 +159,7 @@ pub fn query_passes(lang: Lang, files: &[Source]) {
         Lang::TypeScript => query_passes_of::<lingo_plugin_typescript::TypeScript>(files),
         Lang::Go => query_passes_of::<lingo_plugin_go::Go>(files),
         Lang::CSharp => query_passes_of::<lingo_plugin_csharp::CSharp>(files),
+        Lang::Python => query_passes_of::<lingo_plugin_python::Python>(files),
     }
 }
 

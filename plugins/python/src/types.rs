@@ -7,7 +7,7 @@
 //! a container (`list[T]`) states no type of the workspace's.
 
 use lingo_plugin_sdk::LineIndex;
-use lingo_plugin_sdk::declared::{Targets, Written, preorder};
+use lingo_plugin_sdk::declared::{Targets, Written, preorder_over_targets};
 use lingo_plugin_sdk::source::text;
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
 use tree_sitter::Node;
@@ -64,7 +64,8 @@ pub fn declared_types(
         targets: Targets::new(symbols, locals),
     };
     let mut out = Vec::new();
-    preorder(root, |node| context.visit(node, &mut out));
+    // Each type below is found at a node that holds its target's name.
+    preorder_over_targets(root, symbols, locals, |node| context.visit(node, &mut out));
     out
 }
 
