@@ -81,21 +81,10 @@ impl Written<'_> {
 /// Call `visit` on every node under `root` (itself included) in preorder,
 /// with a cursor: deeply nested code cannot overflow the component's stack.
 pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
-    let mut cursor = root.walk();
-    loop {
-        visit(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
+    crate::walk::walk_entering(root, |node| {
+        visit(node);
+        true
+    });
 }
 
 /// A preorder walk under `root` that visits only the nodes holding the

@@ -59,17 +59,23 @@ impl Occurrences {
 
 /// A preorder walk under `root` that visits only the nodes whose text
 /// holds one of `occurrences`; `visit` says whether to enter a node's
-/// children. A cursor walk: no recursion, linear in the nodes visited.
+/// children.
 pub fn walk_holding<'t>(
     root: Node<'t>,
     occurrences: &Occurrences,
     mut visit: impl FnMut(Node<'t>) -> bool,
 ) {
+    walk_entering(root, |node| {
+        occurrences.within(node.start_byte(), node.end_byte()) && visit(node)
+    });
+}
+
+/// A preorder walk under `root`; `visit` says whether to enter a node's
+/// children. A cursor walk: no recursion, linear in the nodes visited.
+pub fn walk_entering<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
     let mut cursor = root.walk();
     loop {
-        let node = cursor.node();
-        let enter = occurrences.within(node.start_byte(), node.end_byte()) && visit(node);
-        if enter && cursor.goto_first_child() {
+        if visit(cursor.node()) && cursor.goto_first_child() {
             continue;
         }
         loop {
