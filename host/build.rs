@@ -28,6 +28,8 @@ fn main() {
         "tests/plugins",
         "Cargo.lock",
         "Cargo.toml",
+        // The wasm target's C and Rust flags.
+        ".cargo/config.toml",
     ] {
         println!(
             "cargo:rerun-if-changed={}",

@@ -6,10 +6,12 @@
 //! where a plugin's work goes; `parse` is tree-sitter alone, the floor.
 //!
 //! ```text
-//! cargo run --release -p lingo-bench-sandbox -- --lang rust --dir TREE [--passes 3] [--native-only]
+//! cargo run --release -p lingo-bench-sandbox -- --lang rust --dir TREE [--passes 3] [--native-only] [--plugin FILE.wasm]
 //! ```
 //!
 //! `--native-only` runs the native plugin code alone, for a profiler;
+//! `--plugin FILE.wasm` loads that component instead of the built-in one
+//! (to compare two builds of a plugin without rebuilding the bench);
 //! `--queries` times the tree work under it: a cursor walk over every node
 //! and each of the language's three queries alone.
 //!
@@ -47,12 +49,14 @@ struct Options {
     native_only: bool,
     /// Only the tree work under it: a walk and the three queries.
     queries: bool,
+    /// A component to load instead of the built-in plugins.
+    plugin: Option<PathBuf>,
 }
 
 fn options() -> Options {
     let mut args = std::env::args().skip(1);
-    let (mut lang, mut dir, mut passes, mut native_only, mut queries) =
-        (None, None, 3, false, false);
+    let (mut lang, mut dir, mut passes, mut native_only, mut queries, mut plugin) =
+        (None, None, 3, false, false, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lang" => lang = args.next().as_deref().and_then(Lang::parse),
@@ -60,6 +64,7 @@ fn options() -> Options {
             "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--native-only" => native_only = true,
             "--queries" => queries = true,
+            "--plugin" => plugin = Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage())),
             _ => usage(),
         }
     }
@@ -70,6 +75,7 @@ fn options() -> Options {
             passes,
             native_only,
             queries,
+            plugin,
         },
         _ => usage(),
     }
@@ -77,7 +83,7 @@ fn options() -> Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only] [--queries]"
+        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only] [--queries] [--plugin FILE.wasm]"
     );
     std::process::exit(2)
 }
@@ -130,8 +136,8 @@ fn main() {
     // components would show in a profile of the native code.
     let registry = (!options.native_only).then(|| {
         PluginRegistry::load(&RuntimeConfig {
-            extra_plugins: vec![],
-            include_built_in: true,
+            extra_plugins: options.plugin.iter().cloned().collect(),
+            include_built_in: options.plugin.is_none(),
             cache_dir: Some(std::env::temp_dir().join("lingo-bench-sandbox-cache")),
             limits: Limits::default(),
             extension_owners: Default::default(),
