@@ -7,8 +7,9 @@ const CHECKPOINT_BYTES: usize = 1024;
 
 /// Start offsets of every line of a text, for position conversion.
 ///
-/// A position costs a binary search plus at most two scans of
-/// [`CHECKPOINT_BYTES`], however long the line: minified and generated files
+/// A position costs a binary search, plus, on a line that is not all ASCII,
+/// a scan of the line up to the offset or of at most two
+/// [`CHECKPOINT_BYTES`], whichever is shorter: minified and generated files
 /// put megabytes on one line, and scanning from the line's start for every
 /// span made them quadratic.
 #[derive(Debug, Clone)]
@@ -17,6 +18,9 @@ pub struct LineIndex {
     /// For a text that is not all ASCII: `(byte offset, UTF-16 units before
     /// it)` about every [`CHECKPOINT_BYTES`], each on a character boundary.
     checkpoints: Vec<(usize, usize)>,
+    /// For a text that is not all ASCII: whether each line is (then a
+    /// column is a byte count, as in an all-ASCII text).
+    ascii_lines: Vec<bool>,
 }
 
 impl LineIndex {
@@ -24,6 +28,7 @@ impl LineIndex {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let mut checkpoints = Vec::new();
+        let mut ascii_lines = Vec::new();
         if !text.is_ascii() {
             let mut units = 0;
             let mut at = 0;
@@ -36,10 +41,17 @@ impl LineIndex {
                 units += text[at..next].encode_utf16().count();
                 at = next;
             }
+            let ends = line_starts.iter().skip(1).copied().chain([text.len()]);
+            ascii_lines = line_starts
+                .iter()
+                .zip(ends)
+                .map(|(&start, end)| text.as_bytes()[start..end].is_ascii())
+                .collect();
         }
         LineIndex {
             line_starts,
             checkpoints,
+            ascii_lines,
         }
     }
 
@@ -48,12 +60,7 @@ impl LineIndex {
     fn utf16_before(&self, text: &str, offset: usize) -> usize {
         let index = self.checkpoints.partition_point(|&(at, _)| at <= offset) - 1;
         let (at, units) = self.checkpoints[index];
-        let bytes = &text.as_bytes()[at..offset];
-        units
-            + match std::str::from_utf8(bytes) {
-                Ok(s) => s.encode_utf16().count(),
-                Err(_) => String::from_utf8_lossy(bytes).encode_utf16().count(),
-            }
+        units + utf16_units(&text.as_bytes()[at..offset])
     }
 
     /// The position of byte `offset` in `text` (the text this index was built from).
@@ -61,8 +68,10 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line];
-        let character = if self.checkpoints.is_empty() {
+        let character = if self.checkpoints.is_empty() || self.ascii_lines[line] {
             offset - line_start
+        } else if offset - line_start <= CHECKPOINT_BYTES {
+            utf16_units(&text.as_bytes()[line_start..offset])
         } else {
             self.utf16_before(text, offset) - self.utf16_before(text, line_start)
         };
@@ -79,6 +88,15 @@ impl LineIndex {
             start: self.position(text, start),
             end: self.position(text, end),
         }
+    }
+}
+
+/// UTF-16 units of `bytes`, UTF-8 that may end inside a character (which
+/// then counts as one replacement character).
+fn utf16_units(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.encode_utf16().count(),
+        Err(_) => String::from_utf8_lossy(bytes).encode_utf16().count(),
     }
 }
 
@@ -121,6 +139,17 @@ mod tests {
             assert_eq!(
                 (position.line, position.character),
                 naive(&text, offset),
+                "{offset}"
+            );
+        }
+        // A long line that is not all ASCII goes by the checkpoints.
+        let long = format!("ab\n{}\n", "é😀x".repeat(2000));
+        let index = LineIndex::new(&long);
+        for (offset, _) in long.char_indices().step_by(7).chain([(long.len(), ' ')]) {
+            let position = index.position(&long, offset);
+            assert_eq!(
+                (position.line, position.character),
+                naive(&long, offset),
                 "{offset}"
             );
         }

@@ -1,4 +1,5 @@
-//! Walks that enter only the subtrees whose text holds a given string.
+//! Walks that enter only the subtrees whose text holds a given string, and
+//! the way up from a node.
 //!
 //! A full cursor walk visits every node (about 100 ns each: 15M nodes
 //! take 1.5 s on 1.38M lines of Rust). A hook after one kind of node whose
@@ -89,6 +90,28 @@ pub fn walk_entering<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool
     }
 }
 
+/// The ancestors of `node` under `root`, innermost first: its parent, then
+/// that node's parent, up to `root`. Empty for `root` itself or a node not
+/// under it.
+///
+/// A tree-sitter node has no parent pointer: `Node::parent` descends from
+/// the tree's root, scanning each level's children, so going up by
+/// `parent` costs that descent once per step. This makes the descent once.
+pub fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut path = Vec::new();
+    let mut current = root;
+    // Each step goes one level down towards `node`, so this ends.
+    while current != node {
+        let Some(child) = current.child_with_descendant(node) else {
+            return Vec::new();
+        };
+        path.push(current);
+        current = child;
+    }
+    path.reverse();
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +157,33 @@ mod tests {
         let mut all = 0;
         crate::declared::preorder(tree.root_node(), |_| all += 1);
         assert!(visited < all / 2, "{visited} of {all}");
+    }
+
+    /// The same nodes as going up by `parent`, for every node of a tree.
+    #[test]
+    fn ancestors_are_the_parents_up_to_the_root() {
+        let source = "#[derive(Debug)]\nstruct S<T: Clone> { t: T }\n\
+                      impl<T> S<T> where T: Clone { fn f(&self) -> Self { let x = match 1 { 1 => 2, _ => 3 }; self.clone() } }\n\
+                      macro_rules! m { () => {} }\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_rust::LANGUAGE.into())
+            .expect("grammar");
+        let tree = parser.parse(source, None).expect("parsed");
+        let root = tree.root_node();
+        let mut checked = 0;
+        crate::declared::preorder(root, |node| {
+            let mut by_parent = Vec::new();
+            let mut current = node.parent();
+            while let Some(parent) = current {
+                by_parent.push(parent);
+                current = parent.parent();
+            }
+            assert_eq!(ancestors(root, node), by_parent, "{}", node.kind());
+            checked += 1;
+        });
+        assert!(checked > 50, "{checked}");
+        let body = root.named_child(1).expect("struct");
+        assert!(ancestors(body, root).is_empty());
     }
 }

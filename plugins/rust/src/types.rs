@@ -3,9 +3,12 @@
 //! `T::new(..)` / `T::default()` or by a copy of `self` (`self.clone()`), fields' types, functions' return types
 //! (`Self` as the `impl`'s type) and the type of each `impl` block.
 
+use std::cell::OnceCell;
+
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::declared::{Targets, Written, preorder_over_targets};
 use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use lingo_plugin_sdk::walk::ancestors;
 use tree_sitter::Node;
 
 /// Associated functions that return `Self` by the language's own contract
@@ -26,6 +29,7 @@ pub fn declared_types(
     locals: &[Local],
 ) -> Vec<DeclaredType> {
     let context = Context {
+        root,
         source,
         lines,
         targets: Targets::new(symbols, locals),
@@ -37,12 +41,13 @@ pub fn declared_types(
 }
 
 struct Context<'a> {
+    root: Node<'a>,
     source: &'a str,
     lines: &'a LineIndex,
     targets: Targets,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
     fn visit(&self, node: Node, out: &mut Vec<DeclaredType>) {
         match node.kind() {
             "parameter" => {
@@ -89,7 +94,7 @@ impl Context<'_> {
                 let Some(ty) = node.child_by_field_name("type") else {
                     return;
                 };
-                let target = named_type(ty, self.source, None)
+                let target = named_type(ty, self.source, &|| None)
                     .and_then(|w| self.targets.symbol(w.name).map(|t| (t, w)));
                 if let Some((target, written)) = target {
                     out.push(written.declared(
@@ -170,7 +175,7 @@ impl Context<'_> {
         {
             return;
         }
-        if let Some(impl_type) = impl_type(call) {
+        if let Some(impl_type) = impl_type(&ancestors(self.root, call)) {
             self.push(out, target, impl_type, DeclaredTypeSource::Constructor);
         }
     }
@@ -182,15 +187,22 @@ impl Context<'_> {
         ty: Node,
         source: DeclaredTypeSource,
     ) {
-        let Some(mut written) = named_type(ty, self.source, impl_type(ty)) else {
+        // Found once, and only when needed: the way up costs a descent.
+        let outer = OnceCell::new();
+        let outer = || outer.get_or_init(|| ancestors(self.root, ty)).as_slice();
+        let Some(mut written) = named_type(ty, self.source, &|| impl_type(outer())) else {
             return;
         };
         // A generic parameter stands for its one trait bound (`p: P` with
         // `P: Parse`); with several bounds or none, no type is stated.
         if written.qualifier.is_empty() {
-            match generic_bound(ty, &self.source[written.name.byte_range()], self.source) {
+            match generic_bound(
+                outer(),
+                &self.source[written.name.byte_range()],
+                self.source,
+            ) {
                 Generic::Not => {}
-                Generic::Bound(bound) => match named_type(bound, self.source, None) {
+                Generic::Bound(bound) => match named_type(bound, self.source, &|| None) {
                     Some(bound) => written = bound,
                     None => return,
                 },
@@ -237,15 +249,15 @@ fn only_type_argument(generic: Node) -> Option<Node> {
     }
 }
 
-/// The type the `impl` around `node` is for (what `Self` denotes there).
-fn impl_type(node: Node) -> Option<Node> {
-    let mut current = node.parent();
-    while let Some(n) = current {
+/// The type the `impl` around a node is for (what `Self` denotes there),
+/// given the node's ancestors, innermost first.
+fn impl_type<'t>(ancestors: &[Node<'t>]) -> Option<Node<'t>> {
+    for n in ancestors {
         match n.kind() {
             "impl_item" => return n.child_by_field_name("type"),
             // `Self` in a trait is the implementor, not a type written here.
             "trait_item" => return None,
-            _ => current = n.parent(),
+            _ => {}
         }
     }
     None
@@ -254,9 +266,13 @@ fn impl_type(node: Node) -> Option<Node> {
 /// The outer named type of a type as written: references, pointers,
 /// `Box`/`Rc`/`Arc`, `mut` and `dyn`/`impl` stripped, generic arguments
 /// dropped, the path
-/// split off; `Self` replaced by `self_type`. `None` for tuples, arrays,
+/// split off; `Self` replaced by what `self_type` finds. `None` for tuples, arrays,
 /// primitive types, function pointers and the like.
-fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Option<Written<'t>> {
+fn named_type<'t>(
+    ty: Node<'t>,
+    source: &str,
+    self_type: &dyn Fn() -> Option<Node<'t>>,
+) -> Option<Written<'t>> {
     let mut ty = ty;
     // Each step goes one level down the tree, so this ends.
     loop {
@@ -284,7 +300,7 @@ fn named_type<'t>(ty: Node<'t>, source: &str, self_type: Option<Node<'t>>) -> Op
                 ty = ty.child_by_field_name("type")?;
             }
             "type_identifier" | "identifier" if &source[ty.byte_range()] == "Self" => {
-                return named_type(self_type?, source, None);
+                return named_type(self_type()?, source, &|| None);
             }
             "type_identifier" | "identifier" => {
                 return Some(Written {
@@ -324,14 +340,12 @@ enum Generic<'t> {
     Unbounded,
 }
 
-/// Whether `name`, written at `node`, is a generic parameter of an item
-/// around it (`fn f<P: Parse>`, `impl<P> X<P> where P: Parse`), and its
+/// Whether `name`, written at a node with these `ancestors` (innermost
+/// first), is a generic parameter of an item around it (`fn f<P: Parse>`, `impl<P> X<P> where P: Parse`), and its
 /// trait bound if it has exactly one (lifetimes aside). The innermost item
 /// declaring the parameter decides.
-fn generic_bound<'t>(node: Node<'t>, name: &str, source: &str) -> Generic<'t> {
-    let mut current = node.parent();
-    while let Some(item) = current {
-        current = item.parent();
+fn generic_bound<'t>(ancestors: &[Node<'t>], name: &str, source: &str) -> Generic<'t> {
+    for &item in ancestors {
         if !matches!(
             item.kind(),
             "function_item"
