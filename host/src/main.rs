@@ -13,6 +13,9 @@ use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 
+/// How long a stopping server waits for a graph save in flight.
+const GRAPH_SAVE_WAIT: Duration = Duration::from_secs(30);
+
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -701,6 +704,11 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
     }
     // Don't wait for blocking tasks (e.g. a plugin call still running).
     runtime.shutdown_timeout(Duration::from_millis(100));
+    // But let a graph being saved reach the database: without it the next
+    // start resolves every reference again.
+    if !lingo::graph::wait_for_saves(GRAPH_SAVE_WAIT) {
+        tracing::warn!("stopped before the graph was saved");
+    }
     Ok(())
 }
 

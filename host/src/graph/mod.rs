@@ -7,6 +7,7 @@
 mod build;
 mod overlay;
 mod persist;
+pub use persist::wait_for_saves;
 pub mod render;
 
 use std::collections::HashMap;

@@ -7,7 +7,8 @@
 //! outside the snapshot's files, symbols or references discards its row.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use super::build::{FileEdges, FileResolution};
 use super::{Node, Site};
@@ -164,9 +165,11 @@ pub(super) fn save(
     }
     let generation = snapshot.generation;
     let context = saved_context(snapshot);
+    let saving = Saving::start();
     let spawned = std::thread::Builder::new()
         .name("lingo-graph-save".into())
         .spawn(move || {
+            let _saving = saving;
             let started = std::time::Instant::now();
             let rows: Vec<DerivedRow> = changed
                 .iter()
@@ -191,5 +194,59 @@ pub(super) fn save(
         });
     if let Err(error) = spawned {
         tracing::warn!(%error, "cannot start the graph save thread");
+    }
+}
+
+/// How many graph saves are writing, for [`wait_for_saves`].
+static SAVING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// One graph save in flight, counted until dropped (also when the save
+/// thread panics or cannot start).
+struct Saving;
+
+impl Saving {
+    fn start() -> Saving {
+        *crate::sync::lock(&SAVING.0) += 1;
+        Saving
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        let mut count = crate::sync::lock(&SAVING.0);
+        *count = count.saturating_sub(1);
+        SAVING.1.notify_all();
+    }
+}
+
+/// Wait up to `timeout` for the graph saves in flight to finish, so that a
+/// server stopping right after its first graph keeps it for the next start.
+/// Whether none is left.
+pub fn wait_for_saves(timeout: Duration) -> bool {
+    let count = crate::sync::lock(&SAVING.0);
+    let (count, _) = SAVING
+        .1
+        .wait_timeout_while(count, timeout, |count| *count > 0)
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *count == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_waits_for_the_saves_in_flight() {
+        let held = Saving::start();
+        assert!(!wait_for_saves(Duration::from_millis(20)));
+        let saving = Saving::start();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            drop(saving);
+        });
+        drop(held);
+        // Other tests' saves may be in flight too; they end within this.
+        assert!(wait_for_saves(Duration::from_secs(60)));
+        writer.join().unwrap();
     }
 }

@@ -3,6 +3,7 @@
 //! the requests of a short interval) and a stat of the one file a request
 //! is about.
 
+mod batch_save;
 mod error;
 mod memo;
 pub mod paths;
@@ -29,6 +30,7 @@ use sha2::{Digest, Sha256};
 use crate::model::{FileFacts, Manifest, ModuleIdentity};
 use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
 use crate::validate::{self, FactLimits};
+use batch_save::BatchSave;
 use store::{FileRow, StoredFile};
 
 /// Files larger than this are not indexed.
@@ -834,6 +836,7 @@ impl Workspace {
             .cloned()
             .collect();
         // Files the database knows that are gone from the disk.
+        let store_was_empty = stored.files.is_empty() && stored.generation == 0;
         removed.extend(stored.files.into_keys());
         // The first index publishes what it has every so often, so that
         // answers need not wait for all of it.
@@ -842,7 +845,18 @@ impl Workspace {
             last: Mutex::new(Instant::now()),
             manifests: manifests.clone(),
         });
-        let results = self.analyze_all(to_analyze, &manifests, reuse, progress.as_ref());
+        // The first index saves as it goes, where every row the database
+        // holds was made with these manifests (a batch writes them).
+        let batch = (first && self.store.is_some() && (reuse || store_was_empty))
+            .then(|| BatchSave::new(&manifests_digest, batch_save::SAVE_EVERY));
+        let results = self.analyze_all(
+            to_analyze,
+            &manifests,
+            reuse,
+            progress.as_ref(),
+            batch.as_ref(),
+        );
+        let saved_in_batches = batch.map_or(0, BatchSave::saved).min(results.len());
         let analyzed: Vec<&FileEntry> = results
             .iter()
             .filter(|(_, origin)| *origin == Origin::Analyzed)
@@ -862,7 +876,19 @@ impl Workspace {
         };
         let changed = content_changed || !removed.is_empty() || !reuse || base == 0;
         let generation = if changed { base + 1 } else { base };
-        self.persist(&analyzed, &removed, generation, &manifests_digest);
+        let unsaved: Vec<&FileEntry> = results[saved_in_batches..]
+            .iter()
+            .filter(|(_, origin)| *origin == Origin::Analyzed)
+            .map(|(entry, _)| &**entry)
+            .collect();
+        self.persist(
+            &unsaved,
+            &removed,
+            &[
+                ("generation", generation.to_string()),
+                ("manifests", manifests_digest.clone()),
+            ],
+        );
         let removed_count = removed.len();
         for (entry, _) in results {
             files.insert(entry.path.clone(), entry);
@@ -918,15 +944,9 @@ impl Workspace {
         })
     }
 
-    /// Write what was analyzed to the database; failures only cost a re-parse
-    /// at the next start, so they are logged, not returned.
-    fn persist(
-        &self,
-        analyzed: &[&FileEntry],
-        removed: &[String],
-        generation: u64,
-        manifests: &str,
-    ) {
+    /// Write what was analyzed to the database, with `meta`; failures only
+    /// cost a re-parse at the next start, so they are logged, not returned.
+    fn persist(&self, analyzed: &[&FileEntry], removed: &[String], meta: &[(&str, String)]) {
         let Some(store) = &self.store else { return };
         let rows: Vec<FileRow> = analyzed
             .iter()
@@ -950,11 +970,7 @@ impl Workspace {
                 .filter(|e| e.facts.is_err())
                 .map(|e| e.path.clone()),
         );
-        let meta = [
-            ("generation", generation.to_string()),
-            ("manifests", manifests.to_string()),
-        ];
-        if let Err(error) = store.save(&rows, &forget, &meta) {
+        if let Err(error) = store.save(&rows, &forget, meta) {
             tracing::warn!(%error, "could not save the index");
         }
     }
@@ -968,6 +984,7 @@ impl Workspace {
         manifests: &Arc<Vec<Manifest>>,
         reuse: bool,
         partial: Option<&Partial>,
+        batch: Option<&BatchSave>,
     ) -> Vec<(Arc<FileEntry>, Origin)> {
         let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
@@ -995,6 +1012,9 @@ impl Workspace {
                         }
                         if let Some(partial) = partial {
                             partial.maybe_publish(self, &results);
+                        }
+                        if let Some(batch) = batch {
+                            batch.maybe_save(self, &results);
                         }
                     }
                 });
