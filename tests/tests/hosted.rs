@@ -332,6 +332,22 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         "foreign Host: {}",
         response.status()
     );
+    // A body over 1 MiB is refused before it is read whole.
+    let oversized = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": { "name": "x".repeat(1 << 20), "version": "1" } }
+    });
+    let response = http
+        .post(&server.url)
+        .header("authorization", format!("Bearer {TOKEN_BOTH}"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(oversized.to_string())
+        .send()
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(response.status().as_u16(), 413, "oversized body");
     // The right token passes.
     let response = post(Some(TOKEN_BOTH), None).await.expect("an HTTP answer");
     assert_eq!(response.status().as_u16(), 200);
@@ -483,6 +499,24 @@ async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
         )
         .await;
     assert_eq!(error["code"], "INVALID_PARAM", "{error}");
+    // At most 64 include paths, each a string: more, or a number, is
+    // refused naming the field.
+    let folders = |n: usize| (0..n).map(|i| format!("src/f{i}")).collect::<Vec<_>>();
+    let error = admin
+        .refused(
+            "create_project",
+            json!({ "projectId": "fresh", "root": pool.display().to_string(), "include": folders(65) }),
+        )
+        .await;
+    assert_eq!(error["code"], "INVALID_PARAM", "{error}");
+    assert_eq!(error["details"]["field"], "include");
+    let error = admin
+        .refused(
+            "create_project",
+            json!({ "projectId": "fresh", "root": pool.display().to_string(), "include": [7] }),
+        )
+        .await;
+    assert_eq!(error["details"]["field"], "include", "{error}");
 
     let created = admin
         .ok(
