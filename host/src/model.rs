@@ -2,6 +2,7 @@
 //! apart from the WIT bindings so that tools never depend on an ABI version.
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 
 pub use crate::name::Name;
 
@@ -211,33 +212,92 @@ pub struct Reference {
     pub name: Name,
     pub kind: ReferenceKind,
     pub span: Span,
-    pub qualifier: Vec<Name>,
+    pub qualifier: ThinVec<Name>,
     pub is_member: bool,
-    pub enclosing: Option<u32>,
-    pub local: Option<u32>,
+    /// Index of the innermost symbol around it.
+    pub enclosing: OptU32,
+    /// Index of the local binding it names.
+    pub local: OptU32,
     /// For a member access, the reference naming the value it is made on.
     pub receiver: Option<Receiver>,
     /// For a call or object creation, how many arguments it passes, where
     /// the plugin can tell.
     #[serde(default)]
-    pub arguments: Option<u32>,
+    pub arguments: OptU32,
+}
+
+/// An `Option<u32>` in four bytes, `u32::MAX` standing for none: there are
+/// millions of references, each with three. A file's lists are far shorter
+/// than that and no call passes that many arguments, so `Some(u32::MAX)`
+/// (which the boundary would refuse anyway) is taken as none. Encoded as
+/// the `Option<u32>` it stands for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OptU32(u32);
+
+impl OptU32 {
+    pub const NONE: OptU32 = OptU32(u32::MAX);
+
+    pub const fn new(value: Option<u32>) -> OptU32 {
+        match value {
+            Some(value) => OptU32(value),
+            None => OptU32::NONE,
+        }
+    }
+
+    pub const fn get(self) -> Option<u32> {
+        if self.0 == u32::MAX {
+            None
+        } else {
+            Some(self.0)
+        }
+    }
+}
+
+impl From<Option<u32>> for OptU32 {
+    fn from(value: Option<u32>) -> OptU32 {
+        OptU32::new(value)
+    }
+}
+
+impl Default for OptU32 {
+    fn default() -> OptU32 {
+        OptU32::NONE
+    }
+}
+
+impl std::fmt::Debug for OptU32 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl Serialize for OptU32 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for OptU32 {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<OptU32, D::Error> {
+        Option::<u32>::deserialize(deserializer).map(OptU32::new)
+    }
 }
 
 impl Reference {
     /// A use of the type `qualifier::name` at `span`, made by the host to
     /// resolve a type written somewhere other than a reference (a declared
     /// type).
-    pub fn type_use(name: Name, qualifier: Vec<Name>, span: Span) -> Reference {
+    pub fn type_use(name: Name, qualifier: ThinVec<Name>, span: Span) -> Reference {
         Reference {
             name,
             kind: ReferenceKind::Type,
             span,
             qualifier,
             is_member: false,
-            enclosing: None,
-            local: None,
+            enclosing: OptU32::NONE,
+            local: OptU32::NONE,
             receiver: None,
-            arguments: None,
+            arguments: OptU32::NONE,
         }
     }
 
@@ -247,7 +307,7 @@ impl Reference {
         let (owner, outer) = self.qualifier.split_last()?;
         Some(Reference {
             enclosing: self.enclosing,
-            ..Reference::type_use(*owner, outer.to_vec(), self.span)
+            ..Reference::type_use(*owner, ThinVec::from(outer), self.span)
         })
     }
 }
@@ -675,5 +735,78 @@ impl FileFacts {
         }
         chain.reverse();
         chain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large tree holds millions of references: their size is most of
+    /// the index's memory (BENCHMARKS.md, "Memory").
+    #[test]
+    fn a_reference_stays_small() {
+        assert!(std::mem::size_of::<Reference>() <= 64);
+        assert_eq!(std::mem::size_of::<OptU32>(), 4);
+    }
+
+    /// Stored facts keep their encoding: the compact fields are written as
+    /// the `Option` and `Vec` they stand for.
+    #[test]
+    fn compact_fields_encode_as_what_they_stand_for() {
+        let reference = Reference {
+            enclosing: OptU32::new(Some(3)),
+            arguments: OptU32::new(Some(u32::MAX)),
+            ..Reference::type_use(
+                Name::from("T"),
+                ThinVec::from(&[Name::from("a"), Name::from("b")][..]),
+                Span {
+                    start: Position {
+                        line: 0,
+                        character: 0,
+                        offset: 0,
+                    },
+                    end: Position {
+                        line: 0,
+                        character: 1,
+                        offset: 1,
+                    },
+                },
+            )
+        };
+        let json = serde_json::to_value(&reference).unwrap();
+        assert_eq!(json["enclosing"], 3);
+        assert_eq!(json["local"], serde_json::Value::Null);
+        assert_eq!(json["arguments"], serde_json::Value::Null);
+        assert_eq!(json["qualifier"], serde_json::json!(["a", "b"]));
+        let bytes = postcard::to_stdvec(&reference).unwrap();
+        let back: Reference = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back.enclosing.get(), Some(3));
+        assert_eq!(back.qualifier.len(), 2);
+
+        #[derive(Serialize)]
+        struct Before {
+            name: Name,
+            kind: ReferenceKind,
+            span: Span,
+            qualifier: Vec<Name>,
+            is_member: bool,
+            enclosing: Option<u32>,
+            local: Option<u32>,
+            receiver: Option<Receiver>,
+            arguments: Option<u32>,
+        }
+        let before = Before {
+            name: reference.name,
+            kind: reference.kind,
+            span: reference.span,
+            qualifier: reference.qualifier.to_vec(),
+            is_member: false,
+            enclosing: Some(3),
+            local: None,
+            receiver: None,
+            arguments: None,
+        };
+        assert_eq!(postcard::to_stdvec(&before).unwrap(), bytes);
     }
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{
     DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Name,
-    PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
+    OptU32, PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -505,12 +505,14 @@ fn check_reference(
         spans.report,
     );
     spans.span(&mut reference.span);
-    cap_len(
-        &mut reference.qualifier,
-        limits.max_qualifier_segments,
-        "qualifier too long",
-        spans.report,
-    );
+    let qualifier = &mut reference.qualifier;
+    if qualifier.len() > limits.max_qualifier_segments {
+        spans.report.cap(
+            "qualifier too long",
+            qualifier.len() - limits.max_qualifier_segments,
+        );
+        qualifier.truncate(limits.max_qualifier_segments);
+    }
     for segment in &mut reference.qualifier {
         cap_name(
             segment,
@@ -521,15 +523,20 @@ fn check_reference(
     }
     if reference
         .enclosing
+        .get()
         .is_some_and(|e| e as usize >= symbol_count)
     {
-        reference.enclosing = None;
+        reference.enclosing = OptU32::NONE;
         spans
             .report
             .count("reference enclosing-symbol index out of range");
     }
-    if reference.local.is_some_and(|l| l as usize >= local_count) {
-        reference.local = None;
+    if reference
+        .local
+        .get()
+        .is_some_and(|l| l as usize >= local_count)
+    {
+        reference.local = OptU32::NONE;
         spans.report.count("reference local index out of range");
     }
 }
@@ -747,7 +754,9 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
     for reference in &mut facts.references {
         reference.enclosing = reference
             .enclosing
-            .map(|e| new_index[kept_ancestor[e as usize]]);
+            .get()
+            .map(|e| new_index[kept_ancestor[e as usize]])
+            .into();
     }
     facts.metrics.retain_mut(|m: &mut FunctionMetrics| {
         let mapped = new_index[m.symbol as usize];
@@ -1019,12 +1028,12 @@ mod tests {
             name: "x".into(),
             kind: ReferenceKind::Call,
             span: span(0, 1),
-            qualifier: Vec::new(),
+            qualifier: thin_vec::ThinVec::new(),
             is_member: false,
-            enclosing: Some(depth as u32 - 1),
-            local: None,
+            enclosing: OptU32::new(Some(depth as u32 - 1)),
+            local: OptU32::NONE,
             receiver: None,
-            arguments: None,
+            arguments: OptU32::NONE,
         });
         let limits = FactLimits::default();
         let (output, report) = check(input, "abc", &limits);
@@ -1036,7 +1045,7 @@ mod tests {
         assert!(report.broken.is_empty());
         assert_eq!(output.diagnostics[0].code, CAPPED_CODE);
         assert_eq!(
-            output.references[0].enclosing,
+            output.references[0].enclosing.get(),
             Some(limits.max_depth as u32)
         );
     }
@@ -1095,12 +1104,12 @@ mod tests {
             name: "x".into(),
             kind: ReferenceKind::Call,
             span: span(0, 1),
-            qualifier: Vec::new(),
+            qualifier: thin_vec::ThinVec::new(),
             is_member: false,
-            enclosing: Some(7),
-            local: Some(3),
+            enclosing: OptU32::new(Some(7)),
+            local: OptU32::new(Some(3)),
             receiver: None,
-            arguments: None,
+            arguments: OptU32::NONE,
         });
         input.metrics.push(FunctionMetrics {
             symbol: 5,
@@ -1119,8 +1128,8 @@ mod tests {
             },
         });
         let (output, report) = check(input, "abc", &FactLimits::default());
-        assert_eq!(output.references[0].enclosing, None);
-        assert_eq!(output.references[0].local, None);
+        assert_eq!(output.references[0].enclosing.get(), None);
+        assert_eq!(output.references[0].local.get(), None);
         assert!(output.metrics.is_empty());
         assert_eq!(report.broken.len(), 3, "{report:?}");
     }
@@ -1297,15 +1306,15 @@ mod tests {
                     name: "r".into(),
                     kind: ReferenceKind::Call,
                     span,
-                    qualifier: Vec::new(),
+                    qualifier: thin_vec::ThinVec::new(),
                     is_member: receiver.is_some(),
-                    enclosing,
-                    local,
+                    enclosing: OptU32::new(enclosing),
+                    local: OptU32::new(local),
                     receiver: receiver.map(|reference| crate::model::Receiver {
                         reference,
                         called: reference % 2 == 0,
                     }),
-                    arguments: local,
+                    arguments: OptU32::new(local),
                 },
             )
         }
@@ -1347,10 +1356,16 @@ mod tests {
             }
             for reference in &facts.references {
                 assert!(span_ok(&reference.span));
-                assert!(reference.enclosing.is_none_or(|e| (e as usize) < count));
+                assert!(
+                    reference
+                        .enclosing
+                        .get()
+                        .is_none_or(|e| (e as usize) < count)
+                );
                 assert!(
                     reference
                         .local
+                        .get()
                         .is_none_or(|l| (l as usize) < facts.locals.len())
                 );
                 assert!(

@@ -81,10 +81,10 @@ fn reference_lines(facts: &FileFacts) -> Vec<String> {
         if r.is_member {
             line += " member";
         }
-        if let Some(e) = r.enclosing {
+        if let Some(e) = r.enclosing.get() {
             line += &format!(" in={}", facts.symbols[e as usize].name);
         }
-        if let Some(l) = r.local {
+        if let Some(l) = r.local.get() {
             line += &format!(" local=#{l}");
         }
         line
@@ -446,7 +446,7 @@ fn f(x: u32, v: Option<u32>) -> u32 {
 ";
     let facts = rust().analyze("src/f.rs", source, &[]).unwrap();
     let binding = |r: &lingo::model::Reference| {
-        r.local.map(|l| {
+        r.local.get().map(|l| {
             let l = &facts.locals[l as usize];
             format!(
                 "{}@{}:{}",
@@ -851,10 +851,10 @@ fn references_inside_macro_arguments_are_parsed_as_expressions() {
             if r.is_member {
                 line += " member";
             }
-            if let Some(e) = r.enclosing {
+            if let Some(e) = r.enclosing.get() {
                 line += &format!(" in={}", facts.symbols[e as usize].name);
             }
-            if let Some(l) = r.local {
+            if let Some(l) = r.local.get() {
                 line += &format!(" local={}", local(l));
             }
             line

@@ -311,8 +311,8 @@ fn unresolved_calls(
         .enumerate()
         .filter(|(i, r)| {
             r.kind == ReferenceKind::Call
-                && r.enclosing == Some(root.symbol)
-                && r.local.is_none()
+                && r.enclosing.get() == Some(root.symbol)
+                && r.local.get().is_none()
                 && !resolved.contains(&Site {
                     file: root.file,
                     reference: *i as u32,

@@ -139,7 +139,7 @@ impl Analysis {
                     .references
                     .iter()
                     .enumerate()
-                    .filter(|(_, r)| r.local == Some(*index as u32))
+                    .filter(|(_, r)| r.local.get() == Some(*index as u32))
                     .filter_map(|(i, _)| {
                         let site = Site {
                             file: file_number,
@@ -191,7 +191,7 @@ impl Analysis {
             .references
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.local == Some(local as u32))
+            .filter(|(_, r)| r.local.get() == Some(local as u32))
             .filter_map(|(i, _)| {
                 let site = Site {
                     file: symbol.file,
@@ -257,7 +257,8 @@ impl Analysis {
                 if reference.kind != ReferenceKind::Call {
                     continue;
                 }
-                let fits = |r: &SymbolRef| match (reference.arguments, table.symbol(*r).arity) {
+                let fits = |r: &SymbolRef| match (reference.arguments.get(), table.symbol(*r).arity)
+                {
                     (Some(count), Some(arity)) => arity.fits(count),
                     _ => true,
                 };
@@ -474,12 +475,12 @@ mod tests {
             name: "helper".into(),
             kind: ReferenceKind::Reference,
             span: span(3, 9),
-            qualifier: Vec::new(),
+            qualifier: thin_vec::ThinVec::new(),
             is_member: false,
-            enclosing: None,
-            local: None,
+            enclosing: crate::model::OptU32::NONE,
+            local: crate::model::OptU32::NONE,
             receiver: None,
-            arguments: None,
+            arguments: crate::model::OptU32::NONE,
         });
         assert_eq!(unparsed_mentions_in("helper", source, &facts), 0);
         facts.diagnostics.push(Diagnostic {

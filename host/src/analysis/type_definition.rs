@@ -86,7 +86,7 @@ impl Analysis {
                         .iter()
                         .enumerate()
                         .filter(|(_, x)| {
-                            x.kind == ReferenceKind::Type && x.enclosing == Some(r.symbol)
+                            x.kind == ReferenceKind::Type && x.enclosing.get() == Some(r.symbol)
                         })
                         .map(|(i, _)| i)
                         .collect();

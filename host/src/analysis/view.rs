@@ -177,7 +177,7 @@ impl SiteView {
         let file = table.files().get(site.file as usize)?;
         let facts = file.facts.as_ref().ok()?;
         let reference = facts.references.get(site.reference as usize)?;
-        let enclosing = reference.enclosing.and_then(|e| {
+        let enclosing = reference.enclosing.get().and_then(|e| {
             let symbol = facts.symbols.get(e as usize)?;
             Some(member_name(file, e as usize, symbol))
         });

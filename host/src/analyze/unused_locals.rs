@@ -32,7 +32,7 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
         let Ok(facts) = file.facts() else { continue };
         let mut used = vec![false; facts.locals.len()];
         for reference in &facts.references {
-            if let Some(used) = reference.local.and_then(|l| used.get_mut(l as usize)) {
+            if let Some(used) = reference.local.get().and_then(|l| used.get_mut(l as usize)) {
                 *used = true;
             }
         }

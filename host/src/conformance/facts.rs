@@ -83,7 +83,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
             .references
             .iter()
             .map(|r| {
-                let local = match r.local {
+                let local = match r.local.get() {
                     None => Value::Null,
                     Some(l) => facts.locals.get(l as usize).map_or_else(
                         || json!(format!("<no local #{l}>")),
@@ -101,7 +101,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                         "line": r.span.start.line + 1,
                         "qualifier": r.qualifier,
                         "isMember": r.is_member,
-                        "enclosing": symbol_name(r.enclosing),
+                        "enclosing": symbol_name(r.enclosing.get()),
                         "local": local,
                     }),
                 )

@@ -495,11 +495,11 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
             file: file_number,
             reference: index as u32,
         };
-        if reference.local.is_some() {
+        if reference.local.get().is_some() {
             out.counts.local += 1;
             continue;
         }
-        let from = match reference.enclosing {
+        let from = match reference.enclosing.get() {
             Some(symbol) => Node::Symbol(SymbolRef {
                 file: file_number,
                 symbol,
@@ -563,7 +563,7 @@ fn edge_kind(
 ) -> EdgeKind {
     let kind = EdgeKind::of_reference(reference.kind);
     let (EdgeKind::Extends, Node::Symbol(target), Some(enclosing)) =
-        (kind, to, reference.enclosing)
+        (kind, to, reference.enclosing.get())
     else {
         return kind;
     };

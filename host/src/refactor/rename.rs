@@ -572,7 +572,7 @@ fn check_captures(
             facts
                 .references
                 .iter()
-                .filter(|r| r.name == new_name && r.local != Some(*index as u32))
+                .filter(|r| r.name == new_name && r.local.get() != Some(*index as u32))
                 .filter(|r| scope.contains_offset(r.span.start.offset))
                 .map(|r| at(r.span.start.offset)),
         );

@@ -163,7 +163,7 @@ impl<'s> Resolver<'s> {
         let Ok(facts) = &file.facts else {
             return Vec::new();
         };
-        if let Some(local) = reference.local {
+        if let Some(local) = reference.local.get() {
             return vec![Definition::certain(
                 Target::Local {
                     file: file.clone(),
@@ -239,14 +239,14 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         };
         let plain_name = value.qualifier.is_empty()
-            && value.local.is_none()
+            && value.local.get().is_none()
             && value.receiver.is_none()
             && !value.is_member;
         if !plain_name || !binds(facts, &value.name) {
             return Vec::new();
         }
         let path = Reference {
-            qualifier: vec![value.name],
+            qualifier: thin_vec::thin_vec![value.name],
             is_member: false,
             receiver: None,
             ..reference.clone()
@@ -961,7 +961,7 @@ fn at_top(facts: &FileFacts, symbol: &Symbol) -> bool {
 /// The type-like declarations around a reference, innermost first.
 fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut current = reference.enclosing;
+    let mut current = reference.enclosing.get();
     let mut steps = 0;
     while let Some(index) = current {
         let Some(symbol) = facts.symbols.get(index as usize) else {
@@ -993,7 +993,7 @@ fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
 /// overloads the argument types choose among, which resolution does not
 /// see: each is then less than certain.
 fn by_arity(found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
-    let Some(arguments) = reference.arguments else {
+    let Some(arguments) = reference.arguments.get() else {
         return found;
     };
     if found.len() < 2 {

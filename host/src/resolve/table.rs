@@ -251,7 +251,7 @@ impl SymbolTable {
         let mut lists = BaseLists::new();
         for (index, reference) in facts.references.iter().enumerate() {
             if let (ReferenceKind::Extends | ReferenceKind::Implements, Some(holder)) =
-                (reference.kind, reference.enclosing)
+                (reference.kind, reference.enclosing.get())
             {
                 lists.entry(holder).or_default().push(index as u32);
             }

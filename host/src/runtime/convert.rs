@@ -299,10 +299,10 @@ macro_rules! since_0_2_0_conversions {
                         .map(|q| crate::model::Name::new(q))
                         .collect(),
                     is_member: r.is_member,
-                    enclosing: r.enclosing,
-                    local: r.local,
+                    enclosing: model::OptU32::new(r.enclosing),
+                    local: model::OptU32::new(r.local),
                     receiver: r.receiver.map(Into::into),
-                    arguments: r.arguments,
+                    arguments: model::OptU32::new(r.arguments),
                 }
             }
         }
@@ -712,10 +712,10 @@ pub mod v0_1_0 {
                     .map(|q| crate::model::Name::new(q))
                     .collect(),
                 is_member: r.is_member,
-                enclosing: r.enclosing,
-                local: r.local,
+                enclosing: model::OptU32::new(r.enclosing),
+                local: model::OptU32::new(r.local),
                 receiver: None,
-                arguments: None,
+                arguments: model::OptU32::NONE,
             }
         }
     }
