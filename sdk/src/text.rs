@@ -120,6 +120,19 @@ mod tests {
         )
     }
 
+    /// Every `step`th character's position (and the end's) is the scan's.
+    fn same_as_a_scan(text: &str, step: usize) {
+        let index = LineIndex::new(text);
+        for (offset, _) in text.char_indices().step_by(step).chain([(text.len(), ' ')]) {
+            let position = index.position(text, offset);
+            assert_eq!(
+                (position.line, position.character),
+                naive(text, offset),
+                "{offset}"
+            );
+        }
+    }
+
     #[test]
     fn positions_match_a_scan_of_the_line_on_long_mixed_lines() {
         let mut text = String::new();
@@ -133,26 +146,9 @@ mod tests {
             });
         }
         text.push_str(&"x".repeat(5000));
-        let index = LineIndex::new(&text);
-        for (offset, _) in text.char_indices().step_by(3).chain([(text.len(), ' ')]) {
-            let position = index.position(&text, offset);
-            assert_eq!(
-                (position.line, position.character),
-                naive(&text, offset),
-                "{offset}"
-            );
-        }
+        same_as_a_scan(&text, 3);
         // A long line that is not all ASCII goes by the checkpoints.
-        let long = format!("ab\n{}\n", "é😀x".repeat(2000));
-        let index = LineIndex::new(&long);
-        for (offset, _) in long.char_indices().step_by(7).chain([(long.len(), ' ')]) {
-            let position = index.position(&long, offset);
-            assert_eq!(
-                (position.line, position.character),
-                naive(&long, offset),
-                "{offset}"
-            );
-        }
+        same_as_a_scan(&format!("ab\n{}\n", "é😀x".repeat(2000)), 7);
         let ascii = "a\nbc\n".repeat(1000);
         let index = LineIndex::new(&ascii);
         assert_eq!(index.position(&ascii, 4999).character, 2);

@@ -278,15 +278,19 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "1" } }
     });
-    let post = |token: Option<&str>, origin: Option<&str>| {
-        let mut request = http
+    let request = |token: Option<&str>, body: String| {
+        let request = http
             .post(&server.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
-            .body(initialize.to_string());
-        if let Some(token) = token {
-            request = request.header("authorization", format!("Bearer {token}"));
+            .body(body);
+        match token {
+            Some(token) => request.header("authorization", format!("Bearer {token}")),
+            None => request,
         }
+    };
+    let post = |token: Option<&str>, origin: Option<&str>| {
+        let mut request = request(token, initialize.to_string());
         if let Some(origin) = origin {
             request = request.header("origin", origin);
         }
@@ -317,13 +321,8 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         .await
         .expect("an HTTP answer");
     assert_eq!(response.status().as_u16(), 403);
-    let response = http
-        .post(&server.url)
+    let response = request(Some(TOKEN_BOTH), initialize.to_string())
         .header("host", "attacker.example")
-        .header("authorization", format!("Bearer {TOKEN_BOTH}"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(initialize.to_string())
         .send()
         .await
         .expect("an HTTP answer");
@@ -338,12 +337,7 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         "params": { "protocolVersion": "2025-06-18", "capabilities": {},
                     "clientInfo": { "name": "x".repeat(1 << 20), "version": "1" } }
     });
-    let response = http
-        .post(&server.url)
-        .header("authorization", format!("Bearer {TOKEN_BOTH}"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(oversized.to_string())
+    let response = request(Some(TOKEN_BOTH), oversized.to_string())
         .send()
         .await
         .expect("an HTTP answer");
