@@ -156,7 +156,14 @@ pub fn symbols<L: Language>(
             arity: L::arity(node, source),
         };
         let nested_in = stack.last().copied();
-        let entry_point = L::entry_point(node, name_node, nested_in.map(|i| tree_nodes[i]), source);
+        let attached = attached_above(node, &before);
+        let entry_point = L::entry_point(
+            node,
+            name_node,
+            nested_in.map(|i| tree_nodes[i]),
+            &attached,
+            source,
+        );
         stack.push(symbols.len());
         nodes.push(SymbolNode {
             start: node.start_byte(),
@@ -282,6 +289,22 @@ fn doc_comment<L: Language>(
     parts.reverse();
     let doc = parts.join("\n").trim().to_string();
     (!doc.is_empty()).then_some(doc)
+}
+
+/// The run of comments and attributes right above `node`, nearest first,
+/// from [`after_comments`]'s map (each step is to an earlier sibling, so
+/// the run ends).
+fn attached_above<'t>(node: Node<'t>, before: &HashMap<usize, Node<'t>>) -> Vec<Node<'t>> {
+    let mut run = Vec::new();
+    let mut current = node;
+    while let Some(&previous) = before.get(&current.id()) {
+        if run.len() >= before.len() {
+            break;
+        }
+        run.push(previous);
+        current = previous;
+    }
+    run
 }
 
 /// Every node whose previous sibling is a comment or an attribute, by id,

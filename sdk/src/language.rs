@@ -312,10 +312,16 @@ pub trait Language: 'static {
     /// a language that answers should also list
     /// [`Capability::EntryPoints`] in [`Self::extra_capabilities`], since
     /// the host only trusts an empty answer from a plugin that claims it.
+    /// `attached` is the run of siblings right above `node` whose kinds are
+    /// the [`SymbolConfig`]'s comment and attribute kinds, nearest first
+    /// (read from one walk of the tree: `Node::prev_sibling` searches down
+    /// from the root, so asking it per declaration is quadratic in a file
+    /// of many).
     fn entry_point(
         _node: Node,
         _name: Node,
         _enclosing: Option<Node>,
+        _attached: &[Node],
         _source: &str,
     ) -> Option<EntryPointKind> {
         None

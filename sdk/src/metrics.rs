@@ -59,17 +59,52 @@ struct Walk<'a> {
     config: &'a MetricsConfig,
     comment_kinds: &'a [&'a str],
     source: &'a str,
-    /// Start offsets of nested function symbols: measured on their own.
-    nested_functions: HashSet<(usize, usize, u16)>,
+    /// Nested function symbols, measured on their own: `(start, end,
+    /// kind)`, sorted.
+    nested_functions: Vec<(usize, usize, u16)>,
     cyclomatic: u32,
     cognitive: u32,
     max_nesting: u32,
-    operators: HashSet<String>,
-    operands: HashSet<String>,
+    operators: HashSet<&'static str>,
+    operands: HashSet<&'a str>,
     total_operators: u32,
     total_operands: u32,
-    code_rows: HashSet<usize>,
-    comment_rows: HashSet<usize>,
+    code_rows: RowCount,
+    comment_rows: RowCount,
+}
+
+/// Distinct rows of text seen, for spans that come in document order
+/// (each starts at or after the end of the one before): a count and the
+/// last row counted, instead of a set of rows.
+#[derive(Default)]
+struct RowCount {
+    rows: u32,
+    last: Option<usize>,
+}
+
+impl RowCount {
+    /// Count the rows `first..=last` not counted yet.
+    fn add(&mut self, first: usize, last: usize) {
+        let from = match self.last {
+            Some(seen) => first.max(seen + 1),
+            None => first,
+        };
+        if from <= last {
+            self.rows += (last - from + 1) as u32;
+            self.last = Some(last);
+        }
+    }
+}
+
+/// Where the walk is among the children of one node: the nesting and
+/// `else` state they inherit, and whether an `else` token came before.
+struct Level {
+    nesting: u32,
+    is_else: bool,
+    after_else_token: bool,
+    /// Whether `else` tokens among these children mark the next one (not
+    /// for the function's own children, which are walked as they are).
+    tracks_else: bool,
 }
 
 fn measure(
@@ -86,11 +121,12 @@ fn measure(
     let (start, end) = (function.start_byte(), function.end_byte());
     let first = nodes.partition_point(|n| n.start <= start);
     let last = nodes.partition_point(|n| n.start <= end).max(first);
-    let nested_functions = nodes[first..last]
+    let mut nested_functions: Vec<(usize, usize, u16)> = nodes[first..last]
         .iter()
         .filter(|n| n.end <= end)
         .map(|n| (n.start, n.end, n.kind_id))
         .collect();
+    nested_functions.sort_unstable();
     let mut walk = Walk {
         config,
         comment_kinds,
@@ -103,13 +139,10 @@ fn measure(
         operands: HashSet::new(),
         total_operators: 0,
         total_operands: 0,
-        code_rows: HashSet::new(),
-        comment_rows: HashSet::new(),
+        code_rows: RowCount::default(),
+        comment_rows: RowCount::default(),
     };
-    let mut cursor = function.walk();
-    for child in function.children(&mut cursor) {
-        walk.visit(child, 0, false);
-    }
+    walk.walk_below(function);
     let parameters = function
         .child_by_field_name(config.parameters_field)
         .map(|list| {
@@ -127,8 +160,8 @@ fn measure(
         max_nesting: walk.max_nesting,
         parameters,
         lines: (function.end_position().row - function.start_position().row + 1) as u32,
-        code_lines: walk.code_rows.len() as u32,
-        comment_lines: walk.comment_rows.len() as u32,
+        code_lines: walk.code_rows.rows,
+        comment_lines: walk.comment_rows.rows,
         halstead: Halstead {
             distinct_operators: walk.operators.len() as u32,
             distinct_operands: walk.operands.len() as u32,
@@ -148,30 +181,52 @@ fn declared_parameters(parameter: Node) -> u32 {
         .max(1)
 }
 
-impl Walk<'_> {
-    /// Walk the subtree of `node` with an explicit stack: nesting depth is
-    /// the input's to choose, the wasm stack is not.
-    fn visit(&mut self, node: Node, nesting: u32, parent_is_else: bool) {
-        let mut stack = vec![(node, nesting, parent_is_else)];
-        while let Some((node, nesting, parent_is_else)) = stack.pop() {
-            let Some((child_nesting, child_is_else)) = self.enter(node, nesting, parent_is_else)
-            else {
-                continue;
+impl<'a> Walk<'a> {
+    /// Walk the subtree below `function` in document order with one tree
+    /// cursor and a stack of levels: nesting depth is the input's to
+    /// choose, the wasm stack is not.
+    fn walk_below(&mut self, function: Node) {
+        let mut cursor = function.walk();
+        if !cursor.goto_first_child() {
+            return;
+        }
+        let mut levels = vec![Level {
+            nesting: 0,
+            is_else: false,
+            after_else_token: false,
+            tracks_else: false,
+        }];
+        loop {
+            let node = cursor.node();
+            let Some(level) = levels.last_mut() else {
+                return;
             };
-            let first = stack.len();
-            let mut cursor = node.walk();
-            let mut after_else_token = false;
-            for child in node.children(&mut cursor) {
-                let is_else = (child_is_else || after_else_token) && child.is_named();
-                stack.push((child, child_nesting, is_else));
-                if child.is_named() {
-                    after_else_token = false;
-                } else if self.config.else_kinds.contains(&child.kind()) {
-                    after_else_token = true;
+            let is_else =
+                level.tracks_else && (level.is_else || level.after_else_token) && node.is_named();
+            if node.is_named() {
+                level.after_else_token = false;
+            } else if level.tracks_else && self.config.else_kinds.contains(&node.kind()) {
+                level.after_else_token = true;
+            }
+            let nesting = level.nesting;
+            if let Some((nesting, is_else)) = self.enter(node, nesting, is_else)
+                && cursor.goto_first_child()
+            {
+                levels.push(Level {
+                    nesting,
+                    is_else,
+                    after_else_token: false,
+                    tracks_else: true,
+                });
+                continue;
+            }
+            // On to the next node in document order below `function`.
+            while !cursor.goto_next_sibling() {
+                levels.pop();
+                if levels.is_empty() || !cursor.goto_parent() {
+                    return;
                 }
             }
-            // Children in document order off the stack.
-            stack[first..].reverse();
         }
     }
 
@@ -179,14 +234,13 @@ impl Walk<'_> {
     /// they are to be walked.
     fn enter(&mut self, node: Node, nesting: u32, parent_is_else: bool) -> Option<(u32, bool)> {
         let key = (node.start_byte(), node.end_byte(), node.kind_id());
-        if self.nested_functions.contains(&key) {
+        if self.nested_functions.binary_search(&key).is_ok() {
             return None;
         }
         let kind = node.kind();
         if self.comment_kinds.contains(&kind) {
-            for row in node.start_position().row..=node.end_position().row {
-                self.comment_rows.insert(row);
-            }
+            self.comment_rows
+                .add(node.start_position().row, node.end_position().row);
             return None;
         }
         let config = self.config;
@@ -257,17 +311,15 @@ impl Walk<'_> {
     }
 
     fn token(&mut self, node: Node) {
-        let row = node.start_position().row;
-        for r in row..=node.end_position().row {
-            self.code_rows.insert(r);
-        }
+        self.code_rows
+            .add(node.start_position().row, node.end_position().row);
         if node.is_named() {
-            let operand = text(node, self.source).to_string();
+            let operand: &'a str = text(node, self.source);
             self.total_operands += 1;
             self.operands.insert(operand);
         } else if !node.kind().trim().is_empty() {
             self.total_operators += 1;
-            self.operators.insert(node.kind().to_string());
+            self.operators.insert(node.kind());
         }
     }
 }
@@ -276,4 +328,22 @@ fn operator<'s>(binary: Node, source: &'s str) -> Option<&'s str> {
     binary
         .child_by_field_name("operator")
         .map(|op| text(op, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowCount;
+
+    #[test]
+    fn rows_of_spans_in_document_order_are_counted_once() {
+        let mut rows = RowCount::default();
+        rows.add(3, 3);
+        rows.add(3, 3); // a second token on the same row
+        rows.add(3, 5); // a string running on to row 5
+        rows.add(5, 5);
+        rows.add(8, 9);
+        assert_eq!(rows.rows, 5); // rows 3, 4, 5, 8 and 9
+        assert_eq!(rows.last, Some(9));
+        assert_eq!(RowCount::default().rows, 0);
+    }
 }

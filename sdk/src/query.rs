@@ -240,26 +240,52 @@ pub fn tree_matches<'tree>(
 
 /// The matches, the earliest pattern's kept where several tag the same
 /// node (the `dedupe_on` capture's, else the tagged one), in document order.
+///
+/// Each match's keys are read from the tree once, and matches are sorted
+/// as small keys, not moved: a file has hundreds of thousands of them.
 fn first_per_node<'tree>(
-    mut found: Vec<(usize, TaggedMatch<'tree>)>,
+    found: Vec<(usize, TaggedMatch<'tree>)>,
     dedupe_on: &str,
 ) -> Vec<TaggedMatch<'tree>> {
-    found.sort_by_key(|(pattern, m)| (*pattern, m.node.start_byte()));
-    let mut seen = HashSet::new();
-    let mut kept: Vec<TaggedMatch<'tree>> = found
-        .into_iter()
-        .filter_map(|(_, m)| {
+    /// What decides a match's fate, read once; `index` is its place in
+    /// the cursor's order, the last tie-break.
+    struct Keys {
+        /// The node two matches must share to be the same thing.
+        same: (usize, usize, u16),
+        pattern: usize,
+        start: usize,
+        end: usize,
+        index: usize,
+    }
+    let mut keys: Vec<Keys> = found
+        .iter()
+        .enumerate()
+        .map(|(index, (pattern, m))| {
             let key_node = m.capture(dedupe_on).unwrap_or(m.node);
-            seen.insert((
-                key_node.start_byte(),
-                key_node.end_byte(),
-                key_node.kind_id(),
-            ))
-            .then_some(m)
+            Keys {
+                same: (
+                    key_node.start_byte(),
+                    key_node.end_byte(),
+                    key_node.kind_id(),
+                ),
+                pattern: *pattern,
+                start: m.node.start_byte(),
+                end: m.node.end_byte(),
+                index,
+            }
         })
         .collect();
-    kept.sort_by_key(|m| (m.node.start_byte(), std::cmp::Reverse(m.node.end_byte())));
-    kept
+    // Of the matches on one node, the earliest pattern's (then the one
+    // whose tagged node starts first, then the cursor's first) is kept.
+    keys.sort_unstable_by_key(|k| (k.same, k.pattern, k.start, k.index));
+    keys.dedup_by_key(|k| k.same);
+    // Document order: outer before inner; ties as the pattern order had them.
+    keys.sort_unstable_by_key(|k| (k.start, std::cmp::Reverse(k.end), k.pattern, k.index));
+    let mut slots: Vec<Option<TaggedMatch<'tree>>> =
+        found.into_iter().map(|(_, m)| Some(m)).collect();
+    keys.iter()
+        .filter_map(|k| slots.get_mut(k.index).and_then(Option::take))
+        .collect()
 }
 
 #[cfg(test)]

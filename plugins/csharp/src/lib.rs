@@ -195,6 +195,7 @@ impl Language for CSharp {
         node: Node,
         name: Node,
         enclosing: Option<Node>,
+        _attached: &[Node],
         source: &str,
     ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
         entry::entry_point(node, name, enclosing, source)

@@ -132,6 +132,7 @@ impl Language for Python {
         node: Node,
         name: Node,
         enclosing: Option<Node>,
+        _attached: &[Node],
         source: &str,
     ) -> Option<EntryPointKind> {
         entry::entry_point(node, name, enclosing, source)

@@ -2,7 +2,6 @@
 //! tests and benchmarks, trait implementations, foreign and macro entry
 //! points), which dead-code analysis must not count as unused.
 
-use lingo_plugin_sdk::extent::attributes_above;
 use lingo_plugin_sdk::types::EntryPointKind;
 use tree_sitter::Node;
 
@@ -24,18 +23,17 @@ const FOREIGN_ATTRIBUTES: &[&str] = &[
 ];
 
 /// Why something outside the source calls the item `node` (nested in the
-/// declaration `enclosing`), if it does.
+/// declaration `enclosing`, with the comments and attributes right above
+/// it, `attached`), if it does.
 pub fn entry_point(
     node: Node,
     name: Node,
     enclosing: Option<Node>,
+    attached: &[Node],
     source: &str,
 ) -> Option<EntryPointKind> {
-    for attribute in attributes_above(
-        node,
-        &["attribute_item"],
-        &["line_comment", "block_comment"],
-    ) {
+    let attributes = attached.iter().filter(|n| n.kind() == "attribute_item");
+    for &attribute in attributes {
         let Some(path) = attribute_path(attribute, source) else {
             continue;
         };

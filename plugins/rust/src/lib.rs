@@ -170,9 +170,10 @@ impl Language for Rust {
         node: Node,
         name: Node,
         enclosing: Option<Node>,
+        attached: &[Node],
         source: &str,
     ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, source)
+        entry::entry_point(node, name, enclosing, attached, source)
     }
 
     /// An `impl` is named after its self type, which it refers to.

@@ -2,15 +2,16 @@
 //! member overriding its base class's, anything a decorator hands to a
 //! framework), which dead-code analysis must not count as unused.
 
-use lingo_plugin_sdk::extent::attributes_above;
 use lingo_plugin_sdk::types::EntryPointKind;
 use tree_sitter::Node;
 
-/// Why something outside the source calls the declaration `node`, if it does.
+/// Why something outside the source calls the declaration `node` (with
+/// the comments and decorators right above it, `attached`), if it does.
 pub fn entry_point(
     node: Node,
     _name: Node,
     _enclosing: Option<Node>,
+    attached: &[Node],
     _source: &str,
 ) -> Option<EntryPointKind> {
     let mut cursor = node.walk();
@@ -23,7 +24,7 @@ pub fn entry_point(
             _ => {}
         }
     }
-    decorated |= !attributes_above(node, &["decorator"], &["comment"]).is_empty();
+    decorated |= attached.iter().any(|n| n.kind() == "decorator");
     if overrides {
         Some(EntryPointKind::Implementation)
     } else if decorated {

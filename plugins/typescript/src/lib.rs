@@ -277,9 +277,10 @@ impl Language for TypeScript {
         node: Node,
         name: Node,
         enclosing: Option<Node>,
+        attached: &[Node],
         source: &str,
     ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, source)
+        entry::entry_point(node, name, enclosing, attached, source)
     }
 
     fn symbol_kind(tag: &str) -> SymbolKind {
