@@ -81,6 +81,7 @@ impl<L: Language> Document<L> {
         let (symbols, symbol_nodes) =
             facts::symbols::<L>(std::mem::take(&mut matches.symbols), tree, source, lines);
         let locals = facts::locals::<L>(
+            tree,
             source,
             lines,
             &mut matches,

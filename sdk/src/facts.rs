@@ -367,16 +367,25 @@ fn last_row(node: Node) -> usize {
 /// Local bindings with the region where each is visible, in document order:
 /// the file's own and those in its embedded code.
 pub fn locals<L: Language>(
+    tree: &Tree,
     source: &str,
     lines: &LineIndex,
     matches: &mut TreeMatches,
     embedded: &[EmbeddedTree],
     embedded_matches: &mut [TreeMatches],
 ) -> Vec<LocalBinding> {
-    let mut out = locals_in::<L>(View::file(source), matches, source, lines);
+    let file = View::file(source);
+    let mut out = locals_in::<L>(file, tree.root_node(), matches, source, lines);
     if !embedded.is_empty() {
         for (tree, matches) in embedded.iter().zip(embedded_matches) {
-            out.extend(locals_in::<L>(View::embedded(tree), matches, source, lines));
+            let view = View::embedded(tree);
+            out.extend(locals_in::<L>(
+                view,
+                tree.tree.root_node(),
+                matches,
+                source,
+                lines,
+            ));
         }
         // Resolution looks bindings up by position.
         out.sort_by_key(|b| b.start);
@@ -384,10 +393,11 @@ pub fn locals<L: Language>(
     out
 }
 
-/// The local bindings of one tree (`view`, whose query `matches` are
-/// taken), with file offsets.
+/// The local bindings of one tree (`view`, rooted at `root`, whose query
+/// `matches` are taken), with file offsets.
 fn locals_in<L: Language>(
     view: View,
+    root: Node,
     matches: &mut TreeMatches,
     source: &str,
     lines: &LineIndex,
@@ -398,13 +408,11 @@ fn locals_in<L: Language>(
         .filter_map(|m| {
             let node = m.node;
             let (start, end) = view.range(node)?;
-            let mut scope = node.parent();
-            while let Some(candidate) = scope {
-                if scopes.contains(&candidate.id()) {
-                    break;
-                }
-                scope = candidate.parent();
-            }
+            // The innermost scope holding the binding, from one descent
+            // (going up by `Node::parent` descends from the root per step).
+            let scope = crate::walk::ancestors(root, node)
+                .into_iter()
+                .find(|candidate| scopes.contains(&candidate.id()));
             if scope.is_none() && L::LOCALS_NEED_A_SCOPE {
                 return None;
             }
@@ -854,7 +862,13 @@ fn tidy_brackets(signature: &str) -> String {
         (" ]", "]"),
         (",]", "]"),
     ] {
-        while out.contains(from) {
+        // A two-byte scan: `str::contains` would build a substring
+        // searcher per call, once per pair for every symbol.
+        while out
+            .as_bytes()
+            .windows(2)
+            .any(|pair| pair == from.as_bytes())
+        {
             out = out.replace(from, to);
         }
     }

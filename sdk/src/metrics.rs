@@ -18,6 +18,7 @@ pub fn function_metrics<L: Language>(
     config: &MetricsConfig,
     comment_kinds: &[&str],
 ) -> Vec<FunctionMetrics> {
+    let mut kinds = KindRoles::default();
     symbols
         .iter()
         .zip(nodes)
@@ -33,8 +34,7 @@ pub fn function_metrics<L: Language>(
                 node,
                 index as u32,
                 source,
-                config,
-                comment_kinds,
+                (config, comment_kinds, &mut kinds),
                 nodes,
             ))
         })
@@ -55,9 +55,62 @@ pub fn find_node<'t>(root: Node<'t>, at: &SymbolNode) -> Option<Node<'t>> {
     }
 }
 
+/// What a node kind is to the metrics, by the config's lists.
+mod role {
+    pub const COMMENT: u8 = 1;
+    pub const BRANCH: u8 = 2;
+    pub const NESTING: u8 = 4;
+    pub const ELSE: u8 = 8;
+    pub const NESTING_ONLY: u8 = 16;
+    pub const BINARY: u8 = 32;
+    pub const ATOMIC_OPERAND: u8 = 64;
+}
+
+/// Each node kind's name and roles, looked up once per kind id: the walk
+/// visits every node of every function, and a kind's name is a C string
+/// to measure and compare against the config's lists.
+#[derive(Default)]
+struct KindRoles {
+    by_id: Vec<Option<(&'static str, u8)>>,
+}
+
+impl KindRoles {
+    fn of(
+        &mut self,
+        node: Node,
+        config: &MetricsConfig,
+        comment_kinds: &[&str],
+    ) -> (&'static str, u8) {
+        let id = usize::from(node.kind_id());
+        if let Some(Some(known)) = self.by_id.get(id) {
+            return *known;
+        }
+        let name = node.kind();
+        let lists: [(&[&str], u8); 7] = [
+            (comment_kinds, role::COMMENT),
+            (config.branch_kinds, role::BRANCH),
+            (config.nesting_kinds, role::NESTING),
+            (config.else_kinds, role::ELSE),
+            (config.nesting_only_kinds, role::NESTING_ONLY),
+            (config.binary_kinds, role::BINARY),
+            (config.atomic_operand_kinds, role::ATOMIC_OPERAND),
+        ];
+        let roles = lists
+            .iter()
+            .filter(|(list, _)| list.contains(&name))
+            .fold(0, |roles, (_, role)| roles | role);
+        if self.by_id.len() <= id {
+            self.by_id.resize(id + 1, None);
+        }
+        self.by_id[id] = Some((name, roles));
+        (name, roles)
+    }
+}
+
 struct Walk<'a> {
     config: &'a MetricsConfig,
     comment_kinds: &'a [&'a str],
+    kinds: &'a mut KindRoles,
     source: &'a str,
     /// Nested function symbols, measured on their own: `(start, end,
     /// kind)`, sorted.
@@ -111,8 +164,7 @@ fn measure(
     function: Node,
     symbol: u32,
     source: &str,
-    config: &MetricsConfig,
-    comment_kinds: &[&str],
+    (config, comment_kinds, kinds): (&MetricsConfig, &[&str], &mut KindRoles),
     nodes: &[SymbolNode],
 ) -> FunctionMetrics {
     // `nodes` is in document order: the symbols inside the function are a
@@ -130,6 +182,7 @@ fn measure(
     let mut walk = Walk {
         config,
         comment_kinds,
+        kinds,
         source,
         nested_functions,
         cyclomatic: 1,
@@ -205,7 +258,9 @@ impl<'a> Walk<'a> {
                 level.tracks_else && (level.is_else || level.after_else_token) && node.is_named();
             if node.is_named() {
                 level.after_else_token = false;
-            } else if level.tracks_else && self.config.else_kinds.contains(&node.kind()) {
+            } else if level.tracks_else
+                && self.kinds.of(node, self.config, self.comment_kinds).1 & role::ELSE != 0
+            {
                 level.after_else_token = true;
             }
             let nesting = level.nesting;
@@ -237,19 +292,18 @@ impl<'a> Walk<'a> {
         if self.nested_functions.binary_search(&key).is_ok() {
             return None;
         }
-        let kind = node.kind();
-        if self.comment_kinds.contains(&kind) {
+        let (kind, roles) = self.kinds.of(node, self.config, self.comment_kinds);
+        if roles & role::COMMENT != 0 {
             self.comment_rows
                 .add(node.start_position().row, node.end_position().row);
             return None;
         }
-        let config = self.config;
-        if config.branch_kinds.contains(&kind) {
+        if roles & role::BRANCH != 0 {
             self.cyclomatic += 1;
         }
         let mut child_nesting = nesting;
         let mut child_is_else = false;
-        if config.nesting_kinds.contains(&kind) {
+        if roles & role::NESTING != 0 {
             if parent_is_else {
                 // `else if` costs one, like `else`, and nests no deeper.
                 self.cognitive += 1;
@@ -258,20 +312,20 @@ impl<'a> Walk<'a> {
                 child_nesting = nesting + 1;
             }
             self.max_nesting = self.max_nesting.max(child_nesting);
-        } else if config.else_kinds.contains(&kind) {
+        } else if roles & role::ELSE != 0 {
             // A chained `if` inside the `else` pays for both.
             if !self.else_chains_if(node) {
                 self.cognitive += 1;
             }
             child_is_else = true;
-        } else if config.nesting_only_kinds.contains(&kind) {
+        } else if roles & role::NESTING_ONLY != 0 {
             child_nesting = nesting + 1;
         }
-        if config.binary_kinds.contains(&kind) {
+        if roles & role::BINARY != 0 {
             self.boolean_sequence(node);
         }
-        if config.atomic_operand_kinds.contains(&kind) || node.child_count() == 0 {
-            self.token(node);
+        if roles & role::ATOMIC_OPERAND != 0 || node.child_count() == 0 {
+            self.token(node, kind);
             return None;
         }
         Some((child_nesting, child_is_else))
@@ -310,16 +364,16 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn token(&mut self, node: Node) {
+    fn token(&mut self, node: Node, kind: &'static str) {
         self.code_rows
             .add(node.start_position().row, node.end_position().row);
         if node.is_named() {
             let operand: &'a str = text(node, self.source);
             self.total_operands += 1;
             self.operands.insert(operand);
-        } else if !node.kind().trim().is_empty() {
+        } else if !kind.trim().is_empty() {
             self.total_operators += 1;
-            self.operators.insert(node.kind());
+            self.operators.insert(kind);
         }
     }
 }

@@ -102,7 +102,14 @@ fn utf16_units(bytes: &[u8]) -> usize {
 
 /// Collapse runs of whitespace into one space and trim.
 pub fn collapse_whitespace(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -19,17 +19,17 @@ impl Occurrences {
     /// Every occurrence of `needle` in `text` (overlapping ones included).
     pub fn of(needle: &str, text: &str) -> Self {
         let mut starts = Vec::new();
-        if !needle.is_empty() {
+        // Overlapping occurrences count too: the search goes on from the
+        // end of the needle's first char (a match starts on a char
+        // boundary, being whole chars).
+        let step = needle.chars().next().map_or(0, char::len_utf8);
+        if step > 0 {
+            let finder = memchr::memmem::Finder::new(needle.as_bytes());
+            let bytes = text.as_bytes();
             let mut from = 0;
-            while let Some(found) = text.get(from..).and_then(|rest| rest.find(needle)) {
+            while let Some(found) = bytes.get(from..).and_then(|rest| finder.find(rest)) {
                 starts.push(from + found);
-                // The next char boundary after this start: overlapping
-                // occurrences count too.
-                from += found
-                    + text[from + found..]
-                        .chars()
-                        .next()
-                        .map_or(1, char::len_utf8);
+                from += found + step;
             }
         }
         Occurrences {
