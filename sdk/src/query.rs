@@ -83,32 +83,38 @@ impl Queries {
         locals: &str,
     ) -> Result<Self, String> {
         let sources = [symbols, references, locals];
-        // Each file alone first: an error names its file, and a file cannot
-        // close what another one left open.
-        let mut alone = Vec::with_capacity(3);
-        for (file, source) in QueryFile::ALL.into_iter().zip(sources) {
-            let query = Query::new(language, source)
-                .map_err(|e| describe_error(&format!("{}.scm", file.name()), source, &e))?;
-            alone.push(query);
-        }
-        let problems = crate::query_check::capture_problems(&alone, sources);
-        if !problems.is_empty() {
-            return Err(problems.join("\n"));
-        }
         let combined = sources.join("\n");
-        let all = Query::new(language, &combined)
-            .map_err(|e| describe_error("the three queries together", &combined, &e))?;
+        // Where each file starts in `combined`.
+        let starts = [0, symbols.len() + 1, symbols.len() + references.len() + 2];
+        // Compiled once, together; each file is compiled alone only to
+        // name the one at fault when that fails.
+        let all = Query::new(language, &combined).map_err(|e| {
+            fault_alone(language, sources)
+                .unwrap_or_else(|| describe_error("the three queries together", &combined, &e))
+        })?;
+        // Each pattern lies in one file: a file cannot close what another
+        // one left open. Patterns come in source order.
         let mut patterns: [Range<usize>; 3] = [0..0, 0..0, 0..0];
         let mut next = 0;
-        for (range, query) in patterns.iter_mut().zip(&alone) {
-            *range = next..next + query.pattern_count();
-            next = range.end;
+        for (file, range) in patterns.iter_mut().enumerate() {
+            let end = starts[file] + sources[file].len();
+            let first = next;
+            while next < all.pattern_count() && all.start_byte_for_pattern(next) < end {
+                if runs_past(&combined, end, all.end_byte_for_pattern(next)) {
+                    return Err(fault_alone(language, sources).unwrap_or_else(|| {
+                        format!(
+                            "{}.scm: a pattern runs on into the next file",
+                            QueryFile::ALL[file].name()
+                        )
+                    }));
+                }
+                next += 1;
+            }
+            *range = first..next;
         }
-        if next != all.pattern_count() {
-            return Err(format!(
-                "the three queries together have {} patterns, apart {next}",
-                all.pattern_count()
-            ));
+        let problems = crate::query_check::capture_problems(&all, &patterns, sources, starts);
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
         }
         let local_scope = all.capture_index_for_name("local.scope");
         Ok(Queries {
@@ -131,6 +137,34 @@ impl Queries {
             .find(|(_, range)| range.contains(&pattern))
             .map(|(file, _)| file)
     }
+}
+
+/// Whether a pattern whose text (with the blanks and comments after it,
+/// as tree-sitter counts it) ends at `pattern_end` goes on past a file
+/// ending at `file_end`: a line after the file's end that is not blank or
+/// a comment.
+fn runs_past(combined: &str, file_end: usize, pattern_end: usize) -> bool {
+    combined
+        .get(file_end..pattern_end)
+        .unwrap_or("")
+        .lines()
+        .any(|line| {
+            let line = line.trim();
+            !line.is_empty() && !line.starts_with(';')
+        })
+}
+
+/// The first query file that does not compile alone, described as
+/// [`describe_error`] does.
+fn fault_alone(language: &tree_sitter::Language, sources: [&str; 3]) -> Option<String> {
+    QueryFile::ALL
+        .into_iter()
+        .zip(sources)
+        .find_map(|(file, source)| {
+            Query::new(language, source)
+                .err()
+                .map(|e| describe_error(&format!("{}.scm", file.name()), source, &e))
+        })
 }
 
 /// A query compilation error as one line: the file, the fault, where it is
@@ -315,6 +349,36 @@ mod tests {
                 .err()
                 .unwrap()
                 .starts_with("references.scm: invalid syntax at line 1")
+        );
+        // Together the two files compile, but symbols.scm leaves open what
+        // references.scm closes.
+        let error = Queries::new(&rust, "(function_item", ") @definition.function", "")
+            .err()
+            .unwrap();
+        assert!(error.starts_with("symbols.scm: invalid syntax"), "{error}");
+    }
+
+    #[test]
+    fn each_file_keeps_its_patterns_and_lines_when_compiled_together() {
+        let rust: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let queries = Queries::new(
+            &rust,
+            "(function_item name: (identifier) @name) @definition.function\n\
+             (struct_item name: (type_identifier) @name) @definition.struct\n",
+            "",
+            "; scopes\n(block) @local.scope\n",
+        )
+        .unwrap();
+        assert_eq!(queries.patterns, [0..2, 2..2, 2..3]);
+        assert_eq!(queries.file_of(1), Some(QueryFile::Symbols));
+        assert_eq!(queries.file_of(2), Some(QueryFile::Locals));
+        assert!(queries.local_scope.is_some());
+        let error = Queries::new(&rust, "", "", "; scopes\n(block) @local.scopes\n")
+            .err()
+            .unwrap();
+        assert!(
+            error.starts_with("locals.scm line 2: unknown capture"),
+            "{error}"
         );
     }
 }

@@ -2,6 +2,8 @@
 //! does not read (`@nmae`, `@reference.cal`) compiles but silently reports
 //! nothing, so it is refused with the query file and the pattern's line.
 
+use std::ops::Range;
+
 use tree_sitter::{CaptureQuantifier, Query};
 
 /// The kinds a `@reference.<kind>` capture may have: the WIT reference
@@ -56,28 +58,56 @@ const LOCALS: Vocabulary = Vocabulary {
     needs_name: false,
 };
 
-/// The problems of the captures of `queries` (symbols, references and
-/// locals, each compiled alone), one line each, naming the file and
-/// the 1-based line of the pattern: unknown capture names, tags outside the
-/// vocabulary, a definition or reference without `@name`, and `@name` in a
-/// pattern that reports nothing. Captures starting with `_` are the
-/// query's own (for predicates) and never checked.
-pub fn capture_problems(queries: &[Query], sources: [&str; 3]) -> Vec<String> {
+/// The problems of the captures of `query` (symbols, references and
+/// locals compiled together: `patterns` holds each file's patterns, and
+/// `starts` where each file's text begins), one line each, naming the
+/// file and the 1-based line of the pattern in it: unknown capture names,
+/// tags outside the vocabulary, a definition or reference without
+/// `@name`, and `@name` in a pattern that reports nothing. Captures
+/// starting with `_` are the query's own (for predicates) and never
+/// checked.
+pub fn capture_problems(
+    query: &Query,
+    patterns: &[Range<usize>; 3],
+    sources: [&str; 3],
+    starts: [usize; 3],
+) -> Vec<String> {
     let mut problems = Vec::new();
-    for ((query, vocabulary), source) in queries
-        .iter()
-        .zip([SYMBOLS, REFERENCES, LOCALS])
-        .zip(sources)
-    {
-        check(query, &vocabulary, source, &mut problems);
+    for (file, vocabulary) in [SYMBOLS, REFERENCES, LOCALS].iter().enumerate() {
+        let text = File {
+            source: sources[file],
+            start: starts[file],
+        };
+        check(
+            query,
+            patterns[file].clone(),
+            vocabulary,
+            text,
+            &mut problems,
+        );
     }
     problems
 }
 
-fn check(query: &Query, vocabulary: &Vocabulary, source: &str, problems: &mut Vec<String>) {
+/// One query file's text and where it starts in the combined query.
+struct File<'a> {
+    source: &'a str,
+    start: usize,
+}
+
+fn check(
+    query: &Query,
+    patterns: Range<usize>,
+    vocabulary: &Vocabulary,
+    file: File,
+    problems: &mut Vec<String>,
+) {
     let names = query.capture_names();
-    for pattern in 0..query.pattern_count() {
-        let line = line_of(source, query.start_byte_for_pattern(pattern));
+    for pattern in patterns {
+        let offset = query
+            .start_byte_for_pattern(pattern)
+            .saturating_sub(file.start);
+        let line = line_of(file.source, offset);
         let used: Vec<&str> = query
             .capture_quantifiers(pattern)
             .iter()
@@ -144,17 +174,12 @@ fn line_of(source: &str, offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn problems(symbols: &str, references: &str, locals: &str) -> Vec<String> {
         let language: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
-        let compile = |source| Query::new(&language, source).expect("compiles");
-        let queries = [compile(symbols), compile(references), compile(locals)];
-        let found = capture_problems(&queries, [symbols, references, locals]);
-        // `Queries::new` refuses what this finds.
         let refused = crate::Queries::new(&language, symbols, references, locals).err();
-        assert_eq!(refused, (!found.is_empty()).then(|| found.join("\n")));
-        found
+        refused.map_or_else(Vec::new, |problems| {
+            problems.lines().map(str::to_string).collect()
+        })
     }
 
     #[test]

@@ -236,6 +236,11 @@ pub fn engine() -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    // A 32-bit linear memory is reserved whole (the default 4 GiB on 64-bit
+    // hosts), so it never needs to move when it grows: compiled code may
+    // then keep the memory's base in a register across loops instead of
+    // loading it again after every call.
+    config.memory_may_move(false);
     // `LINGO_PERFMAP=1` names the compiled plugin code for `perf` in
     // /tmp/perf-<pid>.map (the profiles of bench/speed).
     if std::env::var_os("LINGO_PERFMAP").is_some() {
