@@ -388,6 +388,24 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
+/// Once refresh run `first` is in, load (or build) the symbol graph on a
+/// thread of its own, as the first request needing it would: after a
+/// restart, the saved graph is read while that request's name table is
+/// built, instead of after it.
+fn warm_graph_after(workspace: &Arc<lingo::workspace::Workspace>, first: u64) {
+    let workspace = workspace.clone();
+    let spawned = std::thread::Builder::new()
+        .name("lingo-warm".into())
+        .spawn(move || {
+            if workspace.wait_for_refresh(first, Duration::from_secs(24 * 3600)) {
+                workspace.snapshot().graph();
+            }
+        });
+    if let Err(error) = spawned {
+        tracing::warn!(%error, "cannot start the thread that loads the graph; the first request will");
+    }
+}
+
 /// The analyses answered in typemill's envelope (`kind`, `scope`).
 const ENVELOPE_ANALYSES: &[&str] = &[
     "quality",
@@ -685,7 +703,8 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
             // Index in the background; tools wait for it a bounded time
             // (or, about one file, analyse that file first), the
             // handshake not at all.
-            workspace.start_refresh();
+            let first = workspace.start_refresh();
+            warm_graph_after(&workspace, first);
             let context = ToolContext {
                 workspace,
                 tool_names: tools.names(),

@@ -134,16 +134,28 @@ impl CodeGraph {
     /// resolved again.
     pub fn build(snapshot: &Snapshot, previous: Option<&CodeGraph>) -> CodeGraph {
         let started = std::time::Instant::now();
-        let resolver = Resolver::new(snapshot);
+        // After a restart, the saved resolutions are read on a second thread
+        // while the name table is built: neither needs the other.
+        let (resolver, saved) = std::thread::scope(|scope| {
+            let saved = previous.is_none().then(|| {
+                scope.spawn(|| {
+                    // The table's files, in the table's order.
+                    let files: Vec<Arc<FileEntry>> = snapshot.files.values().cloned().collect();
+                    persist::load(snapshot, &files)
+                })
+            });
+            let resolver = Resolver::new(snapshot);
+            (resolver, saved.and_then(|loading| loading.join().ok()).flatten())
+        });
         let table = resolver.table().clone();
         let files = table.files();
         let shapes: Vec<u64> = table.shapes().to_vec();
         // The resolutions of an earlier generation: in memory, or, after a
-        // restart, as the index database kept them.
+        // restart, as the index database kept them (checked below against
+        // the table's files, path by path).
         let earlier = match previous {
             Some(p) => (*p.manifests == *snapshot.manifests).then_some(Earlier::Graph(p)),
-            None => persist::load(snapshot, files)
-                .map(|(saved, generation)| Earlier::Saved(saved, generation)),
+            None => saved.map(|(saved, generation)| Earlier::Saved(saved, generation)),
         };
         let reusable = earlier.filter(|earlier| {
             let identities = earlier.identities();

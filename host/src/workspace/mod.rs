@@ -632,6 +632,12 @@ impl Workspace {
         }
     }
 
+    /// Wait until refresh run `run` (as [`Workspace::start_refresh`]
+    /// numbered it) finished or `timeout` passed; whether it finished.
+    pub fn wait_for_refresh(&self, run: u64, timeout: Duration) -> bool {
+        self.refresher.wait(run, timeout)
+    }
+
     /// Whether a refresh is running now.
     pub fn is_refreshing(&self) -> bool {
         self.refresher.is_running()
