@@ -145,7 +145,10 @@ impl CodeGraph {
                 })
             });
             let resolver = Resolver::new(snapshot);
-            (resolver, saved.and_then(|loading| loading.join().ok()).flatten())
+            (
+                resolver,
+                saved.and_then(|loading| loading.join().ok()).flatten(),
+            )
         });
         let table = resolver.table().clone();
         let files = table.files();

@@ -24,24 +24,31 @@ pub fn default_dir() -> Option<PathBuf> {
     Some(base.join("lingo"))
 }
 
-fn cache_path(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
+/// The hex sha256 of a component's bytes: its name in the cache (and the
+/// plugin's fingerprint), computed once per load.
+pub fn digest(wasm: &[u8]) -> String {
+    hex::encode(Sha256::digest(wasm))
+}
+
+/// Where the compiled form of the component with `digest` is kept.
+fn cache_path(dir: &Path, engine: &Engine, digest: &str) -> PathBuf {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut hasher);
-    let digest = hex::encode(Sha256::digest(wasm));
     dir.join("components")
         .join(format!("{digest}-{:016x}.cwasm", hasher.finish()))
 }
 
-/// Compile `wasm`, or load its compiled form from the cache.
+/// Compile `wasm` (whose [`digest`] is `digest`), or load its compiled
+/// form from the cache.
 pub fn load_or_compile(
     engine: &Engine,
-    wasm: &[u8],
+    (wasm, digest): (&[u8], &str),
     dir: Option<&Path>,
 ) -> wasmtime::Result<Component> {
     let Some(dir) = dir else {
         return Component::new(engine, wasm);
     };
-    let path = cache_path(dir, engine, wasm);
+    let path = cache_path(dir, engine, digest);
     if path.exists() {
         if !trusted(&path) {
             // wasmtime runs precompiled code as it finds it: a file someone
@@ -110,15 +117,15 @@ fn touch(path: &Path) {
     }
 }
 
-/// Where the `info()` answer of `wasm` is kept.
-fn info_path(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
-    cache_path(dir, engine, wasm).with_extension("info.json")
+/// Where the `info()` answer of the component with `digest` is kept.
+fn info_path(dir: &Path, engine: &Engine, digest: &str) -> PathBuf {
+    cache_path(dir, engine, digest).with_extension("info.json")
 }
 
 /// The `info()` answer an earlier load of `wasm` recorded, if any (a file
 /// that does not decode is ignored; the caller validates what it gets).
-pub fn load_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8]) -> Option<PluginInfo> {
-    let path = info_path(dir?, engine, wasm);
+pub fn load_info(dir: Option<&Path>, engine: &Engine, digest: &str) -> Option<PluginInfo> {
+    let path = info_path(dir?, engine, digest);
     if !trusted(&path) {
         return None;
     }
@@ -131,9 +138,9 @@ pub fn load_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8]) -> Option<Plu
 }
 
 /// Record the `info()` answer of `wasm` after a successful load.
-pub fn store_info(dir: Option<&Path>, engine: &Engine, wasm: &[u8], info: &PluginInfo) {
+pub fn store_info(dir: Option<&Path>, engine: &Engine, digest: &str, info: &PluginInfo) {
     let Some(dir) = dir else { return };
-    let path = info_path(dir, engine, wasm);
+    let path = info_path(dir, engine, digest);
     let written = serde_json::to_vec(info)
         .map_err(std::io::Error::other)
         .and_then(|bytes| write_atomically(&path, &bytes));

@@ -3,7 +3,6 @@
 //! request's), a circuit breaker per operation, and replacement of instances
 //! that trap, with the trap's kind and the plugin's panic message.
 
-use sha2::Digest;
 use std::sync::Mutex;
 
 use wasmtime::component::{Component, Linker, ResourceAny};
@@ -217,7 +216,8 @@ impl WasmPlugin {
                 "the file is not a WebAssembly component (wrong header)".into(),
             ));
         }
-        let component = cache::load_or_compile(engine, wasm, cache_dir)
+        let digest = cache::digest(wasm);
+        let component = cache::load_or_compile(engine, (wasm, &digest), cache_dir)
             .map_err(|e| invalid(format!("{e:#}")))?;
         let abi = check_abi(engine, &component, origin)?;
         let mut linker = Linker::new(engine);
@@ -251,7 +251,7 @@ impl WasmPlugin {
                 policy: crate::model::LanguagePolicy::abi_0_1_0(),
             },
             origin: origin.to_string(),
-            fingerprint: hex::encode(sha2::Sha256::digest(wasm)),
+            fingerprint: digest,
             engine: engine.clone(),
             pre,
             health: health::Health::new(
@@ -268,7 +268,7 @@ impl WasmPlugin {
         // with its file and position (from the captured panic message). A
         // component that loaded before has its answer cached: nothing is
         // instantiated until the first real call.
-        let cached = cache::load_info(cache_dir, engine, wasm);
+        let cached = cache::load_info(cache_dir, engine, &plugin.fingerprint);
         let from_cache = cached.is_some();
         let info: PluginInfo = match cached {
             Some(info) => info,
@@ -300,7 +300,7 @@ impl WasmPlugin {
             tracing::warn!(%origin, rules = ?report.rules(), "plugin info repaired");
         }
         if !from_cache {
-            cache::store_info(cache_dir, engine, wasm, &info);
+            cache::store_info(cache_dir, engine, &plugin.fingerprint, &info);
         }
         plugin.health.set_plugin(&info.name);
         plugin.info = info;
