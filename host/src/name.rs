@@ -40,6 +40,23 @@ impl Name {
         recent::intern(&text[..end])
     }
 
+    /// The interned copy of `text` if the process has one (cut to
+    /// [`MAX_NAME_BYTES`] as [`Name::new`] cuts it), without adding it.
+    pub fn existing(text: &str) -> Option<Name> {
+        let mut end = text.len().min(MAX_NAME_BYTES);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Ustr::from_existing(&text[..end]).map(Name)
+    }
+
+    /// The hash the table computed for the text when it was interned: the
+    /// same for the same text within the process, and free to read. Not
+    /// the `Hash` impl's (which hashes as `str` does).
+    pub fn interned_hash(&self) -> u64 {
+        self.0.precomputed_hash()
+    }
+
     /// The text, which lives as long as the process.
     pub fn as_str(&self) -> &'static str {
         self.0.as_str()
@@ -245,6 +262,23 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
     use std::hash::BuildHasher;
+
+    #[test]
+    fn an_interned_hash_is_the_texts_and_lookups_add_nothing() {
+        let name = Name::new("interned_hash_subject");
+        assert_eq!(
+            Name::new(&String::from("interned_hash_subject")).interned_hash(),
+            name.interned_hash()
+        );
+        assert_ne!(
+            Name::new("another_subject").interned_hash(),
+            name.interned_hash()
+        );
+        assert_eq!(Name::existing("interned_hash_subject"), Some(name));
+        let held = interned_bytes();
+        assert_eq!(Name::existing("never_interned_anywhere_9f3c"), None);
+        assert_eq!(interned_bytes(), held);
+    }
 
     #[test]
     fn names_sharing_a_recent_slot_stay_themselves() {

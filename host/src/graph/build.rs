@@ -11,6 +11,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
 use crate::model::SymbolKind;
+use crate::name::Name;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
 use crate::workspace::{FileEntry, Snapshot};
 
@@ -293,7 +294,7 @@ impl CodeGraph {
         // By a hash of the name, not the name: no copy of ~1M names.
         let mut unresolved_by_name: HashMap<u64, Vec<u32>> = HashMap::new();
         for (i, miss) in unresolved.iter().enumerate() {
-            let name = &files[miss.site.file as usize]
+            let name = files[miss.site.file as usize]
                 .facts
                 .as_ref()
                 .expect("unresolved references come from analyzed files")
@@ -380,7 +381,7 @@ impl CodeGraph {
                 .as_ref()
                 .ok()
                 .and_then(|f| f.references.get(miss.site.reference as usize))
-                .map_or("", |r| r.name.as_str());
+                .map_or_else(Name::default, |r| r.name);
             super::name_hash(name)
         };
         let laid_files: Vec<usize> = (0..files.len()).filter(|&i| masked[i]).collect();

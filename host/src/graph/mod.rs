@@ -18,14 +18,13 @@ use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ReferenceKind;
+use crate::name::Name;
 use crate::resolve::{Resolution, SymbolRef, SymbolTable};
 
-/// The key of a name in the graph's name maps.
-fn name_hash(name: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    name.hash(&mut hasher);
-    hasher.finish()
+/// The key of a name in the graph's name maps: the hash the table of
+/// names computed when it was interned (a graph holds a million misses).
+fn name_hash(name: Name) -> u64 {
+    name.interned_hash()
 }
 
 /// What an edge means.
@@ -262,7 +261,8 @@ impl CodeGraph {
         table: &'a SymbolTable,
         name: &'a str,
     ) -> impl Iterator<Item = &'a Unresolved> + 'a {
-        let hash = name_hash(name);
+        // A name never interned is no miss's name.
+        let hash = Name::existing(name).map_or(0, name_hash);
         let base = self
             .base
             .unresolved_by_name
