@@ -33,21 +33,13 @@ pub struct Name(Ustr);
 impl Name {
     /// The interned copy of `text`, cut to [`MAX_NAME_BYTES`].
     pub fn new(text: &str) -> Name {
-        let mut end = text.len().min(MAX_NAME_BYTES);
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        recent::intern(&text[..end])
+        recent::intern(cut(text))
     }
 
     /// The interned copy of `text` if the process has one (cut to
     /// [`MAX_NAME_BYTES`] as [`Name::new`] cuts it), without adding it.
     pub fn existing(text: &str) -> Option<Name> {
-        let mut end = text.len().min(MAX_NAME_BYTES);
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        Ustr::from_existing(&text[..end]).map(Name)
+        Ustr::from_existing(cut(text)).map(Name)
     }
 
     /// The hash the table computed for the text when it was interned: the
@@ -61,6 +53,15 @@ impl Name {
     pub fn as_str(&self) -> &'static str {
         self.0.as_str()
     }
+}
+
+/// `text` cut to [`MAX_NAME_BYTES`] at a character boundary.
+fn cut(text: &str) -> &str {
+    let mut end = text.len().min(MAX_NAME_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The names a thread interned last, in front of the process-wide table:
