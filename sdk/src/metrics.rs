@@ -34,7 +34,9 @@ pub fn function_metrics<L: Language>(
                 node,
                 index as u32,
                 source,
-                (config, comment_kinds, &mut kinds),
+                config,
+                comment_kinds,
+                &mut kinds,
                 nodes,
             ))
         })
@@ -164,7 +166,9 @@ fn measure(
     function: Node,
     symbol: u32,
     source: &str,
-    (config, comment_kinds, kinds): (&MetricsConfig, &[&str], &mut KindRoles),
+    config: &MetricsConfig,
+    comment_kinds: &[&str],
+    kinds: &mut KindRoles,
     nodes: &[SymbolNode],
 ) -> FunctionMetrics {
     // `nodes` is in document order: the symbols inside the function are a

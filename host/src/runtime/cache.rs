@@ -42,7 +42,8 @@ fn cache_path(dir: &Path, engine: &Engine, digest: &str) -> PathBuf {
 /// form from the cache.
 pub fn load_or_compile(
     engine: &Engine,
-    (wasm, digest): (&[u8], &str),
+    wasm: &[u8],
+    digest: &str,
     dir: Option<&Path>,
 ) -> wasmtime::Result<Component> {
     let Some(dir) = dir else {
@@ -122,7 +123,7 @@ fn info_path(dir: &Path, engine: &Engine, digest: &str) -> PathBuf {
     cache_path(dir, engine, digest).with_extension("info.json")
 }
 
-/// The `info()` answer an earlier load of `wasm` recorded, if any (a file
+/// The `info()` answer an earlier load of the component with `digest` recorded, if any (a file
 /// that does not decode is ignored; the caller validates what it gets).
 pub fn load_info(dir: Option<&Path>, engine: &Engine, digest: &str) -> Option<PluginInfo> {
     let path = info_path(dir?, engine, digest);
@@ -137,7 +138,7 @@ pub fn load_info(dir: Option<&Path>, engine: &Engine, digest: &str) -> Option<Pl
         .ok()
 }
 
-/// Record the `info()` answer of `wasm` after a successful load.
+/// Record the `info()` answer of the component with `digest` after a successful load.
 pub fn store_info(dir: Option<&Path>, engine: &Engine, digest: &str, info: &PluginInfo) {
     let Some(dir) = dir else { return };
     let path = info_path(dir, engine, digest);

@@ -217,7 +217,7 @@ impl WasmPlugin {
             ));
         }
         let digest = cache::digest(wasm);
-        let component = cache::load_or_compile(engine, (wasm, &digest), cache_dir)
+        let component = cache::load_or_compile(engine, wasm, &digest, cache_dir)
             .map_err(|e| invalid(format!("{e:#}")))?;
         let abi = check_abi(engine, &component, origin)?;
         let mut linker = Linker::new(engine);
