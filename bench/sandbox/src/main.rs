@@ -6,10 +6,12 @@
 //! where a plugin's work goes; `parse` is tree-sitter alone, the floor.
 //!
 //! ```text
-//! cargo run --release -p lingo-bench-sandbox -- --lang rust --dir TREE [--passes 3] [--native-only] [--plugin FILE.wasm]
+//! cargo run --release -p lingo-bench-sandbox -- --lang rust --dir TREE [--passes 3] [--native-only | --component-only] [--plugin FILE.wasm]
 //! ```
 //!
-//! `--native-only` runs the native plugin code alone, for a profiler;
+//! `--native-only` runs the native plugin code alone, for a profiler, and
+//! `--component-only` the component alone (to compare two builds of a
+//! plugin under `perf stat`, without the native passes' noise);
 //! `--plugin FILE.wasm` loads that component instead of the built-in one
 //! (to compare two builds of a plugin without rebuilding the bench);
 //! `--queries` times the tree work under it: a cursor walk over every node
@@ -47,6 +49,8 @@ struct Options {
     passes: usize,
     /// Only the native plugin code (for a profiler).
     native_only: bool,
+    /// Only the component (for a profiler, or `perf stat`).
+    component_only: bool,
     /// Only the tree work under it: a walk and the three queries.
     queries: bool,
     /// A component to load instead of the built-in plugins.
@@ -57,23 +61,26 @@ fn options() -> Options {
     let mut args = std::env::args().skip(1);
     let (mut lang, mut dir, mut passes, mut native_only, mut queries, mut plugin) =
         (None, None, 3, false, false, None);
+    let mut component_only = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lang" => lang = args.next().as_deref().and_then(Lang::parse),
             "--dir" => dir = args.next().map(PathBuf::from),
             "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--native-only" => native_only = true,
+            "--component-only" => component_only = true,
             "--queries" => queries = true,
             "--plugin" => plugin = Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage())),
             _ => usage(),
         }
     }
     match (lang, dir) {
-        (Some(lang), Some(dir)) if passes > 0 => Options {
+        (Some(lang), Some(dir)) if passes > 0 && !(native_only && component_only) => Options {
             lang,
             dir,
             passes,
             native_only,
+            component_only,
             queries,
             plugin,
         },
@@ -83,7 +90,7 @@ fn options() -> Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only] [--queries] [--plugin FILE.wasm]"
+        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only | --component-only] [--queries] [--plugin FILE.wasm]"
     );
     std::process::exit(2)
 }
@@ -149,6 +156,25 @@ fn main() {
     let mut stages = Vec::new();
     let mut digest = String::new();
     let (mut native_counts, mut component_counts) = (Counts::default(), Counts::default());
+    if options.component_only {
+        let registry = registry.as_ref().expect("loaded unless --native-only");
+        let mut counts = Counts::default();
+        for pass in 1..=options.passes {
+            let started = Instant::now();
+            counts = component_pass(&files, registry);
+            component_times.push(started.elapsed());
+            eprintln!(
+                "pass {pass}: component {:.3} s",
+                component_times[pass - 1].as_secs_f64()
+            );
+        }
+        println!(
+            "component, median of {} passes: {:.3} s; facts: {counts:?}",
+            options.passes,
+            median(component_times).as_secs_f64()
+        );
+        return;
+    }
     for pass in 1..=options.passes {
         let (counts, pass_stages, pass_digest) = native::pass(options.lang, &files);
         native_times.push(pass_stages.total());

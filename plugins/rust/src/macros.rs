@@ -60,19 +60,44 @@ const PATTERN_MACROS: &[&str] = &["matches", "assert_matches", "debug_assert_mat
 /// the parse of their enclosing macro), and the names captured by its format
 /// string.
 pub fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
-    // An invocation's text holds its `!`: subtrees without one are skipped.
+    // An invocation of one of the macros above holds the `!` after its
+    // name: subtrees without such a `!` are skipped.
     let mut out = Vec::new();
-    walk_holding(root, &Occurrences::of("!", source), |node| {
-        match node.kind() {
-            "macro_invocation" => {
-                macro_arguments(node, source, &mut out);
-                false
-            }
-            "token_tree" | "macro_definition" => false,
-            _ => true,
+    walk_holding(root, &known_invocations(source), |node| match node.kind() {
+        "macro_invocation" => {
+            macro_arguments(node, source, &mut out);
+            false
         }
+        "token_tree" | "macro_definition" => false,
+        _ => true,
     });
     out
+}
+
+/// Each `!` in `source` right after (spaces aside) the name of one of the
+/// macros above: where an invocation whose arguments are embedded code may
+/// be. The `!` of `!=`, of negations and of every other macro (a file of
+/// `windows_targets::link!`, say) are left out, and with them most of the
+/// walk. A name in a comment or a string counts too, which only costs a
+/// visit.
+fn known_invocations(source: &str) -> Occurrences {
+    let known = |name: &str| {
+        EXPRESSION_MACROS.iter().any(|(m, _)| *m == name) || PATTERN_MACROS.contains(&name)
+    };
+    let positions = source
+        .match_indices('!')
+        .filter(|&(bang, _)| {
+            let before = source[..bang].trim_end();
+            let name_start = before
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            known(&before[name_start..])
+        })
+        .map(|(bang, _)| bang)
+        .collect();
+    Occurrences::at(positions)
 }
 
 /// The embedded code of one macro invocation.
@@ -289,6 +314,44 @@ mod tests {
                 "x = 1, y = f(z)",
             ]
         );
+    }
+
+    #[test]
+    fn invocations_are_found_through_paths_spaces_and_other_bangs() {
+        let source = r#"fn f() {
+            if !(a != b) { std::println!("{x}"); }
+            windows_targets::link!("kernel32.dll" "system" fn Beep(f: u32));
+            assert_eq ! (é, g(h));
+            let é = !é;
+            log::info!{"{y}"}
+        }"#;
+        assert_eq!(
+            regions(source),
+            ["\"{x}\"", "x", "é, g(h)", "\"{y}\"", "y"],
+            "every known macro, however written, and nothing else"
+        );
+    }
+
+    #[test]
+    fn only_the_bangs_after_known_names_are_kept() {
+        let source = "é! x! !y a != b vec ! [] matches!";
+        let found = known_invocations(source);
+        let bang = |after: &str| source.find(after).map(|i| i + after.len() - 1);
+        for (at, kept) in [("é!", false), ("x!", false), ("!y", false), ("!=", false)] {
+            let at = bang(at).map(|i| {
+                if at.starts_with('!') {
+                    i - at.len() + 1
+                } else {
+                    i
+                }
+            });
+            let at = at.expect("in the source");
+            assert_eq!(found.within(at, at + 1), kept, "the `!` at {at}");
+        }
+        let vec_bang = source.find("vec !").expect("vec") + 4;
+        let matches_bang = source.len() - 1;
+        assert!(found.within(vec_bang, vec_bang + 1));
+        assert!(found.within(matches_bang, matches_bang + 1));
     }
 
     #[test]
