@@ -117,6 +117,25 @@ impl Earlier<'_> {
     }
 }
 
+/// The misses' indexes in `unresolved`, by a hash of their name (not the
+/// name: no copy of ~1M names).
+fn misses_by_name(files: &[Arc<FileEntry>], unresolved: &[Unresolved]) -> HashMap<u64, Vec<u32>> {
+    let mut by_name: HashMap<u64, Vec<u32>> = HashMap::new();
+    for (i, miss) in unresolved.iter().enumerate() {
+        let name = files[miss.site.file as usize]
+            .facts
+            .as_ref()
+            .expect("unresolved references come from analyzed files")
+            .references[miss.site.reference as usize]
+            .name;
+        by_name
+            .entry(super::name_hash(name))
+            .or_default()
+            .push(i as u32);
+    }
+    by_name
+}
+
 /// Where one file's edges come from in this build.
 enum Source {
     /// Resolved now.
@@ -257,54 +276,67 @@ impl CodeGraph {
             Node::Symbol(s) => symbol_node(s),
             Node::File(f) => file_nodes[f as usize],
         };
+        // Every file's misses first, in file order (a copy, without the
+        // edges): they are keyed by name on a second thread while the edges
+        // go into the graph on this one.
         let mut unresolved: Vec<Unresolved> = Vec::new();
-        let mut counts = ResolutionCounts::default();
-        let mut records = Vec::with_capacity(files.len());
-        for ((file, shape), source) in files.iter().zip(&shapes).zip(sources) {
-            let (edges_start, unresolved_start) = (graph.edge_count(), unresolved.len());
-            let file_counts = match (&source, previous_graph) {
+        let mut unresolved_ranges = Vec::with_capacity(files.len());
+        for source in &sources {
+            let start = unresolved.len() as u32;
+            match (source, previous_graph) {
                 (Source::Fresh(r) | Source::Saved(r), _) => {
-                    for (from, to, edge) in &r.edges.edges {
-                        graph.add_edge(node(*from), node(*to), *edge);
-                    }
-                    unresolved.extend(r.edges.unresolved.iter().copied());
-                    r.edges.counts
+                    unresolved.extend_from_slice(&r.edges.unresolved);
                 }
                 (Source::Graph(i), Some(old)) => {
-                    let record = &old.files[*i];
-                    for (from, to, edge) in record.edges(old) {
-                        graph.add_edge(node(from), node(to), edge);
-                    }
-                    unresolved.extend_from_slice(record.unresolved(old));
-                    record.counts
+                    unresolved.extend_from_slice(old.files[*i].unresolved(old));
                 }
-                (Source::Graph(_), None) => ResolutionCounts::default(),
-            };
-            add_counts(&mut counts, &file_counts);
-            records.push(Arc::new(FileRecord {
-                path: file.path.clone(),
-                sha256: file.sha256.clone(),
-                shape: *shape,
-                in_overlay: false,
-                edges: edges_start as u32..graph.edge_count() as u32,
-                unresolved: unresolved_start as u32..unresolved.len() as u32,
-                counts: file_counts,
-            }));
+                (Source::Graph(_), None) => {}
+            }
+            unresolved_ranges.push(start..unresolved.len() as u32);
         }
-        // By a hash of the name, not the name: no copy of ~1M names.
-        let mut unresolved_by_name: HashMap<u64, Vec<u32>> = HashMap::new();
-        for (i, miss) in unresolved.iter().enumerate() {
-            let name = files[miss.site.file as usize]
-                .facts
-                .as_ref()
-                .expect("unresolved references come from analyzed files")
-                .references[miss.site.reference as usize]
-                .name;
-            unresolved_by_name
-                .entry(super::name_hash(name))
-                .or_default()
-                .push(i as u32);
-        }
+        let (records, counts, unresolved_by_name) = std::thread::scope(|scope| {
+            let by_name = scope.spawn(|| misses_by_name(files, &unresolved));
+            let mut counts = ResolutionCounts::default();
+            let mut records = Vec::with_capacity(files.len());
+            let per_file = files
+                .iter()
+                .zip(&shapes)
+                .zip(sources)
+                .zip(unresolved_ranges);
+            for (((file, shape), source), unresolved_range) in per_file {
+                let edges_start = graph.edge_count();
+                let file_counts = match (&source, previous_graph) {
+                    (Source::Fresh(r) | Source::Saved(r), _) => {
+                        for (from, to, edge) in &r.edges.edges {
+                            graph.add_edge(node(*from), node(*to), *edge);
+                        }
+                        r.edges.counts
+                    }
+                    (Source::Graph(i), Some(old)) => {
+                        let record = &old.files[*i];
+                        for (from, to, edge) in record.edges(old) {
+                            graph.add_edge(node(from), node(to), edge);
+                        }
+                        record.counts
+                    }
+                    (Source::Graph(_), None) => ResolutionCounts::default(),
+                };
+                add_counts(&mut counts, &file_counts);
+                records.push(Arc::new(FileRecord {
+                    path: file.path.clone(),
+                    sha256: file.sha256.clone(),
+                    shape: *shape,
+                    in_overlay: false,
+                    edges: edges_start as u32..graph.edge_count() as u32,
+                    unresolved: unresolved_range,
+                    counts: file_counts,
+                }));
+            }
+            let by_name = by_name
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (records, counts, by_name)
+        });
         tracing::info!(
             nodes = graph.node_count(),
             edges = graph.edge_count(),

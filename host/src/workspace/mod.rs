@@ -9,6 +9,7 @@ mod memo;
 pub mod paths;
 mod refresher;
 mod root;
+mod scratch;
 mod store;
 pub mod transaction;
 mod walk;
@@ -1036,9 +1037,11 @@ impl Workspace {
         reuse: bool,
     ) -> Option<(FileEntry, Origin)> {
         let Pending { found, old, stored } = pending;
-        let bytes = self.dir.read(&found.path).ok()?;
-        let sha256 = transaction::sha256_hex(&bytes);
-        let source: Arc<str> = String::from_utf8_lossy(&bytes).into();
+        let (sha256, source) = scratch::with_scratch(|bytes| {
+            self.dir.read_into(&found.path, bytes).ok()?;
+            let source: Arc<str> = String::from_utf8_lossy(bytes).into();
+            Some((transaction::sha256_hex(bytes), source))
+        })?;
         if let Some(old) = old.filter(|o| reuse && o.sha256 == sha256) {
             let entry = FileEntry {
                 modified: found.modified,

@@ -39,6 +39,18 @@ impl RootDir {
         self.dir.read(path)
     }
 
+    /// The bytes of the file at workspace path `path`, into `buffer`
+    /// (emptied first): for a caller that reuses one buffer.
+    pub fn read_into(&self, path: &str, buffer: &mut Vec<u8>) -> io::Result<()> {
+        use std::io::Read;
+        buffer.clear();
+        let mut file = self.dir.open(path)?;
+        let len = file.metadata().map_or(0, |m| m.len());
+        buffer.reserve(usize::try_from(len).unwrap_or(0));
+        file.read_to_end(buffer)?;
+        Ok(())
+    }
+
     /// The file at workspace path `path` as text (lossy UTF-8 is the
     /// caller's business: this fails on invalid UTF-8).
     pub fn read_to_string(&self, path: &str) -> io::Result<String> {

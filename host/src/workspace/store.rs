@@ -56,19 +56,24 @@ impl StoredFile {
     /// have replaced it since); none when they are gone or no longer decode
     /// (the file is then analysed again).
     pub fn facts(&self, store: &IndexStore) -> Option<FileFacts> {
-        let blob = store
-            .facts_blob(&self.path, &self.sha256, &self.plugin)
-            .inspect_err(
-                |error| tracing::warn!(path = %self.path, %error, "stored facts unreadable"),
-            )
-            .ok()??;
-        let mut facts = postcard::from_bytes::<FileFacts>(&blob)
-            .inspect_err(
-                |error| tracing::warn!(path = %self.path, %error, "stored facts do not decode"),
-            )
-            .ok()?;
-        facts.shrink_to_fit();
-        Some(facts)
+        super::scratch::with_scratch(|blob| {
+            let found = store
+                .facts_blob(&self.path, &self.sha256, &self.plugin, blob)
+                .inspect_err(
+                    |error| tracing::warn!(path = %self.path, %error, "stored facts unreadable"),
+                )
+                .ok()?;
+            if !found {
+                return None;
+            }
+            let mut facts = postcard::from_bytes::<FileFacts>(blob)
+                .inspect_err(
+                    |error| tracing::warn!(path = %self.path, %error, "stored facts do not decode"),
+                )
+                .ok()?;
+            facts.shrink_to_fit();
+            Some(facts)
+        })
     }
 }
 
@@ -228,13 +233,16 @@ impl IndexStore {
         Ok(files)
     }
 
-    /// The encoded facts of `path` if its row has this hash and plugin.
+    /// The encoded facts of `path`, into `blob` (emptied first), if its
+    /// row has this hash and plugin: whether it has.
     fn facts_blob(
         &self,
         path: &str,
         sha256: &str,
         plugin: &str,
-    ) -> Result<Option<Vec<u8>>, StoreError> {
+        blob: &mut Vec<u8>,
+    ) -> Result<bool, StoreError> {
+        blob.clear();
         let connection = crate::sync::lock(&self.connection);
         let mut statement = connection
             .prepare_cached(
@@ -243,9 +251,11 @@ impl IndexStore {
             .map_err(|e| self.error(e))?;
         statement
             .query_row(params![path, sha256, plugin], |row| {
-                row.get::<_, Vec<u8>>(0)
+                blob.extend_from_slice(row.get_ref(0)?.as_blob()?);
+                Ok(())
             })
             .optional()
+            .map(|found| found.is_some())
             .map_err(|e| self.error(e))
     }
 
