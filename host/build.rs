@@ -45,8 +45,9 @@ fn main() {
     }
 
     let mut embedded = String::from(
-        "/// The built-in plugins: (file name, component bytes).\n\
-         pub static BUILT_IN_PLUGINS: &[(&str, &[u8])] = &[\n",
+        "/// The built-in plugins: (file name, component bytes, the bytes'\n\
+         /// sha256 in hex, computed here so that a start does not hash them).\n\
+         pub static BUILT_IN_PLUGINS: &[(&str, &[u8], &str)] = &[\n",
     );
     for (_, stem) in BUILT_IN {
         let wasm = out_dir.join(format!("{stem}.wasm"));
@@ -55,8 +56,10 @@ fn main() {
             "plugin component missing: {}",
             wasm.display()
         );
+        let bytes = std::fs::read(&wasm).expect("read the plugin component");
+        let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes));
         embedded.push_str(&format!(
-            "    (\"{stem}.wasm\", include_bytes!({:?})),\n",
+            "    (\"{stem}.wasm\", include_bytes!({:?}), \"{digest}\"),\n",
             wasm
         ));
     }

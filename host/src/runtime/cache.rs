@@ -201,6 +201,16 @@ mod tests {
 
     use super::*;
 
+    /// The digests computed when lingo was built are the ones a load would
+    /// compute: a plugin's fingerprint does not depend on where it came from.
+    #[test]
+    fn built_in_digests_are_the_bytes_digests() {
+        assert!(!crate::runtime::BUILT_IN_PLUGINS.is_empty());
+        for (name, bytes, built) in crate::runtime::BUILT_IN_PLUGINS {
+            assert_eq!(*built, digest(bytes), "{name}");
+        }
+    }
+
     /// Threads writing different entries at once each get their own bytes.
     #[test]
     fn concurrent_writes_do_not_cross() {

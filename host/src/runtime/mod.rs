@@ -9,6 +9,7 @@ mod sandbox;
 mod stderr;
 mod wasm;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -297,10 +298,16 @@ impl PluginRegistry {
             failures: Vec::new(),
             conflicts: Vec::new(),
         };
-        let mut sources: Vec<(String, Result<Vec<u8>, PluginError>)> = Vec::new();
+        // Each plugin's bytes with their digest: the built-in ones' were
+        // computed at build time, and they are not copied.
+        type Source = (Cow<'static, [u8]>, Option<&'static str>);
+        let mut sources: Vec<(String, Result<Source, PluginError>)> = Vec::new();
         if config.include_built_in {
-            for (name, bytes) in BUILT_IN_PLUGINS {
-                sources.push((format!("embedded:{name}"), Ok(bytes.to_vec())));
+            for (name, bytes, digest) in BUILT_IN_PLUGINS {
+                sources.push((
+                    format!("embedded:{name}"),
+                    Ok((Cow::Borrowed(*bytes), Some(*digest))),
+                ));
             }
         }
         for path in &config.extra_plugins {
@@ -309,14 +316,16 @@ impl PluginRegistry {
                 file: origin.clone(),
                 reason: e.to_string(),
             });
-            sources.push((origin, bytes));
+            sources.push((origin, bytes.map(|bytes| (Cow::Owned(bytes), None))));
         }
-        for (origin, bytes) in sources {
-            let loaded = bytes.and_then(|bytes| {
-                WasmPlugin::load(
+        for (origin, source) in sources {
+            let loaded = source.and_then(|(bytes, digest)| {
+                let digest = digest.map_or_else(|| cache::digest(&bytes), str::to_string);
+                WasmPlugin::load_with_digest(
                     &engine,
                     &origin,
                     &bytes,
+                    digest,
                     config.cache_dir.as_deref(),
                     config.limits.clone(),
                 )

@@ -207,6 +207,20 @@ impl WasmPlugin {
         cache_dir: Option<&std::path::Path>,
         limits: Limits,
     ) -> Result<Self, PluginError> {
+        let digest = cache::digest(wasm);
+        Self::load_with_digest(engine, origin, wasm, digest, cache_dir, limits)
+    }
+
+    /// [`WasmPlugin::load`] of bytes whose [`cache::digest`] is known
+    /// (the built-in plugins': computed when lingo was built).
+    pub fn load_with_digest(
+        engine: &Engine,
+        origin: &str,
+        wasm: &[u8],
+        digest: String,
+        cache_dir: Option<&std::path::Path>,
+        limits: Limits,
+    ) -> Result<Self, PluginError> {
         let invalid = |reason: String| PluginError::InvalidComponent {
             file: origin.to_string(),
             reason,
@@ -216,7 +230,6 @@ impl WasmPlugin {
                 "the file is not a WebAssembly component (wrong header)".into(),
             ));
         }
-        let digest = cache::digest(wasm);
         let component = cache::load_or_compile(engine, wasm, &digest, cache_dir)
             .map_err(|e| invalid(format!("{e:#}")))?;
         let abi = check_abi(engine, &component, origin)?;
