@@ -279,13 +279,32 @@ impl Server {
         let text = tool.render(&arguments, &value);
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
-            let size = text.len() + serde_json::to_vec(&value).map_or(0, |v| v.len());
+            let size = text.len() + json_len(&value);
             if size > limit {
                 return Ok(refusal(&ToolError::ResourceLimitExceeded { limit }));
             }
         }
         Ok(tool_result(value, text, is_error))
     }
+}
+
+/// The bytes `value` takes as compact JSON, counted as it is written out
+/// rather than held: the answer is serialised whole once more, when sent.
+fn json_len(value: &Value) -> usize {
+    /// A writer that keeps nothing but the count.
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // A `Value` always serialises, and the counter never fails.
+    serde_json::to_writer(&mut count, value).map_or(0, |()| count.0)
 }
 
 /// A tool call refused with `error` (an `isError` result).

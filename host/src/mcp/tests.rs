@@ -427,3 +427,15 @@ fn a_refusal_reads_as_one_line_per_fact() {
         "error UNKNOWN_PARAM: unknown parameter `pth`\nallowed: path; symbol\nhint: Did you mean `path`?\n"
     );
 }
+
+#[test]
+fn an_answer_is_counted_as_many_bytes_as_it_is_sent_in() {
+    let value = json!({
+        "symbols": [{"name": "Runtime", "doc": "é \"quoted\"\n", "line": 12}],
+        "total": 1,
+        "empty": [],
+    });
+    let sent = serde_json::to_vec(&value).expect("serialises");
+    assert_eq!(super::json_len(&value), sent.len());
+    assert_eq!(super::json_len(&Value::Null), 4);
+}
