@@ -1,6 +1,6 @@
 //! The `document` resource: a parsed file kept inside the component.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::marker::PhantomData;
 use std::rc::Rc;
 
@@ -43,6 +43,9 @@ struct TreeFacts {
     symbol_nodes: Vec<SymbolNode>,
     locals: Vec<LocalBinding>,
     references: LinkedReferences,
+    /// The locals with the value each is bound to, made on first request
+    /// (the `locals` call and `declared-types` both read them).
+    local_values: OnceCell<Vec<Local>>,
 }
 
 impl<L: Language> Document<L> {
@@ -104,9 +107,25 @@ impl<L: Language> Document<L> {
             symbol_nodes,
             locals,
             references,
+            local_values: OnceCell::new(),
         });
         state.facts = Some(computed.clone());
         computed
+    }
+
+    /// `facts`' locals with their values (see [`TreeFacts::local_values`]).
+    fn local_values<'f>(&self, facts: &'f TreeFacts) -> &'f [Local] {
+        facts.local_values.get_or_init(|| {
+            let state = self.state.borrow();
+            facts
+                .locals
+                .iter()
+                .map(|binding| Local {
+                    value: facts::local_value::<L>(&state.tree, binding, &facts.references),
+                    ..binding.local.clone()
+                })
+                .collect()
+        })
     }
 }
 
@@ -238,15 +257,7 @@ impl<L: Language> GuestDocument for Document<L> {
 
     fn locals(&self) -> Vec<Local> {
         let facts = self.tree_facts();
-        let state = self.state.borrow();
-        facts
-            .locals
-            .iter()
-            .map(|binding| Local {
-                value: facts::local_value::<L>(&state.tree, binding, &facts.references),
-                ..binding.local.clone()
-            })
-            .collect()
+        self.local_values(&facts).to_vec()
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {
@@ -269,14 +280,14 @@ impl<L: Language> GuestDocument for Document<L> {
 
     fn declared_types(&self) -> Vec<DeclaredType> {
         let facts = self.tree_facts();
-        let locals = self.locals();
+        let locals = self.local_values(&facts);
         let state = self.state.borrow();
         let mut declared = L::declared_types(
             state.tree.root_node(),
             &state.source,
             &state.lines,
             &facts.symbols,
-            &locals,
+            locals,
         );
         // A name the parser invented to recover from an error (a missing
         // node) is empty: no type is stated there.

@@ -320,13 +320,22 @@ fn after_comments<'t>(
     attribute_kinds: &[&str],
 ) -> HashMap<usize, Node<'t>> {
     let mut out = HashMap::new();
+    // The kinds by id: a node's kind name is a C string, measured at each
+    // call. A name may be a named kind, an anonymous one, or both.
+    let language = tree.language();
+    let attached_kinds: Vec<u16> = comment_kinds
+        .iter()
+        .chain(attribute_kinds)
+        .flat_map(|kind| [true, false].map(|named| language.id_for_node_kind(kind, named)))
+        .filter(|&id| id != 0)
+        .collect();
     let mut cursor = tree.walk();
     // The previous sibling at each depth of the cursor.
     let mut previous: Vec<Option<Node<'t>>> = vec![None];
     loop {
         let node = cursor.node();
         if let Some(Some(prev)) = previous.last()
-            && (comment_kinds.contains(&prev.kind()) || attribute_kinds.contains(&prev.kind()))
+            && attached_kinds.contains(&prev.kind_id())
         {
             out.insert(node.id(), *prev);
         }
