@@ -36,7 +36,9 @@ impl RootDir {
 
     /// The bytes of the file at workspace path `path`.
     pub fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        self.dir.read(path)
+        let mut bytes = Vec::new();
+        self.read_into(path, &mut bytes)?;
+        Ok(bytes)
     }
 
     /// The bytes of the file at workspace path `path`, into `buffer`

@@ -431,3 +431,52 @@ fn to_nanos(time: SystemTime) -> i64 {
 fn from_nanos(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(nanos.max(0) as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored row whose facts are damaged (cut short, not postcard, not
+    /// even a blob) reads as no facts, so the file is analysed again; the
+    /// thread's next read is not disturbed by the failed one.
+    #[test]
+    fn damaged_stored_facts_read_as_none_and_the_next_read_works() {
+        let cache = tempfile::tempdir().expect("temp dir");
+        let store = IndexStore::open(cache.path(), Path::new("/workspace")).expect("open");
+        let facts = FileFacts::empty("rust");
+        let row = FileRow {
+            path: "src/lib.rs",
+            sha256: "abc",
+            size: 1,
+            modified: None,
+            plugin: "rust@1",
+            facts: &facts,
+        };
+        store.save(&[row], &[], &[]).expect("save");
+        let stored = store
+            .load()
+            .expect("load")
+            .remove("src/lib.rs")
+            .expect("row");
+        assert_eq!(stored.facts(&store), Some(facts.clone()));
+
+        let encoded = postcard::to_stdvec(&facts).expect("encodes");
+        let set = |value: rusqlite::types::Value| {
+            let connection = crate::sync::lock(&store.connection);
+            connection
+                .execute("UPDATE files SET facts = ?1", [value])
+                .expect("update");
+        };
+        for damaged in [
+            rusqlite::types::Value::Blob(encoded[..encoded.len() / 2].to_vec()),
+            rusqlite::types::Value::Blob(vec![0xff; 64 << 10]),
+            rusqlite::types::Value::Text("not a blob".into()),
+            rusqlite::types::Value::Integer(7),
+        ] {
+            set(damaged.clone());
+            assert_eq!(stored.facts(&store), None, "{damaged:?}");
+        }
+        set(rusqlite::types::Value::Blob(encoded));
+        assert_eq!(stored.facts(&store), Some(facts));
+    }
+}
