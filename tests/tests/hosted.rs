@@ -439,6 +439,95 @@ limits = { max_response_bytes = 4096 }
     server.stop().await;
 }
 
+/// How long the hostile plugin takes over the cancellation test's one file.
+const SLOW_FILE_MS: u64 = 30_000;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cancelled_over_http_stops_and_gives_back_its_project_slot() {
+    use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+    use rmcp::service::PeerRequestOptions;
+
+    let dir = Scratch::new("hosted-cancel");
+    dir.write("slow/first.slow", format!("ms={SLOW_FILE_MS}\n"));
+    let projects = r#"
+[[project]]
+id = "slow"
+root = "slow"
+limits = { max_concurrent = 1, request_timeout_ms = 60000 }
+"#;
+    let plugin = lingo_e2e::hostile_plugin();
+    let timeout = (2 * SLOW_FILE_MS).to_string();
+    let extra = [
+        "--no-built-in",
+        "--plugin",
+        plugin.to_str().expect("UTF-8 path"),
+        "--plugin-timeout-ms",
+        &timeout,
+    ];
+    let server = HostedServer::start_in(dir, projects, None, &extra)
+        .await
+        .expect("server starts");
+    let client = server.connect(None).await.expect("session");
+
+    // A workspace-wide call waits for the slow first index, holding the
+    // project's one slot. A call refused by its arguments has passed the
+    // slot: while the waiting call holds it, the project is busy instead.
+    // (Each call is a POST of its own, so a probe may reach the server
+    // first and get the waiting call refused: it is then sent again.)
+    let Value::Object(arguments) = json!({ "projectId": "slow", "query": "slow_fn" }) else {
+        unreachable!()
+    };
+    let bad_call = || client.call("search_symbols", json!({ "projectId": "slow" }));
+    let started = Instant::now();
+    let handle = 'held: loop {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("search_symbols").with_arguments(arguments.clone()),
+        ));
+        let mut handle = client
+            .client
+            .peer()
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .expect("the call is sent");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        while handle.rx.try_recv().is_err() {
+            assert!(started.elapsed() < PATIENCE, "the project never got busy");
+            if let Err(rmcp::service::ServiceError::McpError(error)) = bad_call().await {
+                assert_eq!(error.data.expect("data")["scope"], "project");
+                break 'held handle;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+
+    // Cancelled, it stops waiting and gives the slot back, long before the
+    // index (or the ten seconds a call waits for it) would have ended.
+    handle
+        .cancel(Some("no longer needed".into()))
+        .await
+        .expect("the cancellation is sent");
+    let cancelled = Instant::now();
+    let refusal = loop {
+        match bad_call().await {
+            Ok(result) => break result,
+            Err(rmcp::service::ServiceError::McpError(error)) => {
+                assert_eq!(error.data.expect("data")["scope"], "project");
+                assert!(
+                    cancelled.elapsed() < Duration::from_secs(5),
+                    "the slot was still held {:?} after the cancellation",
+                    cancelled.elapsed()
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(refusal.is_error, Some(true), "{refusal:?}");
+    let error = &refusal.structured_content.expect("structuredContent")["error"];
+    assert_eq!(error["code"], "MISSING_REQUIRED_PARAM", "{error}");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
     let dir = Scratch::new("hosted-runtime");

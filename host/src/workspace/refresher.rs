@@ -6,6 +6,10 @@
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// How often a request waiting for a refresh looks whether it was
+/// cancelled.
+pub const CANCEL_CHECK: Duration = Duration::from_millis(50);
+
 /// Run numbers of refreshes asked for and done.
 #[derive(Debug, Default)]
 struct State {
@@ -76,14 +80,33 @@ impl Refresher {
         }
     }
 
-    /// Wait until run `run` finished or `timeout` passed; whether it finished.
+    /// Wait until run `run` finished, `timeout` passed or the current
+    /// request was cancelled; whether it finished. A cancelled request
+    /// stops waiting within [`CANCEL_CHECK`], so that it gives back its
+    /// project's slot and its thread instead of holding them for the
+    /// whole wait.
     pub fn wait(&self, run: u64, timeout: Duration) -> bool {
-        let state = self.lock();
-        let (state, _) = self
-            .finished
-            .wait_timeout_while(state, timeout, |s| s.completed < run)
-            .unwrap_or_else(|p| p.into_inner());
-        state.completed >= run
+        let budget = crate::budget::current();
+        let deadline = Instant::now() + timeout;
+        let mut state = self.lock();
+        loop {
+            if state.completed >= run {
+                return true;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || budget.as_ref().is_some_and(|b| b.is_cancelled()) {
+                return false;
+            }
+            let slice = if budget.is_some() {
+                left.min(CANCEL_CHECK)
+            } else {
+                left
+            };
+            state = match self.finished.wait_timeout(state, slice) {
+                Ok((state, _)) => state,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
     }
 
     /// Whether a refresh is running now.
@@ -131,6 +154,37 @@ mod tests {
         assert!(refresher.settled());
         assert!(refresher.settled_within(Duration::from_secs(60)));
         assert!(!refresher.settled_within(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_cancelled_request_stops_waiting_and_another_waits_on() {
+        let refresher = std::sync::Arc::new(Refresher::default());
+        let run = refresher.request().run;
+        let budget = crate::budget::Budget::new(Some(Duration::from_secs(60)));
+        let waiting = {
+            let (refresher, budget) = (refresher.clone(), budget.clone());
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                let finished = budget.scope(|| refresher.wait(run, Duration::from_secs(30)));
+                (finished, started.elapsed())
+            })
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        budget.cancel();
+        let (finished, took) = waiting.join().unwrap();
+        assert!(!finished, "the run did not finish");
+        assert!(
+            took < Duration::from_secs(5),
+            "stopped waiting after {took:?}"
+        );
+        // A request that was not cancelled still waits its whole bound.
+        let other = crate::budget::Budget::new(Some(Duration::from_secs(60)));
+        let started = Instant::now();
+        assert!(!other.scope(|| refresher.wait(run, Duration::from_millis(300))));
+        assert!(started.elapsed() >= Duration::from_millis(300));
+        // And a finished run ends every wait.
+        assert!(!refresher.finished());
+        assert!(other.scope(|| refresher.wait(run, Duration::from_secs(30))));
     }
 
     #[test]
