@@ -625,6 +625,26 @@ async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
         .await;
     assert_eq!(error["code"], "PROJECT_NOT_FOUND");
 
+    // A restart serves it again, to the same tokens only.
+    let server = server.restart(&[]).await.expect("server restarts");
+    let admin = server.connect(Some(TOKEN_ADMIN)).await.expect("session");
+    let user = server.connect(Some(TOKEN_BOTH)).await.expect("session");
+    wait_indexed(&admin, "fresh").await;
+    let found = admin
+        .ok(
+            "search_symbols",
+            json!({ "projectId": "fresh", "query": "only_in" }),
+        )
+        .await;
+    assert_eq!(names(&found), ["only_in_fresh"]);
+    let error = user
+        .refused(
+            "search_symbols",
+            json!({ "projectId": "fresh", "query": "x" }),
+        )
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+
     let error = user
         .refused("remove_project", json!({ "projectId": "alpha" }))
         .await;
@@ -642,6 +662,15 @@ async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
     assert_eq!(error["code"], "PROJECT_NOT_FOUND");
     let listed = admin.ok("list_projects", json!({})).await;
     assert_eq!(listed["projects"].as_array().map(Vec::len), Some(1));
+    // Removed, it stays removed after a restart.
+    let server = server.restart(&[]).await.expect("server restarts");
+    let admin = server.connect(Some(TOKEN_ADMIN)).await.expect("session");
+    let listed = admin.ok("list_projects", json!({})).await;
+    assert_eq!(
+        listed["projects"].as_array().map(Vec::len),
+        Some(1),
+        "{listed}"
+    );
     server.stop().await;
 }
 

@@ -20,8 +20,14 @@ pub struct ProjectsFile {
     /// Empty: projects are only those of this file.
     #[serde(default)]
     pub project_roots: Vec<PathBuf>,
+    /// Where the projects `create_project` made are kept across restarts
+    /// (default: a file in the cache directory named after this file).
+    pub runtime_projects_file: Option<PathBuf>,
     #[serde(default, rename = "project")]
     pub projects: Vec<ProjectSection>,
+    /// The file this was read from.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
 }
 
 /// One `[[project]]`.
@@ -90,6 +96,12 @@ impl ProjectsFile {
                 *folder = base.join(&*folder);
             }
         }
+        if let Some(state) = &mut file.runtime_projects_file
+            && state.is_relative()
+        {
+            *state = base.join(&*state);
+        }
+        file.source = Some(path.to_path_buf());
         let mut seen = HashSet::new();
         for project in &file.projects {
             super::check_id(&project.id)?;

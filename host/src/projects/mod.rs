@@ -5,11 +5,12 @@
 pub mod access;
 pub mod config;
 pub mod limits;
+pub mod state;
 pub mod tools;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::error::ToolError;
 use crate::runtime::PluginRegistry;
@@ -178,12 +179,23 @@ pub struct ProjectRegistry {
     defaults: ProjectLimits,
     /// Canonical folders under which run-time projects may be created.
     project_roots: Vec<PathBuf>,
+    /// Where run-time projects are kept across restarts (none: they are
+    /// not); the lock orders the saves.
+    state: Option<(PathBuf, Mutex<()>)>,
 }
 
 impl ProjectRegistry {
     /// The projects of `file`, each opened (and its index started).
     pub fn load(file: ProjectsFile, opener: WorkspaceOpener) -> Result<Self, ProjectsError> {
         let defaults = file.defaults.over(&ProjectLimits::default())?;
+        let state = match (&file.runtime_projects_file, &opener.cache_dir, &file.source) {
+            (Some(path), _, _) => Some(path.clone()),
+            (None, Some(cache), Some(source)) => Some(state::default_path(cache, source)),
+            (None, _, _) => None,
+        };
+        if state.is_none() && !file.project_roots.is_empty() {
+            tracing::warn!("no cache directory: projects made at run time are lost at a restart");
+        }
         let registry = ProjectRegistry {
             projects: RwLock::new(BTreeMap::new()),
             opener,
@@ -199,6 +211,7 @@ impl ProjectRegistry {
                     }
                 })
                 .collect(),
+            state: state.map(|path| (path, Mutex::new(()))),
         };
         for project in file.projects {
             registry.insert(
@@ -209,7 +222,84 @@ impl ProjectRegistry {
                 None,
             )?;
         }
+        registry.restore_runtime_projects();
         Ok(registry)
+    }
+
+    /// Serve again the projects made at run time before a restart. Each is
+    /// checked as `create_project` checks it (the file may have been
+    /// edited, a root removed, the project roots changed); one that does
+    /// not pass is left out, with a warning.
+    fn restore_runtime_projects(&self) {
+        let Some((path, _)) = &self.state else {
+            return;
+        };
+        let saved = state::read(path);
+        for project in saved.into_iter().take(MAX_PROJECTS) {
+            let id = project.id.clone();
+            let restored = self
+                .check_runtime(&project.id, &project.root, &project.include)
+                .and_then(|root| {
+                    self.insert(
+                        project.id,
+                        &root,
+                        project.include,
+                        &LimitsSection::default(),
+                        Some(project.created_by.into()),
+                    )
+                    .map_err(|e| e.to_string())
+                });
+            match restored {
+                Ok(_) => tracing::info!(project = %id, "run-time project restored"),
+                Err(reason) => {
+                    tracing::warn!(project = %id.chars().take(MAX_ID_CHARS).collect::<String>(), %reason, "run-time project not restored")
+                }
+            }
+        }
+    }
+
+    /// A run-time project's root, canonical, if `id`, `root` and
+    /// `include` are what `create_project` accepts.
+    fn check_runtime(&self, id: &str, root: &Path, include: &[String]) -> Result<PathBuf, String> {
+        check_id(id).map_err(|e| e.to_string())?;
+        if include.len() > tools::MAX_INCLUDE {
+            return Err(format!("more than {} include paths", tools::MAX_INCLUDE));
+        }
+        let canonical = root
+            .canonicalize()
+            .map_err(|e| format!("root {}: {e}", root.display()))?;
+        if !self.project_roots.iter().any(|r| canonical.starts_with(r)) {
+            return Err(format!(
+                "root {} is not under a project root",
+                canonical.display()
+            ));
+        }
+        Ok(canonical)
+    }
+
+    /// Save the run-time projects, if they are kept.
+    fn save_runtime_projects(&self) -> Result<(), ToolError> {
+        let Some((path, lock)) = &self.state else {
+            return Ok(());
+        };
+        let _saving = crate::sync::lock(lock);
+        let projects: Vec<state::SavedProject> = crate::sync::read(&self.projects)
+            .values()
+            .filter_map(|project| {
+                Some(state::SavedProject {
+                    id: project.id.clone(),
+                    root: project.context.workspace.root().to_path_buf(),
+                    include: project.include.clone(),
+                    created_by: project.created_by.as_deref()?.to_string(),
+                })
+            })
+            .collect();
+        state::write(path, &projects).map_err(|e| {
+            ToolError::Internal(format!(
+                "the run-time projects could not be saved to {}: {e}",
+                path.display()
+            ))
+        })
     }
 
     /// Open and add a project.
@@ -339,6 +429,14 @@ impl ProjectRegistry {
             ProjectsError::Root { .. } => ToolError::invalid("root", e.to_string()),
             other => ToolError::invalid("include", other.to_string()),
         })
+        .and_then(|project| match self.save_runtime_projects() {
+            Ok(()) => Ok(project),
+            Err(error) => {
+                // Not kept, not served: the project exists in full or not.
+                crate::sync::write(&self.projects).remove(id);
+                Err(error)
+            }
+        })
     }
 
     /// Stop serving project `id` (its calls in flight finish first).
@@ -351,6 +449,13 @@ impl ProjectRegistry {
             });
         }
         crate::sync::write(&self.projects).remove(id);
+        if let Err(error) = self.save_runtime_projects() {
+            // Still saved, so still served: put it back.
+            crate::sync::write(&self.projects)
+                .entry(project.id.clone())
+                .or_insert_with(|| project.clone());
+            return Err(error);
+        }
         tracing::info!(project = %id, "project removed");
         Ok(project)
     }
@@ -367,6 +472,101 @@ fn visible(projects: &BTreeMap<String, Arc<Project>>, grant: &Grant) -> Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A registry over no plugins whose run-time projects are kept at
+    /// `state` and may live under `roots`.
+    fn registry(roots: &Path, state: &Path, cache: &Path) -> ProjectRegistry {
+        let file = ProjectsFile {
+            project_roots: vec![roots.to_path_buf()],
+            runtime_projects_file: Some(state.to_path_buf()),
+            ..ProjectsFile::default()
+        };
+        let opener = WorkspaceOpener {
+            plugins: Arc::new(PluginRegistry::from_plugins(
+                Vec::new(),
+                &Default::default(),
+            )),
+            cache_dir: Some(cache.to_path_buf()),
+            watch: false,
+            tool_names: Vec::new(),
+        };
+        ProjectRegistry::load(file, opener).expect("loads")
+    }
+
+    #[test]
+    fn run_time_projects_are_restored_only_as_create_project_would_make_them() {
+        let dir =
+            std::env::temp_dir().join(format!("lingo-runtime-projects-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (roots, outside) = (dir.join("roots"), dir.join("outside"));
+        for folder in [roots.join("one"), roots.join("two"), outside.clone()] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        let roots = roots.canonicalize().unwrap();
+        let (state_path, cache) = (dir.join("state/projects.json"), dir.join("cache"));
+        let saved = |id: &str, root: PathBuf, include: usize| state::SavedProject {
+            id: id.into(),
+            root,
+            include: (0..include).map(|i| format!("f{i}")).collect(),
+            created_by: "admin".into(),
+        };
+        state::write(
+            &state_path,
+            &[
+                saved("one", roots.join("one"), 0),
+                saved("bad/id", roots.join("two"), 0),
+                saved("outside", outside.clone(), 0),
+                saved("escape", roots.join("../outside"), 0),
+                saved("gone", roots.join("gone"), 0),
+                saved("wide", roots.join("two"), tools::MAX_INCLUDE + 1),
+                saved("one", roots.join("two"), 0),
+            ],
+        )
+        .unwrap();
+        let admin = Grant::local();
+        let registry = registry(&roots, &state_path, &cache);
+        assert_eq!(registry.ids_for(&admin), ["one"]);
+
+        // What is made and removed now is what the next start serves.
+        registry
+            .create(
+                "two",
+                roots.join("two").to_str().unwrap(),
+                Vec::new(),
+                &admin,
+            )
+            .unwrap();
+        registry.remove("one", &admin).unwrap();
+        let ids: Vec<String> = state::read(&state_path).into_iter().map(|p| p.id).collect();
+        assert_eq!(ids, ["two"]);
+        drop(registry);
+        let registry = super::tests::registry(&roots, &state_path, &cache);
+        assert_eq!(registry.ids_for(&admin), ["two"]);
+
+        // A save that fails leaves the project neither served nor kept.
+        std::fs::remove_dir_all(state_path.parent().unwrap()).unwrap();
+        std::fs::write(state_path.parent().unwrap(), "a file where the folder was").unwrap();
+        let Err(error) = registry.create(
+            "one",
+            roots.join("one").to_str().unwrap(),
+            Vec::new(),
+            &admin,
+        ) else {
+            panic!("created without being saved");
+        };
+        assert_eq!(error.code(), "INTERNAL_ERROR", "{error}");
+        assert_eq!(registry.ids_for(&admin), ["two"]);
+        let Err(error) = registry.remove("two", &admin) else {
+            panic!("removed without being saved");
+        };
+        assert_eq!(error.code(), "INTERNAL_ERROR", "{error}");
+        assert_eq!(
+            registry.ids_for(&admin),
+            ["two"],
+            "still saved, so still served"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     #[test]
     fn project_ids_are_short_plain_names() {

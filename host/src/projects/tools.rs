@@ -12,7 +12,7 @@ use crate::tools::Args;
 pub const NAMES: &[&str] = &["list_projects", "create_project", "remove_project"];
 
 /// Most include paths a run-time project may have.
-const MAX_INCLUDE: usize = 64;
+pub const MAX_INCLUDE: usize = 64;
 
 fn schema(name: &str) -> Value {
     match name {
