@@ -528,6 +528,23 @@ limits = { max_concurrent = 1, request_timeout_ms = 60000 }
     server.stop().await;
 }
 
+/// Project `id` (written by [`project`]) answers `user` with its own
+/// symbols once indexed, and is not found by `other`.
+async fn served_only_to(user: &HttpClient, other: &HttpClient, id: &str) {
+    wait_indexed(user, id).await;
+    let found = user
+        .ok(
+            "search_symbols",
+            json!({ "projectId": id, "query": "only_in" }),
+        )
+        .await;
+    assert_eq!(names(&found), [format!("only_in_{id}")]);
+    let error = other
+        .refused("search_symbols", json!({ "projectId": id, "query": "x" }))
+        .await;
+    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
     let dir = Scratch::new("hosted-runtime");
@@ -608,42 +625,14 @@ async fn projects_are_created_and_removed_at_run_time_by_administrators_only() {
         )
         .await;
     assert_eq!(created["created"]["projectId"], "fresh");
-    wait_indexed(&admin, "fresh").await;
-    let found = admin
-        .ok(
-            "search_symbols",
-            json!({ "projectId": "fresh", "query": "only_in" }),
-        )
-        .await;
-    assert_eq!(names(&found), ["only_in_fresh"]);
     // A token naming other projects does not see it.
-    let error = user
-        .refused(
-            "search_symbols",
-            json!({ "projectId": "fresh", "query": "x" }),
-        )
-        .await;
-    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+    served_only_to(&admin, &user, "fresh").await;
 
     // A restart serves it again, to the same tokens only.
     let server = server.restart(&[]).await.expect("server restarts");
     let admin = server.connect(Some(TOKEN_ADMIN)).await.expect("session");
     let user = server.connect(Some(TOKEN_BOTH)).await.expect("session");
-    wait_indexed(&admin, "fresh").await;
-    let found = admin
-        .ok(
-            "search_symbols",
-            json!({ "projectId": "fresh", "query": "only_in" }),
-        )
-        .await;
-    assert_eq!(names(&found), ["only_in_fresh"]);
-    let error = user
-        .refused(
-            "search_symbols",
-            json!({ "projectId": "fresh", "query": "x" }),
-        )
-        .await;
-    assert_eq!(error["code"], "PROJECT_NOT_FOUND");
+    served_only_to(&admin, &user, "fresh").await;
 
     let error = user
         .refused("remove_project", json!({ "projectId": "alpha" }))
