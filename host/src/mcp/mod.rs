@@ -213,7 +213,11 @@ impl Server {
                 });
             }
         }
-        let Some(tool) = self.tools.find(&name) else {
+        let found = self
+            .tools
+            .position(&name)
+            .and_then(|at| Some((at, self.tools.at(at)?)));
+        let Some((position, tool)) = found else {
             let mut suggestions = self.tools.suggest(&name);
             let mut available = self.tools.names();
             if registry.is_some() {
@@ -261,7 +265,7 @@ impl Server {
         let outcome = run_tool(budget.clone(), move || {
             let tool = server
                 .tools
-                .find(tool_name)
+                .at(position)
                 .ok_or_else(|| ToolError::Internal(format!("tool `{tool_name}` vanished")))?;
             server.tools.call(tool, &context, &call_arguments)
         })

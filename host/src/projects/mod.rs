@@ -265,16 +265,19 @@ impl ProjectRegistry {
         if include.len() > tools::MAX_INCLUDE {
             return Err(format!("more than {} include paths", tools::MAX_INCLUDE));
         }
-        let canonical = root
-            .canonicalize()
-            .map_err(|e| format!("root {}: {e}", root.display()))?;
-        if !self.project_roots.iter().any(|r| canonical.starts_with(r)) {
-            return Err(format!(
-                "root {} is not under a project root",
-                canonical.display()
-            ));
-        }
-        Ok(canonical)
+        self.under_project_roots(root)
+            .map_err(|e| format!("root {}: {e}", root.display()))?
+            .ok_or_else(|| format!("root {} is not under a project root", root.display()))
+    }
+
+    /// `root`, canonical, when it lies under one of the project roots.
+    fn under_project_roots(&self, root: &Path) -> std::io::Result<Option<PathBuf>> {
+        let canonical = root.canonicalize()?;
+        Ok(self
+            .project_roots
+            .iter()
+            .any(|r| canonical.starts_with(r))
+            .then_some(canonical))
     }
 
     /// Save the run-time projects, if they are kept.
@@ -409,14 +412,12 @@ impl ProjectRegistry {
         if root.contains('\0') {
             return Err(ToolError::invalid("root", "the path contains a NUL byte"));
         }
-        let canonical = Path::new(root)
-            .canonicalize()
-            .map_err(|e| ToolError::invalid("root", format!("{root}: {e}")))?;
-        if !self.project_roots.iter().any(|r| canonical.starts_with(r)) {
-            return Err(ToolError::PathOutsideBoundary {
+        let canonical = self
+            .under_project_roots(Path::new(root))
+            .map_err(|e| ToolError::invalid("root", format!("{root}: {e}")))?
+            .ok_or_else(|| ToolError::PathOutsideBoundary {
                 path: root.to_string(),
-            });
-        }
+            })?;
         self.insert(
             id.to_string(),
             &canonical,

@@ -133,9 +133,19 @@ impl ToolRegistry {
     }
 
     pub fn find(&self, name: &str) -> Option<&Tool> {
+        self.at(self.position(name)?)
+    }
+
+    /// Where the tool called `name` (or one of its aliases) is.
+    pub fn position(&self, name: &str) -> Option<usize> {
         self.tools
             .iter()
-            .find(|t| t.name == name || t.aliases.contains(&name))
+            .position(|t| t.name == name || t.aliases.contains(&name))
+    }
+
+    /// The tool at `position`.
+    pub fn at(&self, position: usize) -> Option<&Tool> {
+        self.tools.get(position)
     }
 
     /// Names close to an unknown one.
