@@ -213,11 +213,7 @@ impl Server {
                 });
             }
         }
-        let found = self
-            .tools
-            .position(&name)
-            .and_then(|at| Some((at, self.tools.at(at)?)));
-        let Some((position, tool)) = found else {
+        let Some((position, tool)) = self.tools.locate(&name) else {
             let mut suggestions = self.tools.suggest(&name);
             let mut available = self.tools.names();
             if registry.is_some() {

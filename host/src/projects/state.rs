@@ -2,7 +2,7 @@
 //! a JSON file written whole (to a temporary file, then renamed over the
 //! old one) after each `create_project` and `remove_project`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -79,27 +79,14 @@ pub fn read(path: &Path) -> Vec<SavedProject> {
     })
 }
 
-/// Save `projects` at `path`, replacing what was there at once: a reader
-/// (or a crash) sees the old file or the new one, never a part.
+/// Save `projects` at `path`, replacing what was there at once.
 pub fn write(path: &Path, projects: &[SavedProject]) -> std::io::Result<()> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    crate::runtime::create_private_dir(folder)?;
     let state = StateFile {
         version: VERSION,
         projects: projects.to_vec(),
     };
     let bytes = serde_json::to_vec_pretty(&state).map_err(std::io::Error::other)?;
-    let temporary = path.with_extension(format!("json.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
+    crate::runtime::write_atomically(path, &bytes)
 }
 
 #[cfg(test)]

@@ -179,8 +179,11 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     builder.create(dir)
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().expect("cache path has a parent");
+/// Write `bytes` to `path` whole or not at all: to a temporary file in the
+/// same (private) directory, synced, then renamed over `path`, so that a
+/// reader or a crash sees the old file or the new one, never a part.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     create_private_dir(dir)?;
     // Unique per write: threads of one process (tests, plugins loaded side
     // by side) write here at once, and a shared name would let one rename
@@ -191,8 +194,16 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         std::process::id(),
         WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
-    std::fs::write(&temporary, bytes)?;
-    std::fs::rename(&temporary, path)
+    let written = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        std::io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
 }
 
 #[cfg(all(test, unix))]

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) use cache::create_private_dir;
 pub use cache::default_dir as default_cache_dir;
+pub(crate) use cache::{create_private_dir, write_atomically};
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 

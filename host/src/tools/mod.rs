@@ -133,14 +133,16 @@ impl ToolRegistry {
     }
 
     pub fn find(&self, name: &str) -> Option<&Tool> {
-        self.at(self.position(name)?)
+        self.locate(name).map(|(_, tool)| tool)
     }
 
-    /// Where the tool called `name` (or one of its aliases) is.
-    pub fn position(&self, name: &str) -> Option<usize> {
+    /// The tool called `name` (or one of its aliases), with its position
+    /// (for [`ToolRegistry::at`]).
+    pub fn locate(&self, name: &str) -> Option<(usize, &Tool)> {
         self.tools
             .iter()
-            .position(|t| t.name == name || t.aliases.contains(&name))
+            .enumerate()
+            .find(|(_, t)| t.name == name || t.aliases.contains(&name))
     }
 
     /// The tool at `position`.
