@@ -15,6 +15,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// How often work that waits on other work (a refresh, a shared build)
+/// looks whether its request was cancelled or ran out of time.
+pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
 /// Reasons kept per request; beyond this only the count grows.
 const MAX_REASONS: usize = 16;
 

@@ -397,8 +397,11 @@ fn warm_graph_after(workspace: &Arc<lingo::workspace::Workspace>, first: u64) {
     let spawned = std::thread::Builder::new()
         .name("lingo-warm".into())
         .spawn(move || {
-            if workspace.wait_for_refresh(first, Duration::from_secs(24 * 3600)) {
-                workspace.snapshot().graph();
+            // Without a request's budget the build runs to its end.
+            if workspace.wait_for_refresh(first, Duration::from_secs(24 * 3600))
+                && let Err(error) = workspace.snapshot().graph()
+            {
+                tracing::warn!(%error, "the graph was not loaded ahead of the first request");
             }
         });
     if let Err(error) = spawned {

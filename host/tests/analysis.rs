@@ -84,7 +84,7 @@ fn analyse(name: &str, fixture: &Fixture) -> Analysis {
     let workspace = Workspace::new(&root, registry()).expect("a workspace");
     workspace.refresh();
     let snapshot = workspace.snapshot();
-    Analysis::new(Arc::new(workspace), snapshot)
+    Analysis::new(Arc::new(workspace), snapshot).expect("no budget: never cut short")
 }
 
 /// `path:line name` (1-based line) of a declaration.
@@ -206,7 +206,8 @@ fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<Strin
                     analysis.dependents(r)
                 } else {
                     analysis.dependencies(r)
-                };
+                }
+                .expect("no budget: never cut short");
                 let mut edges: Vec<String> = graph
                     .edges
                     .iter()
@@ -341,7 +342,8 @@ fn answers_say_what_they_could_not_see() {
     let workspace = Workspace::new(&root, Arc::new(registry)).expect("a workspace");
     workspace.refresh();
     let snapshot = workspace.snapshot();
-    let analysis = Analysis::new(Arc::new(workspace), snapshot);
+    let analysis =
+        Analysis::new(Arc::new(workspace), snapshot).expect("no budget: never cut short");
     let target = Target::Symbol(lingo::analysis::SymbolQuery {
         name: "f".into(),
         path: None,

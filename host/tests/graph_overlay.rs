@@ -63,7 +63,7 @@ fn observed(graph: &CodeGraph, snapshot: &lingo::workspace::Snapshot) -> Vec<Str
             .all_edges()
             .map(|(from, to, edge)| format!("all {from:?} {to:?} {edge:?}")),
     );
-    let table = snapshot.table();
+    let table = snapshot.table().expect("no budget: never cut short");
     for i in 0..FILES {
         let name = format!("missing_{i}");
         let misses: Vec<String> = graph
@@ -80,7 +80,7 @@ fn built_whole(root: &Path) -> Vec<String> {
     let workspace = Workspace::new(root, common::registry().clone()).unwrap();
     workspace.refresh();
     let snapshot = workspace.snapshot();
-    let graph = snapshot.graph();
+    let graph = snapshot.graph().expect("no budget: never cut short");
     assert_eq!(graph.files_laid_over(), 0);
     observed(&graph, &snapshot)
 }
@@ -97,7 +97,10 @@ fn edits_laid_over_the_base_answer_as_a_whole_build() {
     let root = tree("chain");
     let workspace = Arc::new(Workspace::new(&root, common::registry().clone()).unwrap());
     workspace.refresh();
-    let first = workspace.snapshot().graph();
+    let first = workspace
+        .snapshot()
+        .graph()
+        .expect("no budget: never cut short");
     assert_eq!(first.files_laid_over(), 0);
     assert!(first.edge_count() > FILES * 4, "{}", first.edge_count());
 
@@ -116,7 +119,7 @@ fn edits_laid_over_the_base_answer_as_a_whole_build() {
         .unwrap();
         workspace.refresh();
         let snapshot = workspace.snapshot();
-        let graph = snapshot.graph();
+        let graph = snapshot.graph().expect("no budget: never cut short");
         assert_eq!(graph.files_laid_over(), *laid_files, "step {step}");
         compare(
             &observed(&graph, &snapshot),
@@ -131,7 +134,7 @@ fn edits_laid_over_the_base_answer_as_a_whole_build() {
     std::fs::write(root.join("src/m5.rs"), text).unwrap();
     workspace.refresh();
     let snapshot = workspace.snapshot();
-    let graph = snapshot.graph();
+    let graph = snapshot.graph().expect("no budget: never cut short");
     assert_eq!(graph.files_laid_over(), 0);
     compare(
         &observed(&graph, &snapshot),
@@ -168,12 +171,15 @@ fn a_changed_return_type_or_base_list_resolves_the_other_files_again() {
     .unwrap();
     let workspace = Arc::new(Workspace::new(&root, common::registry().clone()).unwrap());
     workspace.refresh();
-    let _ = workspace.snapshot().graph();
+    let _ = workspace
+        .snapshot()
+        .graph()
+        .expect("no budget: never cut short");
     for (step, (returned, base)) in [("Baz", "Loud"), ("Baz", "Quiet")].into_iter().enumerate() {
         std::fs::write(root.join("src/kinds.rs"), kinds(returned, base)).unwrap();
         workspace.refresh();
         let snapshot = workspace.snapshot();
-        let graph = snapshot.graph();
+        let graph = snapshot.graph().expect("no budget: never cut short");
         compare(
             &observed(&graph, &snapshot),
             &built_whole(&root),

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::Analysis;
 use super::view::{SiteView, qualified_name};
+use crate::budget::Exhausted;
 use crate::graph::{Node, Site};
 
 /// Which graph a cycle is in.
@@ -44,8 +45,8 @@ enum Key {
 
 impl Analysis {
     /// The cycles of the module or declaration graph, largest first.
-    pub fn cycles(&self, level: CycleLevel) -> Vec<Cycle> {
-        let code = self.graph();
+    pub fn cycles(&self, level: CycleLevel) -> Result<Vec<Cycle>, Exhausted> {
+        let code = self.graph()?;
         let table = self.table();
         let module_of = |file: u32| -> Option<String> {
             let entry = table.files().get(file as usize)?;
@@ -139,7 +140,7 @@ impl Analysis {
                 .cmp(&a.members.len())
                 .then(a.members.cmp(&b.members))
         });
-        cycles
+        Ok(cycles)
     }
 }
 

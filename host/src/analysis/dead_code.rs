@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use super::view::{Range, RangePoint, qualified_name};
 use super::{Analysis, Incompleteness};
+use crate::budget::Exhausted;
 use crate::graph::{EdgeKind, Node};
 use crate::model::{FileFacts, SymbolKind, Visibility};
 use crate::resolve::SymbolRef;
@@ -123,7 +124,11 @@ impl Analysis {
     /// The dead-code judgement over `files` (usually [`Self::files_under`]);
     /// uses anywhere in the workspace count. Declarations in `pinned` count
     /// as used (a deletion that cannot take one out keeps what it uses).
-    pub fn dead_code(&self, files: &[Arc<FileEntry>], pinned: &HashSet<SymbolRef>) -> DeadCode {
+    pub fn dead_code(
+        &self,
+        files: &[Arc<FileEntry>],
+        pinned: &HashSet<SymbolRef>,
+    ) -> Result<DeadCode, Exhausted> {
         let table = self.table();
         let mut candidates = Vec::new();
         let mut unjudged_files = Vec::new();
@@ -182,7 +187,7 @@ impl Analysis {
                 });
             }
         }
-        let uses = self.uses_of(&candidates);
+        let uses = self.uses_of(&candidates)?;
         let by_file = ByFile::new(&candidates);
         let pinned: Vec<bool> = candidates
             .iter()
@@ -231,19 +236,19 @@ impl Analysis {
                     .collect(),
             });
         }
-        DeadCode {
+        Ok(DeadCode {
             dead,
             kept,
             unjudged_files,
             entry_points,
             incompleteness: self.incompleteness(),
-        }
+        })
     }
 
     /// Per candidate, every place its name is written or a reference to it
     /// stands (file number, byte offset): the words of every indexed file,
     /// and the sites of the graph's edges into it.
-    fn uses_of(&self, candidates: &[Candidate]) -> Vec<Vec<Use>> {
+    fn uses_of(&self, candidates: &[Candidate]) -> Result<Vec<Vec<Use>>, Exhausted> {
         let table = self.table();
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
         for (index, candidate) in candidates.iter().enumerate() {
@@ -255,7 +260,7 @@ impl Analysis {
         }
         let mut uses = vec![Vec::new(); candidates.len()];
         if candidates.is_empty() {
-            return uses;
+            return Ok(uses);
         }
         for (number, file) in table.files().iter().enumerate() {
             // Where the file's references start, read only once a name is found.
@@ -282,7 +287,7 @@ impl Analysis {
                 }
             }
         }
-        let graph = self.graph();
+        let graph = self.graph()?;
         for (index, candidate) in candidates.iter().enumerate() {
             for (edge, _) in graph.edges(Node::Symbol(candidate.symbol), Direction::Incoming) {
                 if edge.kind == EdgeKind::Contains {
@@ -299,7 +304,7 @@ impl Analysis {
                 }
             }
         }
-        uses
+        Ok(uses)
     }
 
     /// A declaration as the answer shows it.

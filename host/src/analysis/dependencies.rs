@@ -2,6 +2,7 @@
 //! shortest paths over the dependency edges of the symbol graph, as the
 //! subgraph graph-tools-api.md renders (`graph::render`).
 
+use crate::budget::Exhausted;
 use crate::model::SymbolKind;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -62,12 +63,12 @@ impl PathsBetween {
 impl Analysis {
     /// Who depends on `symbol` (named by [`Analysis::symbol_in_file`] or
     /// [`Analysis::subject`]), transitively.
-    pub fn dependents(&self, symbol: SymbolRef) -> DependencyGraph {
+    pub fn dependents(&self, symbol: SymbolRef) -> Result<DependencyGraph, Exhausted> {
         self.traverse(symbol, Direction::Incoming)
     }
 
     /// What `symbol` depends on, transitively.
-    pub fn dependencies(&self, symbol: SymbolRef) -> DependencyGraph {
+    pub fn dependencies(&self, symbol: SymbolRef) -> Result<DependencyGraph, Exhausted> {
         self.traverse(symbol, Direction::Outgoing)
     }
 
@@ -81,7 +82,7 @@ impl Analysis {
         if from == to {
             return Err(AnalysisError::SameSymbol);
         }
-        let graph = self.graph();
+        let graph = self.graph()?;
         let (a, b) = (Node::Symbol(from), Node::Symbol(to));
         let mut paths = shortest_paths(&graph, a, b);
         if paths.is_empty() {
@@ -116,9 +117,13 @@ impl Analysis {
         })
     }
 
-    fn traverse(&self, symbol: SymbolRef, direction: Direction) -> DependencyGraph {
+    fn traverse(
+        &self,
+        symbol: SymbolRef,
+        direction: Direction,
+    ) -> Result<DependencyGraph, Exhausted> {
         let start = Node::Symbol(symbol);
-        let graph = self.graph();
+        let graph = self.graph()?;
         let mut result = Subgraph::new(start);
         let mut queue = VecDeque::from([(start, 0usize)]);
         let mut guesses = 0usize;
@@ -172,7 +177,7 @@ impl Analysis {
                 "{guesses} name-only matches (same name, not resolved by the language's rules) are not shown; find_references lists them."
             ));
         }
-        result.view(self.table(), notes, self.generation())
+        Ok(result.view(self.table(), notes, self.generation()))
     }
 }
 

@@ -17,6 +17,7 @@ use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
 use super::Analysis;
+use crate::budget::Exhausted;
 
 /// Largest graph whose betweenness and closeness are computed (both cost
 /// nodes × edges).
@@ -100,6 +101,8 @@ pub enum GraphMetricsError {
         seed: String,
         suggestions: Vec<String>,
     },
+    #[error(transparent)]
+    Exhausted(#[from] Exhausted),
 }
 
 impl Analysis {
@@ -111,7 +114,7 @@ impl Analysis {
         wanted: &MetricsWanted,
         seeds: &[String],
     ) -> Result<GraphMetrics, GraphMetricsError> {
-        let graph = self.dependency_graph(level);
+        let graph = self.dependency_graph(level)?;
         let n = graph.node_count();
         let names: Vec<String> = graph.node_indices().map(|i| graph[i].clone()).collect();
         let mut seed_nodes = Vec::new();
@@ -197,9 +200,9 @@ impl Analysis {
     /// Files (or modules) and the certain dependencies between them, each
     /// pair once, weighted by its number of references; every indexed file
     /// (module) is a node, isolated ones too.
-    pub fn dependency_graph(&self, level: GraphLevel) -> DiGraph<String, u32> {
+    pub fn dependency_graph(&self, level: GraphLevel) -> Result<DiGraph<String, u32>, Exhausted> {
         let table = self.table();
-        let code = self.graph();
+        let code = self.graph()?;
         let symbol_name = |file: &crate::workspace::FileEntry, index: usize| -> Option<String> {
             let symbol = file.facts().ok()?.symbols.get(index)?;
             Some(format!(
@@ -262,14 +265,14 @@ impl Analysis {
         for ((a, b), w) in weights {
             graph.add_edge(a, b, w);
         }
-        graph
+        Ok(graph)
     }
 
     /// Per file, how many other files it depends on (efferent coupling)
     /// and how many depend on it (afferent), by certain references.
-    pub fn file_coupling(&self) -> HashMap<String, Coupling> {
-        let graph = self.dependency_graph(GraphLevel::Files);
-        graph
+    pub fn file_coupling(&self) -> Result<HashMap<String, Coupling>, Exhausted> {
+        let graph = self.dependency_graph(GraphLevel::Files)?;
+        Ok(graph
             .node_indices()
             .map(|node| {
                 let count = |direction| graph.neighbors_directed(node, direction).count();
@@ -281,7 +284,7 @@ impl Analysis {
                     },
                 )
             })
-            .collect()
+            .collect())
     }
 }
 

@@ -133,7 +133,7 @@ impl Analysis {
         let root = self
             .subject(target)?
             .declaration("a local binding has no call hierarchy; name a function or method")?;
-        let graph = self.graph();
+        let graph = self.graph()?;
         let table = self.table();
         let mut result = CallHierarchy {
             item: SymbolView::new(table, root),

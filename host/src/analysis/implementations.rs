@@ -59,7 +59,7 @@ impl Analysis {
         let root = self.subject(target)?.declaration(
             "a local binding has no implementations; name an interface, trait or class",
         )?;
-        let graph = self.graph();
+        let graph = self.graph()?;
         let table = self.table();
         let mut items = Vec::new();
         let mut seen = HashSet::from([Node::Symbol(root)]);

@@ -57,6 +57,7 @@ pub use view::{
 
 pub use crate::resolve::SymbolRef;
 
+use crate::budget::Exhausted;
 use crate::graph::CodeGraph;
 use crate::resolve::{Resolver, SymbolTable};
 use crate::workspace::{FileEntry, Snapshot, Workspace};
@@ -72,19 +73,20 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// The analysis of `snapshot`, a snapshot of `workspace`.
-    pub fn new(workspace: Arc<Workspace>, snapshot: Snapshot) -> Self {
-        let table = snapshot.table();
-        Analysis {
+    /// The analysis of `snapshot`, a snapshot of `workspace` (its name
+    /// table built, or waited for until the current request's budget ends).
+    pub fn new(workspace: Arc<Workspace>, snapshot: Snapshot) -> Result<Self, Exhausted> {
+        let table = snapshot.table()?;
+        Ok(Analysis {
             workspace,
             snapshot,
             table,
-        }
+        })
     }
 
     /// The analysis of a fresh snapshot (a refresh asked for and waited for
     /// a bounded time).
-    pub fn fresh(workspace: &Arc<Workspace>) -> Self {
+    pub fn fresh(workspace: &Arc<Workspace>) -> Result<Self, Exhausted> {
         Self::new(workspace.clone(), workspace.fresh())
     }
 
@@ -104,13 +106,14 @@ impl Analysis {
         &self.table
     }
 
-    /// The symbol graph of this generation (built on first use).
-    pub fn graph(&self) -> Arc<CodeGraph> {
+    /// The symbol graph of this generation (built on first use; the build,
+    /// or waiting for another request's, ends with the request's budget).
+    pub fn graph(&self) -> Result<Arc<CodeGraph>, Exhausted> {
         self.snapshot.graph()
     }
 
     pub fn resolver(&self) -> Resolver<'_> {
-        Resolver::new(&self.snapshot)
+        Resolver::new(&self.snapshot, self.table.clone())
     }
 
     /// The indexed file at a client-supplied path (boundary checks and

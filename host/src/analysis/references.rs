@@ -113,7 +113,7 @@ impl Analysis {
         let table = self.table();
         let (sites, completeness) = match &subject {
             Subject::Symbol(r) => {
-                let graph = self.graph();
+                let graph = self.graph()?;
                 let mut sites = self.incoming_sites(&graph, Node::Symbol(*r), |kind| {
                     kind.is_dependency() || kind == EdgeKind::Imports
                 });

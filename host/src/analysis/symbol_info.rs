@@ -84,7 +84,7 @@ impl Analysis {
         };
         let facts = table.file(r).facts()?;
         let symbol = table.symbol(r);
-        let graph = self.graph();
+        let graph = self.graph()?;
         let node = Node::Symbol(r);
         let mut members = Vec::new();
         let (mut references, mut callers, mut callees, mut implementations) = (

@@ -12,13 +12,18 @@ use serde_json::{Map, json};
 
 use super::{Finding, Found, Location, Severity};
 use crate::analysis::{Analysis, CycleLevel};
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// The kinds served.
 pub const CYCLE_KINDS: &[&str] = &["modules", "symbols"];
 
 /// The cycles touching `files` of kind `kind` (one of [`CYCLE_KINDS`]).
-pub fn cycles(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found {
+pub fn cycles(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    kind: &str,
+) -> Result<Found, Exhausted> {
     let level = if kind == "symbols" {
         CycleLevel::Symbols
     } else {
@@ -26,7 +31,7 @@ pub fn cycles(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Foun
     };
     let in_scope: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut findings = Vec::new();
-    for cycle in analysis.cycles(level) {
+    for cycle in analysis.cycles(level)? {
         let Some(first) = cycle
             .steps
             .iter()
@@ -102,7 +107,7 @@ pub fn cycles(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Foun
             suggestions: Vec::new(),
         });
     }
-    Found {
+    Ok(Found {
         findings,
         files_analyzed: files.len(),
         symbols_analyzed: super::symbol_count(files),
@@ -111,5 +116,5 @@ pub fn cycles(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Foun
             .incompleteness()
             .map(|i| i.incomplete_reasons)
             .unwrap_or_default(),
-    }
+    })
 }

@@ -15,6 +15,7 @@ use super::{
     symbol_count,
 };
 use crate::analysis::{Analysis, DeadDeclaration, Range};
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// The kinds served.
@@ -31,18 +32,22 @@ pub const DEAD_CODE_KINDS: &[&str] = &[
 const TYPE_KINDS: &[&str] = &["class", "struct", "enum", "interface"];
 
 /// The dead code of `files` of kind `kind` (one of [`DEAD_CODE_KINDS`]).
-pub fn dead_code(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found {
+pub fn dead_code(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    kind: &str,
+) -> Result<Found, Exhausted> {
     if kind == "unreachable_code" {
-        return super::unreachable::unreachable_code(files);
+        return Ok(super::unreachable::unreachable_code(files));
     }
     if matches!(kind, "unused_variables" | "unused_parameters") {
-        return Found {
+        return Ok(Found {
             findings: super::unused_locals::unused_locals(files, kind == "unused_parameters"),
             files_analyzed: files.len(),
             symbols_analyzed: symbol_count(files),
             thresholds: Map::new(),
             incomplete_reasons: Vec::new(),
-        };
+        });
     }
     let mut findings = Vec::new();
     let mut incomplete_reasons = Vec::new();
@@ -87,7 +92,7 @@ pub fn dead_code(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> F
         }
     } else {
         let types = kind == "unused_types";
-        let judged = analysis.dead_code(files, &HashSet::new());
+        let judged = analysis.dead_code(files, &HashSet::new())?;
         if let Some(incomplete) = &judged.incompleteness {
             incomplete_reasons.extend(incomplete.incomplete_reasons.iter().cloned());
         }
@@ -158,13 +163,13 @@ pub fn dead_code(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> F
             });
         }
     }
-    Found {
+    Ok(Found {
         findings,
         files_analyzed: files.len(),
         symbols_analyzed: symbol_count(files),
         thresholds: Map::new(),
         incomplete_reasons,
-    }
+    })
 }
 
 fn location(dead: &DeadDeclaration) -> Location {

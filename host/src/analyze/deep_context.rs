@@ -36,6 +36,7 @@ use super::{
     duplicates_of, lex_files,
 };
 use crate::analysis::Analysis;
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// The analyses a deep context may include, in the order they run.
@@ -155,7 +156,7 @@ pub fn deep_context(
     analysis: &Analysis,
     files: &[Arc<FileEntry>],
     request: &DeepRequest,
-) -> DeepContext {
+) -> Result<DeepContext, Exhausted> {
     let wants = |name: &str| request.analyses.contains(&name);
     let mut timings = Vec::new();
     let mut analyses: BTreeMap<&'static str, Value> = BTreeMap::new();
@@ -196,13 +197,13 @@ pub fn deep_context(
     }
     if wants("dag") {
         let started = Instant::now();
-        analyses.insert("dag", dag_summary(analysis, files));
+        analyses.insert("dag", dag_summary(analysis, files)?);
         timed("dag", &mut timings, started);
     }
     if wants("dead-code") {
         let started = Instant::now();
-        let mut dead = dead_code(analysis, files, "unused_symbols").findings;
-        dead.extend(dead_code(analysis, files, "unused_types").findings);
+        let mut dead = dead_code(analysis, files, "unused_symbols")?.findings;
+        dead.extend(dead_code(analysis, files, "unused_types")?.findings);
         dead.sort_by(|a, b| {
             (a.severity, &a.location.file_path).cmp(&(b.severity, &b.location.file_path))
         });
@@ -257,8 +258,12 @@ pub fn deep_context(
         if wants("defect-probability") {
             let started = Instant::now();
             let history = churn_history(analysis);
-            let defects =
-                defect_probability_of(analysis, files, request.min_confidence, (&history, &report));
+            let defects = defect_probability_of(
+                analysis,
+                files,
+                request.min_confidence,
+                (&history, &report),
+            )?;
             let mut shown = defects.clone();
             shown.files.truncate(10);
             analyses.insert("defect_probability", to_value(&shown));
@@ -269,7 +274,7 @@ pub fn deep_context(
         parts.duplicates = Some(report);
     }
     let scorecard = scorecard(files, &parts);
-    DeepContext {
+    Ok(DeepContext {
         generated_at: crate::refactor::plan::now_rfc3339(),
         analyses_run: request.analyses.clone(),
         timings,
@@ -279,7 +284,7 @@ pub fn deep_context(
         quality_scorecard: scorecard,
         analyses,
         unmeasured,
-    }
+    })
 }
 
 fn to_value(value: &impl Serialize) -> Value {
@@ -307,8 +312,8 @@ fn ast_summary(files: &[Arc<FileEntry>]) -> Value {
 }
 
 /// The dependency graph between the files in scope: size and cycles.
-fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Value {
-    let coupling = analysis.file_coupling();
+fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Result<Value, Exhausted> {
+    let coupling = analysis.file_coupling()?;
     let in_scope: Vec<_> = files
         .iter()
         .filter_map(|f| coupling.get(&f.path).map(|c| (&f.path, *c)))
@@ -323,15 +328,15 @@ fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Value {
             .cmp(&a.1.depended_on_by)
             .then(a.0.cmp(b.0))
     });
-    let cycles = super::cycles(analysis, files, "modules").findings.len();
-    json!({
+    let cycles = super::cycles(analysis, files, "modules")?.findings.len();
+    Ok(json!({
         "nodes": in_scope.len(),
         "edges": edges,
         "module_cycles": cycles,
         "most_depended_on": most_depended.iter().take(10).map(|(path, c)| json!({
             "file_path": path, "depended_on_by": c.depended_on_by, "depends_on": c.depends_on,
         })).collect::<Vec<_>>(),
-    })
+    }))
 }
 
 /// The scorecard of the parts computed.

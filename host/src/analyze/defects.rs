@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use super::{DuplicatesRequest, duplicates};
 use crate::analysis::{Analysis, Coupling};
+use crate::budget::Exhausted;
 use crate::history::History;
 use crate::workspace::FileEntry;
 
@@ -97,7 +98,7 @@ pub fn defect_probability(
     analysis: &Analysis,
     files: &[Arc<FileEntry>],
     min_confidence: f64,
-) -> DefectReport {
+) -> Result<DefectReport, Exhausted> {
     let history = churn_history(analysis);
     let clones = duplicates(files, &DuplicatesRequest::default());
     defect_probability_of(analysis, files, min_confidence, (&history, &clones))
@@ -115,7 +116,7 @@ pub fn defect_probability_of(
     files: &[Arc<FileEntry>],
     min_confidence: f64,
     (history, clones): (&Result<History, String>, &super::DuplicatesReport),
-) -> DefectReport {
+) -> Result<DefectReport, Exhausted> {
     let (history, mut unmeasured) = match history {
         Ok(history) => (Some(history), Vec::new()),
         Err(e) => (None, vec![format!("churn: {e}")]),
@@ -133,7 +134,7 @@ pub fn defect_probability_of(
         .collect();
     let unread: std::collections::HashSet<&str> =
         clones.unread.iter().map(|u| u.file_path.as_str()).collect();
-    let coupling = analysis.file_coupling();
+    let coupling = analysis.file_coupling()?;
     let mut scored: Vec<FileDefect> = files
         .iter()
         .filter(|f| f.facts().is_ok())
@@ -160,7 +161,7 @@ pub fn defect_probability_of(
     } else {
         scored.iter().map(|f| f.probability).sum::<f64>() / scored.len() as f64
     };
-    DefectReport {
+    Ok(DefectReport {
         summary: DefectSummary {
             files_analyzed,
             files_reported: scored.len(),
@@ -172,7 +173,7 @@ pub fn defect_probability_of(
         files: scored,
         weights: WEIGHTS.into_iter().collect(),
         unmeasured,
-    }
+    })
 }
 
 /// What was measured of the workspace, for one file.

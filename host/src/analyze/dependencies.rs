@@ -29,6 +29,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity};
 use crate::analysis::{Analysis, GraphLevel};
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// The kinds served.
@@ -91,13 +92,13 @@ pub fn dependencies(
     files: &[Arc<FileEntry>],
     kind: &str,
     thresholds: &DependencyThresholds,
-) -> Found {
+) -> Result<Found, Exhausted> {
     if kind == "circular" {
-        let mut found = super::cycles(analysis, files, "modules");
+        let mut found = super::cycles(analysis, files, "modules")?;
         found.thresholds = thresholds.echoed();
-        return found;
+        return Ok(found);
     }
-    let graph = analysis.dependency_graph(GraphLevel::Files);
+    let graph = analysis.dependency_graph(GraphLevel::Files)?;
     let node: HashMap<&str, NodeIndex> = graph
         .node_indices()
         .map(|n| (graph[n].as_str(), n))
@@ -180,7 +181,7 @@ pub fn dependencies(
             }
         }
     }
-    Found {
+    Ok(Found {
         findings,
         files_analyzed: files.len(),
         symbols_analyzed: super::symbol_count(files),
@@ -189,7 +190,7 @@ pub fn dependencies(
             .incompleteness()
             .map(|i| i.incomplete_reasons)
             .unwrap_or_default(),
-    }
+    })
 }
 
 /// Medium over `limit`, high over twice it.
@@ -302,8 +303,12 @@ fn depths(graph: &DiGraph<String, u32>) -> Vec<usize> {
 
 /// The file graph of `files` as Mermaid or Graphviz text (at most 500
 /// edges), for `options.format: "graph"`.
-pub fn graph_export(analysis: &Analysis, files: &[Arc<FileEntry>], format: &str) -> Value {
-    let graph = analysis.dependency_graph(GraphLevel::Files);
+pub fn graph_export(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    format: &str,
+) -> Result<Value, Exhausted> {
+    let graph = analysis.dependency_graph(GraphLevel::Files)?;
     let in_scope: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let edges: Vec<(&str, &str)> = graph
         .edge_indices()
@@ -331,12 +336,12 @@ pub fn graph_export(analysis: &Analysis, files: &[Arc<FileEntry>], format: &str)
         }
         text
     };
-    json!({
+    Ok(json!({
         "format": if format == "graphviz" { "graphviz" } else { "mermaid" },
         "payload": payload,
         "encoding": "utf8",
         "size_bytes": payload.len(),
-    })
+    }))
 }
 
 fn round(x: f64) -> f64 {

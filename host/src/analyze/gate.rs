@@ -12,6 +12,7 @@ use super::{
     duplicates, quality,
 };
 use crate::analysis::{Analysis, Range, RangePoint};
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// Thresholds a project sets in `lingo.toml` (`[quality_gate]`), which the
@@ -114,7 +115,7 @@ pub fn quality_gate(
     analysis: &Analysis,
     files: &[Arc<FileEntry>],
     request: &GateRequest,
-) -> GateResult {
+) -> Result<GateResult, Exhausted> {
     let thresholds = Thresholds {
         cyclomatic_complexity: request.complexity_threshold,
         // Only the cyclomatic complexity gates; the rest never exceed.
@@ -187,7 +188,7 @@ pub fn quality_gate(
     });
     match request.defect_threshold {
         Some(threshold) => {
-            let defects = defect_violations(analysis, files, &clones, threshold);
+            let defects = defect_violations(analysis, files, &clones, threshold)?;
             checks.push(Check {
                 name: "defect_probability",
                 status: if defects.is_empty() {
@@ -212,12 +213,12 @@ pub fn quality_gate(
             ),
         }),
     }
-    GateResult {
+    Ok(GateResult {
         passed: checks.iter().all(|c| c.status != Status::Failed),
         checks,
         violations,
         files_analyzed: files.len(),
-    }
+    })
 }
 
 /// The duplication check: when the share of duplicated lines over `files`
@@ -270,10 +271,10 @@ fn defect_violations(
     files: &[Arc<FileEntry>],
     clones: &DuplicatesReport,
     threshold: f64,
-) -> Vec<Violation> {
+) -> Result<Vec<Violation>, Exhausted> {
     let history = churn_history(analysis);
-    let report = defect_probability_of(analysis, files, 0.0, (&history, clones));
-    report
+    let report = defect_probability_of(analysis, files, 0.0, (&history, clones))?;
+    Ok(report
         .files
         .iter()
         .filter(|f| f.probability > threshold)
@@ -297,5 +298,5 @@ fn defect_violations(
                 ),
             }
         })
-        .collect()
+        .collect())
 }

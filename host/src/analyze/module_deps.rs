@@ -18,6 +18,7 @@ use petgraph::graph::NodeIndex;
 use serde::Serialize;
 
 use crate::analysis::{Analysis, GraphLevel};
+use crate::budget::Exhausted;
 use crate::workspace::FileEntry;
 
 /// The most items each list holds (the counts cover all).
@@ -60,8 +61,8 @@ pub fn module_dependencies(
     analysis: &Analysis,
     path: &str,
     unit: &[Arc<FileEntry>],
-) -> ModuleDependencies {
-    let graph = analysis.dependency_graph(GraphLevel::Files);
+) -> Result<ModuleDependencies, Exhausted> {
+    let graph = analysis.dependency_graph(GraphLevel::Files)?;
     let inside: HashSet<&str> = unit.iter().map(|f| f.path.as_str()).collect();
     let is_inside = |n: NodeIndex| inside.contains(graph[n].as_str());
     let mut dependencies: BTreeMap<String, u32> = BTreeMap::new();
@@ -126,7 +127,7 @@ pub fn module_dependencies(
     let mut files: Vec<String> = unit.iter().map(|f| f.path.clone()).collect();
     files.truncate(MAX_LISTED);
     cycles_through.truncate(MAX_LISTED);
-    ModuleDependencies {
+    Ok(ModuleDependencies {
         path: path.to_string(),
         files,
         dependencies: crossings(dependencies),
@@ -135,7 +136,7 @@ pub fn module_dependencies(
         extractable: reasons.is_empty(),
         cycles_through,
         reasons,
-    }
+    })
 }
 
 /// The outside nodes reached from `start` in `direction`, walking only

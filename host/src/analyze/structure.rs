@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity, declaration_finding, kind_word};
 use crate::analysis::Analysis;
+use crate::budget::Exhausted;
 use crate::graph::{EdgeKind, Node};
 use crate::model::{SymbolKind, Visibility};
 use crate::resolve::SymbolRef;
@@ -82,10 +83,10 @@ pub fn structure(
     files: &[Arc<FileEntry>],
     kind: &str,
     options: &StructureOptions,
-) -> Found {
+) -> Result<Found, Exhausted> {
     let findings = match kind {
         "hierarchy" => hierarchy(files, options),
-        "interfaces" | "inheritance" => supertypes(analysis, files, kind, options),
+        "interfaces" | "inheritance" => supertypes(analysis, files, kind, options)?,
         "modules" => modules(files, options),
         _ => symbols(files, options),
     };
@@ -95,7 +96,7 @@ pub fn structure(
         "max_inheritance_depth".into(),
         json!(options.max_inheritance_depth),
     );
-    Found {
+    Ok(Found {
         findings,
         files_analyzed: files.len(),
         symbols_analyzed: super::symbol_count(files),
@@ -104,7 +105,7 @@ pub fn structure(
             .incompleteness()
             .map(|i| i.incomplete_reasons)
             .unwrap_or_default(),
-    }
+    })
 }
 
 /// A descriptive finding about a whole file or module.
@@ -219,9 +220,9 @@ fn supertypes(
     files: &[Arc<FileEntry>],
     kind: &str,
     options: &StructureOptions,
-) -> Vec<Finding> {
+) -> Result<Vec<Finding>, Exhausted> {
     let table = analysis.table();
-    let graph = analysis.graph();
+    let graph = analysis.graph()?;
     let index: HashMap<&str, u32> = table
         .files()
         .iter()
@@ -311,7 +312,7 @@ fn supertypes(
             }
         }
     }
-    findings
+    Ok(findings)
 }
 
 fn modules(files: &[Arc<FileEntry>], options: &StructureOptions) -> Vec<Finding> {

@@ -13,6 +13,7 @@ use serde_json::{Map, json};
 
 use super::{Found, Severity, declaration_finding, entry_points_of, share_finding};
 use crate::analysis::{Analysis, SymbolRef};
+use crate::budget::Exhausted;
 use crate::graph::Node;
 use crate::model::{EntryPointKind, SymbolKind, Visibility};
 use crate::workspace::FileEntry;
@@ -21,8 +22,12 @@ use crate::workspace::FileEntry;
 pub const TEST_KINDS: &[&str] = &["untested", "coverage"];
 
 /// The test findings of `files`.
-pub fn tests(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found {
-    let reached = reached_from_tests(analysis);
+pub fn tests(
+    analysis: &Analysis,
+    files: &[Arc<FileEntry>],
+    kind: &str,
+) -> Result<Found, Exhausted> {
+    let reached = reached_from_tests(analysis)?;
     let table = analysis.table();
     let mut findings = Vec::new();
     let mut symbols_analyzed = 0;
@@ -89,13 +94,13 @@ pub fn tests(analysis: &Analysis, files: &[Arc<FileEntry>], kind: &str) -> Found
             "no test was found (no plugin named a test entry point): nothing is reached".into(),
         );
     }
-    Found {
+    Ok(Found {
         findings,
         files_analyzed: files.len(),
         symbols_analyzed,
         thresholds: Map::new(),
         incomplete_reasons,
-    }
+    })
 }
 
 /// What tests reach.
@@ -106,9 +111,9 @@ struct Reached {
 
 /// Every declaration a test reaches through certain dependency edges
 /// (breadth first from every test and what it contains).
-fn reached_from_tests(analysis: &Analysis) -> Reached {
+fn reached_from_tests(analysis: &Analysis) -> Result<Reached, Exhausted> {
     let table = analysis.table();
-    let graph = analysis.graph();
+    let graph = analysis.graph()?;
     let mut queue: VecDeque<SymbolRef> = VecDeque::new();
     let mut seen: HashSet<SymbolRef> = HashSet::new();
     let mut tests = 0;
@@ -147,8 +152,8 @@ fn reached_from_tests(analysis: &Analysis) -> Reached {
             }
         }
     }
-    Reached {
+    Ok(Reached {
         symbols: seen,
         tests,
-    }
+    })
 }

@@ -10,6 +10,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
+use crate::budget::Exhausted;
 use crate::model::SymbolKind;
 use crate::name::Name;
 use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
@@ -152,7 +153,15 @@ impl CodeGraph {
     /// provided no file's declarations, imports or modules changed (what
     /// other files' references resolve against); otherwise every file is
     /// resolved again.
-    pub fn build(snapshot: &Snapshot, previous: Option<&CodeGraph>) -> CodeGraph {
+    ///
+    /// The build works under the budget of the request that asked for it:
+    /// when that runs out, it stops with [`Exhausted`] before anything is
+    /// kept or saved, since resolutions cut short would be wrong for every
+    /// later request.
+    pub fn build(
+        snapshot: &Snapshot,
+        previous: Option<&CodeGraph>,
+    ) -> Result<CodeGraph, Exhausted> {
         let started = std::time::Instant::now();
         // After a restart, the saved resolutions are read on a second thread
         // while the name table is built: neither needs the other.
@@ -164,12 +173,13 @@ impl CodeGraph {
                     persist::load(snapshot, &files)
                 })
             });
-            let resolver = Resolver::new(snapshot);
+            let resolver = snapshot.table().map(|table| Resolver::new(snapshot, table));
             (
                 resolver,
                 saved.and_then(|loading| loading.join().ok()).flatten(),
             )
         });
+        let resolver = resolver?;
         let table = resolver.table().clone();
         let files = table.files();
         let shapes: Vec<u64> = table.shapes().to_vec();
@@ -190,11 +200,11 @@ impl CodeGraph {
                 )
         });
         if let Some(Earlier::Graph(previous)) = &reusable
-            && let Some(graph) = Self::lay_over(previous, snapshot, &resolver, &shapes, started)
+            && let Some(graph) = Self::lay_over(previous, snapshot, &resolver, &shapes, started)?
         {
-            return graph;
+            return Ok(graph);
         }
-        let sources = resolve_all(&resolver, files, &shapes, reusable.as_ref());
+        let sources = resolve_all(&resolver, files, &shapes, reusable.as_ref())?;
         let fresh: Vec<(usize, Arc<FileResolution>)> = sources
             .iter()
             .enumerate()
@@ -346,7 +356,7 @@ impl CodeGraph {
             "symbol graph built"
         );
         let edge_count = graph.edge_count();
-        CodeGraph {
+        Ok(CodeGraph {
             base: Arc::new(Base {
                 graph,
                 symbol_base,
@@ -360,7 +370,7 @@ impl CodeGraph {
             files: records,
             manifests: snapshot.manifests.clone(),
             generation: snapshot.generation,
-        }
+        })
     }
 
     /// The graph of `snapshot` as `previous`'s base with the changed files'
@@ -372,7 +382,7 @@ impl CodeGraph {
         resolver: &Resolver,
         shapes: &[u64],
         started: std::time::Instant,
-    ) -> Option<CodeGraph> {
+    ) -> Result<Option<CodeGraph>, Exhausted> {
         let files = resolver.table().files();
         let changed: Vec<usize> = (0..files.len())
             .filter(|&i| previous.files[i].sha256 != files[i].sha256)
@@ -387,7 +397,7 @@ impl CodeGraph {
         }
         let masked_count = masked.iter().filter(|m| **m).count();
         if changed.len() > overlay::MAX_CHANGED || masked_count > overlay::MAX_MASKED {
-            return None;
+            return Ok(None);
         }
         // The changed files resolved again, the others' edges reused.
         let fresh: Vec<(usize, Arc<FileResolution>)> = changed
@@ -403,6 +413,7 @@ impl CodeGraph {
                 (i, Arc::new(resolution))
             })
             .collect();
+        crate::budget::check()?;
         persist::save(snapshot, files, fresh.clone(), Some(previous.generation));
         let fresh: HashMap<usize, Arc<FileResolution>> = fresh.into_iter().collect();
 
@@ -466,7 +477,7 @@ impl CodeGraph {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "symbol graph laid over the last full build"
         );
-        Some(CodeGraph {
+        Ok(Some(CodeGraph {
             base: previous.base.clone(),
             overlay: laid,
             counts,
@@ -474,19 +485,20 @@ impl CodeGraph {
             files: records,
             manifests: snapshot.manifests.clone(),
             generation: snapshot.generation,
-        })
+        }))
     }
 }
 
 /// Where every file's edges come from, in file order: the earlier
 /// resolutions (when the rule allows reuse) for files whose bytes are the
-/// same, else resolved now (on all cores).
+/// same, else resolved now (on all cores, under the current request's
+/// budget: [`Exhausted`] when it runs out first).
 fn resolve_all(
     resolver: &Resolver,
     files: &[Arc<FileEntry>],
     shapes: &[u64],
     earlier: Option<&Earlier>,
-) -> Vec<Source> {
+) -> Result<Vec<Source>, Exhausted> {
     let mut done: Vec<Option<Source>> = files
         .iter()
         .enumerate()
@@ -504,15 +516,20 @@ fn resolve_all(
         .map_or(2, |n| n.get())
         .min(todo.len().max(1));
     let next = AtomicUsize::new(0);
+    let budget = crate::budget::current();
     let fresh: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut out = Vec::new();
-                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        out.push((i, resolve_file(resolver, i as u32, &files[i])));
-                    }
-                    out
+                    crate::budget::enter(budget.clone(), || {
+                        let mut out = Vec::new();
+                        while crate::budget::check().is_ok()
+                            && let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed))
+                        {
+                            out.push((i, resolve_file(resolver, i as u32, &files[i])));
+                        }
+                        out
+                    })
                 })
             })
             .collect();
@@ -521,6 +538,7 @@ fn resolve_all(
             .flat_map(|h| h.join().expect("resolver thread"))
             .collect()
     });
+    crate::budget::check()?;
     for (i, edges) in fresh {
         done[i] = Some(Source::Fresh(Arc::new(FileResolution {
             path: files[i].path.clone(),
@@ -529,9 +547,10 @@ fn resolve_all(
             edges,
         })));
     }
-    done.into_iter()
+    Ok(done
+        .into_iter()
         .map(|r| r.expect("every file resolved"))
-        .collect()
+        .collect())
 }
 
 fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) -> FileEdges {

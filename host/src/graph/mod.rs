@@ -160,8 +160,10 @@ impl crate::workspace::DerivedValue for CodeGraph {
 }
 
 impl crate::workspace::Snapshot {
-    /// The symbol graph of this generation (built on first use).
-    pub fn graph(&self) -> std::sync::Arc<CodeGraph> {
+    /// The symbol graph of this generation (built on first use; the build,
+    /// or waiting for another request's, ends when this request's budget
+    /// does).
+    pub fn graph(&self) -> Result<std::sync::Arc<CodeGraph>, crate::budget::Exhausted> {
         self.memo()
             .get_or_init(|earlier: Option<std::sync::Arc<CodeGraph>>| {
                 CodeGraph::build(self, earlier.as_deref())

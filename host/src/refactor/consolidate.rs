@@ -112,7 +112,7 @@ pub fn plan_consolidate(
         current = Analysis::new(
             current.workspace().clone(),
             current.snapshot().with_texts(&registry, &changed),
-        );
+        )?;
     }
     if let Some(file) = current.snapshot().file(&source.path).cloned() {
         let facts = file.facts()?;

@@ -25,7 +25,7 @@ pub(super) fn dead_code_changes(
     // (each round pins one more at least, so at most one round each).
     let mut pinned: HashSet<SymbolRef> = HashSet::new();
     let mut extents: HashMap<SymbolRef, Result<(usize, usize), String>> = HashMap::new();
-    let mut judged = analysis.dead_code(files, &pinned);
+    let mut judged = analysis.dead_code(files, &pinned)?;
     for _round in 0..=judged.dead.len() {
         let mut stuck = false;
         for dead in &judged.dead {
@@ -39,7 +39,7 @@ pub(super) fn dead_code_changes(
         if !stuck {
             break;
         }
-        judged = analysis.dead_code(files, &pinned);
+        judged = analysis.dead_code(files, &pinned)?;
     }
     let unremovable: Vec<String> = pinned
         .iter()

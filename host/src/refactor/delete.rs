@@ -649,7 +649,7 @@ fn file_changes(
         });
     };
     let table = analysis.table();
-    let graph = analysis.graph();
+    let graph = analysis.graph()?;
     let mut uses = Vec::new();
     if let (Some(number), Ok(facts)) = (table.file_number(&file.path), file.facts()) {
         for symbol in 0..facts.symbols.len() as u32 {

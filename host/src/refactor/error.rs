@@ -6,6 +6,13 @@ use serde_json::{Value, json};
 use crate::analysis::AnalysisError;
 use crate::workspace::transaction::TransactionError;
 
+/// A request cut short while it waited for the name table or the graph.
+impl From<crate::budget::Exhausted> for RefactorError {
+    fn from(exhausted: crate::budget::Exhausted) -> Self {
+        RefactorError::Analysis(exhausted.into())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RefactorError {
     /// The target could not be found or named one declaration.

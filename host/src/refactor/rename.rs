@@ -13,6 +13,7 @@ use super::plan::{
     warning,
 };
 use crate::analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
+use crate::budget::Exhausted;
 use crate::model::{FileFacts, Span, SymbolKind};
 use crate::resolve::{SymbolRef, is_type_kind};
 use crate::workspace::FileEntry;
@@ -109,7 +110,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
 
     let mut warnings = Vec::new();
     if let Subject::Symbol(r) = &subject {
-        let related = related_members(analysis, *r, &old_name);
+        let related = related_members(analysis, *r, &old_name)?;
         if !related.is_empty() {
             warnings.push(Warning::listed(
                 warning::POTENTIAL_BEHAVIOR_CHANGE,
@@ -324,18 +325,22 @@ fn declarations_renamed_with(analysis: &Analysis, subject: &Subject, name: &str)
 /// `member` by base lists (`extends`, `implements`, `impl Trait for`),
 /// either way, as `path:line`: what it overrides or implements, and what
 /// overrides or implements it. Bounded: 8 steps, 64 types.
-fn related_members(analysis: &Analysis, member: SymbolRef, name: &str) -> Vec<String> {
+fn related_members(
+    analysis: &Analysis,
+    member: SymbolRef,
+    name: &str,
+) -> Result<Vec<String>, Exhausted> {
     const MAX_TYPES: usize = 64;
     const MAX_STEPS: usize = 8;
     let table = analysis.table();
     let Some(owner) = table.symbol(member).container else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let owner = SymbolRef {
         file: member.file,
         symbol: owner,
     };
-    let graph = analysis.graph();
+    let graph = analysis.graph()?;
     let start: Vec<SymbolRef> = analysis.resolver().parts_of(owner);
     let mut seen: BTreeSet<SymbolRef> = start.iter().copied().collect();
     let mut frontier = start;
@@ -377,7 +382,7 @@ fn related_members(analysis: &Analysis, member: SymbolRef, name: &str) -> Vec<St
                 .map(|s| format!("{}:{}", file.path, s.name_span.start.line + 1)),
         );
     }
-    related
+    Ok(related)
 }
 
 /// The certain sites of `references` into `sites`; the guesses, as

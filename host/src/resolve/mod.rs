@@ -137,11 +137,9 @@ const MAX_REEXPORT_DEPTH: usize = 4;
 const MAX_RECEIVER_DEPTH: usize = 4;
 
 impl<'s> Resolver<'s> {
-    pub fn new(snapshot: &'s Snapshot) -> Self {
-        Resolver {
-            snapshot,
-            table: snapshot.table(),
-        }
+    /// The resolver of `snapshot`, whose name table is `table`.
+    pub fn new(snapshot: &'s Snapshot, table: Arc<SymbolTable>) -> Self {
+        Resolver { snapshot, table }
     }
 
     pub fn table(&self) -> &Arc<SymbolTable> {

@@ -4,9 +4,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::budget::Exhausted;
 use crate::model::{
     DeclaredTarget, FileFacts, Manifest, ModuleIdentity, Name, ReferenceKind, Symbol, SymbolKind,
 };
+use crate::runtime::PluginError;
 use crate::sync::lock;
 use crate::workspace::{DerivedValue, FileEntry, Snapshot};
 
@@ -51,11 +53,12 @@ impl DerivedValue for SymbolTable {
 }
 
 impl Snapshot {
-    /// The name table of this generation (built on first use).
-    pub fn table(&self) -> Arc<SymbolTable> {
+    /// The name table of this generation (built on first use; waiting for
+    /// another request's build ends when this request's budget does).
+    pub fn table(&self) -> Result<Arc<SymbolTable>, Exhausted> {
         self.memo()
             .get_or_init(|earlier: Option<Arc<SymbolTable>>| {
-                SymbolTable::build(self, earlier.as_deref())
+                Ok(SymbolTable::build(self, earlier.as_deref()))
             })
     }
 
@@ -204,17 +207,22 @@ impl SymbolTable {
         if let Some(found) = lock(&self.imports).get(&key) {
             return found.clone();
         }
-        let found = Arc::new(
-            file.plugin
-                .resolve_import(importer, import_path, &snapshot.manifests)
-                .unwrap_or_else(|e| {
-                    tracing::debug!(path = %file.path, import_path, error = %e, "import not resolved");
-                    let mut failures = lock(&self.import_failures);
-                    failures.0 += 1;
-                    failures.1.get_or_insert_with(|| e.to_string());
-                    Vec::new()
-                }),
-        );
+        let found = match file
+            .plugin
+            .resolve_import(importer, import_path, &snapshot.manifests)
+        {
+            Ok(found) => Arc::new(found),
+            // The request asking was cancelled or ran out of time: its
+            // answer is cut short anyway, and the next request asks again.
+            Err(PluginError::Exhausted(_)) => return Arc::new(Vec::new()),
+            Err(e) => {
+                tracing::debug!(path = %file.path, import_path, error = %e, "import not resolved");
+                let mut failures = lock(&self.import_failures);
+                failures.0 += 1;
+                failures.1.get_or_insert_with(|| e.to_string());
+                Arc::new(Vec::new())
+            }
+        };
         lock(&self.imports).insert(key, found.clone());
         found
     }
@@ -231,7 +239,11 @@ impl SymbolTable {
             return found.clone();
         }
         let found = Arc::new(compute());
-        lock(&self.lookups).insert(lookup, found.clone());
+        // An answer computed while the request ran out is not kept: an
+        // import it needed may have gone unasked.
+        if crate::budget::check().is_ok() {
+            lock(&self.lookups).insert(lookup, found.clone());
+        }
         found
     }
 }

@@ -15,6 +15,7 @@ use crate::analyze::{
     self, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, Found, QUALITY_KINDS, Scope,
     ScopeError, ScopeKind, TEST_KINDS, Thresholds,
 };
+use crate::budget::Exhausted;
 use crate::error::ToolError;
 
 const DEFAULT_LIMIT: u64 = 1000;
@@ -123,9 +124,9 @@ fn run_quality_gate(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
         defect_threshold: number("defect_threshold")?.or(project.defect_threshold),
     };
     let fail = args.bool("fail_on_violation", false)?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(args.str("project_path")?.unwrap_or("."))?;
-    let result = analyze::quality_gate(&analysis, &files, &request);
+    let result = analyze::quality_gate(&analysis, &files, &request)?;
     let mut value = to_json(&result)?;
     value["generation"] = json!(analysis.generation());
     if fail && !result.passed {
@@ -230,7 +231,7 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
         .map(str::to_string)
         .collect();
     let top = args.limit("top", 20, 5000)?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let mut metrics = analysis
         .graph_metrics(level, &wanted, &seeds)
         .map_err(|e| match e {
@@ -239,6 +240,7 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
                 reason: format!("no node of the graph is named `{seed}`"),
                 suggestions,
             },
+            GraphMetricsError::Exhausted(exhausted) => ToolError::Exhausted(exhausted),
         })?;
     let total = metrics.ranked.len();
     metrics.ranked.truncate(top);
@@ -308,7 +310,7 @@ fn run_documentation(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
         context,
         args,
         ("documentation", DOCUMENTATION_KINDS),
-        |_, files, kind| analyze::documentation(files, kind, all),
+        |_, files, kind| Ok(analyze::documentation(files, kind, all)),
     )
 }
 
@@ -359,7 +361,7 @@ fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError
     let max_cyclomatic = args.uint("max_cyclomatic", u32::MAX as u64)?.unwrap_or(10) as u32;
     let max_cognitive = args.uint("max_cognitive", u32::MAX as u64)?.unwrap_or(15) as u32;
     let top_files = args.uint("top_files", 5000)?.map(|n| n as usize);
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let languages: Vec<String> = context
         .workspace
         .registry()
@@ -538,7 +540,7 @@ fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         context,
         args,
         ("quality", QUALITY_KINDS),
-        |analysis, files, kind| analyze::quality(analysis, files, kind, &thresholds),
+        |analysis, files, kind| Ok(analyze::quality(analysis, files, kind, &thresholds)),
     )
 }
 
@@ -666,7 +668,7 @@ fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
                     analysis,
                     files,
                     export.as_deref().unwrap_or("mermaid"),
-                ));
+                )?);
             }
             analyze::dependencies(analysis, files, kind, &thresholds)
         },
@@ -697,7 +699,11 @@ fn run(
     context: &ToolContext,
     args: &Args,
     (category, kinds): (&'static str, &[&str]),
-    analysis_of: impl FnOnce(&Analysis, &[std::sync::Arc<crate::workspace::FileEntry>], &str) -> Found,
+    analysis_of: impl FnOnce(
+        &Analysis,
+        &[std::sync::Arc<crate::workspace::FileEntry>],
+        &str,
+    ) -> Result<Found, Exhausted>,
 ) -> Result<Value, ToolError> {
     let started = Instant::now();
     let kind = args.str("kind")?.unwrap_or(kinds[0]);
@@ -733,12 +739,12 @@ fn run(
     };
     let limit = page_field("limit", DEFAULT_LIMIT, (1, MAX_LIMIT))? as usize;
     let offset = page_field("offset", 0, (0, u32::MAX as u64))? as usize;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = scope.files(&analysis).map_err(|e| match e {
         ScopeError::Files(e) => ToolError::from(e),
         ScopeError::Glob { .. } => ToolError::invalid("scope", e.to_string()),
     })?;
-    let found = analysis_of(&analysis, &files, kind);
+    let found = analysis_of(&analysis, &files, kind)?;
     let result = analyze::result(
         &analysis,
         &files,

@@ -74,7 +74,7 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
     let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
     let path = args.str("project_path")?.unwrap_or(".");
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let request = DuplicatesRequest {
         detection,
@@ -120,7 +120,7 @@ fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30);
     let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let root = context.workspace.root();
     let mut report =
@@ -170,9 +170,9 @@ fn run_defect_probability(context: &ToolContext, args: &Args) -> Result<Value, T
     let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
     let path = args.str("project_path")?.unwrap_or(".");
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
-    let mut report = analyze::defect_probability(&analysis, &files, min_confidence);
+    let mut report = analyze::defect_probability(&analysis, &files, min_confidence)?;
     let total = report.files.len();
     report.files = report.files.into_iter().skip(offset).take(limit).collect();
     let returned = report.files.len();
@@ -277,7 +277,7 @@ fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, Tool
     let top_k = args.limit("top_k", 10, 1000)?;
     let phonetic = args.bool("phonetic", false)?;
     let path = args.str("project_path")?.unwrap_or(".");
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let answer = analyze::name_similarity(&files, query, scope, top_k, phonetic);
     let mut value = to_json(&answer)?;
@@ -370,7 +370,7 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
     let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30) as u32;
     let max_depth = args.uint("max_depth", 32)?.unwrap_or(3) as usize;
     let files = scoped_files(context, args)?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let request = DeepRequest {
         analyses,
         period_days,
@@ -378,7 +378,7 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
         clone_min_lines: DuplicatesRequest::default().min_lines,
         min_confidence: 0.0,
     };
-    let report = analyze::deep_context(&analysis, &files, &request);
+    let report = analyze::deep_context(&analysis, &files, &request)?;
     let mut value = to_json(&report)?;
     value["generation"] = json!(analysis.generation());
     Ok(value)
@@ -450,7 +450,7 @@ fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
     let perf = args.bool("perf", false)?;
     let executive = args.bool("executive_summary", false)?;
     let files = scoped_files(context, args)?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let request = DeepRequest {
         analyses: asked,
         period_days: 30,
@@ -458,7 +458,7 @@ fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
         clone_min_lines: min_lines,
         min_confidence,
     };
-    let report = analyze::deep_context(&analysis, &files, &request);
+    let report = analyze::deep_context(&analysis, &files, &request)?;
     let lines: usize = files.iter().map(|f| f.source.lines().count()).sum();
     let mut unmeasured = report.unmeasured.clone();
     if tdg {
@@ -530,7 +530,7 @@ fn scoped_files(
         include: owned("include_patterns")?,
         exclude: owned("exclude_patterns")?,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     scope.files(&analysis).map_err(|e| match e {
         ScopeError::Files(e) => ToolError::from(e),
         ScopeError::Glob { .. } => ToolError::invalid("include_patterns", e.to_string()),
@@ -613,9 +613,9 @@ pub fn module_dependencies() -> Tool {
 
 fn run_module_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let path = args.required_str("path")?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
-    let answer = analyze::module_dependencies(&analysis, path, &files);
+    let answer = analyze::module_dependencies(&analysis, path, &files)?;
     let mut value = to_json(&answer)?;
     value["generation"] = json!(analysis.generation());
     Ok(value)

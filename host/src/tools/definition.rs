@@ -37,6 +37,6 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         }),
         position => position,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     to_json(&analysis.definition(&target)?)
 }

@@ -71,14 +71,14 @@ fn symbol_schema() -> Value {
 }
 
 fn run_dependents(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let analysis = Analysis::fresh(&context.workspace);
-    Ok(text_answer(&analysis.dependents(symbol(&analysis, args)?)))
+    let analysis = Analysis::fresh(&context.workspace)?;
+    Ok(text_answer(&analysis.dependents(symbol(&analysis, args)?)?))
 }
 
 fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     Ok(text_answer(
-        &analysis.dependencies(symbol(&analysis, args)?),
+        &analysis.dependencies(symbol(&analysis, args)?)?,
     ))
 }
 
@@ -92,7 +92,7 @@ fn symbol(analysis: &Analysis, args: &Args) -> Result<SymbolRef, ToolError> {
 }
 
 fn run_paths(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let end = |field: &str| -> Result<SymbolRef, ToolError> {
         let value = args.value(field).ok_or_else(|| ToolError::MissingParam {
             field: field.to_string(),

@@ -49,6 +49,6 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let depth = args.uint("depth", MAX_DEPTH)?.unwrap_or(1) as usize;
     let target = target::target(args)?;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     to_json(&analysis.call_hierarchy(&target, direction, depth)?)
 }

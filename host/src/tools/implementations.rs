@@ -38,7 +38,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let paging = PageRequest::from_args(args, DEFAULT_LIMIT, MAX_LIMIT)?;
     let transitive = args.bool("transitive", true)?;
     let target = target::target(args)?;
-    let answer = Analysis::fresh(&context.workspace).implementations(&target, transitive)?;
+    let answer = Analysis::fresh(&context.workspace)?.implementations(&target, transitive)?;
     let (implementations, pagination) = paging.page_with(&answer.implementations, to_json)?;
     Ok(json!({
         "symbol": to_json(&answer.symbol)?,

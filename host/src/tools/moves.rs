@@ -160,7 +160,7 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         follow_namespace_folder: false,
         moving_along: Vec::new(),
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let outcome = plan_move(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&outcome.plan);
@@ -218,7 +218,7 @@ fn run_consolidate(
         target_file: target_file.unwrap_or_default(),
         target_module,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let consolidated = plan_consolidate(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&consolidated.plan);
@@ -326,7 +326,7 @@ fn answer_roslyn(
     request: &MoveRequest,
     started: Instant,
 ) -> Result<Value, ToolError> {
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let outcome = plan_move(&analysis, request)?;
     let root = context.workspace.root();
     let absolute = |path: &str| root.join(path).to_string_lossy().into_owned();

@@ -85,7 +85,7 @@ fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 fn run_node_source(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let collapse = args.bool("collapseBody", false)?;
     let context_lines = args.uint("includeContext", MAX_CONTEXT)?.unwrap_or(0) as usize;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let symbol = match args.str("chunkId")? {
         Some(chunk) => analysis.chunk(chunk).map_err(|e| {
             ToolError::from(e)

@@ -241,7 +241,7 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         kind,
         force: options.force,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_rename(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&plan);
@@ -294,7 +294,7 @@ fn run_path_rename(
         to: new_name.to_string(),
         directory,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_path_rename(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&plan);
@@ -332,7 +332,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         path: path.to_string(),
         aggressive,
     };
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_delete(&analysis, &request)?;
     if options.dry_run {
         return answer_plan(&plan);

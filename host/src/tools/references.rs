@@ -38,7 +38,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let paging = PageRequest::from_args(args, DEFAULT_LIMIT, MAX_LIMIT)?;
     let include_declaration = args.bool("include_declaration", true)?;
     let target = target::target(args)?;
-    let answer = Analysis::fresh(&context.workspace).references(&target)?;
+    let answer = Analysis::fresh(&context.workspace)?.references(&target)?;
     let mut items = answer.items(include_declaration);
     // What matters first: the declaration and the certain references (by
     // file and position), the guesses last; a page cut keeps that order.

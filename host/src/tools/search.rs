@@ -53,7 +53,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     };
     let limit = args.limit("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
     let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let analysis = Analysis::fresh(&context.workspace);
+    let analysis = Analysis::fresh(&context.workspace)?;
     let (total, hits) = analysis.search(&search, offset, limit)?;
     let page: Vec<Value> = hits.iter().map(to_json).collect::<Result<_, _>>()?;
     let returned = page.len();

@@ -25,5 +25,5 @@ pub fn tool() -> Tool {
 
 fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let target = target::target(args)?;
-    to_json(&Analysis::fresh(&context.workspace).symbol_info(&target)?)
+    to_json(&Analysis::fresh(&context.workspace)?.symbol_info(&target)?)
 }

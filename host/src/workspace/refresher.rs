@@ -6,9 +6,7 @@
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// How often a request waiting for a refresh looks whether it was
-/// cancelled.
-pub const CANCEL_CHECK: Duration = Duration::from_millis(50);
+use crate::budget::CHECK_INTERVAL;
 
 /// Run numbers of refreshes asked for and done.
 #[derive(Debug, Default)]
@@ -82,7 +80,7 @@ impl Refresher {
 
     /// Wait until run `run` finished, `timeout` passed or the current
     /// request was cancelled; whether it finished. A cancelled request
-    /// stops waiting within [`CANCEL_CHECK`], so that it gives back its
+    /// stops waiting within [`CHECK_INTERVAL`], so that it gives back its
     /// project's slot and its thread instead of holding them for the
     /// whole wait.
     pub fn wait(&self, run: u64, timeout: Duration) -> bool {
@@ -98,7 +96,7 @@ impl Refresher {
                 return false;
             }
             let slice = if budget.is_some() {
-                left.min(CANCEL_CHECK)
+                left.min(CHECK_INTERVAL)
             } else {
                 left
             };
