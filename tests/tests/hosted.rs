@@ -444,9 +444,6 @@ const SLOW_FILE_MS: u64 = 30_000;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_over_http_stops_and_gives_back_its_project_slot() {
-    use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
-    use rmcp::service::PeerRequestOptions;
-
     let dir = Scratch::new("hosted-cancel");
     dir.write("slow/first.slow", format!("ms={SLOW_FILE_MS}\n"));
     let projects = r#"
@@ -470,18 +467,134 @@ limits = { max_concurrent = 1, request_timeout_ms = 60000 }
     let client = server.connect(None).await.expect("session");
 
     // A workspace-wide call waits for the slow first index, holding the
-    // project's one slot. A call refused by its arguments has passed the
-    // slot: while the waiting call holds it, the project is busy instead.
-    // (Each call is a POST of its own, so a probe may reach the server
-    // first and get the waiting call refused: it is then sent again.)
-    let Value::Object(arguments) = json!({ "projectId": "slow", "query": "slow_fn" }) else {
-        unreachable!()
-    };
-    let bad_call = || client.call("search_symbols", json!({ "projectId": "slow" }));
+    // project's one slot. Cancelled, it stops waiting and gives the slot
+    // back, long before the index (or the ten seconds a call waits for it)
+    // would have ended.
+    let search = json!({ "projectId": "slow", "query": "slow_fn" });
+    let held = hold_the_slot(&client, "slow", "search_symbols", &search).await;
+    held.cancel(Some("no longer needed".into()))
+        .await
+        .expect("the cancellation is sent");
+    slot_given_back(&client, "slow", Duration::from_secs(5)).await;
+    server.stop().await;
+}
+
+/// How long each `resolve-import` of a `.slowimport` file spins (under the
+/// 2 s a `resolve-import` call may take).
+const SLOW_IMPORT_MS: u64 = 1_500;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_graph_build_gives_back_its_slot_and_nothing_cut_short_is_kept() {
+    let dir = Scratch::new("hosted-cancel-graph");
+    dir.write(
+        "imports/src/lib.rs",
+        "pub fn increment(x: u32) -> u32 {\n    x + 1\n}\n",
+    );
+    // Eight files whose import takes the plugin 1.5 s to resolve: a graph
+    // build of 6 s on two resolver threads.
+    for i in 0..8 {
+        dir.write(
+            &format!("imports/s{i}.slowimport"),
+            format!("imports increment\nms={SLOW_IMPORT_MS}\n"),
+        );
+    }
+    let projects = r#"
+[[project]]
+id = "imports"
+root = "imports"
+limits = { max_concurrent = 1, request_timeout_ms = 60000 }
+"#;
+    let plugin = lingo_e2e::hostile_plugin();
+    let timeout = (4 * SLOW_IMPORT_MS).to_string();
+    let extra = [
+        "--plugin",
+        plugin.to_str().expect("UTF-8 path"),
+        "--plugin-timeout-ms",
+        &timeout,
+    ];
+    let server = HostedServer::start_in(dir, projects, None, &extra)
+        .await
+        .expect("server starts");
+    let client = server.connect(None).await.expect("session");
     let started = Instant::now();
-    let handle = 'held: loop {
+    while names(
+        &client
+            .ok(
+                "search_symbols",
+                json!({ "projectId": "imports", "query": "increment" }),
+            )
+            .await,
+    )
+    .is_empty()
+    {
+        assert!(started.elapsed() < PATIENCE, "never indexed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let references = json!({ "projectId": "imports", "symbol": "increment", "path": "src/lib.rs" });
+    // Every file's reference is in the graph (by name only: the import
+    // names no module), and no import resolution counts as failed.
+    let complete = |answer: &Value| {
+        let completeness = &answer["completeness"];
+        assert_eq!(completeness["name_only"], json!(8), "{completeness}");
+        assert!(
+            completeness.get("failedImportResolutions").is_none()
+                && !completeness.to_string().contains("cancel"),
+            "every import was answered: no failure may be kept from a cancelled call: {completeness}"
+        );
+    };
+
+    // The first graph query builds the graph, holding the project's one
+    // slot; cancelled, the build stops and the slot is free long before
+    // the build would have ended.
+    let held = hold_the_slot(&client, "imports", "find_references", &references).await;
+    held.cancel(None).await.expect("the cancellation is sent");
+    slot_given_back(&client, "imports", Duration::from_secs(2)).await;
+    // Nothing of the stopped build was kept: the next query builds the
+    // graph whole, every import resolved.
+    complete(&client.ok("find_references", references.clone()).await);
+
+    // A definition is resolved on the request's own thread. Its file
+    // edited to import a path not asked yet, the plugin is asked, and the
+    // request cancelled meanwhile: the answer cut short must not be kept
+    // as the import's answer (nor counted as its failure) for the
+    // requests after it.
+    std::fs::write(
+        server.dir().join("imports/s0.slowimport"),
+        format!("imports increment\nms={}\n", SLOW_IMPORT_MS - 100),
+    )
+    .expect("edit");
+    let definition =
+        json!({ "projectId": "imports", "path": "s0.slowimport", "line": 0, "character": 0 });
+    let held = hold_the_slot(&client, "imports", "find_definition", &definition).await;
+    held.cancel(None).await.expect("the cancellation is sent");
+    slot_given_back(&client, "imports", Duration::from_secs(2)).await;
+    complete(&client.ok("find_references", references).await);
+    server.stop().await;
+}
+
+/// Send `tool` with `arguments` to project `project` (whose one slot it
+/// holds while it works) as a cancellable request, once the project is
+/// busy with it. A call refused by its arguments has passed the slot:
+/// while the call holds it, the project is busy instead. (Each call is a
+/// POST of its own, so a probe may reach the server first and get the
+/// held call refused: it is then sent again.)
+async fn hold_the_slot(
+    client: &HttpClient,
+    project: &str,
+    tool: &str,
+    arguments: &Value,
+) -> rmcp::service::RequestHandle<rmcp::RoleClient> {
+    use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+    use rmcp::service::PeerRequestOptions;
+
+    let Value::Object(arguments) = arguments.clone() else {
+        panic!("arguments must be an object")
+    };
+    let started = Instant::now();
+    loop {
+        assert!(started.elapsed() < PATIENCE, "the project never got busy");
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new("search_symbols").with_arguments(arguments.clone()),
+            CallToolRequestParams::new(tool.to_string()).with_arguments(arguments.clone()),
         ));
         let mut handle = client
             .client
@@ -492,40 +605,46 @@ limits = { max_concurrent = 1, request_timeout_ms = 60000 }
         tokio::time::sleep(Duration::from_millis(200)).await;
         while handle.rx.try_recv().is_err() {
             assert!(started.elapsed() < PATIENCE, "the project never got busy");
-            if let Err(rmcp::service::ServiceError::McpError(error)) = bad_call().await {
-                assert_eq!(error.data.expect("data")["scope"], "project");
-                break 'held handle;
+            if refused_as_busy(client, project).await {
+                return handle;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-    };
+    }
+}
 
-    // Cancelled, it stops waiting and gives the slot back, long before the
-    // index (or the ten seconds a call waits for it) would have ended.
-    handle
-        .cancel(Some("no longer needed".into()))
+/// Whether a call to `project` is refused because the project is busy (a
+/// call with a missing argument, answered as such when the slot is free).
+async fn refused_as_busy(client: &HttpClient, project: &str) -> bool {
+    match client
+        .call("search_symbols", json!({ "projectId": project }))
         .await
-        .expect("the cancellation is sent");
-    let cancelled = Instant::now();
-    let refusal = loop {
-        match bad_call().await {
-            Ok(result) => break result,
-            Err(rmcp::service::ServiceError::McpError(error)) => {
-                assert_eq!(error.data.expect("data")["scope"], "project");
-                assert!(
-                    cancelled.elapsed() < Duration::from_secs(5),
-                    "the slot was still held {:?} after the cancellation",
-                    cancelled.elapsed()
-                );
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            Err(other) => panic!("{other:?}"),
+    {
+        Err(rmcp::service::ServiceError::McpError(error)) => {
+            assert_eq!(error.data.expect("data")["scope"], "project");
+            true
         }
-    };
-    assert_eq!(refusal.is_error, Some(true), "{refusal:?}");
-    let error = &refusal.structured_content.expect("structuredContent")["error"];
-    assert_eq!(error["code"], "MISSING_REQUIRED_PARAM", "{error}");
-    server.stop().await;
+        Ok(result) => {
+            assert_eq!(result.is_error, Some(true), "{result:?}");
+            let error = &result.structured_content.expect("structuredContent")["error"];
+            assert_eq!(error["code"], "MISSING_REQUIRED_PARAM", "{error}");
+            false
+        }
+        Err(other) => panic!("{other:?}"),
+    }
+}
+
+/// Wait until `project`'s slot is free again, at most `within` from now.
+async fn slot_given_back(client: &HttpClient, project: &str, within: Duration) {
+    let cancelled = Instant::now();
+    while refused_as_busy(client, project).await {
+        assert!(
+            cancelled.elapsed() < within,
+            "the slot was still held {:?} after the cancellation",
+            cancelled.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Project `id` (written by [`project`]) answers `user` with its own

@@ -21,6 +21,8 @@
 //!   normally with one symbol.
 //! - `importloop`: a calm file with an import whose `resolve-import` loops
 //!   forever.
+//! - `slowimport`: a calm file with an import whose `resolve-import` spins
+//!   for three seconds (`ms=N` in the file) and then answers: no module.
 //! - `rs`: claimed although a built-in plugin serves it (an extension
 //!   conflict); such a file is parsed calmly, as an empty document.
 //!
@@ -46,6 +48,10 @@ const MIB: usize = 1 << 20;
 /// knows which importer to loop for.
 const LOOP_MODULE: &str = "importloop:";
 
+/// Prefix of the import path of a `slowimport` file, followed by how many
+/// milliseconds its `resolve-import` takes.
+const SLOW_IMPORT: &str = "slowimport/";
+
 /// What a document does, chosen by its path's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Case {
@@ -58,6 +64,7 @@ enum Case {
     MaxLine,
     Slow,
     ImportLoop,
+    SlowImport,
 }
 
 impl Case {
@@ -71,6 +78,7 @@ impl Case {
             "maxline" => Case::MaxLine,
             "slow" => Case::Slow,
             "importloop" => Case::ImportLoop,
+            "slowimport" => Case::SlowImport,
             _ => Case::Calm,
         }
     }
@@ -108,6 +116,12 @@ fn take_time(ms: u64) {
     let wanted = std::time::Duration::from_millis(ms);
     let start = std::time::Instant::now();
     std::thread::sleep(wanted);
+    spin(wanted.saturating_sub(start.elapsed()));
+}
+
+/// Spin for `wanted`.
+fn spin(wanted: std::time::Duration) {
+    let start = std::time::Instant::now();
     let mut spins: u64 = 0;
     while start.elapsed() < wanted {
         spins = std::hint::black_box(spins.wrapping_add(1));
@@ -243,7 +257,7 @@ impl Document {
     fn symbols(&self) -> Vec<Symbol> {
         let line = self.first_line();
         match self.case {
-            Case::Calm | Case::ImportLoop => Vec::new(),
+            Case::Calm | Case::ImportLoop | Case::SlowImport => Vec::new(),
             Case::Cycle => vec![
                 symbol("cycle_a".into(), line, Some(1)),
                 symbol("cycle_b".into(), line, Some(0)),
@@ -360,12 +374,31 @@ impl Document {
                 reference("maxline_ok".into(), line, Some(4), None),
             ],
             Case::Slow => Vec::new(),
-            Case::ImportLoop => vec![reference("increment".into(), line, None, None)],
+            Case::ImportLoop | Case::SlowImport => {
+                vec![reference("increment".into(), line, None, None)]
+            }
         }
     }
 
     fn imports(&self) -> Vec<Import> {
         match self.case {
+            Case::SlowImport => {
+                let line = self.first_line();
+                let ms = setting(&self.text, "ms", 3_000);
+                vec![Import {
+                    // One path per file, so that no answer is shared.
+                    module_path: format!("{SLOW_IMPORT}{ms}/{}", self.path),
+                    kind: ImportKind::Named,
+                    names: vec![ImportedName {
+                        name: "increment".into(),
+                        alias: None,
+                        span: line,
+                    }],
+                    type_only: false,
+                    reexport: false,
+                    span: line,
+                }]
+            }
             Case::ImportLoop => {
                 let line = self.first_line();
                 vec![Import {
@@ -533,6 +566,7 @@ impl plugin::Guest for Hostile {
                 "maxline",
                 "slow",
                 "importloop",
+                "slowimport",
                 // Served by the built-in Rust plugin: a conflict.
                 "rs",
             ]
@@ -749,6 +783,11 @@ impl modules::Guest for Hostile {
                 path: format!("{LOOP_MODULE}{path}"),
                 crate_or_package: None,
             }],
+            // A module of its own, so that its import is resolved.
+            Case::SlowImport => vec![ModuleIdentity {
+                path: format!("{SLOW_IMPORT}{path}"),
+                crate_or_package: None,
+            }],
             Case::LongStrings => vec![ModuleIdentity {
                 path: "M".repeat(MIB),
                 crate_or_package: Some("P".repeat(MIB)),
@@ -758,9 +797,15 @@ impl modules::Guest for Hostile {
     }
     fn resolve_import(
         importer: ModuleIdentity,
-        _import_path: String,
+        import_path: String,
         _manifests: Vec<Manifest>,
     ) -> Vec<String> {
+        if let Some(rest) = import_path.strip_prefix(SLOW_IMPORT) {
+            // Spun, not slept: a call the host stops between two checks.
+            let ms = rest.split('/').next().and_then(|ms| ms.parse().ok());
+            spin(std::time::Duration::from_millis(ms.unwrap_or(3_000)));
+            return Vec::new();
+        }
         if importer.path.starts_with(LOOP_MODULE) {
             let mut counter: u64 = 0;
             loop {
