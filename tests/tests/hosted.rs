@@ -479,6 +479,175 @@ limits = { max_concurrent = 1, request_timeout_ms = 60000 }
     server.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_whose_stream_broke_is_resumed_from_its_last_event_id() {
+    let dir = Scratch::new("hosted-resume");
+    dir.write("slow/first.slow", "ms=2000\n");
+    let plugin = lingo_e2e::hostile_plugin();
+    let extra = [
+        "--no-built-in",
+        "--plugin",
+        plugin.to_str().expect("UTF-8 path"),
+        "--plugin-timeout-ms",
+        "10000",
+    ];
+    let server = HostedServer::start_in(
+        dir,
+        "[[project]]\nid = \"slow\"\nroot = \"slow\"\n",
+        None,
+        &extra,
+    )
+    .await
+    .expect("server starts");
+    let http = reqwest::Client::new();
+    let post = |session: Option<&str>, body: Value| {
+        let request = http
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body.to_string());
+        match session {
+            Some(session) => request.header("mcp-session-id", session),
+            None => request,
+        }
+    };
+    let initialized = post(
+        None,
+        json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "1" } }
+        }),
+    )
+    .send()
+    .await
+    .expect("initialize answered");
+    let session = initialized
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .expect("a session id")
+        .to_string();
+    initialized.bytes().await.expect("the initialize answer");
+    let notified = post(
+        Some(&session),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    )
+    .send()
+    .await
+    .expect("notification accepted");
+    assert_eq!(notified.status().as_u16(), 202);
+
+    // A call that waits for the slow first index answers on an event
+    // stream; the connection breaks after its first event.
+    let mut call = post(
+        Some(&session),
+        json!({
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": { "name": "search_symbols", "arguments": { "projectId": "slow", "query": "slow_fn" } }
+        }),
+    )
+    .send()
+    .await
+    .expect("the call is sent");
+    let mut events = SseEvents::default();
+    let first = loop {
+        if let Some(event) = events.next() {
+            break event;
+        }
+        let chunk = call
+            .chunk()
+            .await
+            .expect("the stream")
+            .expect("an event before the end");
+        events.push(&chunk);
+    };
+    assert!(
+        !first.data.contains("\"id\":2"),
+        "the answer came before the break; nothing would be resumed: {first:?}"
+    );
+    let last_id = first
+        .id
+        .expect("the first event of the stream has an id to resume from");
+    drop(call);
+
+    // Resumed from that event, the stream carries the call's answer.
+    let mut resumed = http
+        .get(&server.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .header("mcp-session-id", &session)
+        .header("last-event-id", &last_id)
+        .send()
+        .await
+        .expect("the stream is resumed");
+    assert_eq!(resumed.status().as_u16(), 200);
+    let mut events = SseEvents::default();
+    let answer = tokio::time::timeout(PATIENCE, async {
+        loop {
+            while let Some(event) = events.next() {
+                if let Ok(message) = serde_json::from_str::<Value>(&event.data)
+                    && message["id"] == json!(2)
+                {
+                    return message;
+                }
+            }
+            let chunk = resumed
+                .chunk()
+                .await
+                .expect("the resumed stream")
+                .expect("the answer before the end of the resumed stream");
+            events.push(&chunk);
+        }
+    })
+    .await
+    .expect("the answer within the patience");
+    let symbols = &answer["result"]["structuredContent"]["symbols"];
+    assert_eq!(symbols[0]["name"], json!("slow_fn"), "{answer}");
+    server.stop().await;
+}
+
+/// One server-sent event: its id and its data lines joined.
+#[derive(Debug)]
+struct SseEvent {
+    id: Option<String>,
+    data: String,
+}
+
+/// Server-sent events read from the bytes of a stream as they arrive.
+#[derive(Default)]
+struct SseEvents {
+    pending: String,
+}
+
+impl SseEvents {
+    fn push(&mut self, bytes: &[u8]) {
+        self.pending
+            .push_str(&String::from_utf8_lossy(bytes).replace("\r\n", "\n"));
+    }
+
+    /// The next whole event, if one has arrived.
+    fn next(&mut self) -> Option<SseEvent> {
+        let end = self.pending.find("\n\n")?;
+        let block: String = self.pending.drain(..end + 2).collect();
+        let mut event = SseEvent {
+            id: None,
+            data: String::new(),
+        };
+        for line in block.lines() {
+            if let Some(id) = line.strip_prefix("id:") {
+                event.id = Some(id.trim_start().to_string());
+            } else if let Some(data) = line.strip_prefix("data:") {
+                if !event.data.is_empty() {
+                    event.data.push('\n');
+                }
+                event.data.push_str(data.trim_start());
+            }
+        }
+        Some(event)
+    }
+}
+
 /// How long each `resolve-import` of a `.slowimport` file spins (under the
 /// 2 s a `resolve-import` call may take).
 const SLOW_IMPORT_MS: u64 = 1_500;
