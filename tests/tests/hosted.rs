@@ -1,7 +1,8 @@
 //! Hosted mode over Streamable HTTP, driven by the official client: tokens
 //! and the projects each may use, include paths, run-time projects, rate
-//! and size limits, refusals before authentication, and a load of 10,000
-//! calls across three projects.
+//! and size limits, refusals before authentication, cancellation, a call's
+//! stream resumed from its last event id, and a load of 10,000 calls across
+//! three projects.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
