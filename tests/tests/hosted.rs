@@ -440,6 +440,37 @@ limits = { max_response_bytes = 4096 }
     server.stop().await;
 }
 
+/// Project `id` in folder `id`, serving one call at a time.
+fn one_slot_project(id: &str) -> String {
+    format!(
+        "[[project]]\nid = \"{id}\"\nroot = \"{id}\"\nlimits = {{ max_concurrent = 1, request_timeout_ms = 60000 }}\n"
+    )
+}
+
+/// A server on `dir` for `projects` with the hostile plugin (and the
+/// built-in ones when `built_in`), each plugin call allowed `timeout_ms`.
+async fn start_hostile(
+    dir: Scratch,
+    projects: &str,
+    built_in: bool,
+    timeout_ms: u64,
+) -> HostedServer {
+    let plugin = lingo_e2e::hostile_plugin();
+    let timeout = timeout_ms.to_string();
+    let mut extra = vec![
+        "--plugin",
+        plugin.to_str().expect("UTF-8 path"),
+        "--plugin-timeout-ms",
+        &timeout,
+    ];
+    if !built_in {
+        extra.push("--no-built-in");
+    }
+    HostedServer::start_in(dir, projects, None, &extra)
+        .await
+        .expect("server starts")
+}
+
 /// How long the hostile plugin takes over the cancellation test's one file.
 const SLOW_FILE_MS: u64 = 30_000;
 
@@ -447,24 +478,7 @@ const SLOW_FILE_MS: u64 = 30_000;
 async fn a_call_cancelled_over_http_stops_and_gives_back_its_project_slot() {
     let dir = Scratch::new("hosted-cancel");
     dir.write("slow/first.slow", format!("ms={SLOW_FILE_MS}\n"));
-    let projects = r#"
-[[project]]
-id = "slow"
-root = "slow"
-limits = { max_concurrent = 1, request_timeout_ms = 60000 }
-"#;
-    let plugin = lingo_e2e::hostile_plugin();
-    let timeout = (2 * SLOW_FILE_MS).to_string();
-    let extra = [
-        "--no-built-in",
-        "--plugin",
-        plugin.to_str().expect("UTF-8 path"),
-        "--plugin-timeout-ms",
-        &timeout,
-    ];
-    let server = HostedServer::start_in(dir, projects, None, &extra)
-        .await
-        .expect("server starts");
+    let server = start_hostile(dir, &one_slot_project("slow"), false, 2 * SLOW_FILE_MS).await;
     let client = server.connect(None).await.expect("session");
 
     // A workspace-wide call waits for the slow first index, holding the
@@ -484,22 +498,8 @@ limits = { max_concurrent = 1, request_timeout_ms = 60000 }
 async fn a_call_whose_stream_broke_is_resumed_from_its_last_event_id() {
     let dir = Scratch::new("hosted-resume");
     dir.write("slow/first.slow", "ms=2000\n");
-    let plugin = lingo_e2e::hostile_plugin();
-    let extra = [
-        "--no-built-in",
-        "--plugin",
-        plugin.to_str().expect("UTF-8 path"),
-        "--plugin-timeout-ms",
-        "10000",
-    ];
-    let server = HostedServer::start_in(
-        dir,
-        "[[project]]\nid = \"slow\"\nroot = \"slow\"\n",
-        None,
-        &extra,
-    )
-    .await
-    .expect("server starts");
+    let projects = "[[project]]\nid = \"slow\"\nroot = \"slow\"\n";
+    let server = start_hostile(dir, projects, false, 10_000).await;
     let http = reqwest::Client::new();
     let post = |session: Option<&str>, body: Value| {
         let request = http
@@ -668,23 +668,7 @@ async fn a_cancelled_graph_build_gives_back_its_slot_and_nothing_cut_short_is_ke
             format!("imports increment\nms={SLOW_IMPORT_MS}\n"),
         );
     }
-    let projects = r#"
-[[project]]
-id = "imports"
-root = "imports"
-limits = { max_concurrent = 1, request_timeout_ms = 60000 }
-"#;
-    let plugin = lingo_e2e::hostile_plugin();
-    let timeout = (4 * SLOW_IMPORT_MS).to_string();
-    let extra = [
-        "--plugin",
-        plugin.to_str().expect("UTF-8 path"),
-        "--plugin-timeout-ms",
-        &timeout,
-    ];
-    let server = HostedServer::start_in(dir, projects, None, &extra)
-        .await
-        .expect("server starts");
+    let server = start_hostile(dir, &one_slot_project("imports"), true, 4 * SLOW_IMPORT_MS).await;
     let client = server.connect(None).await.expect("session");
     let started = Instant::now();
     while names(

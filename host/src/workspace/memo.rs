@@ -263,26 +263,36 @@ mod tests {
         );
     }
 
+    /// A build of `Plain` on a thread of its own, started when this
+    /// returns and ending with `outcome` once the sender is sent to.
+    fn build_held(
+        memo: &Arc<Memo>,
+        outcome: Result<u32, Exhausted>,
+    ) -> (
+        std::thread::JoinHandle<Result<u32, Exhausted>>,
+        std::sync::mpsc::Sender<()>,
+    ) {
+        let (started_tx, started_rx) = std::sync::mpsc::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let memo = memo.clone();
+        let builder = std::thread::spawn(move || {
+            memo.get_or_init(|_| {
+                started_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                outcome.map(Plain)
+            })
+            .map(|v| v.0)
+        });
+        started_rx.recv().unwrap();
+        (builder, release_tx)
+    }
+
     #[test]
     fn a_waiting_request_leaves_when_cancelled_and_the_build_goes_on_for_the_others() {
-        use std::sync::mpsc;
         use std::time::{Duration, Instant};
 
         let memo = Arc::new(Memo::default());
-        let (started_tx, started_rx) = mpsc::channel();
-        let (release_tx, release_rx) = mpsc::channel::<()>();
-        let builder = {
-            let memo = memo.clone();
-            std::thread::spawn(move || {
-                memo.get_or_init(|_| {
-                    started_tx.send(()).unwrap();
-                    release_rx.recv().unwrap();
-                    Ok(Plain(7))
-                })
-                .map(|v| v.0)
-            })
-        };
-        started_rx.recv().unwrap();
+        let (builder, release) = build_held(&memo, Ok(7));
 
         // A request that waits for the build, and is cancelled.
         let budget = crate::budget::Budget::new(Some(Duration::from_secs(60)));
@@ -306,36 +316,21 @@ mod tests {
         );
 
         // The build was not disturbed: it ends, and its value is everyone's.
-        release_tx.send(()).unwrap();
+        release.send(()).unwrap();
         assert_eq!(builder.join().unwrap(), Ok(7));
         assert_eq!(memo.get_or_init(|_| Ok(Plain(0))).unwrap().0, 7);
     }
 
     #[test]
     fn a_waiter_takes_over_a_build_that_stopped_early() {
-        use std::sync::mpsc;
-
         let memo = Arc::new(Memo::default());
-        let (started_tx, started_rx) = mpsc::channel();
-        let (release_tx, release_rx) = mpsc::channel::<()>();
-        let builder = {
-            let memo = memo.clone();
-            std::thread::spawn(move || {
-                memo.get_or_init(|_| {
-                    started_tx.send(()).unwrap();
-                    release_rx.recv().unwrap();
-                    Err::<Plain, _>(Exhausted::DeadlineExceeded)
-                })
-                .map(|v| v.0)
-            })
-        };
-        started_rx.recv().unwrap();
+        let (builder, release) = build_held(&memo, Err(Exhausted::DeadlineExceeded));
         let waiter = {
             let memo = memo.clone();
             std::thread::spawn(move || memo.get_or_init(|_| Ok(Plain(3))).map(|v| v.0))
         };
         std::thread::sleep(std::time::Duration::from_millis(100));
-        release_tx.send(()).unwrap();
+        release.send(()).unwrap();
         assert_eq!(builder.join().unwrap(), Err(Exhausted::DeadlineExceeded));
         assert_eq!(waiter.join().unwrap(), Ok(3), "the waiter built it");
     }

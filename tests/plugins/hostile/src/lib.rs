@@ -380,41 +380,31 @@ impl Document {
         }
     }
 
+    /// `increment` imported by name from `module_path`, on the first line.
+    fn import_of_increment(&self, module_path: String) -> Vec<Import> {
+        let line = self.first_line();
+        vec![Import {
+            module_path,
+            kind: ImportKind::Named,
+            names: vec![ImportedName {
+                name: "increment".into(),
+                alias: None,
+                span: line,
+            }],
+            type_only: false,
+            reexport: false,
+            span: line,
+        }]
+    }
+
     fn imports(&self) -> Vec<Import> {
         match self.case {
+            // One path per file, so that no answer is shared.
             Case::SlowImport => {
-                let line = self.first_line();
                 let ms = setting(&self.text, "ms", 3_000);
-                vec![Import {
-                    // One path per file, so that no answer is shared.
-                    module_path: format!("{SLOW_IMPORT}{ms}/{}", self.path),
-                    kind: ImportKind::Named,
-                    names: vec![ImportedName {
-                        name: "increment".into(),
-                        alias: None,
-                        span: line,
-                    }],
-                    type_only: false,
-                    reexport: false,
-                    span: line,
-                }]
+                self.import_of_increment(format!("{SLOW_IMPORT}{ms}/{}", self.path))
             }
-            Case::ImportLoop => {
-                let line = self.first_line();
-                vec![Import {
-                    // One path per file, so that no answer is shared.
-                    module_path: format!("loop/{}", self.path),
-                    kind: ImportKind::Named,
-                    names: vec![ImportedName {
-                        name: "increment".into(),
-                        alias: None,
-                        span: line,
-                    }],
-                    type_only: false,
-                    reexport: false,
-                    span: line,
-                }]
-            }
+            Case::ImportLoop => self.import_of_increment(format!("loop/{}", self.path)),
             Case::LongStrings => {
                 let line = self.first_line();
                 vec![Import {
