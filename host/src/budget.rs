@@ -19,6 +19,16 @@ use std::time::{Duration, Instant};
 /// looks whether its request was cancelled or ran out of time.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
+/// How long a wait with `left` to go (`None`: no bound of its own) may
+/// block before it looks at its request again (`budget`, if any).
+pub fn wait_slice(budget: Option<&Budget>, left: Option<Duration>) -> Option<Duration> {
+    match (budget, left) {
+        (Some(_), Some(left)) => Some(left.min(CHECK_INTERVAL)),
+        (Some(_), None) => Some(CHECK_INTERVAL),
+        (None, left) => left,
+    }
+}
+
 /// Reasons kept per request; beyond this only the count grows.
 const MAX_REASONS: usize = 16;
 

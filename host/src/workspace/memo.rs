@@ -4,7 +4,7 @@
 //!
 //! A build runs on the thread of the request that first asks, under that
 //! request's budget; the requests that ask meanwhile wait for it. Every
-//! waiter, the builder included, leaves within [`CHECK_INTERVAL`] of its
+//! waiter, the builder included, leaves within [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) of its
 //! request being cancelled or running out of time, so a shared build never
 //! holds a request (and its project's slot) past its budget. A build that
 //! stops early is not kept: the next request to ask builds again, and a
@@ -12,9 +12,9 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 
-use crate::budget::{CHECK_INTERVAL, Exhausted};
+use crate::budget::Exhausted;
 use crate::sync::lock;
 
 /// A value derived from a snapshot.
@@ -116,7 +116,8 @@ impl Memo {
                     if let Some(budget) = &budget {
                         budget.check()?;
                     }
-                    state = wait(&slot.changed, state, budget.is_some());
+                    let slice = crate::budget::wait_slice(budget.as_deref(), None);
+                    state = crate::sync::wait(&slot.changed, state, slice);
                 }
             }
         }
@@ -154,26 +155,6 @@ fn downcast<T: Derived>(value: &Value) -> Arc<T> {
         .clone()
         .downcast::<T>()
         .expect("a memo slot holds the type it is keyed by")
-}
-
-/// Wait for a slot's state to change: at most [`CHECK_INTERVAL`] when the
-/// waiter has a budget to look at again.
-fn wait<'a>(
-    changed: &Condvar,
-    state: MutexGuard<'a, State>,
-    has_budget: bool,
-) -> MutexGuard<'a, State> {
-    if has_budget {
-        match changed.wait_timeout(state, CHECK_INTERVAL) {
-            Ok((state, _)) => state,
-            Err(poisoned) => poisoned.into_inner().0,
-        }
-    } else {
-        match changed.wait(state) {
-            Ok(state) => state,
-            Err(poisoned) => poisoned.into_inner(),
-        }
-    }
 }
 
 #[cfg(test)]

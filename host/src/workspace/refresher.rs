@@ -6,8 +6,6 @@
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::budget::CHECK_INTERVAL;
-
 /// Run numbers of refreshes asked for and done.
 #[derive(Debug, Default)]
 struct State {
@@ -80,7 +78,7 @@ impl Refresher {
 
     /// Wait until run `run` finished, `timeout` passed or the current
     /// request was cancelled; whether it finished. A cancelled request
-    /// stops waiting within [`CHECK_INTERVAL`], so that it gives back its
+    /// stops waiting within [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL), so that it gives back its
     /// project's slot and its thread instead of holding them for the
     /// whole wait.
     pub fn wait(&self, run: u64, timeout: Duration) -> bool {
@@ -95,15 +93,8 @@ impl Refresher {
             if left.is_zero() || budget.as_ref().is_some_and(|b| b.is_cancelled()) {
                 return false;
             }
-            let slice = if budget.is_some() {
-                left.min(CHECK_INTERVAL)
-            } else {
-                left
-            };
-            state = match self.finished.wait_timeout(state, slice) {
-                Ok((state, _)) => state,
-                Err(poisoned) => poisoned.into_inner().0,
-            };
+            let slice = crate::budget::wait_slice(budget.as_deref(), Some(left));
+            state = crate::sync::wait(&self.finished, state, slice);
         }
     }
 
