@@ -61,11 +61,10 @@ fn profile_dir() -> Option<PathBuf> {
 
 /// The `lingo` binary the tests drive.
 ///
-/// `LINGO_BIN` names one explicitly. Otherwise the binary next to the test
-/// executable's profile directory is used; since cargo does not build the
-/// binaries of a dependency, it is first brought up to date with
-/// `cargo build -p lingo --bin lingo` (skipped when `LINGO_E2E_NO_BUILD` is
-/// set). Panics with a clear message when no binary can be found.
+/// `LINGO_BIN` names one explicitly. Otherwise it is the binary cargo built
+/// for the end-to-end tests (`CARGO_BIN_EXE_lingo` of the `e2e` test target),
+/// which sits in the profile directory of the running test executable.
+/// Panics with a clear message when no binary can be found.
 pub fn lingo_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
@@ -76,54 +75,14 @@ pub fn lingo_bin() -> &'static Path {
         }
         let profile = profile_dir().unwrap_or_else(|| workspace_dir().join("target").join("debug"));
         let bin = profile.join(format!("lingo{}", std::env::consts::EXE_SUFFIX));
-        if std::env::var_os("LINGO_E2E_NO_BUILD").is_none() {
-            build_lingo(&profile);
-        }
         assert!(
             bin.is_file(),
-            "the lingo binary was not found at {}; build it with `cargo build -p lingo` \
+            "the lingo binary was not found at {}; run the tests with `cargo test` \
              (or point LINGO_BIN at one)",
             bin.display()
         );
         bin
     })
-}
-
-/// `cargo build -p lingo --bin lingo` for the profile the tests were built with.
-fn build_lingo(profile: &Path) {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = std::process::Command::new(cargo);
-    command
-        .current_dir(workspace_dir())
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "lingo",
-            "--bin",
-            "lingo",
-            "--manifest-path",
-        ])
-        .arg(workspace_dir().join("Cargo.toml"));
-    match profile.file_name().and_then(|n| n.to_str()) {
-        Some("debug") | None => {}
-        Some("release") => {
-            command.arg("--release");
-        }
-        Some(other) => {
-            command.args(["--profile", other]);
-        }
-    }
-    if let Some(target_dir) = profile.parent() {
-        command.arg("--target-dir").arg(target_dir);
-    }
-    let status = command
-        .status()
-        .expect("run cargo to build the lingo binary");
-    assert!(
-        status.success(),
-        "`cargo build -p lingo --bin lingo` failed ({status})"
-    );
 }
 
 /// Compiled plugin components are cached here, shared by all tests (never the

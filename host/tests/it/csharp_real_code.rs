@@ -8,7 +8,7 @@
 //! `whole_project_matches_tags_scm` (ignored) runs the same comparison over
 //! every `.cs` file under `$LINGO_CSHARP_PROJECT`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 //! `LINGO_TS_PROJECT=/path/to/src cargo test -p lingo --test
 //! typescript_real_code -- --ignored --nocapture`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

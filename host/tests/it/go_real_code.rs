@@ -4,7 +4,7 @@
 //! tags with the matching reference kind. An ignored test runs the same
 //! comparison over a whole Go tree (`LINGO_GO_REAL_DIR`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 //! unbalanced nesting, non-ASCII text and control bytes. The number of
 //! cases is fixed so the run stays within a small time budget.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

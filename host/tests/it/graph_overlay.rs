@@ -4,7 +4,7 @@
 //! and edge count, through a chain of edits, and a change of shape builds
 //! it whole again.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

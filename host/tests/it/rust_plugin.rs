@@ -2,7 +2,7 @@
 //! files in `tests/fixtures/rust/`: exact symbols, references, imports,
 //! locals, diagnostics, metrics and module identities.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

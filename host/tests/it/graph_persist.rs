@@ -2,7 +2,7 @@
 //! first run did, from saved rows, and rows that do not decode or fit are
 //! resolved again instead of trusted.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! stat'ed, so an edit to it shows at once; other changes show after the
 //! watcher's report or, without a watcher, within the recheck interval.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! the grammar each extension gets, and import edits crossing the component
 //! boundary.
 
-mod common;
+use crate::common;
 
 use common::plugin_for;
 

@@ -152,10 +152,8 @@ async fn clones_are_found_in_every_language_and_across_two() {
     scratch.write("cs/Prices.cs", PRICES);
     // The 0.4.0 plugin's files: it gives no tokens.
     scratch.write("old/a.calm", "calm\n");
-    let plugin = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/abi-0.4.0/hostile.wasm"
-    );
+    let plugin = lingo_e2e::fixture("abi-0.4.0").join("hostile.wasm");
+    let plugin = plugin.to_str().expect("a UTF-8 path");
     let server = McpServer::start(root, &["--plugin", plugin])
         .await
         .expect("start lingo");
@@ -1009,10 +1007,7 @@ async fn comprehensive_runs_what_is_asked_and_says_what_it_cannot() {
 
 /// The official SARIF 2.1.0 schema, compiled once.
 fn sarif_validator() -> jsonschema::Validator {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/sarif/sarif-schema-2.1.0.json"
-    );
+    let path = lingo_e2e::fixture("sarif").join("sarif-schema-2.1.0.json");
     // `run.language`'s pattern ends in a lone `]`, a literal in the
     // ECMA-262 regular expressions JSON Schema uses but an error to the
     // validator's regex engine: escaped here, the same pattern.

@@ -1,16 +1,43 @@
 //! The process's table of names is bounded: once it holds its limit of
 //! distinct names, files are not indexed (each says why, with a stable
-//! code) instead of the table growing without end. Its own test binary:
-//! the limit is process-wide.
+//! code) instead of the table growing without end. The limit is
+//! process-wide, so the test runs itself in a child process of this binary.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
 use lingo::workspace::Workspace;
 
+/// Set in the child process that runs the test's body.
+const CHILD: &str = "LINGO_TEST_NAME_TABLE_CHILD";
+
 #[test]
 fn past_the_limit_of_names_files_are_refused_with_a_reason_and_the_rest_stay_indexed() {
+    if std::env::var_os(CHILD).is_some() {
+        return fill_the_table_past_its_limit();
+    }
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "name_table_limit::past_the_limit_of_names_files_are_refused_with_a_reason_and_the_rest_stay_indexed",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .expect("run this test binary again");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "the child process failed ({}):\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The test's body, alone in its process.
+fn fill_the_table_past_its_limit() {
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("name-table-limit");
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("src")).unwrap();

@@ -3,10 +3,9 @@
 //! rust-analyzer's fixtures) with a cursor marker `$0`, a query asked at the
 //! cursor, and the expected answer in a compact rendering.
 
-mod common;
+use crate::common;
 
-#[path = "analysis/cases.rs"]
-mod analysis_cases;
+mod cases;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,7 +17,7 @@ use lingo::resolve::Resolution;
 use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
 use lingo::workspace::Workspace;
 
-use analysis_cases::{Case, Query};
+use cases::{Case, Query};
 
 /// The cursor marker in fixture texts.
 const CURSOR: &str = "$0";
@@ -270,7 +269,7 @@ fn run(cases: &[Case]) {
             .filter(|l| !l.is_empty())
             .map(str::to_string)
             .collect();
-        let wrong_today = analysis_cases::WRONG_TODAY
+        let wrong_today = cases::WRONG_TODAY
             .iter()
             .find(|(name, _)| *name == case.name);
         match wrong_today {
@@ -292,22 +291,22 @@ fn run(cases: &[Case]) {
 
 #[test]
 fn rust() {
-    run(analysis_cases::RUST);
+    run(cases::RUST);
 }
 
 #[test]
 fn typescript() {
-    run(analysis_cases::TYPESCRIPT);
+    run(cases::TYPESCRIPT);
 }
 
 #[test]
 fn go() {
-    run(analysis_cases::GO);
+    run(cases::GO);
 }
 
 #[test]
 fn csharp() {
-    run(analysis_cases::CSHARP);
+    run(cases::CSHARP);
 }
 
 /// A file its plugin could not analyse makes every resolution-dependent

@@ -5,7 +5,7 @@
 //! every call it tags as a call. An ignored test runs the same comparison
 //! over a whole Python tree (`LINGO_PYTHON_REAL_DIR`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

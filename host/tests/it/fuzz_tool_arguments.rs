@@ -5,7 +5,7 @@
 //! with hostile values. Every answer is a well-formed result or a
 //! structured refusal; nothing panics, nothing is written outside the root.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

@@ -3,7 +3,7 @@
 //! declarations that tree-sitter-rust's own `tags.scm`, run natively, finds,
 //! and every call site and impl it tags.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

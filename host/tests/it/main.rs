@@ -1,0 +1,23 @@
+//! The host's integration tests, one binary: each module tests one part
+//! through the public API, with the built-in plugins loaded once.
+
+mod common;
+
+mod abi_versions;
+mod analysis;
+mod conformance;
+mod csharp_real_code;
+mod freshness;
+mod fuzz_plugins;
+mod fuzz_tool_arguments;
+mod go_real_code;
+mod graph_overlay;
+mod graph_persist;
+mod name_table_limit;
+mod python_real_code;
+mod queries_compile;
+mod real_code;
+mod runtime_limits;
+mod rust_plugin;
+mod typescript_plugin;
+mod typescript_real_code;
