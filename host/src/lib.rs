@@ -3,20 +3,18 @@
 
 pub mod analysis;
 pub mod analyze;
-pub mod budget;
 pub mod conformance;
 pub mod error;
 pub mod graph;
 pub mod history;
 pub mod mcp;
-pub mod model;
-pub mod name;
 pub mod plugin_kit;
 pub mod projects;
 pub mod refactor;
 pub mod resolve;
-pub mod runtime;
-pub mod sync;
 pub mod tools;
-pub mod validate;
 pub mod workspace;
+
+pub use lingo_model as model;
+pub use lingo_runtime as runtime;
+pub use lingo_model::{budget, name, suggest, sync, validate};

@@ -130,7 +130,7 @@ impl Analysis {
             if matched.is_empty() {
                 return Err(GraphMetricsError::UnknownSeed {
                     seed: seed.clone(),
-                    suggestions: crate::error::similar(seed, names.iter().map(String::as_str), 3),
+                    suggestions: crate::suggest::similar(seed, names.iter().map(String::as_str), 3),
                 });
             }
             seed_nodes.extend(matched);

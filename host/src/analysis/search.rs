@@ -5,7 +5,7 @@ use regex::{Regex, RegexBuilder};
 use serde::Serialize;
 
 use super::{Analysis, AnalysisError};
-use crate::error::similar;
+use crate::suggest::similar;
 use crate::model::{Symbol, SymbolKind};
 
 /// What to look for.

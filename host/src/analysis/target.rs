@@ -5,7 +5,7 @@ use crate::model::SymbolKind;
 use std::sync::Arc;
 
 use super::{Analysis, AnalysisError};
-use crate::error::similar;
+use crate::suggest::similar;
 use crate::resolve::{AtPosition, Definition, SymbolRef, SymbolTable, at_offset, is_item};
 use crate::workspace::FileEntry;
 

@@ -202,7 +202,7 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
             return Err(ToolError::InvalidParam {
                 field: "level".into(),
                 reason: format!("`{other}` is not one of files, modules, symbols"),
-                suggestions: crate::error::similar(other, ["files", "modules", "symbols"], 1),
+                suggestions: crate::suggest::similar(other, ["files", "modules", "symbols"], 1),
             });
         }
     };
@@ -213,7 +213,7 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
             return Err(ToolError::InvalidParam {
                 field: "metrics".into(),
                 reason: format!("`{metric}` is not one of {}", METRICS.join(", ")),
-                suggestions: crate::error::similar(metric, METRICS, 1),
+                suggestions: crate::suggest::similar(metric, METRICS, 1),
             });
         }
     }
@@ -376,7 +376,7 @@ fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError
                 "`{toolchain}` is not a language of a loaded plugin ({})",
                 languages.join(", ")
             ),
-            suggestions: crate::error::similar(toolchain, languages.iter().map(String::as_str), 2),
+            suggestions: crate::suggest::similar(toolchain, languages.iter().map(String::as_str), 2),
         });
     }
     let files: Vec<_> = analysis
@@ -502,7 +502,7 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             return Err(ToolError::InvalidParam {
                 field,
                 reason: format!("`{name}` is not an analysis a batch runs"),
-                suggestions: crate::error::similar(
+                suggestions: crate::suggest::similar(
                     name,
                     tools
                         .iter()
@@ -587,7 +587,7 @@ fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError>
                         reason: format!("expected lowercase LSP kinds ({})", known.join(", ")),
                         suggestions: kind
                             .as_str()
-                            .map(|k| crate::error::similar(k, known.iter().map(String::as_str), 2))
+                            .map(|k| crate::suggest::similar(k, known.iter().map(String::as_str), 2))
                             .unwrap_or_default(),
                     });
                 };
@@ -714,7 +714,7 @@ fn run(
                 "`{kind}` is not one of {} (the kinds this analysis serves)",
                 kinds.join(", ")
             ),
-            suggestions: crate::error::similar(kind, kinds.iter().copied(), 1),
+            suggestions: crate::suggest::similar(kind, kinds.iter().copied(), 1),
         });
     }
     let scope = scope(args)?;
@@ -794,7 +794,7 @@ fn read_thresholds<T>(
         thresholds = with(thresholds, key, number).ok_or_else(|| ToolError::UnknownParam {
             field: field.clone(),
             allowed: keys.iter().map(|k| k.to_string()).collect(),
-            suggestions: crate::error::similar(key, keys.iter().copied(), 1),
+            suggestions: crate::suggest::similar(key, keys.iter().copied(), 1),
         })?;
     }
     Ok(thresholds)
@@ -843,7 +843,7 @@ fn scope(args: &Args) -> Result<Scope, ToolError> {
             return Err(ToolError::InvalidParam {
                 field: "scope.type".into(),
                 reason: format!("`{other}` is not one of workspace, directory, file"),
-                suggestions: crate::error::similar(other, ["workspace", "directory", "file"], 1),
+                suggestions: crate::suggest::similar(other, ["workspace", "directory", "file"], 1),
             });
         }
     };

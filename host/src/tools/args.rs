@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::{ToolError, similar};
+use crate::error::ToolError;
+use crate::suggest::similar;
 
 /// Longest string argument accepted (a name, a path), in bytes.
 pub const MAX_STRING_BYTES: usize = 4096;

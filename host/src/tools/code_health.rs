@@ -59,7 +59,7 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
                 name.chars().take(32).collect::<String>(),
                 Detection::NAMES.join(", ")
             ),
-            suggestions: crate::error::similar(name, Detection::NAMES, 2),
+            suggestions: crate::suggest::similar(name, Detection::NAMES, 2),
         })?,
     };
     let threshold = fraction(args, "threshold", 0.85)?;
@@ -271,7 +271,7 @@ fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, Tool
                 name.chars().take(32).collect::<String>(),
                 NameScope::NAMES.join(", ")
             ),
-            suggestions: crate::error::similar(name, NameScope::NAMES, 2),
+            suggestions: crate::suggest::similar(name, NameScope::NAMES, 2),
         })?,
     };
     let top_k = args.limit("top_k", 10, 1000)?;
@@ -350,7 +350,7 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
                             name.chars().take(32).collect::<String>(),
                             DEEP_ANALYSES.join(", ")
                         ),
-                        suggestions: crate::error::similar(name, DEEP_ANALYSES, 2),
+                        suggestions: crate::suggest::similar(name, DEEP_ANALYSES, 2),
                     })
             })
             .collect()

@@ -43,7 +43,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             return Err(ToolError::InvalidParam {
                 field: "direction".into(),
                 reason: format!("`{other}` is not one of incoming, outgoing, both"),
-                suggestions: crate::error::similar(other, ["incoming", "outgoing", "both"], 1),
+                suggestions: crate::suggest::similar(other, ["incoming", "outgoing", "both"], 1),
             });
         }
     };

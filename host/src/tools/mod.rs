@@ -28,7 +28,8 @@ use serde_json::{Map, Value, json};
 
 pub use args::Args;
 
-use crate::error::{ToolError, similar};
+use crate::error::ToolError;
+use crate::suggest::similar;
 use crate::workspace::Workspace;
 
 /// What every tool handler gets.

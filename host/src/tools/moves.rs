@@ -99,7 +99,7 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         return Err(ToolError::InvalidParam {
             field: "kind".into(),
             reason: format!("`{kind}` is not one of {}", MOVE_KINDS.join(", ")),
-            suggestions: crate::error::similar(kind, MOVE_KINDS.iter().copied(), 1),
+            suggestions: crate::suggest::similar(kind, MOVE_KINDS.iter().copied(), 1),
         });
     }
     let source = match args.value("source") {

@@ -228,7 +228,7 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         ToolError::InvalidParam {
             field: "kind".into(),
             reason: format!("`{kind_name}` is not one of {}", names.join(", ")),
-            suggestions: crate::error::similar(kind_name, names, 1),
+            suggestions: crate::suggest::similar(kind_name, names, 1),
         }
     })?;
     let target = match args.value("target") {
@@ -314,7 +314,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             "`{kind_name}` is not one of {}",
             DeleteKind::NAMES.join(", ")
         ),
-        suggestions: crate::error::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
+        suggestions: crate::suggest::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
     })?;
     let nested = target_path(args, "target.file_path")?;
     let path = match (args.str("path")?, nested, kind) {

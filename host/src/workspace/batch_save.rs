@@ -95,7 +95,7 @@ mod tests {
             let text = format!("pub fn f{i}() -> u32 {{ {i} }}\n");
             std::fs::write(root.path().join(format!("m{i}.rs")), text).unwrap();
         }
-        let rust = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_rust.wasm");
+        let rust = Path::new(crate::runtime::artifact_dir()).join("lingo_plugin_rust.wasm");
         let registry = Arc::new(
             PluginRegistry::load(&RuntimeConfig {
                 extra_plugins: vec![rust],

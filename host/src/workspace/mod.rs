@@ -1140,7 +1140,7 @@ impl Workspace {
         }
         let file_name = path.rsplit('/').next().unwrap_or(&path).to_string();
         let mut suggestions =
-            crate::error::similar(&path, snapshot.files.keys().map(String::as_str), 3);
+            crate::suggest::similar(&path, snapshot.files.keys().map(String::as_str), 3);
         if suggestions.is_empty() {
             suggestions = snapshot
                 .files

@@ -237,7 +237,7 @@ fn a_component_built_against_abi_0_6_0_loads_and_keeps_fields_and_methods_apart(
 
 #[test]
 fn the_current_hostile_plugins_tokens_are_checked() {
-    let hostile = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_hostile.wasm");
+    let hostile = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
     let registry = registry(vec![hostile], false);
     let plugin = registry.for_path(Path::new("a.range")).unwrap();
     let source = "rangé\n";
@@ -313,7 +313,7 @@ fn the_built_in_plugins_lex_their_languages() {
 
 #[test]
 fn the_current_hostile_plugins_entry_points_are_checked() {
-    let hostile = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_hostile.wasm");
+    let hostile = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
     let registry = registry(vec![hostile], false);
     let plugin = registry.for_path(Path::new("a.range")).unwrap();
     assert_eq!(plugin.info().abi_version, ABI_VERSION);

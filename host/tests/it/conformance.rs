@@ -13,7 +13,7 @@ fn cache_dir() -> Option<PathBuf> {
 }
 
 fn artifact(stem: &str) -> PathBuf {
-    Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join(format!("{stem}.wasm"))
+    Path::new(lingo::runtime::artifact_dir()).join(format!("{stem}.wasm"))
 }
 
 fn rust() -> &'static Arc<dyn LanguagePlugin> {

@@ -21,7 +21,7 @@ fn cache_dir() -> PathBuf {
 }
 
 fn load(stem: &str, limits: Limits) -> WasmPlugin {
-    let path = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join(format!("{stem}.wasm"));
+    let path = Path::new(lingo::runtime::artifact_dir()).join(format!("{stem}.wasm"));
     let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     WasmPlugin::load_shared(
         &path.display().to_string(),
@@ -335,7 +335,7 @@ fn ten_thousand_deep_nesting_does_not_overflow_the_plugin_stack() {
 fn a_component_loaded_before_starts_without_an_instance_and_answers_alike() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("info-cache");
     let _ = std::fs::remove_dir_all(&dir);
-    let path = Path::new(env!("LINGO_PLUGIN_ARTIFACTS")).join("lingo_plugin_rust.wasm");
+    let path = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_rust.wasm");
     let wasm = std::fs::read(&path).unwrap();
     let load = || WasmPlugin::load_shared("rust", &wasm, Some(&dir), Limits::default()).unwrap();
     let calls = |plugin: &WasmPlugin| plugin.health().calls;

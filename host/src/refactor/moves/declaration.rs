@@ -103,7 +103,7 @@ pub(super) fn find_declaration(
                     path: file.path.clone(),
                     name: name.clone(),
                     line: *line,
-                    nearby: crate::error::similar(
+                    nearby: crate::suggest::similar(
                         simple,
                         facts.symbols.iter().map(|s| s.name.as_str()),
                         3,

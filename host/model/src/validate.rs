@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{
+use crate::facts::{
     DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Name,
     OptU32, PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
 };
@@ -889,7 +889,7 @@ impl SpanChecker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ReferenceKind, SymbolKind, Visibility};
+    use crate::facts::{ReferenceKind, SymbolKind, Visibility};
 
     fn pos(line: u32, character: u32, offset: u32) -> Position {
         Position {
@@ -943,7 +943,7 @@ mod tests {
             manifests: Vec::new(),
             path_separator: "::".into(),
             capabilities: Vec::new(),
-            policy: crate::model::LanguagePolicy::abi_0_1_0(),
+            policy: crate::facts::LanguagePolicy::abi_0_1_0(),
         };
         let limits = FactLimits::default();
         let (checked, report) = check_info(info, &limits);
@@ -961,12 +961,12 @@ mod tests {
     #[test]
     fn an_arity_no_call_can_fit_is_dropped_and_extreme_counts_fit_without_overflow() {
         let mut inverted = symbol("f", None);
-        inverted.arity = Some(crate::model::Arity {
+        inverted.arity = Some(crate::facts::Arity {
             min: 5,
             max: Some(2),
         });
         let mut extreme = symbol("g", None);
-        extreme.arity = Some(crate::model::Arity {
+        extreme.arity = Some(crate::facts::Arity {
             min: u32::MAX,
             max: None,
         });
@@ -1120,7 +1120,7 @@ mod tests {
             lines: 1,
             code_lines: 1,
             comment_lines: 0,
-            halstead: crate::model::Halstead {
+            halstead: crate::facts::Halstead {
                 distinct_operators: 0,
                 distinct_operands: 0,
                 total_operators: 0,
@@ -1140,7 +1140,7 @@ mod tests {
             type_name: name.into(),
             type_qualifier: vec!["m".into()],
             span: span(start, end),
-            source: crate::model::DeclaredTypeSource::Annotation,
+            source: crate::facts::DeclaredTypeSource::Annotation,
         }
     }
 
@@ -1216,7 +1216,7 @@ mod tests {
 
     #[test]
     fn entry_points_name_each_symbol_once_and_follow_dropped_symbols() {
-        use crate::model::{EntryPoint, EntryPointKind};
+        use crate::facts::{EntryPoint, EntryPointKind};
         let entry = |symbol, kind| EntryPoint { symbol, kind };
         let mut input = facts(vec![
             symbol("a", None),
@@ -1310,7 +1310,7 @@ mod tests {
                     is_member: receiver.is_some(),
                     enclosing: OptU32::new(enclosing),
                     local: OptU32::new(local),
-                    receiver: receiver.map(|reference| crate::model::Receiver {
+                    receiver: receiver.map(|reference| crate::facts::Receiver {
                         reference,
                         called: reference % 2 == 0,
                     }),
@@ -1319,20 +1319,20 @@ mod tests {
             )
         }
 
-        fn any_declared_type() -> impl Strategy<Value = crate::model::DeclaredType> {
+        fn any_declared_type() -> impl Strategy<Value = crate::facts::DeclaredType> {
             (any::<bool>(), any_index(), any_span(), "[A-Za-z]{0,12}").prop_map(
                 |(on_symbol, index, span, type_name)| {
                     let index = index.unwrap_or(0);
-                    crate::model::DeclaredType {
+                    crate::facts::DeclaredType {
                         target: if on_symbol {
-                            crate::model::DeclaredTarget::Symbol(index)
+                            crate::facts::DeclaredTarget::Symbol(index)
                         } else {
-                            crate::model::DeclaredTarget::Local(index)
+                            crate::facts::DeclaredTarget::Local(index)
                         },
                         type_name,
                         type_qualifier: Vec::new(),
                         span,
-                        source: crate::model::DeclaredTypeSource::Annotation,
+                        source: crate::facts::DeclaredTypeSource::Annotation,
                     }
                 },
             )
@@ -1385,8 +1385,8 @@ mod tests {
                 assert!(span_ok(&declared.span));
                 assert!(!declared.type_name.is_empty());
                 match declared.target {
-                    crate::model::DeclaredTarget::Symbol(i) => assert!((i as usize) < count),
-                    crate::model::DeclaredTarget::Local(i) => {
+                    crate::facts::DeclaredTarget::Symbol(i) => assert!((i as usize) < count),
+                    crate::facts::DeclaredTarget::Local(i) => {
                         assert!((i as usize) < facts.locals.len())
                     }
                 }

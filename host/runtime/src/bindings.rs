@@ -3,7 +3,7 @@
 /// `lingo:plugin@0.7.0`, `wit/lingo-plugin.wit` (the current ABI).
 pub mod v0_7_0 {
     wasmtime::component::bindgen!({
-        path: "../wit",
+        path: "../../wit",
         world: "language-plugin",
     });
 }
@@ -11,7 +11,7 @@ pub mod v0_7_0 {
 /// `lingo:plugin@0.6.0`, `wit/v0.6.0/lingo-plugin.wit`.
 pub mod v0_6_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.6.0",
+        path: "../../wit/v0.6.0",
         world: "language-plugin",
     });
 }
@@ -19,7 +19,7 @@ pub mod v0_6_0 {
 /// `lingo:plugin@0.5.0`, `wit/v0.5.0/lingo-plugin.wit`.
 pub mod v0_5_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.5.0",
+        path: "../../wit/v0.5.0",
         world: "language-plugin",
     });
 }
@@ -27,7 +27,7 @@ pub mod v0_5_0 {
 /// `lingo:plugin@0.4.0`, `wit/v0.4.0/lingo-plugin.wit`.
 pub mod v0_4_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.4.0",
+        path: "../../wit/v0.4.0",
         world: "language-plugin",
     });
 }
@@ -35,7 +35,7 @@ pub mod v0_4_0 {
 /// `lingo:plugin@0.3.0`, `wit/v0.3.0/lingo-plugin.wit`.
 pub mod v0_3_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.3.0",
+        path: "../../wit/v0.3.0",
         world: "language-plugin",
     });
 }
@@ -43,7 +43,7 @@ pub mod v0_3_0 {
 /// `lingo:plugin@0.2.0`, `wit/v0.2.0/lingo-plugin.wit`.
 pub mod v0_2_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.2.0",
+        path: "../../wit/v0.2.0",
         world: "language-plugin",
     });
 }
@@ -51,7 +51,7 @@ pub mod v0_2_0 {
 /// `lingo:plugin@0.1.0`, `wit/v0.1.0/lingo-plugin.wit`.
 pub mod v0_1_0 {
     wasmtime::component::bindgen!({
-        path: "../wit/v0.1.0",
+        path: "../../wit/v0.1.0",
         world: "language-plugin",
     });
 }

@@ -84,13 +84,13 @@ macro_rules! shared_conversions {
             fn from(s: wit::Symbol) -> Self {
                 let arity = symbol_arity(&s);
                 model::Symbol {
-                    name: crate::model::Name::new(&s.name),
+                    name: lingo_model::Name::new(&s.name),
                     kind: s.kind.into(),
-                    language_kind: crate::model::Name::new(&s.language_kind),
+                    language_kind: lingo_model::Name::new(&s.language_kind),
                     span: s.span.into(),
                     name_span: s.name_span.into(),
                     container: s.container,
-                    container_name: s.container_name.as_deref().map(crate::model::Name::new),
+                    container_name: s.container_name.as_deref().map(lingo_model::Name::new),
                     signature: s.signature,
                     doc: s.doc,
                     visibility: s.visibility.into(),
@@ -290,13 +290,13 @@ macro_rules! since_0_2_0_conversions {
         impl From<wit::Reference> for model::Reference {
             fn from(r: wit::Reference) -> Self {
                 model::Reference {
-                    name: crate::model::Name::new(&r.name),
+                    name: lingo_model::Name::new(&r.name),
                     kind: r.kind.into(),
                     span: r.span.into(),
                     qualifier: r
                         .qualifier
                         .iter()
-                        .map(|q| crate::model::Name::new(q))
+                        .map(|q| lingo_model::Name::new(q))
                         .collect(),
                     is_member: r.is_member,
                     enclosing: model::OptU32::new(r.enclosing),
@@ -310,10 +310,10 @@ macro_rules! since_0_2_0_conversions {
         impl From<wit::Local> for model::Local {
             fn from(l: wit::Local) -> Self {
                 model::Local {
-                    name: crate::model::Name::new(&l.name),
+                    name: lingo_model::Name::new(&l.name),
                     span: l.span.into(),
                     scope: l.scope.into(),
-                    language_kind: crate::model::Name::new(&l.language_kind),
+                    language_kind: lingo_model::Name::new(&l.language_kind),
                     value: l.value.map(Into::into),
                 }
             }
@@ -527,9 +527,9 @@ macro_rules! before_0_7_0_conversions {
 /// `lingo:plugin@0.7.0` (the current ABI).
 pub mod v0_7_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_7_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_7_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -551,9 +551,9 @@ pub mod v0_7_0 {
 /// `lingo:plugin@0.6.0`: a member of the other kind is a guess.
 pub mod v0_6_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_6_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_6_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_6_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_6_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -572,9 +572,9 @@ pub mod v0_6_0 {
 /// `lingo:plugin@0.5.0`: enclosing modules not in scope.
 pub mod v0_5_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_5_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_5_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_5_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_5_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -590,9 +590,9 @@ pub mod v0_5_0 {
 /// `lingo:plugin@0.4.0`: no tokens.
 pub mod v0_4_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_4_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_4_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_4_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_4_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -614,9 +614,9 @@ pub mod v0_4_0 {
 /// `lingo:plugin@0.3.0`: no entry points.
 pub mod v0_3_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_3_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_3_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_3_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_3_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -636,9 +636,9 @@ pub mod v0_3_0 {
 /// `lingo:plugin@0.2.0`: no module layout, no moves.
 pub mod v0_2_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_2_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_2_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -663,9 +663,9 @@ pub mod v0_2_0 {
 /// no declared types.
 pub mod v0_1_0 {
     use super::Failure;
-    use crate::model;
-    use crate::runtime::bindings::v0_1_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::runtime::bindings::v0_1_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use crate::bindings::v0_1_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_1_0::exports::lingo::plugin::types as wit;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -690,10 +690,10 @@ pub mod v0_1_0 {
     impl From<wit::Local> for model::Local {
         fn from(l: wit::Local) -> Self {
             model::Local {
-                name: crate::model::Name::new(&l.name),
+                name: lingo_model::Name::new(&l.name),
                 span: l.span.into(),
                 scope: l.scope.into(),
-                language_kind: crate::model::Name::new(&l.language_kind),
+                language_kind: lingo_model::Name::new(&l.language_kind),
                 value: None,
             }
         }
@@ -703,13 +703,13 @@ pub mod v0_1_0 {
     impl From<wit::Reference> for model::Reference {
         fn from(r: wit::Reference) -> Self {
             model::Reference {
-                name: crate::model::Name::new(&r.name),
+                name: lingo_model::Name::new(&r.name),
                 kind: r.kind.into(),
                 span: r.span.into(),
                 qualifier: r
                     .qualifier
                     .iter()
-                    .map(|q| crate::model::Name::new(q))
+                    .map(|q| lingo_model::Name::new(q))
                     .collect(),
                 is_member: r.is_member,
                 enclosing: model::OptU32::new(r.enclosing),

@@ -36,7 +36,7 @@ impl StderrTail {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<u8>> {
-        crate::sync::lock(&self.buffer)
+        lingo_model::sync::lock(&self.buffer)
     }
 
     /// Forget what was written (at the start of each call).

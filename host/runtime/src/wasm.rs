@@ -18,7 +18,7 @@ use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
+use lingo_model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 /// The capability of a plugin whose `entry-points` answers may be trusted,
 /// an empty one included.
@@ -261,7 +261,7 @@ impl WasmPlugin {
                 manifests: Vec::new(),
                 path_separator: String::new(),
                 capabilities: Vec::new(),
-                policy: crate::model::LanguagePolicy::abi_0_1_0(),
+                policy: lingo_model::LanguagePolicy::abi_0_1_0(),
             },
             origin: origin.to_string(),
             fingerprint: digest,
@@ -308,7 +308,7 @@ impl WasmPlugin {
                 supported: SUPPORTED_ABI.join(", "),
             });
         }
-        let (info, report) = crate::validate::check_info(info, &Default::default());
+        let (info, report) = lingo_model::validate::check_info(info, &Default::default());
         if !report.is_clean() {
             tracing::warn!(%origin, rules = ?report.rules(), "plugin info repaired");
         }
@@ -364,7 +364,7 @@ impl WasmPlugin {
     ) -> Result<R, PluginError> {
         let result = self.call_once(&key, source_bytes, f);
         if let Err(error) = &result {
-            crate::budget::note_loss(error.to_string());
+            lingo_model::budget::note_loss(error.to_string());
         }
         result
     }
@@ -375,7 +375,7 @@ impl WasmPlugin {
         source_bytes: usize,
         f: impl FnOnce(&mut Store<SandboxState>, &Bindings) -> wasmtime::Result<R>,
     ) -> Result<R, PluginError> {
-        let budget = crate::budget::current();
+        let budget = lingo_model::budget::current();
         if let Some(budget) = &budget {
             budget.check().map_err(PluginError::Exhausted)?;
         }
@@ -414,7 +414,7 @@ impl WasmPlugin {
     }
 
     fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Instance>> {
-        crate::sync::lock(&self.idle)
+        lingo_model::sync::lock(&self.idle)
     }
 
     /// Pool an instance, unless the pool is full, the instance grew beyond
@@ -469,10 +469,10 @@ impl WasmPlugin {
         if trap == Some(Trap::Interrupt) {
             match state.call.stopped {
                 Some(Stop::Cancelled) => {
-                    return PluginError::Exhausted(crate::budget::Exhausted::Cancelled);
+                    return PluginError::Exhausted(lingo_model::budget::Exhausted::Cancelled);
                 }
                 Some(Stop::RequestDeadline) => {
-                    return PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded);
+                    return PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded);
                 }
                 Some(Stop::Timeout) | None => {
                     return PluginError::Timeout {

@@ -1,4 +1,9 @@
-//! Loading, sandboxing and pooling plugin components.
+//! lingo-runtime: loading, sandboxing and pooling the language plugins'
+//! WebAssembly components (wasmtime), the compiled-plugin cache, and the
+//! conversion of their answers into `lingo-model` facts.
+//!
+//! The only crate that knows wasmtime or the WIT bindings. It imports
+//! `lingo-model` alone; everything that indexes or answers sits above it.
 
 mod bindings;
 mod cache;
@@ -16,11 +21,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use cache::default_dir as default_cache_dir;
-pub(crate) use cache::{create_private_dir, write_atomically};
+pub use cache::{create_private_dir, write_atomically};
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
-use crate::model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
+use lingo_model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
@@ -78,7 +83,7 @@ pub enum PluginError {
         reason: String,
     },
     #[error("plugin call not made: {0}")]
-    Exhausted(crate::budget::Exhausted),
+    Exhausted(lingo_model::budget::Exhausted),
     #[error("plugin `{plugin}` does not support {operation}")]
     Unsupported { plugin: String, operation: String },
     #[error("plugin `{plugin}` rejected the input: {reason}")]
@@ -102,8 +107,8 @@ impl PluginError {
             PluginError::Failed { .. } => "PLUGIN_FAILED",
             PluginError::InvalidOutput { .. } => "PLUGIN_INVALID_OUTPUT",
             PluginError::Unavailable { .. } => "PLUGIN_UNAVAILABLE",
-            PluginError::Exhausted(crate::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
-            PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
+            PluginError::Exhausted(lingo_model::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
+            PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
         }
     }
 }

@@ -151,7 +151,7 @@ impl Health {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        crate::sync::lock(&self.state)
+        lingo_model::sync::lock(&self.state)
     }
 
     /// May `operation` be called now? A refusal is counted.
@@ -402,7 +402,7 @@ mod tests {
         );
         health.failed(
             &Key::operation("render-import"),
-            &PluginError::Exhausted(crate::budget::Exhausted::DeadlineExceeded),
+            &PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded),
         );
         health.admit(&Key::operation("render-import")).unwrap();
         assert!(health.report(0, (0, 0)).healthy);

@@ -9,7 +9,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use super::memory::{MemoryBudget, StoreMemory};
 use super::stderr::{STDERR_TAIL_BYTES, StderrTail};
-use crate::budget::Budget;
+use lingo_model::budget::Budget;
 
 /// How often the epoch advances; deadlines are counted in these ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);

@@ -20,7 +20,11 @@ const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_host
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let workspace = manifest_dir.parent().unwrap().to_path_buf();
+    let workspace = manifest_dir
+        .ancestors()
+        .nth(2)
+        .expect("host/runtime is two levels below the workspace")
+        .to_path_buf();
     for watched in [
         "wit",
         "sdk",

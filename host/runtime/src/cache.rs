@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use crate::model::PluginInfo;
+use lingo_model::PluginInfo;
 
 /// The default cache directory: `$LINGO_CACHE_DIR`, else the user cache dir.
 pub fn default_dir() -> Option<PathBuf> {
@@ -171,7 +171,7 @@ fn trusted(_path: &Path) -> bool {
 }
 
 /// Create `dir` and its missing parents, private to this user (0700).
-pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -182,7 +182,7 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 /// Write `bytes` to `path` whole or not at all: to a temporary file in the
 /// same (private) directory, synced, then renamed over `path`, so that a
 /// reader or a crash sees the old file or the new one, never a part.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     create_private_dir(dir)?;
     // Unique per write: threads of one process (tests, plugins loaded side
@@ -216,8 +216,8 @@ mod tests {
     /// compute: a plugin's fingerprint does not depend on where it came from.
     #[test]
     fn built_in_digests_are_the_bytes_digests() {
-        assert!(!crate::runtime::BUILT_IN_PLUGINS.is_empty());
-        for (name, bytes, built) in crate::runtime::BUILT_IN_PLUGINS {
+        assert!(!crate::BUILT_IN_PLUGINS.is_empty());
+        for (name, bytes, built) in crate::BUILT_IN_PLUGINS {
             assert_eq!(*built, digest(bytes), "{name}");
         }
     }
