@@ -2,6 +2,7 @@
 //! `lingo plugin new|check|test` write, check and test a language plugin;
 //! `lingo analyze` runs an analysis tool and writes a report for CI.
 
+use lingo::resolve::Resolved;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;

@@ -527,9 +527,9 @@ macro_rules! before_0_7_0_conversions {
 /// `lingo:plugin@0.7.0` (the current ABI).
 pub mod v0_7_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_7_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -551,9 +551,9 @@ pub mod v0_7_0 {
 /// `lingo:plugin@0.6.0`: a member of the other kind is a guess.
 pub mod v0_6_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_6_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_6_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -572,9 +572,9 @@ pub mod v0_6_0 {
 /// `lingo:plugin@0.5.0`: enclosing modules not in scope.
 pub mod v0_5_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_5_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_5_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -590,9 +590,9 @@ pub mod v0_5_0 {
 /// `lingo:plugin@0.4.0`: no tokens.
 pub mod v0_4_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_4_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_4_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -614,9 +614,9 @@ pub mod v0_4_0 {
 /// `lingo:plugin@0.3.0`: no entry points.
 pub mod v0_3_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_3_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_3_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -636,9 +636,9 @@ pub mod v0_3_0 {
 /// `lingo:plugin@0.2.0`: no module layout, no moves.
 pub mod v0_2_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_2_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_2_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 
@@ -663,9 +663,9 @@ pub mod v0_2_0 {
 /// no declared types.
 pub mod v0_1_0 {
     use super::Failure;
-    use lingo_model::facts as model;
     use crate::bindings::v0_1_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_1_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
 

@@ -107,8 +107,12 @@ impl PluginError {
             PluginError::Failed { .. } => "PLUGIN_FAILED",
             PluginError::InvalidOutput { .. } => "PLUGIN_INVALID_OUTPUT",
             PluginError::Unavailable { .. } => "PLUGIN_UNAVAILABLE",
-            PluginError::Exhausted(lingo_model::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
-            PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
+            PluginError::Exhausted(lingo_model::budget::Exhausted::Cancelled) => {
+                "REQUEST_CANCELLED"
+            }
+            PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded) => {
+                "REQUEST_TIMEOUT"
+            }
         }
     }
 }

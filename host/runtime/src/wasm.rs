@@ -472,7 +472,9 @@ impl WasmPlugin {
                     return PluginError::Exhausted(lingo_model::budget::Exhausted::Cancelled);
                 }
                 Some(Stop::RequestDeadline) => {
-                    return PluginError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded);
+                    return PluginError::Exhausted(
+                        lingo_model::budget::Exhausted::DeadlineExceeded,
+                    );
                 }
                 Some(Stop::Timeout) | None => {
                     return PluginError::Timeout {

@@ -2,6 +2,7 @@
 //! their plugin could not analyse and import resolutions that failed in a
 //! plugin. Each `completeness` of an answer carries it.
 
+use lingo_resolve::Resolved;
 use serde::Serialize;
 
 use super::Analysis;

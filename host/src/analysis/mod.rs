@@ -4,6 +4,7 @@
 //! written against this layer; none of them reads facts or walks the graph
 //! itself.
 
+use lingo_resolve::Resolved;
 pub mod clones;
 mod cycles;
 mod dead_code;

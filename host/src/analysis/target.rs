@@ -5,8 +5,8 @@ use crate::model::SymbolKind;
 use std::sync::Arc;
 
 use super::{Analysis, AnalysisError};
-use crate::suggest::similar;
 use crate::resolve::{AtPosition, Definition, SymbolRef, SymbolTable, at_offset, is_item};
+use crate::suggest::similar;
 use crate::workspace::FileEntry;
 
 /// A zero-based (line, UTF-16 character) position of a workspace file.

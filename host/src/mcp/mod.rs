@@ -27,9 +27,9 @@ use self::framing::Frame;
 use self::jsonrpc::{Id, Incoming, RpcError};
 use crate::budget::{Budget, Exhausted};
 use crate::error::ToolError;
-use crate::suggest::similar;
 use crate::projects::access::Grant;
 use crate::projects::{ProjectRegistry, tools as project_tools};
+use crate::suggest::similar;
 use crate::tools::{ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.

@@ -376,7 +376,11 @@ fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError
                 "`{toolchain}` is not a language of a loaded plugin ({})",
                 languages.join(", ")
             ),
-            suggestions: crate::suggest::similar(toolchain, languages.iter().map(String::as_str), 2),
+            suggestions: crate::suggest::similar(
+                toolchain,
+                languages.iter().map(String::as_str),
+                2,
+            ),
         });
     }
     let files: Vec<_> = analysis
@@ -587,7 +591,9 @@ fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError>
                         reason: format!("expected lowercase LSP kinds ({})", known.join(", ")),
                         suggestions: kind
                             .as_str()
-                            .map(|k| crate::suggest::similar(k, known.iter().map(String::as_str), 2))
+                            .map(|k| {
+                                crate::suggest::similar(k, known.iter().map(String::as_str), 2)
+                            })
                             .unwrap_or_default(),
                     });
                 };

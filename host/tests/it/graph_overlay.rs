@@ -5,6 +5,7 @@
 //! it whole again.
 
 use crate::common;
+use lingo::resolve::Resolved;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

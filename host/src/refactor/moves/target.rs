@@ -126,7 +126,8 @@ pub(super) fn module_file(
         .find_map(|m| snapshot.modules.get(m))
     else {
         let mut reason = "no module of the workspace answers to it".to_string();
-        let nearby = crate::suggest::similar(module, snapshot.modules.keys().map(String::as_str), 3);
+        let nearby =
+            crate::suggest::similar(module, snapshot.modules.keys().map(String::as_str), 3);
         if !nearby.is_empty() {
             reason.push_str(&format!(" (did you mean {}?)", nearby.join(", ")));
         }

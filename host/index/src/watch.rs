@@ -35,7 +35,7 @@ impl Watcher {
         let config = notify::Config::default().with_follow_symlinks(false);
         let mut watcher = RecommendedWatcher::new(
             move |event: notify::Result<notify::Event>| {
-                let mut changes = crate::sync::lock(&sink);
+                let mut changes = lingo_model::sync::lock(&sink);
                 match event {
                     Ok(event) if event.need_rescan() => changes.overflow = true,
                     Ok(event) if matches!(event.kind, EventKind::Access(_)) => {}
@@ -62,19 +62,19 @@ impl Watcher {
 
     /// The changes since the last call, emptying the record.
     pub fn take(&self) -> Changes {
-        std::mem::take(&mut *crate::sync::lock(&self.changes))
+        std::mem::take(&mut *lingo_model::sync::lock(&self.changes))
     }
 
     /// Whether anything was reported since the last [`Watcher::take`].
     pub fn has_changes(&self) -> bool {
-        let changes = crate::sync::lock(&self.changes);
+        let changes = lingo_model::sync::lock(&self.changes);
         changes.overflow || !changes.paths.is_empty()
     }
 
     /// Record `path` as changed, as if the OS had reported it (a request
     /// saw it differ from the index before the notice arrived).
     pub fn report(&self, path: PathBuf) {
-        let mut changes = crate::sync::lock(&self.changes);
+        let mut changes = lingo_model::sync::lock(&self.changes);
         if changes.paths.len() < MAX_REPORTED_PATHS {
             changes.paths.insert(path);
         } else {

@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::model::FileFacts;
+use lingo_model::FileFacts;
 
 /// Bumped whenever the tables or the facts' encoding change; a database of
 /// another version is emptied.
@@ -144,7 +144,7 @@ impl IndexStore {
 
     /// Create the tables, or empty them when their version is not ours.
     fn prepare(&self) -> Result<(), StoreError> {
-        let connection = crate::sync::lock(&self.connection);
+        let connection = lingo_model::sync::lock(&self.connection);
         connection
             .execute_batch(
                 "PRAGMA journal_mode = WAL;
@@ -190,7 +190,7 @@ impl IndexStore {
 
     /// A value of the meta table.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let connection = crate::sync::lock(&self.connection);
+        let connection = lingo_model::sync::lock(&self.connection);
         connection
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
                 row.get(0)
@@ -201,7 +201,7 @@ impl IndexStore {
 
     /// Every stored file, without its facts (see [`StoredFile::facts`]).
     pub fn load(&self) -> Result<HashMap<String, StoredFile>, StoreError> {
-        let connection = crate::sync::lock(&self.connection);
+        let connection = lingo_model::sync::lock(&self.connection);
         let mut statement = connection
             .prepare("SELECT path, sha256, size, modified_ns, plugin FROM files")
             .map_err(|e| self.error(e))?;
@@ -243,7 +243,7 @@ impl IndexStore {
         blob: &mut Vec<u8>,
     ) -> Result<bool, StoreError> {
         blob.clear();
-        let connection = crate::sync::lock(&self.connection);
+        let connection = lingo_model::sync::lock(&self.connection);
         let mut statement = connection
             .prepare_cached(
                 "SELECT facts FROM files WHERE path = ?1 AND sha256 = ?2 AND plugin = ?3",
@@ -267,7 +267,7 @@ impl IndexStore {
         removed: &[String],
         meta: &[(&str, String)],
     ) -> Result<(), StoreError> {
-        let mut connection = crate::sync::lock(&self.connection);
+        let mut connection = lingo_model::sync::lock(&self.connection);
         let transaction = connection.transaction().map_err(|e| self.error(e))?;
         {
             let mut upsert = transaction
@@ -339,7 +339,7 @@ impl IndexStore {
         kind: &str,
         mut each: impl FnMut(DerivedRow),
     ) -> Result<(), StoreError> {
-        let connection = crate::sync::lock(&self.connection);
+        let connection = lingo_model::sync::lock(&self.connection);
         let mut statement = connection
             .prepare("SELECT path, sha256, key, blob FROM derived WHERE kind = ?1")
             .map_err(|e| self.error(e))?;
@@ -377,7 +377,7 @@ impl IndexStore {
     ) -> Result<bool, StoreError> {
         let generation_key = format!("derived.{kind}.generation");
         let context_key = format!("derived.{kind}.context");
-        let mut connection = crate::sync::lock(&self.connection);
+        let mut connection = lingo_model::sync::lock(&self.connection);
         let transaction = connection.transaction().map_err(|e| self.error(e))?;
         let saved: Option<String> = transaction
             .query_row(
@@ -462,7 +462,7 @@ mod tests {
 
         let encoded = postcard::to_stdvec(&facts).expect("encodes");
         let set = |value: rusqlite::types::Value| {
-            let connection = crate::sync::lock(&store.connection);
+            let connection = lingo_model::sync::lock(&store.connection);
             connection
                 .execute("UPDATE files SET facts = ?1", [value])
                 .expect("update");

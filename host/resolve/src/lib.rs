@@ -1,3 +1,7 @@
+//! lingo-resolve: name resolution and the symbol graph over one snapshot
+//! of the index. Imports `lingo-model`, `lingo-runtime` and `lingo-index`,
+//! never the analysis layer, tools or the protocol.
+//!
 //! Name resolution across files from the plugins' facts: local scope first,
 //! then imports and module paths, then the file's own declarations, and only
 //! then name-only matches, which are marked as such.
@@ -25,13 +29,16 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+mod derived;
+pub mod graph;
 mod receiver;
 mod table;
 
+pub use derived::Resolved;
 pub use table::{SymbolRef, SymbolTable, is_item};
 
-use crate::model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
-use crate::workspace::{FileEntry, Snapshot};
+use lingo_index::{FileEntry, Snapshot};
+use lingo_model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
 
 /// How a definition was found, most certain first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -95,7 +102,7 @@ pub enum AtPosition<'f> {
 /// The declaration or reference whose name covers `offset` (the end of a
 /// name counts, so a cursor just after it still finds it).
 pub fn at_offset(facts: &FileFacts, offset: u32) -> Option<AtPosition<'_>> {
-    let covers = |s: &crate::model::Span| s.start.offset <= offset && offset <= s.end.offset;
+    let covers = |s: &lingo_model::Span| s.start.offset <= offset && offset <= s.end.offset;
     if let Some(i) = facts.symbols.iter().position(|s| covers(&s.name_span)) {
         return Some(AtPosition::Declaration(i));
     }
@@ -478,7 +485,7 @@ impl<'s> Resolver<'s> {
                 if import.kind != ImportKind::Namespace {
                     full.push(imported.name.clone());
                 }
-                full.extend(qualifier[1..].iter().map(crate::model::Name::to_string));
+                full.extend(qualifier[1..].iter().map(lingo_model::Name::to_string));
                 paths.insert(0, full.join(separator));
             }
         }
@@ -602,7 +609,7 @@ impl<'s> Resolver<'s> {
         let fits =
             |d: &Definition| symbol(d).is_some_and(|s| s.kind.is_callable() == wants_callable);
         let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name);
-        let owners_fitting: Vec<Option<crate::model::Name>> =
+        let owners_fitting: Vec<Option<lingo_model::Name>> =
             found.iter().filter(|d| fits(d)).map(owner).collect();
         found
             .into_iter()
@@ -1034,7 +1041,7 @@ fn target_symbol(definition: &Definition) -> Option<&Symbol> {
 /// Whether `import` is in scope at `reference`: an import written inside
 /// a function's body binds its names in that function only (Python's
 /// imports in a function, Rust's `use` in a `fn`).
-fn import_reaches(facts: &FileFacts, import: &crate::model::Import, reference: &Reference) -> bool {
+fn import_reaches(facts: &FileFacts, import: &lingo_model::Import, reference: &Reference) -> bool {
     let at = import.span.start.offset;
     let function = facts
         .symbols
@@ -1059,7 +1066,7 @@ fn binds(facts: &FileFacts, name: &str) -> bool {
 fn import_at<'f>(
     facts: &'f FileFacts,
     reference: &Reference,
-) -> Option<(&'f crate::model::Import, &'f crate::model::ImportedName)> {
+) -> Option<(&'f lingo_model::Import, &'f lingo_model::ImportedName)> {
     let at = reference.span.start.offset;
     facts.imports.iter().find_map(|import| {
         import

@@ -17,9 +17,9 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
-use crate::model::ReferenceKind;
-use crate::name::Name;
-use crate::resolve::{Resolution, SymbolRef, SymbolTable};
+use crate::{Resolution, SymbolRef, SymbolTable};
+use lingo_model::ReferenceKind;
+use lingo_model::name::Name;
 
 /// The key of a name in the graph's name maps: the hash the table of
 /// names computed when it was interned (a graph holds a million misses).
@@ -109,7 +109,7 @@ pub struct Edge {
 pub struct Unresolved {
     pub site: Site,
     /// Declarations with the same name (0: none anywhere; more than
-    /// [`crate::resolve::MAX_NAME_ONLY_CANDIDATES`]: too many to guess).
+    /// [`crate::MAX_NAME_ONLY_CANDIDATES`]: too many to guess).
     pub candidates: u32,
 }
 
@@ -135,7 +135,7 @@ pub struct CodeGraph {
     /// Per file, the resolution the edges came from, for the next build.
     files: Vec<std::sync::Arc<build::FileRecord>>,
     /// The manifests the references were resolved with.
-    manifests: std::sync::Arc<Vec<crate::model::Manifest>>,
+    manifests: std::sync::Arc<Vec<lingo_model::Manifest>>,
     /// The generation of the snapshot it was built from.
     generation: u64,
 }
@@ -155,20 +155,8 @@ struct Base {
 
 /// The graph is carried to the next generation, which takes the edges of
 /// unchanged files from it.
-impl crate::workspace::DerivedValue for CodeGraph {
+impl lingo_index::DerivedValue for CodeGraph {
     const CARRIED: bool = true;
-}
-
-impl crate::workspace::Snapshot {
-    /// The symbol graph of this generation (built on first use; the build,
-    /// or waiting for another request's, ends when this request's budget
-    /// does).
-    pub fn graph(&self) -> Result<std::sync::Arc<CodeGraph>, crate::budget::Exhausted> {
-        self.memo()
-            .get_or_init(|earlier: Option<std::sync::Arc<CodeGraph>>| {
-                CodeGraph::build(self, earlier.as_deref())
-            })
-    }
 }
 
 impl CodeGraph {

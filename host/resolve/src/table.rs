@@ -4,13 +4,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::budget::Exhausted;
-use crate::model::{
+use lingo_index::{DerivedValue, FileEntry, Snapshot};
+use lingo_model::sync::lock;
+use lingo_model::{
     DeclaredTarget, FileFacts, Manifest, ModuleIdentity, Name, ReferenceKind, Symbol, SymbolKind,
 };
-use crate::runtime::PluginError;
-use crate::sync::lock;
-use crate::workspace::{DerivedValue, FileEntry, Snapshot};
+use lingo_runtime::PluginError;
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
 /// symbol in that file's facts.
@@ -50,25 +49,6 @@ pub struct SymbolTable {
 /// allow.
 impl DerivedValue for SymbolTable {
     const CARRIED: bool = true;
-}
-
-impl Snapshot {
-    /// The name table of this generation (built on first use; waiting for
-    /// another request's build ends when this request's budget does).
-    pub fn table(&self) -> Result<Arc<SymbolTable>, Exhausted> {
-        self.memo()
-            .get_or_init(|earlier: Option<Arc<SymbolTable>>| {
-                Ok(SymbolTable::build(self, earlier.as_deref()))
-            })
-    }
-
-    /// Failed `resolve-import` calls of this generation's name table, if it
-    /// was built: (count, first reason).
-    pub fn import_failures(&self) -> (usize, Option<String>) {
-        self.memo()
-            .get::<SymbolTable>()
-            .map_or((0, None), |t| t.import_failures())
-    }
 }
 
 /// One question "which declarations does `import path` + `name` mean when
@@ -241,7 +221,7 @@ impl SymbolTable {
         let found = Arc::new(compute());
         // An answer computed while the request ran out is not kept: an
         // import it needed may have gone unasked.
-        if crate::budget::check().is_ok() {
+        if lingo_model::budget::check().is_ok() {
             lock(&self.lookups).insert(lookup, found.clone());
         }
         found

@@ -37,7 +37,7 @@ pub struct Ticket {
 
 impl Refresher {
     fn lock(&self) -> MutexGuard<'_, State> {
-        crate::sync::lock(&self.state)
+        lingo_model::sync::lock(&self.state)
     }
 
     /// Ask for a refresh that starts now or later.
@@ -78,11 +78,11 @@ impl Refresher {
 
     /// Wait until run `run` finished, `timeout` passed or the current
     /// request was cancelled; whether it finished. A cancelled request
-    /// stops waiting within [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL), so that it gives back its
+    /// stops waiting within [`CHECK_INTERVAL`](lingo_model::budget::CHECK_INTERVAL), so that it gives back its
     /// project's slot and its thread instead of holding them for the
     /// whole wait.
     pub fn wait(&self, run: u64, timeout: Duration) -> bool {
-        let budget = crate::budget::current();
+        let budget = lingo_model::budget::current();
         let deadline = Instant::now() + timeout;
         let mut state = self.lock();
         loop {
@@ -93,8 +93,8 @@ impl Refresher {
             if left.is_zero() || budget.as_ref().is_some_and(|b| b.is_cancelled()) {
                 return false;
             }
-            let slice = crate::budget::wait_slice(budget.as_deref(), Some(left));
-            state = crate::sync::wait(&self.finished, state, slice);
+            let slice = lingo_model::budget::wait_slice(budget.as_deref(), Some(left));
+            state = lingo_model::sync::wait(&self.finished, state, slice);
         }
     }
 
@@ -149,7 +149,7 @@ mod tests {
     fn a_cancelled_request_stops_waiting_and_another_waits_on() {
         let refresher = std::sync::Arc::new(Refresher::default());
         let run = refresher.request().run;
-        let budget = crate::budget::Budget::new(Some(Duration::from_secs(60)));
+        let budget = lingo_model::budget::Budget::new(Some(Duration::from_secs(60)));
         let waiting = {
             let (refresher, budget) = (refresher.clone(), budget.clone());
             std::thread::spawn(move || {
@@ -167,7 +167,7 @@ mod tests {
             "stopped waiting after {took:?}"
         );
         // A request that was not cancelled still waits its whole bound.
-        let other = crate::budget::Budget::new(Some(Duration::from_secs(60)));
+        let other = lingo_model::budget::Budget::new(Some(Duration::from_secs(60)));
         let started = Instant::now();
         assert!(!other.scope(|| refresher.wait(run, Duration::from_millis(300))));
         assert!(started.elapsed() >= Duration::from_millis(300));

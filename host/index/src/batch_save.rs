@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::{FileEntry, Origin, Workspace};
-use crate::sync::lock;
+use lingo_model::sync::lock;
 
 /// How long an index runs between two batch saves: what a stop can lose.
 pub(super) const SAVE_EVERY: Duration = Duration::from_secs(2);
@@ -81,8 +81,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::runtime::{Limits, PluginRegistry, RuntimeConfig};
-    use crate::workspace::{Pending, digest_manifests, read_manifests};
+    use crate::{Pending, digest_manifests, read_manifests};
+    use lingo_runtime::{Limits, PluginRegistry, RuntimeConfig};
 
     /// Batches saved during an index that never reaches its own save are
     /// read back by the next start instead of analysed again, and the
@@ -95,7 +95,7 @@ mod tests {
             let text = format!("pub fn f{i}() -> u32 {{ {i} }}\n");
             std::fs::write(root.path().join(format!("m{i}.rs")), text).unwrap();
         }
-        let rust = Path::new(crate::runtime::artifact_dir()).join("lingo_plugin_rust.wasm");
+        let rust = Path::new(lingo_runtime::artifact_dir()).join("lingo_plugin_rust.wasm");
         let registry = Arc::new(
             PluginRegistry::load(&RuntimeConfig {
                 extra_plugins: vec![rust],

@@ -2,6 +2,7 @@
 //! from the facts, and every reference resolved (on all cores) into an edge
 //! or recorded as unresolved.
 
+use crate::derived::Resolved;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,11 +11,11 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
-use crate::budget::Exhausted;
-use crate::model::SymbolKind;
-use crate::name::Name;
-use crate::resolve::{Resolution, Resolver, SymbolRef, Target};
-use crate::workspace::{FileEntry, Snapshot};
+use crate::{Resolution, Resolver, SymbolRef, Target};
+use lingo_index::{FileEntry, Snapshot};
+use lingo_model::SymbolKind;
+use lingo_model::budget::Exhausted;
+use lingo_model::name::Name;
 
 /// The edges and misses of one file's references.
 #[derive(Default, serde::Serialize, serde::Deserialize)]
@@ -413,7 +414,7 @@ impl CodeGraph {
                 (i, Arc::new(resolution))
             })
             .collect();
-        crate::budget::check()?;
+        lingo_model::budget::check()?;
         persist::save(snapshot, files, fresh.clone(), Some(previous.generation));
         let fresh: HashMap<usize, Arc<FileResolution>> = fresh.into_iter().collect();
 
@@ -516,14 +517,14 @@ fn resolve_all(
         .map_or(2, |n| n.get())
         .min(todo.len().max(1));
     let next = AtomicUsize::new(0);
-    let budget = crate::budget::current();
+    let budget = lingo_model::budget::current();
     let fresh: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
-                    crate::budget::enter(budget.clone(), || {
+                    lingo_model::budget::enter(budget.clone(), || {
                         let mut out = Vec::new();
-                        while crate::budget::check().is_ok()
+                        while lingo_model::budget::check().is_ok()
                             && let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed))
                         {
                             out.push((i, resolve_file(resolver, i as u32, &files[i])));
@@ -538,7 +539,7 @@ fn resolve_all(
             .flat_map(|h| h.join().expect("resolver thread"))
             .collect()
     });
-    crate::budget::check()?;
+    lingo_model::budget::check()?;
     for (i, edges) in fresh {
         done[i] = Some(Source::Fresh(Arc::new(FileResolution {
             path: files[i].path.clone(),
@@ -623,9 +624,9 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
 /// is a class or an interface (C# `class A : B, I`); once the base resolves,
 /// a class or struct "extending" an interface implements it.
 fn edge_kind(
-    table: &crate::resolve::SymbolTable,
-    facts: &crate::model::FileFacts,
-    reference: &crate::model::Reference,
+    table: &crate::SymbolTable,
+    facts: &lingo_model::FileFacts,
+    reference: &lingo_model::Reference,
     to: Node,
 ) -> EdgeKind {
     let kind = EdgeKind::of_reference(reference.kind);

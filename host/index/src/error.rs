@@ -1,7 +1,7 @@
 //! Why the index cannot hand out a file: the workspace's own error type
 //! (`crate::error` turns it into a tool error at the edge).
 
-use crate::runtime::PluginError;
+use lingo_runtime::PluginError;
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum WorkspaceError {

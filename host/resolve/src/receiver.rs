@@ -9,10 +9,10 @@ use super::{
     Definition, MAX_RECEIVER_DEPTH, Resolution, Resolver, SymbolRef, Target, is_type_kind,
     target_symbol,
 };
-use crate::model::{
+use lingo_index::FileEntry;
+use lingo_model::{
     DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, SymbolKind,
 };
-use crate::workspace::FileEntry;
 
 /// Supertype levels searched for a member (`C : B`, `B : A`...); also ends
 /// cycles of base lists.

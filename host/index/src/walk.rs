@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::runtime::{LanguagePlugin, PluginRegistry};
+use lingo_runtime::{LanguagePlugin, PluginRegistry};
 
 use super::MAX_FILE_BYTES;
 use super::paths::relative_posix;

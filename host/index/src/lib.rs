@@ -1,3 +1,8 @@
+//! lingo-index: the workspace index. It owns the file walk and watcher,
+//! the stored facts (SQLite), the refresher, and the transactions that
+//! write files all or nothing. Imports `lingo-model` and `lingo-runtime`,
+//! never resolution, analyses, tools or the protocol.
+//!
 //! The workspace: which files exist, their contents, hashes and facts, kept
 //! fresh by the file watcher's reports (or, without one, a walk shared by
 //! the requests of a short interval) and a stat of the one file a request
@@ -23,15 +28,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use crate::sync::lock;
+use lingo_model::sync::lock;
 use std::time::{Duration, Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use crate::model::{FileFacts, Manifest, ModuleIdentity};
-use crate::runtime::{LanguagePlugin, PluginError, PluginRegistry};
-use crate::validate::{self, FactLimits};
 use batch_save::BatchSave;
+use lingo_model::validate::{self, FactLimits};
+use lingo_model::{FileFacts, Manifest, ModuleIdentity};
+use lingo_runtime::{LanguagePlugin, PluginError, PluginRegistry};
 use store::{FileRow, StoredFile};
 
 /// Files larger than this are not indexed.
@@ -312,7 +317,7 @@ impl Workspace {
             project_id: None,
             walked_folders: Mutex::new(Vec::new()),
             transactions: transaction::Transactions::new(transaction::folder_for(
-                &crate::runtime::default_cache_dir()
+                &lingo_runtime::default_cache_dir()
                     .unwrap_or_else(|| std::env::temp_dir().join("lingo")),
                 &root,
             )),
@@ -622,7 +627,7 @@ impl Workspace {
     fn refresh_worker(&self) {
         loop {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::budget::enter(None, || self.refresh())
+                lingo_model::budget::enter(None, || self.refresh())
             }));
             if outcome.is_err() {
                 tracing::error!("a refresh panicked; the previous snapshot stays in use");
@@ -692,7 +697,7 @@ impl Workspace {
             return self.snapshot();
         }
         let run = self.start_refresh();
-        let wait = crate::budget::current()
+        let wait = lingo_model::budget::current()
             .and_then(|b| b.remaining())
             .map_or(wait, |r| r.min(wait));
         let done = self.refresher.wait(run, wait);
@@ -1054,7 +1059,7 @@ impl Workspace {
         // Stored facts are decoded here, on the analysing threads; a row
         // that does not decode is analysed again.
         // Past the limit of the table of names, no new facts are taken in.
-        let full = crate::name::table_full();
+        let full = lingo_model::name::table_full();
         let decoded = stored
             .filter(|s| full.is_none() && reuse && s.sha256 == sha256 && s.plugin == fingerprint)
             .zip(self.store.as_deref())
@@ -1140,7 +1145,7 @@ impl Workspace {
         }
         let file_name = path.rsplit('/').next().unwrap_or(&path).to_string();
         let mut suggestions =
-            crate::suggest::similar(&path, snapshot.files.keys().map(String::as_str), 3);
+            lingo_model::suggest::similar(&path, snapshot.files.keys().map(String::as_str), 3);
         if suggestions.is_empty() {
             suggestions = snapshot
                 .files
@@ -1210,7 +1215,7 @@ impl Partial {
 
 /// Record on the current request that `snapshot` may be behind the disk.
 fn note_refreshing(snapshot: &Snapshot) {
-    if let Some(budget) = crate::budget::current() {
+    if let Some(budget) = lingo_model::budget::current() {
         budget.note_refreshing(serde_json::json!({
             "generation": snapshot.generation,
             "indexing": snapshot.partial,
@@ -1285,7 +1290,7 @@ fn module_map(files: &BTreeMap<String, Arc<FileEntry>>) -> HashMap<String, Vec<S
 }
 
 /// The error of a file not indexed because the process's table of names
-/// is full (see [`crate::name::interned_limit`]).
+/// is full (see [`lingo_model::name::interned_limit`]).
 fn names_full(plugin: &Arc<dyn LanguagePlugin>, held: usize) -> PluginError {
     PluginError::Unavailable {
         plugin: plugin.info().name.clone(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::build::{FileEdges, FileResolution};
 use super::{Node, Site};
-use crate::workspace::{DerivedRow, FileEntry, Snapshot};
+use lingo_index::{DerivedRow, FileEntry, Snapshot};
 
 /// What every row was resolved under besides its file: the manifests
 /// (module paths) and the resolver, which is this build of lingo. Another
@@ -65,7 +65,7 @@ pub(super) fn load(
     files: &[Arc<FileEntry>],
 ) -> Option<(Vec<Arc<FileResolution>>, Option<u64>)> {
     let store = snapshot.store()?;
-    let unreadable = |error: &crate::workspace::StoreError| {
+    let unreadable = |error: &lingo_index::StoreError| {
         tracing::warn!(%error, "saved graph unreadable");
     };
     let (context, generation) = store.derived_context(KIND).inspect_err(unreadable).ok()?;
@@ -206,14 +206,14 @@ struct Saving;
 
 impl Saving {
     fn start() -> Saving {
-        *crate::sync::lock(&SAVING.0) += 1;
+        *lingo_model::sync::lock(&SAVING.0) += 1;
         Saving
     }
 }
 
 impl Drop for Saving {
     fn drop(&mut self) {
-        let mut count = crate::sync::lock(&SAVING.0);
+        let mut count = lingo_model::sync::lock(&SAVING.0);
         *count = count.saturating_sub(1);
         SAVING.1.notify_all();
     }
@@ -223,7 +223,7 @@ impl Drop for Saving {
 /// server stopping right after its first graph keeps it for the next start.
 /// Whether none is left.
 pub fn wait_for_saves(timeout: Duration) -> bool {
-    let count = crate::sync::lock(&SAVING.0);
+    let count = lingo_model::sync::lock(&SAVING.0);
     let (count, _) = SAVING
         .1
         .wait_timeout_while(count, timeout, |count| *count > 0)

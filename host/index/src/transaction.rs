@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::root::RootDir;
-use crate::runtime::create_private_dir;
+use lingo_runtime::create_private_dir;
 
 /// Committed transactions kept for `rollback`, newest first; older ones
 /// are deleted.

@@ -4,7 +4,7 @@
 //!
 //! A build runs on the thread of the request that first asks, under that
 //! request's budget; the requests that ask meanwhile wait for it. Every
-//! waiter, the builder included, leaves within [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) of its
+//! waiter, the builder included, leaves within [`CHECK_INTERVAL`](lingo_model::budget::CHECK_INTERVAL) of its
 //! request being cancelled or running out of time, so a shared build never
 //! holds a request (and its project's slot) past its budget. A build that
 //! stops early is not kept: the next request to ask builds again, and a
@@ -14,8 +14,8 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 
-use crate::budget::Exhausted;
-use crate::sync::lock;
+use lingo_model::budget::Exhausted;
+use lingo_model::sync::lock;
 
 /// A value derived from a snapshot.
 pub trait Derived: Any + Send + Sync {
@@ -106,7 +106,7 @@ impl Memo {
                 })
             })
             .clone();
-        let budget = crate::budget::current();
+        let budget = lingo_model::budget::current();
         let mut state = lock(&slot.state);
         loop {
             match &*state {
@@ -116,8 +116,8 @@ impl Memo {
                     if let Some(budget) = &budget {
                         budget.check()?;
                     }
-                    let slice = crate::budget::wait_slice(budget.as_deref(), None);
-                    state = crate::sync::wait(&slot.changed, state, slice);
+                    let slice = lingo_model::budget::wait_slice(budget.as_deref(), None);
+                    state = lingo_model::sync::wait(&slot.changed, state, slice);
                 }
             }
         }
@@ -276,7 +276,7 @@ mod tests {
         let (builder, release) = build_held(&memo, Ok(7));
 
         // A request that waits for the build, and is cancelled.
-        let budget = crate::budget::Budget::new(Some(Duration::from_secs(60)));
+        let budget = lingo_model::budget::Budget::new(Some(Duration::from_secs(60)));
         let waiter = {
             let (memo, budget) = (memo.clone(), budget.clone());
             std::thread::spawn(move || {
@@ -290,7 +290,7 @@ mod tests {
         assert!(cancelled_at.elapsed() < Duration::from_secs(2));
 
         // One whose time runs out while it waits.
-        let short = crate::budget::Budget::new(Some(Duration::from_millis(150)));
+        let short = lingo_model::budget::Budget::new(Some(Duration::from_millis(150)));
         assert_eq!(
             short.scope(|| memo.get_or_init(|_| Ok(Plain(0))).map(|v| v.0)),
             Err(Exhausted::DeadlineExceeded)
