@@ -75,7 +75,7 @@ pub enum ToolError {
     /// A graph query the spec rejects, with the spec's own message.
     #[error("{message}")]
     GraphQuery { message: String },
-    #[error("{}", position_message(.path, .field, *.line, *.character, *.line_count))]
+    #[error("{}", crate::analysis::position_message(.path, .field, *.line, *.character, *.line_count))]
     InvalidPosition {
         path: String,
         /// `line` when the line does not exist, else `character`.
@@ -328,22 +328,6 @@ fn project_message(project: &str) -> String {
         "no `projectId` given: every tool here names the project it asks about".into()
     } else {
         format!("project `{project}` is not served here")
-    }
-}
-
-/// What is wrong with a position: a line the file does not have, or a
-/// character past the end of a line it has.
-pub(crate) fn position_message(
-    path: &str,
-    field: &str,
-    line: u64,
-    character: u64,
-    line_count: usize,
-) -> String {
-    if field == "line" {
-        format!("line {line} is outside `{path}` ({line_count} lines)")
-    } else {
-        format!("character {character} is past the end of line {line} of `{path}`")
     }
 }
 

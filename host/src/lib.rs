@@ -1,7 +1,6 @@
 //! lingo: a code-intelligence MCP server whose languages are sandboxed
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
-pub mod analysis;
 pub mod analyze;
 pub mod conformance;
 pub mod error;
@@ -12,6 +11,7 @@ pub mod projects;
 pub mod refactor;
 pub mod tools;
 
+pub use lingo_analysis as analysis;
 pub use lingo_index as workspace;
 pub use lingo_model as model;
 pub use lingo_model::{budget, name, suggest, sync, validate};

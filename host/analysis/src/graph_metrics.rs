@@ -17,7 +17,7 @@ use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
 use super::Analysis;
-use crate::budget::Exhausted;
+use lingo_model::budget::Exhausted;
 
 /// Largest graph whose betweenness and closeness are computed (both cost
 /// nodes × edges).
@@ -130,7 +130,11 @@ impl Analysis {
             if matched.is_empty() {
                 return Err(GraphMetricsError::UnknownSeed {
                     seed: seed.clone(),
-                    suggestions: crate::suggest::similar(seed, names.iter().map(String::as_str), 3),
+                    suggestions: lingo_model::suggest::similar(
+                        seed,
+                        names.iter().map(String::as_str),
+                        3,
+                    ),
                 });
             }
             seed_nodes.extend(matched);
@@ -203,7 +207,7 @@ impl Analysis {
     pub fn dependency_graph(&self, level: GraphLevel) -> Result<DiGraph<String, u32>, Exhausted> {
         let table = self.table();
         let code = self.graph()?;
-        let symbol_name = |file: &crate::workspace::FileEntry, index: usize| -> Option<String> {
+        let symbol_name = |file: &lingo_index::FileEntry, index: usize| -> Option<String> {
             let symbol = file.facts().ok()?.symbols.get(index)?;
             Some(format!(
                 "{}:{}",
@@ -211,7 +215,7 @@ impl Analysis {
                 super::qualified_name(file, index, symbol)
             ))
         };
-        let node_name = |node: crate::graph::Node| -> Option<String> {
+        let node_name = |node: lingo_resolve::graph::Node| -> Option<String> {
             let entry = table.files().get(node.file() as usize)?;
             match (level, node) {
                 (GraphLevel::Files, _) => Some(entry.path.clone()),
@@ -219,10 +223,10 @@ impl Analysis {
                     .facts()
                     .ok()
                     .and_then(|f| f.modules.first().map(|m| m.path.clone())),
-                (GraphLevel::Symbols, crate::graph::Node::Symbol(s)) => {
+                (GraphLevel::Symbols, lingo_resolve::graph::Node::Symbol(s)) => {
                     symbol_name(entry, s.symbol as usize)
                 }
-                (GraphLevel::Symbols, crate::graph::Node::File(_)) => None,
+                (GraphLevel::Symbols, lingo_resolve::graph::Node::File(_)) => None,
             }
         };
         let mut names: Vec<String> = match level {
@@ -235,7 +239,7 @@ impl Analysis {
                 })
                 .collect(),
             _ => (0..table.files().len() as u32)
-                .filter_map(|file| node_name(crate::graph::Node::File(file)))
+                .filter_map(|file| node_name(lingo_resolve::graph::Node::File(file)))
                 .collect(),
         };
         names.sort();

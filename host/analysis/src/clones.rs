@@ -25,7 +25,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::{Token, TokenKind};
+use lingo_model::{Token, TokenKind};
 
 /// One file's tokens, as the plugin gave them (checked), and its functions.
 pub struct TokenFile<'a> {

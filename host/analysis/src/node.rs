@@ -8,9 +8,9 @@ use serde::Serialize;
 use super::target::offset_in;
 use super::view::{SymbolView, chunk_id};
 use super::{Analysis, AnalysisError};
-use crate::model::FileFacts;
-use crate::resolve::SymbolRef;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::FileFacts;
+use lingo_resolve::SymbolRef;
 
 /// Longest `content` of a node, in characters.
 const MAX_NODE_CONTENT: usize = 2000;
@@ -103,8 +103,11 @@ pub fn node_at(
         other => other,
     })?;
     let nodes = file.plugin.node_at(&file.path, &file.source, offset)?;
-    let (nodes, report) =
-        crate::validate::check_nodes(nodes, &file.source, &crate::validate::FactLimits::default());
+    let (nodes, report) = lingo_model::validate::check_nodes(
+        nodes,
+        &file.source,
+        &lingo_model::validate::FactLimits::default(),
+    );
     if !report.is_clean() {
         tracing::warn!(path = %file.path, rules = ?report.rules(), "plugin node-at answer repaired");
     }

@@ -5,8 +5,8 @@ use serde::{Serialize, Serializer};
 
 use super::target::{nothing_at, offset_in};
 use super::{Analysis, AnalysisError, Range, Target};
-use crate::model::ReferenceKind;
-use crate::resolve::{AtPosition, Definition, Resolution, at_offset};
+use lingo_model::ReferenceKind;
+use lingo_resolve::{AtPosition, Definition, Resolution, at_offset};
 
 /// Definitions listed at most.
 const MAX_DEFINITIONS: usize = 100;
@@ -101,13 +101,13 @@ impl Analysis {
                 let declared = |target| vec![Definition::certain(target, Resolution::Declaration)];
                 let definitions = match at_offset(facts, offset) {
                     Some(AtPosition::Declaration(index)) => {
-                        declared(crate::resolve::Target::Symbol {
+                        declared(lingo_resolve::Target::Symbol {
                             file: file.clone(),
                             index,
                         })
                     }
                     Some(AtPosition::LocalDeclaration(index)) => {
-                        declared(crate::resolve::Target::Local {
+                        declared(lingo_resolve::Target::Local {
                             file: file.clone(),
                             index,
                         })
@@ -153,7 +153,7 @@ impl Analysis {
 fn site(definition: &Definition) -> Option<DefinitionSite> {
     let (resolution, confidence) = (definition.resolution, definition.confidence);
     match &definition.target {
-        crate::resolve::Target::Symbol { file, index } => {
+        lingo_resolve::Target::Symbol { file, index } => {
             let symbol = file.facts.as_ref().ok()?.symbols.get(*index)?;
             Some(DefinitionSite {
                 file_path: file.path.clone(),
@@ -171,7 +171,7 @@ fn site(definition: &Definition) -> Option<DefinitionSite> {
                 confidence,
             })
         }
-        crate::resolve::Target::Local { file, index } => {
+        lingo_resolve::Target::Local { file, index } => {
             let local = file.facts.as_ref().ok()?.locals.get(*index)?;
             Some(DefinitionSite {
                 file_path: file.path.clone(),

@@ -9,12 +9,12 @@ use serde::Serialize;
 
 use super::view::{Range, SubjectView, SymbolView};
 use super::{Analysis, AnalysisError, Subject, Target};
-use crate::model::{
+use lingo_index::FileEntry;
+use lingo_model::{
     DeclaredTarget, DeclaredTypeSource, FileFacts, Local, Reference, ReferenceKind, SymbolKind,
     TypeAnnotationPosition,
 };
-use crate::resolve::{Resolution, SymbolRef};
-use crate::workspace::FileEntry;
+use lingo_resolve::{Resolution, SymbolRef};
 
 /// The declaration of a type.
 #[derive(Debug, Clone, Serialize)]
@@ -166,7 +166,7 @@ impl Analysis {
                 });
             }
             for definition in found {
-                if let crate::resolve::Target::Symbol {
+                if let lingo_resolve::Target::Symbol {
                     file: target,
                     index,
                 } = &definition.target

@@ -1,3 +1,8 @@
+//! lingo-analysis: the typed query layer. Plain structs in, plain structs
+//! out, over resolution and the graph. Knows no JSON-RPC and no tool;
+//! never imports the refactoring planner, the analyses, tools or the
+//! protocol.
+//!
 //! The typed analysis layer (rust-analyzer's `ide` crate is the model): an
 //! [`Analysis`] of one snapshot and the queries over it, each returning
 //! plain structs. Tools, the refactoring planner and later analyses are
@@ -32,7 +37,7 @@ pub use dead_code::{DeadCode, DeadDeclaration, KeptDeclaration, MAX_MENTIONS_LIS
 pub use definition::{Declared, DefinitionQuery, DefinitionSite, Definitions};
 pub use dependencies::{DependencyGraph, PathsBetween};
 pub use diagnostics::{DiagnosticView, Diagnostics, UnanalyzedFile, diagnostics};
-pub use error::AnalysisError;
+pub use error::{AnalysisError, position_message};
 pub use graph_metrics::{
     Components, Coupling, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted, NodeMetrics,
 };
@@ -56,12 +61,12 @@ pub use view::{
     line_text, qualified_container, qualified_name,
 };
 
-pub use crate::resolve::SymbolRef;
+pub use lingo_resolve::SymbolRef;
 
-use crate::budget::Exhausted;
-use crate::graph::CodeGraph;
-use crate::resolve::{Resolver, SymbolTable};
-use crate::workspace::{FileEntry, Snapshot, Workspace};
+use lingo_index::{FileEntry, Snapshot, Workspace};
+use lingo_model::budget::Exhausted;
+use lingo_resolve::graph::CodeGraph;
+use lingo_resolve::{Resolver, SymbolTable};
 
 /// One generation of the index with what is derived from it: the name
 /// table and the symbol graph (both memoised per generation by the

@@ -5,8 +5,8 @@ use regex::{Regex, RegexBuilder};
 use serde::Serialize;
 
 use super::{Analysis, AnalysisError};
-use crate::model::{Symbol, SymbolKind};
-use crate::suggest::similar;
+use lingo_model::suggest::similar;
+use lingo_model::{Symbol, SymbolKind};
 
 /// What to look for.
 #[derive(Debug, Clone, Default)]

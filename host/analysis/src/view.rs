@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::target::Subject;
-use crate::graph::{Edge, Site};
-use crate::model::{ReferenceKind, Span, Symbol, SymbolKind};
-use crate::resolve::{Resolution, SymbolRef, SymbolTable};
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::{ReferenceKind, Span, Symbol, SymbolKind};
+use lingo_resolve::graph::{Edge, Site};
+use lingo_resolve::{Resolution, SymbolRef, SymbolTable};
 
 /// Longest line excerpt shown next to a reference.
 const MAX_LINE_TEXT: usize = 200;
@@ -109,7 +109,7 @@ impl SubjectView {
             Subject::Symbol(r) => SubjectView::Symbol(SymbolView::new(table, *r)),
             Subject::Local { file, index } => {
                 let local = file.facts.as_ref().ok().and_then(|f| f.locals.get(*index));
-                let start = crate::model::Position {
+                let start = lingo_model::Position {
                     line: 0,
                     character: 0,
                     offset: 0,

@@ -2,16 +2,16 @@
 //! shortest paths over the dependency edges of the symbol graph, as the
 //! subgraph graph-tools-api.md renders (`graph::render`).
 
-use crate::budget::Exhausted;
-use crate::model::SymbolKind;
+use lingo_model::SymbolKind;
+use lingo_model::budget::Exhausted;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use petgraph::Direction;
 
 use super::{Analysis, AnalysisError};
-use crate::graph::render::{self, EdgeLabel, EdgeView, NodeView};
-use crate::graph::{CodeGraph, Edge, EdgeKind, Node, Site};
-use crate::resolve::{Resolution, SymbolRef, SymbolTable};
+use lingo_resolve::graph::render::{self, EdgeLabel, EdgeView, NodeView};
+use lingo_resolve::graph::{CodeGraph, Edge, EdgeKind, Node, Site};
+use lingo_resolve::{Resolution, SymbolRef, SymbolTable};
 
 /// How far a traversal goes: an internal safeguard, not the caller's concern.
 const MAX_DEPTH: usize = 10;

@@ -20,11 +20,11 @@ use serde::Serialize;
 
 use super::view::{Range, RangePoint, qualified_name};
 use super::{Analysis, Incompleteness};
-use crate::budget::Exhausted;
-use crate::graph::{EdgeKind, Node};
-use crate::model::{FileFacts, SymbolKind, Visibility};
-use crate::resolve::SymbolRef;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
+use lingo_model::{FileFacts, SymbolKind, Visibility};
+use lingo_resolve::SymbolRef;
+use lingo_resolve::graph::{EdgeKind, Node};
 
 /// Most places listed for one kept declaration.
 pub const MAX_MENTIONS_LISTED: usize = 3;
@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn the_lines_above_a_declaration_are_its_own_until_a_blank_line_or_another_declaration() {
-        use crate::model::{Position, Span, Symbol};
+        use lingo_model::{Position, Span, Symbol};
         let source = "fn a() { shout() }\n// shout is dead.\n#[inline]\nfn shout() {}\n\n// far\n\nfn b() {}\n";
         let span = |start: usize, end: usize| Span {
             start: Position {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::view::Range;
-use crate::model::Severity;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::Severity;
 
 /// One syntax error.
 #[derive(Debug, Clone, Serialize)]

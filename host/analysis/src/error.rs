@@ -1,14 +1,14 @@
-//! What an analysis query can fail with (`crate::error` turns it into a
+//! What an analysis query can fail with (`lingo-tools` turns it into a
 //! tool error at the edge).
 
-use crate::workspace::WorkspaceError;
+use lingo_index::WorkspaceError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
     /// The file cannot be handed out, or its plugin could not analyse it.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
-    #[error("{}", crate::error::position_message(.path, .field, *.line, *.character, *.line_count))]
+    #[error("{}", position_message(.path, .field, *.line, *.character, *.line_count))]
     InvalidPosition {
         path: String,
         /// `line` when the line does not exist, else `character`.
@@ -60,7 +60,7 @@ pub enum AnalysisError {
     )]
     TypeNotWritten { name: String },
     /// `paths_between` with the same symbol at both ends.
-    #[error("{}", crate::graph::render::SAME_SYMBOL)]
+    #[error("{}", lingo_resolve::graph::render::SAME_SYMBOL)]
     SameSymbol,
     /// A search query that is empty or not a valid regular expression.
     #[error("invalid query: {reason}")]
@@ -76,10 +76,26 @@ pub enum AnalysisError {
     MalformedChunk { chunk: String },
     /// The file's plugin failed to answer.
     #[error(transparent)]
-    Plugin(#[from] crate::runtime::PluginError),
+    Plugin(#[from] lingo_runtime::PluginError),
     /// The request's deadline passed or it was cancelled.
     #[error("{0}")]
-    Exhausted(#[from] crate::budget::Exhausted),
+    Exhausted(#[from] lingo_model::budget::Exhausted),
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// What is wrong with a position: a line the file does not have, or a
+/// character past the end of a line it has.
+pub fn position_message(
+    path: &str,
+    field: &str,
+    line: u64,
+    character: u64,
+    line_count: usize,
+) -> String {
+    if field == "line" {
+        format!("line {line} is outside `{path}` ({line_count} lines)")
+    } else {
+        format!("character {character} is past the end of line {line} of `{path}`")
+    }
 }

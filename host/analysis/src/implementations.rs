@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::view::{SiteView, SymbolView, rounded};
 use super::{Analysis, AnalysisError, Incompleteness, Target};
-use crate::graph::{EdgeKind, Node};
-use crate::resolve::Resolution;
+use lingo_resolve::Resolution;
+use lingo_resolve::graph::{EdgeKind, Node};
 
 /// One implementation (or subclass).
 #[derive(Debug, Clone, Serialize)]

@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::Analysis;
 use super::view::{SiteView, qualified_name};
-use crate::budget::Exhausted;
-use crate::graph::{Node, Site};
+use lingo_model::budget::Exhausted;
+use lingo_resolve::graph::{Node, Site};
 
 /// Which graph a cycle is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

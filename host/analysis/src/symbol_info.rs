@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use super::view::SubjectView;
 use super::{Analysis, AnalysisError, Subject, Target};
-use crate::graph::{EdgeKind, Node};
-use crate::model::{FunctionMetrics, Visibility};
-use crate::resolve::Resolution;
+use lingo_model::{FunctionMetrics, Visibility};
+use lingo_resolve::Resolution;
+use lingo_resolve::graph::{EdgeKind, Node};
 
 /// Members listed at most.
 const MAX_MEMBERS: usize = 200;

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::view::{ReferenceSite, SiteView, SubjectView};
 use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
-use crate::graph::{CodeGraph, EdgeKind, Node, Site};
-use crate::model::{FileFacts, ReferenceKind, SYNTAX_ERROR_CODE, SymbolKind};
-use crate::resolve::{Resolution, SymbolRef};
+use lingo_model::{FileFacts, ReferenceKind, SYNTAX_ERROR_CODE, SymbolKind};
+use lingo_resolve::graph::{CodeGraph, EdgeKind, Node, Site};
+use lingo_resolve::{Resolution, SymbolRef};
 
 /// Possibly-missed sites listed in [`Completeness`] at most.
 const MAX_MISSED_SHOWN: usize = 10;
@@ -325,7 +325,7 @@ impl Analysis {
                     .and_then(|f| f.facts.as_ref().ok())
                     .and_then(|f| f.references.get(miss.site.reference as usize))
                     .is_some_and(|r| r.is_member);
-                !is_member || crate::resolve::is_member_declaration(declaration)
+                !is_member || lingo_resolve::is_member_declaration(declaration)
             })
             .collect();
         let ambiguous = missed.iter().filter(|m| m.candidates > 0).count();
@@ -452,7 +452,7 @@ fn sort_sites(sites: &mut [ReferenceSite]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Diagnostic, Position, Reference, ReferenceKind, Severity, Span};
+    use lingo_model::{Diagnostic, Position, Reference, ReferenceKind, Severity, Span};
 
     fn span(start: u32, end: u32) -> Span {
         let at = |offset| Position {
@@ -477,10 +477,10 @@ mod tests {
             span: span(3, 9),
             qualifier: thin_vec::ThinVec::new(),
             is_member: false,
-            enclosing: crate::model::OptU32::NONE,
-            local: crate::model::OptU32::NONE,
+            enclosing: lingo_model::OptU32::NONE,
+            local: lingo_model::OptU32::NONE,
             receiver: None,
-            arguments: crate::model::OptU32::NONE,
+            arguments: lingo_model::OptU32::NONE,
         });
         assert_eq!(unparsed_mentions_in("helper", source, &facts), 0);
         facts.diagnostics.push(Diagnostic {

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::AnalysisError;
 use super::view::chunk_id;
-use crate::model::{FileFacts, Visibility};
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, Visibility};
 
 /// One declaration of an outline, with the ones nested in it.
 #[derive(Debug, Clone, Serialize)]
@@ -177,7 +177,7 @@ impl Builder<'_> {
     /// The node of symbol `index` at nesting `level` (1 = top), with its
     /// children while the budget lasts. Recursion is bounded by `max_level`.
     fn node(&mut self, index: usize, level: usize) -> Result<OutlineNode, AnalysisError> {
-        crate::budget::check()?;
+        lingo_model::budget::check()?;
         let symbol = &self.facts.symbols[index];
         let source = (!self.collapse).then(|| {
             let (start, end) = (

@@ -1,13 +1,13 @@
 //! Which declaration a query is about: the name at a position of a file, or
 //! a symbol name, optionally narrowed to one file.
 
-use crate::model::SymbolKind;
+use lingo_model::SymbolKind;
 use std::sync::Arc;
 
 use super::{Analysis, AnalysisError};
-use crate::resolve::{AtPosition, Definition, SymbolRef, SymbolTable, at_offset, is_item};
-use crate::suggest::similar;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::suggest::similar;
+use lingo_resolve::{AtPosition, Definition, SymbolRef, SymbolTable, at_offset, is_item};
 
 /// A zero-based (line, UTF-16 character) position of a workspace file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,7 +180,7 @@ impl Analysis {
         let facts = file.facts()?;
         let file_number = self.file_number(&file)?;
         let separators = self.separators();
-        let (owner, name) = crate::resolve::split_qualified(symbol, &separators);
+        let (owner, name) = lingo_resolve::split_qualified(symbol, &separators);
         let found: Vec<usize> = facts
             .symbols
             .iter()
@@ -189,7 +189,7 @@ impl Analysis {
                 s.name == name
                     && is_item(s)
                     && owner.is_none_or(|o| {
-                        crate::resolve::owner_fits(s.container_name.as_deref(), o, &separators)
+                        lingo_resolve::owner_fits(s.container_name.as_deref(), o, &separators)
                     })
             })
             .map(|(i, _)| i)
@@ -262,7 +262,7 @@ impl Analysis {
     /// SYMBOL_NOT_FOUND with the most similar declared names.
     pub(crate) fn not_found(&self, wanted: &str) -> AnalysisError {
         let separators = self.separators();
-        let (_, name) = crate::resolve::split_qualified(wanted, &separators);
+        let (_, name) = lingo_resolve::split_qualified(wanted, &separators);
         AnalysisError::NotFound {
             name: wanted.to_string(),
             nearby: similar(name, self.table().names(), 5),
@@ -278,9 +278,9 @@ impl Analysis {
 }
 
 /// Whether `offset` lies in a region the parser could not read.
-fn in_syntax_error(facts: &crate::model::FileFacts, offset: u32) -> bool {
+fn in_syntax_error(facts: &lingo_model::FileFacts, offset: u32) -> bool {
     facts.diagnostics.iter().any(|d| {
-        d.code == crate::model::SYNTAX_ERROR_CODE
+        d.code == lingo_model::SYNTAX_ERROR_CODE
             && d.span.start.offset <= offset
             && offset < d.span.end.offset
     })
@@ -350,13 +350,13 @@ pub(crate) fn subject_of(
     definition: &Definition,
 ) -> Result<Subject, AnalysisError> {
     match &definition.target {
-        crate::resolve::Target::Symbol { file, index } => Ok(Subject::Symbol(SymbolRef {
+        lingo_resolve::Target::Symbol { file, index } => Ok(Subject::Symbol(SymbolRef {
             file: table.file_number(&file.path).ok_or_else(|| {
                 AnalysisError::Internal(format!("{} missing from the table", file.path))
             })?,
             symbol: *index as u32,
         })),
-        crate::resolve::Target::Local { file, index } => Ok(Subject::Local {
+        lingo_resolve::Target::Local { file, index } => Ok(Subject::Local {
             file: file.clone(),
             index: *index,
         }),

@@ -9,9 +9,9 @@ use serde::Serialize;
 use super::references::Completeness;
 use super::view::{Range, SymbolView, rounded};
 use super::{Analysis, AnalysisError, Incompleteness, Target};
-use crate::graph::{CodeGraph, EdgeKind, Node, Site};
-use crate::model::ReferenceKind;
-use crate::resolve::{Resolution, SymbolRef, SymbolTable};
+use lingo_model::ReferenceKind;
+use lingo_resolve::graph::{CodeGraph, EdgeKind, Node, Site};
+use lingo_resolve::{Resolution, SymbolRef, SymbolTable};
 
 /// Levels a hierarchy goes down at most.
 pub const MAX_DEPTH: usize = 5;
