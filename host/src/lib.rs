@@ -8,13 +8,13 @@ pub mod history;
 pub mod mcp;
 pub mod plugin_kit;
 pub mod projects;
-pub mod refactor;
 pub mod tools;
 
 pub use lingo_analysis as analysis;
 pub use lingo_index as workspace;
 pub use lingo_model as model;
 pub use lingo_model::{budget, name, suggest, sync, validate};
+pub use lingo_refactor as refactor;
 pub use lingo_resolve as resolve;
 pub use lingo_resolve::graph;
 pub use lingo_runtime as runtime;

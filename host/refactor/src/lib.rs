@@ -1,3 +1,7 @@
+//! lingo-refactor: the refactoring planner. Plans, checksums, atomic
+//! apply, rollback and receipts, built on `lingo-analysis`. Never imports
+//! the analyses, tools or the protocol.
+//!
 //! The refactoring planner (API boundary for the refactoring tools): plans
 //! made from the analysis layer — the same references `find_references`
 //! answers — as LSP `WorkspaceEdit`s with checksums and warnings, checked

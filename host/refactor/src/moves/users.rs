@@ -11,14 +11,14 @@ use super::Counts;
 use super::declaration::{not_moveable, plugin_refusal};
 use super::modules::Modules;
 use super::needs::{add_import, module_binding};
-use crate::analysis::{Analysis, SiteView};
-use crate::model::{FileFacts, Import, ImportKind, ModuleIdentity, Symbol};
-use crate::refactor::RefactorError;
-use crate::refactor::edit;
-use crate::refactor::plan::{self, Warning, warning};
-use crate::resolve::Resolution;
-use crate::runtime::{LanguagePlugin, PluginError};
-use crate::workspace::FileEntry;
+use crate::RefactorError;
+use crate::edit;
+use crate::plan::{self, Warning, warning};
+use lingo_analysis::{Analysis, SiteView};
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, Import, ImportKind, ModuleIdentity, Symbol};
+use lingo_resolve::Resolution;
+use lingo_runtime::{LanguagePlugin, PluginError};
 
 /// The uses of the moved declaration outside it, by file.
 pub(super) struct Users {
@@ -58,7 +58,7 @@ impl Users {
         consolidating_into: Option<&str>,
     ) -> Result<Users, RefactorError> {
         let old_module_name = old_module.and_then(|m| m.path.rsplit(['/', '.', ':']).next());
-        let target = crate::analysis::Target::Position(crate::analysis::FilePosition {
+        let target = lingo_analysis::Target::Position(lingo_analysis::FilePosition {
             path: source.path.clone(),
             line: symbol.name_span.start.line.into(),
             character: symbol.name_span.start.character.into(),
@@ -101,7 +101,7 @@ impl Users {
             // else (a namespace import of a module re-exporting it) still
             // reaches it.
             let names_old_module = reference.is_some_and(|r| {
-                r.kind != crate::model::ReferenceKind::Import
+                r.kind != lingo_model::ReferenceKind::Import
                     && !r.is_member
                     && r.qualifier
                         .last()
@@ -114,11 +114,11 @@ impl Users {
                     qualifier: reference
                         .qualifier
                         .iter()
-                        .map(crate::model::Name::to_string)
+                        .map(lingo_model::Name::to_string)
                         .collect(),
                     place,
                 }),
-                Some(reference) if reference.kind == crate::model::ReferenceKind::Import => {}
+                Some(reference) if reference.kind == lingo_model::ReferenceKind::Import => {}
                 _ => uses.bare.push(offset),
             }
         }
@@ -363,7 +363,7 @@ fn drop_unused_module_imports(
             let outside = r.span.start.offset < import.span.start.offset
                 || r.span.start.offset >= import.span.end.offset;
             outside
-                && r.kind != crate::model::ReferenceKind::Import
+                && r.kind != lingo_model::ReferenceKind::Import
                 && (r.name == binding || r.qualifier.first().is_some_and(|q| q == binding))
         });
         if of_old_module && !still_named {
@@ -404,10 +404,7 @@ fn qualifier_range(source: &str, used: &QualifiedUse, separator: &str) -> Option
 
 /// Where `import`'s module path is written inside its span: its only
 /// occurrence there.
-pub(in crate::refactor) fn module_path_span(
-    source: &str,
-    import: &Import,
-) -> Option<(usize, usize)> {
+pub(crate) fn module_path_span(source: &str, import: &Import) -> Option<(usize, usize)> {
     let (start, end) = (
         import.span.start.offset as usize,
         import.span.end.offset as usize,

@@ -12,11 +12,11 @@ use super::plan::{
     self, DocumentChange, DocumentId, Plan, RenameNames, TextDocumentEdit, TextEdit, Warning,
     warning,
 };
-use crate::analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
-use crate::budget::Exhausted;
-use crate::model::{FileFacts, Span, SymbolKind};
-use crate::resolve::{SymbolRef, is_type_kind};
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
+use lingo_model::{FileFacts, Span, SymbolKind};
+use lingo_resolve::{SymbolRef, is_type_kind};
 
 /// Longest new name accepted.
 const MAX_NAME_BYTES: usize = 256;
@@ -348,14 +348,16 @@ fn related_members(
         let mut next = Vec::new();
         for ty in frontier {
             for direction in [petgraph::Direction::Outgoing, petgraph::Direction::Incoming] {
-                for (edge, other) in graph.edges(crate::graph::Node::Symbol(ty), direction) {
+                for (edge, other) in graph.edges(lingo_resolve::graph::Node::Symbol(ty), direction)
+                {
                     if !matches!(
                         edge.kind,
-                        crate::graph::EdgeKind::Extends | crate::graph::EdgeKind::Implements
+                        lingo_resolve::graph::EdgeKind::Extends
+                            | lingo_resolve::graph::EdgeKind::Implements
                     ) {
                         continue;
                     }
-                    if let crate::graph::Node::Symbol(other) = other
+                    if let lingo_resolve::graph::Node::Symbol(other) = other
                         && seen.len() < MAX_TYPES
                         && seen.insert(other)
                     {
@@ -393,10 +395,10 @@ fn collect_sites(
     sites: &mut BTreeMap<String, BTreeSet<Site>>,
     guessed: &mut Vec<String>,
 ) -> Result<(), RefactorError> {
-    let mut by_file: BTreeMap<&str, Vec<crate::analysis::Range>> = BTreeMap::new();
+    let mut by_file: BTreeMap<&str, Vec<lingo_analysis::Range>> = BTreeMap::new();
     for site in &references.sites {
         let certain =
-            site.resolution != crate::resolve::Resolution::NameOnly && site.confidence >= 1.0;
+            site.resolution != lingo_resolve::Resolution::NameOnly && site.confidence >= 1.0;
         if certain {
             by_file
                 .entry(&site.site.file_path)
@@ -409,7 +411,7 @@ fn collect_sites(
     for (path, ranges) in by_file {
         let file = analysis.file(path)?;
         let index = LineIndex::new(&file.source);
-        let offset = |point: crate::analysis::RangePoint| {
+        let offset = |point: lingo_analysis::RangePoint| {
             index.offset(plan::Position {
                 line: point.line,
                 character: point.character,
@@ -509,7 +511,7 @@ fn check_name_shape(new_name: &str, old_name: &str) -> Result<(), RefactorError>
 /// The file's text is its bytes (valid UTF-8), so edits made on the text
 /// write exactly what they say.
 pub(super) fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
-    let sha = crate::workspace::transaction::sha256_hex(file.source.as_bytes());
+    let sha = lingo_index::transaction::sha256_hex(file.source.as_bytes());
     if sha != file.sha256 {
         return Err(RefactorError::NotEditable {
             path: file.path.clone(),

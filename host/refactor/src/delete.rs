@@ -14,11 +14,11 @@ use super::edit;
 use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
-use crate::analysis::{Analysis, SiteView};
-use crate::graph::{EdgeKind, Node};
-use crate::model::{FileFacts, Import, ImportKind, ReferenceKind};
-use crate::resolve::{SymbolRef, Target};
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, SiteView};
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, Import, ImportKind, ReferenceKind};
+use lingo_resolve::graph::{EdgeKind, Node};
+use lingo_resolve::{SymbolRef, Target};
 
 /// What `delete` removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub fn plan_delete(analysis: &Analysis, request: &DeleteRequest) -> Result<Plan,
 pub struct UnusedImport {
     pub path: String,
     /// The import, or the name inside it.
-    pub span: crate::model::Span,
+    pub span: lingo_model::Span,
     pub module_path: String,
     /// The name, when only it is unused.
     pub name: Option<String>,
@@ -297,7 +297,7 @@ pub(super) fn unused_in(
             continue;
         }
         referenced.insert(reference.name.as_str());
-        referenced.extend(reference.qualifier.iter().map(crate::model::Name::as_str));
+        referenced.extend(reference.qualifier.iter().map(lingo_model::Name::as_str));
     }
     let mentioned = |name: &str| referenced.contains(name) || words.contains(name);
     let member_calls: HashSet<&str> = facts
@@ -460,7 +460,7 @@ fn imported_declarations(
     analysis: &Analysis,
     file: &Arc<FileEntry>,
     facts: &FileFacts,
-    span: crate::model::Span,
+    span: lingo_model::Span,
 ) -> Option<Vec<SymbolRef>> {
     let table = analysis.table();
     let resolver = analysis.resolver();

@@ -18,9 +18,9 @@ use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, RenameNames, TextDocumentEdit,
 };
 use super::rename::{RenameKind, RenameRequest, check_editable, plan_rename};
-use crate::analysis::{Analysis, FilePosition, Target};
-use crate::model::{ModuleIdentity, ModuleLayout, SymbolKind};
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, FilePosition, Target};
+use lingo_index::FileEntry;
+use lingo_model::{ModuleIdentity, ModuleLayout, SymbolKind};
 
 /// The longest file or folder name a new path may hold (what file systems
 /// allow).
@@ -205,7 +205,7 @@ pub fn plan_path_rename(
                         reason: e.to_string(),
                     }
                 })?;
-                crate::workspace::transaction::sha256_hex(&bytes)
+                lingo_index::transaction::sha256_hex(&bytes)
             }
         };
         checksums.insert(file.from.clone(), plan::checksum(&sha));
@@ -249,7 +249,7 @@ pub fn plan_path_rename(
 /// The new path: `to` resolved inside the root, or a bare name beside
 /// `from`.
 fn new_path(
-    workspace: &crate::workspace::Workspace,
+    workspace: &lingo_index::Workspace,
     from: &str,
     to: &str,
 ) -> Result<String, RefactorError> {

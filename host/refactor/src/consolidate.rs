@@ -15,8 +15,8 @@ use super::moves::{MoveRequest, MoveSource, plan_move};
 use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
-use crate::analysis::Analysis;
-use crate::model::{FileFacts, ModuleLayout, Span, SymbolKind};
+use lingo_analysis::Analysis;
+use lingo_model::{FileFacts, ModuleLayout, Span, SymbolKind};
 
 /// Files' texts after some steps (`None`: deleted).
 type Texts = BTreeMap<String, Option<String>>;
@@ -296,16 +296,16 @@ fn drop_module_declaration(
 /// the declaration itself.
 fn uses_of_module(
     analysis: &Analysis,
-    file: &crate::workspace::FileEntry,
-    declaration: &crate::model::Symbol,
+    file: &lingo_index::FileEntry,
+    declaration: &lingo_model::Symbol,
 ) -> Result<Vec<String>, RefactorError> {
-    let target = crate::analysis::Target::Position(crate::analysis::FilePosition {
+    let target = lingo_analysis::Target::Position(lingo_analysis::FilePosition {
         path: file.path.clone(),
         line: declaration.name_span.start.line.into(),
         character: declaration.name_span.start.character.into(),
     });
     let references = analysis.references(&target)?;
-    let within = |span: &Span, path: &str, point: &crate::analysis::RangePoint| {
+    let within = |span: &Span, path: &str, point: &lingo_analysis::RangePoint| {
         path == file.path && span.start.line <= point.line && point.line <= span.end.line
     };
     Ok(references

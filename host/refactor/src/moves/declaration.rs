@@ -8,11 +8,11 @@ use std::sync::Arc;
 use super::modules::{Modules, declared_module};
 use super::target::Target;
 use super::{MODULE_KINDS, MoveSource, TYPE_KINDS};
-use crate::analysis::Analysis;
-use crate::model::{FileFacts, ModuleLayout, Span, Symbol, SymbolKind};
-use crate::refactor::RefactorError;
-use crate::runtime::{LanguagePlugin, PluginError};
-use crate::workspace::FileEntry;
+use crate::RefactorError;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, ModuleLayout, Span, Symbol, SymbolKind};
+use lingo_runtime::{LanguagePlugin, PluginError};
 
 /// The declaration `source` names in `facts`.
 pub(super) fn find_declaration(
@@ -103,7 +103,7 @@ pub(super) fn find_declaration(
                     path: file.path.clone(),
                     name: name.clone(),
                     line: *line,
-                    nearby: crate::suggest::similar(
+                    nearby: lingo_model::suggest::similar(
                         simple,
                         facts.symbols.iter().map(|s| s.name.as_str()),
                         3,

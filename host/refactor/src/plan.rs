@@ -35,8 +35,8 @@ pub struct Range {
     pub end: Position,
 }
 
-impl From<&crate::model::Span> for Range {
-    fn from(span: &crate::model::Span) -> Self {
+impl From<&lingo_model::Span> for Range {
+    fn from(span: &lingo_model::Span) -> Self {
         Range {
             start: Position {
                 line: span.start.line,

@@ -13,9 +13,9 @@ use super::edit;
 use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
-use crate::analysis::Analysis;
-use crate::model::{ModuleLayout, Span, Symbol, SymbolKind};
-use crate::workspace::FileEntry;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::{ModuleLayout, Span, Symbol, SymbolKind};
 
 mod declaration;
 mod modules;
@@ -473,7 +473,7 @@ fn qualified_source(
     let lines = edit::LineIndex::new(&qualified);
     let end_point = lines.position(new_end);
     let mut span = symbol.span;
-    span.end = crate::model::Position {
+    span.end = lingo_model::Position {
         line: end_point.line,
         character: end_point.character,
         offset: new_end as u32,

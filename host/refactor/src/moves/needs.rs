@@ -9,15 +9,15 @@ use std::sync::Arc;
 use super::MODULE_KINDS;
 use super::declaration::{at_module_level, plugin_refusal};
 use super::modules::{Modules, declared_module};
-use crate::analysis::Analysis;
-use crate::model::{
+use crate::RefactorError;
+use crate::edit;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::{
     FileFacts, Import, ImportKind, ModuleIdentity, ModuleLayout, Span, Symbol, Visibility,
 };
-use crate::refactor::RefactorError;
-use crate::refactor::edit;
-use crate::resolve::Target as Resolved;
-use crate::runtime::{LanguagePlugin, PluginError};
-use crate::workspace::FileEntry;
+use lingo_resolve::Target as Resolved;
+use lingo_runtime::{LanguagePlugin, PluginError};
 
 /// What the moved text uses from its old surroundings.
 pub(super) struct Needs {
@@ -46,7 +46,7 @@ pub(super) fn module_binding(
     (path, text): (&str, &str),
     specifier: &str,
     names: &[String],
-    manifests: &[crate::model::Manifest],
+    manifests: &[lingo_model::Manifest],
 ) -> Result<Option<String>, PluginError> {
     let imported = add_import(plugin, path, text, specifier, names)?;
     let facts = plugin.analyze(path, &imported, manifests)?;
@@ -99,7 +99,7 @@ impl Needs {
                 ImportKind::Glob => import.names.iter().map(|n| n.name.clone()).collect(),
                 _ => {
                     let bound = bound_names(import);
-                    let wanted: Vec<&crate::model::ImportedName> = import
+                    let wanted: Vec<&lingo_model::ImportedName> = import
                         .names
                         .iter()
                         .filter(|n| used.contains(n.local_name()))
@@ -253,7 +253,7 @@ impl Reached {
                 }
                 let bare = reference.qualifier.is_empty()
                     && !reference.is_member
-                    && reference.kind != crate::model::ReferenceKind::Import;
+                    && reference.kind != lingo_model::ReferenceKind::Import;
                 if bare && layout.follows_paths() {
                     reached.sites.push((
                         reference.span.start.offset as usize,
@@ -381,10 +381,7 @@ pub(super) fn respecified(
 }
 
 /// The identity a workspace module's files state for it.
-pub(in crate::refactor) fn module_identity(
-    analysis: &Analysis,
-    module: &str,
-) -> Option<ModuleIdentity> {
+pub(crate) fn module_identity(analysis: &Analysis, module: &str) -> Option<ModuleIdentity> {
     let paths = analysis.snapshot().modules.get(module)?;
     paths.iter().find_map(|path| {
         let file = analysis.snapshot().file(path)?;

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::declaration::at_module_level;
 use super::modules::{declared_module, namespace_name};
 use super::{MODULE_KINDS, MoveRequest};
-use crate::analysis::Analysis;
-use crate::model::{ModuleLayout, Symbol};
-use crate::refactor::RefactorError;
-use crate::workspace::FileEntry;
+use crate::RefactorError;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::{ModuleLayout, Symbol};
 
 /// The file a declaration moves into.
 pub(super) struct Target {
@@ -127,7 +127,7 @@ pub(super) fn module_file(
     else {
         let mut reason = "no module of the workspace answers to it".to_string();
         let nearby =
-            crate::suggest::similar(module, snapshot.modules.keys().map(String::as_str), 3);
+            lingo_model::suggest::similar(module, snapshot.modules.keys().map(String::as_str), 3);
         if !nearby.is_empty() {
             reason.push_str(&format!(" (did you mean {}?)", nearby.join(", ")));
         }

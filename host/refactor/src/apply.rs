@@ -13,9 +13,9 @@ use serde::Serialize;
 use super::RefactorError;
 use super::edit;
 use super::plan::{self, DocumentChange, FileOperation, Plan, Warning, warning};
-use crate::analysis::AnalysisError;
-use crate::workspace::transaction::{Committed, FileChange, sha256_hex};
-use crate::workspace::{Snapshot, Workspace, WorkspaceError};
+use lingo_analysis::AnalysisError;
+use lingo_index::transaction::{Committed, FileChange, sha256_hex};
+use lingo_index::{Snapshot, Workspace, WorkspaceError};
 
 /// Sites listed in a receipt at most.
 const MAX_RECEIPT_SITES: usize = 20;

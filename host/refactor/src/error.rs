@@ -3,12 +3,12 @@
 
 use serde_json::{Value, json};
 
-use crate::analysis::AnalysisError;
-use crate::workspace::transaction::TransactionError;
+use lingo_analysis::AnalysisError;
+use lingo_index::transaction::TransactionError;
 
 /// A request cut short while it waited for the name table or the graph.
-impl From<crate::budget::Exhausted> for RefactorError {
-    fn from(exhausted: crate::budget::Exhausted) -> Self {
+impl From<lingo_model::budget::Exhausted> for RefactorError {
+    fn from(exhausted: lingo_model::budget::Exhausted) -> Self {
         RefactorError::Analysis(exhausted.into())
     }
 }
@@ -328,8 +328,8 @@ impl From<TransactionError> for RefactorError {
     }
 }
 
-impl From<crate::workspace::WorkspaceError> for RefactorError {
-    fn from(error: crate::workspace::WorkspaceError) -> Self {
+impl From<lingo_index::WorkspaceError> for RefactorError {
+    fn from(error: lingo_index::WorkspaceError) -> Self {
         RefactorError::Analysis(error.into())
     }
 }

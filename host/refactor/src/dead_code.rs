@@ -10,9 +10,9 @@ use super::RefactorError;
 use super::delete::{Removal, remove, unused_in};
 use super::edit;
 use super::plan::{DocumentChange, DocumentId, TextDocumentEdit, Warning, warning};
-use crate::analysis::{Analysis, DeadDeclaration, SymbolRef};
-use crate::model::FileFacts;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, DeadDeclaration, SymbolRef};
+use lingo_index::FileEntry;
+use lingo_model::FileFacts;
 
 /// The edits deleting the dead code of `files`, and the warnings: what was
 /// kept and why, and whether the judgement could see everything.

@@ -5,10 +5,10 @@
 use super::declaration::qualified_name;
 use super::target::Target;
 use super::{MODULE_KINDS, MoveRequest};
-use crate::analysis::Analysis;
-use crate::model::{FileFacts, ModuleIdentity, ModuleLayout, SymbolKind};
-use crate::refactor::RefactorError;
-use crate::workspace::FileEntry;
+use crate::RefactorError;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, ModuleIdentity, ModuleLayout, SymbolKind};
 
 /// The modules the declaration leaves and joins.
 pub(super) struct Modules {
