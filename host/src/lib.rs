@@ -1,16 +1,16 @@
 //! lingo: a code-intelligence MCP server whose languages are sandboxed
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
-pub mod analyze;
 pub mod conformance;
 pub mod error;
-pub mod history;
 pub mod mcp;
 pub mod plugin_kit;
 pub mod projects;
 pub mod tools;
 
 pub use lingo_analysis as analysis;
+pub use lingo_analyze as analyze;
+pub use lingo_analyze::history;
 pub use lingo_index as workspace;
 pub use lingo_model as model;
 pub use lingo_model::{budget, name, suggest, sync, validate};

@@ -23,10 +23,10 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{DuplicatesRequest, duplicates};
-use crate::analysis::{Analysis, Coupling};
-use crate::budget::Exhausted;
 use crate::history::History;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, Coupling};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The weights of the factors, in the order the factors are listed.
 pub const WEIGHTS: [(&str, f64); 4] = [
@@ -106,7 +106,7 @@ pub fn defect_probability(
 
 /// The history the churn factor reads ([`CHURN_DAYS`] days), or why not.
 pub fn churn_history(analysis: &Analysis) -> Result<History, String> {
-    let since = crate::refactor::plan::now_seconds() - i64::from(CHURN_DAYS) * 86_400;
+    let since = lingo_refactor::plan::now_seconds() - i64::from(CHURN_DAYS) * 86_400;
     crate::history::since(analysis.workspace().root(), since).map_err(|e| e.to_string())
 }
 

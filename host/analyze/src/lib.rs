@@ -1,3 +1,8 @@
+//! lingo-analyze: the `analyze_*` analyses and their reports (SARIF,
+//! JUnit, the quality gate), and the git history they read. Built on
+//! `lingo-analysis` and `lingo-refactor`; never imports tools or the
+//! protocol.
+//!
 //! The analysis engine (API boundary for the `analyze_*` tools): typemill's
 //! unified analysis envelope (a scope of files, findings with a severity,
 //! a location, metrics and suggestions whose `refactor_call` is a lingo
@@ -15,6 +20,7 @@ mod dependencies;
 mod documentation;
 mod duplicates;
 mod gate;
+pub mod history;
 mod module_deps;
 mod names;
 mod quality;
@@ -33,8 +39,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::analysis::{Analysis, AnalysisError, Range};
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, AnalysisError, Range};
+use lingo_index::FileEntry;
 
 pub use churn::{ChurnReport, churn};
 pub use cycles::{CYCLE_KINDS, cycles};
@@ -307,7 +313,7 @@ pub fn result(
             kind: kind.to_string(),
             scope,
             language,
-            timestamp: crate::refactor::plan::now_rfc3339(),
+            timestamp: lingo_refactor::plan::now_rfc3339(),
             thresholds: found.thresholds,
             generation: analysis.generation(),
             incomplete_reasons: found.incomplete_reasons,
@@ -319,14 +325,14 @@ pub fn result(
 /// qualified name).
 fn declaration_finding(
     file: &FileEntry,
-    facts: &crate::model::FileFacts,
+    facts: &lingo_model::FileFacts,
     index: usize,
     (kind, severity): (&'static str, Severity),
     metrics: Map<String, Value>,
     message: impl FnOnce(&str) -> String,
 ) -> Finding {
     let symbol = &facts.symbols[index];
-    let name = crate::analysis::qualified_name(file, index, symbol);
+    let name = lingo_analysis::qualified_name(file, index, symbol);
     Finding {
         id: String::new(),
         kind,
@@ -351,7 +357,7 @@ fn declaration_finding(
 /// when the share is at most `medium_at`. `metrics` gets `coverage_ratio`.
 fn share_finding(
     file: &FileEntry,
-    facts: &crate::model::FileFacts,
+    facts: &lingo_model::FileFacts,
     (first, kind): (usize, &'static str),
     (passing, total, medium_at): (usize, usize, f64),
     mut metrics: Map<String, Value>,
@@ -384,8 +390,8 @@ fn share_finding(
 /// The declarations of `facts` its plugin names entry points of one of
 /// `kinds`.
 fn entry_points_of(
-    facts: &crate::model::FileFacts,
-    kinds: &[crate::model::EntryPointKind],
+    facts: &lingo_model::FileFacts,
+    kinds: &[lingo_model::EntryPointKind],
 ) -> std::collections::HashSet<u32> {
     facts
         .entry_points
@@ -408,7 +414,7 @@ fn symbol_count(files: &[Arc<FileEntry>]) -> usize {
 /// The empty range at the start of a file (where a finding about a whole
 /// file or folder is placed).
 fn start_of_file() -> Range {
-    let start = crate::analysis::RangePoint {
+    let start = lingo_analysis::RangePoint {
         line: 0,
         character: 0,
     };
@@ -416,6 +422,6 @@ fn start_of_file() -> Range {
 }
 
 /// The lowercase LSP kind of a symbol kind (`function`, `class`).
-fn kind_word(kind: crate::model::SymbolKind) -> String {
+fn kind_word(kind: lingo_model::SymbolKind) -> String {
     kind.as_str().to_ascii_lowercase()
 }

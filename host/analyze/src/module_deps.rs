@@ -17,9 +17,9 @@ use petgraph::Direction;
 use petgraph::graph::NodeIndex;
 use serde::Serialize;
 
-use crate::analysis::{Analysis, GraphLevel};
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, GraphLevel};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The most items each list holds (the counts cover all).
 const MAX_LISTED: usize = 200;

@@ -21,12 +21,12 @@ use petgraph::Direction;
 use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity, declaration_finding, kind_word};
-use crate::analysis::Analysis;
-use crate::budget::Exhausted;
-use crate::graph::{EdgeKind, Node};
-use crate::model::{SymbolKind, Visibility};
-use crate::resolve::SymbolRef;
-use crate::workspace::FileEntry;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
+use lingo_model::{SymbolKind, Visibility};
+use lingo_resolve::SymbolRef;
+use lingo_resolve::graph::{EdgeKind, Node};
 
 /// The kinds served.
 pub const STRUCTURE_KINDS: &[&str] = &[

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde_json::{Map, json};
 
 use super::{Finding, Found, Location, Severity, symbol_count};
-use crate::analysis::Range;
-use crate::workspace::FileEntry;
+use lingo_analysis::Range;
+use lingo_index::FileEntry;
 
 /// The unreachable code of `files`; files whose plugin cannot say are
 /// listed as not analysed.
@@ -17,11 +17,11 @@ pub fn unreachable_code(files: &[Arc<FileEntry>]) -> Found {
     let mut unread = Vec::new();
     let total = files.len() as u64;
     for (done, file) in files.iter().enumerate() {
-        if crate::budget::check().is_err() {
+        if lingo_model::budget::check().is_err() {
             unread.push(format!("{}: the request's budget ran out", file.path));
             continue;
         }
-        crate::budget::progress("finding unreachable code", done as u64 + 1, total);
+        lingo_model::budget::progress("finding unreachable code", done as u64 + 1, total);
         let spans = match file.plugin.unreachable(&file.path, &file.source) {
             Ok(spans) => spans,
             Err(e) => {
@@ -29,11 +29,11 @@ pub fn unreachable_code(files: &[Arc<FileEntry>]) -> Found {
                 continue;
             }
         };
-        let (spans, report) = crate::validate::check_unreachable(spans, &file.source);
+        let (spans, report) = lingo_model::validate::check_unreachable(spans, &file.source);
         if !report.is_clean() {
             file.plugin.note_failure(
                 "unreachable",
-                &crate::runtime::PluginError::InvalidOutput {
+                &lingo_runtime::PluginError::InvalidOutput {
                     plugin: file.plugin.info().name.clone(),
                     rules: report.broken_rules(),
                 },

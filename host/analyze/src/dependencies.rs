@@ -28,9 +28,9 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity};
-use crate::analysis::{Analysis, GraphLevel};
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, GraphLevel};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The kinds served.
 pub const DEPENDENCY_KINDS: &[&str] = &[

@@ -28,8 +28,8 @@ use std::sync::Arc;
 use serde_json::{Map, json};
 
 use super::{Finding, Severity, Thresholds, declaration_finding};
-use crate::model::SymbolKind;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::SymbolKind;
 
 /// Short names that read as words.
 const SHORT_WORDS: &[&str] = &[
@@ -187,7 +187,7 @@ impl Case {
 /// The readability findings of `files`.
 pub fn readability(files: &[Arc<FileEntry>], t: &Thresholds) -> Vec<Finding> {
     // The case styles of each (language, kind), counted.
-    type Key = (String, SymbolKind, crate::model::Visibility);
+    type Key = (String, SymbolKind, lingo_model::Visibility);
     let mut styles: HashMap<Key, HashMap<Case, usize>> = HashMap::new();
     for file in files {
         let Ok(facts) = file.facts() else { continue };

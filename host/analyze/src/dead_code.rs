@@ -14,9 +14,9 @@ use super::{
     Finding, Found, Location, RefactorCall, Severity, Suggestion, SymbolIdentifier, kind_word,
     symbol_count,
 };
-use crate::analysis::{Analysis, DeadDeclaration, Range};
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, DeadDeclaration, Range};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The kinds served.
 pub const DEAD_CODE_KINDS: &[&str] = &[
@@ -52,7 +52,7 @@ pub fn dead_code(
     let mut findings = Vec::new();
     let mut incomplete_reasons = Vec::new();
     if kind == "unused_imports" {
-        for unused in crate::refactor::unused_imports(analysis, files) {
+        for unused in lingo_refactor::unused_imports(analysis, files) {
             let what = match &unused.name {
                 Some(name) => format!("`{name}` of `{}`", unused.module_path),
                 None => format!("`{}`", unused.module_path),

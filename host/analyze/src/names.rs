@@ -25,8 +25,8 @@ use std::sync::Arc;
 use rphonetic::DoubleMetaphone;
 use serde::Serialize;
 
-use crate::model::SymbolKind;
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::SymbolKind;
 
 /// Which declarations to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,11 +12,11 @@ use petgraph::Direction;
 use serde_json::{Map, json};
 
 use super::{Found, Severity, declaration_finding, entry_points_of, share_finding};
-use crate::analysis::{Analysis, SymbolRef};
-use crate::budget::Exhausted;
-use crate::graph::Node;
-use crate::model::{EntryPointKind, SymbolKind, Visibility};
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, SymbolRef};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
+use lingo_model::{EntryPointKind, SymbolKind, Visibility};
+use lingo_resolve::graph::Node;
 
 /// The kinds served.
 pub const TEST_KINDS: &[&str] = &["untested", "coverage"];

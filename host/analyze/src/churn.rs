@@ -14,8 +14,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::history::{self, History, HistoryError};
-use crate::refactor::plan::{now_seconds, rfc3339};
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_refactor::plan::{now_seconds, rfc3339};
 
 /// One file's churn.
 #[derive(Debug, Clone, Serialize)]

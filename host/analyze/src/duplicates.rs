@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
-use crate::analysis::clones::{self, CloneKind, CloneOptions, TokenFile};
-use crate::model::Token;
-use crate::workspace::FileEntry;
+use lingo_analysis::clones::{self, CloneKind, CloneOptions, TokenFile};
+use lingo_index::FileEntry;
+use lingo_model::Token;
 
 /// Which clones to report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,7 +300,7 @@ pub fn duplicates_of(lexed: &LexedFiles, request: &DuplicatesRequest) -> Duplica
 }
 
 /// A plugin's checked tokens of a file, or why there are none.
-type Lexed = Result<(Vec<Token>, crate::validate::Report), String>;
+type Lexed = Result<(Vec<Token>, lingo_model::validate::Report), String>;
 
 /// The tokens of every file, asked of the plugins on a few threads (each
 /// call parses the file again inside the plugin's sandbox).
@@ -313,7 +313,7 @@ fn lex_all(files: &[Arc<FileEntry>]) -> Vec<Lexed> {
     let finished = AtomicUsize::new(0);
     // The request's budget: its progress and its cancellation reach the
     // workers, which are threads of their own.
-    let budget = crate::budget::current();
+    let budget = lingo_model::budget::current();
     let total = files.len() as u64;
     let mut results: Vec<Option<Lexed>> = vec![None; files.len()];
     let chunks: Vec<Vec<(usize, Lexed)>> = std::thread::scope(|scope| {
@@ -356,11 +356,11 @@ fn lex(file: &FileEntry) -> Lexed {
         .plugin
         .tokens(&file.path, &file.source)
         .map_err(|e| e.to_string())?;
-    let (tokens, report) = crate::validate::check_tokens(tokens, &file.source);
+    let (tokens, report) = lingo_model::validate::check_tokens(tokens, &file.source);
     if !report.is_clean() {
         file.plugin.note_failure(
             "tokens",
-            &crate::runtime::PluginError::InvalidOutput {
+            &lingo_runtime::PluginError::InvalidOutput {
                 plugin: file.plugin.info().name.clone(),
                 rules: report.broken_rules(),
             },

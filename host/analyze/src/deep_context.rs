@@ -35,9 +35,9 @@ use super::{
     Severity, churn, churn_history, complexity_report, dead_code, debt, defect_probability_of,
     duplicates_of, lex_files,
 };
-use crate::analysis::Analysis;
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::Analysis;
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The analyses a deep context may include, in the order they run.
 pub const DEEP_ANALYSES: [&str; 8] = [
@@ -169,7 +169,7 @@ pub fn deep_context(
             milliseconds: started.elapsed().as_millis(),
         });
         let done = timings.iter().filter(|t| t.analysis != "tokens").count() as u64;
-        crate::budget::progress("analyses", done, steps);
+        lingo_model::budget::progress("analyses", done, steps);
     };
     if wants("ast") {
         let started = Instant::now();
@@ -275,7 +275,7 @@ pub fn deep_context(
     }
     let scorecard = scorecard(files, &parts);
     Ok(DeepContext {
-        generated_at: crate::refactor::plan::now_rfc3339(),
+        generated_at: lingo_refactor::plan::now_rfc3339(),
         analyses_run: request.analyses.clone(),
         timings,
         file_tree: file_tree(files, &parts, request.max_depth),

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde_json::{Map, json};
 
 use super::{Found, Severity, declaration_finding, entry_points_of, share_finding};
-use crate::model::{EntryPointKind, FileFacts, SymbolKind, Visibility};
-use crate::workspace::FileEntry;
+use lingo_index::FileEntry;
+use lingo_model::{EntryPointKind, FileFacts, SymbolKind, Visibility};
 
 /// The kinds served.
 pub const DOCUMENTATION_KINDS: &[&str] = &["missing", "coverage", "todos"];
@@ -144,7 +144,7 @@ fn todos(files: &[Arc<FileEntry>]) -> Found {
                     "line": i.line, "marker": i.marker, "category": i.category, "text": i.text,
                 })).collect::<Vec<_>>()),
             );
-            let point = crate::analysis::RangePoint {
+            let point = lingo_analysis::RangePoint {
                 line: worst.line - 1,
                 character: 0,
             };
@@ -154,7 +154,7 @@ fn todos(files: &[Arc<FileEntry>]) -> Found {
                 severity: worst.severity,
                 location: super::Location {
                     file_path: path.to_string(),
-                    range: crate::analysis::Range {
+                    range: lingo_analysis::Range {
                         start: point,
                         end: point,
                     },

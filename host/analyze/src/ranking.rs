@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::analysis::qualified_name;
-use crate::model::FunctionMetrics;
-use crate::workspace::FileEntry;
+use lingo_analysis::qualified_name;
+use lingo_index::FileEntry;
+use lingo_model::FunctionMetrics;
 
 /// One function over a limit.
 #[derive(Debug, Clone, Serialize)]
@@ -191,7 +191,7 @@ pub fn complexity_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Halstead;
+    use lingo_model::Halstead;
 
     #[test]
     fn halstead_effort_is_difficulty_times_volume() {

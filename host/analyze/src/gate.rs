@@ -11,9 +11,9 @@ use super::{
     DuplicatesReport, DuplicatesRequest, Thresholds, churn_history, defect_probability_of,
     duplicates, quality,
 };
-use crate::analysis::{Analysis, Range, RangePoint};
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, Range, RangePoint};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// Thresholds a project sets in `lingo.toml` (`[quality_gate]`), which the
 /// gate applies where a call gives none.

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::LexedFiles;
 use super::Severity;
-use crate::model::TokenKind;
+use lingo_model::TokenKind;
 
 /// The markers, their category and severity.
 const MARKERS: &[(&str, &str, Severity)] = &[

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde_json::{Map, json};
 
 use super::{Finding, Found, Location, Severity};
-use crate::analysis::{Analysis, CycleLevel};
-use crate::budget::Exhausted;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, CycleLevel};
+use lingo_index::FileEntry;
+use lingo_model::budget::Exhausted;
 
 /// The kinds served.
 pub const CYCLE_KINDS: &[&str] = &["modules", "symbols"];

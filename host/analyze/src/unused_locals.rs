@@ -20,9 +20,9 @@ use std::sync::Arc;
 use serde_json::{Map, json};
 
 use super::{Finding, Location, Severity};
-use crate::analysis::Range;
-use crate::model::{FileFacts, Local};
-use crate::workspace::FileEntry;
+use lingo_analysis::Range;
+use lingo_index::FileEntry;
+use lingo_model::{FileFacts, Local};
 
 /// The unused locals of `files`: variables (and patterns' bindings), or
 /// parameters.
@@ -100,7 +100,7 @@ fn parameter_may_go(facts: &FileFacts, local: &Local) -> bool {
     let in_interface = symbol
         .container
         .and_then(|c| facts.symbols.get(c as usize))
-        .is_some_and(|c| c.kind == crate::model::SymbolKind::Interface);
+        .is_some_and(|c| c.kind == lingo_model::SymbolKind::Interface);
     let bodiless = symbol
         .modifiers
         .iter()

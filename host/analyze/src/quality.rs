@@ -9,9 +9,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Finding, Found, Location, Severity, SymbolIdentifier, kind_word};
-use crate::analysis::{Analysis, Range, qualified_name};
-use crate::model::FunctionMetrics;
-use crate::workspace::FileEntry;
+use lingo_analysis::{Analysis, Range, qualified_name};
+use lingo_index::FileEntry;
+use lingo_model::FunctionMetrics;
 
 /// The kinds served.
 pub const QUALITY_KINDS: &[&str] = &["complexity", "maintainability", "smells", "readability"];
@@ -267,7 +267,7 @@ fn maintainability(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Halstead;
+    use lingo_model::Halstead;
 
     fn function(
         cyclomatic: u32,
