@@ -2,11 +2,9 @@
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
 pub mod conformance;
-pub mod error;
 pub mod mcp;
 pub mod plugin_kit;
 pub mod projects;
-pub mod tools;
 
 pub use lingo_analysis as analysis;
 pub use lingo_analyze as analyze;
@@ -18,3 +16,5 @@ pub use lingo_refactor as refactor;
 pub use lingo_resolve as resolve;
 pub use lingo_resolve::graph;
 pub use lingo_runtime as runtime;
+pub use lingo_tools as tools;
+pub use lingo_tools::error;

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{Analysis, DependencyGraph, SymbolRef};
 use crate::error::ToolError;
+use lingo_analysis::{Analysis, DependencyGraph, SymbolRef};
 
 pub fn dependents_of() -> Tool {
     Tool {

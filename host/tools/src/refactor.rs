@@ -8,11 +8,12 @@ use serde_json::{Map, Value, json};
 
 use super::target::{self, to_json};
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{Analysis, FilePosition, SymbolQuery, Target};
 use crate::error::ToolError;
-use crate::refactor::{
-    self, ApplyOptions, DeleteKind, DeleteRequest, PathRenameRequest, Plan, RefactorError,
-    RenameKind, RenameRequest, apply_plan, plan_delete, plan_path_rename, plan_rename,
+use lingo_analysis::{Analysis, FilePosition, SymbolQuery, Target};
+use lingo_refactor::{
+    self as refactor, ApplyOptions, DeleteKind, DeleteRequest, PathRenameRequest, Plan,
+    RefactorError, RenameKind, RenameRequest, apply_plan, plan_delete, plan_path_rename,
+    plan_rename,
 };
 
 /// The options every refactoring tool reads, at the top level or inside
@@ -198,7 +199,7 @@ impl Options {
         ApplyOptions {
             force: self.force,
             validate_checksums: self.validate_checksums,
-            deadline: crate::budget::current()
+            deadline: lingo_model::budget::current()
                 .and_then(|b| b.remaining())
                 .map(|r| Instant::now() + r),
         }
@@ -228,7 +229,7 @@ fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         ToolError::InvalidParam {
             field: "kind".into(),
             reason: format!("`{kind_name}` is not one of {}", names.join(", ")),
-            suggestions: crate::suggest::similar(kind_name, names, 1),
+            suggestions: lingo_model::suggest::similar(kind_name, names, 1),
         }
     })?;
     let target = match args.value("target") {
@@ -314,7 +315,7 @@ fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             "`{kind_name}` is not one of {}",
             DeleteKind::NAMES.join(", ")
         ),
-        suggestions: crate::suggest::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
+        suggestions: lingo_model::suggest::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
     })?;
     let nested = target_path(args, "target.file_path")?;
     let path = match (args.str("path")?, nested, kind) {

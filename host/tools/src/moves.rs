@@ -1,7 +1,7 @@
 //! The move tools: `move` (typemill-api.md's envelope, answering a plan),
 //! `move_type_to_file` and `move_type_to_namespace` (roslyn-move-contracts.md's
 //! schemas, preview and answers), all adapters over
-//! `crate::refactor::plan_move`.
+//! `lingo_refactor::plan_move`.
 
 use std::time::Instant;
 
@@ -11,10 +11,10 @@ use super::output::{array_of, boolean, integer, object, string};
 use super::refactor::{Options, answer_plan, option_flag, options_schema, read_options};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
-use crate::analysis::Analysis;
 use crate::error::ToolError;
-use crate::refactor::plan::{DocumentChange, FileOperation};
-use crate::refactor::{
+use lingo_analysis::Analysis;
+use lingo_refactor::plan::{DocumentChange, FileOperation};
+use lingo_refactor::{
     ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, apply_plan,
     plan_consolidate, plan_move,
 };
@@ -99,7 +99,7 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         return Err(ToolError::InvalidParam {
             field: "kind".into(),
             reason: format!("`{kind}` is not one of {}", MOVE_KINDS.join(", ")),
-            suggestions: crate::suggest::similar(kind, MOVE_KINDS.iter().copied(), 1),
+            suggestions: lingo_model::suggest::similar(kind, MOVE_KINDS.iter().copied(), 1),
         });
     }
     let source = match args.value("source") {
@@ -333,10 +333,10 @@ fn answer_roslyn(
     if option_flag(args, "preview", false)? {
         return preview(&analysis, &outcome, &absolute);
     }
-    let apply = crate::refactor::ApplyOptions {
+    let apply = lingo_refactor::ApplyOptions {
         force: option_flag(args, "force", false)?,
         validate_checksums: true,
-        deadline: crate::budget::current()
+        deadline: lingo_model::budget::current()
             .and_then(|b| b.remaining())
             .map(|r| Instant::now() + r),
     };
@@ -382,7 +382,7 @@ fn symbol_json(moved: &Moved, absolute: &dyn Fn(&str) -> String) -> Value {
     let mut symbol = json!({
         "name": moved.name,
         "fullyQualifiedName": moved.qualified_name,
-        "kind": crate::refactor::kind_name(moved.kind),
+        "kind": lingo_refactor::kind_name(moved.kind),
         "previousLocation": location(&moved.previous, absolute),
         "newLocation": location(&moved.new, absolute),
     });
@@ -443,7 +443,7 @@ fn preview(
             DocumentChange::Edit(edit) => {
                 let path = &edit.text_document.uri;
                 let file = analysis.file(path)?;
-                let new = crate::refactor::apply_text_edits(&file.source, &edit.edits)
+                let new = lingo_refactor::apply_text_edits(&file.source, &edit.edits)
                     .map_err(|e| ToolError::invalid("plan", e.to_string()))?;
                 let description = if *path == outcome.moved.previous.path {
                     format!("Remove {name} declaration")
@@ -456,7 +456,7 @@ fn preview(
                     "file": absolute(path),
                     "changeType": "Modify",
                     "description": description,
-                    "diff": crate::refactor::unified_diff(path, &file.source, &new),
+                    "diff": lingo_refactor::unified_diff(path, &file.source, &new),
                 }));
             }
             DocumentChange::File(FileOperation::Create { uri, text }) => {

@@ -4,10 +4,10 @@ use serde_json::{Value, json};
 
 use super::target::{self, to_json};
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{Analysis, CallDirection};
 use crate::error::ToolError;
+use lingo_analysis::{Analysis, CallDirection};
 
-const MAX_DEPTH: u64 = crate::analysis::MAX_CALL_DEPTH as u64;
+const MAX_DEPTH: u64 = lingo_analysis::MAX_CALL_DEPTH as u64;
 
 pub fn tool() -> Tool {
     let mut properties = target::properties();
@@ -43,7 +43,11 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             return Err(ToolError::InvalidParam {
                 field: "direction".into(),
                 reason: format!("`{other}` is not one of incoming, outgoing, both"),
-                suggestions: crate::suggest::similar(other, ["incoming", "outgoing", "both"], 1),
+                suggestions: lingo_model::suggest::similar(
+                    other,
+                    ["incoming", "outgoing", "both"],
+                    1,
+                ),
             });
         }
     };

@@ -47,7 +47,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     let verbose = args.bool("verbose", false)?;
     let workspace = &context.workspace;
     // Health answers at once, whatever the index is doing.
-    let snapshot = workspace.fresh_within(crate::workspace::FILE_WAIT);
+    let snapshot = workspace.fresh_within(lingo_index::FILE_WAIT);
     let registry = workspace.registry();
     let plugins: Vec<Value> = registry
         .plugins()
@@ -122,7 +122,7 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             repaired_files += 1;
             if warnings.len() < MAX_WARNINGS {
                 warnings.push(json!({
-                    "code": crate::validate::INVALID_OUTPUT_CODE,
+                    "code": lingo_model::validate::INVALID_OUTPUT_CODE,
                     "message": format!("the plugin's facts for this file broke rules and were repaired: {}", file.repairs.join("; ")),
                     "path": file.path,
                     "plugin": file.plugin.info().name,
@@ -163,8 +163,8 @@ fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         "healthy": errors.is_empty(),
         "components": {
             "server": { "name": "lingo", "version": env!("CARGO_PKG_VERSION") },
-            "pluginAbi": crate::runtime::ABI_VERSION,
-            "supportedPluginAbis": crate::runtime::SUPPORTED_ABI,
+            "pluginAbi": lingo_runtime::ABI_VERSION,
+            "supportedPluginAbis": lingo_runtime::SUPPORTED_ABI,
             "plugins": plugins,
         },
         "workspace": workspace_json,

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
-use crate::suggest::similar;
+use lingo_model::suggest::similar;
 
 /// Longest string argument accepted (a name, a path), in bytes.
 pub const MAX_STRING_BYTES: usize = 4096;

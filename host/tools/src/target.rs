@@ -5,8 +5,8 @@
 use serde_json::{Map, Value, json};
 
 use super::Args;
-use crate::analysis::{FilePosition, SymbolQuery, Target};
 use crate::error::ToolError;
+use lingo_analysis::{FilePosition, SymbolQuery, Target};
 
 /// The input properties of [`target`], for tool schemas.
 pub fn properties() -> Map<String, Value> {

@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 use super::output::{array_of, integer, object, string};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
-use crate::analysis::Analysis;
-use crate::analyze::{
-    self, DEEP_ANALYSES, DeepRequest, Detection, DuplicatesRequest, NameScope, Scope, ScopeError,
-    ScopeKind,
-};
 use crate::error::ToolError;
+use lingo_analysis::Analysis;
+use lingo_analyze::{
+    self as analyze, DEEP_ANALYSES, DeepRequest, Detection, DuplicatesRequest, NameScope, Scope,
+    ScopeError, ScopeKind,
+};
 
 const DEFAULT_GROUPS: u64 = 100;
 const MAX_GROUPS: u64 = 5000;
@@ -59,7 +59,7 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
                 name.chars().take(32).collect::<String>(),
                 Detection::NAMES.join(", ")
             ),
-            suggestions: crate::suggest::similar(name, Detection::NAMES, 2),
+            suggestions: lingo_model::suggest::similar(name, Detection::NAMES, 2),
         })?,
     };
     let threshold = fraction(args, "threshold", 0.85)?;
@@ -271,7 +271,7 @@ fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, Tool
                 name.chars().take(32).collect::<String>(),
                 NameScope::NAMES.join(", ")
             ),
-            suggestions: crate::suggest::similar(name, NameScope::NAMES, 2),
+            suggestions: lingo_model::suggest::similar(name, NameScope::NAMES, 2),
         })?,
     };
     let top_k = args.limit("top_k", 10, 1000)?;
@@ -350,7 +350,7 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
                             name.chars().take(32).collect::<String>(),
                             DEEP_ANALYSES.join(", ")
                         ),
-                        suggestions: crate::suggest::similar(name, DEEP_ANALYSES, 2),
+                        suggestions: lingo_model::suggest::similar(name, DEEP_ANALYSES, 2),
                     })
             })
             .collect()
@@ -516,7 +516,7 @@ fn comprehensive_schema() -> Value {
 fn scoped_files(
     context: &ToolContext,
     args: &Args,
-) -> Result<Vec<std::sync::Arc<crate::workspace::FileEntry>>, ToolError> {
+) -> Result<Vec<std::sync::Arc<lingo_index::FileEntry>>, ToolError> {
     let owned = |field: &str| -> Result<Vec<String>, ToolError> {
         Ok(args
             .str_list(field)?

@@ -10,13 +10,13 @@ use serde_json::{Map, Value, json};
 use super::output::{array_of, boolean, integer, object, string};
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, text};
-use crate::analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
-use crate::analyze::{
-    self, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, Found, QUALITY_KINDS, Scope,
-    ScopeError, ScopeKind, TEST_KINDS, Thresholds,
-};
-use crate::budget::Exhausted;
 use crate::error::ToolError;
+use lingo_analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
+use lingo_analyze::{
+    self as analyze, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, Found, QUALITY_KINDS,
+    Scope, ScopeError, ScopeKind, TEST_KINDS, Thresholds,
+};
+use lingo_model::budget::Exhausted;
 
 const DEFAULT_LIMIT: u64 = 1000;
 const MAX_LIMIT: u64 = 5000;
@@ -202,7 +202,11 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
             return Err(ToolError::InvalidParam {
                 field: "level".into(),
                 reason: format!("`{other}` is not one of files, modules, symbols"),
-                suggestions: crate::suggest::similar(other, ["files", "modules", "symbols"], 1),
+                suggestions: lingo_model::suggest::similar(
+                    other,
+                    ["files", "modules", "symbols"],
+                    1,
+                ),
             });
         }
     };
@@ -213,7 +217,7 @@ fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
             return Err(ToolError::InvalidParam {
                 field: "metrics".into(),
                 reason: format!("`{metric}` is not one of {}", METRICS.join(", ")),
-                suggestions: crate::suggest::similar(metric, METRICS, 1),
+                suggestions: lingo_model::suggest::similar(metric, METRICS, 1),
             });
         }
     }
@@ -376,7 +380,7 @@ fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError
                 "`{toolchain}` is not a language of a loaded plugin ({})",
                 languages.join(", ")
             ),
-            suggestions: crate::suggest::similar(
+            suggestions: lingo_model::suggest::similar(
                 toolchain,
                 languages.iter().map(String::as_str),
                 2,
@@ -506,7 +510,7 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
             return Err(ToolError::InvalidParam {
                 field,
                 reason: format!("`{name}` is not an analysis a batch runs"),
-                suggestions: crate::suggest::similar(
+                suggestions: lingo_model::suggest::similar(
                     name,
                     tools
                         .iter()
@@ -580,7 +584,7 @@ fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError>
     match given.get("symbol_kinds") {
         None | Some(Value::Null) => {}
         Some(Value::Array(kinds)) => {
-            let known: Vec<String> = crate::model::SymbolKind::ALL
+            let known: Vec<String> = lingo_model::SymbolKind::ALL
                 .iter()
                 .map(|k| k.as_str().to_ascii_lowercase())
                 .collect();
@@ -592,7 +596,11 @@ fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError>
                         suggestions: kind
                             .as_str()
                             .map(|k| {
-                                crate::suggest::similar(k, known.iter().map(String::as_str), 2)
+                                lingo_model::suggest::similar(
+                                    k,
+                                    known.iter().map(String::as_str),
+                                    2,
+                                )
                             })
                             .unwrap_or_default(),
                     });
@@ -707,7 +715,7 @@ fn run(
     (category, kinds): (&'static str, &[&str]),
     analysis_of: impl FnOnce(
         &Analysis,
-        &[std::sync::Arc<crate::workspace::FileEntry>],
+        &[std::sync::Arc<lingo_index::FileEntry>],
         &str,
     ) -> Result<Found, Exhausted>,
 ) -> Result<Value, ToolError> {
@@ -720,7 +728,7 @@ fn run(
                 "`{kind}` is not one of {} (the kinds this analysis serves)",
                 kinds.join(", ")
             ),
-            suggestions: crate::suggest::similar(kind, kinds.iter().copied(), 1),
+            suggestions: lingo_model::suggest::similar(kind, kinds.iter().copied(), 1),
         });
     }
     let scope = scope(args)?;
@@ -800,7 +808,7 @@ fn read_thresholds<T>(
         thresholds = with(thresholds, key, number).ok_or_else(|| ToolError::UnknownParam {
             field: field.clone(),
             allowed: keys.iter().map(|k| k.to_string()).collect(),
-            suggestions: crate::suggest::similar(key, keys.iter().copied(), 1),
+            suggestions: lingo_model::suggest::similar(key, keys.iter().copied(), 1),
         })?;
     }
     Ok(thresholds)
@@ -849,7 +857,11 @@ fn scope(args: &Args) -> Result<Scope, ToolError> {
             return Err(ToolError::InvalidParam {
                 field: "scope.type".into(),
                 reason: format!("`{other}` is not one of workspace, directory, file"),
-                suggestions: crate::suggest::similar(other, ["workspace", "directory", "file"], 1),
+                suggestions: lingo_model::suggest::similar(
+                    other,
+                    ["workspace", "directory", "file"],
+                    1,
+                ),
             });
         }
     };

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use super::target::{self, to_json};
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{self, Analysis};
 use crate::error::ToolError;
+use lingo_analysis::{self as analysis, Analysis};
 
 /// Most context lines `node_source` adds on each side.
 const MAX_CONTEXT: u64 = 200;

@@ -850,7 +850,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::*;
-    use crate::tools::text::MIN_MAX_TOKENS;
+    use crate::text::MIN_MAX_TOKENS;
 
     fn site(path: &str, line: u64, resolution: &str, confidence: f64) -> Value {
         json!({

@@ -4,8 +4,8 @@ use serde_json::{Value, json};
 
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{Analysis, SymbolSearch};
 use crate::error::ToolError;
+use lingo_analysis::{Analysis, SymbolSearch};
 
 const DEFAULT_LIMIT: u64 = 50;
 const MAX_LIMIT: u64 = 1000;

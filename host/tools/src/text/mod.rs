@@ -378,7 +378,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::tools::ToolRegistry;
+    use crate::ToolRegistry;
 
     fn options_of(arguments: Value) -> Result<(Format, usize), ToolError> {
         let tools = ToolRegistry::new();

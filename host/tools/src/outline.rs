@@ -1,11 +1,11 @@
-//! `outline`: an adapter over [`crate::analysis::outline`].
+//! `outline`: an adapter over [`lingo_analysis::outline`].
 
 use serde_json::{Value, json};
 
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::{MAX_OUTLINE_DEPTH, outline};
 use crate::error::ToolError;
+use lingo_analysis::{MAX_OUTLINE_DEPTH, outline};
 
 pub fn tool() -> Tool {
     Tool {

@@ -4,8 +4,8 @@ use serde_json::{Value, json};
 
 use super::target::{self, to_json};
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::Analysis;
 use crate::error::ToolError;
+use lingo_analysis::Analysis;
 
 pub fn tool() -> Tool {
     Tool {

@@ -1,12 +1,12 @@
-//! `get_diagnostics`: an adapter over [`crate::analysis::diagnostics`] for
+//! `get_diagnostics`: an adapter over [`lingo_analysis::diagnostics`] for
 //! one file or the whole workspace, paged.
 
 use serde_json::{Value, json};
 
 use super::target::to_json;
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::diagnostics;
 use crate::error::ToolError;
+use lingo_analysis::diagnostics;
 
 const DEFAULT_LIMIT: u64 = 200;
 

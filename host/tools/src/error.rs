@@ -1,11 +1,11 @@
 //! Tool errors: typed, each with a stable code, the field at fault and
 //! suggestions, rendered in the error shape of roslyn-move-contracts.md §2.
 
-use crate::analysis::AnalysisError;
-use crate::workspace::WorkspaceError;
+use lingo_analysis::AnalysisError;
+use lingo_index::WorkspaceError;
 use serde_json::{Value, json};
 
-use crate::runtime::PluginError;
+use lingo_runtime::PluginError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
@@ -75,7 +75,7 @@ pub enum ToolError {
     /// A graph query the spec rejects, with the spec's own message.
     #[error("{message}")]
     GraphQuery { message: String },
-    #[error("{}", crate::analysis::position_message(.path, .field, *.line, *.character, *.line_count))]
+    #[error("{}", lingo_analysis::position_message(.path, .field, *.line, *.character, *.line_count))]
     InvalidPosition {
         path: String,
         /// `line` when the line does not exist, else `character`.
@@ -101,14 +101,14 @@ pub enum ToolError {
     #[error("no git history for `{path}`: {reason}")]
     NoHistory { path: String, reason: String },
     #[error("{0}")]
-    Exhausted(#[from] crate::budget::Exhausted),
+    Exhausted(#[from] lingo_model::budget::Exhausted),
     #[error(transparent)]
     Plugin(#[from] PluginError),
     #[error("internal error: {0}")]
     Internal(String),
     /// A refactoring that cannot be planned, applied or rolled back.
     #[error(transparent)]
-    Refactor(crate::refactor::RefactorError),
+    Refactor(lingo_refactor::RefactorError),
     /// Another error, blamed on the argument that carried the bad value
     /// (a tool whose path argument is `file_path`, or a `chunkId` naming a
     /// file and a declaration).
@@ -143,8 +143,10 @@ impl ToolError {
             ToolError::InvalidQuery { .. } => "INVALID_QUERY",
             ToolError::ResourceLimitExceeded { .. } => "RESOURCE_LIMIT_EXCEEDED",
             ToolError::NoHistory { .. } => "GIT_HISTORY_UNAVAILABLE",
-            ToolError::Exhausted(crate::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
-            ToolError::Exhausted(crate::budget::Exhausted::DeadlineExceeded) => "REQUEST_TIMEOUT",
+            ToolError::Exhausted(lingo_model::budget::Exhausted::Cancelled) => "REQUEST_CANCELLED",
+            ToolError::Exhausted(lingo_model::budget::Exhausted::DeadlineExceeded) => {
+                "REQUEST_TIMEOUT"
+            }
             ToolError::Plugin(e) => e.code(),
             ToolError::Internal(_) => "INTERNAL_ERROR",
             ToolError::Refactor(e) => e.code(),
@@ -351,11 +353,11 @@ impl From<WorkspaceError> for ToolError {
     }
 }
 
-impl From<crate::refactor::RefactorError> for ToolError {
-    fn from(error: crate::refactor::RefactorError) -> Self {
+impl From<lingo_refactor::RefactorError> for ToolError {
+    fn from(error: lingo_refactor::RefactorError) -> Self {
         match error {
             // Finding the target fails as the navigation tools do.
-            crate::refactor::RefactorError::Analysis(e) => e.into(),
+            lingo_refactor::RefactorError::Analysis(e) => e.into(),
             other => ToolError::Refactor(other),
         }
     }
@@ -443,7 +445,7 @@ impl From<AnalysisError> for ToolError {
             AnalysisError::NotApplicable { reason } => ToolError::invalid("symbol", reason),
             AnalysisError::TypeNotWritten { name } => ToolError::TypeNotWritten { name },
             AnalysisError::SameSymbol => ToolError::GraphQuery {
-                message: crate::graph::render::SAME_SYMBOL.to_string(),
+                message: lingo_resolve::graph::render::SAME_SYMBOL.to_string(),
             },
             AnalysisError::InvalidQuery { reason } => ToolError::InvalidQuery { reason },
             AnalysisError::UnknownKind { kind, nearby } => ToolError::InvalidParam {

@@ -1,3 +1,7 @@
+//! lingo-tools: one adapter per MCP tool (arguments, answers, the compact
+//! text) and the typed tool errors. Calls the layers below; knows no
+//! JSON-RPC transport and never imports `lingo-mcp`.
+//!
 //! The MCP tools: their names, aliases, input schemas and handlers.
 
 mod analyze;
@@ -5,6 +9,7 @@ mod args;
 mod code_health;
 mod definition;
 mod diagnostics;
+pub mod error;
 mod graph_tools;
 mod health;
 mod hierarchy;
@@ -29,8 +34,8 @@ use serde_json::{Map, Value, json};
 pub use args::Args;
 
 use crate::error::ToolError;
-use crate::suggest::similar;
-use crate::workspace::Workspace;
+use lingo_index::Workspace;
+use lingo_model::suggest::similar;
 
 /// What every tool handler gets.
 pub struct ToolContext {
@@ -38,7 +43,7 @@ pub struct ToolContext {
     /// Names of all tools, for `health_check`.
     pub tool_names: Vec<&'static str>,
     /// The project's quality-gate thresholds (`lingo.toml`).
-    pub gate: crate::analyze::GateConfig,
+    pub gate: lingo_analyze::GateConfig,
 }
 
 type Handler = fn(&ToolContext, &Args) -> Result<Value, ToolError>;
@@ -116,7 +121,7 @@ impl ToolRegistry {
         for tool in &mut tools {
             add_project_id(&mut tool.input_schema);
             add_text_options(&mut tool.input_schema);
-            if crate::analyze::sarif::supports(tool.name) {
+            if lingo_analyze::sarif::supports(tool.name) {
                 tool.input_schema["properties"]["format"]["enum"] =
                     json!(["text", "json", "sarif"]);
             }
@@ -189,13 +194,13 @@ impl ToolRegistry {
     ) -> Result<Value, ToolError> {
         let args = Args::new(arguments, &tool.input_schema)?;
         let (format, _) = text::options(&args)?;
-        if format == text::Format::Sarif && !crate::analyze::sarif::supports(tool.name) {
+        if format == text::Format::Sarif && !lingo_analyze::sarif::supports(tool.name) {
             return Err(ToolError::invalid(
                 "format",
                 format!(
                     "{} has no SARIF form; `sarif` is offered by {}",
                     tool.name,
-                    crate::analyze::sarif::SARIF_TOOLS.join(", ")
+                    lingo_analyze::sarif::SARIF_TOOLS.join(", ")
                 ),
             ));
         }
@@ -216,7 +221,7 @@ impl ToolRegistry {
         }
         // An answer read from an index a refresh is still updating says so.
         if let (Some(detail), Value::Object(map)) = (
-            crate::budget::current().and_then(|b| b.refreshing()),
+            lingo_model::budget::current().and_then(|b| b.refreshing()),
             &mut value,
         ) {
             map.insert("refreshing".into(), Value::Bool(true));
@@ -258,7 +263,7 @@ impl Tool {
         match arguments.get("format").and_then(Value::as_str) {
             Some("json") => return serde_json::to_string_pretty(value).unwrap_or_default(),
             Some("sarif") if value["success"] != Value::Bool(false) => {
-                let log = crate::analyze::sarif::sarif(self.name, value);
+                let log = lingo_analyze::sarif::sarif(self.name, value);
                 return serde_json::to_string_pretty(&log).unwrap_or_default();
             }
             _ => {}

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use super::page::{self, PageRequest};
 use super::target::{self, to_json};
 use super::{Args, Tool, ToolContext, output, text};
-use crate::analysis::Analysis;
 use crate::error::ToolError;
+use lingo_analysis::Analysis;
 
 const DEFAULT_LIMIT: u64 = 200;
 const MAX_LIMIT: u64 = 5000;
