@@ -2,14 +2,14 @@
 //! WebAssembly components. See ARCHITECTURE.md for the code map.
 
 pub mod conformance;
-pub mod mcp;
 pub mod plugin_kit;
-pub mod projects;
 
 pub use lingo_analysis as analysis;
 pub use lingo_analyze as analyze;
 pub use lingo_analyze::history;
 pub use lingo_index as workspace;
+pub use lingo_mcp as mcp;
+pub use lingo_mcp::projects;
 pub use lingo_model as model;
 pub use lingo_model::{budget, name, suggest, sync, validate};
 pub use lingo_refactor as refactor;

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use super::ProjectRegistry;
 use super::access::Grant;
-use crate::error::ToolError;
-use crate::tools::Args;
+use lingo_tools::Args;
+use lingo_tools::error::ToolError;
 
 /// Names of the project tools.
 pub const NAMES: &[&str] = &["list_projects", "create_project", "remove_project"];
@@ -44,7 +44,7 @@ fn schema(name: &str) -> Value {
 
 /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
 pub fn output_schema(name: &str) -> Value {
-    use crate::tools::output::{answer_or_refusal, array_of, integer, object, string};
+    use lingo_tools::output::{answer_or_refusal, array_of, integer, object, string};
     let project = object(
         &[
             "projectId",

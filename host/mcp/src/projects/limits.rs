@@ -33,7 +33,7 @@ impl Default for ProjectLimits {
             burst: 1000,
             max_concurrent: 64,
             max_response_bytes: 4 << 20,
-            request_timeout: crate::mcp::DEFAULT_REQUEST_TIMEOUT,
+            request_timeout: crate::DEFAULT_REQUEST_TIMEOUT,
         }
     }
 }

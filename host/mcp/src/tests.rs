@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::*;
-use crate::runtime::PluginRegistry;
-use crate::workspace::Workspace;
+use lingo_index::Workspace;
+use lingo_runtime::PluginRegistry;
 
 /// A server on an empty workspace without plugins, shared by the tests.
 fn server() -> Arc<Server> {
@@ -66,7 +66,7 @@ fn an_answer_that_lost_work_says_so() {
     let runtime = runtime();
     let budget = Budget::new(Some(Duration::from_secs(60)));
     let answer = runtime.block_on(run_tool(budget.clone(), || {
-        crate::budget::note_loss("plugin `x` timed out");
+        lingo_model::budget::note_loss("plugin `x` timed out");
         Ok(json!({ "complete": true, "items": [] }))
     }));
     let mut value = answer.expect("no panic").expect("a value");
@@ -385,7 +385,7 @@ proptest! {
 
 #[test]
 fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
-    let tools = crate::tools::ToolRegistry::new();
+    let tools = lingo_tools::ToolRegistry::new();
     let graph = tools.find("dependents_of").unwrap();
     let value = json!({
         "format": "text",
@@ -413,7 +413,7 @@ fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
 
 #[test]
 fn a_refusal_reads_as_one_line_per_fact() {
-    let tools = crate::tools::ToolRegistry::new();
+    let tools = lingo_tools::ToolRegistry::new();
     let references = tools.find("find_references").unwrap();
     let error = ToolError::UnknownParam {
         field: "pth".into(),

@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::error::ToolError;
-use crate::runtime::PluginRegistry;
-use crate::tools::ToolContext;
-use crate::workspace::Workspace;
+use lingo_index::Workspace;
+use lingo_runtime::PluginRegistry;
+use lingo_tools::ToolContext;
+use lingo_tools::error::ToolError;
 
 use self::access::Grant;
 use self::config::{LimitsSection, ProjectsFile};
@@ -285,8 +285,8 @@ impl ProjectRegistry {
         let Some((path, lock)) = &self.state else {
             return Ok(());
         };
-        let _saving = crate::sync::lock(lock);
-        let projects: Vec<state::SavedProject> = crate::sync::read(&self.projects)
+        let _saving = lingo_model::sync::lock(lock);
+        let projects: Vec<state::SavedProject> = lingo_model::sync::read(&self.projects)
             .values()
             .filter_map(|project| {
                 Some(state::SavedProject {
@@ -324,7 +324,7 @@ impl ProjectRegistry {
             .map_err(|e| root_error(format!("root {}: {e}", root.display())))?;
         let limits = limits.over(&self.defaults)?;
         {
-            let projects = crate::sync::read(&self.projects);
+            let projects = lingo_model::sync::read(&self.projects);
             if projects.contains_key(&id) {
                 return Err(ProjectsError::Duplicate { id });
             }
@@ -351,7 +351,7 @@ impl ProjectRegistry {
         let mut project = Project::new(id.clone(), context, include, limits);
         project.created_by = created_by;
         let project = Arc::new(project);
-        let mut projects = crate::sync::write(&self.projects);
+        let mut projects = lingo_model::sync::write(&self.projects);
         if projects.contains_key(&id) {
             return Err(ProjectsError::Duplicate { id });
         }
@@ -363,7 +363,7 @@ impl ProjectRegistry {
     /// The project `id` as `grant` may see it: PROJECT_NOT_FOUND when it is
     /// not served or not the grant's (the two are not told apart).
     pub fn get(&self, id: &str, grant: &Grant) -> Result<Arc<Project>, ToolError> {
-        let projects = crate::sync::read(&self.projects);
+        let projects = lingo_model::sync::read(&self.projects);
         match projects.get(id) {
             Some(project) if project.allows(grant) => Ok(project.clone()),
             _ => Err(ToolError::ProjectNotFound {
@@ -375,12 +375,12 @@ impl ProjectRegistry {
 
     /// The ids `grant` may use, sorted.
     pub fn ids_for(&self, grant: &Grant) -> Vec<String> {
-        visible(&crate::sync::read(&self.projects), grant)
+        visible(&lingo_model::sync::read(&self.projects), grant)
     }
 
     /// The projects `grant` may use.
     pub fn projects_for(&self, grant: &Grant) -> Vec<Arc<Project>> {
-        crate::sync::read(&self.projects)
+        lingo_model::sync::read(&self.projects)
             .values()
             .filter(|p| p.allows(grant))
             .cloned()
@@ -434,7 +434,7 @@ impl ProjectRegistry {
             Ok(()) => Ok(project),
             Err(error) => {
                 // Not kept, not served: the project exists in full or not.
-                crate::sync::write(&self.projects).remove(id);
+                lingo_model::sync::write(&self.projects).remove(id);
                 Err(error)
             }
         })
@@ -449,10 +449,10 @@ impl ProjectRegistry {
                 reason: "the token may not remove projects".into(),
             });
         }
-        crate::sync::write(&self.projects).remove(id);
+        lingo_model::sync::write(&self.projects).remove(id);
         if let Err(error) = self.save_runtime_projects() {
             // Still saved, so still served: put it back.
-            crate::sync::write(&self.projects)
+            lingo_model::sync::write(&self.projects)
                 .entry(project.id.clone())
                 .or_insert_with(|| project.clone());
             return Err(error);

@@ -26,8 +26,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::RpcError;
 use super::{MAX_IN_FLIGHT, MAX_REQUEST_BYTES, SUPPORTED_PROTOCOL_VERSIONS, Server};
-use crate::budget::Budget;
 use crate::projects::access::{Grant, Tokens};
+use lingo_model::budget::Budget;
 
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";

@@ -1,3 +1,7 @@
+//! lingo-mcp: the protocol. Both transports (stdio and Streamable HTTP),
+//! method dispatch, hosted projects, access and limits. The only crate
+//! that knows JSON-RPC; only the `lingo` binary imports it.
+//!
 //! The MCP server: protocol version negotiation, method dispatch and the
 //! stdio transport.
 //!
@@ -11,6 +15,7 @@
 mod framing;
 pub mod http;
 pub mod jsonrpc;
+pub mod projects;
 #[cfg(test)]
 mod tests;
 
@@ -25,12 +30,12 @@ use tokio::task::{AbortHandle, JoinSet};
 
 use self::framing::Frame;
 use self::jsonrpc::{Id, Incoming, RpcError};
-use crate::budget::{Budget, Exhausted};
-use crate::error::ToolError;
 use crate::projects::access::Grant;
 use crate::projects::{ProjectRegistry, tools as project_tools};
-use crate::suggest::similar;
-use crate::tools::{ToolContext, ToolRegistry};
+use lingo_model::budget::{Budget, Exhausted};
+use lingo_model::suggest::similar;
+use lingo_tools::error::ToolError;
+use lingo_tools::{ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
@@ -311,7 +316,7 @@ fn json_len(value: &Value) -> usize {
 /// A tool call refused with `error` (an `isError` result).
 fn refusal(error: &ToolError) -> Value {
     let value = error.to_json();
-    let text = crate::tools::text::error(&value);
+    let text = lingo_tools::text::error(&value);
     tool_result(value, text, true)
 }
 
@@ -543,7 +548,7 @@ type PendingCalls = Arc<Mutex<HashMap<String, Pending>>>;
 
 /// The table of in-flight calls (a panic elsewhere never poisons it).
 fn lock(pending: &PendingCalls) -> MutexGuard<'_, HashMap<String, Pending>> {
-    crate::sync::lock(pending)
+    lingo_model::sync::lock(pending)
 }
 
 /// Serve MCP over a pair of byte streams (stdin/stdout in production) until

@@ -86,7 +86,7 @@ pub fn write(path: &Path, projects: &[SavedProject]) -> std::io::Result<()> {
         projects: projects.to_vec(),
     };
     let bytes = serde_json::to_vec_pretty(&state).map_err(std::io::Error::other)?;
-    crate::runtime::write_atomically(path, &bytes)
+    lingo_runtime::write_atomically(path, &bytes)
 }
 
 #[cfg(test)]

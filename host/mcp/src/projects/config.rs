@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn the_documented_example_reads() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/hosted/projects.toml");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/hosted/projects.toml");
         let file = ProjectsFile::read(&path).expect("docs/hosted/projects.toml reads");
         let ids: Vec<&str> = file.projects.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["host", "sdk"]);
