@@ -1,8 +1,8 @@
 //! lingo: a code-intelligence MCP server whose languages are sandboxed
-//! WebAssembly components. See ARCHITECTURE.md for the code map.
-
-pub mod conformance;
-pub mod plugin_kit;
+//! WebAssembly components. This package is the `lingo` binary
+//! (`src/main.rs`); the library re-exports the layer crates under their
+//! module names so that the integration tests (`tests/it`) and the benches
+//! have one root to import from. ARCHITECTURE.md has the code map.
 
 pub use lingo_analysis as analysis;
 pub use lingo_analyze as analyze;
@@ -12,6 +12,8 @@ pub use lingo_mcp as mcp;
 pub use lingo_mcp::projects;
 pub use lingo_model as model;
 pub use lingo_model::{budget, name, suggest, sync, validate};
+pub use lingo_plugin_kit as plugin_kit;
+pub use lingo_plugin_kit::conformance;
 pub use lingo_refactor as refactor;
 pub use lingo_resolve as resolve;
 pub use lingo_resolve::graph;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::runtime::LanguagePlugin;
+use lingo_runtime::LanguagePlugin;
 
 /// Files read at most from the paths given: a check, not an index.
 pub const MAX_CHECKED_FILES: usize = 2_000;

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 pub use diff::Failure;
 
-use crate::model::{FileFacts, Manifest};
-use crate::runtime::{LanguagePlugin, Limits, PluginError, PluginRegistry, RuntimeConfig};
+use lingo_model::{FileFacts, Manifest};
+use lingo_runtime::{LanguagePlugin, Limits, PluginError, PluginRegistry, RuntimeConfig};
 
 /// Why a plugin could not be loaded for testing.
 #[derive(Debug, thiserror::Error)]

@@ -62,7 +62,7 @@ const LOCALS: &str = include_str!("template/queries/locals.scm");
 /// The SDK source directory of the lingo this binary was built from, when
 /// it is still there.
 pub fn default_sdk_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sdk");
     dir.join("Cargo.toml")
         .is_file()
         .then(|| dir.canonicalize().ok())

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::fixture::{Category, Kind};
-use crate::model::{FileFacts, Position, Span};
+use lingo_model::{FileFacts, Position, Span};
 
 /// One actual entry: every field of its category, and a short label
 /// (`Foo at 3:1`) for messages.
