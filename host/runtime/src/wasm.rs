@@ -12,7 +12,7 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_1_0, v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0};
+use super::bindings::{v0_6_0, v0_7_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
@@ -38,22 +38,12 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 enum Bindings {
     V0_7_0(v0_7_0::LanguagePlugin),
     V0_6_0(v0_6_0::LanguagePlugin),
-    V0_5_0(v0_5_0::LanguagePlugin),
-    V0_4_0(v0_4_0::LanguagePlugin),
-    V0_3_0(v0_3_0::LanguagePlugin),
-    V0_2_0(v0_2_0::LanguagePlugin),
-    V0_1_0(v0_1_0::LanguagePlugin),
 }
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
     V0_7_0(v0_7_0::LanguagePluginPre<SandboxState>),
     V0_6_0(v0_6_0::LanguagePluginPre<SandboxState>),
-    V0_5_0(v0_5_0::LanguagePluginPre<SandboxState>),
-    V0_4_0(v0_4_0::LanguagePluginPre<SandboxState>),
-    V0_3_0(v0_3_0::LanguagePluginPre<SandboxState>),
-    V0_2_0(v0_2_0::LanguagePluginPre<SandboxState>),
-    V0_1_0(v0_1_0::LanguagePluginPre<SandboxState>),
 }
 
 /// `$body` with `$b` bound to the instance's bindings and `conv` to the
@@ -71,92 +61,6 @@ macro_rules! per_version {
                 use convert::v0_6_0 as conv;
                 $body
             }
-            Bindings::V0_5_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_5_0 as conv;
-                $body
-            }
-            Bindings::V0_4_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_4_0 as conv;
-                $body
-            }
-            Bindings::V0_3_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_3_0 as conv;
-                $body
-            }
-            Bindings::V0_2_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_2_0 as conv;
-                $body
-            }
-            Bindings::V0_1_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_1_0 as conv;
-                $body
-            }
-        }
-    };
-}
-
-/// `$body` for the versions that have what ABI 0.3.0 added (moves), with
-/// `$b` and `conv` bound as in `per_version!`; `$older` for the others.
-macro_rules! since_0_3_0 {
-    ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
-        match $bindings {
-            Bindings::V0_7_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_7_0 as conv;
-                $body
-            }
-            Bindings::V0_6_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_6_0 as conv;
-                $body
-            }
-            Bindings::V0_5_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_5_0 as conv;
-                $body
-            }
-            Bindings::V0_4_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_4_0 as conv;
-                $body
-            }
-            Bindings::V0_3_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_3_0 as conv;
-                $body
-            }
-            Bindings::V0_2_0(_) | Bindings::V0_1_0(_) => $older,
-        }
-    };
-}
-
-/// `$body` for the versions that have what ABI 0.5.0 added (tokens,
-/// unreachable code), with `$b` and `conv` bound as in `per_version!`;
-/// `$older` for the others.
-macro_rules! since_0_5_0 {
-    ($bindings:expr, $b:ident => $body:expr, _ => $older:expr) => {
-        match $bindings {
-            Bindings::V0_7_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_7_0 as conv;
-                $body
-            }
-            Bindings::V0_6_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_6_0 as conv;
-                $body
-            }
-            Bindings::V0_5_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_5_0 as conv;
-                $body
-            }
-            _ => $older,
         }
     };
 }
@@ -244,11 +148,6 @@ impl WasmPlugin {
         let pre = match abi {
             AbiVersion::V0_7_0 => v0_7_0::LanguagePluginPre::new(pre).map(Pre::V0_7_0),
             AbiVersion::V0_6_0 => v0_6_0::LanguagePluginPre::new(pre).map(Pre::V0_6_0),
-            AbiVersion::V0_5_0 => v0_5_0::LanguagePluginPre::new(pre).map(Pre::V0_5_0),
-            AbiVersion::V0_4_0 => v0_4_0::LanguagePluginPre::new(pre).map(Pre::V0_4_0),
-            AbiVersion::V0_3_0 => v0_3_0::LanguagePluginPre::new(pre).map(Pre::V0_3_0),
-            AbiVersion::V0_2_0 => v0_2_0::LanguagePluginPre::new(pre).map(Pre::V0_2_0),
-            AbiVersion::V0_1_0 => v0_1_0::LanguagePluginPre::new(pre).map(Pre::V0_1_0),
         }
         .map_err(|e| invalid(format!("{e:#}")))?;
         let mut plugin = WasmPlugin {
@@ -340,11 +239,6 @@ impl WasmPlugin {
         let instantiated = match &self.pre {
             Pre::V0_7_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_7_0),
             Pre::V0_6_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_6_0),
-            Pre::V0_5_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_5_0),
-            Pre::V0_4_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_4_0),
-            Pre::V0_3_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_3_0),
-            Pre::V0_2_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_2_0),
-            Pre::V0_1_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_1_0),
         };
         match instantiated {
             Ok(bindings) => Ok(Instance { store, bindings }),
@@ -570,11 +464,6 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 enum AbiVersion {
     V0_7_0,
     V0_6_0,
-    V0_5_0,
-    V0_4_0,
-    V0_3_0,
-    V0_2_0,
-    V0_1_0,
 }
 
 impl AbiVersion {
@@ -582,11 +471,6 @@ impl AbiVersion {
         match version {
             "0.7.0" => Some(AbiVersion::V0_7_0),
             "0.6.0" => Some(AbiVersion::V0_6_0),
-            "0.5.0" => Some(AbiVersion::V0_5_0),
-            "0.4.0" => Some(AbiVersion::V0_4_0),
-            "0.3.0" => Some(AbiVersion::V0_3_0),
-            "0.2.0" => Some(AbiVersion::V0_2_0),
-            "0.1.0" => Some(AbiVersion::V0_1_0),
             _ => None,
         }
     }
@@ -595,11 +479,6 @@ impl AbiVersion {
         match self {
             AbiVersion::V0_7_0 => "0.7.0",
             AbiVersion::V0_6_0 => "0.6.0",
-            AbiVersion::V0_5_0 => "0.5.0",
-            AbiVersion::V0_4_0 => "0.4.0",
-            AbiVersion::V0_3_0 => "0.3.0",
-            AbiVersion::V0_2_0 => "0.2.0",
-            AbiVersion::V0_1_0 => "0.1.0",
         }
     }
 }
@@ -784,14 +663,11 @@ impl LanguagePlugin for WasmPlugin {
             path,
             source,
             |store, b, doc| {
-                since_0_3_0!(b, b => Ok(b
+                per_version!(b, b => Ok(b
                     .lingo_plugin_edits()
                     .call_declaration_extent(store, doc, conv::span(span))?
                     .map(|s| (s.start.offset, s.end.offset))
-                    .map_err(Failure::from)),
-                _ => Ok(Err(Failure::Unsupported(
-                    operation::DECLARATION_EXTENT.into(),
-                ))))
+                    .map_err(Failure::from)))
             },
         )?;
         result.map_err(|e| self.plugin_error(e))
@@ -807,7 +683,7 @@ impl LanguagePlugin for WasmPlugin {
         let key = health::Key::document(operation::PLACE_DECLARATION, source.0, source.1);
         let bytes = source.1.len() + target.1.len();
         let result = self.call(key, bytes, |store, b| {
-            since_0_3_0!(b, b => {
+            per_version!(b, b => {
                 let document = b.lingo_plugin_syntax().document();
                 let from = document.call_constructor(&mut *store, source.0, source.1)?;
                 let into = document.call_constructor(&mut *store, target.0, target.1)?;
@@ -823,10 +699,7 @@ impl LanguagePlugin for WasmPlugin {
                 Ok(edits
                     .map(|edits| edits.into_iter().map(conv::edit).collect())
                     .map_err(Failure::from))
-            },
-            _ => Ok(Err(Failure::Unsupported(
-                operation::PLACE_DECLARATION.into(),
-            ))))
+            })
         })?;
         result.map_err(|e| self.plugin_error(e))
     }
@@ -841,15 +714,12 @@ impl LanguagePlugin for WasmPlugin {
             health::Key::operation(operation::IMPORT_SPECIFIER),
             0,
             |store, b| {
-                since_0_3_0!(b, b => {
+                per_version!(b, b => {
                     let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
                     Ok(b.lingo_plugin_modules()
                         .call_import_specifier(store, &importer.into(), &target.into(), &wit_manifests)?
                         .map_err(Failure::from))
-                },
-                _ => Ok(Err(Failure::Unsupported(
-                    operation::IMPORT_SPECIFIER.into(),
-                ))))
+                })
             },
         )?;
         result.map_err(|e| self.plugin_error(e))
@@ -860,14 +730,13 @@ impl LanguagePlugin for WasmPlugin {
             return Err(self.unsupported(operation::TOKENS));
         }
         let result = self.with_document(operation::TOKENS, path, source, |store, b, doc| {
-            Ok(since_0_5_0!(b, b => Ok(b
+            Ok(per_version!(b, b => Ok(b
                     .lingo_plugin_syntax()
                     .document()
                     .call_tokens(store, doc)?
                     .into_iter()
                     .map(conv::token)
-                    .collect()),
-                _ => Err(Failure::Unsupported(operation::TOKENS.into()))))
+                    .collect())))
         })?;
         result.map_err(|e| self.plugin_error(e))
     }
@@ -878,14 +747,13 @@ impl LanguagePlugin for WasmPlugin {
         }
         let result =
             self.with_document(operation::UNREACHABLE, path, source, |store, b, doc| {
-                Ok(since_0_5_0!(b, b => Ok(b
+                Ok(per_version!(b, b => Ok(b
                         .lingo_plugin_syntax()
                         .document()
                         .call_unreachable(store, doc)?
                         .into_iter()
                         .map(Into::into)
-                        .collect()),
-                    _ => Err(Failure::Unsupported(operation::UNREACHABLE.into()))))
+                        .collect())))
             })?;
         result.map_err(|e| self.plugin_error(e))
     }

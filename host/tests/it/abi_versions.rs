@@ -1,37 +1,17 @@
-//! Plugin ABI versions: components built against ABI 0.1.0 to 0.6.0 (the
-//! hostile test plugin, kept as built in `tests/fixtures/abi-*/`) still load
-//! and answer, with defaults for what their version lacks (the policy the
-//! host applied before 0.2.0, no moves before 0.3.0, no entry points before
-//! 0.4.0, no tokens before 0.5.0, no enclosing modules before 0.6.0, fields
-//! and methods not one namespace before 0.7.0); the built-in plugins state their own
-//! policy, entry points and tokens; and the walk follows each plugin's
-//! skip-dirs.
+//! Plugin ABI versions: the host loads components built against the
+//! current ABI and the one before it (0.6.0: the hostile test plugin, kept
+//! as built in `tests/fixtures/abi-0.6.0/`, with fields and methods not one
+//! namespace), and refuses an older one (0.5.0, kept in
+//! `tests/fixtures/abi-0.5.0/` for that) with a message naming the versions
+//! it supports; the built-in plugins state their own policy, entry points
+//! and tokens; and the walk follows each plugin's skip-dirs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lingo::model::{LanguagePolicy, ModuleLayout, TypeAnnotationPosition};
-use lingo::runtime::PluginError;
 use lingo::runtime::{ABI_VERSION, Limits, PluginRegistry, RuntimeConfig, SUPPORTED_ABI};
-use lingo::tools::{ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
-use serde_json::{Value, json};
-
-fn old_component() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.1.0/hostile.wasm")
-}
-
-fn component_0_2_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.2.0/hostile.wasm")
-}
-
-fn component_0_3_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.3.0/hostile.wasm")
-}
-
-fn component_0_4_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.4.0/hostile.wasm")
-}
 
 fn component_0_5_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.5.0/hostile.wasm")
@@ -64,159 +44,27 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
     root
 }
 
-fn call(context: &ToolContext, tools: &ToolRegistry, tool: &str, args: Value) -> Value {
-    tools
-        .call(tools.find(tool).unwrap(), context, &args)
-        .unwrap_or_else(|e| panic!("{tool} failed: {e:?}"))
-}
-
 #[test]
-fn the_host_supports_the_current_and_the_first_abi() {
+fn the_host_supports_the_current_abi_and_the_one_before() {
     assert_eq!(ABI_VERSION, "0.7.0");
-    assert_eq!(
-        SUPPORTED_ABI,
-        [
-            "0.7.0", "0.6.0", "0.5.0", "0.4.0", "0.3.0", "0.2.0", "0.1.0"
-        ]
-    );
+    assert_eq!(SUPPORTED_ABI, ["0.7.0", "0.6.0"]);
 }
 
 #[test]
-fn a_component_built_against_abi_0_1_0_loads_and_answers() {
-    let registry = registry(vec![old_component()], false);
-    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
-    let plugin = registry
-        .for_path(Path::new("a.calm"))
-        .expect("the 0.1.0 plugin claims .calm");
-    let info = plugin.info();
-    assert_eq!(info.name, "hostile");
-    assert_eq!(info.abi_version, "0.1.0");
-    // A 0.1.0 component cannot state a policy: the host's former rules.
-    assert_eq!(info.policy, LanguagePolicy::abi_0_1_0());
-    assert!(info.policy.bare_names_reach_members);
-    assert_eq!(
-        info.policy.type_annotation,
-        TypeAnnotationPosition::AfterName
-    );
-
-    // Facts come through the 0.1.0 bindings; 0.1.0 has no declared types.
-    let facts = plugin
-        .analyze("a.slow", "ms=1\n", &[])
-        .expect("the 0.1.0 plugin analyses a file");
-    let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["slow_fn"]);
-    assert!(facts.declared_types.is_empty());
-    assert!(plugin.node_at("a.calm", "calm\n", 0).is_ok());
-
-    // And through the tools.
-    let root = workspace_dir(
-        "abi-0.1.0-workspace",
-        &[("a.calm", "calm\n"), ("b.slow", "ms=1\n")],
-    );
-    let tools = ToolRegistry::new();
-    let context = ToolContext {
-        workspace: Arc::new(Workspace::new(&root, Arc::new(registry)).unwrap()),
-        tool_names: tools.names(),
-        gate: Default::default(),
-    };
-    let health = call(&context, &tools, "health_check", json!({}));
-    let plugins = health["components"]["plugins"].as_array().unwrap();
-    assert_eq!(plugins.len(), 1, "{health:#}");
-    assert_eq!(plugins[0]["name"], "hostile");
-    assert_eq!(plugins[0]["abiVersion"], "0.1.0");
-    assert_eq!(health["components"]["pluginAbi"], ABI_VERSION);
-    let outline = call(&context, &tools, "outline", json!({ "path": "a.calm" }));
-    assert!(outline.is_object(), "{outline:#}");
-    let outline = call(&context, &tools, "outline", json!({ "path": "b.slow" }));
-    assert!(outline.to_string().contains("slow_fn"), "{outline:#}");
-}
-
-#[test]
-fn a_component_built_against_abi_0_2_0_loads_answers_and_cannot_move() {
-    let registry = registry(vec![component_0_2_0()], false);
-    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
-    let plugin = registry
-        .for_path(Path::new("a.calm"))
-        .expect("the 0.2.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.2.0");
-    assert_eq!(plugin.info().policy.module_layout, ModuleLayout::Unstated);
-    let facts = plugin
-        .analyze("a.slow", "ms=1\n", &[])
-        .expect("the 0.2.0 plugin analyses a file");
-    assert_eq!(facts.symbols.len(), 1);
-    let span = facts.symbols[0].span;
-    // What 0.3.0 added is not there: a structured refusal, not a trap.
-    let extent = plugin.declaration_extent("a.slow", "ms=1\n", &span);
+fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones() {
+    let registry = registry(vec![component_0_5_0()], true);
+    let failures = registry.failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let message = &failures[0].message;
+    assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
-        matches!(&extent, Err(PluginError::Unsupported { operation, .. }) if operation == "declaration-extent"),
-        "{extent:?}"
+        message.contains("built against plugin ABI 0.5.0")
+            && message.contains("supports 0.7.0, 0.6.0"),
+        "{message}"
     );
-    let placed = plugin.place_declaration(("a.slow", "ms=1\n"), &span, ("b.slow", ""), "");
-    assert!(
-        matches!(placed, Err(PluginError::Unsupported { .. })),
-        "{placed:?}"
-    );
-}
-
-#[test]
-fn a_component_built_against_abi_0_3_0_loads_and_states_no_entry_points() {
-    let registry = registry(vec![component_0_3_0()], false);
-    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
-    let plugin = registry
-        .for_path(Path::new("a.calm"))
-        .expect("the 0.3.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.3.0");
-    assert_eq!(
-        plugin.info().policy.module_layout,
-        ModuleLayout::DeclaredInText
-    );
-    assert!(!plugin.info().has_capability("entry-points"));
-    let facts = plugin
-        .analyze("a.slow", "ms=1\n", &[])
-        .expect("the 0.3.0 plugin analyses a file");
-    assert_eq!(facts.symbols.len(), 1);
-    // Nothing is known of what calls its declarations.
-    assert_eq!(facts.entry_points, None);
-}
-
-#[test]
-fn a_component_built_against_abi_0_4_0_loads_and_gives_no_tokens() {
-    let registry = registry(vec![component_0_4_0()], false);
-    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
-    let plugin = registry
-        .for_path(Path::new("a.calm"))
-        .expect("the 0.4.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.4.0");
-    assert!(plugin.info().has_capability("entry-points"));
-    assert!(!plugin.info().has_capability("tokens"));
-    let facts = plugin.analyze("a.range", "range\n", &[]).unwrap();
-    assert!(facts.entry_points.is_some());
-    let tokens = plugin.tokens("a.calm", "calm\n");
-    assert!(
-        matches!(&tokens, Err(PluginError::Unsupported { operation, .. }) if operation == "tokens"),
-        "{tokens:?}"
-    );
-    let unreachable = plugin.unreachable("a.calm", "calm\n");
-    assert!(
-        matches!(&unreachable, Err(PluginError::Unsupported { operation, .. }) if operation == "unreachable"),
-        "{unreachable:?}"
-    );
-}
-
-#[test]
-fn a_component_built_against_abi_0_5_0_loads_lexes_and_sees_no_enclosing_modules() {
-    let registry = registry(vec![component_0_5_0()], false);
-    assert!(registry.failures().is_empty(), "{:?}", registry.failures());
-    let plugin = registry
-        .for_path(Path::new("a.calm"))
-        .expect("the 0.5.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.5.0");
-    assert!(plugin.info().has_capability("tokens"));
-    // Its policy cannot say enclosing modules are in scope: they are not.
-    assert!(!plugin.info().policy.enclosing_modules_visible);
-    // It lexes as the current hostile plugin does (five broken tokens).
-    let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
-    assert_eq!(tokens.len(), 5);
+    // The built-in plugins load beside it; nothing claims its files.
+    assert!(registry.for_path(Path::new("src/lib.rs")).is_some());
+    assert!(registry.for_path(Path::new("a.calm")).is_none());
 }
 
 #[test]

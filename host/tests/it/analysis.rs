@@ -313,8 +313,7 @@ fn csharp() {
 /// answer incomplete, and the answer says why.
 #[test]
 fn answers_say_what_they_could_not_see() {
-    let hostile =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.1.0/hostile.wasm");
+    let hostile = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
     let registry = PluginRegistry::load(&RuntimeConfig {
         extra_plugins: vec![hostile],
         include_built_in: true,

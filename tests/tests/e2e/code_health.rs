@@ -150,13 +150,7 @@ async fn clones_are_found_in_every_language_and_across_two() {
     scratch.write("web/a.ts", CLAMP);
     scratch.write("web/b.js", format!("// Copied.\n{CLAMP}"));
     scratch.write("cs/Prices.cs", PRICES);
-    // The 0.4.0 plugin's files: it gives no tokens.
-    scratch.write("old/a.calm", "calm\n");
-    let plugin = lingo_e2e::fixture("abi-0.4.0").join("hostile.wasm");
-    let plugin = plugin.to_str().expect("a UTF-8 path");
-    let server = McpServer::start(root, &["--plugin", plugin])
-        .await
-        .expect("start lingo");
+    let server = McpServer::start(root, &[]).await.expect("start lingo");
 
     let answer = server
         .call("analyze_duplicates", json!({ "threshold": 0.7 }))
@@ -181,10 +175,7 @@ async fn clones_are_found_in_every_language_and_across_two() {
         json!({ "exact": 2, "renamed": 1, "gapped": 1 })
     );
     assert_eq!(summary["files_with_clones"], 7, "{summary:#}");
-    assert_eq!(
-        answer["unread"],
-        json!([{ "file_path": "old/a.calm", "reason": "plugin `hostile` does not support tokens" }])
-    );
+    assert_eq!(answer["unread"], json!([]));
     // The share of each file: all 13 lines of a.rs, 13 of b.rs's 17.
     let b = answer["files"]
         .as_array()
