@@ -16,6 +16,7 @@ mod framing;
 pub mod http;
 pub mod jsonrpc;
 pub mod projects;
+pub mod reference;
 #[cfg(test)]
 mod tests;
 

@@ -13,6 +13,7 @@ mod fuzz_tool_arguments;
 mod go_real_code;
 mod graph_overlay;
 mod graph_persist;
+mod language_knowledge;
 mod name_table_limit;
 mod python_real_code;
 mod queries_compile;

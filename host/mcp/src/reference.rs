@@ -1,0 +1,145 @@
+//! The tool reference (`docs/tools.md`), rendered from the tool registry and
+//! the hosted mode's project tools, so that it says what the server serves.
+
+use std::fmt::Write as _;
+
+use lingo_tools::ToolRegistry;
+use serde_json::Value;
+
+/// One tool as the reference shows it.
+struct ToolDoc<'a> {
+    name: &'a str,
+    aliases: &'a [&'a str],
+    description: &'a str,
+    input_schema: &'a Value,
+}
+
+/// The whole reference, in Markdown.
+pub fn markdown() -> String {
+    let registry = ToolRegistry::new();
+    let project_tools = crate::projects::tools::list();
+    let mut out = String::from(
+        "# Tools\n\n\
+         Every tool lingo serves, with its arguments, generated from the tool\n\
+         registry (`cargo test -p lingo-mcp reference` checks it is current;\n\
+         `UPDATE_EXPECT=1` rewrites it). Each answer comes as compact text and as\n\
+         `structuredContent` matching the tool's `outputSchema` (`tools/list`).\n\n\
+         ## Workspace tools\n\n",
+    );
+    for tool in registry.tools() {
+        render(
+            &mut out,
+            &ToolDoc {
+                name: tool.name,
+                aliases: tool.aliases,
+                description: tool.description,
+                input_schema: &tool.input_schema,
+            },
+        );
+    }
+    out.push_str("## Hosted mode's project tools\n\nServed over Streamable HTTP only.\n\n");
+    for tool in &project_tools {
+        render(
+            &mut out,
+            &ToolDoc {
+                name: tool["name"].as_str().unwrap_or_default(),
+                aliases: &[],
+                description: tool["description"].as_str().unwrap_or_default(),
+                input_schema: &tool["inputSchema"],
+            },
+        );
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+fn render(out: &mut String, tool: &ToolDoc) {
+    let _ = writeln!(out, "### `{}`\n", tool.name);
+    let _ = writeln!(out, "{}\n", tool.description.trim());
+    if !tool.aliases.is_empty() {
+        let aliases: Vec<String> = tool.aliases.iter().map(|a| format!("`{a}`")).collect();
+        let _ = writeln!(out, "Also called {}.\n", aliases.join(", "));
+    }
+    let Some(properties) = tool.input_schema["properties"].as_object() else {
+        return;
+    };
+    if properties.is_empty() {
+        out.push_str("No arguments.\n\n");
+        return;
+    }
+    let required: Vec<&str> = tool.input_schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    out.push_str("| argument | type | required | description |\n|---|---|---|---|\n");
+    for (name, schema) in properties {
+        let description = schema["description"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('|', "\\|")
+            .replace('\n', " ");
+        let _ = writeln!(
+            out,
+            "| `{name}` | {} | {} | {description} |",
+            type_name(schema),
+            if required.contains(&name.as_str()) {
+                "yes"
+            } else {
+                ""
+            },
+        );
+    }
+    out.push('\n');
+}
+
+/// A schema's type in a few words: `string`, `array of integer`, one of
+/// listed values, or the alternatives of a `oneOf`/`anyOf`.
+fn type_name(schema: &Value) -> String {
+    if let Some(values) = schema["enum"].as_array() {
+        let values: Vec<String> = values
+            .iter()
+            .map(|v| {
+                format!(
+                    "`{}`",
+                    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+                )
+            })
+            .collect();
+        return format!("one of {}", values.join(", "));
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(options) = schema[key].as_array() {
+            let options: Vec<String> = options.iter().map(type_name).collect();
+            return options.join(" or ");
+        }
+    }
+    match &schema["type"] {
+        Value::String(kind) if kind == "array" => {
+            format!("array of {}", type_name(&schema["items"]))
+        }
+        Value::String(kind) => kind.clone(),
+        Value::Array(kinds) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "any".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reference_is_current() {
+        expect_test::expect_file!["../../../docs/tools.md"].assert_eq(&super::markdown());
+    }
+
+    #[test]
+    fn types_read_as_words() {
+        let schema = serde_json::json!({ "type": "array", "items": { "enum": ["a", "b"] } });
+        assert_eq!(super::type_name(&schema), "array of one of `a`, `b`");
+        let schema = serde_json::json!({ "oneOf": [{ "type": "string" }, { "type": "integer" }] });
+        assert_eq!(super::type_name(&schema), "string or integer");
+    }
+}
