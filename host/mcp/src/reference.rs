@@ -135,6 +135,22 @@ mod tests {
         expect_test::expect_file!["../../../docs/tools.md"].assert_eq(&super::markdown());
     }
 
+    /// A description sent to clients names no file the repository lacks.
+    #[test]
+    fn descriptions_cite_only_files_of_the_repository() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let reference = super::markdown();
+        let cited: Vec<&str> = reference
+            .split(|c: char| c.is_whitespace() || "()`'\",;:".contains(c))
+            .filter(|word| word.ends_with(".md") && *word != "tools.md")
+            .collect();
+        let missing: Vec<&&str> = cited
+            .iter()
+            .filter(|file| !root.join(file).is_file())
+            .collect();
+        assert!(missing.is_empty(), "descriptions cite {missing:?}");
+    }
+
     #[test]
     fn types_read_as_words() {
         let schema = serde_json::json!({ "type": "array", "items": { "enum": ["a", "b"] } });

@@ -340,7 +340,7 @@ pub fn complexity() -> Tool {
     Tool {
         name: "analyze_complexity",
         aliases: &["analyzeComplexity"],
-        description: "Complexity report (mcp-wire-protocol.md): functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
+        description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
         input_schema: json!({
             "type": "object",
             "required": ["project_path", "toolchain"],

@@ -69,7 +69,7 @@ fn run_node_at(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     if line == 0 {
         return Err(ToolError::InvalidParam {
             field: "line".into(),
-            reason: "lines are 1-indexed here (codetextor-api.md)".into(),
+            reason: "lines are 1-indexed here".into(),
             suggestions: vec!["Use line 1 for the first line".into()],
         });
     }

@@ -37,7 +37,7 @@ pub fn rename() -> Tool {
         "target".into(),
         json!({
             "type": "object",
-            "description": "typemill-api.md's target, instead of path/line/character/symbol: {\"path\": \"src/lib.rs\", \"selector\": {\"position\": {\"line\": 0, \"character\": 0}, \"name\": \"old_name\"}}",
+            "description": "A target object, instead of path/line/character/symbol: {\"path\": \"src/lib.rs\", \"selector\": {\"position\": {\"line\": 0, \"character\": 0}, \"name\": \"old_name\"}}",
             "properties": {
                 "path": { "type": "string" },
                 "selector": { "type": "object", "properties": {
@@ -70,7 +70,7 @@ pub fn rename() -> Tool {
     Tool {
         name: "rename",
         aliases: &["rename_symbol", "renameSymbol"],
-        description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (typemill-api.md PlanBase: LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
+        description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
         input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
         handler: run_rename,
         text: text::plan_or_applied,
@@ -93,7 +93,7 @@ pub fn delete() -> Tool {
     );
     properties.insert(
         "target".into(),
-        json!({ "type": "object", "description": "typemill-api.md's arguments.target, instead of path: {\"file_path\": \"src/lib.rs\"} (or `path`)", "properties": { "file_path": { "type": "string" }, "path": { "type": "string" } } }),
+        json!({ "type": "object", "description": "A target object, instead of path: {\"file_path\": \"src/lib.rs\"} (or `path`)", "properties": { "file_path": { "type": "string" }, "path": { "type": "string" } } }),
     );
     for (name, schema) in options["properties"].as_object().into_iter().flatten() {
         properties.insert(name.clone(), schema.clone());
@@ -102,7 +102,7 @@ pub fn delete() -> Tool {
     Tool {
         name: "delete",
         aliases: &[],
-        description: "Delete what is not needed, as a plan (typemill-api.md PlanBase; `dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
+        description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
         input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
         handler: run_delete,
         text: text::plan_or_applied,
