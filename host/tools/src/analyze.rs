@@ -31,7 +31,7 @@ pub fn quality() -> Tool {
     Tool {
         name: "analyze_quality",
         aliases: &["analyze.quality"],
-        description: "Code quality findings in typemill's AnalysisResult envelope. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
+        description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
         input_schema: input_schema(QUALITY_KINDS, options),
         handler: run_quality,
         text: text::analysis,
@@ -44,7 +44,7 @@ pub fn dead_code() -> Tool {
     Tool {
         name: "analyze_dead_code",
         aliases: &["analyze.dead_code"],
-        description: "Dead code in typemill's AnalysisResult envelope. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
+        description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
         input_schema: input_schema(DEAD_CODE_KINDS, options_schema()),
         handler: run_dead_code,
         text: text::analysis,
@@ -57,7 +57,7 @@ pub fn cycles() -> Tool {
     Tool {
         name: "analyze_cycles",
         aliases: &["analyze.cycles"],
-        description: "Dependency cycles in typemill's AnalysisResult envelope: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
+        description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
         input_schema: input_schema(CYCLE_KINDS, options_schema()),
         handler: run_cycles,
         text: text::analysis,
@@ -290,7 +290,7 @@ pub fn documentation() -> Tool {
     Tool {
         name: "analyze_documentation",
         aliases: &["analyze.documentation"],
-        description: "Documentation in typemill's AnalysisResult envelope, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
+        description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
         input_schema: input_schema(DOCUMENTATION_KINDS, options),
         handler: run_documentation,
         text: text::analysis,
@@ -323,7 +323,7 @@ pub fn tests() -> Tool {
     Tool {
         name: "analyze_tests",
         aliases: &["analyze.tests"],
-        description: "Tests in typemill's AnalysisResult envelope, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
+        description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
         input_schema: input_schema(TEST_KINDS, options_schema()),
         handler: run_tests,
         text: text::analysis,
@@ -565,7 +565,7 @@ pub fn structure() -> Tool {
     Tool {
         name: "analyze_structure",
         aliases: &["analyze.structure"],
-        description: "How the code is built, in typemill's AnalysisResult envelope. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
+        description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
         input_schema: input_schema(analyze::STRUCTURE_KINDS, options),
         handler: run_structure,
         text: text::analysis,
@@ -643,7 +643,7 @@ pub fn dependencies() -> Tool {
     Tool {
         name: "analyze_dependencies",
         aliases: &["analyze.dependencies"],
-        description: "The file dependency graph (certain references) in typemill's AnalysisResult envelope. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
+        description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
         input_schema: input_schema(analyze::DEPENDENCY_KINDS, options),
         handler: run_dependencies,
         text: text::analysis,

@@ -596,7 +596,7 @@ pub fn module_dependencies() -> Tool {
     Tool {
         name: "analyze_module_dependencies",
         aliases: &["analyze.module_dependencies"],
-        description: "What taking a folder or file out into a crate, package or project of its own would need (typemill's crate extraction, in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
+        description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
         input_schema: json!({
             "type": "object",
             "required": ["path"],
