@@ -19,13 +19,19 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
         size = os.path.getsize(m["executable"]); total += size
-        print(f"{size / 2**20:8.1f} MiB  {m[\"target\"][\"name\"]} ({m[\"package_id\"].split(\"#\")[0].rsplit(\"/\", 1)[-1]})")
+        name = m["target"]["name"]
+        package = m["package_id"].split("#")[0].rsplit("/", 1)[-1]
+        print(f"{size / 2**20:8.1f} MiB  {name} ({package})")
 print(f"{total / 2**20:8.1f} MiB  in all")'
     ;;
   incremental)
     cargo test --workspace --no-run >/dev/null 2>&1
     touch host/analysis/src/outline.rs
-    /usr/bin/time -f "%e s wall, %U s user" cargo test --workspace 2>&1 | tail -n 3
+    log=$(mktemp)
+    /usr/bin/time -f "%e s wall, %U s user" -o "$log.time" cargo test --workspace >"$log" 2>&1 \
+      || { tail -n 40 "$log"; exit 1; }
+    grep -o '[0-9]* passed' "$log" | awk '{s+=$1} END {print s " passed"}'
+    cat "$log.time"
     ;;
   fresh)
     dir="${2:?a directory for the fresh clone}"
