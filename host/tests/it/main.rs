@@ -5,6 +5,7 @@ mod common;
 
 mod abi_versions;
 mod analysis;
+mod code_map;
 mod conformance;
 mod csharp_real_code;
 mod freshness;
