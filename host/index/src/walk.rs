@@ -2,6 +2,7 @@
 //! they asked for, honouring `.gitignore` and skipping hidden folders and
 //! the build and vendor folders each plugin's policy names for its files.
 
+use lingo_model::patterns::NamePatterns;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -49,7 +50,7 @@ pub struct Listing {
 }
 
 pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
-    let manifest_names = registry.manifest_names();
+    let manifest_names = NamePatterns::new(registry.manifest_names().iter().map(String::as_str));
     let mut listing = Listing {
         sources: Vec::new(),
         manifests: Vec::new(),
@@ -97,7 +98,7 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
             continue;
         };
         let file_name = entry.file_name().to_str().unwrap_or_default();
-        if manifest_names.iter().any(|m| glob_match(m, file_name)) {
+        if manifest_names.matches(file_name) {
             listing.manifests.push(path.clone());
         }
         let Some(plugin) = registry.for_path(entry.path()) else {
@@ -185,16 +186,6 @@ pub fn is_skipped(registry: &PluginRegistry, relative: &str) -> bool {
 /// that changes what the walk lists.
 pub fn changes_listing(registry: &PluginRegistry, file_name: &str) -> bool {
     matches!(file_name, ".gitignore" | ".ignore")
-        || registry
-            .manifest_names()
-            .iter()
-            .any(|m| glob_match(m, file_name))
-}
-
-/// Manifest names are exact, or `*.ext`.
-fn glob_match(pattern: &str, name: &str) -> bool {
-    match pattern.strip_prefix('*') {
-        Some(suffix) => name.ends_with(suffix),
-        None => pattern == name,
-    }
+        || NamePatterns::new(registry.manifest_names().iter().map(String::as_str))
+            .matches(file_name)
 }

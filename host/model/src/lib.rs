@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod facts;
 pub mod name;
+pub mod patterns;
 pub mod suggest;
 pub mod sync;
 pub mod validate;
