@@ -123,14 +123,20 @@ mod tests {
         let batch = BatchSave::new(&digest_manifests(&manifests), Duration::ZERO);
         let results = workspace.analyze_all(work, &manifests, true, None, Some(&batch));
         assert_eq!(results.len(), 3);
-        assert_eq!(batch.saved(), 3);
+        // A thread that finds another saving goes on analysing, so the last
+        // results may wait for the refresh's own save: at least one batch.
+        let saved = batch.saved();
+        assert!((1..=3).contains(&saved), "{saved} saved");
         let store = workspace.store.clone().unwrap();
         assert_eq!(store.meta("generation").unwrap(), None);
         drop(workspace);
 
         let restarted = Workspace::with_store(root.path(), registry, cache.path()).unwrap();
         let stats = restarted.refresh();
-        assert_eq!((stats.loaded, stats.analyzed, stats.files), (3, 0, 3));
+        assert_eq!(
+            (stats.loaded, stats.analyzed, stats.files),
+            (saved, 3 - saved, 3)
+        );
         assert_eq!(stats.generation, 1);
     }
 }
