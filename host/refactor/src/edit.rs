@@ -174,45 +174,14 @@ pub fn splice(text: &str, spans: &[(usize, usize, &str)]) -> (String, Vec<usize>
     (out, starts)
 }
 
-/// A unified diff of `old` to `new` (`--- a/path`, `+++ b/path`), as one
-/// hunk over the lines that differ, without context lines.
+/// A unified diff of `old` to `new` (`--- a/path`, `+++ b/path`): a hunk
+/// per run of changed lines with three lines of context, as `diff -u` and
+/// `git diff` show it (Myers' algorithm, from `similar`).
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let prefix = old_lines
-        .iter()
-        .zip(&new_lines)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let suffix = old_lines[prefix..]
-        .iter()
-        .rev()
-        .zip(new_lines[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let removed = &old_lines[prefix..old_lines.len() - suffix];
-    let added = &new_lines[prefix..new_lines.len() - suffix];
+    let diff = similar::TextDiff::from_lines(old, new);
     let mut out = format!("--- a/{path}\n+++ b/{path}\n");
-    if removed.is_empty() && added.is_empty() {
-        return out;
-    }
-    // A hunk of no lines starts at the line before it (unified diff's rule).
-    let start = |count: usize| if count == 0 { prefix } else { prefix + 1 };
-    out.push_str(&format!(
-        "@@ -{},{} +{},{} @@\n",
-        start(removed.len()),
-        removed.len(),
-        start(added.len()),
-        added.len()
-    ));
-    for (sign, lines) in [('-', removed), ('+', added)] {
-        for line in lines {
-            out.push(sign);
-            out.push_str(line);
-            if !line.ends_with('\n') {
-                out.push_str("\n\\ No newline at end of file\n");
-            }
-        }
+    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+        out.push_str(&hunk.to_string());
     }
     out
 }
@@ -310,6 +279,36 @@ mod tests {
             apply_bytes(text, &[e(3, 5, ""), e(4, 5, "")]),
             Err(EditError::Overlap(_))
         ));
+    }
+
+    #[test]
+    fn a_diff_has_a_hunk_per_change_with_context() {
+        let old: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+        let new = old
+            .replace("line 2\n", "line two\n")
+            .replace("line 18\n", "");
+        expect_test::expect![[r#"
+            --- a/src/a.rs
+            +++ b/src/a.rs
+            @@ -1,5 +1,5 @@
+             line 1
+            -line 2
+            +line two
+             line 3
+             line 4
+             line 5
+            @@ -15,6 +15,5 @@
+             line 15
+             line 16
+             line 17
+            -line 18
+             line 19
+             line 20
+        "#]]
+        .assert_eq(&unified_diff("src/a.rs", &old, &new));
+        // No change: the header alone; a last line without its newline says so.
+        assert_eq!(unified_diff("a", "x\n", "x\n"), "--- a/a\n+++ b/a\n");
+        assert!(unified_diff("a", "x\n", "y").contains("\\ No newline at end of file"));
     }
 
     #[test]
