@@ -2,7 +2,6 @@
 //! they asked for, honouring `.gitignore` and skipping hidden folders and
 //! the build and vendor folders each plugin's policy names for its files.
 
-use lingo_model::patterns::NamePatterns;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -50,7 +49,6 @@ pub struct Listing {
 }
 
 pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
-    let manifest_names = NamePatterns::new(registry.manifest_names().iter().map(String::as_str));
     let mut listing = Listing {
         sources: Vec::new(),
         manifests: Vec::new(),
@@ -98,7 +96,7 @@ pub fn list(root: &Path, registry: &PluginRegistry) -> Listing {
             continue;
         };
         let file_name = entry.file_name().to_str().unwrap_or_default();
-        if manifest_names.matches(file_name) {
+        if registry.is_manifest_name(file_name) {
             listing.manifests.push(path.clone());
         }
         let Some(plugin) = registry.for_path(entry.path()) else {
@@ -185,7 +183,5 @@ pub fn is_skipped(registry: &PluginRegistry, relative: &str) -> bool {
 /// Whether a file name is a manifest a plugin asked for, or an ignore file
 /// that changes what the walk lists.
 pub fn changes_listing(registry: &PluginRegistry, file_name: &str) -> bool {
-    matches!(file_name, ".gitignore" | ".ignore")
-        || NamePatterns::new(registry.manifest_names().iter().map(String::as_str))
-            .matches(file_name)
+    matches!(file_name, ".gitignore" | ".ignore") || registry.is_manifest_name(file_name)
 }

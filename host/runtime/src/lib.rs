@@ -25,6 +25,7 @@ pub use cache::{create_private_dir, write_atomically};
 pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
+use lingo_model::patterns::NamePatterns;
 use lingo_model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
@@ -277,6 +278,8 @@ pub struct PluginRegistry {
     by_extension: HashMap<String, usize>,
     failures: Vec<LoadFailure>,
     conflicts: Vec<ExtensionConflict>,
+    /// The plugins' manifest file-name patterns, compiled once.
+    manifest_patterns: NamePatterns,
 }
 
 /// Where plugins come from and how they are confined.
@@ -300,6 +303,7 @@ impl PluginRegistry {
             by_extension: HashMap::new(),
             failures: Vec::new(),
             conflicts: Vec::new(),
+            manifest_patterns: NamePatterns::new([]),
         };
         // Each plugin's bytes with their digest: the built-in ones' were
         // computed at build time, and they are not copied.
@@ -359,6 +363,7 @@ impl PluginRegistry {
             by_extension: HashMap::new(),
             failures: Vec::new(),
             conflicts: Vec::new(),
+            manifest_patterns: NamePatterns::new([]),
         };
         registry.assign_extensions(extension_owners);
         registry
@@ -369,6 +374,8 @@ impl PluginRegistry {
     /// cannot take over a built-in language unless the operator says so).
     /// Every conflict is logged and kept for `health_check`.
     fn assign_extensions(&mut self, owners: &HashMap<String, String>) {
+        self.manifest_patterns =
+            NamePatterns::new(self.manifest_names().iter().map(String::as_str));
         let mut claims: Vec<(String, Vec<usize>)> = Vec::new();
         for (index, plugin) in self.plugins.iter().enumerate() {
             tracing::info!(plugin = %plugin.info().name, version = %plugin.info().version, origin = plugin.origin(), "plugin loaded");
@@ -431,6 +438,12 @@ impl PluginRegistry {
 
     pub fn failures(&self) -> &[LoadFailure] {
         &self.failures
+    }
+
+    /// Whether `file_name` (a name, not a path) is a manifest of a loaded
+    /// plugin (`Cargo.toml`, `*.csproj`).
+    pub fn is_manifest_name(&self, file_name: &str) -> bool {
+        self.manifest_patterns.matches(file_name)
     }
 
     /// The qualified-path separators of the loaded plugins, longest first.
