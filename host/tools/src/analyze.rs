@@ -9,7 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::output::{array_of, boolean, integer, object, string};
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{About, Args, Handler, Tool, ToolContext, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
 use lingo_analyze::{
@@ -17,6 +18,8 @@ use lingo_analyze::{
     Scope, ScopeError, ScopeKind, TEST_KINDS, Thresholds,
 };
 use lingo_model::budget::Exhausted;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 const DEFAULT_LIMIT: u64 = 1000;
 const MAX_LIMIT: u64 = 5000;
@@ -33,7 +36,7 @@ pub fn quality() -> Tool {
         aliases: &["analyze.quality"],
         description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
         input_schema: input_schema(QUALITY_KINDS, options),
-        handler: run_quality,
+        handler: Handler::Untyped(run_quality),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -46,7 +49,7 @@ pub fn dead_code() -> Tool {
         aliases: &["analyze.dead_code"],
         description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
         input_schema: input_schema(DEAD_CODE_KINDS, options_schema()),
-        handler: run_dead_code,
+        handler: Handler::Untyped(run_dead_code),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -59,7 +62,7 @@ pub fn cycles() -> Tool {
         aliases: &["analyze.cycles"],
         description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
         input_schema: input_schema(CYCLE_KINDS, options_schema()),
-        handler: run_cycles,
+        handler: Handler::Untyped(run_cycles),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -76,56 +79,60 @@ fn run_cycles(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 
 /// `quality_gate` (mcp-wire-protocol.md).
 pub fn quality_gate() -> Tool {
-    let threshold = |what: &str| json!({ "type": "number", "minimum": 0, "description": what });
-    Tool {
-        name: "quality_gate",
-        aliases: &["qualityGate"],
-        description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). Coverage is not measured: that check is reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file to check (default: the whole workspace)" },
-                "complexity_threshold": threshold("Highest cyclomatic complexity a function may have (default 10)"),
-                "duplication_threshold": threshold("Highest share of duplicated lines, in percent, over the files (default 5); clones as analyze_duplicates finds them at its defaults"),
-                "coverage_threshold": threshold("Lowest test coverage (not measured yet: the check is skipped)"),
-                "defect_threshold": threshold("Highest defect probability of a file, as analyze_defect_probability scores it (no default: the check is skipped without it)"),
-                "fail_on_violation": { "type": "boolean", "default": false, "description": "Answer a failed gate as an error (QUALITY_GATE_FAILED)" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_quality_gate,
-        text: text::gate,
-        output_schema: gate_schema(),
-    }
+    Tool::new(
+        About {
+            name: "quality_gate",
+            aliases: &["qualityGate"],
+            description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). Coverage is not measured: that check is reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+            text: text::gate,
+            output_schema: gate_schema(),
+        },
+        run_quality_gate,
+    )
 }
 
-fn run_quality_gate(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let number = |field: &str| -> Result<Option<f64>, ToolError> {
-        match args.value(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(value) => value
-                .as_f64()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .map(Some)
-                .ok_or_else(|| ToolError::invalid(field, "expected a number ≥ 0")),
-        }
-    };
+#[derive(Deserialize, JsonSchema)]
+struct GateArgs {
+    /// Folder or file to check (default: the whole workspace)
+    project_path: Option<String>,
+    /// Highest cyclomatic complexity a function may have (default 10)
+    #[schemars(range(min = 0))]
+    complexity_threshold: Option<f64>,
+    /// Highest share of duplicated lines, in percent, over the files (default 5); clones as analyze_duplicates finds them at its defaults
+    #[schemars(range(min = 0))]
+    duplication_threshold: Option<f64>,
+    /// Lowest test coverage (not measured yet: the check is skipped)
+    #[schemars(range(min = 0))]
+    coverage_threshold: Option<f64>,
+    /// Highest defect probability of a file, as analyze_defect_probability scores it (no default: the check is skipped without it)
+    #[schemars(range(min = 0))]
+    defect_threshold: Option<f64>,
+    /// Answer a failed gate as an error (QUALITY_GATE_FAILED)
+    #[serde(default)]
+    fail_on_violation: bool,
+}
+
+impl Group for GateArgs {}
+
+fn run_quality_gate(context: &ToolContext, args: GateArgs) -> Result<Value, ToolError> {
     // A call's thresholds, else the project's (`lingo.toml`), else the
     // spec's defaults.
     let project = &context.gate;
     let request = analyze::GateRequest {
-        complexity_threshold: number("complexity_threshold")?
+        complexity_threshold: args
+            .complexity_threshold
             .or(project.complexity_threshold)
             .unwrap_or(10.0),
-        duplication_threshold: number("duplication_threshold")?
+        duplication_threshold: args
+            .duplication_threshold
             .or(project.duplication_threshold)
             .unwrap_or(5.0),
-        coverage_threshold: number("coverage_threshold")?.or(project.coverage_threshold),
-        defect_threshold: number("defect_threshold")?.or(project.defect_threshold),
+        coverage_threshold: args.coverage_threshold.or(project.coverage_threshold),
+        defect_threshold: args.defect_threshold.or(project.defect_threshold),
     };
-    let fail = args.bool("fail_on_violation", false)?;
+    let fail = args.fail_on_violation;
     let analysis = Analysis::fresh(&context.workspace)?;
-    let files = analysis.files_under(args.str("project_path")?.unwrap_or("."))?;
+    let files = analysis.files_under(args.project_path.as_deref().unwrap_or("."))?;
     let result = analyze::quality_gate(&analysis, &files, &request)?;
     let mut value = to_json(&result)?;
     value["generation"] = json!(analysis.generation());
@@ -172,69 +179,79 @@ fn gate_schema() -> Value {
 
 /// `analyze_graph_metrics` (mcp-wire-protocol.md).
 pub fn graph_metrics() -> Tool {
-    Tool {
-        name: "analyze_graph_metrics",
-        aliases: &["analyzeGraphMetrics"],
-        description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "level": { "type": "string", "enum": ["files", "modules", "symbols"], "default": "files" },
-                "metrics": { "type": "array", "items": { "type": "string", "enum": ["centrality", "pagerank", "clustering", "components", "all"] }, "description": "Default: all" },
-                "pagerank_seeds": { "type": "array", "items": { "type": "string" }, "description": "Nodes PageRank returns to (personalised PageRank)" },
-                "graphml": { "type": "boolean", "default": false },
-                "top": { "type": "integer", "minimum": 1, "maximum": 5000, "default": 20 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_graph_metrics,
-        text: text::graph_metrics,
-        output_schema: graph_metrics_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_graph_metrics",
+            aliases: &["analyzeGraphMetrics"],
+            description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
+            text: text::graph_metrics,
+            output_schema: graph_metrics_schema(),
+        },
+        run_graph_metrics,
+    )
 }
 
-fn run_graph_metrics(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let level = match args.str("level")? {
-        None | Some("files") => GraphLevel::Files,
-        Some("modules") => GraphLevel::Modules,
-        Some("symbols") => GraphLevel::Symbols,
-        Some(other) => {
-            return Err(ToolError::InvalidParam {
-                field: "level".into(),
-                reason: format!("`{other}` is not one of files, modules, symbols"),
-                suggestions: lingo_model::suggest::similar(
-                    other,
-                    ["files", "modules", "symbols"],
-                    1,
-                ),
-            });
-        }
+/// The graph `analyze_graph_metrics` measures.
+#[derive(Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    #[default]
+    Files,
+    Modules,
+    Symbols,
+}
+
+/// A metric `analyze_graph_metrics` computes.
+#[derive(Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Metric {
+    Centrality,
+    Pagerank,
+    Clustering,
+    Components,
+    All,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct GraphMetricsArgs {
+    #[serde(default)]
+    level: Level,
+    /// Default: all
+    #[serde(default)]
+    metrics: Vec<Metric>,
+    /// Nodes PageRank returns to (personalised PageRank)
+    #[serde(default)]
+    pagerank_seeds: Vec<String>,
+    #[serde(default)]
+    graphml: bool,
+    #[serde(default = "default_top")]
+    #[schemars(range(min = 1, max = 5000))]
+    top: u32,
+}
+
+impl Group for GraphMetricsArgs {}
+
+fn default_top() -> u32 {
+    20
+}
+
+fn run_graph_metrics(context: &ToolContext, args: GraphMetricsArgs) -> Result<Value, ToolError> {
+    let level = match args.level {
+        Level::Files => GraphLevel::Files,
+        Level::Modules => GraphLevel::Modules,
+        Level::Symbols => GraphLevel::Symbols,
     };
-    const METRICS: [&str; 5] = ["centrality", "pagerank", "clustering", "components", "all"];
-    let asked = args.str_list("metrics")?;
-    for metric in &asked {
-        if !METRICS.contains(metric) {
-            return Err(ToolError::InvalidParam {
-                field: "metrics".into(),
-                reason: format!("`{metric}` is not one of {}", METRICS.join(", ")),
-                suggestions: lingo_model::suggest::similar(metric, METRICS, 1),
-            });
-        }
-    }
-    let all = asked.is_empty() || asked.contains(&"all");
+    let asked = &args.metrics;
+    let all = asked.is_empty() || asked.contains(&Metric::All);
     let wanted = MetricsWanted {
-        pagerank: all || asked.contains(&"pagerank"),
-        centrality: all || asked.contains(&"centrality"),
-        clustering: all || asked.contains(&"clustering"),
-        components: all || asked.contains(&"components"),
-        graphml: args.bool("graphml", false)?,
+        pagerank: all || asked.contains(&Metric::Pagerank),
+        centrality: all || asked.contains(&Metric::Centrality),
+        clustering: all || asked.contains(&Metric::Clustering),
+        components: all || asked.contains(&Metric::Components),
+        graphml: args.graphml,
     };
-    let seeds: Vec<String> = args
-        .str_list("pagerank_seeds")?
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let top = args.limit("top", 20, 5000)?;
+    let seeds = args.pagerank_seeds;
+    let top = args.top as usize;
     let analysis = Analysis::fresh(&context.workspace)?;
     let mut metrics = analysis
         .graph_metrics(level, &wanted, &seeds)
@@ -292,7 +309,7 @@ pub fn documentation() -> Tool {
         aliases: &["analyze.documentation"],
         description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
         input_schema: input_schema(DOCUMENTATION_KINDS, options),
-        handler: run_documentation,
+        handler: Handler::Untyped(run_documentation),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -325,7 +342,7 @@ pub fn tests() -> Tool {
         aliases: &["analyze.tests"],
         description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
         input_schema: input_schema(TEST_KINDS, options_schema()),
-        handler: run_tests,
+        handler: Handler::Untyped(run_tests),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -337,34 +354,47 @@ fn run_tests(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
 
 /// `analyze_complexity` (mcp-wire-protocol.md).
 pub fn complexity() -> Tool {
-    Tool {
-        name: "analyze_complexity",
-        aliases: &["analyzeComplexity"],
-        description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
-        input_schema: json!({
-            "type": "object",
-            "required": ["project_path", "toolchain"],
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file (`.` for the workspace)" },
-                "toolchain": { "type": "string", "description": "The language whose files are analysed" },
-                "max_cyclomatic": { "type": "integer", "minimum": 0 },
-                "max_cognitive": { "type": "integer", "minimum": 0 },
-                "top_files": { "type": "integer", "minimum": 0, "maximum": 5000 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_complexity,
-        text: text::complexity,
-        output_schema: complexity_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_complexity",
+            aliases: &["analyzeComplexity"],
+            description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
+            text: text::complexity,
+            output_schema: complexity_schema(),
+        },
+        run_complexity,
+    )
 }
 
-fn run_complexity(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let path = args.required_str("project_path")?;
-    let toolchain = args.required_str("toolchain")?;
-    let max_cyclomatic = args.uint("max_cyclomatic", u32::MAX as u64)?.unwrap_or(10) as u32;
-    let max_cognitive = args.uint("max_cognitive", u32::MAX as u64)?.unwrap_or(15) as u32;
-    let top_files = args.uint("top_files", 5000)?.map(|n| n as usize);
+#[derive(Deserialize, JsonSchema)]
+struct ComplexityArgs {
+    /// Folder or file (`.` for the workspace)
+    project_path: String,
+    /// The language whose files are analysed
+    toolchain: String,
+    #[serde(default = "default_max_cyclomatic")]
+    max_cyclomatic: u32,
+    #[serde(default = "default_max_cognitive")]
+    max_cognitive: u32,
+    #[schemars(range(max = 5000))]
+    top_files: Option<u32>,
+}
+
+impl Group for ComplexityArgs {}
+
+fn default_max_cyclomatic() -> u32 {
+    10
+}
+
+fn default_max_cognitive() -> u32 {
+    15
+}
+
+fn run_complexity(context: &ToolContext, args: ComplexityArgs) -> Result<Value, ToolError> {
+    let path = args.project_path.as_str();
+    let toolchain = args.toolchain.as_str();
+    let (max_cyclomatic, max_cognitive) = (args.max_cyclomatic, args.max_cognitive);
+    let top_files = args.top_files.map(|n| n as usize);
     let analysis = Analysis::fresh(&context.workspace)?;
     let languages: Vec<String> = context
         .workspace
@@ -456,7 +486,7 @@ pub fn batch() -> Tool {
             },
             "additionalProperties": false
         }),
-        handler: run_batch,
+        handler: Handler::Untyped(run_batch),
         text: text::batch,
         output_schema: object(
             &["results"],
@@ -523,8 +553,7 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
         if let Value::Object(map) = &mut arguments {
             map.remove("tool");
         }
-        let answer =
-            Args::new(&arguments, &tool.input_schema).and_then(|a| (tool.handler)(context, &a));
+        let answer = tool.run(context, &arguments);
         results.push(match answer {
             Ok(result) => json!({ "tool": tool.name, "result": result }),
             Err(error) => json!({ "tool": tool.name, "error": error.to_json()["error"] }),
@@ -567,7 +596,7 @@ pub fn structure() -> Tool {
         aliases: &["analyze.structure"],
         description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
         input_schema: input_schema(analyze::STRUCTURE_KINDS, options),
-        handler: run_structure,
+        handler: Handler::Untyped(run_structure),
         text: text::analysis,
         output_schema: output_schema(),
     }
@@ -645,7 +674,7 @@ pub fn dependencies() -> Tool {
         aliases: &["analyze.dependencies"],
         description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
         input_schema: input_schema(analyze::DEPENDENCY_KINDS, options),
-        handler: run_dependencies,
+        handler: Handler::Untyped(run_dependencies),
         text: text::analysis,
         output_schema: output_schema(),
     }

@@ -1,10 +1,15 @@
-//! Reading tool arguments: required and optional fields with typed errors,
-//! refusal of unknown fields with "did you mean" suggestions, and of
-//! strings too long to be a name, a path or a query before any work.
+//! Reading tool arguments: typed argument groups whose input schema is
+//! derived from their types (bounds written once, as schema attributes, and
+//! checked from the schema), refusal of unknown fields with "did you mean"
+//! suggestions, and of strings too long to be a name, a path or a query
+//! before any work.
 
+use schemars::JsonSchema;
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
+use crate::text::{Format, MAX_MAX_TOKENS, MIN_MAX_TOKENS};
 use lingo_model::suggest::similar;
 
 /// Longest string argument accepted (a name, a path), in bytes.
@@ -131,6 +136,344 @@ impl<'a> Args<'a> {
     }
 }
 
+/// A group of top-level arguments: a flat struct deriving `Deserialize`
+/// and `JsonSchema` (doc comments are the fields' descriptions, `#[serde(
+/// alias)]` the specs' other spellings, `#[schemars(range(..))]` the bounds).
+/// A tool's arguments are one group or a tuple of groups read from the same
+/// object, so groups shared by several tools (a target, paging) are written
+/// once. Groups do not deny unknown fields themselves: [`ToolArgs::parse`]
+/// refuses a field no group of the tool accepts.
+pub trait Group: DeserializeOwned + JsonSchema {}
+
+/// A tool's typed arguments: one [`Group`] or a tuple of groups.
+pub trait ToolArgs: Sized {
+    /// The JSON schema of the arguments (`tools/list`'s `inputSchema`).
+    fn schema() -> Value;
+    /// Every field name accepted, aliases included.
+    fn accepted() -> Vec<&'static str>;
+    /// Read the arguments from an object already checked by [`checked_object`].
+    fn read(arguments: &Value) -> Result<Self, ToolError>;
+
+    /// Read and check a call's `arguments` against `schema` (the tool's
+    /// whole input schema: these arguments and the options every tool
+    /// takes, whose names are `shared`).
+    fn parse(arguments: &Value, schema: &Value, shared: &[&str]) -> Result<Self, ToolError> {
+        let object = checked_object(arguments)?;
+        let accepted = Self::accepted();
+        let advertised: Vec<&str> = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for key in object.keys() {
+            if !accepted.contains(&key.as_str()) && !shared.contains(&key.as_str()) {
+                return Err(ToolError::UnknownParam {
+                    field: clip(key),
+                    allowed: advertised.iter().map(|s| s.to_string()).collect(),
+                    suggestions: similar(key, accepted.iter().chain(shared).copied(), 2),
+                });
+            }
+        }
+        check_bounds(&object, schema)?;
+        Self::read(&Value::Object(object))
+    }
+}
+
+impl<A: Group> ToolArgs for A {
+    fn schema() -> Value {
+        schema_of::<A>()
+    }
+    fn accepted() -> Vec<&'static str> {
+        field_names::<A>()
+    }
+    fn read(arguments: &Value) -> Result<Self, ToolError> {
+        serde_path_to_error::deserialize(arguments).map_err(refusal)
+    }
+}
+
+macro_rules! tuple_of_groups {
+    ($($group:ident),+) => {
+        impl<$($group: Group),+> ToolArgs for ($($group,)+) {
+            fn schema() -> Value {
+                let mut schema = serde_json::json!({ "type": "object", "properties": {} });
+                $(merge(&mut schema, $group::schema());)+
+                schema
+            }
+            fn accepted() -> Vec<&'static str> {
+                let mut names = Vec::new();
+                $(names.extend($group::accepted());)+
+                names
+            }
+            fn read(arguments: &Value) -> Result<Self, ToolError> {
+                Ok(($($group::read(arguments)?,)+))
+            }
+        }
+    };
+}
+tuple_of_groups!(A, B);
+tuple_of_groups!(A, B, C);
+tuple_of_groups!(A, B, C, D);
+
+/// The options every tool takes: the project, and how its text is written.
+#[derive(Debug, Default, serde::Deserialize, JsonSchema)]
+pub struct SharedArgs {
+    /// Project identifier (the workspace root's directory name); optional while one workspace is served
+    #[serde(rename = "projectId")]
+    pub project_id: Option<String>,
+    /// The content text: `text`, compact lines for reading (default), or `json`, the structured answer as JSON. structuredContent always holds the full JSON.
+    pub format: Option<Format>,
+    /// Token budget of the text answer (default 2000); a longer list stops with the arguments of its next page
+    #[schemars(range(min = MIN_MAX_TOKENS, max = MAX_MAX_TOKENS))]
+    pub max_tokens: Option<u32>,
+}
+
+impl Group for SharedArgs {}
+
+impl SharedArgs {
+    /// The field names of the shared options.
+    pub fn names() -> Vec<&'static str> {
+        field_names::<SharedArgs>()
+    }
+
+    /// The shared options of a call's `arguments` (its other fields are
+    /// the tool's, checked by the tool).
+    pub fn from_call(arguments: &Value) -> Result<SharedArgs, ToolError> {
+        let names = Self::names();
+        let object: Map<String, Value> = checked_object(arguments)?
+            .into_iter()
+            .filter(|(key, _)| names.contains(&key.as_str()))
+            .collect();
+        check_bounds(&object, &Self::schema())?;
+        Self::read(&Value::Object(object))
+    }
+}
+
+/// `arguments` as an object without its null fields (null is absent), its
+/// strings checked against their length limits.
+pub fn checked_object(arguments: &Value) -> Result<Map<String, Value>, ToolError> {
+    let object = match arguments {
+        Value::Object(map) => map
+            .iter()
+            .filter(|(_, value)| !value.is_null())
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect(),
+        Value::Null => Map::new(),
+        _ => {
+            return Err(ToolError::invalid(
+                "arguments",
+                "the arguments must be a JSON object",
+            ));
+        }
+    };
+    check_lengths(&object)?;
+    Ok(object)
+}
+
+/// The input schema of `T`: subschemas inlined, and without what costs a
+/// model tokens and tells it nothing (`$schema`, titles, integer formats,
+/// `null` as a type of optional fields).
+pub fn schema_of<T: JsonSchema>() -> Value {
+    let mut generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator();
+    let mut schema = generator.root_schema_for::<T>().to_value();
+    if let Value::Object(map) = &mut schema {
+        map.remove("$schema");
+        map.remove("description");
+    }
+    tidy(&mut schema);
+    schema
+}
+
+/// Remove titles, formats and `null` types from a derived schema.
+fn tidy(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            map.remove("title");
+            if map.get("format").is_some_and(Value::is_string) {
+                map.remove("format");
+            }
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    map.insert("type".into(), only);
+                }
+            }
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                values.retain(|v| !v.is_null());
+            }
+            for (key, value) in map.iter_mut() {
+                // A property named like a keyword is a name, not a keyword.
+                if key == "properties" {
+                    if let Value::Object(properties) = value {
+                        properties.values_mut().for_each(tidy);
+                    }
+                } else {
+                    tidy(value);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+/// Add `part`'s properties and required fields to `schema`.
+pub fn merge(schema: &mut Value, part: Value) {
+    if let (Some(properties), Some(more)) = (
+        schema["properties"].as_object_mut(),
+        part["properties"].as_object(),
+    ) {
+        properties.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    if let Some(more) = part["required"].as_array().filter(|r| !r.is_empty()) {
+        match schema["required"].as_array_mut() {
+            Some(required) => required.extend(more.iter().cloned()),
+            None => schema["required"] = Value::Array(more.clone()),
+        }
+    }
+}
+
+/// The field names `T`'s `Deserialize` accepts, aliases included (what
+/// serde's derive passes to `deserialize_struct`).
+fn field_names<T: DeserializeOwned>() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    // The probe always refuses: only the names it saw matter.
+    let _ = T::deserialize(FieldNameProbe(&mut names));
+    names
+}
+
+/// A deserializer that records a struct's field names and refuses the rest.
+struct FieldNameProbe<'a>(&'a mut Vec<&'static str>);
+
+impl<'de> Deserializer<'de> for FieldNameProbe<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.extend_from_slice(fields);
+        Err(de::Error::custom("field names recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// A deserialization error as the tool error naming its field (an array's
+/// item by the array, as the length check names it).
+fn refusal(error: serde_path_to_error::Error<serde_json::Error>) -> ToolError {
+    let path = without_indices(&error.path().to_string());
+    let message = error.inner().to_string();
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        let field = if path == "." {
+            field.to_string()
+        } else {
+            format!("{path}.{field}")
+        };
+        return ToolError::MissingParam { field };
+    }
+    let field = if path == "." {
+        "arguments".to_string()
+    } else {
+        clip(&path)
+    };
+    ToolError::InvalidParam {
+        field,
+        reason: clip(&message),
+        suggestions: Vec::new(),
+    }
+}
+
+/// `path` without its `[n]` segments.
+fn without_indices(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => in_index = true,
+            ']' if in_index => in_index = false,
+            _ if in_index => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Refuse the first number outside its schema's `minimum`/`maximum` and
+/// the first string shorter than its `minLength`, at any depth the schema
+/// describes (so the walk is bounded by the schema, not the input).
+fn check_bounds(object: &Map<String, Value>, schema: &Value) -> Result<(), ToolError> {
+    for (key, value) in object {
+        check_value(value, &schema["properties"][key.as_str()], key)?;
+    }
+    Ok(())
+}
+
+fn check_value(value: &Value, schema: &Value, path: &str) -> Result<(), ToolError> {
+    match value {
+        Value::Number(number) => {
+            let Some(n) = number.as_f64() else {
+                return Ok(());
+            };
+            if let Some(min) = schema["minimum"].as_f64()
+                && n < min
+            {
+                return Err(ToolError::invalid(
+                    path,
+                    format!("{number} is below the minimum {}", schema["minimum"]),
+                ));
+            }
+            if let Some(max) = schema["maximum"].as_f64()
+                && n > max
+            {
+                return Err(ToolError::invalid(
+                    path,
+                    format!("{number} is larger than the maximum {}", schema["maximum"]),
+                ));
+            }
+        }
+        Value::String(text) => {
+            if let Some(min) = schema["minLength"].as_u64()
+                && (text.chars().count() as u64) < min
+            {
+                return Err(ToolError::invalid(
+                    path,
+                    format!("must be at least {min} character(s) long"),
+                ));
+            }
+        }
+        Value::Array(items) if schema["items"].is_object() => {
+            for item in items {
+                check_value(item, &schema["items"], path)?;
+            }
+        }
+        Value::Object(fields) if schema["properties"].is_object() => {
+            for (key, field) in fields {
+                let nested = &schema["properties"][key.as_str()];
+                if !nested.is_null() {
+                    check_value(field, nested, &format!("{path}.{}", clip(key)))?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// The longest string `field` may hold, in bytes.
 pub fn max_bytes(field: &str) -> usize {
     match field {
@@ -208,6 +551,144 @@ mod tests {
             Err(ToolError::InvalidParam { field, reason, .. }) => (field, reason),
             Err(other) => panic!("expected INVALID_PARAM, got {other}"),
             Ok(_) => panic!("expected INVALID_PARAM, got success"),
+        }
+    }
+
+    /// A group shaped like the tools' own: an alias, a bound, a nested object.
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
+    struct Sample {
+        /// The new name
+        #[serde(alias = "newName")]
+        new_name: String,
+        #[schemars(range(min = 1, max = 50))]
+        limit: Option<u32>,
+        nested: Option<Nested>,
+        items: Option<Vec<u32>>,
+    }
+
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Nested {
+        #[serde(rename = "dryRun")]
+        dry_run: Option<bool>,
+    }
+
+    impl Group for Sample {}
+
+    fn typed(arguments: Value) -> Result<Sample, ToolError> {
+        let mut schema = Sample::schema();
+        merge(&mut schema, SharedArgs::schema());
+        Sample::parse(&arguments, &schema, &SharedArgs::names())
+    }
+
+    fn field_of(error: ToolError) -> (String, String) {
+        let json = error.to_json();
+        (
+            json["error"]["code"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            json["error"]["details"]["field"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        )
+    }
+
+    #[test]
+    fn typed_arguments_take_aliases_and_shared_options_and_null_as_absent() {
+        let sample =
+            typed(json!({ "newName": "b", "format": "json", "limit": null })).expect("accepted");
+        assert_eq!(sample.new_name, "b");
+        assert_eq!(sample.limit, None);
+        let sample =
+            typed(json!({ "new_name": "c", "nested": { "dryRun": false } })).expect("accepted");
+        assert_eq!(sample.nested.and_then(|n| n.dry_run), Some(false));
+        let sample = typed(json!({ "new_name": "d", "items": [1, 2] })).expect("accepted");
+        assert_eq!(sample.items, Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn typed_arguments_are_refused_naming_the_field() {
+        for (arguments, code, field) in [
+            (json!({ "new_nme": "x" }), "UNKNOWN_PARAM", "new_nme"),
+            (json!({}), "MISSING_REQUIRED_PARAM", "new_name"),
+            (json!({ "new_name": 3 }), "INVALID_PARAM", "new_name"),
+            (
+                json!({ "new_name": "x", "limit": 0 }),
+                "INVALID_PARAM",
+                "limit",
+            ),
+            (
+                json!({ "new_name": "x", "limit": 51 }),
+                "INVALID_PARAM",
+                "limit",
+            ),
+            (
+                json!({ "new_name": "x", "limit": -1 }),
+                "INVALID_PARAM",
+                "limit",
+            ),
+            (
+                json!({ "new_name": "x", "limit": 1e300 }),
+                "INVALID_PARAM",
+                "limit",
+            ),
+            (
+                json!({ "new_name": "x", "nested": { "dryRun": 1 } }),
+                "INVALID_PARAM",
+                "nested.dryRun",
+            ),
+            (
+                json!({ "new_name": "x", "nested": { "dry": true } }),
+                "INVALID_PARAM",
+                "nested.dry",
+            ),
+            (json!([1]), "INVALID_PARAM", "arguments"),
+            (
+                json!({ "new_name": "x", "items": [1, "a"] }),
+                "INVALID_PARAM",
+                "items",
+            ),
+        ] {
+            let refused = typed(arguments.clone()).expect_err("refused");
+            assert_eq!(
+                field_of(refused),
+                (code.to_string(), field.to_string()),
+                "{arguments}"
+            );
+        }
+        match typed(json!({ "new_nme": "x" })) {
+            Err(ToolError::UnknownParam {
+                suggestions,
+                allowed,
+                ..
+            }) => {
+                assert!(
+                    suggestions.contains(&"new_name".to_string()),
+                    "{suggestions:?}"
+                );
+                // The schema's names are offered, not the aliases.
+                assert!(allowed.contains(&"new_name".to_string()), "{allowed:?}");
+                assert!(!allowed.contains(&"newName".to_string()), "{allowed:?}");
+            }
+            other => panic!("expected UNKNOWN_PARAM, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn derived_schemas_carry_descriptions_and_bounds_without_noise() {
+        let schema = Sample::schema();
+        assert_eq!(
+            schema["properties"]["new_name"]["description"],
+            "The new name"
+        );
+        assert_eq!(schema["properties"]["limit"]["maximum"], 50);
+        assert_eq!(schema["properties"]["limit"]["type"], "integer");
+        assert_eq!(schema["required"], json!(["new_name"]));
+        let text = schema.to_string();
+        for noise in ["$schema", "title", "uint32", "null"] {
+            assert!(!text.contains(noise), "{noise} in {text}");
         }
     }
 

@@ -3,11 +3,14 @@
 //! probability and name similarity): arguments checked here, the analysis
 //! in [`crate::analyze`], the answer paged.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::output::{array_of, integer, object, string};
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{About, Tool, ToolContext, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_analyze::{
@@ -15,44 +18,86 @@ use lingo_analyze::{
     ScopeError, ScopeKind,
 };
 
-const DEFAULT_GROUPS: u64 = 100;
-const MAX_GROUPS: u64 = 5000;
+const DEFAULT_GROUPS: u32 = 100;
+const MAX_GROUPS: u32 = 5000;
+
+fn default_groups() -> u32 {
+    DEFAULT_GROUPS
+}
+
+fn default_period_days() -> u32 {
+    30
+}
+
+/// The default of `detection_type` and `scope`.
+fn default_all() -> String {
+    "all".into()
+}
+
+/// The arguments of `analyze_duplicates`.
+#[derive(Deserialize, JsonSchema)]
+struct DuplicatesArgs {
+    /// Folder or file to analyse (default: the whole workspace)
+    project_path: Option<String>,
+    // A name of `Detection::NAMES` (or `semantic`, refused with its reason).
+    #[serde(default = "default_all")]
+    #[schemars(extend("enum" = Detection::NAMES))]
+    detection_type: String,
+    /// Lowest Jaccard similarity of a gapped clone
+    #[serde(default = "default_threshold")]
+    #[schemars(range(min = 0, max = 1))]
+    threshold: f64,
+    #[serde(default = "default_clone_lines")]
+    #[schemars(range(min = 1, max = 10_000))]
+    min_lines: u32,
+    #[serde(default = "default_min_tokens")]
+    #[schemars(range(min = 10, max = 100_000))]
+    min_tokens: u32,
+    /// Groups per page
+    #[serde(default = "default_groups")]
+    #[schemars(range(min = 1, max = MAX_GROUPS))]
+    limit: u32,
+    #[serde(default)]
+    offset: u32,
+}
+
+impl Group for DuplicatesArgs {}
+
+fn default_threshold() -> f64 {
+    0.85
+}
+
+fn default_clone_lines() -> u32 {
+    5
+}
+
+fn default_min_tokens() -> u32 {
+    50
+}
 
 /// `analyze_duplicates`.
 pub fn duplicates() -> Tool {
-    Tool {
-        name: "analyze_duplicates",
-        aliases: &["analyzeDuplicates"],
-        description: "Code clones from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file to analyse (default: the whole workspace)" },
-                "detection_type": { "type": "string", "enum": Detection::NAMES, "default": "all" },
-                "threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.85, "description": "Lowest Jaccard similarity of a gapped clone" },
-                "min_lines": { "type": "integer", "minimum": 1, "maximum": 10000, "default": 5 },
-                "min_tokens": { "type": "integer", "minimum": 10, "maximum": 100000, "default": 50 },
-                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Groups per page" },
-                "offset": { "type": "integer", "minimum": 0, "default": 0 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_duplicates,
-        text: text::duplicates,
-        output_schema: duplicates_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_duplicates",
+            aliases: &["analyzeDuplicates"],
+            description: "Code clones from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
+            text: text::duplicates,
+            output_schema: duplicates_schema(),
+        },
+        run_duplicates,
+    )
 }
 
-fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let detection = match args.str("detection_type")? {
-        None => Detection::All,
-        Some("semantic") => {
+fn run_duplicates(context: &ToolContext, args: DuplicatesArgs) -> Result<Value, ToolError> {
+    let detection = match args.detection_type.as_str() {
+        "semantic" => {
             return Err(ToolError::invalid(
                 "detection_type",
                 "semantic clones (the same behaviour written differently) are not detected; use exact, renamed, gapped or all",
             ));
         }
-        Some(name) => Detection::parse(name).ok_or_else(|| ToolError::InvalidParam {
+        name => Detection::parse(name).ok_or_else(|| ToolError::InvalidParam {
             field: "detection_type".into(),
             reason: format!(
                 "`{}` is not a detection type ({})",
@@ -62,25 +107,16 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
             suggestions: lingo_model::suggest::similar(name, Detection::NAMES, 2),
         })?,
     };
-    let threshold = fraction(args, "threshold", 0.85)?;
-    let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(5) as u32;
-    let min_tokens = args.uint("min_tokens", 100_000)?.unwrap_or(50);
-    if min_tokens < 10 {
-        return Err(ToolError::invalid(
-            "min_tokens",
-            format!("{min_tokens} is below the minimum 10"),
-        ));
-    }
-    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
-    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let path = args.str("project_path")?.unwrap_or(".");
+    let limit = args.limit as usize;
+    let offset = args.offset as usize;
+    let path = args.project_path.as_deref().unwrap_or(".");
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let request = DuplicatesRequest {
         detection,
-        min_tokens: min_tokens as usize,
-        min_lines,
-        threshold,
+        min_tokens: args.min_tokens as usize,
+        min_lines: args.min_lines,
+        threshold: args.threshold,
     };
     let mut report = analyze::duplicates(&files, &request);
     let total = report.groups.len();
@@ -92,39 +128,47 @@ fn run_duplicates(context: &ToolContext, args: &Args) -> Result<Value, ToolError
     Ok(value)
 }
 
-/// `analyze_code_churn`.
-pub fn churn() -> Tool {
-    Tool {
-        name: "analyze_code_churn",
-        aliases: &["analyzeCodeChurn"],
-        description: "Code churn from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
-        input_schema: json!({
-            "type": "object",
-            "required": ["project_path"],
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file (`.` for the workspace)" },
-                "period_days": { "type": "integer", "minimum": 1, "maximum": 36500, "default": 30 },
-                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Files per page" },
-                "offset": { "type": "integer", "minimum": 0, "default": 0 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_churn,
-        text: text::churn,
-        output_schema: churn_schema(),
-    }
+/// The arguments of `analyze_code_churn`.
+#[derive(Deserialize, JsonSchema)]
+struct ChurnArgs {
+    /// Folder or file (`.` for the workspace)
+    project_path: String,
+    #[serde(default = "default_period_days")]
+    #[schemars(range(min = 1, max = 36_500))]
+    period_days: u32,
+    /// Files per page
+    #[serde(default = "default_groups")]
+    #[schemars(range(min = 1, max = MAX_GROUPS))]
+    limit: u32,
+    #[serde(default)]
+    offset: u32,
 }
 
-fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let path = args.required_str("project_path")?;
-    let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30);
-    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
-    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
+impl Group for ChurnArgs {}
+
+/// `analyze_code_churn`.
+pub fn churn() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_code_churn",
+            aliases: &["analyzeCodeChurn"],
+            description: "Code churn from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
+            text: text::churn,
+            output_schema: churn_schema(),
+        },
+        run_churn,
+    )
+}
+
+fn run_churn(context: &ToolContext, args: ChurnArgs) -> Result<Value, ToolError> {
+    let path = args.project_path.as_str();
+    let limit = args.limit as usize;
+    let offset = args.offset as usize;
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let root = context.workspace.root();
     let mut report =
-        analyze::churn(root, &files, period_days as u32).map_err(|e| ToolError::NoHistory {
+        analyze::churn(root, &files, args.period_days).map_err(|e| ToolError::NoHistory {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
@@ -141,38 +185,57 @@ fn run_churn(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     Ok(value)
 }
 
-/// `analyze_defect_probability`.
-pub fn defect_probability() -> Tool {
-    Tool {
-        name: "analyze_defect_probability",
-        aliases: &["analyzeDefectProbability"],
-        description: "How likely each file is to hold a defect, as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file to analyse (default: the whole workspace)" },
-                "min_confidence": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.7 },
-                "explain": { "type": "boolean", "default": true, "description": "Write each file's factors in the text answer (the structured answer always has them)" },
-                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_GROUPS, "default": DEFAULT_GROUPS, "description": "Files per page" },
-                "offset": { "type": "integer", "minimum": 0, "default": 0 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_defect_probability,
-        text: text::defects,
-        output_schema: defects_schema(),
-    }
+/// The arguments of `analyze_defect_probability`.
+#[derive(Deserialize, JsonSchema)]
+struct DefectArgs {
+    /// Folder or file to analyse (default: the whole workspace)
+    project_path: Option<String>,
+    #[serde(default = "default_min_confidence")]
+    #[schemars(range(min = 0, max = 1))]
+    min_confidence: f64,
+    /// Write each file's factors in the text answer (the structured answer always has them)
+    #[serde(default = "default_explain")]
+    #[allow(dead_code)] // read by the text renderer, from the call's arguments
+    explain: bool,
+    /// Files per page
+    #[serde(default = "default_groups")]
+    #[schemars(range(min = 1, max = MAX_GROUPS))]
+    limit: u32,
+    #[serde(default)]
+    offset: u32,
 }
 
-fn run_defect_probability(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let min_confidence = fraction(args, "min_confidence", 0.7)?;
-    args.bool("explain", true)?;
-    let limit = args.limit("limit", DEFAULT_GROUPS, MAX_GROUPS)?;
-    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let path = args.str("project_path")?.unwrap_or(".");
+impl Group for DefectArgs {}
+
+fn default_min_confidence() -> f64 {
+    0.7
+}
+
+fn default_explain() -> bool {
+    true
+}
+
+/// `analyze_defect_probability`.
+pub fn defect_probability() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_defect_probability",
+            aliases: &["analyzeDefectProbability"],
+            description: "How likely each file is to hold a defect, as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
+            text: text::defects,
+            output_schema: defects_schema(),
+        },
+        run_defect_probability,
+    )
+}
+
+fn run_defect_probability(context: &ToolContext, args: DefectArgs) -> Result<Value, ToolError> {
+    let limit = args.limit as usize;
+    let offset = args.offset as usize;
+    let path = args.project_path.as_deref().unwrap_or(".");
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
-    let mut report = analyze::defect_probability(&analysis, &files, min_confidence)?;
+    let mut report = analyze::defect_probability(&analysis, &files, args.min_confidence)?;
     let total = report.files.len();
     report.files = report.files.into_iter().skip(offset).take(limit).collect();
     let returned = report.files.len();
@@ -224,32 +287,49 @@ fn defects_schema() -> Value {
     )
 }
 
-/// `analyze_name_similarity`.
-pub fn name_similarity() -> Tool {
-    Tool {
-        name: "analyze_name_similarity",
-        aliases: &["analyzeNameSimilarity"],
-        description: "The declared names most like `query`, best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
-        input_schema: json!({
-            "type": "object",
-            "required": ["query"],
-            "properties": {
-                "query": { "type": "string", "minLength": 1, "maxLength": 256 },
-                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
-                "top_k": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 10 },
-                "phonetic": { "type": "boolean", "default": false },
-                "scope": { "type": "string", "enum": NameScope::NAMES, "default": "all" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_name_similarity,
-        text: text::names,
-        output_schema: names_schema(),
-    }
+/// The arguments of `analyze_name_similarity`.
+#[derive(Deserialize, JsonSchema)]
+struct NameSimilarityArgs {
+    #[schemars(length(min = 1, max = 256))]
+    query: String,
+    /// Folder or file (default: the whole workspace)
+    project_path: Option<String>,
+    #[serde(default = "default_top_k")]
+    #[schemars(range(min = 1, max = 1000))]
+    top_k: u32,
+    #[serde(default)]
+    phonetic: bool,
+    // A name of `NameScope::NAMES`.
+    #[serde(default = "default_all")]
+    #[schemars(extend("enum" = NameScope::NAMES))]
+    scope: String,
 }
 
-fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let query = args.required_str("query")?;
+impl Group for NameSimilarityArgs {}
+
+fn default_top_k() -> u32 {
+    10
+}
+
+/// `analyze_name_similarity`.
+pub fn name_similarity() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_name_similarity",
+            aliases: &["analyzeNameSimilarity"],
+            description: "The declared names most like `query`, best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
+            text: text::names,
+            output_schema: names_schema(),
+        },
+        run_name_similarity,
+    )
+}
+
+fn run_name_similarity(
+    context: &ToolContext,
+    args: NameSimilarityArgs,
+) -> Result<Value, ToolError> {
+    let query = args.query.as_str();
     if query.trim().is_empty() || query.len() > 256 {
         return Err(ToolError::invalid(
             "query",
@@ -262,24 +342,20 @@ fn run_name_similarity(context: &ToolContext, args: &Args) -> Result<Value, Tool
             "the query has no letters to compare",
         ));
     }
-    let scope = match args.str("scope")? {
-        None => NameScope::All,
-        Some(name) => NameScope::parse(name).ok_or_else(|| ToolError::InvalidParam {
-            field: "scope".into(),
-            reason: format!(
-                "`{}` is not a scope ({})",
-                name.chars().take(32).collect::<String>(),
-                NameScope::NAMES.join(", ")
-            ),
-            suggestions: lingo_model::suggest::similar(name, NameScope::NAMES, 2),
-        })?,
-    };
-    let top_k = args.limit("top_k", 10, 1000)?;
-    let phonetic = args.bool("phonetic", false)?;
-    let path = args.str("project_path")?.unwrap_or(".");
+    let name = args.scope.as_str();
+    let scope = NameScope::parse(name).ok_or_else(|| ToolError::InvalidParam {
+        field: "scope".into(),
+        reason: format!(
+            "`{}` is not a scope ({})",
+            name.chars().take(32).collect::<String>(),
+            NameScope::NAMES.join(", ")
+        ),
+        suggestions: lingo_model::suggest::similar(name, NameScope::NAMES, 2),
+    })?;
+    let path = args.project_path.as_deref().unwrap_or(".");
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
-    let answer = analyze::name_similarity(&files, query, scope, top_k, phonetic);
+    let answer = analyze::name_similarity(&files, query, scope, args.top_k as usize, args.phonetic);
     let mut value = to_json(&answer)?;
     value["generation"] = json!(analysis.generation());
     Ok(value)
@@ -309,35 +385,63 @@ fn names_schema() -> Value {
     )
 }
 
-/// `analyze_deep_context`.
-pub fn deep_context() -> Tool {
-    Tool {
-        name: "analyze_deep_context",
-        aliases: &["analyzeDeepContext"],
-        description: "The analyses combined over one scope: `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
-                "include_analyses": { "type": "array", "items": { "type": "string", "enum": DEEP_ANALYSES }, "maxItems": 16 },
-                "exclude_analyses": { "type": "array", "items": { "type": "string", "enum": DEEP_ANALYSES }, "maxItems": 16 },
-                "period_days": { "type": "integer", "minimum": 1, "maximum": 36500, "default": 30 },
-                "max_depth": { "type": "integer", "minimum": 0, "maximum": 32, "default": 3, "description": "Folder levels of the file tree" },
-                "include_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
-                "exclude_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_deep_context,
-        text: text::deep_context,
-        output_schema: deep_context_schema(),
-    }
+/// The scope of `analyze_deep_context` and `analyze_comprehensive`.
+#[derive(Deserialize, JsonSchema)]
+struct ScopeArgs {
+    /// Folder or file (default: the whole workspace)
+    project_path: Option<String>,
+    #[schemars(length(max = 256))]
+    include_patterns: Option<Vec<String>>,
+    #[schemars(length(max = 256))]
+    exclude_patterns: Option<Vec<String>>,
 }
 
-fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let named = |field: &str| -> Result<Vec<&'static str>, ToolError> {
-        args.str_list(field)?
-            .into_iter()
+impl Group for ScopeArgs {}
+
+/// The arguments of `analyze_deep_context` besides its scope.
+#[derive(Deserialize, JsonSchema)]
+struct DeepContextArgs {
+    // Names of `DEEP_ANALYSES`.
+    #[schemars(length(max = 16), extend("items" = { "type": "string", "enum": DEEP_ANALYSES }))]
+    include_analyses: Option<Vec<String>>,
+    #[schemars(length(max = 16), extend("items" = { "type": "string", "enum": DEEP_ANALYSES }))]
+    exclude_analyses: Option<Vec<String>>,
+    #[serde(default = "default_period_days")]
+    #[schemars(range(min = 1, max = 36_500))]
+    period_days: u32,
+    /// Folder levels of the file tree
+    #[serde(default = "default_max_depth")]
+    #[schemars(range(max = 32))]
+    max_depth: u32,
+}
+
+impl Group for DeepContextArgs {}
+
+fn default_max_depth() -> u32 {
+    3
+}
+
+/// `analyze_deep_context`.
+pub fn deep_context() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_deep_context",
+            aliases: &["analyzeDeepContext"],
+            description: "The analyses combined over one scope: `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
+            text: text::deep_context,
+            output_schema: deep_context_schema(),
+        },
+        run_deep_context,
+    )
+}
+
+fn run_deep_context(
+    context: &ToolContext,
+    (args, scope): (DeepContextArgs, ScopeArgs),
+) -> Result<Value, ToolError> {
+    let named = |field: &str, names: &[String]| -> Result<Vec<&'static str>, ToolError> {
+        names
+            .iter()
             .map(|name| {
                 DEEP_ANALYSES
                     .iter()
@@ -355,8 +459,14 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
             })
             .collect()
     };
-    let include = named("include_analyses")?;
-    let exclude = named("exclude_analyses")?;
+    let include = named(
+        "include_analyses",
+        args.include_analyses.as_deref().unwrap_or_default(),
+    )?;
+    let exclude = named(
+        "exclude_analyses",
+        args.exclude_analyses.as_deref().unwrap_or_default(),
+    )?;
     let analyses: Vec<&'static str> = DEEP_ANALYSES
         .into_iter()
         .filter(|a| (include.is_empty() || include.contains(a)) && !exclude.contains(a))
@@ -367,14 +477,12 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
             "every analysis is excluded: nothing to run",
         ));
     }
-    let period_days = at_least_one(args, "period_days", 36_500)?.unwrap_or(30) as u32;
-    let max_depth = args.uint("max_depth", 32)?.unwrap_or(3) as usize;
-    let files = scoped_files(context, args)?;
+    let files = scoped_files(context, scope)?;
     let analysis = Analysis::fresh(&context.workspace)?;
     let request = DeepRequest {
         analyses,
-        period_days,
-        max_depth,
+        period_days: args.period_days,
+        max_depth: args.max_depth as usize,
         clone_min_lines: DuplicatesRequest::default().min_lines,
         min_confidence: 0.0,
     };
@@ -384,79 +492,89 @@ fn run_deep_context(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
     Ok(value)
 }
 
-/// `analyze_comprehensive`.
-pub fn comprehensive() -> Tool {
-    let include = |what: &str| json!({ "type": "boolean", "description": what });
-    Tool {
-        name: "analyze_comprehensive",
-        aliases: &["analyzeComprehensive"],
-        description: "Several analyses in one run: complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "project_path": { "type": "string", "description": "Folder or file (default: the whole workspace)" },
-                "include_duplicates": include("Clone groups and the duplicated share"),
-                "include_dead_code": include("Dead declarations"),
-                "include_defects": include("Defect probability per file"),
-                "include_complexity": include("Functions over the complexity limits"),
-                "include_tdg": include("Technical debt gradient (not computed: said so under `unmeasured`)"),
-                "confidence_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.5 },
-                "min_lines": { "type": "integer", "minimum": 1, "maximum": 10000, "default": 10 },
-                "include_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
-                "exclude_patterns": { "type": "array", "items": { "type": "string" }, "maxItems": 256 },
-                "perf": { "type": "boolean", "default": false },
-                "executive_summary": { "type": "boolean", "default": false }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_comprehensive,
-        text: text::comprehensive,
-        output_schema: comprehensive_schema(),
-    }
+/// The arguments of `analyze_comprehensive` besides its scope.
+#[derive(Deserialize, JsonSchema)]
+struct ComprehensiveArgs {
+    /// Clone groups and the duplicated share
+    include_duplicates: Option<bool>,
+    /// Dead declarations
+    include_dead_code: Option<bool>,
+    /// Defect probability per file
+    include_defects: Option<bool>,
+    /// Functions over the complexity limits
+    include_complexity: Option<bool>,
+    /// Technical debt gradient (not computed: said so under `unmeasured`)
+    include_tdg: Option<bool>,
+    #[serde(default = "default_confidence_threshold")]
+    #[schemars(range(min = 0, max = 1))]
+    confidence_threshold: f64,
+    #[serde(default = "default_comprehensive_lines")]
+    #[schemars(range(min = 1, max = 10_000))]
+    min_lines: u32,
+    #[serde(default)]
+    perf: bool,
+    #[serde(default)]
+    executive_summary: bool,
 }
 
-fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+impl Group for ComprehensiveArgs {}
+
+fn default_confidence_threshold() -> f64 {
+    0.5
+}
+
+fn default_comprehensive_lines() -> u32 {
+    10
+}
+
+/// `analyze_comprehensive`.
+pub fn comprehensive() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_comprehensive",
+            aliases: &["analyzeComprehensive"],
+            description: "Several analyses in one run: complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
+            text: text::comprehensive,
+            output_schema: comprehensive_schema(),
+        },
+        run_comprehensive,
+    )
+}
+
+fn run_comprehensive(
+    context: &ToolContext,
+    (args, scope): (ComprehensiveArgs, ScopeArgs),
+) -> Result<Value, ToolError> {
     let parts = [
-        ("include_complexity", "complexity"),
-        ("include_duplicates", "duplicates"),
-        ("include_dead_code", "dead-code"),
-        ("include_defects", "defect-probability"),
+        (args.include_complexity, "complexity"),
+        (args.include_duplicates, "duplicates"),
+        (args.include_dead_code, "dead-code"),
+        (args.include_defects, "defect-probability"),
     ];
-    let mut asked = Vec::new();
-    let mut any_set = false;
-    for (field, analysis) in parts {
-        if let Some(value) = args.value(field).filter(|v| !v.is_null()) {
-            any_set = true;
-            if value
-                .as_bool()
-                .ok_or_else(|| ToolError::invalid(field, "expected true or false"))?
-            {
-                asked.push(analysis);
-            }
-        }
-    }
-    if !any_set {
-        asked = parts.iter().map(|(_, a)| *a).collect();
-    }
-    let tdg = args.bool("include_tdg", false)?;
+    let asked: Vec<&'static str> = if parts.iter().any(|(set, _)| set.is_some()) {
+        parts
+            .iter()
+            .filter(|(set, _)| *set == Some(true))
+            .map(|(_, analysis)| *analysis)
+            .collect()
+    } else {
+        parts.iter().map(|(_, analysis)| *analysis).collect()
+    };
+    let tdg = args.include_tdg.unwrap_or(false);
     if asked.is_empty() && !tdg {
         return Err(ToolError::invalid(
             "include_complexity",
             "every analysis is turned off: nothing to run",
         ));
     }
-    let min_confidence = fraction(args, "confidence_threshold", 0.5)?;
-    let min_lines = at_least_one(args, "min_lines", 10_000)?.unwrap_or(10) as u32;
-    let perf = args.bool("perf", false)?;
-    let executive = args.bool("executive_summary", false)?;
-    let files = scoped_files(context, args)?;
+    let files = scoped_files(context, scope)?;
     let analysis = Analysis::fresh(&context.workspace)?;
     let request = DeepRequest {
         analyses: asked,
         period_days: 30,
         max_depth: 0,
-        clone_min_lines: min_lines,
-        min_confidence,
+        clone_min_lines: args.min_lines,
+        min_confidence: args.confidence_threshold,
     };
     let report = analyze::deep_context(&analysis, &files, &request)?;
     let lines: usize = files.iter().map(|f| f.source.lines().count()).sum();
@@ -475,13 +593,13 @@ fn run_comprehensive(context: &ToolContext, args: &Args) -> Result<Value, ToolEr
         "unmeasured": unmeasured,
         "generation": analysis.generation(),
     });
-    if !executive {
+    if !args.executive_summary {
         for (key, part) in &report.analyses {
             value[*key] = part.clone();
         }
         value["hotspots"] = to_json(&report.hotspots)?;
     }
-    if perf {
+    if args.perf {
         value["perf"] = to_json(&report.timings)?;
     }
     Ok(value)
@@ -515,20 +633,13 @@ fn comprehensive_schema() -> Value {
 /// `exclude_patterns` keep.
 fn scoped_files(
     context: &ToolContext,
-    args: &Args,
+    args: ScopeArgs,
 ) -> Result<Vec<std::sync::Arc<lingo_index::FileEntry>>, ToolError> {
-    let owned = |field: &str| -> Result<Vec<String>, ToolError> {
-        Ok(args
-            .str_list(field)?
-            .into_iter()
-            .map(String::from)
-            .collect())
-    };
     let scope = Scope {
         kind: ScopeKind::Directory,
-        path: Some(args.str("project_path")?.unwrap_or(".").to_string()),
-        include: owned("include_patterns")?,
-        exclude: owned("exclude_patterns")?,
+        path: Some(args.project_path.unwrap_or_else(|| ".".into())),
+        include: args.include_patterns.unwrap_or_default(),
+        exclude: args.exclude_patterns.unwrap_or_default(),
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     scope.files(&analysis).map_err(|e| match e {
@@ -591,28 +702,34 @@ fn deep_context_schema() -> Value {
     )
 }
 
-/// `analyze_module_dependencies`.
-pub fn module_dependencies() -> Tool {
-    Tool {
-        name: "analyze_module_dependencies",
-        aliases: &["analyze.module_dependencies"],
-        description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
-        input_schema: json!({
-            "type": "object",
-            "required": ["path"],
-            "properties": {
-                "path": { "type": "string", "description": "The folder or file to extract" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_module_dependencies,
-        text: text::module_dependencies,
-        output_schema: module_dependencies_schema(),
-    }
+/// The arguments of `analyze_module_dependencies`.
+#[derive(Deserialize, JsonSchema)]
+struct ModuleDependenciesArgs {
+    /// The folder or file to extract
+    path: String,
 }
 
-fn run_module_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let path = args.required_str("path")?;
+impl Group for ModuleDependenciesArgs {}
+
+/// `analyze_module_dependencies`.
+pub fn module_dependencies() -> Tool {
+    Tool::new(
+        About {
+            name: "analyze_module_dependencies",
+            aliases: &["analyze.module_dependencies"],
+            description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
+            text: text::module_dependencies,
+            output_schema: module_dependencies_schema(),
+        },
+        run_module_dependencies,
+    )
+}
+
+fn run_module_dependencies(
+    context: &ToolContext,
+    args: ModuleDependenciesArgs,
+) -> Result<Value, ToolError> {
+    let path = args.path.as_str();
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let answer = analyze::module_dependencies(&analysis, path, &files)?;
@@ -649,25 +766,6 @@ fn module_dependencies_schema() -> Value {
             "generation": integer(),
         }),
     )
-}
-
-/// A number argument from 0 to 1, or `default`.
-fn fraction(args: &Args, field: &str, default: f64) -> Result<f64, ToolError> {
-    match args.value(field) {
-        None | Some(Value::Null) => Ok(default),
-        Some(value) => value
-            .as_f64()
-            .filter(|t| (0.0..=1.0).contains(t))
-            .ok_or_else(|| ToolError::invalid(field, "expected a number from 0 to 1")),
-    }
-}
-
-/// An integer argument from 1 to `max`, when given.
-fn at_least_one(args: &Args, field: &str, max: u64) -> Result<Option<u64>, ToolError> {
-    match args.uint(field, max)? {
-        Some(0) => Err(ToolError::invalid(field, "expected at least 1")),
-        other => Ok(other),
-    }
 }
 
 /// The `pagination` object of a page of `returned` items from `offset`.

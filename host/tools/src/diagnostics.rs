@@ -1,40 +1,51 @@
 //! `get_diagnostics`: an adapter over [`lingo_analysis::diagnostics`] for
 //! one file or the whole workspace, paged.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, output, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::diagnostics;
 
-const DEFAULT_LIMIT: u64 = 200;
-
-pub fn tool() -> Tool {
-    Tool {
-        name: "get_diagnostics",
-        aliases: &["getDiagnostics", "diagnostics"],
-        description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "path": { "type": "string", "description": "File path relative to the workspace root (default: whole workspace)" },
-                "limit": { "type": "integer", "minimum": 1, "maximum": 5000, "default": DEFAULT_LIMIT },
-                "offset": { "type": "integer", "minimum": 0, "default": 0 }
-            },
-            "additionalProperties": false
-        }),
-        handler: run,
-        text: text::diagnostics,
-        output_schema: output::diagnostics(),
-    }
+#[derive(Deserialize, JsonSchema)]
+struct DiagnosticsArgs {
+    /// File path relative to the workspace root (default: whole workspace)
+    path: Option<String>,
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 5000))]
+    limit: u32,
+    #[serde(default)]
+    offset: u32,
 }
 
-fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+impl Group for DiagnosticsArgs {}
+
+fn default_limit() -> u32 {
+    200
+}
+
+pub fn tool() -> Tool {
+    Tool::new(
+        About {
+            name: "get_diagnostics",
+            aliases: &["getDiagnostics", "diagnostics"],
+            description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
+            text: text::diagnostics,
+            output_schema: output::diagnostics(),
+        },
+        run,
+    )
+}
+
+fn run(context: &ToolContext, args: DiagnosticsArgs) -> Result<Value, ToolError> {
     let workspace = &context.workspace;
-    let limit = args.limit("limit", DEFAULT_LIMIT, 5000)?;
-    let offset = args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize;
-    let (snapshot, files) = match args.str("path")? {
+    let limit = args.limit as usize;
+    let offset = args.offset as usize;
+    let (snapshot, files) = match &args.path {
         Some(path) => {
             let (snapshot, file) = workspace.fresh_file(path)?;
             (snapshot, vec![file])

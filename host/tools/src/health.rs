@@ -3,48 +3,69 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Args, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, output, text};
+use crate::args::Group;
 use crate::error::ToolError;
 
+#[derive(Deserialize, JsonSchema)]
+struct HealthArgs {
+    /// Include per-language file counts and the last refresh statistics
+    #[serde(default)]
+    verbose: bool,
+}
+
+impl Group for HealthArgs {}
+
+/// `diagnose`'s arguments (roslyn-move-contracts.md's).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct DiagnoseArgs {
+    /// Accepted for compatibility; lingo serves the workspace it was started on
+    #[allow(dead_code)]
+    solution_path: Option<String>,
+}
+
+impl Group for DiagnoseArgs {}
+
 pub fn health_check() -> Tool {
-    Tool {
-        name: "health_check",
-        aliases: &["healthCheck", "health"],
-        description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
-        input_schema: json!({
-            "type": "object",
-            "properties": { "verbose": { "type": "boolean", "default": false, "description": "Include per-language file counts and the last refresh statistics" } },
-            "additionalProperties": false
-        }),
-        handler: run,
-        text: text::health,
-        output_schema: output::health(),
-    }
+    Tool::new(
+        About {
+            name: "health_check",
+            aliases: &["healthCheck", "health"],
+            description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
+            text: text::health,
+            output_schema: output::health(),
+        },
+        run,
+    )
 }
 
 pub fn diagnose() -> Tool {
-    Tool {
-        name: "diagnose",
-        aliases: &[],
-        description: "Environment health and workspace status (same report as health_check).",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "solutionPath": { "type": "string", "description": "Accepted for compatibility; lingo serves the workspace it was started on" },
-                "verbose": { "type": "boolean", "default": false }
-            },
-            "additionalProperties": false
-        }),
-        handler: run,
-        text: text::health,
-        output_schema: output::health(),
-    }
+    Tool::new(
+        About {
+            name: "diagnose",
+            aliases: &[],
+            description: "Environment health and workspace status (same report as health_check).",
+            text: text::health,
+            output_schema: output::health(),
+        },
+        run_diagnose,
+    )
 }
 
-fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let verbose = args.bool("verbose", false)?;
+fn run_diagnose(
+    context: &ToolContext,
+    (health, _): (HealthArgs, DiagnoseArgs),
+) -> Result<Value, ToolError> {
+    run(context, health)
+}
+
+fn run(context: &ToolContext, args: HealthArgs) -> Result<Value, ToolError> {
+    let verbose = args.verbose;
     let workspace = &context.workspace;
     // Health answers at once, whatever the index is doing.
     let snapshot = workspace.fresh_within(lingo_index::FILE_WAIT);

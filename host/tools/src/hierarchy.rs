@@ -1,58 +1,60 @@
 //! `get_call_hierarchy`: an adapter over [`Analysis::call_hierarchy`].
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
-use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, output, text};
+use super::target::{TargetArgs, to_json};
+use super::{About, Tool, ToolContext, output, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, CallDirection};
 
-const MAX_DEPTH: u64 = lingo_analysis::MAX_CALL_DEPTH as u64;
+const MAX_DEPTH: u32 = lingo_analysis::MAX_CALL_DEPTH as u32;
 
-pub fn tool() -> Tool {
-    let mut properties = target::properties();
-    properties.insert(
-        "direction".into(),
-        json!({ "type": "string", "enum": ["incoming", "outgoing", "both"], "description": "Callers, callees or both (default both)" }),
-    );
-    properties.insert(
-        "depth".into(),
-        json!({ "type": "integer", "minimum": 1, "maximum": MAX_DEPTH, "description": "Levels of callers/callees to follow (default 1)" }),
-    );
-    Tool {
-        name: "get_call_hierarchy",
-        aliases: &["getCallHierarchy", "call_hierarchy"],
-        description: "Incoming calls (callers, with the call sites) and outgoing calls (callees) of a function or method, to a depth of up to 5 levels. Name it by position or by `symbol` (+ `path`). Every call says how it was resolved; `completeness` reports name-only guesses and calls that could not be resolved.",
-        input_schema: json!({
-            "type": "object",
-            "properties": properties,
-            "additionalProperties": false
-        }),
-        handler: run,
-        text: text::call_hierarchy,
-        output_schema: output::call_hierarchy(),
-    }
+#[derive(Deserialize, JsonSchema)]
+struct HierarchyArgs {
+    /// Callers, callees or both (default both)
+    direction: Option<Direction>,
+    /// Levels of callers/callees to follow (default 1)
+    #[schemars(range(min = 1, max = MAX_DEPTH))]
+    depth: Option<u32>,
 }
 
-fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let direction = match args.str("direction")?.unwrap_or("both") {
-        "incoming" => CallDirection::Incoming,
-        "outgoing" => CallDirection::Outgoing,
-        "both" => CallDirection::Both,
-        other => {
-            return Err(ToolError::InvalidParam {
-                field: "direction".into(),
-                reason: format!("`{other}` is not one of incoming, outgoing, both"),
-                suggestions: lingo_model::suggest::similar(
-                    other,
-                    ["incoming", "outgoing", "both"],
-                    1,
-                ),
-            });
-        }
+impl Group for HierarchyArgs {}
+
+#[derive(Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Direction {
+    Incoming,
+    Outgoing,
+    Both,
+}
+
+pub fn tool() -> Tool {
+    Tool::new(
+        About {
+            name: "get_call_hierarchy",
+            aliases: &["getCallHierarchy", "call_hierarchy"],
+            description: "Incoming calls (callers, with the call sites) and outgoing calls (callees) of a function or method, to a depth of up to 5 levels. Name it by position or by `symbol` (+ `path`). Every call says how it was resolved; `completeness` reports name-only guesses and calls that could not be resolved.",
+            text: text::call_hierarchy,
+            output_schema: output::call_hierarchy(),
+        },
+        run,
+    )
+}
+
+fn run(
+    context: &ToolContext,
+    (target, args): (TargetArgs, HierarchyArgs),
+) -> Result<Value, ToolError> {
+    let direction = match args.direction.unwrap_or(Direction::Both) {
+        Direction::Incoming => CallDirection::Incoming,
+        Direction::Outgoing => CallDirection::Outgoing,
+        Direction::Both => CallDirection::Both,
     };
-    let depth = args.uint("depth", MAX_DEPTH)?.unwrap_or(1) as usize;
-    let target = target::target(args)?;
+    let depth = args.depth.unwrap_or(1) as usize;
+    let target = target.target()?;
     let analysis = Analysis::fresh(&context.workspace)?;
     to_json(&analysis.call_hierarchy(&target, direction, depth)?)
 }

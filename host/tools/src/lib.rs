@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-pub use args::Args;
+pub use args::{Args, SharedArgs, ToolArgs};
 
 use crate::error::ToolError;
 use lingo_index::Workspace;
@@ -46,7 +46,29 @@ pub struct ToolContext {
     pub gate: lingo_analyze::GateConfig,
 }
 
-type Handler = fn(&ToolContext, &Args) -> Result<Value, ToolError>;
+/// A tool's handler, with how it reads its arguments.
+enum Handler {
+    /// Reads its arguments field by field from [`Args`].
+    Untyped(fn(&ToolContext, &Args) -> Result<Value, ToolError>),
+    /// Reads typed arguments ([`ToolArgs`]) checked against the tool's
+    /// input schema (the second argument).
+    Typed(TypedHandler),
+}
+
+type TypedHandler =
+    Box<dyn Fn(&ToolContext, &Value, &Value) -> Result<Value, ToolError> + Send + Sync>;
+
+/// What a tool is, apart from its arguments and handler.
+pub(crate) struct About {
+    pub name: &'static str,
+    /// Other spellings accepted on `tools/call` (the specs' camelCase and dotted names).
+    pub aliases: &'static [&'static str],
+    pub description: &'static str,
+    /// Writes the answer's compact text (the default `content`).
+    pub text: text::Renderer,
+    /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
+    pub output_schema: Value,
+}
 
 /// One tool.
 pub struct Tool {
@@ -65,6 +87,28 @@ pub struct Tool {
 /// All tools, looked up by name or alias.
 pub struct ToolRegistry {
     tools: Vec<Tool>,
+}
+
+impl Tool {
+    /// A tool whose input schema is derived from the arguments `run` takes.
+    pub(crate) fn new<A: ToolArgs + 'static>(
+        about: About,
+        run: fn(&ToolContext, A) -> Result<Value, ToolError>,
+    ) -> Tool {
+        let shared = SharedArgs::names();
+        let handler: TypedHandler = Box::new(move |context, arguments, schema| {
+            run(context, A::parse(arguments, schema, &shared)?)
+        });
+        Tool {
+            name: about.name,
+            aliases: about.aliases,
+            description: about.description,
+            input_schema: A::schema(),
+            handler: Handler::Typed(handler),
+            text: about.text,
+            output_schema: about.output_schema,
+        }
+    }
 }
 
 impl Default for ToolRegistry {
@@ -119,11 +163,14 @@ impl ToolRegistry {
             analyze::batch(),
         ];
         for tool in &mut tools {
-            add_project_id(&mut tool.input_schema);
-            add_text_options(&mut tool.input_schema);
-            if lingo_analyze::sarif::supports(tool.name) {
-                tool.input_schema["properties"]["format"]["enum"] =
-                    json!(["text", "json", "sarif"]);
+            args::merge(&mut tool.input_schema, SharedArgs::schema());
+            // Fields no group of the tool declares are refused.
+            tool.input_schema["additionalProperties"] = Value::Bool(false);
+            if !lingo_analyze::sarif::supports(tool.name)
+                && let Some(formats) =
+                    tool.input_schema["properties"]["format"]["enum"].as_array_mut()
+            {
+                formats.retain(|format| format != "sarif");
             }
             tool.output_schema = output::answer_or_refusal(tool.output_schema.take());
         }
@@ -192,8 +239,8 @@ impl ToolRegistry {
         context: &ToolContext,
         arguments: &Value,
     ) -> Result<Value, ToolError> {
-        let args = Args::new(arguments, &tool.input_schema)?;
-        let (format, _) = text::options(&args)?;
+        let shared = SharedArgs::from_call(arguments)?;
+        let (format, _) = text::options(&shared);
         if format == text::Format::Sarif && !lingo_analyze::sarif::supports(tool.name) {
             return Err(ToolError::invalid(
                 "format",
@@ -204,16 +251,16 @@ impl ToolRegistry {
                 ),
             ));
         }
-        if let Some(project) = args.str("projectId")? {
+        if let Some(project) = &shared.project_id {
             let id = context.workspace.project_id();
-            if project != id {
+            if *project != id {
                 return Err(ToolError::ProjectNotFound {
                     project: project.to_string(),
                     known: vec![id],
                 });
             }
         }
-        let mut value = (tool.handler)(context, &args)?;
+        let mut value = tool.run(context, arguments)?;
         let unanalyzed = context.workspace.snapshot().failed_files();
         // Every answer says when files of the index could not be analysed.
         if let (true, Value::Object(map)) = (unanalyzed > 0, &mut value) {
@@ -243,6 +290,14 @@ const WRITING_TOOLS: &[&str] = &[
 ];
 
 impl Tool {
+    /// Check `arguments` and run the handler (no shared options read).
+    pub(crate) fn run(&self, context: &ToolContext, arguments: &Value) -> Result<Value, ToolError> {
+        match &self.handler {
+            Handler::Untyped(run) => run(context, &Args::new(arguments, &self.input_schema)?),
+            Handler::Typed(run) => run(context, arguments, &self.input_schema),
+        }
+    }
+
     /// Whether calling it may change files (with `dryRun: false`).
     pub fn writes(&self) -> bool {
         WRITING_TOOLS.contains(&self.name)
@@ -288,22 +343,4 @@ impl Tool {
         }
         out
     }
-}
-
-/// Every tool accepts `format` and `max_tokens` for its text.
-fn add_text_options(schema: &mut Value) {
-    if let (Some(properties), Value::Object(options)) = (
-        schema["properties"].as_object_mut(),
-        text::schema_properties(),
-    ) {
-        properties.extend(options);
-    }
-}
-
-/// Every tool accepts the optional `projectId` of codetextor-api.md.
-fn add_project_id(schema: &mut Value) {
-    schema["properties"]["projectId"] = json!({
-        "type": "string",
-        "description": "Project identifier (the workspace root's directory name); optional while one workspace is served",
-    });
 }

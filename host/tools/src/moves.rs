@@ -5,12 +5,15 @@
 
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 use super::output::{array_of, boolean, integer, object, string};
-use super::refactor::{Options, answer_plan, option_flag, options_schema, read_options};
+use super::refactor::{OptionArgs, Options, Position, answer_plan};
 use super::target::to_json;
-use super::{Args, Tool, ToolContext, text};
+use super::{About, Tool, ToolContext, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_refactor::plan::{DocumentChange, FileOperation};
@@ -19,131 +22,114 @@ use lingo_refactor::{
     plan_consolidate, plan_move,
 };
 
-/// What `move` moves.
-const MOVE_KINDS: &[&str] = &["symbol", "to_module", "to_namespace", "consolidate"];
-
 /// `move`.
 pub fn move_symbol() -> Tool {
-    let mut properties = Map::new();
-    properties.insert(
-        "kind".into(),
-        json!({ "type": "string", "enum": MOVE_KINDS, "description": "`symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate`: every module-level declaration of `source.file_path` (no position or name) into `destination.file_path` or `destination.module_path`, the emptied file deleted with its module's declaration where a parent declares it (Rust `mod`)" }),
-    );
-    properties.insert(
-        "source".into(),
-        json!({
-            "type": "object",
-            "description": "The declaration: {\"file_path\": \"src/a.rs\", \"position\": {\"line\": 0, \"character\": 0}} (zero-based), or {\"file_path\", \"name\", \"line\"} (name, 1-based line when the name is not unique)",
-            "properties": {
-                "file_path": { "type": "string" },
-                "position": { "type": "object", "properties": { "line": { "type": "integer", "minimum": 0 }, "character": { "type": "integer", "minimum": 0 } } },
-                "name": { "type": "string" },
-                "line": { "type": "integer", "minimum": 1 }
-            }
-        }),
-    );
-    properties.insert(
-        "destination".into(),
-        json!({
-            "type": "object",
-            "description": "Where it goes: {\"file_path\": \"src/b.rs\"} (created when missing, where the language allows a new file), and/or {\"module_path\": \"crate::shapes\"} (a module or namespace)",
-            "properties": { "file_path": { "type": "string" }, "module_path": { "type": "string" } }
-        }),
-    );
-    let options = options_schema();
-    for (name, schema) in options["properties"].as_object().into_iter().flatten() {
-        properties.insert(name.clone(), schema.clone());
-    }
-    properties.insert("options".into(), options);
-    Tool {
-        name: "move",
-        aliases: &["move_symbol", "moveSymbol"],
-        description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
-        input_schema: json!({ "type": "object", "properties": properties, "required": ["source", "destination"], "additionalProperties": false }),
-        handler: run_move,
-        text: text::plan_or_applied,
-        output_schema: super::output::plan_or_applied(),
-    }
+    Tool::new(
+        About {
+            name: "move",
+            aliases: &["move_symbol", "moveSymbol"],
+            description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
+            text: text::plan_or_applied,
+            output_schema: super::output::plan_or_applied(),
+        },
+        run_move,
+    )
 }
 
 /// `move_type_to_file`.
 pub fn move_type_to_file() -> Tool {
-    Tool {
-        name: "move_type_to_file",
-        aliases: &["moveTypeToFile"],
-        description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
-        input_schema: json!({
-            "type": "object",
-            "required": ["sourceFile", "symbolName", "targetFile"],
-            "properties": {
-                "sourceFile": { "type": "string", "description": "The file declaring the type (absolute inside the workspace, or relative to its root)" },
-                "symbolName": { "type": "string", "minLength": 1, "description": "Name of the type to move (simple or qualified)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
-                "line": { "type": "integer", "minimum": 1, "description": "1-based line where the type is declared (for disambiguation)" },
-                "targetFile": { "type": "string", "description": "The file to move it to" },
-                "createTargetFile": { "type": "boolean", "default": true, "description": "Create the target file if it does not exist" },
-                "preview": { "type": "boolean", "default": false, "description": "Return the computed changes without applying them" },
-                "force": { "type": "boolean", "description": "Apply despite INCOMPLETE_REFERENCES or POTENTIAL_BEHAVIOR_CHANGE" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_move_type_to_file,
-        text: text::moved,
-        output_schema: moved_schema(),
+    Tool::new(
+        About {
+            name: "move_type_to_file",
+            aliases: &["moveTypeToFile"],
+            description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
+            text: text::moved,
+            output_schema: moved_schema(),
+        },
+        run_move_type_to_file,
+    )
+}
+
+/// What `move` moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum MoveWhat {
+    Symbol,
+    ToModule,
+    ToNamespace,
+    Consolidate,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct MoveArgs {
+    /// `symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate`: every module-level declaration of `source.file_path` (no position or name) into `destination.file_path` or `destination.module_path`, the emptied file deleted with its module's declaration where a parent declares it (Rust `mod`)
+    kind: Option<MoveWhat>,
+    /// The declaration: {"file_path": "src/a.rs", "position": {"line": 0, "character": 0}} (zero-based), or {"file_path", "name", "line"} (name, 1-based line when the name is not unique)
+    source: Source,
+    /// Where it goes: {"file_path": "src/b.rs"} (created when missing, where the language allows a new file), and/or {"module_path": "crate::shapes"} (a module or namespace)
+    destination: Destination,
+}
+
+impl Group for MoveArgs {}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Source {
+    #[serde(alias = "path")]
+    file_path: String,
+    position: Option<Position>,
+    name: Option<String>,
+    #[schemars(range(min = 1))]
+    line: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Destination {
+    #[serde(alias = "path")]
+    file_path: Option<String>,
+    module_path: Option<String>,
+}
+
+impl Destination {
+    /// The file and the module, each when given and not blank.
+    fn read(self) -> (Option<String>, Option<String>) {
+        let given = |s: Option<String>| s.filter(|s| !s.trim().is_empty());
+        (given(self.file_path), given(self.module_path))
     }
 }
 
-fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = read_options(args)?;
-    let kind = args.str("kind")?.unwrap_or("symbol");
-    if !MOVE_KINDS.contains(&kind) {
-        return Err(ToolError::InvalidParam {
-            field: "kind".into(),
-            reason: format!("`{kind}` is not one of {}", MOVE_KINDS.join(", ")),
-            suggestions: lingo_model::suggest::similar(kind, MOVE_KINDS.iter().copied(), 1),
-        });
+fn run_move(
+    context: &ToolContext,
+    (args, options): (MoveArgs, OptionArgs),
+) -> Result<Value, ToolError> {
+    let options = options.read();
+    let kind = args.kind.unwrap_or(MoveWhat::Symbol);
+    let path = args.source.file_path;
+    let (target_file, target_module) = args.destination.read();
+    if kind == MoveWhat::Consolidate {
+        return run_consolidate(context, &options, path, target_file, target_module);
     }
-    let source = match args.value("source") {
-        Some(Value::Object(source)) => source,
-        Some(_) => return Err(ToolError::invalid("source", "expected an object")),
-        None => {
-            return Err(ToolError::MissingParam {
-                field: "source".into(),
-            });
-        }
-    };
-    let path = source
-        .get("file_path")
-        .or_else(|| source.get("path"))
-        .and_then(Value::as_str)
-        .ok_or_else(|| ToolError::invalid("source.file_path", "expected a string"))?
-        .to_string();
-    if kind == "consolidate" {
-        return run_consolidate(context, args, &options, path);
-    }
-    let source = match (source.get("position"), source.get("name")) {
+    let source = match (args.source.position, args.source.name) {
         (Some(position), _) => MoveSource::At {
             path,
-            line: u32_field(&position["line"], "source.position.line")?,
-            character: u32_field(&position["character"], "source.position.character")?,
+            line: position.line,
+            character: position.character,
         },
-        (None, Some(Value::String(name))) => MoveSource::Named {
+        (None, Some(name)) => MoveSource::Named {
             path,
-            name: name.clone(),
-            line: match source.get("line") {
-                None | Some(Value::Null) => None,
-                Some(line) => Some(u32_field(line, "source.line")?),
-            },
+            name,
+            line: args.source.line,
         },
-        _ => {
+        (None, None) => {
             return Err(ToolError::invalid(
                 "source",
                 "give `position` {line, character} or `name`",
             ));
         }
     };
-    let (target_file, target_module) = destination(args)?;
     let (wanted, given) = match kind {
-        "symbol" => ("destination.file_path", target_file.is_some()),
+        MoveWhat::Symbol => ("destination.file_path", target_file.is_some()),
         _ => ("destination.module_path", target_module.is_some()),
     };
     if !given {
@@ -169,45 +155,15 @@ fn run_move(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     to_json(&applied)
 }
 
-/// `destination.file_path` (or `path`) and `destination.module_path`,
-/// each a non-empty string when given.
-fn destination(args: &Args) -> Result<(Option<String>, Option<String>), ToolError> {
-    let destination = match args.value("destination") {
-        Some(Value::Object(destination)) => destination,
-        Some(_) => return Err(ToolError::invalid("destination", "expected an object")),
-        None => {
-            return Err(ToolError::MissingParam {
-                field: "destination".into(),
-            });
-        }
-    };
-    let text_field = |field: &str| -> Result<Option<String>, ToolError> {
-        match destination.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
-            Some(_) => Err(ToolError::invalid(
-                &format!("destination.{field}"),
-                "expected a non-empty string",
-            )),
-        }
-    };
-    let target_file = match text_field("file_path")? {
-        Some(file) => Some(file),
-        None => text_field("path")?,
-    };
-    let target_module = text_field("module_path")?;
-    Ok((target_file, target_module))
-}
-
-/// `move` of kind `consolidate`: every declaration of `source.file_path`
-/// to `destination.file_path` or `destination.module_path`.
+/// `move` of kind `consolidate`: every declaration of `source_file` to
+/// `target_file` or `target_module`.
 fn run_consolidate(
     context: &ToolContext,
-    args: &Args,
     options: &Options,
     source_file: String,
+    target_file: Option<String>,
+    target_module: Option<String>,
 ) -> Result<Value, ToolError> {
-    let (target_file, target_module) = destination(args)?;
     if target_file.is_none() && target_module.is_none() {
         return Err(ToolError::MissingParam {
             field: "destination.file_path".into(),
@@ -227,102 +183,140 @@ fn run_consolidate(
     to_json(&applied)
 }
 
-fn u32_field(value: &Value, field: &str) -> Result<u32, ToolError> {
-    value
-        .as_u64()
-        .and_then(|v| u32::try_from(v).ok())
-        .ok_or_else(|| ToolError::invalid(field, "expected a non-negative integer"))
+/// The Roslyn tools' declaration and how to answer.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct RoslynSource {
+    /// The file declaring the type (absolute inside the workspace, or relative to its root)
+    source_file: String,
+    /// Name of the type to move (simple or qualified)
+    #[schemars(length(min = 1))]
+    symbol_name: String,
+    /// 1-based line where the type is declared (for disambiguation)
+    #[schemars(range(min = 1))]
+    line: Option<u32>,
+    /// Return the computed changes without applying them
+    #[serde(default)]
+    preview: bool,
+    /// Apply despite INCOMPLETE_REFERENCES or POTENTIAL_BEHAVIOR_CHANGE
+    #[serde(default)]
+    force: bool,
 }
 
-fn run_move_type_to_file(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+impl Group for RoslynSource {}
+
+impl RoslynSource {
+    /// The declaration: `sourceFile`, `symbolName` and an optional 1-based `line`.
+    fn source(&self) -> Result<MoveSource, ToolError> {
+        let blank = |field: &str| ToolError::MissingParam {
+            field: field.into(),
+        };
+        if self.source_file.trim().is_empty() {
+            return Err(blank("sourceFile"));
+        }
+        if self.symbol_name.trim().is_empty() {
+            return Err(blank("symbolName"));
+        }
+        Ok(MoveSource::Named {
+            path: self.source_file.clone(),
+            name: self.symbol_name.clone(),
+            line: self.line,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ToFileArgs {
+    /// The file to move it to
+    target_file: String,
+    /// Create the target file if it does not exist
+    #[serde(default = "yes")]
+    create_target_file: bool,
+}
+
+impl Group for ToFileArgs {}
+
+fn yes() -> bool {
+    true
+}
+
+fn run_move_type_to_file(
+    context: &ToolContext,
+    (roslyn, args): (RoslynSource, ToFileArgs),
+) -> Result<Value, ToolError> {
     let started = Instant::now();
-    let source = named_source(args)?;
-    let target_file = required(args, "targetFile")?;
+    if args.target_file.trim().is_empty() {
+        return Err(ToolError::MissingParam {
+            field: "targetFile".into(),
+        });
+    }
     let request = MoveRequest {
-        source,
-        target_file: target_file.to_string(),
-        create_target_file: option_flag(args, "createTargetFile", true)?,
+        source: roslyn.source()?,
+        target_file: args.target_file,
+        create_target_file: args.create_target_file,
         types_only: true,
         target_module: None,
         follow_namespace_folder: false,
         moving_along: Vec::new(),
     };
-    answer_roslyn(context, args, &request, started)
+    answer_roslyn(context, &roslyn, &request, started)
 }
 
 /// `move_type_to_namespace`.
 pub fn move_type_to_namespace() -> Tool {
-    Tool {
-        name: "move_type_to_namespace",
-        aliases: &["moveTypeToNamespace"],
-        description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
-        input_schema: json!({
-            "type": "object",
-            "required": ["sourceFile", "symbolName", "targetNamespace"],
-            "properties": {
-                "sourceFile": { "type": "string", "description": "The file declaring the type (absolute inside the workspace, or relative to its root)" },
-                "symbolName": { "type": "string", "minLength": 1, "description": "Name of the type to move (simple or qualified)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
-                "line": { "type": "integer", "minimum": 1, "description": "1-based line where the type is declared (for disambiguation)" },
-                "targetNamespace": { "type": "string", "description": "Target namespace (e.g. MyApp.Services)", "pattern": "^[A-Za-z_][A-Za-z0-9_]*((\\.|::)[A-Za-z_][A-Za-z0-9_]*)*$" },
-                "updateFileLocation": { "type": "boolean", "default": false, "description": "Also move the type to the folder that matches the namespace" },
-                "preview": { "type": "boolean", "default": false, "description": "Return the computed changes without applying them" },
-                "force": { "type": "boolean", "description": "Apply despite INCOMPLETE_REFERENCES or POTENTIAL_BEHAVIOR_CHANGE" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_move_type_to_namespace,
-        text: text::moved,
-        output_schema: moved_schema(),
-    }
+    Tool::new(
+        About {
+            name: "move_type_to_namespace",
+            aliases: &["moveTypeToNamespace"],
+            description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
+            text: text::moved,
+            output_schema: moved_schema(),
+        },
+        run_move_type_to_namespace,
+    )
 }
 
-fn run_move_type_to_namespace(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ToNamespaceArgs {
+    /// Target namespace (e.g. MyApp.Services)
+    #[schemars(length(min = 1))]
+    target_namespace: String,
+    /// Also move the type to the folder that matches the namespace
+    #[serde(default)]
+    update_file_location: bool,
+}
+
+impl Group for ToNamespaceArgs {}
+
+fn run_move_type_to_namespace(
+    context: &ToolContext,
+    (roslyn, args): (RoslynSource, ToNamespaceArgs),
+) -> Result<Value, ToolError> {
     let started = Instant::now();
-    let source = named_source(args)?;
-    let namespace = required(args, "targetNamespace")?;
+    if args.target_namespace.trim().is_empty() {
+        return Err(ToolError::MissingParam {
+            field: "targetNamespace".into(),
+        });
+    }
     let request = MoveRequest {
-        source,
+        source: roslyn.source()?,
         target_file: String::new(),
         create_target_file: true,
         types_only: true,
-        target_module: Some(namespace.to_string()),
-        follow_namespace_folder: option_flag(args, "updateFileLocation", false)?,
+        target_module: Some(args.target_namespace),
+        follow_namespace_folder: args.update_file_location,
         moving_along: Vec::new(),
     };
-    answer_roslyn(context, args, &request, started)
-}
-
-/// The Roslyn tools' declaration: `sourceFile`, `symbolName` and an
-/// optional 1-based `line`.
-fn named_source(args: &Args) -> Result<MoveSource, ToolError> {
-    let path = required(args, "sourceFile")?;
-    let name = required(args, "symbolName")?;
-    let line = match args.value("line") {
-        None | Some(Value::Null) => None,
-        Some(line) => Some(u32_field(line, "line")?),
-    };
-    Ok(MoveSource::Named {
-        path: path.to_string(),
-        name: name.to_string(),
-        line,
-    })
-}
-
-/// A required, non-blank string argument.
-fn required<'a>(args: &'a Args, field: &str) -> Result<&'a str, ToolError> {
-    match args.str(field)? {
-        Some(value) if !value.trim().is_empty() => Ok(value),
-        _ => Err(ToolError::MissingParam {
-            field: field.into(),
-        }),
-    }
+    answer_roslyn(context, &roslyn, &request, started)
 }
 
 /// Plan `request`, then answer the Roslyn way: the preview, or the move
 /// applied.
 fn answer_roslyn(
     context: &ToolContext,
-    args: &Args,
+    roslyn: &RoslynSource,
     request: &MoveRequest,
     started: Instant,
 ) -> Result<Value, ToolError> {
@@ -330,11 +324,11 @@ fn answer_roslyn(
     let outcome = plan_move(&analysis, request)?;
     let root = context.workspace.root();
     let absolute = |path: &str| root.join(path).to_string_lossy().into_owned();
-    if option_flag(args, "preview", false)? {
+    if roslyn.preview {
         return preview(&analysis, &outcome, &absolute);
     }
     let apply = lingo_refactor::ApplyOptions {
-        force: option_flag(args, "force", false)?,
+        force: roslyn.force,
         validate_checksums: true,
         deadline: lingo_model::budget::current()
             .and_then(|b| b.remaining())

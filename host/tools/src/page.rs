@@ -1,9 +1,13 @@
 //! Pagination of long results: an offset, a limit and a byte budget, with
 //! what was left out stated in the answer.
 
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::Args;
+use crate::args::Group;
 use crate::error::ToolError;
 
 /// Bytes of items one answer carries at most, unless the caller asks for less.
@@ -17,31 +21,46 @@ pub struct PageRequest {
     pub max_bytes: usize,
 }
 
+/// The paging arguments of a tool listing at most `MAX` items a page,
+/// `DEFAULT` unless asked.
+#[derive(Debug, Deserialize)]
+pub struct Paging<const DEFAULT: u32, const MAX: u32> {
+    offset: Option<u32>,
+    limit: Option<u32>,
+    max_bytes: Option<u32>,
+}
+
+impl<const DEFAULT: u32, const MAX: u32> Group for Paging<DEFAULT, MAX> {}
+
+impl<const DEFAULT: u32, const MAX: u32> JsonSchema for Paging<DEFAULT, MAX> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("Paging_{DEFAULT}_{MAX}").into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "properties": {
+                "offset": { "type": "integer", "minimum": 0, "description": "Items to skip (default 0)" },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX, "description": format!("Items to return (default {DEFAULT})") },
+                "max_bytes": { "type": "integer", "minimum": 1024, "maximum": DEFAULT_MAX_BYTES, "description": "Byte budget for the items (default 256 KiB)" }
+            }
+        })
+    }
+}
+
+impl<const DEFAULT: u32, const MAX: u32> Paging<DEFAULT, MAX> {
+    /// The request these arguments make.
+    pub fn request(&self) -> PageRequest {
+        PageRequest {
+            offset: self.offset.unwrap_or(0) as usize,
+            limit: self.limit.unwrap_or(DEFAULT) as usize,
+            max_bytes: self.max_bytes.map_or(DEFAULT_MAX_BYTES, |b| b as usize),
+        }
+    }
+}
+
 impl PageRequest {
-    /// `offset`, `limit` (1..=`max_limit`, default `default_limit`) and `max_bytes`.
-    pub fn from_args(
-        args: &Args,
-        default_limit: u64,
-        max_limit: u64,
-    ) -> Result<PageRequest, ToolError> {
-        Ok(PageRequest {
-            offset: args.uint("offset", u32::MAX as u64)?.unwrap_or(0) as usize,
-            limit: args.limit("limit", default_limit, max_limit)?,
-            max_bytes: args
-                .uint("max_bytes", DEFAULT_MAX_BYTES as u64)?
-                .map_or(DEFAULT_MAX_BYTES, |b| b.max(1024) as usize),
-        })
-    }
-
-    /// The schema properties of a paged tool.
-    pub fn schema(default_limit: u64, max_limit: u64) -> Value {
-        json!({
-            "offset": { "type": "integer", "minimum": 0, "description": "Items to skip (default 0)" },
-            "limit": { "type": "integer", "minimum": 1, "maximum": max_limit, "description": format!("Items to return (default {default_limit})") },
-            "max_bytes": { "type": "integer", "minimum": 1024, "maximum": DEFAULT_MAX_BYTES, "description": "Byte budget for the items (default 256 KiB)" }
-        })
-    }
-
     /// One page of `items`, and the `pagination` object that says what the
     /// page holds and what it left out. Only the page's window is turned
     /// into JSON (`to_value`), not the whole list.
@@ -86,15 +105,5 @@ impl PageRequest {
             "truncated_by_bytes": cut_by_bytes,
         });
         (out, info)
-    }
-}
-
-/// Add the paging properties to a tool's input schema.
-pub fn add_to_schema(schema: &mut Value, default_limit: u64, max_limit: u64) {
-    if let (Some(properties), Value::Object(paging)) = (
-        schema["properties"].as_object_mut(),
-        PageRequest::schema(default_limit, max_limit),
-    ) {
-        properties.extend(paging);
     }
 }

@@ -4,10 +4,13 @@
 
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
-use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, output, text};
+use super::target::{TargetArgs, to_json};
+use super::{About, Tool, ToolContext, output, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, FilePosition, SymbolQuery, Target};
 use lingo_refactor::{
@@ -16,184 +19,128 @@ use lingo_refactor::{
     plan_rename,
 };
 
+/// `dryRun`, `force` and `validateChecksums` as one object: typemill-api.md's
+/// `options` envelope.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct NestedOptions {
+    dry_run: Option<bool>,
+    force: Option<bool>,
+    validate_checksums: Option<bool>,
+}
+
 /// The options every refactoring tool reads, at the top level or inside
-/// `options` (typemill-api.md's envelope).
-pub(super) fn options_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "dryRun": { "type": "boolean", "description": "Only plan (default true); false applies the plan at once" },
-            "force": { "type": "boolean", "description": "Apply despite INCOMPLETE_REFERENCES or added syntax errors; make a plan without parsing the edited files again (VALIDATION_SKIPPED)" },
-            "validateChecksums": { "type": "boolean", "description": "Refuse files changed since the plan (default true)" }
-        },
-        "additionalProperties": false
-    })
+/// `options` (which wins).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct OptionArgs {
+    /// Only plan (default true); false applies the plan at once
+    dry_run: Option<bool>,
+    /// Apply despite INCOMPLETE_REFERENCES or added syntax errors; make a plan without parsing the edited files again (VALIDATION_SKIPPED)
+    force: Option<bool>,
+    /// Refuse files changed since the plan (default true)
+    validate_checksums: Option<bool>,
+    /// The same options as one object: {"dryRun": false}
+    options: Option<NestedOptions>,
+}
+
+impl Group for OptionArgs {}
+
+impl OptionArgs {
+    /// The options, a nested one before its top-level twin.
+    pub(super) fn read(&self) -> Options {
+        let nested = self.options.as_ref();
+        Options::new(
+            nested.and_then(|o| o.dry_run).or(self.dry_run),
+            nested.and_then(|o| o.force).or(self.force),
+            nested
+                .and_then(|o| o.validate_checksums)
+                .or(self.validate_checksums),
+        )
+    }
 }
 
 /// `rename`.
 pub fn rename() -> Tool {
-    let mut properties = target::properties();
-    properties.insert(
-        "target".into(),
-        json!({
-            "type": "object",
-            "description": "A target object, instead of path/line/character/symbol: {\"path\": \"src/lib.rs\", \"selector\": {\"position\": {\"line\": 0, \"character\": 0}, \"name\": \"old_name\"}}",
-            "properties": {
-                "path": { "type": "string" },
-                "selector": { "type": "object", "properties": {
-                    "position": { "type": "object", "properties": { "line": { "type": "integer", "minimum": 0 }, "character": { "type": "integer", "minimum": 0 } } },
-                    "name": { "type": "string" }
-                } }
-            }
-        }),
-    );
-    properties.insert(
-        "new_name".into(),
-        json!({ "type": "string", "description": "The new name" }),
-    );
-    properties.insert(
-        "newName".into(),
-        json!({ "type": "string", "description": "Alias of new_name" }),
-    );
-    properties.insert(
-        "kind".into(),
-        json!({ "type": "string", "enum": ["symbol", "type", "parameter", "file", "directory"], "description": "What is renamed: `symbol` (any declaration or local, the default), `type` (refused for anything else), `parameter`; `file` / `directory` (the path in `target.path` or `path`, the new path, or a bare new name, in `new_name`): the files moved and every import naming them respelled" }),
-    );
-    properties.insert("options".into(), options_schema());
-    for (name, schema) in options_schema()["properties"]
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        properties.insert(name.clone(), schema.clone());
-    }
-    Tool {
-        name: "rename",
-        aliases: &["rename_symbol", "renameSymbol"],
-        description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
-        input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
-        handler: run_rename,
-        text: text::plan_or_applied,
-        output_schema: output::plan_or_applied(),
-    }
+    Tool::new(
+        About {
+            name: "rename",
+            aliases: &["rename_symbol", "renameSymbol"],
+            description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
+            text: text::plan_or_applied,
+            output_schema: output::plan_or_applied(),
+        },
+        run_rename,
+    )
 }
 
 /// `delete`.
 pub fn delete() -> Tool {
-    let mut options = options_schema();
-    options["properties"]["aggressive"] = json!({ "type": "boolean", "description": "unused_imports: also remove names from outside the workspace in files that call members lingo cannot resolve (a trait or extension-method import may serve them); the plan then warns POTENTIAL_BEHAVIOR_CHANGE" });
-    let mut properties = Map::new();
-    properties.insert(
-        "kind".into(),
-        json!({ "type": "string", "enum": DeleteKind::NAMES, "description": "`unused_imports` or `dead_code` (of a file, a folder, or `.` the workspace), or `file`" }),
-    );
-    properties.insert(
-        "path".into(),
-        json!({ "type": "string", "description": "The file, or for unused_imports and dead_code a folder (default `.`: the whole workspace)" }),
-    );
-    properties.insert(
-        "target".into(),
-        json!({ "type": "object", "description": "A target object, instead of path: {\"file_path\": \"src/lib.rs\"} (or `path`)", "properties": { "file_path": { "type": "string" }, "path": { "type": "string" } } }),
-    );
-    for (name, schema) in options["properties"].as_object().into_iter().flatten() {
-        properties.insert(name.clone(), schema.clone());
-    }
-    properties.insert("options".into(), options);
-    Tool {
-        name: "delete",
-        aliases: &[],
-        description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
-        input_schema: json!({ "type": "object", "properties": properties, "additionalProperties": false }),
-        handler: run_delete,
-        text: text::plan_or_applied,
-        output_schema: output::plan_or_applied(),
-    }
+    Tool::new(
+        About {
+            name: "delete",
+            aliases: &[],
+            description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
+            text: text::plan_or_applied,
+            output_schema: output::plan_or_applied(),
+        },
+        run_delete,
+    )
 }
 
 /// `apply_plan`.
 pub fn apply() -> Tool {
-    let mut properties = Map::new();
-    properties.insert(
-        "plan".into(),
-        json!({ "type": "object", "description": "A plan a refactoring tool returned, unchanged" }),
-    );
-    properties.insert("options".into(), options_schema());
-    properties.insert(
-        "force".into(),
-        options_schema()["properties"]["force"].clone(),
-    );
-    properties.insert(
-        "validateChecksums".into(),
-        options_schema()["properties"]["validateChecksums"].clone(),
-    );
-    Tool {
-        name: "apply_plan",
-        aliases: &["applyPlan", "apply_workspace_edit"],
-        description: "Apply a plan made earlier: every file written or none (temporary files renamed into place after all are written; an interrupted apply is finished at the next start). Refused with CHECKSUM_MISMATCH / STALE_PLAN when a file changed since the plan, WORKSPACE_BUSY while another apply runs, COMPILATION_ERROR when it would add syntax errors, INCOMPLETE_REFERENCES when the plan says its references may not be all (unless `force`). Answers with the files changed, a `snapshot_id` for `rollback`, and a receipt from the re-indexed files.",
-        input_schema: json!({ "type": "object", "properties": properties, "required": ["plan"], "additionalProperties": false }),
-        handler: run_apply,
-        text: text::plan_or_applied,
-        output_schema: output::plan_or_applied(),
-    }
+    Tool::new(
+        About {
+            name: "apply_plan",
+            aliases: &["applyPlan", "apply_workspace_edit"],
+            description: "Apply a plan made earlier: every file written or none (temporary files renamed into place after all are written; an interrupted apply is finished at the next start). Refused with CHECKSUM_MISMATCH / STALE_PLAN when a file changed since the plan, WORKSPACE_BUSY while another apply runs, COMPILATION_ERROR when it would add syntax errors, INCOMPLETE_REFERENCES when the plan says its references may not be all (unless `force`). Answers with the files changed, a `snapshot_id` for `rollback`, and a receipt from the re-indexed files.",
+            text: text::plan_or_applied,
+            output_schema: output::plan_or_applied(),
+        },
+        run_apply,
+    )
 }
 
 /// `rollback`.
 pub fn rollback() -> Tool {
-    Tool {
-        name: "rollback",
-        aliases: &["rollbackPlan"],
-        description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none. Refused with CHECKSUM_MISMATCH when a file changed since (unless `force`). The rollback is itself a change with a snapshot id.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "snapshot_id": { "type": "string", "description": "The snapshot_id an apply answered" },
-                "snapshotId": { "type": "string", "description": "Alias of snapshot_id" },
-                "force": { "type": "boolean", "description": "Restore even files changed since the apply" }
-            },
-            "additionalProperties": false
-        }),
-        handler: run_rollback,
-        text: text::rolled_back,
-        output_schema: output::rolled_back(),
-    }
+    Tool::new(
+        About {
+            name: "rollback",
+            aliases: &["rollbackPlan"],
+            description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none. Refused with CHECKSUM_MISMATCH when a file changed since (unless `force`). The rollback is itself a change with a snapshot id.",
+            text: text::rolled_back,
+            output_schema: output::rolled_back(),
+        },
+        run_rollback,
+    )
 }
 
 /// `dryRun`, `force` and `validateChecksums`, from `options` or the top level.
 pub(super) struct Options {
     pub(super) dry_run: bool,
+    /// Whether `dry_run` was given (false: the default).
+    dry_run_given: bool,
     force: bool,
     validate_checksums: bool,
 }
 
-/// A boolean option, from `options` or the top level (`default` when
-/// neither gives it).
-pub(super) fn option_flag(args: &Args, name: &str, default: bool) -> Result<bool, ToolError> {
-    let value = args
-        .value("options")
-        .and_then(|o| o.get(name))
-        .filter(|v| !v.is_null())
-        .or_else(|| args.value(name));
-    match value {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(ToolError::invalid(name, "expected true or false")),
-    }
-}
-
-pub(super) fn read_options(args: &Args) -> Result<Options, ToolError> {
-    if let Some(options) = args.value("options")
-        && !options.is_object()
-    {
-        return Err(ToolError::invalid("options", "expected an object"));
-    }
-    Ok(Options {
-        dry_run: option_flag(args, "dryRun", true)?,
-        force: option_flag(args, "force", false)?,
-        validate_checksums: option_flag(args, "validateChecksums", true)?,
-    })
-}
-
 impl Options {
+    /// The options given, the others at their defaults.
+    fn new(dry_run: Option<bool>, force: Option<bool>, validate_checksums: Option<bool>) -> Self {
+        Options {
+            dry_run: dry_run.unwrap_or(true),
+            dry_run_given: dry_run.is_some(),
+            force: force.unwrap_or(false),
+            validate_checksums: validate_checksums.unwrap_or(true),
+        }
+    }
+
+    /// Whether `dryRun` was left to its default.
+    fn dry_run_defaulted(&self) -> bool {
+        !self.dry_run_given
+    }
+
     /// How to apply, within the request's deadline.
     pub(super) fn apply(&self) -> ApplyOptions {
         ApplyOptions {
@@ -206,140 +153,215 @@ impl Options {
     }
 }
 
-fn run_rename(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = read_options(args)?;
-    let new_name = match (args.str("new_name")?, args.str("newName")?) {
-        (Some(name), _) | (None, Some(name)) => name,
-        (None, None) => {
-            return Err(ToolError::MissingParam {
-                field: "new_name".into(),
-            });
+/// What `rename` renames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum RenameWhat {
+    Symbol,
+    Type,
+    Parameter,
+    File,
+    Directory,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct RenameArgs {
+    /// The new name
+    #[serde(alias = "newName")]
+    new_name: String,
+    /// What is renamed: `symbol` (any declaration or local, the default), `type` (refused for anything else), `parameter`; `file` / `directory` (the path in `target.path` or `path`, the new path, or a bare new name, in `new_name`): the files moved and every import naming them respelled
+    kind: Option<RenameWhat>,
+    /// A target object, instead of path/line/character/symbol: {"path": "src/lib.rs", "selector": {"position": {"line": 0, "character": 0}, "name": "old_name"}}
+    target: Option<SpecTarget>,
+}
+
+impl Group for RenameArgs {}
+
+/// typemill-api.md's target: a path, and a position or a name in it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SpecTarget {
+    #[serde(alias = "file_path")]
+    path: Option<String>,
+    selector: Option<Selector>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Selector {
+    position: Option<Position>,
+    name: Option<String>,
+}
+
+/// A zero-based line and UTF-16 character.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Position {
+    pub(super) line: u32,
+    #[serde(default)]
+    pub(super) character: u32,
+}
+
+impl SpecTarget {
+    /// The declaration it names: `path` with `selector.position`, or `selector.name`.
+    fn target(&self) -> Result<Target, ToolError> {
+        let selector = self.selector.as_ref();
+        match (
+            &self.path,
+            selector.and_then(|s| s.position.as_ref()),
+            selector.and_then(|s| s.name.as_ref()),
+        ) {
+            (Some(path), Some(position), _) => Ok(Target::Position(FilePosition {
+                path: path.clone(),
+                line: position.line.into(),
+                character: position.character.into(),
+            })),
+            (path, None, Some(name)) => Ok(Target::Symbol(SymbolQuery {
+                name: name.clone(),
+                path: path.clone(),
+            })),
+            _ => Err(ToolError::invalid(
+                "target",
+                "give `path` with `selector.position`, or `selector.name`",
+            )),
+        }
+    }
+}
+
+fn run_rename(
+    context: &ToolContext,
+    (position, args, options): (TargetArgs, RenameArgs, OptionArgs),
+) -> Result<Value, ToolError> {
+    let options = options.read();
+    let kind = match args.kind.unwrap_or(RenameWhat::Symbol) {
+        RenameWhat::Symbol => RenameKind::Symbol,
+        RenameWhat::Type => RenameKind::Type,
+        RenameWhat::Parameter => RenameKind::Parameter,
+        what @ (RenameWhat::File | RenameWhat::Directory) => {
+            let from = args
+                .target
+                .as_ref()
+                .and_then(|t| t.path.clone())
+                .or(position.path)
+                .ok_or_else(|| ToolError::MissingParam {
+                    field: "target.path".into(),
+                })?;
+            let request = PathRenameRequest {
+                from,
+                to: args.new_name,
+                directory: what == RenameWhat::Directory,
+            };
+            let analysis = Analysis::fresh(&context.workspace)?;
+            let plan = plan_path_rename(&analysis, &request)?;
+            return plan_or_applied(context, &plan, &options);
         }
     };
-    let kind_name = args.str("kind")?.unwrap_or("symbol");
-    if PATH_KINDS.contains(&kind_name) {
-        return run_path_rename(context, args, &options, new_name, kind_name == "directory");
-    }
-    let kind = RenameKind::parse(kind_name).ok_or_else(|| {
-        let names: Vec<&str> = RenameKind::NAMES
-            .iter()
-            .chain(PATH_KINDS)
-            .copied()
-            .collect();
-        ToolError::InvalidParam {
-            field: "kind".into(),
-            reason: format!("`{kind_name}` is not one of {}", names.join(", ")),
-            suggestions: lingo_model::suggest::similar(kind_name, names, 1),
-        }
-    })?;
-    let target = match args.value("target") {
-        Some(target) => spec_target(target)?,
-        None => target::target(args)?,
+    let target = match &args.target {
+        Some(target) => target.target()?,
+        None => position.target()?,
     };
     let request = RenameRequest {
         target,
-        new_name: new_name.to_string(),
+        new_name: args.new_name,
         kind,
         force: options.force,
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_rename(&analysis, &request)?;
-    if options.dry_run {
-        return answer_plan(&plan);
-    }
-    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
-    to_json(&applied)
+    plan_or_applied(context, &plan, &options)
 }
 
-/// typemill-api.md's `target` object naming a path: its `file_path` (or
-/// `path`); `field` is the name a wrong value is reported under.
-fn target_path<'a>(args: &'a Args, field: &str) -> Result<Option<&'a str>, ToolError> {
-    match args.value("target") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(target)) => {
-            let path = target
-                .get("file_path")
-                .or_else(|| target.get("path"))
-                .ok_or_else(|| ToolError::invalid("target", "give `file_path` or `path`"))?;
-            path.as_str()
-                .map(Some)
-                .ok_or_else(|| ToolError::invalid(field, "expected a string"))
-        }
-        Some(_) => Err(ToolError::invalid("target", "expected an object")),
-    }
-}
-
-/// Rename kinds that name a path rather than a declaration.
-const PATH_KINDS: &[&str] = &["file", "directory"];
-
-/// `rename` of a file or directory: the path from `target.path` (or
-/// `target.file_path`, or `path`), the new path (or a bare new name) from
-/// `new_name`.
-fn run_path_rename(
+/// The plan, or with `dryRun: false` the plan applied.
+fn plan_or_applied(
     context: &ToolContext,
-    args: &Args,
+    plan: &Plan,
     options: &Options,
-    new_name: &str,
-    directory: bool,
 ) -> Result<Value, ToolError> {
-    let from = match (target_path(args, "target.path")?, args.str("path")?) {
-        (Some(path), _) | (None, Some(path)) => path,
-        (None, None) => {
-            return Err(ToolError::MissingParam {
-                field: "target.path".into(),
-            });
-        }
-    };
-    let request = PathRenameRequest {
-        from: from.to_string(),
-        to: new_name.to_string(),
-        directory,
-    };
-    let analysis = Analysis::fresh(&context.workspace)?;
-    let plan = plan_path_rename(&analysis, &request)?;
     if options.dry_run {
-        return answer_plan(&plan);
+        return answer_plan(plan);
     }
-    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
-    to_json(&applied)
+    to_json(&apply_plan(&context.workspace, plan, &options.apply())?)
 }
 
-fn run_delete(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = read_options(args)?;
-    let kind_name = args.str("kind")?.ok_or_else(|| ToolError::MissingParam {
-        field: "kind".into(),
-    })?;
-    let kind = DeleteKind::parse(kind_name).ok_or_else(|| ToolError::InvalidParam {
-        field: "kind".into(),
-        reason: format!(
-            "`{kind_name}` is not one of {}",
-            DeleteKind::NAMES.join(", ")
-        ),
-        suggestions: lingo_model::suggest::similar(kind_name, DeleteKind::NAMES.iter().copied(), 1),
-    })?;
-    let nested = target_path(args, "target.file_path")?;
-    let path = match (args.str("path")?, nested, kind) {
-        (Some(path), _, _) | (None, Some(path), _) => path,
-        (None, None, DeleteKind::UnusedImports | DeleteKind::DeadCode) => ".",
+/// What `delete` deletes.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum DeleteWhat {
+    UnusedImports,
+    DeadCode,
+    File,
+}
+
+/// `delete`'s options as one object (its `aggressive` too).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DeleteOptions {
+    dry_run: Option<bool>,
+    force: Option<bool>,
+    validate_checksums: Option<bool>,
+    aggressive: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct DeleteArgs {
+    /// `unused_imports` or `dead_code` (of a file, a folder, or `.` the workspace), or `file`
+    kind: DeleteWhat,
+    /// The file, or for unused_imports and dead_code a folder (default `.`: the whole workspace)
+    path: Option<String>,
+    /// A target object, instead of path: {"file_path": "src/lib.rs"} (or `path`)
+    target: Option<PathTarget>,
+    /// Only plan (default true); false applies the plan at once
+    dry_run: Option<bool>,
+    /// Apply despite INCOMPLETE_REFERENCES, PARTIAL_APPLY or POTENTIAL_BEHAVIOR_CHANGE
+    force: Option<bool>,
+    /// Refuse files changed since the plan (default true)
+    validate_checksums: Option<bool>,
+    /// unused_imports: also remove names from outside the workspace in files that call members lingo cannot resolve (a trait or extension-method import may serve them); the plan then warns POTENTIAL_BEHAVIOR_CHANGE
+    aggressive: Option<bool>,
+    /// The same options as one object: {"dryRun": false}
+    options: Option<DeleteOptions>,
+}
+
+impl Group for DeleteArgs {}
+
+/// A target naming a file or folder.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PathTarget {
+    #[serde(alias = "path")]
+    file_path: String,
+}
+
+fn run_delete(context: &ToolContext, args: DeleteArgs) -> Result<Value, ToolError> {
+    let nested = args.options.unwrap_or_default();
+    let options = Options::new(
+        nested.dry_run.or(args.dry_run),
+        nested.force.or(args.force),
+        nested.validate_checksums.or(args.validate_checksums),
+    );
+    let kind = match args.kind {
+        DeleteWhat::UnusedImports => DeleteKind::UnusedImports,
+        DeleteWhat::DeadCode => DeleteKind::DeadCode,
+        DeleteWhat::File => DeleteKind::File,
+    };
+    let path = match (args.path, args.target, kind) {
+        (Some(path), _, _) | (None, Some(PathTarget { file_path: path }), _) => path,
+        (None, None, DeleteKind::UnusedImports | DeleteKind::DeadCode) => ".".to_string(),
         (None, None, DeleteKind::File) => {
             return Err(ToolError::MissingParam {
                 field: "path".into(),
             });
         }
     };
-    let aggressive = option_flag(args, "aggressive", false)?;
     let request = DeleteRequest {
         kind,
-        path: path.to_string(),
-        aggressive,
+        path,
+        aggressive: nested.aggressive.or(args.aggressive).unwrap_or(false),
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_delete(&analysis, &request)?;
-    if options.dry_run {
-        return answer_plan(&plan);
-    }
-    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
-    to_json(&applied)
+    plan_or_applied(context, &plan, &options)
 }
 
 pub(super) fn answer_plan(plan: &Plan) -> Result<Value, ToolError> {
@@ -348,34 +370,28 @@ pub(super) fn answer_plan(plan: &Plan) -> Result<Value, ToolError> {
     Ok(value)
 }
 
-/// typemill-api.md's `{path, selector: {position, name}}`.
-fn spec_target(target: &Value) -> Result<Target, ToolError> {
-    let path = target["path"].as_str();
-    let selector = &target["selector"];
-    let position = &selector["position"];
-    let name = selector["name"].as_str();
-    match (path, position["line"].as_u64(), name) {
-        (Some(path), Some(line), _) => Ok(Target::Position(FilePosition {
-            path: path.to_string(),
-            line,
-            character: position["character"].as_u64().unwrap_or(0),
-        })),
-        (path, None, Some(name)) => Ok(Target::Symbol(SymbolQuery {
-            name: name.to_string(),
-            path: path.map(str::to_string),
-        })),
-        _ => Err(ToolError::invalid(
-            "target",
-            "give `path` with `selector.position`, or `selector.name`",
-        )),
-    }
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ApplyArgs {
+    /// A plan a refactoring tool returned, unchanged
+    // Read as a `Value` and checked as a plan: anything else is INVALID_PLAN.
+    #[schemars(with = "Map<String, Value>")]
+    plan: Value,
 }
 
-fn run_apply(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = read_options(args)?;
-    let plan_value = args.value("plan").ok_or_else(|| ToolError::MissingParam {
-        field: "plan".into(),
-    })?;
+impl Group for ApplyArgs {}
+
+fn run_apply(
+    context: &ToolContext,
+    (args, options): (ApplyArgs, OptionArgs),
+) -> Result<Value, ToolError> {
+    let options = options.read();
+    if !options.dry_run_defaulted() && options.dry_run {
+        return Err(ToolError::invalid(
+            "dryRun",
+            "apply_plan always applies; the plan itself is the dry run",
+        ));
+    }
+    let plan_value = args.plan;
     let plan: Plan = serde_json::from_value(plan_value.clone()).map_err(|e| {
         let found = plan_value["plan_type"].as_str().unwrap_or_default();
         if !found.is_empty() && !refactor::plan::PLAN_TYPES.contains(&found) {
@@ -393,16 +409,19 @@ fn run_apply(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     to_json(&applied)
 }
 
-fn run_rollback(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let id = match (args.str("snapshot_id")?, args.str("snapshotId")?) {
-        (Some(id), _) | (None, Some(id)) => id,
-        (None, None) => {
-            return Err(ToolError::MissingParam {
-                field: "snapshot_id".into(),
-            });
-        }
-    };
-    let force = args.bool("force", false)?;
-    let rolled_back = refactor::rollback(&context.workspace, id, force)?;
+#[derive(Debug, Deserialize, JsonSchema)]
+struct RollbackArgs {
+    /// The snapshot_id an apply answered
+    #[serde(alias = "snapshotId")]
+    snapshot_id: String,
+    /// Restore even files changed since the apply
+    #[serde(default)]
+    force: bool,
+}
+
+impl Group for RollbackArgs {}
+
+fn run_rollback(context: &ToolContext, args: RollbackArgs) -> Result<Value, ToolError> {
+    let rolled_back = refactor::rollback(&context.workspace, &args.snapshot_id, args.force)?;
     to_json(&rolled_back)
 }

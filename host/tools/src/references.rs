@@ -1,43 +1,44 @@
 //! `find_references`: an adapter over [`Analysis::references`], paged.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::page::{self, PageRequest};
-use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, output, text};
+use super::page::Paging;
+use super::target::{TargetArgs, to_json};
+use super::{About, Tool, ToolContext, output, text};
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 
-const DEFAULT_LIMIT: u64 = 200;
-const MAX_LIMIT: u64 = 5000;
-
-pub fn tool() -> Tool {
-    let mut properties = target::properties();
-    properties.insert(
-        "include_declaration".into(),
-        json!({ "type": "boolean", "description": "List the declaration itself first (default true)" }),
-    );
-    let mut input_schema = json!({
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": false
-    });
-    page::add_to_schema(&mut input_schema, DEFAULT_LIMIT, MAX_LIMIT);
-    Tool {
-        name: "find_references",
-        aliases: &["findReferences"],
-        description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
-        input_schema,
-        handler: run,
-        text: text::references,
-        output_schema: output::references(),
-    }
+#[derive(Deserialize, JsonSchema)]
+struct ReferencesArgs {
+    /// List the declaration itself first (default true)
+    include_declaration: Option<bool>,
 }
 
-fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let paging = PageRequest::from_args(args, DEFAULT_LIMIT, MAX_LIMIT)?;
-    let include_declaration = args.bool("include_declaration", true)?;
-    let target = target::target(args)?;
+impl Group for ReferencesArgs {}
+
+pub fn tool() -> Tool {
+    Tool::new(
+        About {
+            name: "find_references",
+            aliases: &["findReferences"],
+            description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
+            text: text::references,
+            output_schema: output::references(),
+        },
+        run,
+    )
+}
+
+fn run(
+    context: &ToolContext,
+    (target, args, paging): (TargetArgs, ReferencesArgs, Paging<200, 5000>),
+) -> Result<Value, ToolError> {
+    let paging = paging.request();
+    let include_declaration = args.include_declaration.unwrap_or(true);
+    let target = target.target()?;
     let answer = Analysis::fresh(&context.workspace)?.references(&target)?;
     let mut items = answer.items(include_declaration);
     // What matters first: the declaration and the certain references (by

@@ -2,54 +2,57 @@
 //! a symbol name optionally narrowed to a file), read into an analysis
 //! [`Target`].
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
-use super::Args;
+use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{FilePosition, SymbolQuery, Target};
 
-/// The input properties of [`target`], for tool schemas.
-pub fn properties() -> Map<String, Value> {
-    let schema = json!({
-        "path": { "type": "string", "description": "Workspace-relative file: the file of the position, or the file declaring `symbol`" },
-        "line": { "type": "integer", "minimum": 0, "description": "Zero-based line of the position" },
-        "character": { "type": "integer", "minimum": 0, "description": "Zero-based UTF-16 character of the position (default 0)" },
-        "symbol": { "type": "string", "description": "Symbol name when no position is given (`name`, `Type::name` or `Type.name`); add `path` when several declarations share it" }
-    });
-    match schema {
-        Value::Object(map) => map,
-        _ => unreachable!("a JSON object literal"),
-    }
+/// The arguments naming a position or a declaration.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TargetArgs {
+    /// Workspace-relative file: the file of the position, or the file declaring `symbol`
+    pub path: Option<String>,
+    /// Zero-based line of the position
+    pub line: Option<u32>,
+    /// Zero-based UTF-16 character of the position (default 0)
+    pub character: Option<u32>,
+    /// Symbol name when no position is given (`name`, `Type::name` or `Type.name`); add `path` when several declarations share it
+    pub symbol: Option<String>,
 }
 
-/// The target named by `path`/`line`/`character` or by `symbol` (+`path`).
-pub fn target(args: &Args) -> Result<Target, ToolError> {
-    let line = args.uint("line", u32::MAX as u64)?;
-    let character = args.uint("character", u32::MAX as u64)?.unwrap_or(0);
-    match (args.str("path")?, line, args.str("symbol")?) {
-        (Some(path), Some(line), _) => Ok(Target::Position(FilePosition {
-            path: path.to_string(),
-            line,
-            character,
-        })),
-        (path, None, Some(symbol)) => Ok(Target::Symbol(SymbolQuery {
-            name: symbol.to_string(),
-            path: path.map(str::to_string),
-        })),
-        (Some(_), None, None) => Err(ToolError::MissingParam {
-            field: "line".into(),
-        }),
-        (None, Some(_), _) => Err(ToolError::MissingParam {
-            field: "path".into(),
-        }),
-        (None, None, None) => Err(ToolError::InvalidParam {
-            field: "symbol".into(),
-            reason: "give either `path` with `line` and `character`, or `symbol`".into(),
-            suggestions: vec![
-                "{\"path\": \"src/lib.rs\", \"line\": 10, \"character\": 4}".into(),
-                "{\"symbol\": \"parse\"}".into(),
-            ],
-        }),
+impl Group for TargetArgs {}
+
+impl TargetArgs {
+    /// The target named by `path`/`line`/`character` or by `symbol` (+`path`).
+    pub fn target(&self) -> Result<Target, ToolError> {
+        match (&self.path, self.line, &self.symbol) {
+            (Some(path), Some(line), _) => Ok(Target::Position(FilePosition {
+                path: path.clone(),
+                line: line.into(),
+                character: self.character.unwrap_or(0).into(),
+            })),
+            (path, None, Some(symbol)) => Ok(Target::Symbol(SymbolQuery {
+                name: symbol.clone(),
+                path: path.clone(),
+            })),
+            (Some(_), None, None) => Err(ToolError::MissingParam {
+                field: "line".into(),
+            }),
+            (None, Some(_), _) => Err(ToolError::MissingParam {
+                field: "path".into(),
+            }),
+            (None, None, None) => Err(ToolError::InvalidParam {
+                field: "symbol".into(),
+                reason: "give either `path` with `line` and `character`, or `symbol`".into(),
+                suggestions: vec![
+                    "{\"path\": \"src/lib.rs\", \"line\": 10, \"character\": 4}".into(),
+                    "{\"symbol\": \"parse\"}".into(),
+                ],
+            }),
+        }
     }
 }
 

@@ -1,29 +1,26 @@
 //! `find_type_definition`: an adapter over [`Analysis::type_definition`].
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::target::{self, to_json};
-use super::{Args, Tool, ToolContext, output, text};
+use super::target::{TargetArgs, to_json};
+use super::{About, Tool, ToolContext, output, text};
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 
 pub fn tool() -> Tool {
-    Tool {
-        name: "find_type_definition",
-        aliases: &["findTypeDefinition", "goto_type_definition"],
-        description: "Find the declaration of the type of a variable, field, property, constant or parameter, from its written type annotation (`x: Foo`, `Foo x`, `var x Foo`). On a type name it returns the type itself. Types that are only inferred are reported as such, never guessed.",
-        input_schema: json!({
-            "type": "object",
-            "properties": target::properties(),
-            "additionalProperties": false
-        }),
-        handler: run,
-        text: text::type_definition,
-        output_schema: output::type_definition(),
-    }
+    Tool::new(
+        About {
+            name: "find_type_definition",
+            aliases: &["findTypeDefinition", "goto_type_definition"],
+            description: "Find the declaration of the type of a variable, field, property, constant or parameter, from its written type annotation (`x: Foo`, `Foo x`, `var x Foo`). On a type name it returns the type itself. Types that are only inferred are reported as such, never guessed.",
+            text: text::type_definition,
+            output_schema: output::type_definition(),
+        },
+        run,
+    )
 }
 
-fn run(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let target = target::target(args)?;
+fn run(context: &ToolContext, target: TargetArgs) -> Result<Value, ToolError> {
+    let target = target.target()?;
     to_json(&Analysis::fresh(&context.workspace)?.type_definition(&target)?)
 }

@@ -881,7 +881,7 @@ async fn deleting_a_file_lists_what_would_break() {
         ),
         (
             json!({ "kind": "unused_imports", "options": { "aggressive": 1 } }),
-            "aggressive",
+            "options.aggressive",
         ),
         (json!({ "kind": "file", "target": 5 }), "target"),
         (

@@ -27,17 +27,17 @@ pub use refactor::{moved, plan_or_applied, rolled_back};
 pub use symbols::{definition, node_at, node_source, outline, symbol_info, type_definition};
 pub use system::{graph, health};
 
-use super::Args;
-use crate::error::ToolError;
+use super::SharedArgs;
 
 /// How a tool's `content` text is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
-    /// The compact text of this module (the default).
+    // The compact text of this module (the default).
     Text,
-    /// The structured answer as pretty JSON, as well.
+    // The structured answer as pretty JSON, as well.
     Json,
-    /// A SARIF 2.1.0 log of the answer (the analyses that have one).
+    // A SARIF 2.1.0 log of the answer (the analyses that have one).
     Sarif,
 }
 
@@ -80,50 +80,11 @@ impl Request<'_> {
 /// Renders one tool's structured answer as text.
 pub type Renderer = fn(&Value, &Request, &mut Writer);
 
-/// The schema properties every tool accepts for its text.
-pub fn schema_properties() -> Value {
-    json!({
-        "format": {
-            "type": "string",
-            "enum": ["text", "json"],
-            "description": "The content text: `text`, compact lines for reading (default), or `json`, the structured answer as JSON. structuredContent always holds the full JSON."
-        },
-        "max_tokens": {
-            "type": "integer",
-            "minimum": MIN_MAX_TOKENS,
-            "maximum": MAX_MAX_TOKENS,
-            "description": format!("Token budget of the text answer (default {DEFAULT_MAX_TOKENS}); a longer list stops with the arguments of its next page")
-        }
-    })
-}
-
-/// `format` and `max_tokens` of a call, checked.
-pub fn options(args: &Args) -> Result<(Format, usize), ToolError> {
-    let format = match args.str("format")? {
-        None | Some("text") => Format::Text,
-        Some("json") => Format::Json,
-        Some("sarif") => Format::Sarif,
-        Some(other) => {
-            return Err(ToolError::invalid(
-                "format",
-                format!(
-                    "`{}` is not a format; use `text` or `json` (or `sarif` for the analyses that offer it)",
-                    other.chars().take(32).collect::<String>()
-                ),
-            ));
-        }
-    };
-    let max_tokens = match args.uint("max_tokens", MAX_MAX_TOKENS as u64)? {
-        None => DEFAULT_MAX_TOKENS,
-        Some(n) if (n as usize) < MIN_MAX_TOKENS => {
-            return Err(ToolError::invalid(
-                "max_tokens",
-                format!("{n} is below the minimum {MIN_MAX_TOKENS}"),
-            ));
-        }
-        Some(n) => n as usize,
-    };
-    Ok((format, max_tokens))
+/// `format` and `max_tokens` of a call (checked by [`SharedArgs::from_call`]).
+pub fn options(shared: &SharedArgs) -> (Format, usize) {
+    let format = shared.format.unwrap_or(Format::Text);
+    let max_tokens = shared.max_tokens.map_or(DEFAULT_MAX_TOKENS, |n| n as usize);
+    (format, max_tokens)
 }
 
 /// A refusal as text: code and message, then the details the message does
@@ -379,12 +340,10 @@ mod tests {
 
     use super::*;
     use crate::ToolRegistry;
+    use crate::error::ToolError;
 
     fn options_of(arguments: Value) -> Result<(Format, usize), ToolError> {
-        let tools = ToolRegistry::new();
-        let tool = tools.find("find_references").expect("a tool");
-        let args = Args::new(&arguments, &tool.input_schema)?;
-        options(&args)
+        Ok(options(&SharedArgs::from_call(&arguments)?))
     }
 
     #[test]
