@@ -3,78 +3,70 @@
 //! `scope`, `options`), runs one analysis of [`crate::analyze`] and answers
 //! its AnalysisResult, paged.
 
-use std::time::Instant;
+use serde_json::{Value, json};
 
-use serde_json::{Map, Value, json};
-
+use super::envelope::{self, Envelope, MAX_LIMIT, Names, OptionsArg, PageOptions, Paged};
 use super::output::{array_of, boolean, integer, object, string};
 use super::target::to_json;
-use super::{About, Args, Handler, Tool, ToolContext, text};
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
 use lingo_analyze::{
-    self as analyze, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, Found, QUALITY_KINDS,
-    Scope, ScopeError, ScopeKind, TEST_KINDS, Thresholds,
+    self as analyze, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, QUALITY_KINDS, TEST_KINDS,
+    Thresholds,
 };
-use lingo_model::budget::Exhausted;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-const DEFAULT_LIMIT: u64 = 1000;
-const MAX_LIMIT: u64 = 5000;
-
 /// `analyze_quality`.
 pub fn quality() -> Tool {
-    let mut options = options_schema();
-    options["properties"]["thresholds"] = thresholds_schema(
-        &Thresholds::KEYS,
-        "Limits a function is held to; the defaults are echoed in metadata.thresholds",
-    );
-    Tool {
-        name: "analyze_quality",
-        aliases: &["analyze.quality"],
-        description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
-        input_schema: input_schema(QUALITY_KINDS, options),
-        handler: Handler::Untyped(run_quality),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_quality",
+            aliases: &["analyze.quality"],
+            description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_quality,
+    )
 }
 
 /// `analyze_dead_code`.
 pub fn dead_code() -> Tool {
-    Tool {
-        name: "analyze_dead_code",
-        aliases: &["analyze.dead_code"],
-        description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
-        input_schema: input_schema(DEAD_CODE_KINDS, options_schema()),
-        handler: Handler::Untyped(run_dead_code),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_dead_code",
+            aliases: &["analyze.dead_code"],
+            description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_dead_code,
+    )
 }
 
 /// `analyze_cycles`.
 pub fn cycles() -> Tool {
-    Tool {
-        name: "analyze_cycles",
-        aliases: &["analyze.cycles"],
-        description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
-        input_schema: input_schema(CYCLE_KINDS, options_schema()),
-        handler: Handler::Untyped(run_cycles),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_cycles",
+            aliases: &["analyze.cycles"],
+            description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_cycles,
+    )
 }
 
-fn run_cycles(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    run(
-        context,
-        args,
-        ("dependencies", CYCLE_KINDS),
-        analyze::cycles,
-    )
+fn run_cycles(
+    context: &ToolContext,
+    (envelope, options): (Envelope<CycleKinds>, OptionsArg<PageOptions>),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    envelope::run(context, envelope, &options, "dependencies", analyze::cycles)
 }
 
 /// `quality_gate` (mcp-wire-protocol.md).
@@ -301,55 +293,56 @@ fn graph_metrics_schema() -> Value {
 
 /// `analyze_documentation`.
 pub fn documentation() -> Tool {
-    let mut options = options_schema();
-    options["properties"]["visibility"] =
-        json!({ "type": "string", "enum": ["public", "all"], "default": "public" });
-    Tool {
-        name: "analyze_documentation",
-        aliases: &["analyze.documentation"],
-        description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
-        input_schema: input_schema(DOCUMENTATION_KINDS, options),
-        handler: Handler::Untyped(run_documentation),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_documentation",
+            aliases: &["analyze.documentation"],
+            description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_documentation,
+    )
 }
 
-fn run_documentation(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let all = match options(args)?.get("visibility") {
-        None | Some(Value::Null) => false,
-        Some(Value::String(v)) if v == "public" => false,
-        Some(Value::String(v)) if v == "all" => true,
-        Some(_) => {
-            return Err(ToolError::invalid(
-                "options.visibility",
-                "expected `public` or `all`",
-            ));
-        }
-    };
-    run(
+fn run_documentation(
+    context: &ToolContext,
+    (envelope, options): (
+        Envelope<DocumentationKinds>,
+        OptionsArg<DocumentationOptions>,
+    ),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    let all = options.visibility == Some(Visibility::All);
+    envelope::run(
         context,
-        args,
-        ("documentation", DOCUMENTATION_KINDS),
+        envelope,
+        &options,
+        "documentation",
         |_, files, kind| Ok(analyze::documentation(files, kind, all)),
     )
 }
 
 /// `analyze_tests`.
 pub fn tests() -> Tool {
-    Tool {
-        name: "analyze_tests",
-        aliases: &["analyze.tests"],
-        description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
-        input_schema: input_schema(TEST_KINDS, options_schema()),
-        handler: Handler::Untyped(run_tests),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_tests",
+            aliases: &["analyze.tests"],
+            description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_tests,
+    )
 }
 
-fn run_tests(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    run(context, args, ("tests", TEST_KINDS), analyze::tests)
+fn run_tests(
+    context: &ToolContext,
+    (envelope, options): (Envelope<TestKinds>, OptionsArg<PageOptions>),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    envelope::run(context, envelope, &options, "tests", analyze::tests)
 }
 
 /// `analyze_complexity` (mcp-wire-protocol.md).
@@ -465,59 +458,48 @@ fn complexity_schema() -> Value {
 
 /// `analyze_batch`: several of the envelope analyses in one call.
 pub fn batch() -> Tool {
-    Tool {
-        name: "analyze_batch",
-        aliases: &["analyze.batch"],
-        description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
-        input_schema: json!({
-            "type": "object",
-            "required": ["analyses"],
-            "properties": {
-                "analyses": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 16,
-                    "items": {
-                        "type": "object",
-                        "required": ["tool"],
-                        "properties": { "tool": { "type": "string" } }
-                    }
-                }
-            },
-            "additionalProperties": false
-        }),
-        handler: Handler::Untyped(run_batch),
-        text: text::batch,
-        output_schema: object(
-            &["results"],
-            json!({
-                "results": array_of(object(&["tool"], json!({
-                    "tool": string(),
-                    "result": output_schema(),
-                    "error": { "type": "object" },
-                }))),
-                "generation": integer(),
-            }),
-        ),
-    }
+    Tool::new(
+        About {
+            name: "analyze_batch",
+            aliases: &["analyze.batch"],
+            description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
+            text: text::batch,
+            output_schema: object(
+                &["results"],
+                json!({
+                    "results": array_of(object(&["tool"], json!({
+                        "tool": string(),
+                        "result": output_schema(),
+                        "error": { "type": "object" },
+                    }))),
+                    "generation": integer(),
+                }),
+            ),
+        },
+        run_batch,
+    )
 }
 
 /// Most analyses one batch runs.
-const MAX_BATCH: usize = 16;
+const MAX_BATCH: u32 = 16;
 
-fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let Some(Value::Array(entries)) = args.value("analyses") else {
-        return Err(ToolError::invalid(
-            "analyses",
-            "expected a list of analyses",
-        ));
-    };
-    if entries.is_empty() || entries.len() > MAX_BATCH {
-        return Err(ToolError::invalid(
-            "analyses",
-            format!("expected 1 to {MAX_BATCH} analyses, got {}", entries.len()),
-        ));
-    }
+#[derive(Deserialize, JsonSchema)]
+struct BatchArgs {
+    #[schemars(with = "Vec<BatchEntry>", length(min = 1, max = MAX_BATCH))]
+    analyses: Vec<Value>,
+}
+
+impl Group for BatchArgs {}
+
+/// One analysis of a batch: the tool, and its own arguments beside it.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct BatchEntry {
+    tool: String,
+}
+
+fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<Value, ToolError> {
+    let entries = args.analyses;
     let tools = [
         quality(),
         dead_code(),
@@ -565,153 +547,124 @@ fn run_batch(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
     }))
 }
 
-fn run_quality(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = options(args)?;
-    let thresholds = read_thresholds(
-        options,
-        &Thresholds::KEYS,
-        Thresholds::default(),
-        Thresholds::with,
-    )?;
-    run(
+fn run_quality(
+    context: &ToolContext,
+    (envelope, options): (Envelope<QualityKinds>, OptionsArg<QualityOptions>),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    let thresholds = options
+        .thresholds
+        .as_ref()
+        .map_or(Ok(Thresholds::default()), |given| {
+            given.apply(Thresholds::default(), Thresholds::with)
+        })?;
+    envelope::run(
         context,
-        args,
-        ("quality", QUALITY_KINDS),
+        envelope,
+        &options,
+        "quality",
         |analysis, files, kind| Ok(analyze::quality(analysis, files, kind, &thresholds)),
     )
 }
 
 /// `analyze_structure`.
 pub fn structure() -> Tool {
-    let mut options = options_schema();
-    options["properties"]["thresholds"] = thresholds_schema(
-        &analyze::StructureOptions::THRESHOLD_KEYS,
-        "max_children (20), max_inheritance_depth (3); echoed in metadata.thresholds",
-    );
-    options["properties"]["symbol_kinds"] =
-        json!({ "type": "array", "items": { "type": "string" }, "maxItems": 32 });
-    options["properties"]["include_private"] = json!({ "type": "boolean", "default": false });
-    Tool {
-        name: "analyze_structure",
-        aliases: &["analyze.structure"],
-        description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
-        input_schema: input_schema(analyze::STRUCTURE_KINDS, options),
-        handler: Handler::Untyped(run_structure),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_structure",
+            aliases: &["analyze.structure"],
+            description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_structure,
+    )
 }
 
-fn run_structure(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let given = options(args)?;
-    let mut options = read_thresholds(
-        given,
-        &analyze::StructureOptions::THRESHOLD_KEYS,
-        analyze::StructureOptions::default(),
-        analyze::StructureOptions::with,
-    )?;
-    match given.get("symbol_kinds") {
-        None | Some(Value::Null) => {}
-        Some(Value::Array(kinds)) => {
-            let known: Vec<String> = lingo_model::SymbolKind::ALL
-                .iter()
-                .map(|k| k.as_str().to_ascii_lowercase())
-                .collect();
-            for kind in kinds {
-                let Some(kind) = kind.as_str().filter(|k| known.iter().any(|n| n == k)) else {
-                    return Err(ToolError::InvalidParam {
-                        field: "options.symbol_kinds".into(),
-                        reason: format!("expected lowercase LSP kinds ({})", known.join(", ")),
-                        suggestions: kind
-                            .as_str()
-                            .map(|k| {
-                                lingo_model::suggest::similar(
-                                    k,
-                                    known.iter().map(String::as_str),
-                                    2,
-                                )
-                            })
-                            .unwrap_or_default(),
-                    });
-                };
-                options.symbol_kinds.push(kind.to_string());
-            }
-        }
-        Some(_) => {
-            return Err(ToolError::invalid(
-                "options.symbol_kinds",
-                "expected an array",
-            ));
-        }
-    }
-    options.include_private = match given.get("include_private") {
-        None | Some(Value::Null) => false,
-        Some(value) => value.as_bool().ok_or_else(|| {
-            ToolError::invalid("options.include_private", "expected true or false")
-        })?,
+fn run_structure(
+    context: &ToolContext,
+    (envelope, options): (Envelope<StructureKinds>, OptionsArg<StructureOptionArgs>),
+) -> Result<Value, ToolError> {
+    let given = options.get();
+    let defaults = analyze::StructureOptions::default();
+    let mut options = match &given.thresholds {
+        Some(thresholds) => thresholds.apply(defaults, analyze::StructureOptions::with)?,
+        None => defaults,
     };
-    run(
+    let known: Vec<String> = lingo_model::SymbolKind::ALL
+        .iter()
+        .map(|k| k.as_str().to_ascii_lowercase())
+        .collect();
+    for kind in &given.symbol_kinds {
+        if !known.iter().any(|n| n == kind) {
+            return Err(ToolError::InvalidParam {
+                field: "options.symbol_kinds".into(),
+                reason: format!("expected lowercase LSP kinds ({})", known.join(", ")),
+                suggestions: lingo_model::suggest::similar(
+                    kind,
+                    known.iter().map(String::as_str),
+                    2,
+                ),
+            });
+        }
+        options.symbol_kinds.push(kind.clone());
+    }
+    options.include_private = given.include_private;
+    envelope::run(
         context,
-        args,
-        ("structure", analyze::STRUCTURE_KINDS),
+        envelope,
+        &given,
+        "structure",
         |analysis, files, kind| analyze::structure(analysis, files, kind, &options),
     )
 }
 
 /// `analyze_dependencies`.
 pub fn dependencies() -> Tool {
-    let mut options = options_schema();
-    options["properties"]["thresholds"] = thresholds_schema(
-        &analyze::DependencyThresholds::KEYS,
-        "max_imports (20), max_coupling (15), min_cohesion (0.25), max_depth (8); echoed in metadata.thresholds",
-    );
-    options["properties"]["format"] =
-        json!({ "type": "string", "enum": ["detailed", "summary", "graph"] });
-    options["properties"]["export_format"] =
-        json!({ "type": "string", "enum": ["json", "graphviz", "mermaid"] });
-    Tool {
-        name: "analyze_dependencies",
-        aliases: &["analyze.dependencies"],
-        description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
-        input_schema: input_schema(analyze::DEPENDENCY_KINDS, options),
-        handler: Handler::Untyped(run_dependencies),
-        text: text::analysis,
-        output_schema: output_schema(),
-    }
+    Tool::new(
+        About {
+            name: "analyze_dependencies",
+            aliases: &["analyze.dependencies"],
+            description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
+            text: text::analysis,
+            output_schema: output_schema(),
+        },
+        run_dependencies,
+    )
 }
 
-fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    let options = options(args)?;
-    let thresholds = read_thresholds(
-        options,
-        &analyze::DependencyThresholds::KEYS,
-        analyze::DependencyThresholds::default(),
-        analyze::DependencyThresholds::with,
-    )?;
-    let choice = |field: &str, allowed: &[&str]| -> Result<Option<String>, ToolError> {
-        match options.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s.clone())),
-            Some(_) => Err(ToolError::invalid(
-                &format!("options.{field}"),
-                format!("expected one of {}", allowed.join(", ")),
-            )),
-        }
+fn run_dead_code(
+    context: &ToolContext,
+    (envelope, options): (Envelope<DeadCodeKinds>, OptionsArg<PageOptions>),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    envelope::run(context, envelope, &options, "dead_code", analyze::dead_code)
+}
+
+fn run_dependencies(
+    context: &ToolContext,
+    (envelope, options): (Envelope<DependencyKinds>, OptionsArg<DependencyOptions>),
+) -> Result<Value, ToolError> {
+    let options = options.get();
+    let defaults = analyze::DependencyThresholds::default();
+    let thresholds = match &options.thresholds {
+        Some(given) => given.apply(defaults, analyze::DependencyThresholds::with)?,
+        None => defaults,
     };
-    let format = choice("format", &["detailed", "summary", "graph"])?;
-    let export = choice("export_format", &["json", "graphviz", "mermaid"])?;
+    let export = match options.export_format.unwrap_or(ExportFormat::Mermaid) {
+        ExportFormat::Json => "json",
+        ExportFormat::Graphviz => "graphviz",
+        ExportFormat::Mermaid => "mermaid",
+    };
     let mut exported = None;
-    let mut value = run(
+    let mut value = envelope::run(
         context,
-        args,
-        ("dependencies", analyze::DEPENDENCY_KINDS),
+        envelope,
+        &options,
+        "dependencies",
         |analysis, files, kind| {
-            if format.as_deref() == Some("graph") {
-                exported = Some(analyze::graph_export(
-                    analysis,
-                    files,
-                    export.as_deref().unwrap_or("mermaid"),
-                )?);
+            if options.format == Some(DependencyFormat::Graph) {
+                exported = Some(analyze::graph_export(analysis, files, export)?);
             }
             analyze::dependencies(analysis, files, kind, &thresholds)
         },
@@ -719,7 +672,7 @@ fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
     if let Some(graph) = exported {
         value["metadata"]["graph"] = graph;
     }
-    if format.as_deref() == Some("summary") {
+    if options.format == Some(DependencyFormat::Summary) {
         // The counts without the list.
         value["findings"] = json!([]);
         value["summary"]["returned_findings"] = json!(0);
@@ -728,239 +681,126 @@ fn run_dependencies(context: &ToolContext, args: &Args) -> Result<Value, ToolErr
     Ok(value)
 }
 
-fn run_dead_code(context: &ToolContext, args: &Args) -> Result<Value, ToolError> {
-    run(
-        context,
-        args,
-        ("dead_code", DEAD_CODE_KINDS),
-        analyze::dead_code,
-    )
+/// The kinds and threshold keys of the envelope analyses, from `lingo-analyze`.
+macro_rules! names {
+    ($($marker:ident = $names:expr $(, $description:literal)?;)+) => {
+        $(
+            #[derive(Debug, Default)]
+            struct $marker;
+            impl Names for $marker {
+                const NAMES: &'static [&'static str] = $names;
+                $(const DESCRIPTION: &'static str = $description;)?
+            }
+        )+
+    };
 }
 
-/// Read the envelope, run `analysis` on the scope's files, answer a page.
-fn run(
-    context: &ToolContext,
-    args: &Args,
-    (category, kinds): (&'static str, &[&str]),
-    analysis_of: impl FnOnce(
-        &Analysis,
-        &[std::sync::Arc<lingo_index::FileEntry>],
-        &str,
-    ) -> Result<Found, Exhausted>,
-) -> Result<Value, ToolError> {
-    let started = Instant::now();
-    let kind = args.str("kind")?.unwrap_or(kinds[0]);
-    if !kinds.contains(&kind) {
-        return Err(ToolError::InvalidParam {
-            field: "kind".into(),
-            reason: format!(
-                "`{kind}` is not one of {} (the kinds this analysis serves)",
-                kinds.join(", ")
-            ),
-            suggestions: lingo_model::suggest::similar(kind, kinds.iter().copied(), 1),
-        });
-    }
-    let scope = scope(args)?;
-    let options = options(args)?;
-    let page_field = |field: &str,
-                      default: u64,
-                      (min, max): (u64, u64)|
-     -> Result<u64, ToolError> {
-        let value = match args.value(field) {
-            Some(value) if !value.is_null() => Some((field.to_string(), value)),
-            _ => options.get(field).map(|v| (format!("options.{field}"), v)),
-        };
-        match value {
-            None => Ok(default),
-            Some((name, value)) => value
-                .as_u64()
-                .filter(|v| (min..=max).contains(v))
-                .ok_or_else(|| {
-                    ToolError::invalid(&name, format!("expected an integer from {min} to {max}"))
-                }),
-        }
-    };
-    let limit = page_field("limit", DEFAULT_LIMIT, (1, MAX_LIMIT))? as usize;
-    let offset = page_field("offset", 0, (0, u32::MAX as u64))? as usize;
-    let analysis = Analysis::fresh(&context.workspace)?;
-    let files = scope.files(&analysis).map_err(|e| match e {
-        ScopeError::Files(e) => ToolError::from(e),
-        ScopeError::Glob { .. } => ToolError::invalid("scope", e.to_string()),
-    })?;
-    let found = analysis_of(&analysis, &files, kind)?;
-    let result = analyze::result(
-        &analysis,
-        &files,
-        (category, kind, scope),
-        found,
-        (offset, limit),
-        started,
-    );
-    to_json(&result)
+names! {
+    QualityKinds = QUALITY_KINDS;
+    DeadCodeKinds = DEAD_CODE_KINDS;
+    CycleKinds = CYCLE_KINDS;
+    DependencyKinds = analyze::DEPENDENCY_KINDS;
+    StructureKinds = analyze::STRUCTURE_KINDS;
+    DocumentationKinds = DOCUMENTATION_KINDS;
+    TestKinds = TEST_KINDS;
+    QualityKeys = &Thresholds::KEYS,
+        "Limits a function is held to; the defaults are echoed in metadata.thresholds";
+    StructureKeys = &analyze::StructureOptions::THRESHOLD_KEYS,
+        "max_children (20), max_inheritance_depth (3); echoed in metadata.thresholds";
+    DependencyKeys = &analyze::DependencyThresholds::KEYS,
+        "max_imports (20), max_coupling (15), min_cohesion (0.25), max_depth (8); echoed in metadata.thresholds";
 }
 
-/// The schema of `options.thresholds`: a number ≥ 0 for each of `keys`.
-fn thresholds_schema(keys: &[&str], description: &str) -> Value {
-    json!({
-        "type": "object",
-        "description": description,
-        "properties": keys.iter().map(|k| (k.to_string(), json!({ "type": "number", "minimum": 0 }))).collect::<Map<String, Value>>(),
-        "additionalProperties": false
-    })
+/// `Paged` for options structs with `limit` and `offset` fields.
+macro_rules! paged {
+    ($($options:ty),+) => {
+        $(impl Paged for $options {
+            fn limit(&self) -> Option<u32> {
+                self.limit
+            }
+            fn offset(&self) -> Option<u32> {
+                self.offset
+            }
+        })+
+    };
 }
 
-/// `options.thresholds` applied to `defaults` by `with` (which answers
-/// `None` for a key it does not know): each a number ≥ 0 of `keys`, an
-/// unknown key refused with the known ones.
-fn read_thresholds<T>(
-    options: &Map<String, Value>,
-    keys: &[&str],
-    defaults: T,
-    with: impl Fn(T, &str, f64) -> Option<T>,
-) -> Result<T, ToolError> {
-    let Some(given) = options.get("thresholds") else {
-        return Ok(defaults);
-    };
-    let Value::Object(given) = given else {
-        return Err(ToolError::invalid(
-            "options.thresholds",
-            "expected an object",
-        ));
-    };
-    let mut thresholds = defaults;
-    for (key, value) in given {
-        let field = format!("options.thresholds.{key}");
-        let number = value
-            .as_f64()
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or_else(|| ToolError::invalid(&field, "expected a number ≥ 0"))?;
-        thresholds = with(thresholds, key, number).ok_or_else(|| ToolError::UnknownParam {
-            field: field.clone(),
-            allowed: keys.iter().map(|k| k.to_string()).collect(),
-            suggestions: lingo_model::suggest::similar(key, keys.iter().copied(), 1),
-        })?;
-    }
-    Ok(thresholds)
+paged!(
+    QualityOptions,
+    DocumentationOptions,
+    StructureOptionArgs,
+    DependencyOptions
+);
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct QualityOptions {
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    limit: Option<u32>,
+    offset: Option<u32>,
+    thresholds: Option<envelope::Thresholds<QualityKeys>>,
 }
 
-/// `options`, an object or nothing.
-fn options<'a>(args: &Args<'a>) -> Result<&'a Map<String, Value>, ToolError> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    match args.value("options") {
-        None | Some(Value::Null) => Ok(EMPTY.get_or_init(Map::new)),
-        Some(Value::Object(options)) => Ok(options),
-        Some(_) => Err(ToolError::invalid("options", "expected an object")),
-    }
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Visibility {
+    Public,
+    All,
 }
 
-/// `scope`, checked: `type` workspace (the default), directory or file;
-/// `path` for the last two; `include` / `exclude` globs.
-fn scope(args: &Args) -> Result<Scope, ToolError> {
-    let Some(value) = args.value("scope").filter(|v| !v.is_null()) else {
-        return Ok(Scope {
-            kind: ScopeKind::Workspace,
-            path: None,
-            include: Vec::new(),
-            exclude: Vec::new(),
-        });
-    };
-    let Value::Object(scope) = value else {
-        return Err(ToolError::invalid("scope", "expected an object"));
-    };
-    let kind = match scope.get("type") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(kind)) => Some(kind.as_str()),
-        Some(_) => return Err(ToolError::invalid("scope.type", "expected a string")),
-    };
-    let kind = match kind {
-        None | Some("workspace") => ScopeKind::Workspace,
-        Some("directory") => ScopeKind::Directory,
-        Some("file") => ScopeKind::File,
-        Some("symbol") => {
-            return Err(ToolError::invalid(
-                "scope.type",
-                "a symbol scope is not served by this analysis: use `file` with the symbol's file",
-            ));
-        }
-        Some(other) => {
-            return Err(ToolError::InvalidParam {
-                field: "scope.type".into(),
-                reason: format!("`{other}` is not one of workspace, directory, file"),
-                suggestions: lingo_model::suggest::similar(
-                    other,
-                    ["workspace", "directory", "file"],
-                    1,
-                ),
-            });
-        }
-    };
-    let path = match scope.get("path") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(path)) => Some(path.clone()),
-        Some(_) => return Err(ToolError::invalid("scope.path", "expected a string")),
-    };
-    if kind != ScopeKind::Workspace && path.is_none() {
-        return Err(ToolError::MissingParam {
-            field: "scope.path".into(),
-        });
-    }
-    let list = |field: &str| -> Result<Vec<String>, ToolError> {
-        match scope.get(field) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|i| {
-                    i.as_str().map(str::to_string).ok_or_else(|| {
-                        ToolError::invalid(&format!("scope.{field}"), "expected strings")
-                    })
-                })
-                .collect(),
-            Some(_) => Err(ToolError::invalid(
-                &format!("scope.{field}"),
-                "expected an array of globs",
-            )),
-        }
-    };
-    Ok(Scope {
-        kind,
-        path,
-        include: list("include")?,
-        exclude: list("exclude")?,
-    })
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DocumentationOptions {
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    limit: Option<u32>,
+    offset: Option<u32>,
+    /// Declarations counted: `public` (default) or `all`
+    visibility: Option<Visibility>,
 }
 
-fn options_schema() -> Value {
-    json!({
-        "type": "object",
-        "description": "Category options; `limit` (1-5000, default 1000) and `offset` page the findings",
-        "properties": {
-            "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
-            "offset": { "type": "integer", "minimum": 0 }
-        }
-    })
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct StructureOptionArgs {
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    limit: Option<u32>,
+    offset: Option<u32>,
+    thresholds: Option<envelope::Thresholds<StructureKeys>>,
+    /// Lowercase LSP kinds to keep
+    #[serde(default)]
+    #[schemars(length(max = 32))]
+    symbol_kinds: Vec<String>,
+    /// Count private declarations too
+    #[serde(default)]
+    include_private: bool,
 }
 
-fn input_schema(kinds: &[&str], options: Value) -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "kind": { "type": "string", "enum": kinds, "default": kinds[0] },
-            "scope": {
-                "type": "object",
-                "description": "Files analysed: {\"type\": \"workspace\"} (default), {\"type\": \"directory\"|\"file\", \"path\": ...}, with optional `include` / `exclude` globs (`*.rs`, `tests/`)",
-                "properties": {
-                    "type": { "type": "string", "enum": ["workspace", "directory", "file"] },
-                    "path": { "type": "string" },
-                    "include": { "type": "array", "items": { "type": "string" } },
-                    "exclude": { "type": "array", "items": { "type": "string" } }
-                }
-            },
-            "options": options,
-            "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT },
-            "offset": { "type": "integer", "minimum": 0, "default": 0 }
-        },
-        "additionalProperties": false
-    })
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum DependencyFormat {
+    Detailed,
+    Summary,
+    Graph,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum ExportFormat {
+    Json,
+    Graphviz,
+    Mermaid,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DependencyOptions {
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    limit: Option<u32>,
+    offset: Option<u32>,
+    thresholds: Option<envelope::Thresholds<DependencyKeys>>,
+    /// `summary` leaves the findings out; `graph` adds the graph under metadata.graph
+    format: Option<DependencyFormat>,
+    /// The graph's notation with `format: graph` (default mermaid)
+    export_format: Option<ExportFormat>,
 }
 
 /// typemill's AnalysisResult.

@@ -21,121 +21,6 @@ pub const MAX_TEXT_BYTES: usize = 8 << 20;
 /// Longest unknown field name echoed back in an error, in characters.
 const MAX_ECHOED_CHARS: usize = 256;
 
-/// The arguments object of one call, checked against the tool's schema.
-pub struct Args<'a> {
-    map: &'a Map<String, Value>,
-}
-
-impl<'a> Args<'a> {
-    /// Check that every field is one the schema declares.
-    pub fn new(value: &'a Value, schema: &Value) -> Result<Self, ToolError> {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-        let map = match value {
-            Value::Object(map) => map,
-            Value::Null => EMPTY.get_or_init(Map::new),
-            _ => {
-                return Err(ToolError::invalid(
-                    "arguments",
-                    "the arguments must be a JSON object",
-                ));
-            }
-        };
-        let allowed: Vec<&str> = schema["properties"]
-            .as_object()
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        for key in map.keys() {
-            if !allowed.contains(&key.as_str()) {
-                return Err(ToolError::UnknownParam {
-                    field: clip(key),
-                    allowed: allowed.iter().map(|s| s.to_string()).collect(),
-                    suggestions: similar(key, allowed.iter().copied(), 2),
-                });
-            }
-        }
-        check_lengths(map)?;
-        for required in schema["required"].as_array().into_iter().flatten() {
-            let field = required.as_str().unwrap_or_default();
-            if map.get(field).is_none_or(Value::is_null) {
-                return Err(ToolError::MissingParam {
-                    field: field.to_string(),
-                });
-            }
-        }
-        Ok(Args { map })
-    }
-
-    /// A field's value, `None` when absent or null.
-    fn get(&self, field: &str) -> Option<&'a Value> {
-        self.map.get(field).filter(|v| !v.is_null())
-    }
-
-    /// A field's raw value, for nested objects.
-    pub fn value(&self, field: &str) -> Option<&'a Value> {
-        self.get(field)
-    }
-
-    pub fn str(&self, field: &str) -> Result<Option<&'a str>, ToolError> {
-        match self.get(field) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(ToolError::invalid(field, "expected a string")),
-        }
-    }
-
-    pub fn required_str(&self, field: &str) -> Result<&'a str, ToolError> {
-        self.str(field)?.ok_or_else(|| ToolError::MissingParam {
-            field: field.to_string(),
-        })
-    }
-
-    pub fn bool(&self, field: &str, default: bool) -> Result<bool, ToolError> {
-        match self.get(field) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(ToolError::invalid(field, "expected true or false")),
-        }
-    }
-
-    /// A non-negative integer no larger than `max`.
-    pub fn uint(&self, field: &str, max: u64) -> Result<Option<u64>, ToolError> {
-        match self.get(field) {
-            None => Ok(None),
-            Some(v) => match v.as_u64() {
-                Some(n) if n <= max => Ok(Some(n)),
-                Some(n) => Err(ToolError::invalid(
-                    field,
-                    format!("{n} is larger than the maximum {max}"),
-                )),
-                None => Err(ToolError::invalid(field, "expected a non-negative integer")),
-            },
-        }
-    }
-
-    /// A page size: at least 1, at most `max`, `default` when absent.
-    pub fn limit(&self, field: &str, default: u64, max: u64) -> Result<usize, ToolError> {
-        match self.uint(field, max)? {
-            Some(0) => Err(ToolError::invalid(field, "must be at least 1")),
-            Some(n) => Ok(n as usize),
-            None => Ok(default as usize),
-        }
-    }
-
-    pub fn str_list(&self, field: &str) -> Result<Vec<&'a str>, ToolError> {
-        match self.get(field) {
-            None => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|i| {
-                    i.as_str()
-                        .ok_or_else(|| ToolError::invalid(field, "expected an array of strings"))
-                })
-                .collect(),
-            Some(_) => Err(ToolError::invalid(field, "expected an array of strings")),
-        }
-    }
-}
-
 /// A group of top-level arguments: a flat struct deriving `Deserialize`
 /// and `JsonSchema` (doc comments are the fields' descriptions, `#[serde(
 /// alias)]` the specs' other spellings, `#[schemars(range(..))]` the bounds).
@@ -413,8 +298,9 @@ fn without_indices(path: &str) -> String {
     out
 }
 
-/// Refuse the first number outside its schema's `minimum`/`maximum` and
-/// the first string shorter than its `minLength`, at any depth the schema
+/// Refuse the first number outside its schema's `minimum`/`maximum`, the
+/// first string shorter than its `minLength` and the first array with
+/// fewer than `minItems` or more than `maxItems` items, at any depth the schema
 /// describes (so the walk is bounded by the schema, not the input).
 fn check_bounds(object: &Map<String, Value>, schema: &Value) -> Result<(), ToolError> {
     for (key, value) in object {
@@ -456,9 +342,28 @@ fn check_value(value: &Value, schema: &Value, path: &str) -> Result<(), ToolErro
                 ));
             }
         }
-        Value::Array(items) if schema["items"].is_object() => {
-            for item in items {
-                check_value(item, &schema["items"], path)?;
+        Value::Array(items) => {
+            let count = items.len() as u64;
+            if let Some(min) = schema["minItems"].as_u64()
+                && count < min
+            {
+                return Err(ToolError::invalid(
+                    path,
+                    format!("{count} item(s) is fewer than the minimum {min}"),
+                ));
+            }
+            if let Some(max) = schema["maxItems"].as_u64()
+                && count > max
+            {
+                return Err(ToolError::invalid(
+                    path,
+                    format!("{count} items is more than the maximum {max}"),
+                ));
+            }
+            if schema["items"].is_object() {
+                for item in items {
+                    check_value(item, &schema["items"], path)?;
+                }
             }
         }
         Value::Object(fields) if schema["properties"].is_object() => {
@@ -537,17 +442,8 @@ mod tests {
 
     use super::*;
 
-    fn schema() -> Value {
-        json!({
-            "properties": {
-                "symbol": {}, "path": {}, "query": {}, "kinds": {}, "from": {}
-            },
-            "required": ["symbol"]
-        })
-    }
-
     fn refusal(arguments: Value) -> (String, String) {
-        match Args::new(&arguments, &schema()) {
+        match checked_object(&arguments) {
             Err(ToolError::InvalidParam { field, reason, .. }) => (field, reason),
             Err(other) => panic!("expected INVALID_PARAM, got {other}"),
             Ok(_) => panic!("expected INVALID_PARAM, got success"),
@@ -717,14 +613,14 @@ mod tests {
             "query": "q".repeat(MAX_QUERY_BYTES),
             "path": "é".repeat(MAX_STRING_BYTES / 2),
         });
-        assert!(Args::new(&arguments, &schema()).is_ok());
+        assert!(checked_object(&arguments).is_ok());
     }
 
     #[test]
     fn long_unknown_fields_are_echoed_clipped() {
         let key = "k".repeat(100_000);
-        let arguments = json!({ key: 1, "symbol": "a" });
-        match Args::new(&arguments, &schema()) {
+        let arguments = json!({ key: 1, "new_name": "a" });
+        match typed(arguments) {
             Err(ToolError::UnknownParam { field, .. }) => {
                 assert!(
                     field.chars().count() <= MAX_ECHOED_CHARS + 1,

@@ -9,6 +9,7 @@ mod args;
 mod code_health;
 mod definition;
 mod diagnostics;
+mod envelope;
 pub mod error;
 mod graph_tools;
 mod health;
@@ -31,7 +32,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-pub use args::{Args, SharedArgs, ToolArgs};
+pub use args::{Group, SharedArgs, ToolArgs};
 
 use crate::error::ToolError;
 use lingo_index::Workspace;
@@ -46,17 +47,10 @@ pub struct ToolContext {
     pub gate: lingo_analyze::GateConfig,
 }
 
-/// A tool's handler, with how it reads its arguments.
-enum Handler {
-    /// Reads its arguments field by field from [`Args`].
-    Untyped(fn(&ToolContext, &Args) -> Result<Value, ToolError>),
-    /// Reads typed arguments ([`ToolArgs`]) checked against the tool's
-    /// input schema (the second argument).
-    Typed(TypedHandler),
-}
-
-type TypedHandler =
-    Box<dyn Fn(&ToolContext, &Value, &Value) -> Result<Value, ToolError> + Send + Sync>;
+/// A tool's handler: reads its typed arguments ([`ToolArgs`]) from the
+/// call's arguments (the second argument), checked against the tool's
+/// input schema (the third), and runs the tool.
+type Handler = Box<dyn Fn(&ToolContext, &Value, &Value) -> Result<Value, ToolError> + Send + Sync>;
 
 /// What a tool is, apart from its arguments and handler.
 pub(crate) struct About {
@@ -96,7 +90,7 @@ impl Tool {
         run: fn(&ToolContext, A) -> Result<Value, ToolError>,
     ) -> Tool {
         let shared = SharedArgs::names();
-        let handler: TypedHandler = Box::new(move |context, arguments, schema| {
+        let handler: Handler = Box::new(move |context, arguments, schema| {
             run(context, A::parse(arguments, schema, &shared)?)
         });
         Tool {
@@ -104,7 +98,7 @@ impl Tool {
             aliases: about.aliases,
             description: about.description,
             input_schema: A::schema(),
-            handler: Handler::Typed(handler),
+            handler,
             text: about.text,
             output_schema: about.output_schema,
         }
@@ -292,10 +286,7 @@ const WRITING_TOOLS: &[&str] = &[
 impl Tool {
     /// Check `arguments` and run the handler (no shared options read).
     pub(crate) fn run(&self, context: &ToolContext, arguments: &Value) -> Result<Value, ToolError> {
-        match &self.handler {
-            Handler::Untyped(run) => run(context, &Args::new(arguments, &self.input_schema)?),
-            Handler::Typed(run) => run(context, arguments, &self.input_schema),
-        }
+        (self.handler)(context, arguments, &self.input_schema)
     }
 
     /// Whether calling it may change files (with `dryRun: false`).

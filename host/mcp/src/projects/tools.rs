@@ -1,12 +1,14 @@
 //! The hosted mode's own tools: `list_projects`, `create_project` and
 //! `remove_project`, answered from the registry rather than a workspace.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ProjectRegistry;
 use super::access::Grant;
-use lingo_tools::Args;
 use lingo_tools::error::ToolError;
+use lingo_tools::{Group, ToolArgs};
 
 /// Names of the project tools.
 pub const NAMES: &[&str] = &["list_projects", "create_project", "remove_project"];
@@ -14,32 +16,44 @@ pub const NAMES: &[&str] = &["list_projects", "create_project", "remove_project"
 /// Most include paths a run-time project may have.
 pub const MAX_INCLUDE: usize = 64;
 
+#[derive(Deserialize, JsonSchema)]
+struct ListArgs {}
+
+impl Group for ListArgs {}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreateArgs {
+    /// The new project's id: ASCII letters, digits, `-`, `_`, `.` (at most 64)
+    project_id: String,
+    /// The project's root folder on the server, inside one of its `project_roots`
+    root: String,
+    /// Folders under the root to serve (default: all of it)
+    #[serde(default)]
+    #[schemars(length(max = MAX_INCLUDE))]
+    include: Vec<String>,
+}
+
+impl Group for CreateArgs {}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct RemoveArgs {
+    /// The project to stop serving
+    project_id: String,
+}
+
+impl Group for RemoveArgs {}
+
+/// The input schema of project tool `name`, derived from its arguments.
 fn schema(name: &str) -> Value {
-    match name {
-        "list_projects" => json!({
-            "type": "object",
-            "properties": {},
-            "additionalProperties": false,
-        }),
-        "create_project" => json!({
-            "type": "object",
-            "properties": {
-                "projectId": { "type": "string", "description": "The new project's id: ASCII letters, digits, `-`, `_`, `.` (at most 64)" },
-                "root": { "type": "string", "description": "The project's root folder on the server, inside one of its `project_roots`" },
-                "include": { "type": "array", "items": { "type": "string" }, "description": "Folders under the root to serve (default: all of it)" },
-            },
-            "required": ["projectId", "root"],
-            "additionalProperties": false,
-        }),
-        _ => json!({
-            "type": "object",
-            "properties": {
-                "projectId": { "type": "string", "description": "The project to stop serving" },
-            },
-            "required": ["projectId"],
-            "additionalProperties": false,
-        }),
-    }
+    let mut schema = match name {
+        "list_projects" => ListArgs::schema(),
+        "create_project" => CreateArgs::schema(),
+        _ => RemoveArgs::schema(),
+    };
+    schema["additionalProperties"] = Value::Bool(false);
+    schema
 }
 
 /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
@@ -123,52 +137,24 @@ pub fn call(
         return None;
     }
     let schema = schema(name);
-    Some(Args::new(arguments, &schema).and_then(|args| match name {
-        "list_projects" => {
+    Some(match name {
+        "list_projects" => ListArgs::parse(arguments, &schema, &[]).map(|_| {
             let projects: Vec<Value> = registry
                 .projects_for(grant)
                 .iter()
                 .map(|p| p.describe())
                 .collect();
-            Ok(json!({ "projects": projects }))
-        }
-        "create_project" => {
-            let id = args.str("projectId")?.unwrap_or_default();
-            let root = args.str("root")?.unwrap_or_default();
-            let include = include_paths(arguments)?;
-            let project = registry.create(id, root, include, grant)?;
+            json!({ "projects": projects })
+        }),
+        "create_project" => CreateArgs::parse(arguments, &schema, &[]).and_then(|args| {
+            let project = registry.create(&args.project_id, &args.root, args.include, grant)?;
             Ok(json!({ "created": project.describe() }))
-        }
-        _ => {
-            let id = args.str("projectId")?.unwrap_or_default();
-            let project = registry.remove(id, grant)?;
+        }),
+        _ => RemoveArgs::parse(arguments, &schema, &[]).and_then(|args| {
+            let project = registry.remove(&args.project_id, grant)?;
             Ok(json!({ "removed": project.id }))
-        }
-    }))
-}
-
-/// `include`, each a relative folder under the root.
-fn include_paths(arguments: &Value) -> Result<Vec<String>, ToolError> {
-    let Some(list) = arguments.get("include") else {
-        return Ok(Vec::new());
-    };
-    let items = list
-        .as_array()
-        .ok_or_else(|| ToolError::invalid("include", "expected an array of folder paths"))?;
-    if items.len() > MAX_INCLUDE {
-        return Err(ToolError::invalid(
-            "include",
-            format!("at most {MAX_INCLUDE} folders"),
-        ));
-    }
-    items
-        .iter()
-        .map(|item| {
-            item.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| ToolError::invalid("include", "each entry must be a string"))
-        })
-        .collect()
+        }),
+    })
 }
 
 /// The compact text of a project tool's answer.
