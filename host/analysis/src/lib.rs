@@ -133,11 +133,20 @@ impl Analysis {
     /// workspace), in path order. A path that is neither gets the file
     /// lookup's error, with its suggestions.
     pub fn files_under(&self, path: &str) -> Result<Vec<Arc<FileEntry>>, AnalysisError> {
+        let all = || self.snapshot.files.values().cloned().collect();
         let trimmed = path.trim_end_matches('/');
-        if trimmed.is_empty() || trimmed == "." {
-            return Ok(self.snapshot.files.values().cloned().collect());
+        // `/` is the file system's root, not the workspace's.
+        if (trimmed.is_empty() && !path.starts_with('/')) || trimmed == "." {
+            return Ok(all());
         }
-        let relative = self.workspace.resolve(trimmed)?;
+        let relative = self
+            .workspace
+            .resolve(if trimmed.is_empty() { path } else { trimmed })?;
+        // The root itself, written as an absolute path (as clients send
+        // `project_path`).
+        if relative.is_empty() {
+            return Ok(all());
+        }
         if let Some(file) = self.snapshot.file(&relative) {
             return Ok(vec![file.clone()]);
         }

@@ -73,6 +73,16 @@ pub struct Timing {
     pub milliseconds: u128,
 }
 
+/// How an hour figure was reached: always by a formula over the findings
+/// (complexity over 10, duplicated lines, debt markers, dead code), never
+/// measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Estimate {
+    #[default]
+    Formula,
+}
+
 /// The quality scorecard.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Scorecard {
@@ -84,6 +94,8 @@ pub struct Scorecard {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duplication_percentage: Option<f64>,
     pub technical_debt_hours: f64,
+    /// `technical_debt_hours` is a formula.
+    pub estimate: Estimate,
 }
 
 /// A folder or file of the annotated tree.
@@ -106,6 +118,8 @@ pub struct Hotspot {
     pub file_path: String,
     pub composite_score: f64,
     pub estimated_hours: f64,
+    /// `estimated_hours` is a formula.
+    pub estimate: Estimate,
     pub priority: &'static str,
     /// The factors, strongest first.
     pub reasons: Vec<String>,
@@ -119,6 +133,8 @@ pub struct Recommendation {
     pub priority: &'static str,
     pub impact: &'static str,
     pub estimated_hours: f64,
+    /// `estimated_hours` is a formula.
+    pub estimate: Estimate,
     /// A lingo tool call that does it, when one can.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refactor_call: Option<Value>,
@@ -498,6 +514,7 @@ fn hotspots(files: &[Arc<FileEntry>], parts: &Parts) -> Vec<Hotspot> {
                 file_path: file.file_path.clone(),
                 composite_score: file.probability,
                 estimated_hours: round1(hours),
+                estimate: Estimate::Formula,
                 priority: file.risk,
                 reasons: factors.iter().map(|f| f.explanation.clone()).collect(),
             }
@@ -536,6 +553,7 @@ fn recommendations(parts: &Parts) -> Vec<Recommendation> {
             },
             impact: "high",
             estimated_hours: round1(hours.max(0.5)),
+            estimate: Estimate::Formula,
             refactor_call: None,
         });
     }
@@ -557,6 +575,7 @@ fn recommendations(parts: &Parts) -> Vec<Recommendation> {
             },
             impact: "medium",
             estimated_hours: round1(duplicates.summary.duplicated_lines as f64 / 50.0),
+            estimate: Estimate::Formula,
             refactor_call: None,
         });
     }
@@ -574,6 +593,7 @@ fn recommendations(parts: &Parts) -> Vec<Recommendation> {
             priority: "low",
             impact: "low",
             estimated_hours: round1(0.25 * certain_dead as f64),
+            estimate: Estimate::Formula,
             refactor_call: Some(json!({ "command": "delete", "arguments": { "kind": "dead_code", "path": "." } })),
         });
     }
@@ -589,6 +609,7 @@ fn recommendations(parts: &Parts) -> Vec<Recommendation> {
             priority: "high",
             impact: "high",
             estimated_hours: round1(2.0 * debt.high as f64),
+            estimate: Estimate::Formula,
             refactor_call: None,
         });
     }
@@ -612,6 +633,7 @@ fn recommendations(parts: &Parts) -> Vec<Recommendation> {
             priority: "high",
             impact: "high",
             estimated_hours: round1(2.0 * defects.summary.high as f64),
+            estimate: Estimate::Formula,
             refactor_call: None,
         });
     }

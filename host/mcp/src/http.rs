@@ -84,19 +84,40 @@ pub async fn serve_on(
     options: HttpOptions,
     shutdown: CancellationToken,
 ) -> Result<(), HttpError> {
-    let app = router(server, options, shutdown.clone());
+    let loopback = listener
+        .local_addr()
+        .is_ok_and(|address| address.ip().is_loopback());
+    let app = router(server, options, loopback, shutdown.clone());
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await
         .map_err(HttpError::Serve)
 }
 
-/// The router: the MCP endpoint behind authentication.
+/// Browser origins on this machine, accepted when serving on a loopback
+/// address (a page on the same machine, such as the MCP Inspector's web
+/// UI); the spec's DNS-rebinding rule refuses other origins.
+const LOOPBACK_ORIGINS: &[&str] = &[
+    "http://localhost:*",
+    "https://localhost:*",
+    "http://127.0.0.1:*",
+    "https://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://[::1]:*",
+];
+
+/// The router: the MCP endpoint behind authentication. `loopback`: it is
+/// served on a loopback address, so loopback origins are accepted.
 pub fn router(
     server: Arc<Server>,
     options: HttpOptions,
+    loopback: bool,
     shutdown: CancellationToken,
 ) -> axum::Router {
+    let mut origins = options.allowed_origins;
+    if loopback {
+        origins.extend(LOOPBACK_ORIGINS.iter().map(|o| o.to_string()));
+    }
     let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
         .iter()
         .map(|h| h.to_string())
@@ -104,7 +125,7 @@ pub fn router(
     hosts.extend(options.allowed_hosts);
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
-        .with_allowed_origins(options.allowed_origins)
+        .with_allowed_origins(origins)
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BYTES)
         .with_cancellation_token(shutdown);

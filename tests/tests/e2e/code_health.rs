@@ -202,6 +202,41 @@ async fn clones_are_found_in_every_language_and_across_two() {
         .await
         .ok();
     assert_eq!(groups(&go), ["renamed: go/a.go:1-15, go/b.go:1-15"]);
+    // The root's absolute path is the project (as clients send
+    // `project_path`); an absolute folder inside it is that folder; the file
+    // system's root is outside it.
+    let absolute = root.to_string_lossy().into_owned();
+    for whole in [absolute.clone(), format!("{absolute}/")] {
+        let answer = server
+            .call(
+                "analyze_duplicates",
+                json!({ "threshold": 0.7, "project_path": whole }),
+            )
+            .await
+            .ok();
+        assert_eq!(groups(&answer).len(), 4, "{whole}: {answer:#}");
+        let complexity = server
+            .call(
+                "analyze_complexity",
+                json!({ "project_path": whole, "toolchain": "go" }),
+            )
+            .await
+            .ok();
+        assert_eq!(complexity["summary"]["files"], 2, "{whole}: {complexity:#}");
+    }
+    let go_absolute = server
+        .call(
+            "analyze_duplicates",
+            json!({ "project_path": format!("{absolute}/go") }),
+        )
+        .await
+        .ok();
+    assert_eq!(groups(&go_absolute), groups(&go));
+    let outside = server
+        .call("analyze_duplicates", json!({ "project_path": "/" }))
+        .await
+        .code();
+    assert_eq!(outside, "PATH_OUTSIDE_BOUNDARY");
     let page = server
         .call(
             "analyze_duplicates",
@@ -804,6 +839,14 @@ async fn deep_context_combines_the_analyses_into_a_report() {
         "technical_debt_hours",
     ] {
         assert!(card[key].is_number(), "{key}: {card:#}");
+    }
+    // Hours are a formula over the findings, and say so.
+    assert_eq!(card["estimate"], "formula", "{card:#}");
+    for recommendation in report["recommendations"].as_array().unwrap() {
+        assert_eq!(recommendation["estimate"], "formula", "{recommendation:#}");
+    }
+    for hotspot in report["hotspots"].as_array().into_iter().flatten() {
+        assert_eq!(hotspot["estimate"], "formula", "{hotspot:#}");
     }
     // Three of the four functions (branchy, never_called, score twice)
     // are within the limits.

@@ -322,6 +322,28 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         .await
         .expect("an HTTP answer");
     assert_eq!(response.status().as_u16(), 403);
+    // A page on this machine (the Inspector's web UI) may, on a loopback
+    // server, whatever its port; a look-alike name may not.
+    for origin in [
+        "http://localhost:6274",
+        "http://127.0.0.1:5173",
+        "http://[::1]:8080",
+        "https://localhost",
+    ] {
+        let response = post(Some(TOKEN_BOTH), Some(origin))
+            .await
+            .expect("an HTTP answer");
+        assert_eq!(response.status().as_u16(), 200, "{origin}");
+    }
+    for origin in [
+        "http://localhost.attacker.example:6274",
+        "http://127.0.0.2:80",
+    ] {
+        let response = post(Some(TOKEN_BOTH), Some(origin))
+            .await
+            .expect("an HTTP answer");
+        assert_eq!(response.status().as_u16(), 403, "{origin}");
+    }
     let response = request(Some(TOKEN_BOTH), initialize.to_string())
         .header("host", "attacker.example")
         .send()

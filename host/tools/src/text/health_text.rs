@@ -237,7 +237,7 @@ pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
         figure("complexity_score", "complexity score"),
         figure("maintainability_index", "maintainability"),
         figure("duplication_percentage", "duplication %"),
-        figure("technical_debt_hours", "debt hours"),
+        figure("technical_debt_hours", "debt hours (formula)"),
     ]
     .into_iter()
     .flatten()
@@ -256,7 +256,7 @@ pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
                 .filter_map(Value::as_str)
                 .collect();
             let line = format!(
-                "- {} {} {} (~{} h): {}",
+                "- {} {} {} (~{} h by formula): {}",
                 str_of(h, "file_path").unwrap_or("?"),
                 str_of(h, "priority").unwrap_or("?"),
                 h["composite_score"],

@@ -62,16 +62,22 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
     };
     // The declaration's own line, when the page lists it, says where it is.
     let symbol = &value["symbol"];
-    let heading = if items
+    let declaration_listed = items
         .iter()
-        .any(|item| str_of(item, "kind") == Some("declaration"))
-    {
+        .any(|item| str_of(item, "kind") == Some("declaration"));
+    let heading = if declaration_listed {
         symbol_title(symbol)
     } else {
         symbol_heading(symbol, request)
     };
+    // Say what is counted: the declaration is listed, not counted.
+    let declaration = if declaration_listed {
+        ", declaration listed first"
+    } else {
+        ""
+    };
     writer.always(&format!(
-        "references of {heading}: {certain}{guessed}; {}{}",
+        "references of {heading}: {certain} certain{guessed}{declaration}; {}{}",
         references_completeness(completeness),
         range_note(request, items.len(), total.unwrap_or(0)),
     ));
@@ -896,10 +902,31 @@ mod tests {
         });
         assert_eq!(
             render(&value, &Map::new(), 2000),
-            "references of function parse (src/lib.rs:1): 2 + 1 guessed; certain ones complete, guesses labelled\n\
+            "references of function parse (src/lib.rs:1): 2 certain + 1 guessed; certain ones complete, guesses labelled\n\
              src/a.rs\n3:5 call in run  parse(input)\n6:5 call in run  parse(input)\n\
              src/b.rs\n1:5 call in run (guess 0.5)  parse(input)\n"
         );
+    }
+
+    #[test]
+    fn references_say_the_listed_declaration_is_not_counted() {
+        let mut declaration = site("src/lib.rs", 0, "declaration", 1.0);
+        declaration["kind"] = json!("declaration");
+        declaration["name_range"] = json!({ "start": { "line": 0, "character": 7 } });
+        let value = json!({
+            "symbol": { "kind": "function", "name": "parse", "container": null, "file_path": "src/lib.rs",
+                        "name_range": { "start": { "line": 0, "character": 7 } } },
+            "references": [declaration, site("src/a.rs", 2, "import", 1.0)],
+            "pagination": { "total": 2 },
+            "completeness": { "resolved": 1, "name_only": 0, "complete": true, "possibly_missed": 0 },
+        });
+        let text = render(&value, &Map::new(), 2000);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(": 1 certain, declaration listed first;"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 5, "{text}");
     }
 
     #[test]
