@@ -1,6 +1,7 @@
 //! Dependency cycles: the strongly connected components of the module
 //! graph (one module depends on another when a file of it holds a certain
-//! reference to a declaration of the other) and of the declaration graph
+//! reference to an item the other declares; a reference to a module
+//! itself, as a path passes it or a parent declares it, is none) and of the declaration graph
 //! (certain calls, references, extends and implements between
 //! declarations), each with a shortest concrete cycle through it and the
 //! reference that makes each step of that cycle.
@@ -13,7 +14,9 @@ use serde::Serialize;
 
 use super::Analysis;
 use super::view::{SiteView, qualified_name};
+use lingo_model::SymbolKind;
 use lingo_model::budget::Exhausted;
+use lingo_resolve::SymbolTable;
 use lingo_resolve::graph::{Node, Site};
 
 /// Which graph a cycle is in.
@@ -63,6 +66,13 @@ impl Analysis {
             let Some(site) = weight.site else { continue };
             let (from, to) = match level {
                 CycleLevel::Modules => {
+                    // A reference to a module itself (a path's `crate::`
+                    // or `beta::` on its way to an item, a parent's `mod
+                    // x;`) is no dependency on it: the item at the path's
+                    // end makes the edge, to the module declaring it.
+                    if names_a_module(table, to) {
+                        continue;
+                    }
                     let (Some(a), Some(b)) = (module_of(from.file()), module_of(to.file())) else {
                         continue;
                     };
@@ -141,6 +151,18 @@ impl Analysis {
                 .then(a.members.cmp(&b.members))
         });
         Ok(cycles)
+    }
+}
+
+/// Whether `node` is a file or a module, namespace or package declaration
+/// rather than an item declared in one.
+fn names_a_module(table: &SymbolTable, node: Node) -> bool {
+    match node {
+        Node::File(_) => true,
+        Node::Symbol(r) => matches!(
+            table.symbol(r).kind,
+            SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
+        ),
     }
 }
 

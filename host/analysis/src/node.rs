@@ -296,9 +296,21 @@ fn innermost_symbol(facts: &FileFacts, offset: u32) -> Option<usize> {
 
 /// A declaration's source with every function body folded to `{ … }`:
 /// callables become their signature; other declarations keep their own
-/// text around their members, which are folded the same way. Recursion is
-/// bounded by the container depth, which validation caps.
+/// text around their members, which are folded the same way. The members
+/// of each declaration are listed once (linear in the file's declarations);
+/// recursion is bounded by the container depth, which validation caps.
 fn collapsed(facts: &FileFacts, index: usize, source: &str) -> String {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); facts.symbols.len()];
+    for (child, member) in facts.symbols.iter().enumerate() {
+        if let Some(list) = member.container.and_then(|c| members.get_mut(c as usize)) {
+            list.push(child);
+        }
+    }
+    fold(facts, &members, index, source)
+}
+
+/// [`collapsed`] of `index`, its members read from `members`.
+fn fold(facts: &FileFacts, members: &[Vec<usize>], index: usize, source: &str) -> String {
     let Some(symbol) = facts.symbols.get(index) else {
         return String::new();
     };
@@ -309,16 +321,14 @@ fn collapsed(facts: &FileFacts, index: usize, source: &str) -> String {
     }
     let mut out = String::new();
     let mut cursor = symbol.span.start.offset as usize;
-    for (child, member) in facts.symbols.iter().enumerate() {
-        if member.container != Some(index as u32) {
-            continue;
-        }
+    for &child in members.get(index).into_iter().flatten() {
+        let member = &facts.symbols[child];
         let start = member.span.start.offset as usize;
         if start < cursor {
             continue;
         }
         out.push_str(source.get(cursor..start).unwrap_or_default());
-        out.push_str(&collapsed(facts, child, source));
+        out.push_str(&fold(facts, members, child, source));
         cursor = member.span.end.offset as usize;
     }
     out.push_str(

@@ -231,17 +231,27 @@ pub(crate) fn rounded(confidence: f32) -> f64 {
     f64::from((confidence * 100.0).round() / 100.0)
 }
 
-/// `Outer.Inner` for the containers of a file's symbol, outermost first.
+/// `Outer.Inner` for the containers of a file's symbol, outermost first;
+/// for a member declared outside its type, the type's name.
 pub fn qualified_container(file: &FileEntry, index: usize) -> Option<String> {
     let facts = file.facts.as_ref().ok()?;
     let chain = facts.container_chain(index);
-    (!chain.is_empty()).then(|| {
+    if chain.is_empty() {
+        // A member declared outside its type (a Go method, by its receiver)
+        // belongs to the type its plugin names.
+        return facts
+            .symbols
+            .get(index)
+            .and_then(|s| s.container_name.as_ref())
+            .map(|name| name.as_str().to_string());
+    }
+    Some(
         chain
             .iter()
             .map(|s| s.name.as_str())
             .collect::<Vec<_>>()
-            .join(".")
-    })
+            .join("."),
+    )
 }
 
 /// Whether a symbol of this kind is a place declarations live in

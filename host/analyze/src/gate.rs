@@ -1,12 +1,14 @@
 //! `quality_gate`: pass or fail against thresholds, for CI. Each check is
-//! an analysis of this engine; a check lingo cannot measure (coverage,
-//! defect probability, which it does not compute yet) is reported
-//! `skipped` with the reason, never passed.
+//! an analysis of this engine, or for coverage a report of the project's
+//! own test run (lcov or Cobertura); a check that cannot run (no coverage
+//! report, no defect threshold) is reported `skipped` with the reason,
+//! never passed.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::coverage::CoverageReport;
 use super::{
     DuplicatesReport, DuplicatesRequest, Thresholds, churn_history, defect_probability_of,
     duplicates, quality,
@@ -24,6 +26,8 @@ pub struct GateConfig {
     pub duplication_threshold: Option<f64>,
     pub coverage_threshold: Option<f64>,
     pub defect_threshold: Option<f64>,
+    /// The coverage report (lcov or Cobertura XML), workspace-relative.
+    pub coverage_file: Option<String>,
 }
 
 impl GateConfig {
@@ -52,8 +56,12 @@ pub struct GateRequest {
     pub complexity_threshold: f64,
     /// Highest share of duplicated lines, in percent (default 5).
     pub duplication_threshold: f64,
+    /// Lowest line coverage, in percent, of each file the report names
+    /// and of them all.
     pub coverage_threshold: Option<f64>,
     pub defect_threshold: Option<f64>,
+    /// The coverage report read, and where from; or why there is none.
+    pub coverage: Result<(String, CoverageReport), String>,
 }
 
 impl Default for GateRequest {
@@ -63,6 +71,7 @@ impl Default for GateRequest {
             duplication_threshold: 5.0,
             coverage_threshold: None,
             defect_threshold: None,
+            coverage: Err("no coverage report was given".into()),
         }
     }
 }
@@ -179,13 +188,9 @@ pub fn quality_gate(
         reason: None,
     });
     violations.extend(duplication);
-    checks.push(Check {
-        name: "coverage",
-        status: Status::Skipped,
-        threshold: request.coverage_threshold,
-        violations: 0,
-        reason: Some("lingo does not measure test coverage".into()),
-    });
+    let (check, coverage) = coverage_check(files, request);
+    checks.push(check);
+    violations.extend(coverage);
     match request.defect_threshold {
         Some(threshold) => {
             let defects = defect_violations(analysis, files, &clones, threshold)?;
@@ -225,6 +230,102 @@ pub fn quality_gate(
 /// (clones of every type, at `analyze_duplicates`' defaults) is above
 /// `threshold` percent, each file whose own share is above it (one at
 /// least must be), placed at its first clone.
+/// The coverage check: each file of `files` the report names, and all of
+/// them together, against the threshold; skipped, with why, without a
+/// threshold or a report.
+fn coverage_check(files: &[Arc<FileEntry>], request: &GateRequest) -> (Check, Vec<Violation>) {
+    let skipped = |reason: String| Check {
+        name: "coverage",
+        status: Status::Skipped,
+        threshold: request.coverage_threshold,
+        violations: 0,
+        reason: Some(reason),
+    };
+    let Some(threshold) = request.coverage_threshold else {
+        return (skipped("no coverage_threshold".into()), Vec::new());
+    };
+    let (source, report) = match &request.coverage {
+        Ok(found) => found,
+        Err(why) => return (skipped(why.clone()), Vec::new()),
+    };
+    let whole = Range {
+        start: RangePoint {
+            line: 0,
+            character: 0,
+        },
+        end: RangePoint {
+            line: 0,
+            character: 0,
+        },
+    };
+    let mut violations = Vec::new();
+    let (mut lines, mut covered, mut judged) = (0u64, 0u64, 0usize);
+    for file in files {
+        let Some(coverage) = report.file(&file.path) else {
+            continue;
+        };
+        judged += 1;
+        lines += coverage.lines;
+        covered += coverage.covered;
+        let percent = round2(coverage.percent());
+        if percent < threshold {
+            violations.push(Violation {
+                check: "coverage",
+                file_path: file.path.clone(),
+                range: whole,
+                symbol: String::new(),
+                value: percent,
+                threshold,
+                message: format!(
+                    "{percent}% of its lines ran ({} of {}), under {threshold}% ({source})",
+                    coverage.covered, coverage.lines
+                ),
+            });
+        }
+    }
+    if judged == 0 {
+        return (
+            skipped(format!("{source} names none of the files checked")),
+            Vec::new(),
+        );
+    }
+    let overall = round2(if lines == 0 {
+        100.0
+    } else {
+        100.0 * covered as f64 / lines as f64
+    });
+    if overall < threshold {
+        violations.push(Violation {
+            check: "coverage",
+            file_path: ".".into(),
+            range: whole,
+            symbol: String::new(),
+            value: overall,
+            threshold,
+            message: format!(
+                "{overall}% of the lines of the {judged} files in {source} ran ({covered} of {lines}), under {threshold}%"
+            ),
+        });
+    }
+    let check = Check {
+        name: "coverage",
+        status: if violations.is_empty() {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
+        threshold: Some(threshold),
+        violations: violations.len(),
+        reason: None,
+    };
+    (check, violations)
+}
+
+/// `value` rounded to two decimals.
+fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
 fn duplication_violations(report: &DuplicatesReport, threshold: f64) -> Vec<Violation> {
     if report.summary.duplication_percentage <= threshold {
         return Vec::new();

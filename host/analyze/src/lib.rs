@@ -11,6 +11,7 @@
 //! One module per category; nothing here names a language.
 
 mod churn;
+pub mod coverage;
 mod cycles;
 mod dead_code;
 mod debt;

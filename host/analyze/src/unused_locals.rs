@@ -15,6 +15,7 @@
 //! Variables are medium, parameters low (a parameter may be kept for a
 //! signature's sake).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Map, json};
@@ -31,6 +32,13 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
     for file in files {
         let Ok(facts) = file.facts() else { continue };
         let mut used = vec![false; facts.locals.len()];
+        // Computed once per file, so that each parameter costs a lookup.
+        let holders = if parameters {
+            innermost_holders(facts)
+        } else {
+            Vec::new()
+        };
+        let measured: HashSet<u32> = facts.metrics.iter().map(|m| m.symbol).collect();
         for reference in &facts.references {
             if let Some(used) = reference.local.get().and_then(|l| used.get_mut(l as usize)) {
                 *used = true;
@@ -40,7 +48,8 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
             if used[index] || !judged(local, parameters) {
                 continue;
             }
-            if parameters && !parameter_may_go(facts, local) {
+            let holder = holders.get(index).copied().flatten();
+            if parameters && !parameter_may_go(facts, holder, &measured) {
                 continue;
             }
             if named_elsewhere(&file.source, local) {
@@ -80,23 +89,15 @@ fn judged(local: &Local, parameters: bool) -> bool {
         && !matches!(local.name.as_str(), "self" | "this" | "")
 }
 
-/// Whether a parameter's declaration may change its signature: it has a
-/// measured body, is no member of an interface or trait and no abstract or
-/// external declaration, and its plugin names it no entry point.
-fn parameter_may_go(facts: &FileFacts, local: &Local) -> bool {
-    // The innermost declaration holding the parameter.
-    let holder = facts
-        .symbols
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| {
-            s.span.start.offset <= local.span.start.offset
-                && local.span.end.offset <= s.span.end.offset
-        })
-        .min_by_key(|(_, s)| s.span.end.offset - s.span.start.offset)
-        .map(|(i, _)| i as u32);
+/// Whether a parameter's declaration (`holder`, the innermost declaration
+/// around it) may change its signature: it has a measured body, is no
+/// member of an interface or trait and no abstract or external
+/// declaration, and its plugin names it no entry point.
+fn parameter_may_go(facts: &FileFacts, holder: Option<u32>, measured: &HashSet<u32>) -> bool {
     let Some(holder) = holder else { return false };
-    let symbol = &facts.symbols[holder as usize];
+    let Some(symbol) = facts.symbols.get(holder as usize) else {
+        return false;
+    };
     let in_interface = symbol
         .container
         .and_then(|c| facts.symbols.get(c as usize))
@@ -105,12 +106,53 @@ fn parameter_may_go(facts: &FileFacts, local: &Local) -> bool {
         .modifiers
         .iter()
         .any(|m| matches!(m.as_str(), "abstract" | "extern" | "declare"));
-    let has_body = !in_interface && !bodiless && facts.metrics.iter().any(|m| m.symbol == holder);
+    let has_body = !in_interface && !bodiless && measured.contains(&holder);
     let entry = facts
         .entry_points
         .as_ref()
         .is_none_or(|entries| entries.iter().any(|e| e.symbol == holder));
     has_body && !entry
+}
+
+/// For each local of `facts`, the innermost declaration whose span holds
+/// it: one sweep over the declarations and the locals, both by start
+/// (declarations nest, so the open ones form a stack).
+fn innermost_holders(facts: &FileFacts) -> Vec<Option<u32>> {
+    let mut declarations: Vec<usize> = (0..facts.symbols.len()).collect();
+    // Outer before inner at one start; of equal spans, the first last, so
+    // that it is on top.
+    declarations.sort_by_key(|&i| {
+        let span = &facts.symbols[i].span;
+        (
+            span.start.offset,
+            std::cmp::Reverse(span.end.offset),
+            std::cmp::Reverse(i),
+        )
+    });
+    let mut locals: Vec<usize> = (0..facts.locals.len()).collect();
+    locals.sort_by_key(|&i| facts.locals[i].span.start.offset);
+    let mut holders = vec![None; facts.locals.len()];
+    let mut open: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for local in locals {
+        let span = &facts.locals[local].span;
+        while let Some(&declaration) = declarations.get(next) {
+            if facts.symbols[declaration].span.start.offset > span.start.offset {
+                break;
+            }
+            open.push(declaration);
+            next += 1;
+        }
+        // Declarations that ended before this local ended before every
+        // later one too.
+        open.retain(|&d| facts.symbols[d].span.end.offset >= span.start.offset);
+        holders[local] = open
+            .iter()
+            .rev()
+            .find(|&&d| facts.symbols[d].span.end.offset >= span.end.offset)
+            .map(|&d| d as u32);
+    }
+    holders
 }
 
 /// Whether `local`'s name is written as a word in its scope outside its own

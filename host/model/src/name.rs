@@ -276,9 +276,10 @@ mod tests {
             name.interned_hash()
         );
         assert_eq!(Name::existing("interned_hash_subject"), Some(name));
-        let held = interned_bytes();
+        // A lookup interns nothing: the name is still unknown after it
+        // (the table's size is shared with the tests running beside).
         assert_eq!(Name::existing("never_interned_anywhere_9f3c"), None);
-        assert_eq!(interned_bytes(), held);
+        assert_eq!(Name::existing("never_interned_anywhere_9f3c"), None);
     }
 
     #[test]

@@ -404,6 +404,16 @@ impl<'s> Resolver<'s> {
             file: file.clone(),
             index,
         };
+        // An item declared in a body (a Rust `fn` or `const` inside a
+        // function, a local function of TypeScript, Python or C#) is in
+        // scope in the body that declares it, before anything of the file.
+        let in_body = items_in_enclosing_body(facts, name, reference);
+        if !in_body.is_empty() {
+            return in_body
+                .into_iter()
+                .map(|index| Definition::certain(at(index), Resolution::Scope))
+                .collect();
+        }
         // A member of a type is not in scope by its bare name: only
         // declarations at the top of the file or directly in a namespace.
         let own: Vec<Definition> = facts
@@ -961,6 +971,36 @@ fn at_top(facts: &FileFacts, symbol: &Symbol) -> bool {
         facts.symbols[container as usize].kind,
         SymbolKind::Namespace | SymbolKind::Package | SymbolKind::Module
     )
+}
+
+/// The items named `name` declared directly in the innermost function or
+/// method body around `reference` that declares one (several when `#[cfg]`
+/// variants or overloads share the name).
+fn items_in_enclosing_body(facts: &FileFacts, name: &str, reference: &Reference) -> Vec<usize> {
+    let offset = reference.span.start.offset;
+    let declared: Vec<(u32, usize)> = facts
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.name == name && is_item(s))
+        .filter_map(|(index, s)| {
+            let body = facts.symbols.get(s.container? as usize)?;
+            (body.kind.is_callable() && body.span.contains_offset(offset)).then(|| {
+                (
+                    body.span.end.offset.saturating_sub(body.span.start.offset),
+                    index,
+                )
+            })
+        })
+        .collect();
+    let Some(innermost) = declared.iter().map(|(size, _)| *size).min() else {
+        return Vec::new();
+    };
+    declared
+        .into_iter()
+        .filter(|(size, _)| *size == innermost)
+        .map(|(_, index)| index)
+        .collect()
 }
 
 /// The type-like declarations around a reference, innermost first.

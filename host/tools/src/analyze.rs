@@ -12,6 +12,7 @@ use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
+use lingo_analyze::coverage::{self, CoverageReport};
 use lingo_analyze::{
     self as analyze, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, QUALITY_KINDS, TEST_KINDS,
     Thresholds,
@@ -75,7 +76,7 @@ pub fn quality_gate() -> Tool {
         About {
             name: "quality_gate",
             aliases: &["qualityGate"],
-            description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). Coverage is not measured: that check is reported `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+            description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). With `coverage_threshold`, each file the coverage report (lcov or Cobertura, from the project's own test run: `coverage_file`) names, and all of them together, must have that share of lines run; without a report the check is `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
             text: text::gate,
             output_schema: gate_schema(),
         },
@@ -93,9 +94,11 @@ struct GateArgs {
     /// Highest share of duplicated lines, in percent, over the files (default 5); clones as analyze_duplicates finds them at its defaults
     #[schemars(range(min = 0))]
     duplication_threshold: Option<f64>,
-    /// Lowest test coverage (not measured yet: the check is skipped)
-    #[schemars(range(min = 0))]
+    /// Lowest line coverage in percent, of each file a coverage report names and of them all (no default: the check is skipped without it)
+    #[schemars(range(min = 0, max = 100))]
     coverage_threshold: Option<f64>,
+    /// The coverage report of the project's test run, lcov or Cobertura XML (default: lingo.toml's, else lcov.info, coverage/lcov.info or coverage.xml when present)
+    coverage_file: Option<String>,
     /// Highest defect probability of a file, as analyze_defect_probability scores it (no default: the check is skipped without it)
     #[schemars(range(min = 0))]
     defect_threshold: Option<f64>,
@@ -121,6 +124,17 @@ fn run_quality_gate(context: &ToolContext, args: GateArgs) -> Result<Value, Tool
             .unwrap_or(5.0),
         coverage_threshold: args.coverage_threshold.or(project.coverage_threshold),
         defect_threshold: args.defect_threshold.or(project.defect_threshold),
+        coverage: Err(String::new()),
+    };
+    let request = analyze::GateRequest {
+        coverage: coverage_report(
+            context,
+            args.coverage_file
+                .as_deref()
+                .or(project.coverage_file.as_deref()),
+            request.coverage_threshold.is_some(),
+        )?,
+        ..request
     };
     let fail = args.fail_on_violation;
     let analysis = Analysis::fresh(&context.workspace)?;
@@ -141,6 +155,59 @@ fn run_quality_gate(context: &ToolContext, args: GateArgs) -> Result<Value, Tool
         });
     }
     Ok(value)
+}
+
+/// The coverage report named (an error when it cannot be read), or the
+/// first default one present; `Err` says why there is none. Read only when
+/// the gate has a coverage threshold.
+fn coverage_report(
+    context: &ToolContext,
+    named: Option<&str>,
+    wanted: bool,
+) -> Result<Result<(String, CoverageReport), String>, ToolError> {
+    if !wanted {
+        return Ok(Err("no coverage_threshold".into()));
+    }
+    let workspace = &context.workspace;
+    let path = match named {
+        Some(path) => workspace.resolve(path)?,
+        None => {
+            let found = coverage::DEFAULT_REPORTS
+                .iter()
+                .find(|candidate| workspace.root().join(candidate).is_file());
+            match found {
+                Some(found) => found.to_string(),
+                None => {
+                    return Ok(Err(format!(
+                        "no coverage report: give coverage_file, or write one of {}",
+                        coverage::DEFAULT_REPORTS.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let refused = |reason: String| ToolError::InvalidParam {
+        field: "coverage_file".into(),
+        reason,
+        suggestions: vec!["Give an lcov tracefile (lcov.info) or a Cobertura XML report".into()],
+    };
+    let full = workspace.root().join(&path);
+    let size = std::fs::metadata(&full)
+        .map_err(|_| ToolError::FileNotFound {
+            path: path.clone(),
+            suggestions: Vec::new(),
+        })?
+        .len();
+    if size > coverage::MAX_REPORT_BYTES as u64 {
+        return Err(refused(format!(
+            "{path} is {size} bytes; at most {} are read",
+            coverage::MAX_REPORT_BYTES
+        )));
+    }
+    let bytes = std::fs::read(&full).map_err(|e| refused(format!("{path}: {e}")))?;
+    let report = CoverageReport::parse(&bytes, workspace.root())
+        .map_err(|e| refused(format!("{path}: {e}")))?;
+    Ok(Ok((path, report)))
 }
 
 fn gate_schema() -> Value {

@@ -24,8 +24,7 @@ impl Group for HealthArgs {}
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct DiagnoseArgs {
-    /// Accepted for compatibility; lingo serves the workspace it was started on
-    #[allow(dead_code)]
+    /// A solution (or project) file to check: it must be a file inside the served workspace, whose every file lingo indexes; answered as workspace.solutionPath
     solution_path: Option<String>,
 }
 
@@ -59,9 +58,28 @@ pub fn diagnose() -> Tool {
 
 fn run_diagnose(
     context: &ToolContext,
-    (health, _): (HealthArgs, DiagnoseArgs),
+    (health, args): (HealthArgs, DiagnoseArgs),
 ) -> Result<Value, ToolError> {
-    run(context, health)
+    let solution = match &args.solution_path {
+        Some(path) => {
+            let relative = context.workspace.resolve(path)?;
+            if !context.workspace.root().join(&relative).is_file() {
+                return Err(ToolError::FileNotFound {
+                    path: path.clone(),
+                    suggestions: Vec::new(),
+                });
+            }
+            Some(relative)
+        }
+        None => None,
+    };
+    let mut value = run(context, health)?;
+    if let Some(relative) = solution {
+        // The solution's projects are files of the workspace lingo serves.
+        value["workspace"]["solutionPath"] = json!(relative);
+        value["workspace"]["solutionLoaded"] = json!(true);
+    }
+    Ok(value)
 }
 
 fn run(context: &ToolContext, args: HealthArgs) -> Result<Value, ToolError> {

@@ -116,6 +116,65 @@ async fn python_overrides_special_methods_and_registered_functions_are_not_dead(
     server.stop().await;
 }
 
+/// Items declared in a body are in scope there: a Rust `fn imp()` under
+/// `#[cfg]` inside a function, called a few lines below, a constant
+/// inside a body, and the same shape in TypeScript, Python and C#, are
+/// used, not dead; only the private function nothing calls is.
+#[tokio::test]
+async fn items_declared_in_a_body_are_used_where_they_are_called() {
+    let scratch = Scratch::new("analyses-dead-block");
+    scratch.write(
+        "Cargo.toml",
+        "[package]\nname = \"blocky\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "src/lib.rs",
+        "pub fn width() -> usize {\n    #[cfg(unix)]\n    fn imp() -> usize {\n        LIMIT * 2\n    }\n    #[cfg(not(unix))]\n    fn imp() -> usize {\n        LIMIT\n    }\n    const LIMIT: usize = 40;\n    imp()\n}\n\nfn unused_helper() -> usize {\n    1\n}\n",
+    );
+    scratch.write(
+        "web/size.ts",
+        "export function size(): number {\n  function inner(): number {\n    return 2;\n  }\n  return inner();\n}\n",
+    );
+    scratch.write(
+        "py/size.py",
+        "def size():\n    def _inner():\n        return 2\n    return _inner()\n",
+    );
+    scratch.write(
+        "cs/Size.cs",
+        "namespace Sizes {\n    public static class Size {\n        public static int Of() {\n            int Inner() { return 2; }\n            return Inner();\n        }\n    }\n}\n",
+    );
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let answer = server.call("analyze_dead_code", json!({})).await.ok();
+    assert_eq!(
+        findings(&answer),
+        ["unused_symbol medium unused_helper"],
+        "{answer:#}"
+    );
+    // The call names both `#[cfg]` variants, certainly, by scope.
+    let call = server
+        .call(
+            "find_definition",
+            json!({ "path": "src/lib.rs", "line": 10, "character": 4 }),
+        )
+        .await
+        .ok();
+    let found: Vec<(u64, &str)> = call["definitions"]
+        .as_array()
+        .expect("definitions")
+        .iter()
+        .map(|d| {
+            (
+                d["range"]["start"]["line"].as_u64().unwrap_or(0),
+                d["resolution"].as_str().unwrap_or("?"),
+            )
+        })
+        .collect();
+    assert_eq!(found, [(2, "scope"), (6, "scope")], "{call:#}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn dead_code_is_found_with_the_delete_call_that_removes_it() {
     let scratch = Scratch::new("analyses-dead");
@@ -409,6 +468,52 @@ async fn cycles_are_found_with_their_path_and_steps() {
         findings(&refused),
         ["circular_dependency high a/a.go"],
         "{refused:#}"
+    );
+    server.stop().await;
+}
+
+/// A path through a module to an item is a dependency on the module that
+/// declares the item, not on every module the path passes, and a parent
+/// declaring its children (`mod x;`) is not a dependency: two Rust modules
+/// using each other through `crate::` paths are the cycle, not the crate
+/// root.
+#[tokio::test]
+async fn module_cycles_are_the_ones_the_references_make() {
+    let scratch = Scratch::new("analyses-rust-cycles");
+    scratch.write(
+        "Cargo.toml",
+        "[package]\nname = \"an\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "src/lib.rs",
+        "mod alpha;\nmod beta;\n\npub fn run() -> u32 {\n    alpha::ping(3)\n}\n",
+    );
+    scratch.write(
+        "src/alpha.rs",
+        "use crate::beta::pong;\n\npub fn ping(n: u32) -> u32 {\n    if n == 0 { 0 } else { pong(n - 1) }\n}\n",
+    );
+    scratch.write(
+        "src/beta.rs",
+        "use crate::alpha::ping;\n\npub fn pong(n: u32) -> u32 {\n    if n == 0 { 1 } else { ping(n - 1) }\n}\n",
+    );
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let modules = server.call("analyze_cycles", json!({})).await.ok();
+    assert_eq!(modules["summary"]["total_findings"], 1, "{modules:#}");
+    let metrics = &modules["findings"][0]["metrics"];
+    assert_eq!(metrics["component_size"], 2, "{metrics:#}");
+    let path: Vec<&str> = metrics["circular_path"]
+        .as_array()
+        .expect("a path")
+        .iter()
+        .filter_map(|p| p.as_str())
+        .collect();
+    assert_eq!(path.len(), 3, "{metrics:#}");
+    assert!(
+        path.iter()
+            .all(|m| m.ends_with("alpha") || m.ends_with("beta")),
+        "{metrics:#}"
     );
     server.stop().await;
 }
@@ -1124,6 +1229,131 @@ async fn structure_counts_members_implementations_and_supertypes() {
             .err();
         assert_eq!(error["details"]["field"], field, "{arguments}: {error:#}");
     }
+    server.stop().await;
+}
+
+/// The coverage check reads the project's own test run: coverage.py's
+/// lcov and Cobertura reports of the fixture (calc.py 60%, shapes.py 100%,
+/// 73.33% in all, as coverage.py reports them) gate per file and overall;
+/// without a threshold or a report it is skipped with the reason.
+#[tokio::test]
+async fn the_gate_checks_coverage_from_the_projects_report() {
+    let scratch = Scratch::new("analyses-gate-coverage");
+    let source = lingo_e2e::fixture("coverage/python");
+    for name in [
+        "calc.py",
+        "shapes.py",
+        "test_calc.py",
+        "lcov.info",
+        "coverage.xml",
+    ] {
+        let text = std::fs::read_to_string(source.join(name)).expect("fixture file");
+        scratch.write(name, &text);
+    }
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let coverage_of = |verdict: &Value| -> (String, Vec<String>) {
+        let check = verdict["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["name"] == "coverage")
+            .cloned()
+            .unwrap_or_default();
+        let violations = verdict["violations"]
+            .as_array()
+            .expect("violations")
+            .iter()
+            .filter(|v| v["check"] == "coverage")
+            .map(|v| format!("{} {}", v["file_path"].as_str().unwrap_or("?"), v["value"]))
+            .collect();
+        (
+            check["status"].as_str().unwrap_or("?").to_string(),
+            violations,
+        )
+    };
+    for file in ["lcov.info", "coverage.xml"] {
+        let strict = server
+            .call(
+                "quality_gate",
+                json!({ "coverage_threshold": 80, "coverage_file": file }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            coverage_of(&strict),
+            (
+                "failed".to_string(),
+                vec!["calc.py 60.0".to_string(), ". 73.33".to_string()]
+            ),
+            "{file}: {strict:#}"
+        );
+        let lenient = server
+            .call(
+                "quality_gate",
+                json!({ "coverage_threshold": 50, "coverage_file": file }),
+            )
+            .await
+            .ok();
+        assert_eq!(
+            coverage_of(&lenient),
+            ("passed".to_string(), Vec::new()),
+            "{file}: {lenient:#}"
+        );
+    }
+    // No file named: the first report present at a usual place.
+    let found = server
+        .call("quality_gate", json!({ "coverage_threshold": 70 }))
+        .await
+        .ok();
+    assert_eq!(
+        coverage_of(&found),
+        ("failed".to_string(), vec!["calc.py 60.0".to_string()]),
+        "{found:#}"
+    );
+    let unasked = server.call("quality_gate", json!({})).await.ok();
+    assert_eq!(coverage_of(&unasked).0, "skipped", "{unasked:#}");
+    for (file, code) in [
+        ("missing.info", "FILE_NOT_FOUND"),
+        ("calc.py", "INVALID_PARAM"),
+        ("../outside.info", "PATH_OUTSIDE_BOUNDARY"),
+    ] {
+        let refused = server
+            .call(
+                "quality_gate",
+                json!({ "coverage_threshold": 80, "coverage_file": file }),
+            )
+            .await
+            .code();
+        assert_eq!(refused, code, "{file}");
+    }
+    server.stop().await;
+    // Without any report, the check says why it is skipped.
+    let bare = Scratch::new("analyses-gate-no-coverage");
+    bare.write("calc.py", "def add(a, b):\n    return a + b\n");
+    let server = McpServer::start(bare.path(), &[])
+        .await
+        .expect("start lingo");
+    let skipped = server
+        .call("quality_gate", json!({ "coverage_threshold": 80 }))
+        .await
+        .ok();
+    let check = skipped["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "coverage")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(check["status"], "skipped", "{skipped:#}");
+    assert!(
+        check["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no coverage report"),
+        "{check:#}"
+    );
     server.stop().await;
 }
 

@@ -1025,11 +1025,25 @@ async fn aliases_reach_the_same_tools() {
     );
 
     let health = server.call("health_check", json!({})).await.ok();
-    let diagnose = server
-        .call("diagnose", json!({ "solutionPath": "ignored.sln" }))
+    let diagnose = server.call("diagnose", json!({})).await.ok();
+    assert_eq!(diagnose, health);
+    // A solution path is checked, not ignored: a file of the workspace.
+    let with_solution = server
+        .call("diagnose", json!({ "solutionPath": "src/orders.rs" }))
         .await
         .ok();
-    assert_eq!(diagnose, health);
+    assert_eq!(with_solution["workspace"]["solutionPath"], "src/orders.rs");
+    assert_eq!(with_solution["workspace"]["solutionLoaded"], true);
+    for (path, code) in [
+        ("missing.sln", "FILE_NOT_FOUND"),
+        ("../elsewhere.sln", "PATH_OUTSIDE_BOUNDARY"),
+    ] {
+        let refused = server
+            .call("diagnose", json!({ "solutionPath": path }))
+            .await
+            .code();
+        assert_eq!(refused, code, "{path}");
+    }
     let camel = server.call("healthCheck", json!({})).await.ok();
     assert_eq!(camel, health);
     server.stop().await;

@@ -833,7 +833,6 @@ mod get_symbol_info {
     /// of an ambiguous name (`shapes/shapes.go:26 method Circle.Area`) and
     /// the qualified name that finds it say.
     #[tokio::test]
-    #[ignore = "get_symbol_info gives `container: null` for the Go method `func (c *Circle) Area()` found as `Circle.Area` (and listed as `Circle.Area` among candidates); expected \"Circle\""]
     async fn go_method_container_is_its_receiver_type() {
         let server = serve("nav/go").await;
         let method = info(

@@ -869,7 +869,7 @@ func fresh() int {
         ),
         query: Callees,
         expected: "
-            parser.go:11 Parse
+            parser.go:11 Parser.Parse
             parser.go:15 Parse
         ",
     },
