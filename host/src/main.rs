@@ -163,7 +163,9 @@ struct PluginCheckArgs {
     /// The plugin component (`.wasm`).
     plugin: PathBuf,
     /// Files or folders to run it over (the files with an extension it
-    /// claims; at most 2,000).
+    /// claims; at most 2,000). At least one: a check of no file checks
+    /// nothing.
+    #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Where compiled components are cached.
     #[arg(long, env = "LINGO_CACHE_DIR")]
@@ -610,7 +612,7 @@ fn plugin_new(args: &PluginNewArgs) -> i32 {
             );
             println!(
                 "next:\n  cd {}\n  cargo build --release --target wasm32-wasip2\n  \
-                 lingo plugin check {wasm}\n  lingo plugin test {wasm} conformance",
+                 lingo plugin check {wasm} conformance\n  lingo plugin test {wasm} conformance",
                 dir.display()
             );
             0

@@ -77,8 +77,11 @@ impl Group for MoveArgs {}
 struct Source {
     #[serde(alias = "path")]
     file_path: String,
+    /// The declaration's position, zero-based
     position: Option<Position>,
+    /// The declaration's name, instead of a position
     name: Option<String>,
+    /// 1-based line of the named declaration, when the name is not unique
     #[schemars(range(min = 1))]
     line: Option<u32>,
 }

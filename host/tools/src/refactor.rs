@@ -197,7 +197,9 @@ struct Selector {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Position {
+    /// Zero-based line
     pub(super) line: u32,
+    /// Zero-based UTF-16 character (default 0)
     #[serde(default)]
     pub(super) character: u32,
 }

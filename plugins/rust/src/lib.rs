@@ -318,6 +318,9 @@ fn visibility(node: Node, source: &str) -> Visibility {
     if let Some(declared) = declared_visibility(node, source) {
         return declared;
     }
+    if node.kind() == "macro_definition" && exported_macro(node, source) {
+        return Visibility::Public;
+    }
     if node.kind() == "impl_item" {
         return Visibility::Unspecified;
     }
@@ -337,6 +340,30 @@ fn visibility(node: Node, source: &str) -> Visibility {
         }
         _ => Visibility::Private,
     }
+}
+
+/// Whether a `macro_rules!` carries `#[macro_export]` among the attributes
+/// (and comments) right before it: it is then public API, at the crate's
+/// root.
+fn exported_macro(node: Node, source: &str) -> bool {
+    let mut previous = node.prev_sibling();
+    while let Some(sibling) = previous {
+        match sibling.kind() {
+            "attribute_item" => {
+                // `#[macro_export]`: the attribute's path is the name.
+                let path = sibling
+                    .named_child(0)
+                    .and_then(|attribute| attribute.named_child(0));
+                if path.and_then(|p| source.get(p.byte_range())) == Some("macro_export") {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        previous = sibling.prev_sibling();
+    }
+    false
 }
 
 lingo_plugin_sdk::export_plugin!(Rust);
@@ -402,6 +429,25 @@ mod tests {
             ReferenceKind::Implements => "implements",
             ReferenceKind::Write => "write",
         }
+    }
+
+    #[test]
+    fn exported_macros_are_public_and_others_private() {
+        let source = "/// Pins.\n#[macro_export]\n// a note\nmacro_rules! pin_mut { () => {} }\n\n#[doc(hidden)]\nmacro_rules! helper { () => {} }\n\nmacro_rules! local { () => {} }\n";
+        let document = document(source);
+        let visibility: Vec<(String, String)> = document
+            .symbols()
+            .iter()
+            .map(|s| (s.name.clone(), format!("{:?}", s.visibility)))
+            .collect();
+        assert_eq!(
+            visibility,
+            [
+                ("pin_mut".to_string(), "Visibility::Public".to_string()),
+                ("helper".to_string(), "Visibility::Private".to_string()),
+                ("local".to_string(), "Visibility::Private".to_string()),
+            ]
+        );
     }
 
     #[test]

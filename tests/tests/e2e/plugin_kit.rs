@@ -88,6 +88,15 @@ fn a_new_plugin_builds_checks_and_grows_by_pasting_what_the_kit_prints() {
         "the crate is outside the repository"
     );
 
+    // The next steps it prints are commands that check something.
+    let printed = String::from_utf8_lossy(&created.stdout).into_owned();
+    assert!(
+        printed
+            .lines()
+            .filter(|l| l.trim_start().starts_with("lingo plugin "))
+            .all(|l| l.trim_end().ends_with(" conformance")),
+        "{printed}"
+    );
     // As written: it builds, loads, and passes its own fixture and tests.
     let wasm = build(&crate_dir);
     let wasm = wasm.to_str().expect("UTF-8 path");
@@ -148,7 +157,7 @@ fn a_new_plugin_builds_checks_and_grows_by_pasting_what_the_kit_prints() {
     std::fs::write(&symbols, query.replace("@name)", "@nmae)")).unwrap();
     let wasm = build(&crate_dir);
     let wasm = wasm.to_str().expect("UTF-8 path");
-    let checked = lingo(&["plugin", "check", wasm], &crate_dir);
+    let checked = lingo(&["plugin", "check", wasm, "conformance"], &crate_dir);
     assert_eq!(checked.status.code(), Some(2), "{}", text(&checked));
     let line = query.lines().count();
     assert!(
@@ -245,8 +254,21 @@ fn plugin_check_reports_hostile_files_and_refuses_what_is_not_there() {
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no such file or folder"));
 
+    // No file to check is an error, not a check of nothing.
+    let nothing = lingo(&["plugin", "check", python], scratch.path());
+    assert_eq!(nothing.status.code(), Some(2), "{}", text(&nothing));
+    assert!(
+        String::from_utf8_lossy(&nothing.stderr).contains("PATHS"),
+        "{}",
+        text(&nothing)
+    );
+
     let fake = scratch.write("fake.wasm", b"\0asm not a component");
-    let refused = lingo(&["plugin", "check", fake.to_str().unwrap()], scratch.path());
+    let tree = tree.to_str().unwrap();
+    let refused = lingo(
+        &["plugin", "check", fake.to_str().unwrap(), tree],
+        scratch.path(),
+    );
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot load plugin"));
 }

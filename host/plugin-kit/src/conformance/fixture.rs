@@ -460,8 +460,15 @@ fn entry(category: &Category, map: Map<String, Value>) -> Result<Entry, String> 
     let mut entry = Vec::new();
     for (name, kind) in category.fields {
         if let Some(value) = map.get(*name) {
-            check_value(*kind, value).map_err(|reason| format!("{name}: {reason}, got {value}"))?;
-            entry.push((*name, value.clone()));
+            // Fixtures spell enum values as the WIT does (`enum-member`);
+            // the tools' spelling (`enum_member`) is read as the same.
+            let value = match (kind, value) {
+                (F::Enum(_), Value::String(text)) => Value::String(text.replace('_', "-")),
+                _ => value.clone(),
+            };
+            check_value(*kind, &value)
+                .map_err(|reason| format!("{name}: {reason}, got {value}"))?;
+            entry.push((*name, value));
         }
     }
     Ok(entry)
@@ -551,6 +558,22 @@ mod tests {
         assert!(is_manifest("src/App.csproj", &patterns));
         assert!(!is_manifest("src/App.csproj.user", &patterns));
         assert!(!is_manifest("Cargo.lock", &patterns));
+    }
+
+    #[test]
+    fn enum_values_are_read_in_either_spelling() {
+        let map = |kind: &str| {
+            serde_json::json!({ "name": "Red", "kind": kind })
+                .as_object()
+                .cloned()
+                .unwrap_or_default()
+        };
+        for spelling in ["enum-member", "enum_member"] {
+            let read = entry(&SYMBOLS, map(spelling)).expect("accepted");
+            assert_eq!(read[1], ("kind", Value::String("enum-member".into())));
+        }
+        let refused = entry(&SYMBOLS, map("enum member")).unwrap_err();
+        assert!(refused.contains("expected one of"), "{refused}");
     }
 
     #[test]
