@@ -22,6 +22,56 @@ const FOREIGN_ATTRIBUTES: &[&str] = &[
     "wasm_bindgen",
 ];
 
+/// The attributes the compiler itself reads (the Rust reference's built-in
+/// attributes and the tool attributes' namespaces). Any other attribute on
+/// a function is an attribute macro, which receives the function and may
+/// register or call it in code the source does not show (`#[apply(template)]` of
+/// rstest_reuse, a framework's route or handler attribute).
+const BUILT_IN_ATTRIBUTES: &[&str] = &[
+    "allow",
+    "automatically_derived",
+    "cfg",
+    "cfg_attr",
+    "cold",
+    "collapse_debuginfo",
+    "coverage",
+    "debugger_visualizer",
+    "deny",
+    "deprecated",
+    "derive",
+    "doc",
+    "expect",
+    "export_name",
+    "forbid",
+    "ignore",
+    "inline",
+    "instruction_set",
+    "link",
+    "link_name",
+    "link_ordinal",
+    "link_section",
+    "macro_export",
+    "macro_use",
+    "must_use",
+    "naked",
+    "no_link",
+    "no_mangle",
+    "non_exhaustive",
+    "optimize",
+    "path",
+    "repr",
+    "should_panic",
+    "target_feature",
+    "track_caller",
+    "unsafe",
+    "used",
+    "warn",
+];
+
+/// Namespaces of tool attributes (`#[rustfmt::skip]`, `#[clippy::...]`,
+/// `#[diagnostic::...]`), read by tools, not macros.
+const TOOL_NAMESPACES: &[&str] = &["rustfmt", "clippy", "diagnostic", "rust_analyzer"];
+
 /// Why something outside the source calls the item `node` (nested in the
 /// declaration `enclosing`, with the comments and attributes right above
 /// it, `attached`), if it does.
@@ -51,6 +101,15 @@ pub fn entry_point(
             } else {
                 EntryPointKind::Foreign
             });
+        }
+        // On a function only: on a type, such an attribute is most often a
+        // derive's inert helper (`#[serde(..)]`), not a macro of its own.
+        let namespace = path.split("::").next().unwrap_or(path);
+        if node.kind() == "function_item"
+            && !BUILT_IN_ATTRIBUTES.contains(&path)
+            && !TOOL_NAMESPACES.contains(&namespace)
+        {
+            return Some(EntryPointKind::Foreign);
         }
     }
     if node.kind() == "function_item" && has_extern_abi(node) {
@@ -138,6 +197,32 @@ mod inner { fn main() {} }
                 "Item implementation",
                 "next implementation",
             ]
+        );
+    }
+
+    #[test]
+    fn an_item_an_attribute_macro_receives_is_an_entry_point() {
+        let source = r#"
+#[apply(all_engines)]
+fn roundtrip<E: Engine>(engine: E) {}
+#[allow(dead_code)]
+#[inline]
+fn plain() {}
+#[rustfmt::skip]
+#[cfg(test)]
+fn formatted() {}
+#[route(GET, "/")]
+fn index() {}
+#[doc = "x"]
+#[must_use]
+fn documented() -> u8 { 0 }
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Unused;
+"#;
+        assert_eq!(
+            describe_entry_points::<Rust>("src/lib.rs", source),
+            ["roundtrip foreign", "index foreign"]
         );
     }
 }
