@@ -21,8 +21,13 @@ seen=0
 registry_list=$(ls "$registry" | wc -l)
 echo "registry: $registry_list crates"
 printf '%-28s %7s %6s %6s %6s %6s\n' crate lines rustc lingo false per20k
-# The sample is fixed before any check runs: `cargo check` extracts more
-# crates into the registry.
+# The sample is fixed: bench/dead_code/sample.txt, written by the rule
+# above from the registry as it stood (`cargo check` extracts more crates
+# into it, which would move the sample); delete it to draw a new one.
+sample=$(dirname "$0")/sample.txt
+if [ -f "$sample" ]; then
+  cp "$sample" "$work/sample.txt"
+else
 for crate in $(ls "$registry" | sort); do
   [ -f "$registry/$crate/src/lib.rs" ] || continue
   lines=$(find "$registry/$crate/src" -name '*.rs' -print0 | xargs -0 cat 2>/dev/null | wc -l)
@@ -30,7 +35,13 @@ for crate in $(ls "$registry" | sort); do
   seen=$((seen + 1))
   [ $((seen % step)) -eq 0 ] && echo "$crate"
 done > "$work/sample.txt"
+cp "$work/sample.txt" "$sample"
+fi
 for crate in $(cat "$work/sample.txt"); do
+  if [ ! -d "$registry/$crate" ]; then
+    echo "$crate: not in this registry, skipped"
+    continue
+  fi
   dir=$work/crates/$crate
   cp -r "$registry/$crate" "$dir"
   # rustc's verdict: the places of its dead_code and unused_imports warnings.
