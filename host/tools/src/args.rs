@@ -101,12 +101,12 @@ tuple_of_groups!(A, B, C, D);
 /// The options every tool takes: the project, and how its text is written.
 #[derive(Debug, Default, serde::Deserialize, JsonSchema)]
 pub struct SharedArgs {
-    /// Project identifier (the workspace root's directory name); optional while one workspace is served
+    /// Project id (the root folder's name); optional with one project
     #[serde(rename = "projectId")]
     pub project_id: Option<String>,
-    /// The content text: `text`, compact lines for reading (default), or `json`, the structured answer as JSON. structuredContent always holds the full JSON.
+    /// Text form: compact `text` (default) or `json`
     pub format: Option<Format>,
-    /// Token budget of the text answer (default 2000); a longer list stops with the arguments of its next page
+    /// Text budget in tokens (default 2000); a cut list names its next page
     #[schemars(range(min = MIN_MAX_TOKENS, max = MAX_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
 }
@@ -570,6 +570,19 @@ mod tests {
             }
             other => panic!("expected UNKNOWN_PARAM, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_shared_options_say_their_default() {
+        let schema = SharedArgs::schema();
+        let budget = schema["properties"]["max_tokens"]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            budget.contains(&format!("default {}", crate::text::DEFAULT_MAX_TOKENS)),
+            "{budget}"
+        );
     }
 
     #[test]
