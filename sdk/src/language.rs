@@ -5,7 +5,7 @@ use tree_sitter::Node;
 use crate::query::Queries;
 use crate::types::{
     Arity, Capability, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest,
-    ModuleIdentity, ModuleLayout, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
+    ModuleIdentity, ModuleLayout, NameRule, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
     TypeAnnotationPosition, Visibility,
 };
 
@@ -94,11 +94,13 @@ pub trait Language: 'static {
     /// folders whose files of this language are not indexed, whether a bare
     /// name inside a type's body may mean a member of that type, where a
     /// type annotation is written, whether the modules around a file's own
-    /// are in scope, whether fields and methods share one namespace. By
-    /// default: no folders skipped, bare names never members, no
-    /// annotations assumed, modules declared in the text, they may import
-    /// each other, enclosing modules not in scope, a field and a method may
-    /// share a name.
+    /// are in scope, whether fields and methods share one namespace, which
+    /// names say a binding or declaration is unused on purpose, which
+    /// modifiers mark a declaration without a body. By default: no folders
+    /// skipped, bare names never members, no annotations assumed, modules
+    /// declared in the text, they may import each other, enclosing modules
+    /// not in scope, a field and a method may share a name, no name unused
+    /// on purpose, no bodiless modifier.
     fn policy() -> LanguagePolicy {
         LanguagePolicy {
             skip_dirs: Vec::new(),
@@ -108,6 +110,15 @@ pub trait Language: 'static {
             cyclic_imports: true,
             enclosing_modules_visible: false,
             members_share_one_namespace: false,
+            unused_locals: NameRule {
+                names: Vec::new(),
+                prefixes: Vec::new(),
+            },
+            unused_declarations: NameRule {
+                names: Vec::new(),
+                prefixes: Vec::new(),
+            },
+            bodiless_modifiers: Vec::new(),
         }
     }
 

@@ -43,7 +43,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.7.0";
+pub const ABI_VERSION: &str = "0.8.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -146,10 +146,12 @@ impl Analysis {
                 continue;
             };
             let called: HashSet<u32> = entries.iter().map(|e| e.symbol).collect();
+            let unused_on_purpose = &file.plugin.info().policy.unused_declarations;
             for (index, symbol) in facts.symbols.iter().enumerate() {
                 if symbol.visibility != Visibility::Private
                     || !judged_kind(symbol.kind)
                     || !is_name(&symbol.name)
+                    || unused_on_purpose.matches(&symbol.name)
                     || symbol.modifiers.iter().any(|m| m == "partial")
                 {
                     continue;
@@ -457,14 +459,12 @@ fn inside_entry_point(facts: &FileFacts, index: usize, called: &HashSet<u32>) ->
     false
 }
 
-/// Whether `name` is an identifier-like word a use could write (not `_`,
-/// not empty, not an operator's spelling).
+/// Whether `name` is an identifier-like word a use could write (not empty,
+/// not an operator's spelling).
 fn is_name(name: &str) -> bool {
-    name != "_"
-        && name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
         && name.chars().all(is_word_char)
 }
 
@@ -569,7 +569,6 @@ mod tests {
     fn names_are_words() {
         assert!(is_name("helper"));
         assert!(is_name("_private"));
-        assert!(!is_name("_"));
         assert!(!is_name("operator+"));
         assert!(!is_name(""));
         assert!(!is_name("1abc"));

@@ -4,13 +4,14 @@
 //! see all of a local's uses, so the reference set is complete).
 //!
 //! Kept out, because the source may use them where no reference is
-//! written: names starting with `_` (the languages' "unused on purpose"),
-//! `self` and `this`, names written as a word anywhere else in the
-//! binding's scope (a format string, a macro body); for parameters also
-//! those of a declaration its plugin names an entry point (an
-//! implementation of a trait or interface method, a test, a callback for
-//! foreign code: the signature is not theirs to change) and of a
-//! declaration without a measured body (a trait or interface method).
+//! written: names the plugin's policy says are unused on purpose (a `_`
+//! prefix, a receiver such as Python's `self`), names written as a word
+//! anywhere else in the binding's scope (a format string, a macro body);
+//! for parameters also those of a declaration its plugin names an entry
+//! point (an implementation of a trait or interface method, a test, a
+//! callback for foreign code: the signature is not theirs to change) and of
+//! a declaration without a measured body (an interface member, or one
+//! whose modifiers the policy calls bodiless).
 //!
 //! Variables are medium, parameters low (a parameter may be kept for a
 //! signature's sake).
@@ -23,7 +24,7 @@ use serde_json::{Map, json};
 use super::{Finding, Location, Severity};
 use lingo_analysis::Range;
 use lingo_index::FileEntry;
-use lingo_model::{FileFacts, Local};
+use lingo_model::{FileFacts, LanguagePolicy, Local};
 
 /// The unused locals of `files`: variables (and patterns' bindings), or
 /// parameters.
@@ -31,6 +32,7 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
     let mut findings = Vec::new();
     for file in files {
         let Ok(facts) = file.facts() else { continue };
+        let policy = &file.plugin.info().policy;
         let mut used = vec![false; facts.locals.len()];
         // Computed once per file, so that each parameter costs a lookup.
         let holders = if parameters {
@@ -45,11 +47,11 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
             }
         }
         for (index, local) in facts.locals.iter().enumerate() {
-            if used[index] || !judged(local, parameters) {
+            if used[index] || !judged(local, parameters, policy) {
                 continue;
             }
             let holder = holders.get(index).copied().flatten();
-            if parameters && !parameter_may_go(facts, holder, &measured) {
+            if parameters && !parameter_may_go(facts, holder, &measured, policy) {
                 continue;
             }
             if named_elsewhere(&file.source, local) {
@@ -80,20 +82,27 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
     findings
 }
 
-/// Whether `local` is of the kind asked and may be unused by mistake.
-fn judged(local: &Local, parameters: bool) -> bool {
+/// Whether `local` is of the kind asked and may be unused by mistake (its
+/// name does not say it is unused on purpose).
+fn judged(local: &Local, parameters: bool, policy: &LanguagePolicy) -> bool {
     let is_parameter = local.language_kind == "parameter";
     let binding = matches!(local.language_kind.as_str(), "variable" | "pattern");
     (if parameters { is_parameter } else { binding })
-        && !local.name.starts_with('_')
-        && !matches!(local.name.as_str(), "self" | "this" | "")
+        && !local.name.is_empty()
+        && !policy.unused_locals.matches(&local.name)
 }
 
 /// Whether a parameter's declaration (`holder`, the innermost declaration
 /// around it) may change its signature: it has a measured body, is no
-/// member of an interface or trait and no abstract or external
-/// declaration, and its plugin names it no entry point.
-fn parameter_may_go(facts: &FileFacts, holder: Option<u32>, measured: &HashSet<u32>) -> bool {
+/// member of an interface or trait and has no modifier its policy calls
+/// bodiless (`abstract`, `extern`...), and its plugin names it no entry
+/// point.
+fn parameter_may_go(
+    facts: &FileFacts,
+    holder: Option<u32>,
+    measured: &HashSet<u32>,
+    policy: &LanguagePolicy,
+) -> bool {
     let Some(holder) = holder else { return false };
     let Some(symbol) = facts.symbols.get(holder as usize) else {
         return false;
@@ -105,7 +114,7 @@ fn parameter_may_go(facts: &FileFacts, holder: Option<u32>, measured: &HashSet<u
     let bodiless = symbol
         .modifiers
         .iter()
-        .any(|m| matches!(m.as_str(), "abstract" | "extern" | "declare"));
+        .any(|m| policy.bodiless_modifiers.contains(m));
     let has_body = !in_interface && !bodiless && measured.contains(&holder);
     let entry = facts
         .entry_points

@@ -468,6 +468,37 @@ pub struct LanguagePolicy {
     /// (a Go method value; stated from ABI 0.7.0 on, not assumed before).
     #[serde(default)]
     pub members_share_one_namespace: bool,
+    /// The names that say a parameter or variable is unused on purpose
+    /// (stated from ABI 0.8.0 on; none before).
+    #[serde(default)]
+    pub unused_locals: NameRule,
+    /// The names that say a declaration is unused on purpose (stated from
+    /// ABI 0.8.0 on; none before).
+    #[serde(default)]
+    pub unused_declarations: NameRule,
+    /// The modifiers of a function declared without a body (stated from ABI
+    /// 0.8.0 on; none before).
+    #[serde(default)]
+    pub bodiless_modifiers: Vec<String>,
+}
+
+/// A set of names: those equal to one of `names` and those starting with
+/// one of `prefixes`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameRule {
+    pub names: Vec<String>,
+    pub prefixes: Vec<String>,
+}
+
+impl NameRule {
+    /// Whether `name` is in the set.
+    pub fn matches(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+            || self
+                .prefixes
+                .iter()
+                .any(|prefix| !prefix.is_empty() && name.starts_with(prefix.as_str()))
+    }
 }
 
 fn allowed() -> bool {
@@ -523,29 +554,22 @@ impl PluginInfo {
 }
 
 impl LanguagePolicy {
-    /// The policy of a plugin built against ABI 0.1.0, which cannot state
-    /// one: the host's rules before 0.2.0 (the build and vendor folders of
-    /// every built-in language skipped, bare names may reach members, an
-    /// annotation after the name).
-    pub fn abi_0_1_0() -> Self {
+    /// The policy of a plugin that has not stated one (before its `info()`
+    /// is read): no folders skipped, bare names never members, no
+    /// annotations, no module layout, modules may import each other,
+    /// nothing else assumed.
+    pub fn unstated() -> Self {
         LanguagePolicy {
-            skip_dirs: [
-                "target",
-                "node_modules",
-                "vendor",
-                "bin",
-                "obj",
-                "dist",
-                "build",
-            ]
-            .map(String::from)
-            .to_vec(),
-            bare_names_reach_members: true,
-            type_annotation: TypeAnnotationPosition::AfterName,
+            skip_dirs: Vec::new(),
+            bare_names_reach_members: false,
+            type_annotation: TypeAnnotationPosition::None,
             module_layout: ModuleLayout::Unstated,
             cyclic_imports: true,
             enclosing_modules_visible: false,
             members_share_one_namespace: false,
+            unused_locals: NameRule::default(),
+            unused_declarations: NameRule::default(),
+            bodiless_modifiers: Vec::new(),
         }
     }
 }

@@ -397,6 +397,23 @@ pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Rep
         (&mut info.manifests, "manifest names"),
         (&mut info.capabilities, "capabilities"),
         (&mut info.policy.skip_dirs, "folders to skip"),
+        (
+            &mut info.policy.unused_locals.names,
+            "unused-on-purpose names",
+        ),
+        (
+            &mut info.policy.unused_locals.prefixes,
+            "unused-on-purpose names",
+        ),
+        (
+            &mut info.policy.unused_declarations.names,
+            "unused-on-purpose names",
+        ),
+        (
+            &mut info.policy.unused_declarations.prefixes,
+            "unused-on-purpose names",
+        ),
+        (&mut info.policy.bodiless_modifiers, "bodiless modifiers"),
     ] {
         let before = list.len();
         list.retain(|item| !item.is_empty() && item.len() <= label);
@@ -931,6 +948,38 @@ mod tests {
     }
 
     #[test]
+    fn a_policys_unused_names_drop_empty_and_oversized_entries() {
+        let mut policy = crate::facts::LanguagePolicy::unstated();
+        policy.unused_locals.names = vec![String::new(); 300];
+        policy.unused_locals.prefixes = vec!["x".repeat(100_000), "_".into()];
+        policy.unused_declarations.prefixes = vec![String::new()];
+        policy.bodiless_modifiers = vec!["abstract".into(); 1000];
+        let info = PluginInfo {
+            name: "n".into(),
+            version: "1".into(),
+            abi_version: "0.8.0".into(),
+            languages: Vec::new(),
+            extensions: Vec::new(),
+            manifests: Vec::new(),
+            path_separator: ".".into(),
+            capabilities: Vec::new(),
+            policy,
+        };
+        let (checked, report) = check_info(info, &FactLimits::default());
+        let policy = checked.policy;
+        assert!(policy.unused_locals.names.is_empty());
+        assert_eq!(policy.unused_locals.prefixes, ["_"]);
+        // An empty prefix would make every name unused on purpose.
+        assert!(policy.unused_declarations.prefixes.is_empty());
+        assert!(!policy.unused_declarations.matches("helper"));
+        assert_eq!(policy.bodiless_modifiers.len(), MAX_INFO_LIST);
+        assert!(
+            report.broken.contains_key("unused-on-purpose names"),
+            "{report:?}"
+        );
+    }
+
+    #[test]
     fn plugin_info_lists_and_names_are_capped() {
         let info = PluginInfo {
             name: "n".repeat(1 << 20),
@@ -943,7 +992,7 @@ mod tests {
             manifests: Vec::new(),
             path_separator: "::".into(),
             capabilities: Vec::new(),
-            policy: crate::facts::LanguagePolicy::abi_0_1_0(),
+            policy: crate::facts::LanguagePolicy::unstated(),
         };
         let limits = FactLimits::default();
         let (checked, report) = check_info(info, &limits);

@@ -361,6 +361,9 @@ macro_rules! since_0_2_0_conversions {
                         .map(|c| capability_name(c).to_string())
                         .collect(),
                     policy: model::LanguagePolicy {
+                        unused_locals: unused_names(&i.policy).0,
+                        unused_declarations: unused_names(&i.policy).1,
+                        bodiless_modifiers: bodiless_modifiers(&i.policy),
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
@@ -482,22 +485,26 @@ macro_rules! since_0_5_0_conversions {
     };
 }
 
-/// What a policy before ABI 0.7.0 cannot say: a type may have a field
-/// and a method of one name, so a member of the other kind than the access
-/// asks for is a guess (the host's rule before 0.7.0).
-macro_rules! before_0_7_0_conversions {
+/// What a policy before ABI 0.8.0 cannot say: no name says a binding or a
+/// declaration is unused on purpose, and no modifier marks a declaration
+/// as bodiless.
+macro_rules! before_0_8_0_conversions {
     () => {
-        fn members_share_one_namespace(_policy: &wit::LanguagePolicy) -> bool {
-            false
+        fn unused_names(_policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
+            (model::NameRule::default(), model::NameRule::default())
+        }
+
+        fn bodiless_modifiers(_policy: &wit::LanguagePolicy) -> Vec<String> {
+            Vec::new()
         }
     };
 }
 
-/// `lingo:plugin@0.7.0` (the current ABI).
-pub mod v0_7_0 {
+/// `lingo:plugin@0.8.0` (the current ABI).
+pub mod v0_8_0 {
     use super::Failure;
-    use crate::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_7_0::exports::lingo::plugin::types as wit;
+    use crate::bindings::v0_8_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_8_0::exports::lingo::plugin::types as wit;
     use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
@@ -515,13 +522,28 @@ pub mod v0_7_0 {
     fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
         policy.members_share_one_namespace
     }
+
+    fn unused_names(policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
+        let rule = |rule: &wit::NameRule| model::NameRule {
+            names: rule.names.clone(),
+            prefixes: rule.prefixes.clone(),
+        };
+        (
+            rule(&policy.unused_locals),
+            rule(&policy.unused_declarations),
+        )
+    }
+
+    fn bodiless_modifiers(policy: &wit::LanguagePolicy) -> Vec<String> {
+        policy.bodiless_modifiers.clone()
+    }
 }
 
-/// `lingo:plugin@0.6.0`: a member of the other kind is a guess.
-pub mod v0_6_0 {
+/// `lingo:plugin@0.7.0`: no name is unused on purpose, no modifier bodiless.
+pub mod v0_7_0 {
     use super::Failure;
-    use crate::bindings::v0_6_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_6_0::exports::lingo::plugin::types as wit;
+    use crate::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_7_0::exports::lingo::plugin::types as wit;
     use lingo_model::facts as model;
     use wasmtime::AsContextMut;
     use wasmtime::component::ResourceAny;
@@ -531,9 +553,13 @@ pub mod v0_6_0 {
     since_0_3_0_conversions!();
     since_0_4_0_conversions!();
     since_0_5_0_conversions!();
-    before_0_7_0_conversions!();
+    before_0_8_0_conversions!();
 
     fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
         policy.enclosing_modules_visible
+    }
+
+    fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
+        policy.members_share_one_namespace
     }
 }

@@ -1,24 +1,23 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.6.0: the hostile test plugin, kept
-//! as built in `tests/fixtures/abi-0.6.0/`, with fields and methods not one
-//! namespace), and refuses an older one (0.5.0, kept in
-//! `tests/fixtures/abi-0.5.0/` for that) with a message naming the versions
-//! it supports; the built-in plugins state their own policy, entry points
+//! current ABI and the one before it (0.7.0: the hostile test plugin, kept
+//! as built in `tests/fixtures/abi-0.7.0/`, with no name unused on purpose),
+//! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
+//! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lingo::model::{LanguagePolicy, ModuleLayout, TypeAnnotationPosition};
+use lingo::model::{LanguagePolicy, ModuleLayout, NameRule, TypeAnnotationPosition};
 use lingo::runtime::{ABI_VERSION, Limits, PluginRegistry, RuntimeConfig, SUPPORTED_ABI};
 use lingo::workspace::Workspace;
 
-fn component_0_5_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.5.0/hostile.wasm")
-}
-
 fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
+}
+
+fn component_0_7_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.7.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -46,20 +45,20 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.7.0");
-    assert_eq!(SUPPORTED_ABI, ["0.7.0", "0.6.0"]);
+    assert_eq!(ABI_VERSION, "0.8.0");
+    assert_eq!(SUPPORTED_ABI, ["0.8.0", "0.7.0"]);
 }
 
 #[test]
 fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones() {
-    let registry = registry(vec![component_0_5_0()], true);
+    let registry = registry(vec![component_0_6_0()], true);
     let failures = registry.failures();
     assert_eq!(failures.len(), 1, "{failures:?}");
     let message = &failures[0].message;
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
-        message.contains("built against plugin ABI 0.5.0")
-            && message.contains("supports 0.7.0, 0.6.0"),
+        message.contains("built against plugin ABI 0.6.0")
+            && message.contains("supports 0.8.0, 0.7.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -68,17 +67,21 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_6_0_loads_and_keeps_fields_and_methods_apart() {
-    let registry = registry(vec![component_0_6_0()], false);
+fn a_component_built_against_abi_0_7_0_loads_with_no_name_unused_on_purpose() {
+    let registry = registry(vec![component_0_7_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.6.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.6.0");
-    // Its policy can say whether enclosing modules are in scope...
-    assert!(!plugin.info().policy.enclosing_modules_visible);
-    // ...but not whether fields and methods share a namespace: not assumed.
+        .expect("the 0.7.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.7.0");
+    // Its policy can say whether fields and methods share a namespace...
     assert!(!plugin.info().policy.members_share_one_namespace);
+    // ...but not which names are unused on purpose, nor which modifiers
+    // mark a bodiless declaration: none assumed.
+    let policy = &plugin.info().policy;
+    assert_eq!(policy.unused_locals, NameRule::default());
+    assert_eq!(policy.unused_declarations, NameRule::default());
+    assert!(policy.bodiless_modifiers.is_empty());
     let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
     assert_eq!(tokens.len(), 5);
 }
@@ -222,30 +225,81 @@ fn built_in_plugins_state_their_policy() {
         assert_eq!(plugin.info().abi_version, ABI_VERSION, "{file}");
         plugin.info().policy.clone()
     };
-    let expect = |skip: &[&str], bare: bool, annotation, module_layout| LanguagePolicy {
-        skip_dirs: skip.iter().map(|s| s.to_string()).collect(),
-        bare_names_reach_members: bare,
-        type_annotation: annotation,
-        cyclic_imports: module_layout != FolderPerModule,
-        enclosing_modules_visible: module_layout == DeclaredInText,
-        // Every built-in language but Rust (the one whose files are modules
-        // once declared) gives a type's fields and methods one namespace.
-        members_share_one_namespace: module_layout != DeclaredFilePerModule,
-        module_layout,
+    let rule = |names: &[&str], prefixes: &[&str]| NameRule {
+        names: names.iter().map(|s| s.to_string()).collect(),
+        prefixes: prefixes.iter().map(|s| s.to_string()).collect(),
     };
+    let unused = |policy: &LanguagePolicy| {
+        (
+            policy.unused_locals.clone(),
+            policy.unused_declarations.clone(),
+            policy.bodiless_modifiers.clone(),
+        )
+    };
+    let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // What each language calls unused on purpose, and its bodiless modifiers.
+    for (file, locals, declarations, bodiless) in [
+        ("a.rs", rule(&[], &["_"]), rule(&[], &["_"]), strings(&[])),
+        (
+            "a.go",
+            rule(&["_"], &["_"]),
+            rule(&["_"], &[]),
+            strings(&[]),
+        ),
+        (
+            "a.ts",
+            rule(&["this"], &["_"]),
+            rule(&[], &[]),
+            strings(&["abstract", "declare"]),
+        ),
+        (
+            "a.cs",
+            rule(&["_"], &["_"]),
+            rule(&[], &[]),
+            strings(&["abstract", "extern"]),
+        ),
+        (
+            "a.py",
+            rule(&["self", "cls"], &["_"]),
+            rule(&["_"], &[]),
+            strings(&[]),
+        ),
+    ] {
+        assert_eq!(
+            unused(&policy(file)),
+            (locals, declarations, bodiless),
+            "{file}"
+        );
+    }
+    let expect =
+        |file: &str, skip: &[&str], bare: bool, annotation, module_layout| LanguagePolicy {
+            skip_dirs: skip.iter().map(|s| s.to_string()).collect(),
+            bare_names_reach_members: bare,
+            type_annotation: annotation,
+            cyclic_imports: module_layout != FolderPerModule,
+            enclosing_modules_visible: module_layout == DeclaredInText,
+            // Every built-in language but Rust (the one whose files are modules
+            // once declared) gives a type's fields and methods one namespace.
+            members_share_one_namespace: module_layout != DeclaredFilePerModule,
+            module_layout,
+            unused_locals: policy(file).unused_locals,
+            unused_declarations: policy(file).unused_declarations,
+            bodiless_modifiers: policy(file).bodiless_modifiers,
+        };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};
     assert_eq!(
         policy("a.rs"),
-        expect(&["target"], false, AfterName, DeclaredFilePerModule)
+        expect("a.rs", &["target"], false, AfterName, DeclaredFilePerModule)
     );
     assert_eq!(
         policy("a.go"),
-        expect(&["vendor"], false, AfterName, FolderPerModule)
+        expect("a.go", &["vendor"], false, AfterName, FolderPerModule)
     );
     assert_eq!(
         policy("a.ts"),
         expect(
+            "a.ts",
             &["node_modules", "dist", "build"],
             false,
             AfterName,
@@ -254,11 +308,12 @@ fn built_in_plugins_state_their_policy() {
     );
     assert_eq!(
         policy("a.cs"),
-        expect(&["bin", "obj"], true, BeforeName, DeclaredInText)
+        expect("a.cs", &["bin", "obj"], true, BeforeName, DeclaredInText)
     );
     assert_eq!(
         policy("a.py"),
         expect(
+            "a.py",
             &["__pycache__", "venv", "site-packages", "build", "dist"],
             false,
             AfterName,

@@ -154,6 +154,16 @@ impl Language for CSharp {
             enclosing_modules_visible: true,
             // A C# type cannot have a field and a method of one name.
             members_share_one_namespace: true,
+            // `_` discards; abstract and extern methods have no body here.
+            unused_locals: lingo_plugin_sdk::types::NameRule {
+                names: vec!["_".into()],
+                prefixes: vec!["_".into()],
+            },
+            unused_declarations: lingo_plugin_sdk::types::NameRule {
+                names: vec![],
+                prefixes: vec![],
+            },
+            bodiless_modifiers: vec!["abstract".into(), "extern".into()],
         }
     }
 

@@ -137,6 +137,16 @@ impl Language for Go {
             // A Go type cannot have a field and a method of one name, and
             // `t.Method` read without a call is a method value.
             members_share_one_namespace: true,
+            // The blank identifier; `var _ = x` declares nothing to use.
+            unused_locals: lingo_plugin_sdk::types::NameRule {
+                names: vec!["_".into()],
+                prefixes: vec!["_".into()],
+            },
+            unused_declarations: lingo_plugin_sdk::types::NameRule {
+                names: vec!["_".into()],
+                prefixes: vec![],
+            },
+            bodiless_modifiers: vec![],
         }
     }
 

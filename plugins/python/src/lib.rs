@@ -116,6 +116,17 @@ impl Language for Python {
             // Attributes and methods share the class's namespace: `self.m`
             // read without a call is a bound method.
             members_share_one_namespace: true,
+            // `_`-names are unused by convention; `self` and `cls` are the
+            // receiver a method is handed.
+            unused_locals: lingo_plugin_sdk::types::NameRule {
+                names: vec!["self".into(), "cls".into()],
+                prefixes: vec!["_".into()],
+            },
+            unused_declarations: lingo_plugin_sdk::types::NameRule {
+                names: vec!["_".into()],
+                prefixes: vec![],
+            },
+            bodiless_modifiers: vec![],
         }
     }
 

@@ -127,6 +127,16 @@ impl Language for Rust {
             enclosing_modules_visible: false,
             // A struct may have a field `len` and a method `len()`.
             members_share_one_namespace: false,
+            // `_x` is unused on purpose; rustc does not report `_`-prefixed items.
+            unused_locals: lingo_plugin_sdk::types::NameRule {
+                names: vec![],
+                prefixes: vec!["_".into()],
+            },
+            unused_declarations: lingo_plugin_sdk::types::NameRule {
+                names: vec![],
+                prefixes: vec!["_".into()],
+            },
+            bodiless_modifiers: vec![],
         }
     }
 

@@ -236,6 +236,17 @@ impl Language for TypeScript {
             // A class member name is one member; `this.m` read without a
             // call is the method as a value.
             members_share_one_namespace: true,
+            // tsc leaves `_`-prefixed parameters alone; `this` is a parameter a
+            // function declares for its type only.
+            unused_locals: lingo_plugin_sdk::types::NameRule {
+                names: vec!["this".into()],
+                prefixes: vec!["_".into()],
+            },
+            unused_declarations: lingo_plugin_sdk::types::NameRule {
+                names: vec![],
+                prefixes: vec![],
+            },
+            bodiless_modifiers: vec!["abstract".into(), "declare".into()],
         }
     }
 

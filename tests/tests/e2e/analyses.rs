@@ -1479,6 +1479,67 @@ async fn unused_variables_and_parameters_are_found() {
     server.stop().await;
 }
 
+/// What says "unused on purpose" comes from each language's policy: a
+/// Python method's `self` and a classmethod's `cls` are the receiver, a
+/// TypeScript `abstract` or `declare` signature has no body to use its
+/// parameters, a Rust `_`-prefixed item is one rustc leaves alone; the
+/// parameters that are unused by mistake are still found.
+#[tokio::test]
+async fn unused_on_purpose_is_each_languages_own_rule() {
+    let scratch = Scratch::new("analyses-unused-policy");
+    scratch.write(
+        "py/shapes.py",
+        "class Shape:\n    def area(self, scale):\n        return 1\n\n    @classmethod\n    def unit(cls, size):\n        return size\n",
+    );
+    scratch.write(
+        "web/shape.ts",
+        "export abstract class Shape {\n  abstract area(scale: number): number;\n  grow(step: number): number {\n    return 1;\n  }\n}\ndeclare function measure(unit: string): number;\nexport const m = measure;\n",
+    );
+    scratch.write(
+        "Cargo.toml",
+        "[package]\nname = \"quiet\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "src/lib.rs",
+        "fn _kept_for_later() {}\n\nfn forgotten() {}\n\npub fn used() {}\n",
+    );
+    let server = McpServer::start(scratch.path(), &[])
+        .await
+        .expect("start lingo");
+    let parameters = server
+        .call("analyze_dead_code", json!({ "kind": "unused_parameters" }))
+        .await
+        .ok();
+    let mut names: Vec<String> = parameters["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["location"]["file_path"].as_str().unwrap_or("?"),
+                f["message"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "py/shapes.py parameter `scale` is never used",
+            "web/shape.ts parameter `step` is never used",
+        ],
+        "{parameters:#}"
+    );
+    let symbols = server.call("analyze_dead_code", json!({})).await.ok();
+    assert_eq!(
+        findings(&symbols),
+        ["unused_symbol medium forgotten"],
+        "{symbols:#}"
+    );
+    server.stop().await;
+}
+
 /// `analyze_quality` smells and readability on Rust written for them.
 #[tokio::test]
 async fn smells_and_readability_are_found() {

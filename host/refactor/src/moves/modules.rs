@@ -34,7 +34,7 @@ impl Modules {
             let source_module = declared_module(facts, index);
             let target_module = match &request.target_module {
                 Some(name) => ModuleIdentity {
-                    path: namespace_name(name)?,
+                    path: namespace_name(name, &source.plugin.info().path_separator)?,
                     crate_or_package: source_module
                         .as_ref()
                         .and_then(|m| m.crate_or_package.clone()),
@@ -133,8 +133,8 @@ pub(super) fn declared_module(facts: &FileFacts, index: usize) -> Option<ModuleI
 }
 
 /// A namespace name as the request wrote it, checked: identifiers joined
-/// by `.` (or `::`), normalized to `.`.
-pub(super) fn namespace_name(name: &str) -> Result<String, RefactorError> {
+/// by `.` (or by the language's own `separator`), normalized to `.`.
+pub(super) fn namespace_name(name: &str, separator: &str) -> Result<String, RefactorError> {
     let invalid = |reason: &str| RefactorError::InvalidNamespace {
         namespace: name.to_string(),
         reason: reason.to_string(),
@@ -143,8 +143,8 @@ pub(super) fn namespace_name(name: &str) -> Result<String, RefactorError> {
     if trimmed.is_empty() {
         return Err(invalid("it is empty"));
     }
-    let segments: Vec<&str> = if trimmed.contains("::") {
-        trimmed.split("::").collect()
+    let segments: Vec<&str> = if !separator.is_empty() && trimmed.contains(separator) {
+        trimmed.split(separator).collect()
     } else {
         trimmed.split('.').collect()
     };

@@ -56,7 +56,7 @@ pub(super) fn module_binding(
         .find(|i| i.module_path == specifier && i.kind == ImportKind::Namespace)
         .and_then(|i| i.names.first())
         .map(|n| n.local_name().to_string())
-        .filter(|binding| !binding.is_empty() && binding != "_" && binding != "."))
+        .filter(|binding| !binding.is_empty()))
 }
 
 impl Needs {

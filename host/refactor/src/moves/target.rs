@@ -168,7 +168,7 @@ pub(super) fn namespace_folder_file(
     let old = declared_module(facts, index)
         .map(|m| m.path)
         .unwrap_or_default();
-    let new = namespace_name(module)?;
+    let new = namespace_name(module, &source.plugin.info().path_separator)?;
     let old_parts: Vec<&str> = old.split('.').filter(|p| !p.is_empty()).collect();
     let new_parts: Vec<&str> = new.split('.').collect();
     let common = old_parts

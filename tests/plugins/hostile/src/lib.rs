@@ -34,9 +34,9 @@ use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin,
 use lingo_plugin_sdk::types::{
     Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
     EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
-    Local, Manifest, ModuleIdentity, ModuleLayout, PluginError, PluginInfo, Position, Receiver,
-    Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit, Token,
-    TokenKind, TypeAnnotationPosition, Visibility,
+    Local, Manifest, ModuleIdentity, ModuleLayout, NameRule, PluginError, PluginInfo, Position,
+    Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit,
+    Token, TokenKind, TypeAnnotationPosition, Visibility,
 };
 
 struct Hostile;
@@ -578,6 +578,15 @@ impl plugin::Guest for Hostile {
                 cyclic_imports: true,
                 enclosing_modules_visible: false,
                 members_share_one_namespace: false,
+                unused_locals: NameRule {
+                    names: vec![String::new(); 300],
+                    prefixes: vec!["x".repeat(100_000)],
+                },
+                unused_declarations: NameRule {
+                    names: Vec::new(),
+                    prefixes: vec![String::new()],
+                },
+                bodiless_modifiers: vec!["abstract".into(); 1000],
             },
         }
     }
