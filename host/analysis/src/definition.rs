@@ -1,6 +1,7 @@
 //! `definition`: where the name at a position (or a named symbol) is
 //! declared, with how it was resolved and how certain that is.
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
 
 use super::target::{nothing_at, offset_in};
@@ -13,7 +14,7 @@ const MAX_DEFINITIONS: usize = 100;
 
 /// What was asked: the symbol name, or the position (with the name and
 /// kind of the reference found there).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct DefinitionQuery {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
@@ -26,11 +27,12 @@ pub struct DefinitionQuery {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(rename = "referenceKind", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub reference_kind: Option<ReferenceKind>,
 }
 
 /// One declaration a name may mean.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DefinitionSite {
     pub file_path: String,
     pub range: Range,
@@ -42,11 +44,12 @@ pub struct DefinitionSite {
     #[serde(flatten)]
     pub declared: Option<Declared>,
     pub resolution: Resolution,
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 
 /// What a declaration (not a local) adds to a [`DefinitionSite`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Declared {
     /// The container's name as the plugin reported it.
     pub container: Option<String>,
@@ -58,17 +61,24 @@ pub struct Declared {
 }
 
 /// The answer of [`Analysis::definition`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Definitions {
     pub query: DefinitionQuery,
     /// At most [`MAX_DEFINITIONS`].
     pub definitions: Vec<DefinitionSite>,
     /// The most certain resolution; `unresolved` when there is none.
     #[serde(serialize_with = "or_unresolved")]
+    #[schemars(schema_with = "resolution_or_unresolved")]
     pub resolution: Option<Resolution>,
     pub total: usize,
     pub truncated: bool,
     pub generation: u64,
+}
+
+/// The schema [`or_unresolved`] writes.
+fn resolution_or_unresolved(generator: &mut SchemaGenerator) -> Schema {
+    let resolution = generator.subschema_for::<Resolution>();
+    json_schema!({ "anyOf": [resolution, { "const": "unresolved" }] })
 }
 
 fn or_unresolved<S: Serializer>(

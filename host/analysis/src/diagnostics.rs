@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::view::Range;
@@ -10,12 +11,13 @@ use lingo_index::FileEntry;
 use lingo_model::Severity;
 
 /// One syntax error.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DiagnosticView {
     pub file_path: String,
     pub range: Range,
     /// 1-based.
     pub line: u32,
+    #[schemars(with = "String")]
     pub severity: Severity,
     pub code: String,
     /// Always `syntax`.
@@ -24,7 +26,7 @@ pub struct DiagnosticView {
 }
 
 /// A file its plugin could not analyse, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct UnanalyzedFile {
     pub file_path: String,
     pub code: &'static str,

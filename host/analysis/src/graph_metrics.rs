@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Analysis;
@@ -27,7 +28,7 @@ const MAX_ITERATIONS: usize = 200;
 const TOLERANCE: f64 = 1e-10;
 
 /// Which graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum GraphLevel {
     Files,
@@ -48,7 +49,7 @@ pub struct MetricsWanted {
 }
 
 /// One node's metrics (those not asked for are absent).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NodeMetrics {
     pub name: String,
     pub in_degree: usize,
@@ -64,7 +65,7 @@ pub struct NodeMetrics {
 }
 
 /// Connected components.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Components {
     pub weakly_connected: usize,
     pub largest_weakly_connected: usize,
@@ -74,7 +75,7 @@ pub struct Components {
 }
 
 /// The metrics of one graph.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GraphMetrics {
     pub level: GraphLevel,
     pub nodes: usize,
@@ -293,7 +294,7 @@ impl Analysis {
 }
 
 /// A file's coupling to the other files.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Coupling {
     /// Files it holds a certain reference into.
     pub depends_on: usize,

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use petgraph::Direction;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::references::Completeness;
@@ -19,7 +20,7 @@ pub const MAX_DEPTH: usize = 5;
 const MAX_CALLS: usize = 500;
 
 /// Callers, callees or both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CallDirection {
     Incoming,
@@ -38,14 +39,14 @@ impl CallDirection {
 }
 
 /// Where a call is written.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CallSite {
     pub file_path: String,
     pub range: Range,
 }
 
 /// The other end of a call: a declaration, or a file's top-level code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum CallEnd {
     Symbol(SymbolView),
@@ -60,11 +61,12 @@ pub enum CallEnd {
 /// The calls between the subject (or a node below it) and one other node
 /// that were resolved alike: a call site resolved for certain and one
 /// only guessed are two `Call`s, so no guess reads as certain.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Call {
     /// How the call sites were resolved.
     pub resolution: Resolution,
     /// Their confidence.
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
     pub call_sites: Vec<CallSite>,
     /// The caller (in the incoming tree).
@@ -85,7 +87,7 @@ pub struct Call {
 /// the list may be missing, and those to names nothing in the workspace
 /// declares (library or built-in code, which a workspace's call graph
 /// never holds).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OutgoingCompleteness {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unresolved_calls: Option<usize>,
@@ -103,7 +105,7 @@ pub struct OutgoingCompleteness {
 }
 
 /// The answer of [`Analysis::call_hierarchy`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CallHierarchy {
     pub item: SymbolView,
     pub direction: CallDirection,

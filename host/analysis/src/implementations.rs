@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use petgraph::Direction;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::view::{SiteView, SymbolView, rounded};
@@ -12,7 +13,7 @@ use lingo_resolve::Resolution;
 use lingo_resolve::graph::{EdgeKind, Node};
 
 /// One implementation (or subclass).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Implementation {
     #[serde(flatten)]
     pub symbol: SymbolView,
@@ -21,6 +22,7 @@ pub struct Implementation {
     /// 1 for a direct implementation, 2 for one of those's, ...
     pub depth: usize,
     pub resolution: Resolution,
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
     /// Where the base list names the type.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -28,7 +30,7 @@ pub struct Implementation {
 }
 
 /// What the list of implementations may be missing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ImplementationsCompleteness {
     pub name_only: usize,
     pub complete: bool,
@@ -39,7 +41,7 @@ pub struct ImplementationsCompleteness {
 }
 
 /// The answer of [`Analysis::implementations`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Implementations {
     pub symbol: SymbolView,
     /// Nearest first, then by place.

@@ -3,12 +3,13 @@
 //! plugin. Each `completeness` of an answer carries it.
 
 use lingo_resolve::Resolved;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Analysis;
 
 /// Why an answer that depends on resolution is not complete.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Incompleteness {
     pub unanalyzed_files: usize,

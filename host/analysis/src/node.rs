@@ -3,6 +3,7 @@
 //! optionally with bodies collapsed and context lines around it
 //! (`node_source`, named by a chunk id or a target).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::target::offset_in;
@@ -16,7 +17,7 @@ use lingo_resolve::SymbolRef;
 const MAX_NODE_CONTENT: usize = 2000;
 
 /// The innermost named syntax node at a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SyntaxNodeView {
     /// The grammar's node kind.
@@ -38,7 +39,7 @@ pub struct SyntaxNodeView {
 }
 
 /// A named node around the innermost one.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AncestorView {
     #[serde(rename = "type")]
@@ -48,7 +49,7 @@ pub struct AncestorView {
 }
 
 /// The innermost declaration around a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnclosingSymbol {
     pub name: String,
@@ -61,7 +62,7 @@ pub struct EnclosingSymbol {
 }
 
 /// The answer of [`node_at`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeAt {
     pub file_path: String,
@@ -170,7 +171,7 @@ pub fn node_at(
 }
 
 /// The answer of [`Analysis::declaration_source`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSource {
     /// Whole lines: the declaration from its line's start, with context.

@@ -1,6 +1,7 @@
 //! `outline`: the hierarchical structure of one file (codetextor-api.md),
 //! within a byte budget and a nesting depth.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::AnalysisError;
@@ -9,7 +10,7 @@ use lingo_index::FileEntry;
 use lingo_model::{FileFacts, Visibility};
 
 /// One declaration of an outline, with the ones nested in it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutlineNode {
     #[serde(rename = "type")]
@@ -19,6 +20,7 @@ pub struct OutlineNode {
     /// 1-based.
     pub line: u64,
     pub end_line: u64,
+    #[schemars(with = "String")]
     pub visibility: Visibility,
     pub chunk_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,7 +39,7 @@ pub struct OutlineNode {
 }
 
 /// The outline of one file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Outline {
     pub file_path: String,

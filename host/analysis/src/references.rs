@@ -2,6 +2,7 @@
 //! resolved and what the list may be missing.
 
 use petgraph::Direction;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::view::{ReferenceSite, SiteView, SubjectView};
@@ -16,7 +17,7 @@ const MAX_MISSED_SHOWN: usize = 10;
 /// How complete a list of references is: certain and name-only counts,
 /// and the same-named references nothing resolved (which may be uses the
 /// list lacks).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Completeness {
     pub resolved: usize,
     pub name_only: usize,
@@ -50,7 +51,7 @@ impl Completeness {
 }
 
 /// The answer of [`Analysis::references`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct References {
     pub symbol: SubjectView,
     /// By file, then position.
@@ -60,7 +61,7 @@ pub struct References {
 }
 
 /// One entry of a reference list that may start with the declaration.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ReferenceItem {
     Declaration(DeclarationItem),
@@ -68,11 +69,12 @@ pub enum ReferenceItem {
 }
 
 /// The declaration listed first among its references (`kind: declaration`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DeclarationItem {
     #[serde(flatten)]
     pub view: SubjectView,
     pub resolution: Resolution,
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 

@@ -2,6 +2,7 @@
 //! first.
 
 use regex::{Regex, RegexBuilder};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Analysis, AnalysisError};
@@ -22,7 +23,7 @@ pub struct SymbolSearch {
 }
 
 /// One declaration found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchHit {
     pub name: String,

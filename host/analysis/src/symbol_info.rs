@@ -3,6 +3,7 @@
 //! how much of the workspace depends on it.
 
 use petgraph::Direction;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
 use super::view::SubjectView;
@@ -15,7 +16,7 @@ use lingo_resolve::graph::{EdgeKind, Node};
 const MAX_MEMBERS: usize = 200;
 
 /// Certain and name-only counts of one kind of edge.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 pub struct Tally {
     pub certain: usize,
     pub name_only: usize,
@@ -32,7 +33,7 @@ impl Tally {
 }
 
 /// A member of a type, briefly.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Member {
     pub name: String,
     pub kind: &'static str,
@@ -41,14 +42,16 @@ pub struct Member {
 }
 
 /// What a declaration (not a local) adds to [`SymbolInfo`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolDetails {
     pub doc: Option<String>,
+    #[schemars(with = "String")]
     pub visibility: Visibility,
     pub modifiers: Vec<String>,
     /// The module of its file.
     pub module: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "metrics_schema")]
     pub metrics: Option<FunctionMetrics>,
     /// At most [`MAX_MEMBERS`].
     pub members: Vec<Member>,
@@ -59,8 +62,13 @@ pub struct SymbolDetails {
     pub implementations: Tally,
 }
 
+/// The schema of [`SymbolDetails::metrics`] (the model's type, as it is).
+fn metrics_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": "object" })
+}
+
 /// The answer of [`Analysis::symbol_info`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolInfo {
     #[serde(flatten)]
     pub subject: SubjectView,

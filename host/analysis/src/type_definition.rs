@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::view::{Range, SubjectView, SymbolView};
@@ -17,7 +18,7 @@ use lingo_model::{
 use lingo_resolve::{Resolution, SymbolRef};
 
 /// The declaration of a type.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TypeDefinition {
     #[serde(flatten)]
     pub symbol: SymbolView,
@@ -26,18 +27,19 @@ pub struct TypeDefinition {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written_as: Option<String>,
     pub resolution: Resolution,
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 
 /// A written type that resolved to no declaration of the workspace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct UnresolvedType {
     pub name: String,
     pub range: Range,
 }
 
 /// The answer of [`Analysis::type_definition`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TypeDefinitions {
     pub symbol: SubjectView,
     pub type_definitions: Vec<TypeDefinition>,

@@ -1,6 +1,7 @@
 //! The plain views of declarations, locals and reference sites the queries
 //! return (snake_case, zero-based LSP ranges, as typemill-api.md).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::target::Subject;
@@ -13,14 +14,14 @@ use lingo_resolve::{Resolution, SymbolRef, SymbolTable};
 const MAX_LINE_TEXT: usize = 200;
 
 /// A zero-based line and UTF-16 character.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 pub struct RangePoint {
     pub line: u32,
     pub character: u32,
 }
 
 /// `{ "start": {line, character}, "end": {...} }`, zero-based.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Range {
     pub start: RangePoint,
     pub end: RangePoint,
@@ -42,7 +43,7 @@ impl From<&Span> for Range {
 }
 
 /// A declaration: name, kind, location, container and signature.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolView {
     pub name: String,
     pub kind: &'static str,
@@ -81,7 +82,7 @@ impl SymbolView {
 }
 
 /// A local binding: only visible inside its scope.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct LocalView {
     pub name: String,
     /// Always `variable`.
@@ -96,7 +97,7 @@ pub struct LocalView {
 }
 
 /// A declaration or a local.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum SubjectView {
     Symbol(SymbolView),
@@ -158,10 +159,11 @@ impl SubjectView {
 
 /// A reference written in the source: where, what kind, from which
 /// declaration, and the line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SiteView {
     pub file_path: String,
     pub range: Range,
+    #[schemars(with = "String")]
     pub kind: ReferenceKind,
     /// `Type.name` of the declaration the reference is written in,
     /// qualified by the types around it but not by its namespaces or
@@ -207,11 +209,12 @@ impl SiteView {
 }
 
 /// A reference site of a declaration, with how it was resolved.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ReferenceSite {
     #[serde(flatten)]
     pub site: SiteView,
     pub resolution: Resolution,
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::history::{self, History, HistoryError};
@@ -18,7 +19,7 @@ use lingo_index::FileEntry;
 use lingo_refactor::plan::{now_seconds, rfc3339};
 
 /// One file's churn.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileChurn {
     pub file_path: String,
     pub commits: u32,
@@ -36,7 +37,7 @@ pub struct FileChurn {
 }
 
 /// Totals over the period.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChurnSummary {
     /// Commits in the period (merges not counted), whatever they changed.
     pub commits: usize,
@@ -49,7 +50,7 @@ pub struct ChurnSummary {
 }
 
 /// The answer, before paging.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChurnReport {
     pub period_days: u32,
     /// The start of the period, RFC 3339.

@@ -15,6 +15,7 @@
 //! | `TODO`, `TBD` | requirement | low |
 //! | `OPTIMIZE`, `SLOW` | performance | low |
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::LexedFiles;
@@ -41,7 +42,7 @@ const MARKERS: &[(&str, &str, Severity)] = &[
 const MAX_ITEMS: usize = 10_000;
 
 /// One marker in a comment.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DebtItem {
     pub file_path: String,
     /// 1-based.
@@ -54,7 +55,7 @@ pub struct DebtItem {
 }
 
 /// The markers found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Debt {
     pub total: usize,
     pub high: usize,

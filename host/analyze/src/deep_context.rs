@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -67,7 +68,7 @@ pub struct DeepRequest {
 }
 
 /// One analysis's duration.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Timing {
     pub analysis: &'static str,
     pub milliseconds: u128,
@@ -76,7 +77,7 @@ pub struct Timing {
 /// How an hour figure was reached: always by a formula over the findings
 /// (complexity over 10, duplicated lines, debt markers, dead code), never
 /// measured.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Estimate {
     #[default]
@@ -84,7 +85,7 @@ pub enum Estimate {
 }
 
 /// The quality scorecard.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Scorecard {
     pub overall_health: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,7 +100,7 @@ pub struct Scorecard {
 }
 
 /// A folder or file of the annotated tree.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct TreeNode {
     pub name: String,
     pub files: usize,
@@ -113,7 +114,7 @@ pub struct TreeNode {
 }
 
 /// A file to look at first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Hotspot {
     pub file_path: String,
     pub composite_score: f64,
@@ -126,7 +127,7 @@ pub struct Hotspot {
 }
 
 /// What to do, derived from the analyses.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Recommendation {
     pub title: String,
     pub description: String,
@@ -141,7 +142,7 @@ pub struct Recommendation {
 }
 
 /// The whole answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DeepContext {
     pub generated_at: String,
     pub analyses_run: Vec<&'static str>,

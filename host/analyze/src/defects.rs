@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{DuplicatesRequest, duplicates};
@@ -40,7 +41,7 @@ pub const WEIGHTS: [(&str, f64); 4] = [
 pub const CHURN_DAYS: u32 = 90;
 
 /// One factor of a file's score.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Factor {
     pub name: &'static str,
     /// What was measured, in its own unit.
@@ -56,7 +57,7 @@ pub struct Factor {
 }
 
 /// One file's score.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileDefect {
     pub file_path: String,
     /// 0-1.
@@ -69,7 +70,7 @@ pub struct FileDefect {
 }
 
 /// Totals.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DefectSummary {
     pub files_analyzed: usize,
     /// Files at `min_confidence` or above, which the list holds.
@@ -81,7 +82,7 @@ pub struct DefectSummary {
 }
 
 /// The answer, before paging.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DefectReport {
     pub summary: DefectSummary,
     pub files: Vec<FileDefect>,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use lingo_analysis::clones::{self, CloneKind, CloneOptions, TokenFile};
@@ -72,7 +73,7 @@ impl Default for DuplicatesRequest {
 }
 
 /// One place of a clone group (lines 1-based, inclusive).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Fragment {
     pub file_path: String,
     pub start_line: u32,
@@ -81,7 +82,7 @@ pub struct Fragment {
 }
 
 /// Places holding the same code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CloneGroup {
     /// 1-based, in the order of the whole list (largest first).
     pub id: usize,
@@ -98,7 +99,7 @@ pub struct CloneGroup {
 }
 
 /// One file's share of duplicated lines.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileDuplication {
     pub file_path: String,
     pub duplicated_lines: u32,
@@ -107,7 +108,7 @@ pub struct FileDuplication {
 }
 
 /// Totals over the scope.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DuplicatesSummary {
     pub files_analyzed: usize,
     pub files_with_clones: usize,
@@ -120,7 +121,7 @@ pub struct DuplicatesSummary {
 }
 
 /// The settings used.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DuplicatesSettings {
     pub detection_type: &'static str,
     pub min_tokens: usize,
@@ -129,14 +130,14 @@ pub struct DuplicatesSettings {
 }
 
 /// A file lingo could not read tokens of, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Unread {
     pub file_path: String,
     pub reason: String,
 }
 
 /// The whole answer, before paging.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DuplicatesReport {
     pub summary: DuplicatesSummary,
     pub groups: Vec<CloneGroup>,

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::coverage::CoverageReport;
@@ -77,7 +78,7 @@ impl Default for GateRequest {
 }
 
 /// How a check ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Passed,
@@ -86,7 +87,7 @@ pub enum Status {
 }
 
 /// One check of the gate.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Check {
     pub name: &'static str,
     pub status: Status,
@@ -98,7 +99,7 @@ pub struct Check {
 }
 
 /// One place over a threshold.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Violation {
     pub check: &'static str,
     pub file_path: String,
@@ -110,7 +111,7 @@ pub struct Violation {
 }
 
 /// The gate's verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GateResult {
     /// No check failed (skipped ones do not count either way).
     pub passed: bool,

@@ -37,6 +37,7 @@ mod unused_locals;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -47,7 +48,10 @@ pub use churn::{ChurnReport, churn};
 pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use debt::{Debt, DebtItem, debt};
-pub use deep_context::{DEEP_ANALYSES, DeepContext, DeepRequest, deep_context};
+pub use deep_context::{
+    DEEP_ANALYSES, DeepContext, DeepRequest, Hotspot, Recommendation, Scorecard, Timing,
+    deep_context,
+};
 pub use defects::{DefectReport, churn_history, defect_probability, defect_probability_of};
 pub use dependencies::{DEPENDENCY_KINDS, DependencyThresholds, dependencies, graph_export};
 pub use documentation::{DOCUMENTATION_KINDS, documentation};
@@ -64,7 +68,7 @@ pub use structure::{STRUCTURE_KINDS, StructureOptions, structure};
 pub use tested::{TEST_KINDS, tests};
 
 /// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     High,
@@ -85,7 +89,7 @@ impl Severity {
 }
 
 /// Which files an analysis reads (typemill's Scope).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Scope {
     #[serde(rename = "type")]
     pub kind: ScopeKind,
@@ -98,7 +102,7 @@ pub struct Scope {
 }
 
 /// The kinds of scope served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ScopeKind {
     Workspace,
@@ -160,14 +164,14 @@ fn globs(patterns: &[String]) -> Result<globset::GlobSet, ScopeError> {
 }
 
 /// Where a finding is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Location {
     pub file_path: String,
     pub range: Range,
 }
 
 /// The declaration a finding is about (typemill's SymbolIdentifier).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolIdentifier {
     pub symbol: String,
     /// The LSP kind, lowercase.
@@ -176,7 +180,7 @@ pub struct SymbolIdentifier {
 }
 
 /// A lingo refactoring tool call that acts on a finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RefactorCall {
     /// The tool's name.
     pub command: &'static str,
@@ -184,7 +188,7 @@ pub struct RefactorCall {
 }
 
 /// What to do about a finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Suggestion {
     pub action: &'static str,
     pub description: String,
@@ -196,7 +200,7 @@ pub struct Suggestion {
 }
 
 /// One finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Finding {
     /// Stable within the result: `<kind>-<n>` in the order of the whole list.
     pub id: String,
@@ -211,20 +215,30 @@ pub struct Finding {
 }
 
 /// The counts of a result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Summary {
     pub total_findings: usize,
     pub returned_findings: usize,
     pub has_more: bool,
     /// Every severity, zero included.
+    #[schemars(with = "BySeverity")]
     pub by_severity: BTreeMap<&'static str, usize>,
     pub files_analyzed: usize,
     pub symbols_analyzed: usize,
     pub analysis_time_ms: u128,
 }
 
+/// The schema of [`Summary::by_severity`]: a count for every severity.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct BySeverity {
+    high: usize,
+    medium: usize,
+    low: usize,
+}
+
 /// What was asked and with which thresholds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Metadata {
     pub category: &'static str,
     pub kind: String,
@@ -239,10 +253,13 @@ pub struct Metadata {
     /// What the analysis could not see, when anything.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub incomplete_reasons: Vec<String>,
+    /// The graph exported (`analyze_dependencies` with `format: graph`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<Value>,
 }
 
 /// typemill's AnalysisResult.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AnalysisResult {
     pub findings: Vec<Finding>,
     pub summary: Summary,
@@ -318,6 +335,7 @@ pub fn result(
             thresholds: found.thresholds,
             generation: analysis.generation(),
             incomplete_reasons: found.incomplete_reasons,
+            graph: None,
         },
     }
 }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use petgraph::Direction;
 use petgraph::graph::NodeIndex;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use lingo_analysis::{Analysis, GraphLevel};
@@ -25,14 +26,14 @@ use lingo_model::budget::Exhausted;
 const MAX_LISTED: usize = 200;
 
 /// A file on the other side of an edge, and how many references cross.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Crossing {
     pub file_path: String,
     pub references: u32,
 }
 
 /// An import that resolves to no module of the workspace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct External {
     /// As written.
     pub module_path: String,
@@ -41,7 +42,7 @@ pub struct External {
 }
 
 /// The answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ModuleDependencies {
     pub path: String,
     pub files: Vec<String>,

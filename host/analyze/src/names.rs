@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rphonetic::DoubleMetaphone;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use lingo_index::FileEntry;
@@ -70,7 +71,7 @@ impl NameScope {
 }
 
 /// Where a name is declared.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NamePlace {
     pub file_path: String,
     /// 1-based.
@@ -79,7 +80,7 @@ pub struct NamePlace {
 }
 
 /// One similar name.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SimilarName {
     pub name: String,
     pub score: f64,
@@ -93,7 +94,7 @@ pub struct SimilarName {
 }
 
 /// The answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NameSimilarity {
     pub query: String,
     /// The query's words.

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use lingo_analysis::qualified_name;
@@ -13,7 +14,7 @@ use lingo_index::FileEntry;
 use lingo_model::FunctionMetrics;
 
 /// One function over a limit.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComplexityViolation {
     pub file: String,
     pub function: String,
@@ -26,7 +27,7 @@ pub struct ComplexityViolation {
 }
 
 /// One file's rank.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileRanking {
     pub rank: usize,
     pub file: String,
@@ -38,7 +39,7 @@ pub struct FileRanking {
 }
 
 /// Totals over the files.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComplexitySummary {
     pub files: usize,
     pub functions: usize,
@@ -49,7 +50,7 @@ pub struct ComplexitySummary {
 }
 
 /// The files ranked.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TopFiles {
     pub requested: usize,
     pub returned: usize,
@@ -57,7 +58,7 @@ pub struct TopFiles {
 }
 
 /// The whole answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComplexityReport {
     pub summary: ComplexitySummary,
     pub violations: Vec<ComplexityViolation>,

@@ -41,7 +41,18 @@ use lingo_index::{FileEntry, Snapshot};
 use lingo_model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
 
 /// How a definition was found, most certain first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Resolution {
     /// The position is the declaration itself.

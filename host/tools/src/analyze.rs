@@ -3,22 +3,22 @@
 //! `scope`, `options`), runs one analysis of [`crate::analyze`] and answers
 //! its AnalysisResult, paged.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use super::code_health::Report;
 use super::envelope::{self, Envelope, MAX_LIMIT, Names, OptionsArg, PageOptions, Paged};
-use super::output::{array_of, boolean, integer, object, string};
 use super::target::to_json;
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::{Analysis, GraphLevel, GraphMetricsError, MetricsWanted};
+use lingo_analysis::{Analysis, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted};
 use lingo_analyze::coverage::{self, CoverageReport};
 use lingo_analyze::{
-    self as analyze, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS, QUALITY_KINDS, TEST_KINDS,
-    Thresholds,
+    self as analyze, AnalysisResult, CYCLE_KINDS, DEAD_CODE_KINDS, DOCUMENTATION_KINDS,
+    QUALITY_KINDS, TEST_KINDS, Thresholds,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// `analyze_quality`.
 pub fn quality() -> Tool {
@@ -28,7 +28,6 @@ pub fn quality() -> Tool {
             aliases: &["analyze.quality"],
             description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_quality,
     )
@@ -42,7 +41,6 @@ pub fn dead_code() -> Tool {
             aliases: &["analyze.dead_code"],
             description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_dead_code,
     )
@@ -56,7 +54,6 @@ pub fn cycles() -> Tool {
             aliases: &["analyze.cycles"],
             description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_cycles,
     )
@@ -65,7 +62,7 @@ pub fn cycles() -> Tool {
 fn run_cycles(
     context: &ToolContext,
     (envelope, options): (Envelope<CycleKinds>, OptionsArg<PageOptions>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     envelope::run(context, envelope, &options, "dependencies", analyze::cycles)
 }
@@ -78,7 +75,6 @@ pub fn quality_gate() -> Tool {
             aliases: &["qualityGate"],
             description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). With `coverage_threshold`, each file the coverage report (lcov or Cobertura, from the project's own test run: `coverage_file`) names, and all of them together, must have that share of lines run; without a report the check is `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
             text: text::gate,
-            output_schema: gate_schema(),
         },
         run_quality_gate,
     )
@@ -109,7 +105,10 @@ struct GateArgs {
 
 impl Group for GateArgs {}
 
-fn run_quality_gate(context: &ToolContext, args: GateArgs) -> Result<Value, ToolError> {
+fn run_quality_gate(
+    context: &ToolContext,
+    args: GateArgs,
+) -> Result<Report<analyze::GateResult>, ToolError> {
     // A call's thresholds, else the project's (`lingo.toml`), else the
     // spec's defaults.
     let project = &context.gate;
@@ -139,22 +138,24 @@ fn run_quality_gate(context: &ToolContext, args: GateArgs) -> Result<Value, Tool
     let fail = args.fail_on_violation;
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(args.project_path.as_deref().unwrap_or("."))?;
-    let result = analyze::quality_gate(&analysis, &files, &request)?;
-    let mut value = to_json(&result)?;
-    value["generation"] = json!(analysis.generation());
-    if fail && !result.passed {
+    let result = Report {
+        report: analyze::quality_gate(&analysis, &files, &request)?,
+        generation: analysis.generation(),
+    };
+    if fail && !result.report.passed {
         return Err(ToolError::QualityGateFailed {
             failed: result
+                .report
                 .checks
                 .iter()
                 .filter(|c| c.status == analyze::Status::Failed)
                 .map(|c| c.name.to_string())
                 .collect(),
-            violations: result.violations.len(),
-            result: value,
+            violations: result.report.violations.len(),
+            result: to_json(&result)?,
         });
     }
-    Ok(value)
+    Ok(result)
 }
 
 /// The coverage report named (an error when it cannot be read), or the
@@ -210,32 +211,6 @@ fn coverage_report(
     Ok(Ok((path, report)))
 }
 
-fn gate_schema() -> Value {
-    object(
-        &["passed", "checks", "violations", "files_analyzed"],
-        json!({
-            "passed": boolean(),
-            "checks": array_of(object(&["name", "status", "violations"], json!({
-                "name": string(),
-                "status": { "type": "string", "enum": ["passed", "failed", "skipped"] },
-                "threshold": { "type": ["number", "null"] },
-                "violations": integer(),
-                "reason": string(),
-            }))),
-            "violations": array_of(object(
-                &["check", "file_path", "range", "symbol", "value", "threshold", "message"],
-                json!({
-                    "check": string(), "file_path": string(), "range": super::output::range(),
-                    "symbol": string(), "value": { "type": "number" }, "threshold": { "type": "number" },
-                    "message": string(),
-                }),
-            )),
-            "files_analyzed": integer(),
-            "generation": integer(),
-        }),
-    )
-}
-
 /// `analyze_graph_metrics` (mcp-wire-protocol.md).
 pub fn graph_metrics() -> Tool {
     Tool::new(
@@ -244,7 +219,6 @@ pub fn graph_metrics() -> Tool {
             aliases: &["analyzeGraphMetrics"],
             description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
             text: text::graph_metrics,
-            output_schema: graph_metrics_schema(),
         },
         run_graph_metrics,
     )
@@ -294,7 +268,20 @@ fn default_top() -> u32 {
     20
 }
 
-fn run_graph_metrics(context: &ToolContext, args: GraphMetricsArgs) -> Result<Value, ToolError> {
+/// `analyze_graph_metrics`' answer: the metrics of the `top` nodes, and
+/// how many were ranked.
+#[derive(Serialize, JsonSchema)]
+struct RankedMetrics {
+    #[serde(flatten)]
+    metrics: GraphMetrics,
+    total_nodes_ranked: usize,
+    generation: u64,
+}
+
+fn run_graph_metrics(
+    context: &ToolContext,
+    args: GraphMetricsArgs,
+) -> Result<RankedMetrics, ToolError> {
     let level = match args.level {
         Level::Files => GraphLevel::Files,
         Level::Modules => GraphLevel::Modules,
@@ -324,38 +311,11 @@ fn run_graph_metrics(context: &ToolContext, args: GraphMetricsArgs) -> Result<Va
         })?;
     let total = metrics.ranked.len();
     metrics.ranked.truncate(top);
-    let mut value = to_json(&metrics)?;
-    value["total_nodes_ranked"] = json!(total);
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
-}
-
-fn graph_metrics_schema() -> Value {
-    let number = json!({ "type": "number" });
-    object(
-        &["level", "nodes", "edges", "ranked", "seeds", "skipped"],
-        json!({
-            "level": { "type": "string", "enum": ["files", "modules", "symbols"] },
-            "nodes": integer(), "edges": integer(),
-            "ranked": array_of(object(&["name", "in_degree", "out_degree"], json!({
-                "name": string(), "in_degree": integer(), "out_degree": integer(),
-                "pagerank": number, "betweenness": number, "closeness": number, "clustering": number,
-            }))),
-            "average_clustering": number,
-            "components": object(
-                &["weakly_connected", "largest_weakly_connected", "cyclic_components", "largest_strongly_connected"],
-                json!({
-                    "weakly_connected": integer(), "largest_weakly_connected": integer(),
-                    "cyclic_components": integer(), "largest_strongly_connected": integer(),
-                }),
-            ),
-            "seeds": array_of(string()),
-            "skipped": array_of(string()),
-            "graphml": string(),
-            "total_nodes_ranked": integer(),
-            "generation": integer(),
-        }),
-    )
+    Ok(RankedMetrics {
+        metrics,
+        total_nodes_ranked: total,
+        generation: analysis.generation(),
+    })
 }
 
 /// `analyze_documentation`.
@@ -366,7 +326,6 @@ pub fn documentation() -> Tool {
             aliases: &["analyze.documentation"],
             description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_documentation,
     )
@@ -378,7 +337,7 @@ fn run_documentation(
         Envelope<DocumentationKinds>,
         OptionsArg<DocumentationOptions>,
     ),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     let all = options.visibility == Some(Visibility::All);
     envelope::run(
@@ -398,7 +357,6 @@ pub fn tests() -> Tool {
             aliases: &["analyze.tests"],
             description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_tests,
     )
@@ -407,7 +365,7 @@ pub fn tests() -> Tool {
 fn run_tests(
     context: &ToolContext,
     (envelope, options): (Envelope<TestKinds>, OptionsArg<PageOptions>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     envelope::run(context, envelope, &options, "tests", analyze::tests)
 }
@@ -420,7 +378,6 @@ pub fn complexity() -> Tool {
             aliases: &["analyzeComplexity"],
             description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
             text: text::complexity,
-            output_schema: complexity_schema(),
         },
         run_complexity,
     )
@@ -450,7 +407,10 @@ fn default_max_cognitive() -> u32 {
     15
 }
 
-fn run_complexity(context: &ToolContext, args: ComplexityArgs) -> Result<Value, ToolError> {
+fn run_complexity(
+    context: &ToolContext,
+    args: ComplexityArgs,
+) -> Result<Report<analyze::ComplexityReport>, ToolError> {
     let path = args.project_path.as_str();
     let toolchain = args.toolchain.as_str();
     let (max_cyclomatic, max_cognitive) = (args.max_cyclomatic, args.max_cognitive);
@@ -483,44 +443,10 @@ fn run_complexity(context: &ToolContext, args: ComplexityArgs) -> Result<Value, 
         .filter(|f| f.facts().is_ok_and(|facts| facts.language == toolchain))
         .collect();
     let report = analyze::complexity_report(&files, (max_cyclomatic, max_cognitive), top_files);
-    let mut value = to_json(&report)?;
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
-}
-
-fn complexity_schema() -> Value {
-    let number = json!({ "type": "number" });
-    object(
-        &["summary", "violations"],
-        json!({
-            "summary": object(
-                &["files", "functions", "violations", "max_cyclomatic", "avg_cyclomatic", "max_cognitive"],
-                json!({
-                    "files": integer(), "functions": integer(), "violations": integer(),
-                    "max_cyclomatic": integer(), "avg_cyclomatic": number, "max_cognitive": integer(),
-                }),
-            ),
-            "violations": array_of(object(
-                &["file", "function", "line", "cyclomatic", "cognitive", "rules"],
-                json!({
-                    "file": string(), "function": string(), "line": integer(),
-                    "cyclomatic": integer(), "cognitive": integer(), "rules": array_of(string()),
-                }),
-            )),
-            "top_files": object(&["requested", "returned", "rankings"], json!({
-                "requested": integer(), "returned": integer(),
-                "rankings": array_of(object(
-                    &["rank", "file", "function_count", "max_cyclomatic", "avg_cognitive", "halstead_effort", "total_score"],
-                    json!({
-                        "rank": integer(), "file": string(), "function_count": integer(),
-                        "max_cyclomatic": integer(), "avg_cognitive": number,
-                        "halstead_effort": number, "total_score": number,
-                    }),
-                )),
-            })),
-            "generation": integer(),
-        }),
-    )
+    Ok(Report {
+        report,
+        generation: analysis.generation(),
+    })
 }
 
 /// `analyze_batch`: several of the envelope analyses in one call.
@@ -531,17 +457,6 @@ pub fn batch() -> Tool {
             aliases: &["analyze.batch"],
             description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
             text: text::batch,
-            output_schema: object(
-                &["results"],
-                json!({
-                    "results": array_of(object(&["tool"], json!({
-                        "tool": string(),
-                        "result": output_schema(),
-                        "error": { "type": "object" },
-                    }))),
-                    "generation": integer(),
-                }),
-            ),
         },
         run_batch,
     )
@@ -565,7 +480,26 @@ struct BatchEntry {
     tool: String,
 }
 
-fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<Value, ToolError> {
+/// The answer of a batch: each analysis's answer or error, in order.
+#[derive(Serialize, JsonSchema)]
+struct BatchAnswer {
+    results: Vec<BatchResult>,
+    generation: u64,
+}
+
+/// One analysis of a batch: its tool, and its AnalysisResult or its error.
+#[derive(Serialize, JsonSchema)]
+struct BatchResult {
+    tool: &'static str,
+    /// The tool's answer, as it answers alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<AnalysisResult>")]
+    result: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
+}
+
+fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<BatchAnswer, ToolError> {
     let entries = args.analyses;
     let tools = [
         quality(),
@@ -604,20 +538,28 @@ fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<Value, ToolError>
         }
         let answer = tool.run(context, &arguments);
         results.push(match answer {
-            Ok(result) => json!({ "tool": tool.name, "result": result }),
-            Err(error) => json!({ "tool": tool.name, "error": error.to_json()["error"] }),
+            Ok(result) => BatchResult {
+                tool: tool.name,
+                result: Some(result),
+                error: None,
+            },
+            Err(error) => BatchResult {
+                tool: tool.name,
+                result: None,
+                error: Some(error.to_json()["error"].take()),
+            },
         });
     }
-    Ok(json!({
-        "results": results,
-        "generation": context.workspace.snapshot().generation,
-    }))
+    Ok(BatchAnswer {
+        results,
+        generation: context.workspace.snapshot().generation,
+    })
 }
 
 fn run_quality(
     context: &ToolContext,
     (envelope, options): (Envelope<QualityKinds>, OptionsArg<QualityOptions>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     let thresholds = options
         .thresholds
@@ -642,7 +584,6 @@ pub fn structure() -> Tool {
             aliases: &["analyze.structure"],
             description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_structure,
     )
@@ -651,7 +592,7 @@ pub fn structure() -> Tool {
 fn run_structure(
     context: &ToolContext,
     (envelope, options): (Envelope<StructureKinds>, OptionsArg<StructureOptionArgs>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let given = options.get();
     let defaults = analyze::StructureOptions::default();
     let mut options = match &given.thresholds {
@@ -694,7 +635,6 @@ pub fn dependencies() -> Tool {
             aliases: &["analyze.dependencies"],
             description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
             text: text::analysis,
-            output_schema: output_schema(),
         },
         run_dependencies,
     )
@@ -703,7 +643,7 @@ pub fn dependencies() -> Tool {
 fn run_dead_code(
     context: &ToolContext,
     (envelope, options): (Envelope<DeadCodeKinds>, OptionsArg<PageOptions>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     envelope::run(context, envelope, &options, "dead_code", analyze::dead_code)
 }
@@ -711,7 +651,7 @@ fn run_dead_code(
 fn run_dependencies(
     context: &ToolContext,
     (envelope, options): (Envelope<DependencyKinds>, OptionsArg<DependencyOptions>),
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let options = options.get();
     let defaults = analyze::DependencyThresholds::default();
     let thresholds = match &options.thresholds {
@@ -736,14 +676,12 @@ fn run_dependencies(
             analyze::dependencies(analysis, files, kind, &thresholds)
         },
     )?;
-    if let Some(graph) = exported {
-        value["metadata"]["graph"] = graph;
-    }
+    value.metadata.graph = exported;
     if options.format == Some(DependencyFormat::Summary) {
         // The counts without the list.
-        value["findings"] = json!([]);
-        value["summary"]["returned_findings"] = json!(0);
-        value["summary"]["has_more"] = json!(false);
+        value.findings.clear();
+        value.summary.returned_findings = 0;
+        value.summary.has_more = false;
     }
     Ok(value)
 }
@@ -868,51 +806,4 @@ struct DependencyOptions {
     format: Option<DependencyFormat>,
     /// The graph's notation with `format: graph` (default mermaid)
     export_format: Option<ExportFormat>,
-}
-
-/// typemill's AnalysisResult.
-fn output_schema() -> Value {
-    let severity = json!({ "type": "string", "enum": ["high", "medium", "low"] });
-    let range = super::output::range();
-    object(
-        &["findings", "summary", "metadata"],
-        json!({
-            "findings": array_of(object(
-                &["id", "kind", "severity", "location", "metrics", "message", "suggestions"],
-                json!({
-                    "id": string(), "kind": string(), "severity": severity,
-                    "location": object(&["file_path", "range"], json!({ "file_path": string(), "range": range })),
-                    "symbol": object(&["symbol", "symbol_kind", "language"], json!({
-                        "symbol": string(), "symbol_kind": string(), "language": string(),
-                    })),
-                    "metrics": { "type": "object" },
-                    "message": string(),
-                    "suggestions": array_of(object(&["action", "description"], json!({
-                        "action": string(), "description": string(), "estimated_impact": string(),
-                        "refactor_call": object(&["command", "arguments"], json!({
-                            "command": string(), "arguments": { "type": "object" },
-                        })),
-                    }))),
-                }),
-            )),
-            "summary": object(
-                &["total_findings", "returned_findings", "has_more", "by_severity", "files_analyzed", "symbols_analyzed", "analysis_time_ms"],
-                json!({
-                    "total_findings": integer(), "returned_findings": integer(), "has_more": boolean(),
-                    "by_severity": object(&["high", "medium", "low"], json!({
-                        "high": integer(), "medium": integer(), "low": integer(),
-                    })),
-                    "files_analyzed": integer(), "symbols_analyzed": integer(), "analysis_time_ms": integer(),
-                }),
-            ),
-            "metadata": object(
-                &["category", "kind", "scope", "timestamp", "thresholds", "generation"],
-                json!({
-                    "category": string(), "kind": string(), "scope": { "type": "object" },
-                    "language": string(), "timestamp": string(), "thresholds": { "type": "object" },
-                    "generation": integer(), "incomplete_reasons": array_of(string()),
-                }),
-            ),
-        }),
-    )
 }

@@ -3,19 +3,20 @@
 //! probability and name similarity): arguments checked here, the analysis
 //! in [`crate::analyze`], the answer paged.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
-use super::output::{array_of, integer, object, string};
-use super::target::to_json;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_analyze::{
-    self as analyze, DEEP_ANALYSES, DeepRequest, Detection, DuplicatesRequest, NameScope, Scope,
-    ScopeError, ScopeKind,
+    self as analyze, ChurnReport, DEEP_ANALYSES, DeepContext, DeepRequest, DefectReport, Detection,
+    DuplicatesReport, DuplicatesRequest, Hotspot, ModuleDependencies, NameScope, NameSimilarity,
+    Recommendation, Scope, ScopeError, ScopeKind, Scorecard, Timing,
 };
 
 const DEFAULT_GROUPS: u32 = 100;
@@ -83,13 +84,15 @@ pub fn duplicates() -> Tool {
             aliases: &["analyzeDuplicates"],
             description: "Code clones from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
             text: text::duplicates,
-            output_schema: duplicates_schema(),
         },
         run_duplicates,
     )
 }
 
-fn run_duplicates(context: &ToolContext, args: DuplicatesArgs) -> Result<Value, ToolError> {
+fn run_duplicates(
+    context: &ToolContext,
+    args: DuplicatesArgs,
+) -> Result<PagedReport<DuplicatesReport>, ToolError> {
     let detection = match args.detection_type.as_str() {
         "semantic" => {
             return Err(ToolError::invalid(
@@ -122,10 +125,11 @@ fn run_duplicates(context: &ToolContext, args: DuplicatesArgs) -> Result<Value, 
     let total = report.groups.len();
     report.groups = report.groups.into_iter().skip(offset).take(limit).collect();
     let returned = report.groups.len();
-    let mut value = to_json(&report)?;
-    value["pagination"] = page(offset, limit, returned, total);
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
+    Ok(PagedReport {
+        report,
+        pagination: page(offset, limit, returned, total),
+        generation: analysis.generation(),
+    })
 }
 
 /// The arguments of `analyze_code_churn`.
@@ -154,13 +158,15 @@ pub fn churn() -> Tool {
             aliases: &["analyzeCodeChurn"],
             description: "Code churn from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
             text: text::churn,
-            output_schema: churn_schema(),
         },
         run_churn,
     )
 }
 
-fn run_churn(context: &ToolContext, args: ChurnArgs) -> Result<Value, ToolError> {
+fn run_churn(
+    context: &ToolContext,
+    args: ChurnArgs,
+) -> Result<PagedReport<ChurnReport>, ToolError> {
     let path = args.project_path.as_str();
     let limit = args.limit as usize;
     let offset = args.offset as usize;
@@ -174,15 +180,12 @@ fn run_churn(context: &ToolContext, args: ChurnArgs) -> Result<Value, ToolError>
         })?;
     let total = report.files.len();
     report.files = report.files.into_iter().skip(offset).take(limit).collect();
-    let mut value = to_json(&report)?;
-    value["pagination"] = page(
-        offset,
-        limit,
-        value["files"].as_array().map_or(0, Vec::len),
-        total,
-    );
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
+    let returned = report.files.len();
+    Ok(PagedReport {
+        report,
+        pagination: page(offset, limit, returned, total),
+        generation: analysis.generation(),
+    })
 }
 
 /// The arguments of `analyze_defect_probability`.
@@ -223,13 +226,15 @@ pub fn defect_probability() -> Tool {
             aliases: &["analyzeDefectProbability"],
             description: "How likely each file is to hold a defect, as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
             text: text::defects,
-            output_schema: defects_schema(),
         },
         run_defect_probability,
     )
 }
 
-fn run_defect_probability(context: &ToolContext, args: DefectArgs) -> Result<Value, ToolError> {
+fn run_defect_probability(
+    context: &ToolContext,
+    args: DefectArgs,
+) -> Result<PagedReport<DefectReport>, ToolError> {
     let limit = args.limit as usize;
     let offset = args.offset as usize;
     let path = args.project_path.as_deref().unwrap_or(".");
@@ -239,52 +244,11 @@ fn run_defect_probability(context: &ToolContext, args: DefectArgs) -> Result<Val
     let total = report.files.len();
     report.files = report.files.into_iter().skip(offset).take(limit).collect();
     let returned = report.files.len();
-    let mut value = to_json(&report)?;
-    value["pagination"] = page(offset, limit, returned, total);
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
-}
-
-fn defects_schema() -> Value {
-    let factor = object(
-        &[
-            "name",
-            "value",
-            "normalized",
-            "weight",
-            "contribution",
-            "explanation",
-        ],
-        json!({
-            "name": { "type": "string", "enum": ["complexity", "churn", "duplication", "coupling"] },
-            "value": number(), "normalized": number(), "weight": number(),
-            "contribution": number(), "explanation": string(),
-        }),
-    );
-    object(
-        &["summary", "files", "weights", "pagination"],
-        json!({
-            "summary": object(
-                &["files_analyzed", "files_reported", "high", "medium", "low", "average_probability"],
-                json!({
-                    "files_analyzed": integer(), "files_reported": integer(), "high": integer(),
-                    "medium": integer(), "low": integer(), "average_probability": number(),
-                }),
-            ),
-            "files": array_of(object(
-                &["file_path", "probability", "confidence", "risk", "factors"],
-                json!({
-                    "file_path": string(), "probability": number(), "confidence": number(),
-                    "risk": { "type": "string", "enum": ["high", "medium", "low"] },
-                    "factors": array_of(factor),
-                }),
-            )),
-            "weights": { "type": "object", "additionalProperties": number() },
-            "unmeasured": array_of(string()),
-            "pagination": pagination_schema(),
-            "generation": integer(),
-        }),
-    )
+    Ok(PagedReport {
+        report,
+        pagination: page(offset, limit, returned, total),
+        generation: analysis.generation(),
+    })
 }
 
 /// The arguments of `analyze_name_similarity`.
@@ -319,7 +283,6 @@ pub fn name_similarity() -> Tool {
             aliases: &["analyzeNameSimilarity"],
             description: "The declared names most like `query`, best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
             text: text::names,
-            output_schema: names_schema(),
         },
         run_name_similarity,
     )
@@ -328,7 +291,7 @@ pub fn name_similarity() -> Tool {
 fn run_name_similarity(
     context: &ToolContext,
     args: NameSimilarityArgs,
-) -> Result<Value, ToolError> {
+) -> Result<Report<NameSimilarity>, ToolError> {
     let query = args.query.as_str();
     if query.trim().is_empty() || query.len() > 256 {
         return Err(ToolError::invalid(
@@ -356,33 +319,10 @@ fn run_name_similarity(
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let answer = analyze::name_similarity(&files, query, scope, args.top_k as usize, args.phonetic);
-    let mut value = to_json(&answer)?;
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
-}
-
-fn names_schema() -> Value {
-    let place = object(
-        &["file_path", "line", "kind"],
-        json!({ "file_path": string(), "line": integer(), "kind": string() }),
-    );
-    object(
-        &["query", "query_words", "names_compared", "matches"],
-        json!({
-            "query": string(),
-            "query_words": array_of(string()),
-            "names_compared": integer(),
-            "matches": array_of(object(
-                &["name", "score", "spelling", "words", "phonetic_match", "declarations", "places"],
-                json!({
-                    "name": string(), "score": number(), "spelling": number(), "words": number(),
-                    "phonetic_match": { "type": "boolean" }, "declarations": integer(),
-                    "places": array_of(place),
-                }),
-            )),
-            "generation": integer(),
-        }),
-    )
+    Ok(Report {
+        report: answer,
+        generation: analysis.generation(),
+    })
 }
 
 /// The scope of `analyze_deep_context` and `analyze_comprehensive`.
@@ -429,7 +369,6 @@ pub fn deep_context() -> Tool {
             aliases: &["analyzeDeepContext"],
             description: "The analyses combined over one scope: `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
             text: text::deep_context,
-            output_schema: deep_context_schema(),
         },
         run_deep_context,
     )
@@ -438,7 +377,7 @@ pub fn deep_context() -> Tool {
 fn run_deep_context(
     context: &ToolContext,
     (args, scope): (DeepContextArgs, ScopeArgs),
-) -> Result<Value, ToolError> {
+) -> Result<Report<DeepContext>, ToolError> {
     let named = |field: &str, names: &[String]| -> Result<Vec<&'static str>, ToolError> {
         names
             .iter()
@@ -487,9 +426,10 @@ fn run_deep_context(
         min_confidence: 0.0,
     };
     let report = analyze::deep_context(&analysis, &files, &request)?;
-    let mut value = to_json(&report)?;
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
+    Ok(Report {
+        report,
+        generation: analysis.generation(),
+    })
 }
 
 /// The arguments of `analyze_comprehensive` besides its scope.
@@ -535,16 +475,42 @@ pub fn comprehensive() -> Tool {
             aliases: &["analyzeComprehensive"],
             description: "Several analyses in one run: complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
             text: text::comprehensive,
-            output_schema: comprehensive_schema(),
         },
         run_comprehensive,
     )
 }
 
+/// `analyze_comprehensive`'s answer: the summary and recommendations, and
+/// unless an executive summary was asked, each analysis's part (under its
+/// name) and the hotspots.
+#[derive(Serialize, JsonSchema)]
+struct Comprehensive {
+    summary: ComprehensiveSummary,
+    recommendations: Vec<Recommendation>,
+    unmeasured: Vec<String>,
+    generation: u64,
+    #[serde(flatten)]
+    analyses: BTreeMap<&'static str, Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hotspots: Option<Vec<Hotspot>>,
+    /// How long each analysis took (`perf`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    perf: Option<Vec<Timing>>,
+}
+
+/// What `analyze_comprehensive` read and its scorecard.
+#[derive(Serialize, JsonSchema)]
+struct ComprehensiveSummary {
+    files: usize,
+    lines: usize,
+    analyses: Vec<&'static str>,
+    scorecard: Scorecard,
+}
+
 fn run_comprehensive(
     context: &ToolContext,
     (args, scope): (ComprehensiveArgs, ScopeArgs),
-) -> Result<Value, ToolError> {
+) -> Result<Comprehensive, ToolError> {
     let parts = [
         (args.include_complexity, "complexity"),
         (args.include_duplicates, "duplicates"),
@@ -582,51 +548,25 @@ fn run_comprehensive(
     if tdg {
         unmeasured.push("tdg: lingo does not compute a technical debt gradient; technical_debt_hours is its estimate of the debt".into());
     }
-    let mut value = json!({
-        "summary": {
-            "files": files.len(),
-            "lines": lines,
-            "analyses": report.analyses_run,
-            "scorecard": report.quality_scorecard,
+    let full = !args.executive_summary;
+    Ok(Comprehensive {
+        summary: ComprehensiveSummary {
+            files: files.len(),
+            lines,
+            analyses: report.analyses_run,
+            scorecard: report.quality_scorecard,
         },
-        "recommendations": report.recommendations,
-        "unmeasured": unmeasured,
-        "generation": analysis.generation(),
-    });
-    if !args.executive_summary {
-        for (key, part) in &report.analyses {
-            value[*key] = part.clone();
-        }
-        value["hotspots"] = to_json(&report.hotspots)?;
-    }
-    if args.perf {
-        value["perf"] = to_json(&report.timings)?;
-    }
-    Ok(value)
-}
-
-fn comprehensive_schema() -> Value {
-    object(
-        &["summary", "recommendations", "unmeasured"],
-        json!({
-            "summary": object(
-                &["files", "lines", "analyses", "scorecard"],
-                json!({
-                    "files": integer(), "lines": integer(), "analyses": array_of(string()),
-                    "scorecard": { "type": "object", "required": ["overall_health", "technical_debt_hours"] },
-                }),
-            ),
-            "recommendations": array_of(json!({ "type": "object", "required": ["title", "description", "priority"] })),
-            "unmeasured": array_of(string()),
-            "complexity": { "type": "object" },
-            "duplicates": { "type": "object" },
-            "dead_code": { "type": "object" },
-            "defect_probability": { "type": "object" },
-            "hotspots": { "type": "array" },
-            "perf": array_of(object(&["analysis", "milliseconds"], json!({ "analysis": string(), "milliseconds": integer() }))),
-            "generation": integer(),
-        }),
-    )
+        recommendations: report.recommendations,
+        unmeasured,
+        generation: analysis.generation(),
+        analyses: if full {
+            report.analyses
+        } else {
+            BTreeMap::new()
+        },
+        hotspots: full.then_some(report.hotspots),
+        perf: args.perf.then_some(report.timings),
+    })
 }
 
 /// The indexed files under `project_path` that `include_patterns` and
@@ -648,60 +588,6 @@ fn scoped_files(
     })
 }
 
-fn deep_context_schema() -> Value {
-    let tree = json!({
-        "type": "object",
-        "required": ["name", "files", "lines", "max_cyclomatic"],
-        "properties": {
-            "name": string(), "files": integer(), "lines": integer(), "max_cyclomatic": integer(),
-            "defect_probability": number(), "children": { "type": "array" },
-        }
-    });
-    object(
-        &[
-            "generated_at",
-            "analyses_run",
-            "timings",
-            "quality_scorecard",
-            "file_tree",
-            "analyses",
-            "hotspots",
-            "recommendations",
-        ],
-        json!({
-            "generated_at": string(),
-            "analyses_run": array_of(string()),
-            "timings": array_of(object(&["analysis", "milliseconds"], json!({ "analysis": string(), "milliseconds": integer() }))),
-            "quality_scorecard": object(
-                &["overall_health", "technical_debt_hours"],
-                json!({
-                    "overall_health": number(), "complexity_score": number(),
-                    "maintainability_index": number(), "duplication_percentage": number(),
-                    "technical_debt_hours": number(),
-                }),
-            ),
-            "file_tree": tree,
-            "analyses": { "type": "object" },
-            "hotspots": array_of(object(
-                &["file_path", "composite_score", "estimated_hours", "priority", "reasons"],
-                json!({
-                    "file_path": string(), "composite_score": number(), "estimated_hours": number(),
-                    "priority": string(), "reasons": array_of(string()),
-                }),
-            )),
-            "recommendations": array_of(object(
-                &["title", "description", "priority", "impact", "estimated_hours"],
-                json!({
-                    "title": string(), "description": string(), "priority": string(),
-                    "impact": string(), "estimated_hours": number(), "refactor_call": { "type": "object" },
-                }),
-            )),
-            "unmeasured": array_of(string()),
-            "generation": integer(),
-        }),
-    )
-}
-
 /// The arguments of `analyze_module_dependencies`.
 #[derive(Deserialize, JsonSchema)]
 struct ModuleDependenciesArgs {
@@ -719,7 +605,6 @@ pub fn module_dependencies() -> Tool {
             aliases: &["analyze.module_dependencies"],
             description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
             text: text::module_dependencies,
-            output_schema: module_dependencies_schema(),
         },
         run_module_dependencies,
     )
@@ -728,140 +613,50 @@ pub fn module_dependencies() -> Tool {
 fn run_module_dependencies(
     context: &ToolContext,
     args: ModuleDependenciesArgs,
-) -> Result<Value, ToolError> {
+) -> Result<Report<ModuleDependencies>, ToolError> {
     let path = args.path.as_str();
     let analysis = Analysis::fresh(&context.workspace)?;
     let files = analysis.files_under(path)?;
     let answer = analyze::module_dependencies(&analysis, path, &files)?;
-    let mut value = to_json(&answer)?;
-    value["generation"] = json!(analysis.generation());
-    Ok(value)
-}
-
-fn module_dependencies_schema() -> Value {
-    let crossing = object(
-        &["file_path", "references"],
-        json!({ "file_path": string(), "references": integer() }),
-    );
-    object(
-        &[
-            "path",
-            "files",
-            "dependencies",
-            "dependents",
-            "external",
-            "cycles_through",
-            "extractable",
-            "reasons",
-        ],
-        json!({
-            "path": string(),
-            "files": array_of(string()),
-            "dependencies": array_of(crossing.clone()),
-            "dependents": array_of(crossing),
-            "external": array_of(object(&["module_path", "imports"], json!({ "module_path": string(), "imports": integer() }))),
-            "cycles_through": array_of(string()),
-            "extractable": { "type": "boolean" },
-            "reasons": array_of(string()),
-            "generation": integer(),
-        }),
-    )
-}
-
-/// The `pagination` object of a page of `returned` items from `offset`.
-fn page(offset: usize, limit: usize, returned: usize, total: usize) -> Value {
-    json!({
-        "offset": offset,
-        "limit": limit,
-        "returned": returned,
-        "total": total,
-        "has_more": offset + returned < total,
+    Ok(Report {
+        report: answer,
+        generation: analysis.generation(),
     })
 }
 
-fn pagination_schema() -> Value {
-    object(
-        &["offset", "limit", "returned", "total", "has_more"],
-        json!({ "offset": integer(), "limit": integer(), "returned": integer(), "total": integer(), "has_more": { "type": "boolean" } }),
-    )
+/// A report with the index generation it read.
+#[derive(Serialize, JsonSchema)]
+pub(crate) struct Report<T> {
+    #[serde(flatten)]
+    pub report: T,
+    pub generation: u64,
 }
 
-fn churn_schema() -> Value {
-    object(
-        &["period_days", "since", "summary", "files", "pagination"],
-        json!({
-            "period_days": integer(),
-            "since": string(),
-            "summary": object(
-                &["commits", "files_changed", "files_in_scope", "lines_added", "lines_deleted", "authors"],
-                json!({
-                    "commits": integer(), "files_changed": integer(), "files_in_scope": integer(),
-                    "lines_added": integer(), "lines_deleted": integer(), "authors": integer(),
-                }),
-            ),
-            "files": array_of(object(
-                &["file_path", "commits", "lines_added", "lines_deleted", "author_count", "authors", "last_change", "churn_score"],
-                json!({
-                    "file_path": string(), "commits": integer(), "lines_added": integer(),
-                    "lines_deleted": integer(), "author_count": integer(), "authors": array_of(string()),
-                    "last_change": string(), "churn_score": number(), "binary": { "type": "boolean" },
-                }),
-            )),
-            "incomplete_reasons": array_of(string()),
-            "pagination": pagination_schema(),
-            "generation": integer(),
-        }),
-    )
+/// A report, one page of its list, and the index generation it read.
+#[derive(Serialize, JsonSchema)]
+struct PagedReport<T> {
+    #[serde(flatten)]
+    report: T,
+    pagination: ReportPage,
+    generation: u64,
 }
 
-fn number() -> Value {
-    json!({ "type": "number" })
+/// What a page of a report holds.
+#[derive(Serialize, JsonSchema)]
+struct ReportPage {
+    offset: usize,
+    limit: usize,
+    returned: usize,
+    total: usize,
+    has_more: bool,
 }
 
-fn duplicates_schema() -> Value {
-    let fragment = object(
-        &["file_path", "start_line", "end_line", "tokens"],
-        json!({ "file_path": string(), "start_line": integer(), "end_line": integer(), "tokens": integer() }),
-    );
-    object(
-        &[
-            "summary",
-            "groups",
-            "files",
-            "settings",
-            "unread",
-            "pagination",
-        ],
-        json!({
-            "summary": object(
-                &["files_analyzed", "files_with_clones", "total_lines", "duplicated_lines", "duplication_percentage", "clone_groups", "by_type"],
-                json!({
-                    "files_analyzed": integer(), "files_with_clones": integer(),
-                    "total_lines": integer(), "duplicated_lines": integer(),
-                    "duplication_percentage": number(), "clone_groups": integer(),
-                    "by_type": object(&["exact", "renamed", "gapped"], json!({ "exact": integer(), "renamed": integer(), "gapped": integer() })),
-                }),
-            ),
-            "groups": array_of(object(
-                &["id", "type", "lines", "tokens", "similarity", "fragments"],
-                json!({
-                    "id": integer(), "type": { "type": "string", "enum": ["exact", "renamed", "gapped"] },
-                    "lines": integer(), "tokens": integer(), "similarity": number(),
-                    "fragments": array_of(fragment),
-                }),
-            )),
-            "files": array_of(object(
-                &["file_path", "duplicated_lines", "total_lines", "duplication_percentage"],
-                json!({ "file_path": string(), "duplicated_lines": integer(), "total_lines": integer(), "duplication_percentage": number() }),
-            )),
-            "settings": object(
-                &["detection_type", "min_tokens", "min_lines", "threshold"],
-                json!({ "detection_type": string(), "min_tokens": integer(), "min_lines": integer(), "threshold": number() }),
-            ),
-            "unread": array_of(object(&["file_path", "reason"], json!({ "file_path": string(), "reason": string() }))),
-            "incomplete_reasons": array_of(string()),
-            "pagination": pagination_schema(),
-            "generation": integer(),
-        }),
-    )
+fn page(offset: usize, limit: usize, returned: usize, total: usize) -> ReportPage {
+    ReportPage {
+        offset,
+        limit,
+        returned,
+        total,
+        has_more: offset + returned < total,
+    }
 }

@@ -1,11 +1,9 @@
 //! `find_definition`: an adapter over [`Analysis::definition`].
 
-use serde_json::Value;
-
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::error::ToolError;
-use lingo_analysis::{Analysis, SymbolQuery, Target};
+use lingo_analysis::{Analysis, Definitions, SymbolQuery, Target};
 
 pub fn tool() -> Tool {
     Tool::new(
@@ -14,13 +12,12 @@ pub fn tool() -> Tool {
             aliases: &["findDefinition", "goto_definition"],
             description: "Find where a symbol is declared. Give a position (path, zero-based line and character) to resolve the name there through local scopes, imports and module paths; or give a symbol name (optionally `Type::member`). Each definition says how it was resolved (declaration, scope, import, qualified, name_only) and a confidence.",
             text: text::definition,
-            output_schema: output::definition(),
         },
         run,
     )
 }
 
-fn run(context: &ToolContext, args: TargetArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, args: TargetArgs) -> Result<Definitions, ToolError> {
     // A name is looked up workspace-wide: `path` only goes with a position.
     let target = match args.target()? {
         Target::Symbol(query) => Target::Symbol(SymbolQuery {
@@ -30,5 +27,5 @@ fn run(context: &ToolContext, args: TargetArgs) -> Result<Value, ToolError> {
         position => position,
     };
     let analysis = Analysis::fresh(&context.workspace)?;
-    to_json(&analysis.definition(&target)?)
+    Ok(analysis.definition(&target)?)
 }

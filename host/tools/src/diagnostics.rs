@@ -2,14 +2,12 @@
 //! one file or the whole workspace, paged.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::target::to_json;
-use super::{About, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::diagnostics;
+use lingo_analysis::{DiagnosticView, UnanalyzedFile, diagnostics};
 
 #[derive(Deserialize, JsonSchema)]
 struct DiagnosticsArgs {
@@ -24,6 +22,25 @@ struct DiagnosticsArgs {
 
 impl Group for DiagnosticsArgs {}
 
+/// The answer: one page of the syntax errors, and the files not analysed.
+#[derive(Serialize, JsonSchema)]
+struct DiagnosticsAnswer {
+    diagnostics: Vec<DiagnosticView>,
+    summary: Summary,
+    unanalyzed_files: Vec<UnanalyzedFile>,
+    generation: u64,
+}
+
+/// What the page holds.
+#[derive(Serialize, JsonSchema)]
+struct Summary {
+    total: usize,
+    returned: usize,
+    offset: usize,
+    has_more: bool,
+    files_checked: usize,
+}
+
 fn default_limit() -> u32 {
     200
 }
@@ -35,13 +52,12 @@ pub fn tool() -> Tool {
             aliases: &["getDiagnostics", "diagnostics"],
             description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
             text: text::diagnostics,
-            output_schema: output::diagnostics(),
         },
         run,
     )
 }
 
-fn run(context: &ToolContext, args: DiagnosticsArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, args: DiagnosticsArgs) -> Result<DiagnosticsAnswer, ToolError> {
     let workspace = &context.workspace;
     let limit = args.limit as usize;
     let offset = args.offset as usize;
@@ -58,24 +74,23 @@ fn run(context: &ToolContext, args: DiagnosticsArgs) -> Result<Value, ToolError>
     };
     let found = diagnostics(&files);
     let total = found.diagnostics.len();
-    let page: Vec<Value> = found
+    let page: Vec<DiagnosticView> = found
         .diagnostics
-        .iter()
+        .into_iter()
         .skip(offset)
         .take(limit)
-        .map(to_json)
-        .collect::<Result<_, _>>()?;
+        .collect();
     let returned = page.len();
-    Ok(json!({
-        "diagnostics": page,
-        "summary": {
-            "total": total,
-            "returned": returned,
-            "offset": offset,
-            "has_more": offset + returned < total,
-            "files_checked": found.files_checked,
+    Ok(DiagnosticsAnswer {
+        diagnostics: page,
+        summary: Summary {
+            total,
+            returned,
+            offset,
+            has_more: offset + returned < total,
+            files_checked: found.files_checked,
         },
-        "unanalyzed_files": to_json(&found.unanalyzed)?,
-        "generation": snapshot.generation,
-    }))
+        unanalyzed_files: found.unanalyzed,
+        generation: snapshot.generation,
+    })
 }

@@ -12,11 +12,10 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::ToolContext;
-use super::target::to_json;
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
-use lingo_analyze::{self as analyze, Found, Scope, ScopeError, ScopeKind};
+use lingo_analyze::{self as analyze, AnalysisResult, Found, Scope, ScopeError, ScopeKind};
 use lingo_model::budget::Exhausted;
 use lingo_model::suggest::similar;
 
@@ -261,7 +260,7 @@ pub fn run<K: Names>(
         &[std::sync::Arc<lingo_index::FileEntry>],
         &str,
     ) -> Result<Found, Exhausted>,
-) -> Result<Value, ToolError> {
+) -> Result<AnalysisResult, ToolError> {
     let started = Instant::now();
     let kind = match &envelope.kind {
         Some(kind) => kind.check("kind")?,
@@ -284,13 +283,12 @@ pub fn run<K: Names>(
         ScopeError::Glob { .. } => ToolError::invalid("scope", e.to_string()),
     })?;
     let found = analysis_of(&analysis, &files, kind)?;
-    let result = analyze::result(
+    Ok(analyze::result(
         &analysis,
         &files,
         (category, kind, scope),
         found,
         (offset, limit),
         started,
-    );
-    to_json(&result)
+    ))
 }

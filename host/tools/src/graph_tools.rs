@@ -3,10 +3,9 @@
 //! dependency queries answering in the spec's text format.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::{About, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, DependencyGraph, SymbolRef};
@@ -42,6 +41,28 @@ struct PathsArgs {
 
 impl Group for PathsArgs {}
 
+/// An answer in the spec's text format: the rendered graph, with its size.
+#[derive(Serialize, JsonSchema)]
+struct GraphText {
+    format: TextFormat,
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edges: Option<usize>,
+    generation: u64,
+    /// Paths found (`paths_between`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paths: Option<usize>,
+}
+
+/// Always `text`.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum TextFormat {
+    Text,
+}
+
 pub fn dependents_of() -> Tool {
     Tool::new(
         About {
@@ -49,7 +70,6 @@ pub fn dependents_of() -> Tool {
             aliases: &["dependentsOf"],
             description: "Who depends on this symbol: every caller, referrer, subclass and implementation, transitively, as a compact text graph (`A --CALLS--> B`) with a Nodes section giving each discovered symbol's file, offset and limit (for a Read tool) and, for small results, code snippets.",
             text: text::graph,
-            output_schema: output::graph_text(),
         },
         run_dependents,
     )
@@ -62,7 +82,6 @@ pub fn dependencies_of() -> Tool {
             aliases: &["dependenciesOf"],
             description: "What this symbol depends on: everything it calls, references, extends or implements, transitively, in the same text format as dependents_of.",
             text: text::graph,
-            output_schema: output::graph_text(),
         },
         run_dependencies,
     )
@@ -75,25 +94,24 @@ pub fn paths_between() -> Tool {
             aliases: &["pathsBetween"],
             description: "How two symbols connect through the code graph: up to 3 shortest paths, searched in both directions (the arrows show the real direction), in the same text format as dependents_of.",
             text: text::graph,
-            output_schema: output::graph_text(),
         },
         run_paths,
     )
 }
 
-fn run_dependents(context: &ToolContext, args: SymbolArgs) -> Result<Value, ToolError> {
+fn run_dependents(context: &ToolContext, args: SymbolArgs) -> Result<GraphText, ToolError> {
     let analysis = Analysis::fresh(&context.workspace)?;
     Ok(text_answer(&analysis.dependents(args.resolve(&analysis)?)?))
 }
 
-fn run_dependencies(context: &ToolContext, args: SymbolArgs) -> Result<Value, ToolError> {
+fn run_dependencies(context: &ToolContext, args: SymbolArgs) -> Result<GraphText, ToolError> {
     let analysis = Analysis::fresh(&context.workspace)?;
     Ok(text_answer(
         &analysis.dependencies(args.resolve(&analysis)?)?,
     ))
 }
 
-fn run_paths(context: &ToolContext, args: PathsArgs) -> Result<Value, ToolError> {
+fn run_paths(context: &ToolContext, args: PathsArgs) -> Result<GraphText, ToolError> {
     let analysis = Analysis::fresh(&context.workspace)?;
     let (from, to) = (
         analysis.symbol_in_file(&args.from.file_path, &args.from.symbol)?,
@@ -102,19 +120,27 @@ fn run_paths(context: &ToolContext, args: PathsArgs) -> Result<Value, ToolError>
     let answer = analysis.paths_between(from, to)?;
     let mut value = match &answer.graph {
         Some(graph) => text_answer(graph),
-        None => json!({ "format": "text", "text": answer.text(), "generation": answer.generation }),
+        None => GraphText {
+            format: TextFormat::Text,
+            text: answer.text(),
+            nodes: None,
+            edges: None,
+            generation: answer.generation,
+            paths: None,
+        },
     };
-    value["paths"] = json!(answer.paths);
+    value.paths = Some(answer.paths);
     Ok(value)
 }
 
 /// The text answer: the rendered graph, then any notes.
-fn text_answer(graph: &DependencyGraph) -> Value {
-    json!({
-        "format": "text",
-        "text": graph.text(),
-        "nodes": graph.nodes.len(),
-        "edges": graph.edges.len(),
-        "generation": graph.generation,
-    })
+fn text_answer(graph: &DependencyGraph) -> GraphText {
+    GraphText {
+        format: TextFormat::Text,
+        text: graph.text(),
+        nodes: Some(graph.nodes.len()),
+        edges: Some(graph.edges.len()),
+        generation: graph.generation,
+        paths: None,
+    }
 }

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{About, Tool, ToolContext, output, text};
+use super::target::to_json;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 
@@ -30,6 +31,92 @@ struct DiagnoseArgs {
 
 impl Group for DiagnoseArgs {}
 
+/// The answer: the server's parts, the workspace's state, and what is wrong.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Health {
+    healthy: bool,
+    components: Components,
+    workspace: WorkspaceState,
+    /// The tools served.
+    capabilities: Vec<&'static str>,
+    extension_conflicts: Value,
+    /// Each a `code` and `message`, and what the code adds.
+    errors: Vec<Value>,
+    warnings: Vec<Value>,
+    warnings_omitted: usize,
+}
+
+/// The server and its plugins.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Components {
+    server: Server,
+    plugin_abi: &'static str,
+    supported_plugin_abis: &'static [&'static str],
+    plugins: Vec<PluginEntry>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Server {
+    name: &'static str,
+    version: &'static str,
+}
+
+/// A loaded plugin.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct PluginEntry {
+    name: String,
+    version: String,
+    abi_version: String,
+    languages: Vec<String>,
+    extensions: Vec<String>,
+    capabilities: Vec<String>,
+    origin: Value,
+    health: Value,
+}
+
+/// The index: its state and counts (more when `verbose`).
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct WorkspaceState {
+    state: IndexState,
+    indexing: Value,
+    failed_files: usize,
+    repaired_files: usize,
+    root: String,
+    project_id: String,
+    generation: u64,
+    file_count: usize,
+    document_count: usize,
+    symbol_count: usize,
+    files_with_syntax_errors: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    languages: Option<BTreeMap<String, usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_refresh: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    initial_refresh: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index_database: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    watching: Option<bool>,
+    /// `diagnose`'s solution, a file of the workspace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_loaded: Option<bool>,
+}
+
+/// Whether the index is being built, refreshed, or ready.
+#[derive(Serialize, JsonSchema)]
+enum IndexState {
+    Indexing,
+    Refreshing,
+    Ready,
+}
+
 pub fn health_check() -> Tool {
     Tool::new(
         About {
@@ -37,7 +124,6 @@ pub fn health_check() -> Tool {
             aliases: &["healthCheck", "health"],
             description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
             text: text::health,
-            output_schema: output::health(),
         },
         run,
     )
@@ -50,7 +136,6 @@ pub fn diagnose() -> Tool {
             aliases: &[],
             description: "Environment health and workspace status (same report as health_check).",
             text: text::health,
-            output_schema: output::health(),
         },
         run_diagnose,
     )
@@ -59,7 +144,7 @@ pub fn diagnose() -> Tool {
 fn run_diagnose(
     context: &ToolContext,
     (health, args): (HealthArgs, DiagnoseArgs),
-) -> Result<Value, ToolError> {
+) -> Result<Health, ToolError> {
     let solution = match &args.solution_path {
         Some(path) => {
             let relative = context.workspace.resolve(path)?;
@@ -76,35 +161,35 @@ fn run_diagnose(
     let mut value = run(context, health)?;
     if let Some(relative) = solution {
         // The solution's projects are files of the workspace lingo serves.
-        value["workspace"]["solutionPath"] = json!(relative);
-        value["workspace"]["solutionLoaded"] = json!(true);
+        value.workspace.solution_path = Some(relative);
+        value.workspace.solution_loaded = Some(true);
     }
     Ok(value)
 }
 
-fn run(context: &ToolContext, args: HealthArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, args: HealthArgs) -> Result<Health, ToolError> {
     let verbose = args.verbose;
     let workspace = &context.workspace;
     // Health answers at once, whatever the index is doing.
     let snapshot = workspace.fresh_within(lingo_index::FILE_WAIT);
     let registry = workspace.registry();
-    let plugins: Vec<Value> = registry
+    let plugins = registry
         .plugins()
         .iter()
         .map(|p| {
             let info = p.info();
-            json!({
-                "name": info.name,
-                "version": info.version,
-                "abiVersion": info.abi_version,
-                "languages": info.languages,
-                "extensions": info.extensions,
-                "capabilities": info.capabilities,
-                "origin": p.origin(),
-                "health": p.health(),
+            Ok(PluginEntry {
+                name: info.name.clone(),
+                version: info.version.clone(),
+                abi_version: info.abi_version.clone(),
+                languages: info.languages.clone(),
+                extensions: info.extensions.clone(),
+                capabilities: info.capabilities.clone(),
+                origin: to_json(&p.origin())?,
+                health: to_json(&p.health())?,
             })
         })
-        .collect();
+        .collect::<Result<Vec<_>, ToolError>>()?;
     let mut errors: Vec<Value> = registry
         .failures()
         .iter()
@@ -171,48 +256,59 @@ fn run(context: &ToolContext, args: HealthArgs) -> Result<Value, ToolError> {
         }
     }
     let state = if snapshot.partial.is_some() {
-        "Indexing"
+        IndexState::Indexing
     } else if workspace.is_refreshing() {
-        "Refreshing"
+        IndexState::Refreshing
     } else {
-        "Ready"
+        IndexState::Ready
     };
-    let mut workspace_json = json!({
-        "state": state,
-        "indexing": snapshot.partial,
-        "failedFiles": failed_files,
-        "repairedFiles": repaired_files,
-        "root": workspace.root().display().to_string(),
-        "projectId": workspace.project_id(),
-        "generation": snapshot.generation,
-        "fileCount": snapshot.files.len(),
-        "documentCount": snapshot.files.len(),
-        "symbolCount": snapshot.symbol_count(),
-        "filesWithSyntaxErrors": files_with_syntax_errors,
-    });
+    let mut workspace_state = WorkspaceState {
+        state,
+        indexing: to_json(&snapshot.partial)?,
+        failed_files,
+        repaired_files,
+        root: workspace.root().display().to_string(),
+        project_id: workspace.project_id(),
+        generation: snapshot.generation,
+        file_count: snapshot.files.len(),
+        document_count: snapshot.files.len(),
+        symbol_count: snapshot.symbol_count(),
+        files_with_syntax_errors,
+        languages: None,
+        last_refresh: None,
+        initial_refresh: None,
+        index_database: None,
+        watching: None,
+        solution_path: None,
+        solution_loaded: None,
+    };
     if verbose {
-        workspace_json["languages"] = json!(by_language);
-        workspace_json["lastRefresh"] = json!(workspace.last_refresh());
-        workspace_json["initialRefresh"] = json!(workspace.initial_refresh());
-        workspace_json["indexDatabase"] =
-            json!(workspace.store_path().map(|p| p.display().to_string()));
-        workspace_json["watching"] = json!(workspace.is_watching());
+        workspace_state.languages = Some(by_language);
+        workspace_state.last_refresh = Some(to_json(&workspace.last_refresh())?);
+        workspace_state.initial_refresh = Some(to_json(&workspace.initial_refresh())?);
+        workspace_state.index_database =
+            Some(workspace.store_path().map(|p| p.display().to_string()));
+        workspace_state.watching = Some(workspace.is_watching());
     }
-    Ok(json!({
-        "healthy": errors.is_empty(),
-        "components": {
-            "server": { "name": "lingo", "version": env!("CARGO_PKG_VERSION") },
-            "pluginAbi": lingo_runtime::ABI_VERSION,
-            "supportedPluginAbis": lingo_runtime::SUPPORTED_ABI,
-            "plugins": plugins,
+    Ok(Health {
+        healthy: errors.is_empty(),
+        components: Components {
+            server: Server {
+                name: "lingo",
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            plugin_abi: lingo_runtime::ABI_VERSION,
+            supported_plugin_abis: lingo_runtime::SUPPORTED_ABI,
+            plugins,
         },
-        "workspace": workspace_json,
-        "capabilities": context.tool_names,
-        "extensionConflicts": registry.conflicts(),
-        "errors": errors,
-        "warnings": warnings,
-        "warningsOmitted": (failed_files + repaired_files + registry.conflicts().len()).saturating_sub(warnings.len()),
-    }))
+        workspace: workspace_state,
+        capabilities: context.tool_names.clone(),
+        extension_conflicts: to_json(&registry.conflicts())?,
+        errors,
+        warnings_omitted: (failed_files + repaired_files + registry.conflicts().len())
+            .saturating_sub(warnings.len()),
+        warnings,
+    })
 }
 
 /// Warnings listed at most; the rest are counted.

@@ -1,14 +1,12 @@
 //! `get_call_hierarchy`: an adapter over [`Analysis::call_hierarchy`].
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
-
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::{Analysis, CallDirection};
+use lingo_analysis::{Analysis, CallDirection, CallHierarchy};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 const MAX_DEPTH: u32 = lingo_analysis::MAX_CALL_DEPTH as u32;
 
@@ -38,7 +36,6 @@ pub fn tool() -> Tool {
             aliases: &["getCallHierarchy", "call_hierarchy"],
             description: "Incoming calls (callers, with the call sites) and outgoing calls (callees) of a function or method, to a depth of up to 5 levels. Name it by position or by `symbol` (+ `path`). Every call says how it was resolved; `completeness` reports name-only guesses and calls that could not be resolved.",
             text: text::call_hierarchy,
-            output_schema: output::call_hierarchy(),
         },
         run,
     )
@@ -47,7 +44,7 @@ pub fn tool() -> Tool {
 fn run(
     context: &ToolContext,
     (target, args): (TargetArgs, HierarchyArgs),
-) -> Result<Value, ToolError> {
+) -> Result<CallHierarchy, ToolError> {
     let direction = match args.direction.unwrap_or(Direction::Both) {
         Direction::Incoming => CallDirection::Incoming,
         Direction::Outgoing => CallDirection::Outgoing,
@@ -56,5 +53,5 @@ fn run(
     let depth = args.depth.unwrap_or(1) as usize;
     let target = target.target()?;
     let analysis = Analysis::fresh(&context.workspace)?;
-    to_json(&analysis.call_hierarchy(&target, direction, depth)?)
+    Ok(analysis.call_hierarchy(&target, direction, depth)?)
 }

@@ -1,15 +1,14 @@
 //! `find_implementations`: an adapter over [`Analysis::implementations`], paged.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::page::Paging;
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::page::{Pagination, Paging};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::Analysis;
+use lingo_analysis::{Analysis, Implementation, ImplementationsCompleteness, SymbolView};
 
 #[derive(Deserialize, JsonSchema)]
 struct ImplementationsArgs {
@@ -19,6 +18,16 @@ struct ImplementationsArgs {
 
 impl Group for ImplementationsArgs {}
 
+/// The answer: the type and one page of its implementations.
+#[derive(Serialize, JsonSchema)]
+struct ImplementationsAnswer {
+    symbol: SymbolView,
+    implementations: Vec<Implementation>,
+    pagination: Pagination,
+    completeness: ImplementationsCompleteness,
+    generation: u64,
+}
+
 pub fn tool() -> Tool {
     Tool::new(
         About {
@@ -26,7 +35,6 @@ pub fn tool() -> Tool {
             aliases: &["findImplementations", "goto_implementation"],
             description: "Find the types that implement an interface or trait, or extend a class: the declarations whose base list, `implements` clause or `impl ... for` names it. Transitive by default; each result says through which edge (EXTENDS or IMPLEMENTS), at which depth, and how it was resolved.",
             text: text::implementations,
-            output_schema: output::implementations(),
         },
         run,
     )
@@ -35,17 +43,17 @@ pub fn tool() -> Tool {
 fn run(
     context: &ToolContext,
     (target, args, paging): (TargetArgs, ImplementationsArgs, Paging<200, 5000>),
-) -> Result<Value, ToolError> {
+) -> Result<ImplementationsAnswer, ToolError> {
     let paging = paging.request();
     let transitive = args.transitive.unwrap_or(true);
     let target = target.target()?;
     let answer = Analysis::fresh(&context.workspace)?.implementations(&target, transitive)?;
-    let (implementations, pagination) = paging.page_with(&answer.implementations, to_json)?;
-    Ok(json!({
-        "symbol": to_json(&answer.symbol)?,
-        "implementations": implementations,
-        "pagination": pagination,
-        "completeness": to_json(&answer.completeness)?,
-        "generation": answer.generation,
-    }))
+    let (implementations, pagination) = paging.page(&answer.implementations);
+    Ok(ImplementationsAnswer {
+        symbol: answer.symbol,
+        implementations,
+        pagination,
+        completeness: answer.completeness,
+        generation: answer.generation,
+    })
 }

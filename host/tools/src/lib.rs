@@ -30,6 +30,8 @@ mod type_definition;
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use args::{Group, SharedArgs, ToolArgs};
@@ -60,8 +62,6 @@ pub(crate) struct About {
     pub description: &'static str,
     /// Writes the answer's compact text (the default `content`).
     pub text: text::Renderer,
-    /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
-    pub output_schema: Value,
 }
 
 /// One tool.
@@ -84,23 +84,43 @@ pub struct ToolRegistry {
 }
 
 impl Tool {
-    /// A tool whose input schema is derived from the arguments `run` takes.
-    pub(crate) fn new<A: ToolArgs + 'static>(
+    /// A tool whose input schema is derived from the arguments `run` takes
+    /// and whose output schema from the answer it gives. The answer turns
+    /// into JSON here, at the boundary.
+    pub(crate) fn new<A: ToolArgs + 'static, R: Serialize + JsonSchema + 'static>(
         about: About,
+        run: fn(&ToolContext, A) -> Result<R, ToolError>,
+    ) -> Tool {
+        let shared = SharedArgs::names();
+        let handler: Handler = Box::new(move |context, arguments, schema| {
+            target::to_json(&run(context, A::parse(arguments, schema, &shared)?)?)
+        });
+        Tool::with(about, A::schema(), output::schema_of::<R>(), handler)
+    }
+
+    /// A tool whose answer is still assembled as JSON, with its output
+    /// schema written by hand.
+    pub(crate) fn untyped<A: ToolArgs + 'static>(
+        about: About,
+        output_schema: Value,
         run: fn(&ToolContext, A) -> Result<Value, ToolError>,
     ) -> Tool {
         let shared = SharedArgs::names();
         let handler: Handler = Box::new(move |context, arguments, schema| {
             run(context, A::parse(arguments, schema, &shared)?)
         });
+        Tool::with(about, A::schema(), output_schema, handler)
+    }
+
+    fn with(about: About, input_schema: Value, output_schema: Value, handler: Handler) -> Tool {
         Tool {
             name: about.name,
             aliases: about.aliases,
             description: about.description,
-            input_schema: A::schema(),
+            input_schema,
             handler,
             text: about.text,
-            output_schema: about.output_schema,
+            output_schema,
         }
     }
 }

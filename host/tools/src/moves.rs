@@ -24,28 +24,28 @@ use lingo_refactor::{
 
 /// `move`.
 pub fn move_symbol() -> Tool {
-    Tool::new(
+    Tool::untyped(
         About {
             name: "move",
             aliases: &["move_symbol", "moveSymbol"],
             description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
             text: text::plan_or_applied,
-            output_schema: super::output::plan_or_applied(),
         },
+        super::output::plan_or_applied(),
         run_move,
     )
 }
 
 /// `move_type_to_file`.
 pub fn move_type_to_file() -> Tool {
-    Tool::new(
+    Tool::untyped(
         About {
             name: "move_type_to_file",
             aliases: &["moveTypeToFile"],
             description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
             text: text::moved,
-            output_schema: moved_schema(),
         },
+        moved_schema(),
         run_move_type_to_file,
     )
 }
@@ -268,14 +268,14 @@ fn run_move_type_to_file(
 
 /// `move_type_to_namespace`.
 pub fn move_type_to_namespace() -> Tool {
-    Tool::new(
+    Tool::untyped(
         About {
             name: "move_type_to_namespace",
             aliases: &["moveTypeToNamespace"],
             description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
             text: text::moved,
-            output_schema: moved_schema(),
         },
+        moved_schema(),
         run_move_type_to_namespace,
     )
 }

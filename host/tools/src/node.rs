@@ -4,13 +4,12 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::{self as analysis, Analysis};
+use lingo_analysis::{self as analysis, Analysis, NodeAt, NodeSource};
 
 /// Most context lines `node_source` adds on each side.
 const MAX_CONTEXT: u32 = 200;
@@ -51,7 +50,6 @@ pub fn node_at() -> Tool {
             aliases: &["nodeAt"],
             description: "The syntax node at a 1-based line and 0-based column of a file: its grammar type, lines, text and ancestors, plus the innermost declaration containing the position (its name, kind, lines and `parent` container).",
             text: text::node_at,
-            output_schema: output::node_at(),
         },
         run_node_at,
     )
@@ -64,13 +62,12 @@ pub fn node_source() -> Tool {
             aliases: &["nodeSource"],
             description: "The source of one declaration, named by `chunkId` (from outline/search_symbols), by position, or by `symbol` (+ `path`). `collapseBody` keeps signatures and structure but folds function bodies; `includeContext` adds surrounding lines.",
             text: text::node_source,
-            output_schema: output::node_source(),
         },
         run_node_source,
     )
 }
 
-fn run_node_at(context: &ToolContext, args: NodeAtArgs) -> Result<Value, ToolError> {
+fn run_node_at(context: &ToolContext, args: NodeAtArgs) -> Result<NodeAt, ToolError> {
     let (snapshot, file) = context.workspace.fresh_file(&args.path)?;
     if args.line == 0 {
         return Err(ToolError::InvalidParam {
@@ -79,7 +76,7 @@ fn run_node_at(context: &ToolContext, args: NodeAtArgs) -> Result<Value, ToolErr
             suggestions: vec!["Use line 1 for the first line".into()],
         });
     }
-    to_json(&analysis::node_at(
+    Ok(analysis::node_at(
         &file,
         args.line.into(),
         args.column.into(),
@@ -90,7 +87,7 @@ fn run_node_at(context: &ToolContext, args: NodeAtArgs) -> Result<Value, ToolErr
 fn run_node_source(
     context: &ToolContext,
     (target, args): (TargetArgs, NodeSourceArgs),
-) -> Result<Value, ToolError> {
+) -> Result<NodeSource, ToolError> {
     let collapse = args.collapse_body;
     let context_lines = args.include_context as usize;
     let analysis = Analysis::fresh(&context.workspace)?;
@@ -104,5 +101,5 @@ fn run_node_source(
             .subject(&target.target()?)?
             .declaration("a local binding is not a chunk; name a declaration")?,
     };
-    to_json(&analysis.declaration_source(symbol, collapse, context_lines)?)
+    Ok(analysis.declaration_source(symbol, collapse, context_lines)?)
 }

@@ -2,13 +2,11 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
-use super::target::to_json;
-use super::{About, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::{MAX_OUTLINE_DEPTH, outline};
+use lingo_analysis::{MAX_OUTLINE_DEPTH, Outline, outline};
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -36,16 +34,15 @@ pub fn tool() -> Tool {
             aliases: &["getOutline", "get_outline"],
             description: "Hierarchical outline of a file: every declaration with its kind, 1-based lines, signature and doc comment, nested under its container.",
             text: text::outline,
-            output_schema: output::outline(),
         },
         run,
     )
 }
 
-fn run(context: &ToolContext, args: OutlineArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, args: OutlineArgs) -> Result<Outline, ToolError> {
     let (snapshot, file) = context.workspace.fresh_file(&args.path)?;
     let depth = args.depth.map(|d| d as usize);
-    to_json(&outline(
+    Ok(outline(
         &file,
         depth,
         args.collapse_body,

@@ -1,17 +1,183 @@
 //! The tools' output schemas (MCP `outputSchema`): what `structuredContent`
-//! holds, as JSON Schema. Each names the fields a program may rely on and
-//! their types; answers may carry more (notes about the index). A refusal's
+//! holds, as JSON Schema, derived from each tool's answer type (the
+//! refactoring tools' plans, types of `lingo-refactor`, are still written
+//! here by hand). Each names the fields a program may rely on and their
+//! types; answers may carry more (notes about the index). A refusal's
 //! `{"success": false, "error": ..}` is allowed by every schema, since MCP
 //! clients validate the structured content of errors too.
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
 
-/// The schema of a tool whose answer is `answer`, or a refusal.
-pub fn answer_or_refusal(answer: Value) -> Value {
-    json!({
+/// The schema of a tool whose answer is `answer`, or a refusal. The
+/// definitions a derived schema refers to (recursive types) move to the
+/// root, where `#/$defs/..` points.
+pub fn answer_or_refusal(mut answer: Value) -> Value {
+    let defs = answer.as_object_mut().and_then(|a| a.remove("$defs"));
+    let mut schema = json!({
         "type": "object",
         "anyOf": [answer, refusal()],
-    })
+    });
+    if let Some(defs) = defs {
+        schema["$defs"] = defs;
+    }
+    schema
+}
+
+/// The output schema of answers of type `R`, derived from it: a type used
+/// in one place written there, one used in several defined once (in
+/// `$defs`), and none of what a client need not read to check an answer
+/// (descriptions, titles, formats).
+pub fn schema_of<R: JsonSchema>() -> Value {
+    let mut settings = SchemaSettings::draft2020_12().for_serialize();
+    settings.meta_schema = None;
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<R>()
+        .to_value();
+    compact(&mut schema);
+    let Some(Value::Object(mut defs)) = schema.as_object_mut().and_then(|s| s.remove("$defs"))
+    else {
+        return schema;
+    };
+    // Inline the definitions used once (not by themselves), until none is.
+    loop {
+        let mut uses = Map::new();
+        count_refs(&schema, &mut uses);
+        defs.values().for_each(|def| count_refs(def, &mut uses));
+        let once = defs.keys().find(|name| {
+            uses.get(*name).and_then(Value::as_u64) == Some(1) && {
+                let mut own = Map::new();
+                count_refs(&defs[*name], &mut own);
+                !own.contains_key(*name)
+            }
+        });
+        let Some(name) = once.cloned() else { break };
+        let def = defs.remove(&name).unwrap_or_default();
+        inline(&mut schema, &name, &def);
+        defs.values_mut().for_each(|d| inline(d, &name, &def));
+    }
+    if !defs.is_empty() {
+        schema["$defs"] = Value::Object(defs);
+    }
+    schema
+}
+
+/// The definition a `$ref` names.
+fn ref_name(value: &Value) -> Option<&str> {
+    value.get("$ref")?.as_str()?.strip_prefix("#/$defs/")
+}
+
+/// How often `schema` refers to each definition.
+fn count_refs(schema: &Value, uses: &mut Map<String, Value>) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(name) = ref_name(schema) {
+                let n = uses.get(name).and_then(Value::as_u64).unwrap_or(0);
+                uses.insert(name.into(), json!(n + 1));
+            }
+            map.values().for_each(|v| count_refs(v, uses));
+        }
+        Value::Array(items) => items.iter().for_each(|v| count_refs(v, uses)),
+        _ => {}
+    }
+}
+
+/// `schema` with the references to definition `name` replaced by `def`.
+fn inline(schema: &mut Value, name: &str, def: &Value) {
+    if ref_name(schema) == Some(name)
+        && let (Value::Object(map), Value::Object(def)) = (&mut *schema, def)
+    {
+        map.remove("$ref");
+        for (key, value) in def {
+            map.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+        return;
+    }
+    match schema {
+        Value::Object(map) => map.values_mut().for_each(|v| inline(v, name, def)),
+        Value::Array(items) => items.iter_mut().for_each(|v| inline(v, name, def)),
+        _ => {}
+    }
+}
+
+/// Keywords of a schema only people read.
+const ANNOTATIONS: &[&str] = &["description", "title", "format", "examples", "default"];
+
+/// Keywords whose value is a schema.
+const SUBSCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+];
+
+/// Keywords whose value is a list of schemas.
+const SUBSCHEMAS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Keywords whose value maps names to schemas.
+const SCHEMA_MAPS: &[&str] = &["properties", "$defs", "patternProperties"];
+
+/// `schema` without annotations, and with a choice among constants
+/// (an enum whose variants have doc comments) written as one `enum`.
+fn compact(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    for key in ANNOTATIONS {
+        map.remove(*key);
+    }
+    for key in SUBSCHEMA {
+        if let Some(sub) = map.get_mut(*key) {
+            compact(sub);
+        }
+    }
+    for key in SUBSCHEMAS {
+        if let Some(Value::Array(subs)) = map.get_mut(*key) {
+            subs.iter_mut().for_each(compact);
+        }
+    }
+    for key in SCHEMA_MAPS {
+        if let Some(Value::Object(subs)) = map.get_mut(*key) {
+            subs.values_mut().for_each(compact);
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(choices)) = map.get(key)
+            && let Some(values) = constants(choices)
+        {
+            map.remove(key);
+            map.insert("enum".into(), Value::Array(values));
+        }
+    }
+}
+
+/// The values of `choices` when each is a constant (`const`, or an `enum`
+/// of one value, with at most a `type` beside it).
+fn constants(choices: &[Value]) -> Option<Vec<Value>> {
+    let constant = |choice: &Value| -> Option<Vec<Value>> {
+        let choice: &Map<String, Value> = choice.as_object()?;
+        if choice
+            .keys()
+            .any(|k| !matches!(k.as_str(), "const" | "enum" | "type"))
+        {
+            return None;
+        }
+        match (choice.get("const"), choice.get("enum")) {
+            (Some(value), None) => Some(vec![value.clone()]),
+            (None, Some(Value::Array(values))) => Some(values.clone()),
+            _ => None,
+        }
+    };
+    let mut values = Vec::new();
+    for choice in choices {
+        values.extend(constant(choice)?);
+    }
+    Some(values)
 }
 
 /// `{"success": false, "error": {"code", "message", "details", "suggestions"}}`.
@@ -39,10 +205,6 @@ pub fn string() -> Value {
     json!({ "type": "string" })
 }
 
-pub fn nullable_string() -> Value {
-    json!({ "type": ["string", "null"] })
-}
-
 pub fn integer() -> Value {
     json!({ "type": "integer", "minimum": 0 })
 }
@@ -53,349 +215,6 @@ pub fn boolean() -> Value {
 
 pub fn array_of(items: Value) -> Value {
     json!({ "type": "array", "items": items })
-}
-
-/// A certainty in [0, 1].
-pub fn confidence() -> Value {
-    json!({ "type": "number", "minimum": 0, "maximum": 1 })
-}
-
-/// How a name was resolved.
-pub fn resolution() -> Value {
-    json!({ "enum": ["declaration", "scope", "import", "qualified", "name_only", "unresolved"] })
-}
-
-/// A zero-based `{start: {line, character}, end: {line, character}}`.
-pub fn range() -> Value {
-    let position = object(
-        &["line", "character"],
-        json!({ "line": integer(), "character": integer() }),
-    );
-    object(
-        &["start", "end"],
-        json!({ "start": position, "end": position }),
-    )
-}
-
-/// A declaration as the navigation tools show it.
-pub fn symbol_view() -> Value {
-    object(
-        &["name", "kind", "file_path", "range", "name_range"],
-        json!({
-            "name": string(),
-            "kind": string(),
-            "language_kind": string(),
-            "file_path": string(),
-            "range": range(),
-            "name_range": range(),
-            "container": nullable_string(),
-            "namespace": string(),
-            "signature": nullable_string(),
-        }),
-    )
-}
-
-/// A place where a name is used.
-pub fn site() -> Value {
-    object(
-        &["file_path", "range"],
-        json!({
-            "file_path": string(),
-            "range": range(),
-            "kind": string(),
-            "enclosing": nullable_string(),
-            "line_text": string(),
-        }),
-    )
-}
-
-/// The paging object of a paged list.
-pub fn pagination() -> Value {
-    object(
-        &["total", "offset", "returned", "has_more"],
-        json!({
-            "total": integer(),
-            "offset": integer(),
-            "limit": integer(),
-            "returned": integer(),
-            "omitted": integer(),
-            "has_more": boolean(),
-            "next_offset": { "type": ["integer", "null"], "minimum": 0 },
-            "truncated_by_bytes": boolean(),
-        }),
-    )
-}
-
-/// What a list may lack: at least whether it is complete, and why not.
-pub fn completeness() -> Value {
-    object(
-        &["complete"],
-        json!({ "complete": boolean(), "note": string() }),
-    )
-}
-
-/// Answers written in the graph-tools-api.md text format.
-pub fn graph_text() -> Value {
-    object(
-        &["format", "text", "generation"],
-        json!({ "format": { "const": "text" }, "text": string(), "generation": integer() }),
-    )
-}
-
-/// A resolved declaration: the view, with how it was resolved.
-fn resolved_declaration() -> Value {
-    let mut view = symbol_view();
-    view["properties"]["resolution"] = resolution();
-    view["properties"]["confidence"] = confidence();
-    view
-}
-
-/// Counts of certain and guessed uses.
-fn counts() -> Value {
-    object(
-        &["certain", "name_only"],
-        json!({ "certain": integer(), "name_only": integer() }),
-    )
-}
-
-/// `health_check` and `diagnose`.
-pub fn health() -> Value {
-    object(
-        &[
-            "healthy",
-            "components",
-            "workspace",
-            "capabilities",
-            "errors",
-            "warnings",
-        ],
-        json!({
-            "healthy": boolean(),
-            "components": object(&["server", "pluginAbi", "plugins"], json!({
-                "pluginAbi": string(),
-                "plugins": array_of(object(&["name", "version", "abiVersion", "extensions"], json!({
-                    "name": string(), "version": string(), "abiVersion": string(),
-                    "extensions": array_of(string()),
-                }))),
-            })),
-            "workspace": object(&["state", "root", "projectId", "generation", "fileCount", "symbolCount"], json!({
-                "state": { "enum": ["Indexing", "Refreshing", "Ready"] },
-                "root": string(), "projectId": string(), "generation": integer(),
-                "fileCount": integer(), "symbolCount": integer(),
-            })),
-            "capabilities": array_of(string()),
-            "errors": array_of(json!({ "type": "object" })),
-            "warnings": array_of(json!({ "type": "object" })),
-        }),
-    )
-}
-
-/// `outline`: declarations with their children.
-pub fn outline() -> Value {
-    let declaration = object(
-        &["name", "line", "endLine"],
-        json!({
-            "name": string(), "line": integer(), "endLine": integer(),
-            "signature": nullable_string(), "chunkId": string(),
-            "children": array_of(json!({ "type": "object" })),
-        }),
-    );
-    object(
-        &["filePath", "language", "outline"],
-        json!({
-            "filePath": string(), "language": string(),
-            "outline": array_of(declaration),
-            "notes": array_of(string()),
-            "truncated": boolean(),
-        }),
-    )
-}
-
-/// `search_symbols`.
-pub fn search() -> Value {
-    object(
-        &["symbols", "total", "hasMore", "offset", "returned"],
-        json!({
-            "symbols": array_of(object(&["name", "kind", "filePath", "line", "endLine", "chunkId"], json!({
-                "name": string(), "kind": string(), "filePath": string(),
-                "line": integer(), "endLine": integer(), "chunkId": string(),
-                "containerName": nullable_string(), "signature": nullable_string(),
-            }))),
-            "total": integer(), "hasMore": boolean(), "offset": integer(), "returned": integer(),
-        }),
-    )
-}
-
-/// `get_diagnostics`.
-pub fn diagnostics() -> Value {
-    object(
-        &["diagnostics", "summary"],
-        json!({
-            "diagnostics": array_of(object(&["file_path", "range", "severity", "message"], json!({
-                "file_path": string(), "range": range(), "severity": string(),
-                "message": string(), "code": nullable_string(),
-            }))),
-            "summary": object(&["total", "files_checked", "has_more"], json!({
-                "total": integer(), "files_checked": integer(), "has_more": boolean(),
-            })),
-            "unanalyzed_files": array_of(json!({})),
-        }),
-    )
-}
-
-/// `find_definition`.
-pub fn definition() -> Value {
-    object(
-        &["definitions", "resolution", "total"],
-        json!({
-            "definitions": array_of(resolved_declaration()),
-            "resolution": resolution(),
-            "total": integer(),
-            "truncated": boolean(),
-            "query": { "type": "object" },
-        }),
-    )
-}
-
-/// `find_references`: the declaration first (when asked), then the sites.
-pub fn references() -> Value {
-    let item = object(
-        &["file_path", "kind", "resolution", "confidence"],
-        json!({
-            "file_path": string(), "kind": string(),
-            "resolution": resolution(), "confidence": confidence(),
-            "range": range(), "name_range": range(),
-            "enclosing": nullable_string(), "line_text": string(),
-        }),
-    );
-    let mut completeness = completeness();
-    completeness["required"] = json!(["complete", "resolved", "name_only", "possibly_missed"]);
-    completeness["properties"]["resolved"] = integer();
-    completeness["properties"]["name_only"] = integer();
-    completeness["properties"]["possibly_missed"] = integer();
-    completeness["properties"]["possibly_missed_sites"] = array_of(site());
-    object(
-        &["symbol", "references", "pagination", "completeness"],
-        json!({
-            "symbol": object(&["name", "kind", "file_path"], json!({})),
-            "references": array_of(item),
-            "pagination": pagination(),
-            "completeness": completeness,
-        }),
-    )
-}
-
-/// `find_implementations`.
-pub fn implementations() -> Value {
-    let mut implementation = resolved_declaration();
-    implementation["required"] = json!([
-        "name",
-        "kind",
-        "file_path",
-        "range",
-        "name_range",
-        "relation",
-        "depth"
-    ]);
-    implementation["properties"]["relation"] = json!({ "enum": ["IMPLEMENTS", "EXTENDS"] });
-    implementation["properties"]["depth"] = integer();
-    implementation["properties"]["site"] = site();
-    object(
-        &["symbol", "implementations", "pagination", "completeness"],
-        json!({
-            "symbol": symbol_view(),
-            "implementations": array_of(implementation),
-            "pagination": pagination(),
-            "completeness": completeness(),
-        }),
-    )
-}
-
-/// `find_type_definition`.
-pub fn type_definition() -> Value {
-    let mut found = resolved_declaration();
-    found["properties"]["written_as"] = nullable_string();
-    object(
-        &["symbol", "type_definitions"],
-        json!({
-            "symbol": object(&["name", "kind", "file_path"], json!({})),
-            "type_definitions": array_of(found),
-            "unresolved_types": array_of(json!({})),
-        }),
-    )
-}
-
-/// `get_symbol_info`.
-pub fn symbol_info() -> Value {
-    let mut info = symbol_view();
-    for key in ["references", "callers", "callees", "implementations"] {
-        info["properties"][key] = counts();
-    }
-    info["properties"]["members"] = array_of(object(
-        &["name", "kind", "line"],
-        json!({ "name": string(), "kind": string(), "line": integer() }),
-    ));
-    info["properties"]["members_total"] = integer();
-    info["properties"]["doc"] = nullable_string();
-    info["properties"]["visibility"] = nullable_string();
-    info
-}
-
-/// `get_call_hierarchy`: calls nest by level.
-pub fn call_hierarchy() -> Value {
-    let call = object(
-        &["resolution", "confidence", "call_sites"],
-        json!({
-            "resolution": resolution(), "confidence": confidence(),
-            "call_sites": array_of(object(&["file_path", "range"], json!({
-                "file_path": string(), "range": range(),
-            }))),
-            "from": { "type": "object" }, "to": { "type": "object" },
-            "incoming": array_of(json!({ "type": "object" })),
-            "outgoing": array_of(json!({ "type": "object" })),
-        }),
-    );
-    object(
-        &["item", "direction", "depth"],
-        json!({
-            "item": symbol_view(),
-            "direction": { "enum": ["incoming", "outgoing", "both"] },
-            "depth": integer(),
-            "incoming": array_of(call.clone()),
-            "outgoing": array_of(call),
-            "incoming_completeness": completeness(),
-            "outgoing_completeness": completeness(),
-        }),
-    )
-}
-
-/// `node_at`: 1-based lines, 0-based columns.
-pub fn node_at() -> Value {
-    object(
-        &["filePath", "node", "ancestors"],
-        json!({
-            "filePath": string(),
-            "node": object(&["type", "startLine", "startColumn", "endLine", "endColumn"], json!({
-                "type": string(), "startLine": integer(), "startColumn": integer(),
-                "endLine": integer(), "endColumn": integer(), "content": string(),
-            })),
-            "ancestors": array_of(object(&["type", "startLine", "endLine"], json!({
-                "type": string(), "startLine": integer(), "endLine": integer(),
-            }))),
-            "symbol": { "type": ["object", "null"] },
-        }),
-    )
-}
-
-/// `node_source`.
-pub fn node_source() -> Value {
-    object(
-        &["filePath", "lineStart", "lineEnd", "source"],
-        json!({
-            "filePath": string(), "lineStart": integer(), "lineEnd": integer(),
-            "source": string(), "collapsed": boolean(), "chunkId": string(),
-        }),
-    )
 }
 
 /// A refactoring plan (typemill-api.md PlanBase), or, once applied, the

@@ -4,11 +4,9 @@
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use crate::args::Group;
-use crate::error::ToolError;
 
 /// Bytes of items one answer carries at most, unless the caller asks for less.
 pub const DEFAULT_MAX_BYTES: usize = 256 * 1024;
@@ -60,50 +58,47 @@ impl<const DEFAULT: u32, const MAX: u32> Paging<DEFAULT, MAX> {
     }
 }
 
-impl PageRequest {
-    /// One page of `items`, and the `pagination` object that says what the
-    /// page holds and what it left out. Only the page's window is turned
-    /// into JSON (`to_value`), not the whole list.
-    pub fn page_with<T>(
-        &self,
-        items: &[T],
-        to_value: impl Fn(&T) -> Result<Value, ToolError>,
-    ) -> Result<(Vec<Value>, Value), ToolError> {
-        let window = items
-            .iter()
-            .skip(self.offset)
-            .take(self.limit)
-            .map(to_value)
-            .collect::<Result<Vec<Value>, _>>()?;
-        Ok(self.cut(items.len(), window.into_iter()))
-    }
+/// What one page of a list holds and what it left out.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Pagination {
+    pub total: usize,
+    pub offset: usize,
+    pub limit: usize,
+    pub returned: usize,
+    pub omitted: usize,
+    pub has_more: bool,
+    pub next_offset: Option<usize>,
+    pub truncated_by_bytes: bool,
+}
 
-    /// The items of the window that fit the byte budget (at least one),
-    /// and the `pagination` object.
-    fn cut(&self, total: usize, window: impl Iterator<Item = Value>) -> (Vec<Value>, Value) {
+impl PageRequest {
+    /// One page of `items` (the window of offset and limit, cut to the
+    /// byte budget their JSON takes, at least one item), and what it holds.
+    pub fn page<T: Serialize + Clone>(&self, items: &[T]) -> (Vec<T>, Pagination) {
+        let total = items.len();
         let mut bytes = 0usize;
         let mut out = Vec::new();
         let mut cut_by_bytes = false;
-        for item in window {
-            let size = item.to_string().len();
+        for item in items.iter().skip(self.offset).take(self.limit) {
+            let size = serde_json::to_string(item).map_or(0, |json| json.len());
             if !out.is_empty() && bytes + size > self.max_bytes {
                 cut_by_bytes = true;
                 break;
             }
             bytes += size;
-            out.push(item);
+            out.push(item.clone());
         }
         let end = self.offset.min(total) + out.len();
-        let info = json!({
-            "total": total,
-            "offset": self.offset,
-            "limit": self.limit,
-            "returned": out.len(),
-            "omitted": total - out.len(),
-            "has_more": end < total,
-            "next_offset": (end < total).then_some(end),
-            "truncated_by_bytes": cut_by_bytes,
-        });
-        (out, info)
+        let pagination = Pagination {
+            total,
+            offset: self.offset,
+            limit: self.limit,
+            returned: out.len(),
+            omitted: total - out.len(),
+            has_more: end < total,
+            next_offset: (end < total).then_some(end),
+            truncated_by_bytes: cut_by_bytes,
+        };
+        (out, pagination)
     }
 }

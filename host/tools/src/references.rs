@@ -1,15 +1,14 @@
 //! `find_references`: an adapter over [`Analysis::references`], paged.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::page::Paging;
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::page::{Pagination, Paging};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::Analysis;
+use lingo_analysis::{Analysis, Completeness, ReferenceItem, SubjectView};
 
 #[derive(Deserialize, JsonSchema)]
 struct ReferencesArgs {
@@ -19,6 +18,16 @@ struct ReferencesArgs {
 
 impl Group for ReferencesArgs {}
 
+/// The answer: the declaration (first, when asked) and its references, one page.
+#[derive(Serialize, JsonSchema)]
+struct ReferencesAnswer {
+    symbol: SubjectView,
+    references: Vec<ReferenceItem>,
+    pagination: Pagination,
+    completeness: Completeness,
+    generation: u64,
+}
+
 pub fn tool() -> Tool {
     Tool::new(
         About {
@@ -26,7 +35,6 @@ pub fn tool() -> Tool {
             aliases: &["findReferences"],
             description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
             text: text::references,
-            output_schema: output::references(),
         },
         run,
     )
@@ -35,7 +43,7 @@ pub fn tool() -> Tool {
 fn run(
     context: &ToolContext,
     (target, args, paging): (TargetArgs, ReferencesArgs, Paging<200, 5000>),
-) -> Result<Value, ToolError> {
+) -> Result<ReferencesAnswer, ToolError> {
     let paging = paging.request();
     let include_declaration = args.include_declaration.unwrap_or(true);
     let target = target.target()?;
@@ -44,12 +52,12 @@ fn run(
     // What matters first: the declaration and the certain references (by
     // file and position), the guesses last; a page cut keeps that order.
     items.sort_by_key(|item| !item.is_certain());
-    let (references, pagination) = paging.page_with(&items, to_json)?;
-    Ok(json!({
-        "symbol": to_json(&answer.symbol)?,
-        "references": references,
-        "pagination": pagination,
-        "completeness": to_json(&answer.completeness)?,
-        "generation": answer.generation,
-    }))
+    let (references, pagination) = paging.page(&items);
+    Ok(ReferencesAnswer {
+        symbol: answer.symbol,
+        references,
+        pagination,
+        completeness: answer.completeness,
+        generation: answer.generation,
+    })
 }

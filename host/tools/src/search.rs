@@ -1,14 +1,12 @@
 //! `search_symbols`: an adapter over [`Analysis::search`], paged.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::target::to_json;
-use super::{About, Tool, ToolContext, output, text};
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
-use lingo_analysis::{Analysis, SymbolSearch};
+use lingo_analysis::{Analysis, SearchHit, SymbolSearch};
 
 const DEFAULT_LIMIT: u32 = 50;
 
@@ -36,6 +34,18 @@ struct SearchArgs {
 
 impl Group for SearchArgs {}
 
+/// The answer: one page of the declarations found, best first.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SearchAnswer {
+    symbols: Vec<SearchHit>,
+    total: usize,
+    returned: usize,
+    offset: usize,
+    has_more: bool,
+    generation: u64,
+}
+
 fn default_limit() -> u32 {
     DEFAULT_LIMIT
 }
@@ -47,13 +57,12 @@ pub fn tool() -> Tool {
             aliases: &["searchSymbols", "workspace_symbols"],
             description: "Find declarations by name across the workspace: case-insensitive substring match by default, or a regular expression. Exact matches rank first. Paginated.",
             text: text::search,
-            output_schema: output::search(),
         },
         run,
     )
 }
 
-fn run(context: &ToolContext, args: SearchArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, args: SearchArgs) -> Result<SearchAnswer, ToolError> {
     let search = SymbolSearch {
         query: args.query,
         case_sensitive: args.case_sensitive,
@@ -65,14 +74,13 @@ fn run(context: &ToolContext, args: SearchArgs) -> Result<Value, ToolError> {
     let offset = args.offset as usize;
     let analysis = Analysis::fresh(&context.workspace)?;
     let (total, hits) = analysis.search(&search, offset, limit)?;
-    let page: Vec<Value> = hits.iter().map(to_json).collect::<Result<_, _>>()?;
-    let returned = page.len();
-    Ok(json!({
-        "symbols": page,
-        "total": total,
-        "returned": returned,
-        "offset": offset,
-        "hasMore": offset + returned < total,
-        "generation": analysis.generation(),
-    }))
+    let returned = hits.len();
+    Ok(SearchAnswer {
+        symbols: hits,
+        total,
+        returned,
+        offset,
+        has_more: offset + returned < total,
+        generation: analysis.generation(),
+    })
 }

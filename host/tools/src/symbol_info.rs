@@ -1,11 +1,9 @@
 //! `get_symbol_info`: an adapter over [`Analysis::symbol_info`].
 
-use serde_json::Value;
-
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::error::ToolError;
-use lingo_analysis::Analysis;
+use lingo_analysis::{Analysis, SymbolInfo};
 
 pub fn tool() -> Tool {
     Tool::new(
@@ -14,13 +12,12 @@ pub fn tool() -> Tool {
             aliases: &["getSymbolInfo", "hover"],
             description: "Everything known about one declaration: kind, signature, documentation, visibility, modifiers, container, members, complexity metrics, and counts of its references, callers, callees and implementations (certain and name-only). Name it by position or by `symbol` (+ `path`).",
             text: text::symbol_info,
-            output_schema: output::symbol_info(),
         },
         run,
     )
 }
 
-fn run(context: &ToolContext, target: TargetArgs) -> Result<Value, ToolError> {
+fn run(context: &ToolContext, target: TargetArgs) -> Result<SymbolInfo, ToolError> {
     let target = target.target()?;
-    to_json(&Analysis::fresh(&context.workspace)?.symbol_info(&target)?)
+    Ok(Analysis::fresh(&context.workspace)?.symbol_info(&target)?)
 }

@@ -153,23 +153,46 @@ impl Project {
     }
 
     /// The project as `list_projects` shows it.
-    pub fn describe(&self) -> serde_json::Value {
+    pub fn describe(&self) -> ProjectView {
         let snapshot = self.context.workspace.snapshot();
-        serde_json::json!({
-            "projectId": self.id,
-            "root": self.context.workspace.root().display().to_string(),
-            "include": self.include,
-            "fileCount": snapshot.files.len(),
-            "symbolCount": snapshot.symbol_count(),
-            "limits": {
-                "requestsPerSecond": self.limits.requests_per_second,
-                "burst": self.limits.burst,
-                "maxConcurrent": self.concurrency.limit(),
-                "maxResponseBytes": self.limits.max_response_bytes,
-                "requestTimeoutMs": self.limits.request_timeout.as_millis() as u64,
+        ProjectView {
+            project_id: self.id.to_string(),
+            root: self.context.workspace.root().display().to_string(),
+            include: self.include.clone(),
+            file_count: snapshot.files.len(),
+            symbol_count: snapshot.symbol_count(),
+            limits: LimitsView {
+                requests_per_second: self.limits.requests_per_second,
+                burst: self.limits.burst,
+                max_concurrent: self.concurrency.limit(),
+                max_response_bytes: self.limits.max_response_bytes,
+                request_timeout_ms: self.limits.request_timeout.as_millis() as u64,
             },
-        })
+        }
     }
+}
+
+/// A project as the project tools show it.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectView {
+    pub project_id: String,
+    pub root: String,
+    pub include: Vec<String>,
+    pub file_count: usize,
+    pub symbol_count: usize,
+    pub limits: LimitsView,
+}
+
+/// A project's limits.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitsView {
+    pub requests_per_second: u32,
+    pub burst: u32,
+    pub max_concurrent: u32,
+    pub max_response_bytes: usize,
+    pub request_timeout_ms: u64,
 }
 
 /// The projects a hosted server answers for.

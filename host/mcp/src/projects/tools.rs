@@ -2,11 +2,11 @@
 //! `remove_project`, answered from the registry rather than a workspace.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::ProjectRegistry;
 use super::access::Grant;
+use super::{ProjectRegistry, ProjectView};
 use lingo_tools::error::ToolError;
 use lingo_tools::{Group, ToolArgs};
 
@@ -56,40 +56,32 @@ fn schema(name: &str) -> Value {
     schema
 }
 
-/// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
+/// `list_projects`' answer.
+#[derive(Serialize, JsonSchema)]
+struct Listed {
+    projects: Vec<ProjectView>,
+}
+
+/// `create_project`'s answer.
+#[derive(Serialize, JsonSchema)]
+struct Created {
+    created: ProjectView,
+}
+
+/// `remove_project`'s answer: the project's id.
+#[derive(Serialize, JsonSchema)]
+struct Removed {
+    removed: String,
+}
+
+/// What `structuredContent` holds (MCP `outputSchema`), a refusal aside,
+/// derived from the answers.
 pub fn output_schema(name: &str) -> Value {
-    use lingo_tools::output::{answer_or_refusal, array_of, integer, object, string};
-    let project = object(
-        &[
-            "projectId",
-            "root",
-            "include",
-            "fileCount",
-            "symbolCount",
-            "limits",
-        ],
-        json!({
-            "projectId": string(),
-            "root": string(),
-            "include": array_of(string()),
-            "fileCount": integer(),
-            "symbolCount": integer(),
-            "limits": object(
-                &["requestsPerSecond", "burst", "maxConcurrent", "maxResponseBytes", "requestTimeoutMs"],
-                json!({
-                    "requestsPerSecond": integer(),
-                    "burst": integer(),
-                    "maxConcurrent": integer(),
-                    "maxResponseBytes": integer(),
-                    "requestTimeoutMs": integer(),
-                }),
-            ),
-        }),
-    );
+    use lingo_tools::output::{answer_or_refusal, schema_of};
     answer_or_refusal(match name {
-        "list_projects" => object(&["projects"], json!({ "projects": array_of(project) })),
-        "create_project" => object(&["created"], json!({ "created": project })),
-        _ => object(&["removed"], json!({ "removed": string() })),
+        "list_projects" => schema_of::<Listed>(),
+        "create_project" => schema_of::<Created>(),
+        _ => schema_of::<Removed>(),
     })
 }
 
@@ -138,23 +130,32 @@ pub fn call(
     }
     let schema = schema(name);
     Some(match name {
-        "list_projects" => ListArgs::parse(arguments, &schema, &[]).map(|_| {
-            let projects: Vec<Value> = registry
+        "list_projects" => ListArgs::parse(arguments, &schema, &[]).and_then(|_| {
+            let projects = registry
                 .projects_for(grant)
                 .iter()
                 .map(|p| p.describe())
                 .collect();
-            json!({ "projects": projects })
+            to_json(&Listed { projects })
         }),
         "create_project" => CreateArgs::parse(arguments, &schema, &[]).and_then(|args| {
             let project = registry.create(&args.project_id, &args.root, args.include, grant)?;
-            Ok(json!({ "created": project.describe() }))
+            to_json(&Created {
+                created: project.describe(),
+            })
         }),
         _ => RemoveArgs::parse(arguments, &schema, &[]).and_then(|args| {
             let project = registry.remove(&args.project_id, grant)?;
-            Ok(json!({ "removed": project.id }))
+            to_json(&Removed {
+                removed: project.id.to_string(),
+            })
         }),
     })
+}
+
+/// An answer as JSON, at the boundary.
+fn to_json(answer: &impl Serialize) -> Result<Value, ToolError> {
+    serde_json::to_value(answer).map_err(|e| ToolError::Internal(format!("serializing: {e}")))
 }
 
 /// The compact text of a project tool's answer.
