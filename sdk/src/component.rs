@@ -57,6 +57,15 @@ impl<L: Language> edits::Guest for Component<L> {
             .with_state(|s| L::render_import(s.tree.root_node(), &s.source, &module_path, &names))
     }
 
+    fn render_reexport(
+        doc: syntax::DocumentBorrow<'_>,
+        module_path: String,
+        names: Vec<String>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        doc.get::<Document<L>>()
+            .with_state(|s| L::render_reexport(s.tree.root_node(), &s.source, &module_path, &names))
+    }
+
     fn remove_import(
         doc: syntax::DocumentBorrow<'_>,
         module_path: String,

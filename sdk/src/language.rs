@@ -119,6 +119,7 @@ pub trait Language: 'static {
                 prefixes: Vec::new(),
             },
             bodiless_modifiers: Vec::new(),
+            private_reaches_nested_modules: false,
         }
     }
 
@@ -400,6 +401,21 @@ pub trait Language: 'static {
     ) -> Result<Vec<TextEdit>, PluginError> {
         Err(PluginError::Unsupported(format!(
             "{}: render-import",
+            Self::NAME
+        )))
+    }
+
+    /// Edits that re-export `names` of `module_path` publicly from the
+    /// document (`edits.render-reexport`), so that what moved there stays
+    /// reachable by the document's module. Unsupported by default.
+    fn render_reexport(
+        _root: Node,
+        _source: &str,
+        _module_path: &str,
+        _names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: render-reexport",
             Self::NAME
         )))
     }

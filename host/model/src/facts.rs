@@ -480,6 +480,10 @@ pub struct LanguagePolicy {
     /// 0.8.0 on; none before).
     #[serde(default)]
     pub bodiless_modifiers: Vec<String>,
+    /// Whether a module's private declarations are visible in the modules
+    /// nested in it (Rust; stated from ABI 0.8.0 on, not assumed before).
+    #[serde(default)]
+    pub private_reaches_nested_modules: bool,
 }
 
 /// A set of names: those equal to one of `names` and those starting with
@@ -570,6 +574,7 @@ impl LanguagePolicy {
             unused_locals: NameRule::default(),
             unused_declarations: NameRule::default(),
             bodiless_modifiers: Vec::new(),
+            private_reaches_nested_modules: false,
         }
     }
 }

@@ -364,6 +364,7 @@ macro_rules! since_0_2_0_conversions {
                         unused_locals: unused_names(&i.policy).0,
                         unused_declarations: unused_names(&i.policy).1,
                         bodiless_modifiers: bodiless_modifiers(&i.policy),
+                        private_reaches_nested_modules: private_reaches_nested_modules(&i.policy),
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
@@ -486,8 +487,8 @@ macro_rules! since_0_5_0_conversions {
 }
 
 /// What a policy before ABI 0.8.0 cannot say: no name says a binding or a
-/// declaration is unused on purpose, and no modifier marks a declaration
-/// as bodiless.
+/// declaration is unused on purpose, no modifier marks a declaration as
+/// bodiless, and private declarations are not seen by nested modules.
 macro_rules! before_0_8_0_conversions {
     () => {
         fn unused_names(_policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
@@ -496,6 +497,10 @@ macro_rules! before_0_8_0_conversions {
 
         fn bodiless_modifiers(_policy: &wit::LanguagePolicy) -> Vec<String> {
             Vec::new()
+        }
+
+        fn private_reaches_nested_modules(_policy: &wit::LanguagePolicy) -> bool {
+            false
         }
     };
 }
@@ -536,6 +541,10 @@ pub mod v0_8_0 {
 
     fn bodiless_modifiers(policy: &wit::LanguagePolicy) -> Vec<String> {
         policy.bodiless_modifiers.clone()
+    }
+
+    fn private_reaches_nested_modules(policy: &wit::LanguagePolicy) -> bool {
+        policy.private_reaches_nested_modules
     }
 }
 

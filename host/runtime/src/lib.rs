@@ -178,6 +178,17 @@ pub trait LanguagePlugin: Send + Sync {
         module_path: &str,
         names: &[String],
     ) -> EditsResult;
+    /// Edits that re-export `names` of `module_path` from `source`, publicly,
+    /// so that they stay reachable by the old path (ABI 0.8.0 on).
+    fn render_reexport(
+        &self,
+        _path: &str,
+        _source: &str,
+        _module_path: &str,
+        _names: &[String],
+    ) -> EditsResult {
+        Err(self.unsupported("render-reexport"))
+    }
     /// Edits that remove `name` (or everything) imported from `module_path`.
     fn remove_import(
         &self,

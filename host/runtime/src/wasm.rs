@@ -92,6 +92,7 @@ mod operation {
     pub const ANALYZE: &str = "analyze";
     pub const RESOLVE_IMPORT: &str = "resolve-import";
     pub const RENDER_IMPORT: &str = "render-import";
+    pub const RENDER_REEXPORT: &str = "render-reexport";
     pub const REMOVE_IMPORT: &str = "remove-import";
     pub const NODE_AT: &str = "node-at";
     pub const DECLARATION_EXTENT: &str = "declaration-extent";
@@ -629,6 +630,34 @@ impl LanguagePlugin for WasmPlugin {
                     .call_render_import(store, doc, module_path, names)?
                     .map(|edits| edits.into_iter().map(conv::edit).collect())
                     .map_err(Failure::from)))
+            })?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    /// Edits that re-export `names` of `module_path` from `source` (ABI
+    /// 0.8.0 on; earlier plugins cannot render one).
+    fn render_reexport(
+        &self,
+        path: &str,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> EditsResult {
+        if !matches!(self.pre, Pre::V0_8_0(_)) {
+            return Err(self.unsupported(operation::RENDER_REEXPORT));
+        }
+        let result =
+            self.with_document(operation::RENDER_REEXPORT, path, source, |store, b, doc| {
+                Ok(match b {
+                    Bindings::V0_8_0(b) => b
+                        .lingo_plugin_edits()
+                        .call_render_reexport(store, doc, module_path, names)?
+                        .map(|edits| edits.into_iter().map(convert::v0_8_0::edit).collect())
+                        .map_err(Failure::from),
+                    Bindings::V0_7_0(_) => {
+                        Err(Failure::Unsupported("render-reexport (ABI 0.8.0)".into()))
+                    }
+                })
             })?;
         result.map_err(|e| self.plugin_error(e))
     }

@@ -285,6 +285,8 @@ fn built_in_plugins_state_their_policy() {
             unused_locals: policy(file).unused_locals,
             unused_declarations: policy(file).unused_declarations,
             bodiless_modifiers: policy(file).bodiless_modifiers,
+            // Only Rust's nested modules see their parents' private items.
+            private_reaches_nested_modules: module_layout == DeclaredFilePerModule,
         };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};

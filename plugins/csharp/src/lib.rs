@@ -164,6 +164,7 @@ impl Language for CSharp {
                 prefixes: vec![],
             },
             bodiless_modifiers: vec!["abstract".into(), "extern".into()],
+            private_reaches_nested_modules: false,
         }
     }
 

@@ -147,6 +147,7 @@ impl Language for Go {
                 prefixes: vec![],
             },
             bodiless_modifiers: vec![],
+            private_reaches_nested_modules: false,
         }
     }
 

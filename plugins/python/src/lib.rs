@@ -127,6 +127,7 @@ impl Language for Python {
                 prefixes: vec![],
             },
             bodiless_modifiers: vec![],
+            private_reaches_nested_modules: false,
         }
     }
 

@@ -212,6 +212,11 @@ pub fn render_import(
         return Ok(Vec::new());
     }
     let statement = match missing.as_slice() {
+        [] if names_a_module_by_itself(module_path) => {
+            return Err(PluginError::InvalidInput(format!(
+                "`use {module_path};` is not Rust: an import of `{module_path}` names what it imports"
+            )));
+        }
         [] => format!("use {module_path};"),
         [one] => format!("use {module_path}::{one};"),
         many => format!(
@@ -222,6 +227,55 @@ pub fn render_import(
                 .join(", ")
         ),
     };
+    let (offset, text) = match last_top_level_use {
+        Some(last) => (last.end_byte(), format!("\n{statement}")),
+        None => (after_file_header(root, source), format!("{statement}\n")),
+    };
+    Ok(vec![TextEdit {
+        start: offset as u32,
+        end: offset as u32,
+        new_text: text,
+    }])
+}
+
+/// Whether `module_path` ends in `self`, `super` or `crate`, which a `use`
+/// may not import by itself.
+fn names_a_module_by_itself(module_path: &str) -> bool {
+    matches!(
+        module_path.trim().rsplit("::").next(),
+        Some("self" | "super" | "crate")
+    )
+}
+
+/// `pub use path::{a, b};` after the last top-level `use`: what moved to
+/// `module_path` stays reachable by the path of the module it left, and
+/// the module's own uses of the names keep working through it.
+pub fn render_reexport(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    names: &[String],
+) -> Result<Vec<TextEdit>, PluginError> {
+    if module_path.trim().is_empty() {
+        return Err(PluginError::InvalidInput("module path is empty".into()));
+    }
+    let is_identifier = |name: &str| {
+        let mut chars = name.chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_')
+    };
+    if names.is_empty() || !names.iter().all(|n| is_identifier(n)) {
+        return Err(PluginError::InvalidInput(
+            "a re-export names one or more identifiers".into(),
+        ));
+    }
+    let statement = match names {
+        [one] => format!("pub use {module_path}::{one};"),
+        many => format!("pub use {module_path}::{{{}}};", many.join(", ")),
+    };
+    let last_top_level_use = use_declarations(root, source)
+        .into_iter()
+        .rfind(|d| d.parent() == Some(root));
     let (offset, text) = match last_top_level_use {
         Some(last) => (last.end_byte(), format!("\n{statement}")),
         None => (after_file_header(root, source), format!("{statement}\n")),

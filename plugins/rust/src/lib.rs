@@ -137,6 +137,8 @@ impl Language for Rust {
                 prefixes: vec!["_".into()],
             },
             bodiless_modifiers: vec![],
+            // `crate::a::b` sees what `crate::a` keeps private.
+            private_reaches_nested_modules: true,
         }
     }
 
@@ -234,6 +236,15 @@ impl Language for Rust {
         names: &[String],
     ) -> Result<Vec<TextEdit>, PluginError> {
         imports::render_import(root, source, module_path, names)
+    }
+
+    fn render_reexport(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        imports::render_reexport(root, source, module_path, names)
     }
 
     fn remove_import(
@@ -388,6 +399,37 @@ mod tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<super::Rust>();
+    }
+
+    /// What a moved declaration's old module writes to keep it reachable:
+    /// a `pub use` after the last `use`; and an import of a module by
+    /// itself that Rust refuses (`use super;`) is never rendered.
+    #[test]
+    fn reexports_are_pub_use_and_use_super_alone_is_refused() {
+        use lingo_plugin_sdk::Language;
+        let source = "mod escape;\nuse std::fmt;\n\nfn f() {}\n";
+        let tree = lingo_plugin_sdk::testing::parse::<Rust>("src/lib.rs", source);
+        let edits = Rust::render_reexport(
+            tree.root_node(),
+            source,
+            "crate::escape",
+            &["escape_into".into()],
+        )
+        .unwrap();
+        let mut text = source.to_string();
+        for edit in edits.iter().rev() {
+            text.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
+        }
+        assert_eq!(
+            text,
+            "mod escape;\nuse std::fmt;\npub use crate::escape::escape_into;\n\nfn f() {}\n"
+        );
+        assert!(Rust::render_reexport(tree.root_node(), source, "crate::escape", &[]).is_err());
+        for module in ["super", "crate", "self", "a::super"] {
+            let refused = Rust::render_import(tree.root_node(), source, module, &[]);
+            assert!(refused.is_err(), "use {module};");
+        }
+        assert!(Rust::render_import(tree.root_node(), source, "super", &["f".into()]).is_ok());
     }
 
     use super::Rust;

@@ -334,6 +334,46 @@ fn new_statements(
     }
 }
 
+/// `export { a, b } from "module";` after the last import: what moved to
+/// `module_path` stays exported by the file it left.
+pub fn render_reexport(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    names: &[String],
+) -> Result<Vec<TextEdit>, PluginError> {
+    if module_path.trim().is_empty() {
+        return Err(PluginError::InvalidInput("module path is empty".into()));
+    }
+    if names.is_empty() || names.iter().any(|n| !is_identifier(n)) {
+        return Err(PluginError::InvalidInput(
+            "a re-export names one or more identifiers".into(),
+        ));
+    }
+    let (quote, semicolon) = house_style(root, source);
+    let end = if semicolon { ";" } else { "" };
+    let statement = format!(
+        "export {{ {} }} from {quote}{module_path}{quote}{end}",
+        names.join(", ")
+    );
+    Ok(match top_level_imports(root).last() {
+        Some(last) => vec![insert(last.end_byte(), format!("\n{statement}"))],
+        None => vec![insert(
+            after_file_header(root, source),
+            format!("{statement}\n"),
+        )],
+    })
+}
+
+/// Whether `name` is a plain identifier (`$` and `_` allowed).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 /// Remove a whole statement, with the rest of its line when that is blank.
 fn remove_statement(statement: Node, source: &str) -> TextEdit {
     let end = line_end(source, statement.end_byte());

@@ -247,6 +247,7 @@ impl Language for TypeScript {
                 prefixes: vec![],
             },
             bodiless_modifiers: vec!["abstract".into(), "declare".into()],
+            private_reaches_nested_modules: false,
         }
     }
 
@@ -347,6 +348,15 @@ impl Language for TypeScript {
         names: &[String],
     ) -> Result<Vec<TextEdit>, PluginError> {
         import_edits::render_import(root, source, module_path, names)
+    }
+
+    fn render_reexport(
+        root: Node,
+        source: &str,
+        module_path: &str,
+        names: &[String],
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        import_edits::render_reexport(root, source, module_path, names)
     }
 
     fn remove_import(
@@ -582,5 +592,33 @@ mod query_file_tests {
             });
             assert!(taken, "{name} is taken in by no language");
         }
+    }
+}
+
+#[cfg(test)]
+mod reexport_tests {
+    use super::TypeScript;
+    use lingo_plugin_sdk::Language;
+
+    /// What a moved declaration's old file writes to keep it exported: an
+    /// `export { .. } from` after the last import, in the file's quotes and
+    /// semicolon style; nothing for no name or a name that is no identifier.
+    #[test]
+    fn a_reexport_follows_the_imports_in_the_files_style() {
+        let source = "import { a } from './a'\n\nexport function f() {}\n";
+        let tree = lingo_plugin_sdk::testing::parse::<TypeScript>("src/x.ts", source);
+        let names = ["g".to_string(), "h".to_string()];
+        let edits = TypeScript::render_reexport(tree.root_node(), source, "./g", &names).unwrap();
+        let mut text = source.to_string();
+        for edit in edits.iter().rev() {
+            text.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
+        }
+        assert_eq!(
+            text,
+            "import { a } from './a'\nexport { g, h } from './g'\n\nexport function f() {}\n"
+        );
+        let root = tree.root_node();
+        assert!(TypeScript::render_reexport(root, source, "./g", &[]).is_err());
+        assert!(TypeScript::render_reexport(root, source, "./g", &["a b".into()]).is_err());
     }
 }

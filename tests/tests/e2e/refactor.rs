@@ -2457,3 +2457,99 @@ async fn a_consolidation_across_packages_warns_that_manifests_are_not_merged() {
     assert_eq!(files(&root), before, "nothing written");
     server.stop().await;
 }
+
+/// The task an agent was given: move the public function `escape_into`
+/// out of a crate's root into the module `escape`, keeping
+/// `thecrate::escape_into` working. The moved function's imports are ones
+/// rustc accepts (never `use super;`), the old place re-exports it
+/// publicly, and a test target that names the crate still compiles.
+#[tokio::test]
+async fn a_public_function_moved_out_of_the_crate_root_stays_reachable_by_its_old_path() {
+    let scratch = Scratch::new("refactor-move-escape");
+    let root = scratch.path().join("thecrate");
+    scratch.write(
+        "thecrate/Cargo.toml",
+        "[package]\nname = \"thecrate\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    );
+    scratch.write(
+        "thecrate/src/lib.rs",
+        "mod escape;\n\nconst QUOTE: char = '\"';\n\nfn is_special(c: char) -> bool {\n    c == QUOTE || c == '\\\\'\n}\n\n/// Writes `text` into `out`, escaped.\npub fn escape_into(text: &str, out: &mut String) {\n    for c in text.chars() {\n        if is_special(c) {\n            out.push('\\\\');\n        }\n        out.push(c);\n    }\n}\n\npub fn escape(text: &str) -> String {\n    let mut out = String::new();\n    escape_into(text, &mut out);\n    out\n}\n",
+    );
+    scratch.write("thecrate/src/escape.rs", "");
+    scratch.write(
+        "thecrate/tests/api.rs",
+        "#[test]\nfn escapes() {\n    let mut out = String::new();\n    thecrate::escape_into(\"a\\\"b\", &mut out);\n    assert_eq!(out, \"a\\\\\\\"b\");\n}\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let applied = server
+        .call(
+            "move",
+            json!({
+                "kind": "symbol",
+                "source": { "file_path": "src/lib.rs", "name": "escape_into" },
+                "destination": { "file_path": "src/escape.rs" },
+                "dryRun": false,
+            }),
+        )
+        .await
+        .ok();
+    let now = files(&root);
+    let moved = &now["src/escape.rs"];
+    assert!(moved.contains("pub fn escape_into("), "{moved}");
+    assert!(!moved.contains("use super;"), "{moved}");
+    let (compiles, output) = cargo_check(&root, &scratch.path().join("target"));
+    assert!(compiles, "after the move:\n{output}\n{now:#?}\n{applied:#}");
+    let tests = std::process::Command::new(env!("CARGO"))
+        .args(["check", "--offline", "--quiet", "--tests"])
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", scratch.path().join("target"))
+        .output()
+        .expect("run cargo check --tests");
+    assert!(
+        tests.status.success(),
+        "the test target names the crate:\n{}\n{now:#?}",
+        String::from_utf8_lossy(&tests.stderr)
+    );
+    server.stop().await;
+}
+
+/// Where the plugin writes no re-export (Go), a public declaration moved
+/// out of its package's root says which path breaks, and applying needs
+/// `force`.
+#[tokio::test]
+async fn a_public_go_function_moved_out_of_the_root_package_names_the_path_that_breaks() {
+    let scratch = Scratch::new("refactor-move-go-root");
+    let root = scratch.path().join("m");
+    scratch.write("m/go.mod", "module example.com/m\n\ngo 1.21\n");
+    scratch.write(
+        "m/m.go",
+        "package m\n\n// Exported is the package's API.\nfunc Exported() int {\n\treturn 1\n}\n",
+    );
+    scratch.write(
+        "m/sub/sub.go",
+        "package sub\n\nfunc Other() int {\n\treturn 2\n}\n",
+    );
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let arguments = json!({
+        "kind": "symbol",
+        "source": { "file_path": "m.go", "name": "Exported" },
+        "destination": { "file_path": "sub/sub.go" },
+    });
+    let plan = server.call("move", arguments.clone()).await.ok();
+    let warning = plan["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .find(|w| w["code"] == "POTENTIAL_BEHAVIOR_CHANGE")
+        .unwrap_or_else(|| panic!("no warning: {plan:#}"));
+    assert_eq!(
+        warning["sites"],
+        json!(["example.com/m.Exported"]),
+        "{plan:#}"
+    );
+    let mut apply = arguments;
+    apply["dryRun"] = json!(false);
+    let refused = server.call("move", apply).await.err();
+    assert_eq!(refused["code"], "POTENTIAL_BEHAVIOR_CHANGE", "{refused:#}");
+    server.stop().await;
+}

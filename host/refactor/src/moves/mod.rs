@@ -15,7 +15,7 @@ use super::plan::{
 };
 use lingo_analysis::Analysis;
 use lingo_index::FileEntry;
-use lingo_model::{ModuleLayout, Span, Symbol, SymbolKind};
+use lingo_model::{ModuleIdentity, ModuleLayout, Span, Symbol, SymbolKind, Visibility};
 
 mod declaration;
 mod modules;
@@ -231,12 +231,36 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         });
     }
 
+    // A public declaration of a package's root module (what code outside
+    // the package reaches by the package's name: a Rust crate's root, a Go
+    // module's root package) stays reachable by its old path.
+    let mut reexported = false;
+    if !modules.same
+        && !same_file
+        && symbol.visibility == Visibility::Public
+        && let (Some(old_module), Some(new_module)) = (&modules.source, &modules.target)
+        && old_module.crate_or_package.as_deref() == Some(old_module.path.as_str())
+    {
+        let kept = keep_old_path(
+            analysis,
+            &*plugin,
+            symbol,
+            (&source.path, &source_text),
+            (old_module, new_module),
+            &mut warnings,
+        )?;
+        if let Some(text) = kept {
+            source_text = text;
+            reexported = true;
+        }
+    }
+
     // The files that used it, when its module changes.
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     texts.insert(source.path.clone(), source_text);
     texts.insert(target.path.clone(), target_text);
     if !modules.same {
-        let users = Users::of(
+        let mut users = Users::of(
             analysis,
             &source,
             symbol,
@@ -244,6 +268,16 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             modules.source.as_ref(),
             (!request.moving_along.is_empty()).then_some(target.path.as_str()),
         )?;
+        if reexported {
+            // The old path still reaches it: other files' uses stay as they
+            // are (a path rewritten into the new module could cross a
+            // boundary the old one did not, such as a private module seen
+            // from another crate).
+            users
+                .files
+                .retain(|path, _| *path == source.path || *path == target.path);
+            users.uncertain.clear();
+        }
         if !plugin.info().policy.cyclic_imports {
             refuse_import_cycle(analysis, &target.path, &modules, &needs, &users)?;
         }
@@ -393,6 +427,52 @@ struct Counts {
     added: usize,
     removed: usize,
     references: usize,
+}
+
+/// `source` (path, text without the moved declaration) with a public
+/// re-export of `symbol` from `new_module`, so that code reaching it by
+/// `old_module`'s path keeps working. Where the plugin renders no
+/// re-export, `None` and a warning naming the path that breaks (applying
+/// then needs `force`).
+fn keep_old_path(
+    analysis: &Analysis,
+    plugin: &dyn lingo_runtime::LanguagePlugin,
+    symbol: &Symbol,
+    (path, text): (&str, &str),
+    (old_module, new_module): (&ModuleIdentity, &ModuleIdentity),
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<String>, RefactorError> {
+    let specifier = plugin
+        .import_specifier(old_module, new_module, &analysis.snapshot().manifests)
+        .map_err(|e| plugin_refusal(symbol, e))?;
+    let names = [symbol.name.to_string()];
+    match plugin.render_reexport(path, text, &specifier, &names) {
+        Ok(edits) => edit::apply_bytes(text, &edits).map(Some).map_err(|e| {
+            not_moveable(
+                symbol,
+                format!("`render-reexport` answered edits that do not fit: {e}"),
+            )
+        }),
+        Err(lingo_runtime::PluginError::Unsupported { .. }) => {
+            let separator = &plugin.info().path_separator;
+            let old_path = if old_module.path.is_empty() {
+                symbol.name.to_string()
+            } else {
+                format!("{}{separator}{}", old_module.path, symbol.name)
+            };
+            warnings.push(Warning::listed(
+                warning::POTENTIAL_BEHAVIOR_CHANGE,
+                format!(
+                    "`{}` is public: code outside the workspace that names it `{old_path}` breaks, and the {} plugin writes no re-export; apply with `force`",
+                    symbol.name,
+                    plugin.info().name
+                ),
+                [old_path],
+            ));
+            Ok(None)
+        }
+        Err(error) => Err(plugin_refusal(symbol, error)),
+    }
 }
 
 /// The source text the declaration is placed from, and its span there:

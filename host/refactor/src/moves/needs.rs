@@ -142,8 +142,20 @@ impl Needs {
                 (old_module, layout),
                 moving_along,
             )?;
-            // Namespaces do not hide names; modules made of paths do.
-            if layout.follows_paths() && !needed.closed.is_empty() {
+            // Namespaces do not hide names; modules made of paths do,
+            // except from the modules nested in theirs where the language
+            // says so (Rust's `crate::a::b` sees `crate::a`'s private items).
+            let policy = &source.plugin.info().policy;
+            let separator = &source.plugin.info().path_separator;
+            let nested = old_module.path.is_empty()
+                || new_module
+                    .path
+                    .strip_prefix(old_module.path.as_str())
+                    .is_some_and(|rest| {
+                        !separator.is_empty() && rest.starts_with(separator.as_str())
+                    });
+            let reached = policy.private_reaches_nested_modules && nested;
+            if layout.follows_paths() && !needed.closed.is_empty() && !reached {
                 return Err(RefactorError::BreaksAccessibility {
                     name: symbol.name.to_string(),
                     target: new_module.path.clone(),

@@ -587,6 +587,7 @@ impl plugin::Guest for Hostile {
                     prefixes: vec![String::new()],
                 },
                 bodiless_modifiers: vec!["abstract".into(); 1000],
+                private_reaches_nested_modules: false,
             },
         }
     }
@@ -723,6 +724,13 @@ impl edits::Guest for Hostile {
         _names: Vec<String>,
     ) -> Result<Vec<TextEdit>, PluginError> {
         Err(PluginError::Unsupported("hostile: render-import".into()))
+    }
+    fn render_reexport(
+        _doc: syntax::DocumentBorrow<'_>,
+        _module_path: String,
+        _names: Vec<String>,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported("hostile: render-reexport".into()))
     }
     fn remove_import(
         _doc: syntax::DocumentBorrow<'_>,
