@@ -6,10 +6,9 @@
 use std::time::Instant;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::output::{array_of, boolean, integer, object, string};
 use super::refactor::{OptionArgs, Options, Position, answer_plan};
 use super::target::to_json;
 use super::{About, Tool, ToolContext, text};
@@ -38,14 +37,13 @@ pub fn move_symbol() -> Tool {
 
 /// `move_type_to_file`.
 pub fn move_type_to_file() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "move_type_to_file",
             aliases: &["moveTypeToFile"],
             description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
             text: text::moved,
         },
-        moved_schema(),
         run_move_type_to_file,
     )
 }
@@ -247,7 +245,7 @@ fn yes() -> bool {
 fn run_move_type_to_file(
     context: &ToolContext,
     (roslyn, args): (RoslynSource, ToFileArgs),
-) -> Result<Value, ToolError> {
+) -> Result<RoslynAnswer, ToolError> {
     let started = Instant::now();
     if args.target_file.trim().is_empty() {
         return Err(ToolError::MissingParam {
@@ -268,14 +266,13 @@ fn run_move_type_to_file(
 
 /// `move_type_to_namespace`.
 pub fn move_type_to_namespace() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "move_type_to_namespace",
             aliases: &["moveTypeToNamespace"],
             description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
             text: text::moved,
         },
-        moved_schema(),
         run_move_type_to_namespace,
     )
 }
@@ -296,7 +293,7 @@ impl Group for ToNamespaceArgs {}
 fn run_move_type_to_namespace(
     context: &ToolContext,
     (roslyn, args): (RoslynSource, ToNamespaceArgs),
-) -> Result<Value, ToolError> {
+) -> Result<RoslynAnswer, ToolError> {
     let started = Instant::now();
     if args.target_namespace.trim().is_empty() {
         return Err(ToolError::MissingParam {
@@ -322,7 +319,7 @@ fn answer_roslyn(
     roslyn: &RoslynSource,
     request: &MoveRequest,
     started: Instant,
-) -> Result<Value, ToolError> {
+) -> Result<RoslynAnswer, ToolError> {
     let analysis = Analysis::fresh(&context.workspace)?;
     let outcome = plan_move(&analysis, request)?;
     let root = context.workspace.root();
@@ -338,7 +335,6 @@ fn answer_roslyn(
             .map(|r| Instant::now() + r),
     };
     let applied = apply_plan(&context.workspace, &outcome.plan, &apply)?;
-    let applied = to_json(&applied)?;
     let Moved {
         references_updated,
         imports_added,
@@ -353,46 +349,48 @@ fn answer_roslyn(
             Change::Deleted => deleted.push(absolute(&path)),
         }
     }
-    Ok(json!({
-        "success": true,
-        "operationId": applied["snapshot_id"],
-        "changes": {
-            "filesModified": modified,
-            "filesCreated": created,
-            "filesDeleted": deleted,
+    Ok(RoslynAnswer::Applied(RoslynApplied {
+        success: Succeeded,
+        operation_id: applied.snapshot_id.clone(),
+        changes: Changes {
+            files_modified: modified,
+            files_created: created,
+            files_deleted: deleted,
         },
-        "symbol": symbol_json(&outcome.moved, &absolute),
-        "referencesUpdated": references_updated,
-        "usingDirectivesAdded": imports_added,
-        "usingDirectivesRemoved": imports_removed,
-        "executionTimeMs": started.elapsed().as_millis() as u64,
-        "snapshot_id": applied["snapshot_id"],
-        "rollback_available": applied["rollback_available"],
-        "receipt": applied["receipt"],
-        "warnings": outcome.plan.warnings,
+        symbol: moved_symbol(&outcome.moved, &absolute),
+        references_updated: *references_updated,
+        using_directives_added: *imports_added,
+        using_directives_removed: *imports_removed,
+        execution_time_ms: started.elapsed().as_millis() as u64,
+        snapshot_id: applied.snapshot_id,
+        rollback_available: applied.rollback_available,
+        receipt: to_json(&applied.receipt)?,
+        warnings: to_json(&outcome.plan.warnings)?,
     }))
 }
 
 /// The moved declaration: name, kind, where it was and is, and its
 /// namespaces when the move changed them.
-fn symbol_json(moved: &Moved, absolute: &dyn Fn(&str) -> String) -> Value {
-    let mut symbol = json!({
-        "name": moved.name,
-        "fullyQualifiedName": moved.qualified_name,
-        "kind": lingo_refactor::kind_name(moved.kind),
-        "previousLocation": location(&moved.previous, absolute),
-        "newLocation": location(&moved.new, absolute),
-    });
+fn moved_symbol(moved: &Moved, absolute: &dyn Fn(&str) -> String) -> MovedSymbol {
+    let mut symbol = MovedSymbol {
+        name: moved.name.clone(),
+        fully_qualified_name: moved.qualified_name.clone(),
+        kind: lingo_refactor::kind_name(moved.kind).to_string(),
+        previous_location: location(&moved.previous, absolute),
+        new_location: location(&moved.new, absolute),
+        previous_namespace: None,
+        new_namespace: None,
+    };
     if let (Some(previous), Some(new)) = (&moved.previous_module, &moved.new_module)
         && previous != new
     {
-        symbol["previousNamespace"] = json!(previous);
-        symbol["newNamespace"] = json!(new);
-        symbol["fullyQualifiedName"] = json!(if new.is_empty() {
+        symbol.previous_namespace = Some(previous.clone());
+        symbol.new_namespace = Some(new.clone());
+        symbol.fully_qualified_name = if new.is_empty() {
             moved.name.clone()
         } else {
             format!("{new}.{}", moved.name)
-        });
+        };
     }
     symbol
 }
@@ -422,8 +420,12 @@ fn changed_files(plan: &Plan) -> Vec<(String, Change)> {
         .collect()
 }
 
-fn location(location: &Location, absolute: &dyn Fn(&str) -> String) -> Value {
-    json!({ "file": absolute(&location.path), "line": location.line, "column": location.column })
+fn location(location: &Location, absolute: &dyn Fn(&str) -> String) -> SourceLocation {
+    SourceLocation {
+        file: absolute(&location.path),
+        line: location.line,
+        column: location.column,
+    }
 }
 
 /// The preview answer: each file's change with a unified diff (or the new
@@ -432,7 +434,7 @@ fn preview(
     analysis: &Analysis,
     outcome: &MoveOutcome,
     absolute: &dyn Fn(&str) -> String,
-) -> Result<Value, ToolError> {
+) -> Result<RoslynAnswer, ToolError> {
     let name = &outcome.moved.name;
     let mut pending = Vec::new();
     for change in &outcome.plan.edits.document_changes {
@@ -449,100 +451,162 @@ fn preview(
                 } else {
                     format!("Update the imports of {name}")
                 };
-                pending.push(json!({
-                    "file": absolute(path),
-                    "changeType": "Modify",
-                    "description": description,
-                    "diff": lingo_refactor::unified_diff(path, &file.source, &new),
-                }));
+                pending.push(PendingChange {
+                    file: absolute(path),
+                    change_type: ChangeType::Modify,
+                    description,
+                    diff: Some(lingo_refactor::unified_diff(path, &file.source, &new)),
+                    content: None,
+                });
             }
             DocumentChange::File(FileOperation::Create { uri, text }) => {
-                pending.push(json!({
-                    "file": absolute(uri),
-                    "changeType": "Create",
-                    "description": format!("Add {name} declaration"),
-                    "content": text.clone().unwrap_or_default(),
-                }));
+                pending.push(PendingChange {
+                    file: absolute(uri),
+                    change_type: ChangeType::Create,
+                    description: format!("Add {name} declaration"),
+                    diff: None,
+                    content: Some(text.clone().unwrap_or_default()),
+                });
             }
             DocumentChange::File(FileOperation::Delete { uri }) => {
-                pending.push(json!({
-                    "file": absolute(uri),
-                    "changeType": "Delete",
-                    "description": format!("Delete the file {name} leaves without declarations"),
-                }));
+                pending.push(PendingChange {
+                    file: absolute(uri),
+                    change_type: ChangeType::Delete,
+                    description: format!("Delete the file {name} leaves without declarations"),
+                    diff: None,
+                    content: None,
+                });
             }
             DocumentChange::File(FileOperation::Rename { .. }) => {}
         }
     }
     let mut plan = answer_plan(&outcome.plan)?;
     plan["dryRun"] = Value::Bool(true);
-    Ok(json!({
-        "success": true,
-        "preview": true,
-        "operationId": format!("preview-{}", outcome.plan.metadata.created_at),
-        "pendingChanges": pending,
-        "symbol": symbol_json(&outcome.moved, absolute),
-        "warnings": outcome.plan.warnings,
-        "plan": plan,
+    Ok(RoslynAnswer::Preview(RoslynPreview {
+        success: Succeeded,
+        preview: Succeeded,
+        operation_id: format!("preview-{}", outcome.plan.metadata.created_at),
+        pending_changes: pending,
+        symbol: moved_symbol(&outcome.moved, absolute),
+        warnings: to_json(&outcome.plan.warnings)?,
+        plan,
     }))
 }
 
-/// What `move_type_to_file` answers: the applied move, or its preview.
-fn moved_schema() -> Value {
-    let location = object(
-        &["file", "line", "column"],
-        json!({ "file": string(), "line": integer(), "column": integer() }),
-    );
-    let symbol = object(
-        &["name", "fullyQualifiedName", "kind"],
-        json!({
-            "name": string(), "fullyQualifiedName": string(), "kind": string(),
-            "previousLocation": location.clone(), "newLocation": location,
-            "previousNamespace": string(), "newNamespace": string(),
-        }),
-    );
-    let applied = object(
-        &[
-            "success",
-            "operationId",
-            "changes",
-            "symbol",
-            "referencesUpdated",
-            "executionTimeMs",
-        ],
-        json!({
-            "success": { "const": true },
-            "operationId": string(),
-            "changes": object(&["filesModified", "filesCreated", "filesDeleted"], json!({
-                "filesModified": array_of(string()),
-                "filesCreated": array_of(string()),
-                "filesDeleted": array_of(string()),
-            })),
-            "symbol": symbol.clone(),
-            "referencesUpdated": integer(),
-            "usingDirectivesAdded": integer(),
-            "usingDirectivesRemoved": integer(),
-            "executionTimeMs": integer(),
-            "snapshot_id": string(),
-            "rollback_available": boolean(),
-        }),
-    );
-    let preview = object(
-        &["success", "preview", "operationId", "pendingChanges"],
-        json!({
-            "success": { "const": true },
-            "preview": { "const": true },
-            "operationId": string(),
-            "pendingChanges": array_of(object(&["file", "changeType", "description"], json!({
-                "file": string(),
-                "changeType": { "enum": ["Modify", "Create", "Delete"] },
-                "description": string(),
-                "diff": string(),
-                "content": string(),
-            }))),
-            "symbol": symbol,
-            "plan": { "type": "object" },
-        }),
-    );
-    json!({ "anyOf": [applied, preview] })
+/// What `move_type_to_file` and `move_type_to_namespace` answer: the move
+/// applied, or its preview.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+enum RoslynAnswer {
+    Applied(RoslynApplied),
+    Preview(RoslynPreview),
+}
+
+/// `true`, always (`success` and `preview` of these answers).
+struct Succeeded;
+
+impl Serialize for Succeeded {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(true)
+    }
+}
+
+impl JsonSchema for Succeeded {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "True".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "const": true })
+    }
+}
+
+/// The move applied, with its receipt.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct RoslynApplied {
+    success: Succeeded,
+    operation_id: String,
+    changes: Changes,
+    symbol: MovedSymbol,
+    references_updated: usize,
+    using_directives_added: usize,
+    using_directives_removed: usize,
+    execution_time_ms: u64,
+    #[serde(rename = "snapshot_id")]
+    snapshot_id: String,
+    #[serde(rename = "rollback_available")]
+    rollback_available: bool,
+    /// `lingo-refactor`'s receipt.
+    receipt: Value,
+    /// The plan's warnings.
+    warnings: Value,
+}
+
+/// The files a move changed, by absolute path.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Changes {
+    files_modified: Vec<String>,
+    files_created: Vec<String>,
+    files_deleted: Vec<String>,
+}
+
+/// The move's preview: each file's change, and the plan apply_plan takes.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct RoslynPreview {
+    success: Succeeded,
+    preview: Succeeded,
+    operation_id: String,
+    pending_changes: Vec<PendingChange>,
+    symbol: MovedSymbol,
+    /// The plan's warnings.
+    warnings: Value,
+    /// The plan, as `move` answers it.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    plan: Value,
+}
+
+/// One file's change in a preview.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct PendingChange {
+    file: String,
+    change_type: ChangeType,
+    description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+enum ChangeType {
+    Modify,
+    Create,
+    Delete,
+}
+
+/// The moved declaration.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct MovedSymbol {
+    name: String,
+    fully_qualified_name: String,
+    kind: String,
+    previous_location: SourceLocation,
+    new_location: SourceLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous_namespace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_namespace: Option<String>,
+}
+
+/// An absolute file path and a position in it.
+#[derive(Serialize, JsonSchema)]
+struct SourceLocation {
+    file: String,
+    line: u32,
+    column: u32,
 }
