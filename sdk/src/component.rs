@@ -66,6 +66,15 @@ impl<L: Language> edits::Guest for Component<L> {
             .with_state(|s| L::render_reexport(s.tree.root_node(), &s.source, &module_path, &names))
     }
 
+    fn declare_module(
+        parent: syntax::DocumentBorrow<'_>,
+        path: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        parent
+            .get::<Document<L>>()
+            .with_state(|s| L::declare_module(s.tree.root_node(), &s.source, &path))
+    }
+
     fn remove_import(
         doc: syntax::DocumentBorrow<'_>,
         module_path: String,
@@ -172,5 +181,9 @@ impl<L: Language> modules::Guest for Component<L> {
         manifests: Vec<Manifest>,
     ) -> Result<String, PluginError> {
         L::import_specifier(&importer, &target, &manifests)
+    }
+
+    fn module_declarers(path: String) -> Vec<String> {
+        L::module_declarers(&path)
     }
 }

@@ -511,6 +511,26 @@ pub trait Language: 'static {
             Self::NAME
         )))
     }
+
+    /// The files that may declare the new file `path` as a module, in the
+    /// order the host tries them (`module-declarers`). None by default:
+    /// files are modules by themselves.
+    fn module_declarers(_path: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Edits to a parent document that declare the new file `path` as its
+    /// module (`edits.declare-module`). Unsupported by default.
+    fn declare_module(
+        _root: Node,
+        _source: &str,
+        _path: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: declare-module",
+            Self::NAME
+        )))
+    }
 }
 
 /// The conventional mapping of tags-style capture names to LSP kinds.

@@ -219,6 +219,17 @@ pub trait LanguagePlugin: Send + Sync {
     ) -> EditsResult {
         Err(self.unsupported("place-declaration"))
     }
+    /// The files that may declare the new file `path` as a module, in the
+    /// order to try (ABI 0.8.0 on; none before, and none where files are
+    /// modules by themselves).
+    fn module_declarers(&self, _path: &str) -> Result<Vec<String>, PluginError> {
+        Ok(Vec::new())
+    }
+    /// Edits to `parent` (path, text) that declare the new file `path` as a
+    /// module (ABI 0.8.0 on).
+    fn declare_module(&self, _parent: (&str, &str), _path: &str) -> EditsResult {
+        Err(self.unsupported("declare-module"))
+    }
     /// How a file of module `importer` writes an import of `target`.
     fn import_specifier(
         &self,

@@ -86,6 +86,11 @@ pub struct WasmPlugin {
     health: health::Health,
 }
 
+/// Files a plugin may name as declarers of a new module, at most, and the
+/// length of each.
+const MAX_DECLARERS: usize = 16;
+const MAX_DECLARER_BYTES: usize = 4096;
+
 /// The operations of the ABI, as health and breakers name them.
 mod operation {
     pub const INFO: &str = "info";
@@ -93,6 +98,8 @@ mod operation {
     pub const RESOLVE_IMPORT: &str = "resolve-import";
     pub const RENDER_IMPORT: &str = "render-import";
     pub const RENDER_REEXPORT: &str = "render-reexport";
+    pub const DECLARE_MODULE: &str = "declare-module";
+    pub const MODULE_DECLARERS: &str = "module-declarers";
     pub const REMOVE_IMPORT: &str = "remove-import";
     pub const NODE_AT: &str = "node-at";
     pub const DECLARATION_EXTENT: &str = "declaration-extent";
@@ -751,6 +758,44 @@ impl LanguagePlugin for WasmPlugin {
                 })
             },
         )?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn module_declarers(&self, path: &str) -> Result<Vec<String>, PluginError> {
+        if !matches!(self.pre, Pre::V0_8_0(_)) {
+            return Ok(Vec::new());
+        }
+        let mut declarers = self.call(
+            health::Key::operation(operation::MODULE_DECLARERS),
+            path.len(),
+            |store, b| match b {
+                Bindings::V0_8_0(b) => b.lingo_plugin_modules().call_module_declarers(store, path),
+                Bindings::V0_7_0(_) => Ok(Vec::new()),
+            },
+        )?;
+        // Candidates the host looks up, not paths it opens: a few, short.
+        declarers.retain(|d| !d.is_empty() && d.len() <= MAX_DECLARER_BYTES);
+        declarers.truncate(MAX_DECLARERS);
+        Ok(declarers)
+    }
+
+    fn declare_module(&self, (parent, text): (&str, &str), path: &str) -> EditsResult {
+        if !matches!(self.pre, Pre::V0_8_0(_)) {
+            return Err(self.unsupported(operation::DECLARE_MODULE));
+        }
+        let result =
+            self.with_document(operation::DECLARE_MODULE, parent, text, |store, b, doc| {
+                Ok(match b {
+                    Bindings::V0_8_0(b) => b
+                        .lingo_plugin_edits()
+                        .call_declare_module(store, doc, path)?
+                        .map(|edits| edits.into_iter().map(convert::v0_8_0::edit).collect())
+                        .map_err(Failure::from),
+                    Bindings::V0_7_0(_) => {
+                        Err(Failure::Unsupported("declare-module (ABI 0.8.0)".into()))
+                    }
+                })
+            })?;
         result.map_err(|e| self.plugin_error(e))
     }
 

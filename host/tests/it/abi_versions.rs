@@ -94,6 +94,13 @@ fn the_current_hostile_plugins_tokens_are_checked() {
     let source = "rangé\n";
     let tokens = plugin.tokens("a.range", source).unwrap();
     assert_eq!(tokens.len(), 5);
+    // Ten thousand declarers of a new module and a huge one: a few kept.
+    let declarers = plugin.module_declarers("a.range").unwrap();
+    assert!(
+        declarers.len() <= 16 && declarers.iter().all(|d| d.len() <= 4096),
+        "{}",
+        declarers.len()
+    );
     let (kept, report) = lingo::validate::check_tokens(tokens, source);
     // Only the first token lying in the text survives; the ones before it
     // break the rules, and the two after it overlap it.

@@ -287,6 +287,78 @@ pub fn render_reexport(
     }])
 }
 
+/// The name the new file at `path` has as a module: its stem, or its
+/// folder's name for a `mod.rs`.
+fn module_name_of_file(path: &str) -> Option<&str> {
+    let path = path.strip_suffix(".rs")?;
+    let (folder, stem) = path.rsplit_once('/').unwrap_or(("", path));
+    let name = if stem == "mod" {
+        folder.rsplit('/').next()?
+    } else {
+        stem
+    };
+    let mut chars = name.chars();
+    let is_identifier = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_');
+    is_identifier.then_some(name)
+}
+
+/// The files that may declare the new file `path` as a module, most likely
+/// first: in its folder `f`, a crate root (`f/lib.rs`, `f/main.rs`) or the
+/// module `f` itself (`f/mod.rs`, `f.rs`); for `f/name/mod.rs`, those of
+/// `f/name.rs`.
+pub fn module_declarers(path: &str) -> Vec<String> {
+    let Some(path) = path.strip_suffix(".rs") else {
+        return Vec::new();
+    };
+    let path = path.strip_suffix("/mod").unwrap_or(path);
+    let Some((folder, _)) = path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    vec![
+        format!("{folder}/lib.rs"),
+        format!("{folder}/main.rs"),
+        format!("{folder}/mod.rs"),
+        format!("{folder}.rs"),
+    ]
+}
+
+/// `mod name;` for the new file at `path`, after the last top-level `mod`
+/// item without a body (else the last `use`, else the file header);
+/// nothing if the file declares it already.
+pub fn declare_module(root: Node, source: &str, path: &str) -> Result<Vec<TextEdit>, PluginError> {
+    let name = module_name_of_file(path).ok_or_else(|| {
+        PluginError::InvalidInput(format!("`{path}` is no Rust file a `mod` can name"))
+    })?;
+    let mut cursor = root.walk();
+    let items: Vec<Node> = root.named_children(&mut cursor).collect();
+    let declared = |item: &Node| {
+        item.kind() == "mod_item"
+            && item
+                .child_by_field_name("name")
+                .is_some_and(|n| &source[n.byte_range()] == name)
+    };
+    if items.iter().any(declared) {
+        return Ok(Vec::new());
+    }
+    let last_of = |kind: &str| {
+        items
+            .iter()
+            .rfind(|item| item.kind() == kind && item.child_by_field_name("body").is_none())
+            .copied()
+    };
+    let statement = format!("mod {name};");
+    let (offset, text) = match last_of("mod_item").or_else(|| last_of("use_declaration")) {
+        Some(last) => (last.end_byte(), format!("\n{statement}")),
+        None => (after_file_header(root, source), format!("{statement}\n")),
+    };
+    Ok(vec![TextEdit {
+        start: offset as u32,
+        end: offset as u32,
+        new_text: text,
+    }])
+}
+
 /// The offset after inner attributes, inner doc comments and `extern crate`s
 /// at the top of the file.
 fn after_file_header(root: Node, source: &str) -> usize {

@@ -238,6 +238,14 @@ impl Language for Rust {
         imports::render_import(root, source, module_path, names)
     }
 
+    fn declare_module(root: Node, source: &str, path: &str) -> Result<Vec<TextEdit>, PluginError> {
+        imports::declare_module(root, source, path)
+    }
+
+    fn module_declarers(path: &str) -> Vec<String> {
+        imports::module_declarers(path)
+    }
+
     fn render_reexport(
         root: Node,
         source: &str,
@@ -399,6 +407,36 @@ mod tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<super::Rust>();
+    }
+
+    /// A new file becomes a module: the files that may declare it, and the
+    /// `mod` written after the last one (once).
+    #[test]
+    fn a_new_file_is_declared_after_the_last_mod() {
+        use lingo_plugin_sdk::Language;
+        assert_eq!(
+            Rust::module_declarers("src/a/b.rs"),
+            ["src/a/lib.rs", "src/a/main.rs", "src/a/mod.rs", "src/a.rs"]
+        );
+        assert_eq!(
+            Rust::module_declarers("src/a/b/mod.rs"),
+            Rust::module_declarers("src/a/b.rs")
+        );
+        assert!(Rust::module_declarers("lib.rs").is_empty());
+        let source = "//! Root.\nmod a;\nmod inline {}\nuse std::fmt;\n";
+        let tree = lingo_plugin_sdk::testing::parse::<Rust>("src/lib.rs", source);
+        let edits = Rust::declare_module(tree.root_node(), source, "src/escape.rs").unwrap();
+        let mut text = source.to_string();
+        for edit in edits.iter().rev() {
+            text.replace_range(edit.start as usize..edit.end as usize, &edit.new_text);
+        }
+        assert_eq!(
+            text,
+            "//! Root.\nmod a;\nmod escape;\nmod inline {}\nuse std::fmt;\n"
+        );
+        let again = Rust::declare_module(tree.root_node(), source, "src/a/mod.rs").unwrap();
+        assert!(again.is_empty(), "`mod a;` is there: {again:?}");
+        assert!(Rust::declare_module(tree.root_node(), source, "src/1x.rs").is_err());
     }
 
     /// What a moved declaration's old module writes to keep it reachable:

@@ -1307,15 +1307,18 @@ async fn move_refusals_carry_the_roslyn_codes() {
     assert_eq!(files(&root), before, "refusals write nothing");
     server.stop().await;
 
-    // A nested type; a new Rust file no `mod` declares.
+    // A new Rust file in a folder no existing file may declare it from.
     let server = McpServer::start(&rust, &[]).await.expect("start lingo");
     let answer = server
         .call(
             "move_type_to_file",
-            json!({ "sourceFile": "src/shapes.rs", "symbolName": "Circle", "targetFile": "src/round.rs" }),
+            json!({ "sourceFile": "src/shapes.rs", "symbolName": "Circle", "targetFile": "src/nowhere/round.rs" }),
         )
-        .await;
-    assert_eq!(answer.err()["code"], "INVALID_TARGET_PATH");
+        .await
+        .err();
+    assert_eq!(answer["code"], "INVALID_TARGET_PATH", "{answer:#}");
+    let message = answer["message"].as_str().unwrap_or_default();
+    assert!(message.contains("src/nowhere/mod.rs"), "{message}");
     server.stop().await;
 }
 
@@ -2459,10 +2462,11 @@ async fn a_consolidation_across_packages_warns_that_manifests_are_not_merged() {
 }
 
 /// The task an agent was given: move the public function `escape_into`
-/// out of a crate's root into the module `escape`, keeping
-/// `thecrate::escape_into` working. The moved function's imports are ones
-/// rustc accepts (never `use super;`), the old place re-exports it
-/// publicly, and a test target that names the crate still compiles.
+/// out of a crate's root into a new module `escape`, keeping
+/// `thecrate::escape_into` working. The move creates `src/escape.rs` and
+/// its `mod escape;`; the moved function's imports are ones rustc accepts
+/// (never `use super;`), the old place re-exports it publicly, and a test
+/// target that names the crate still compiles.
 #[tokio::test]
 async fn a_public_function_moved_out_of_the_crate_root_stays_reachable_by_its_old_path() {
     let scratch = Scratch::new("refactor-move-escape");
@@ -2473,9 +2477,8 @@ async fn a_public_function_moved_out_of_the_crate_root_stays_reachable_by_its_ol
     );
     scratch.write(
         "thecrate/src/lib.rs",
-        "mod escape;\n\nconst QUOTE: char = '\"';\n\nfn is_special(c: char) -> bool {\n    c == QUOTE || c == '\\\\'\n}\n\n/// Writes `text` into `out`, escaped.\npub fn escape_into(text: &str, out: &mut String) {\n    for c in text.chars() {\n        if is_special(c) {\n            out.push('\\\\');\n        }\n        out.push(c);\n    }\n}\n\npub fn escape(text: &str) -> String {\n    let mut out = String::new();\n    escape_into(text, &mut out);\n    out\n}\n",
+        "const QUOTE: char = '\"';\n\nfn is_special(c: char) -> bool {\n    c == QUOTE || c == '\\\\'\n}\n\n/// Writes `text` into `out`, escaped.\npub fn escape_into(text: &str, out: &mut String) {\n    for c in text.chars() {\n        if is_special(c) {\n            out.push('\\\\');\n        }\n        out.push(c);\n    }\n}\n\npub fn escape(text: &str) -> String {\n    let mut out = String::new();\n    escape_into(text, &mut out);\n    out\n}\n",
     );
-    scratch.write("thecrate/src/escape.rs", "");
     scratch.write(
         "thecrate/tests/api.rs",
         "#[test]\nfn escapes() {\n    let mut out = String::new();\n    thecrate::escape_into(\"a\\\"b\", &mut out);\n    assert_eq!(out, \"a\\\\\\\"b\");\n}\n",
@@ -2496,6 +2499,7 @@ async fn a_public_function_moved_out_of_the_crate_root_stays_reachable_by_its_ol
     let now = files(&root);
     let moved = &now["src/escape.rs"];
     assert!(moved.contains("pub fn escape_into("), "{moved}");
+    assert!(now["src/lib.rs"].contains("mod escape;"), "{now:#?}");
     assert!(!moved.contains("use super;"), "{moved}");
     let (compiles, output) = cargo_check(&root, &scratch.path().join("target"));
     assert!(compiles, "after the move:\n{output}\n{now:#?}\n{applied:#}");

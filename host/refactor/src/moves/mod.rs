@@ -298,6 +298,24 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
         warnings.extend(users.warnings(&symbol.name, &not_rewritten));
     }
 
+    // A new file is a module once the file that may declare it does.
+    if let Some(parent) = &target.declared_by {
+        let base = match texts.get(parent) {
+            Some(text) => text.clone(),
+            None => analysis.file(parent)?.source.to_string(),
+        };
+        let edits = plugin
+            .declare_module((parent, &base), &target.path)
+            .map_err(|e| plugin_refusal(symbol, e))?;
+        let declared = edit::apply_bytes(&base, &edits).map_err(|e| {
+            not_moveable(
+                symbol,
+                format!("`declare-module` answered edits that do not fit: {e}"),
+            )
+        })?;
+        texts.insert(parent.clone(), declared);
+    }
+
     // Nothing may parse worse than before. A file the move empties of
     // declarations is deleted where the text declares modules (where paths
     // make them, the file is a module and stays).

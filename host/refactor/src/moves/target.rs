@@ -20,6 +20,9 @@ pub(super) struct Target {
     pub(super) text: Arc<str>,
     pub(super) created: bool,
     pub(super) entry: Option<Arc<FileEntry>>,
+    /// For a created file of a language whose files are modules once
+    /// declared: the existing file that declares it.
+    pub(super) declared_by: Option<String>,
 }
 
 impl Target {
@@ -76,6 +79,7 @@ impl Target {
                 text: entry.source.clone(),
                 created: false,
                 entry: Some(entry.clone()),
+                declared_by: None,
             });
         }
         if root.join(&path).exists() {
@@ -88,16 +92,36 @@ impl Target {
                 "it does not exist and `createTargetFile` is false".into(),
             ));
         }
+        let mut declared_by = None;
         if layout == ModuleLayout::DeclaredFilePerModule {
-            return Err(invalid(
-                "a new file of this language becomes a module only once another file declares it (`mod`); declare it first, then move into it".into(),
-            ));
+            // The first existing file that may declare it does.
+            let declarers = source
+                .plugin
+                .module_declarers(&path)
+                .map_err(|e| invalid(e.to_string()))?;
+            let snapshot = analysis.snapshot();
+            let declarer = declarers.iter().find(|d| snapshot.file(d).is_some());
+            let Some(declarer) = declarer else {
+                return Err(invalid(format!(
+                    "a new file of this language becomes a module only once another file declares it, and none of the files that may ({}) exists; create the file and its declaration first",
+                    if declarers.is_empty() {
+                        "none named by its plugin".to_string()
+                    } else {
+                        declarers.join(", ")
+                    }
+                )));
+            };
+            if let Some(entry) = snapshot.file(declarer) {
+                super::super::rename::check_editable(entry)?;
+            }
+            declared_by = Some(declarer.clone());
         }
         Ok(Target {
             path,
             text: Arc::from(""),
             created: true,
             entry: None,
+            declared_by,
         })
     }
 }

@@ -725,6 +725,12 @@ impl edits::Guest for Hostile {
     ) -> Result<Vec<TextEdit>, PluginError> {
         Err(PluginError::Unsupported("hostile: render-import".into()))
     }
+    fn declare_module(
+        _parent: syntax::DocumentBorrow<'_>,
+        _path: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported("hostile: declare-module".into()))
+    }
     fn render_reexport(
         _doc: syntax::DocumentBorrow<'_>,
         _module_path: String,
@@ -828,6 +834,11 @@ impl modules::Guest for Hostile {
         _manifests: Vec<Manifest>,
     ) -> Result<String, PluginError> {
         Ok("M".repeat(MIB))
+    }
+    fn module_declarers(_path: String) -> Vec<String> {
+        let mut out = vec!["../outside.calm".to_string(); 10_000];
+        out.push("d".repeat(MIB));
+        out
     }
 }
 
