@@ -409,8 +409,7 @@ fn syntax_errors_of(workspace: &Workspace, snapshot: &Snapshot, path: &str, text
     let Some(plugin) = workspace.registry().for_path(&workspace.root().join(path)) else {
         return 0;
     };
-    plugin
-        .analyze(path, text, &snapshot.manifests)
+    crate::reanalyse::reanalyse(&**plugin, path, text, &snapshot.manifests)
         .map_or(0, |facts| facts.syntax_errors())
 }
 

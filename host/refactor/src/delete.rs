@@ -554,9 +554,9 @@ pub(super) fn remove(
             }
         }
     }
-    let after = plugin
-        .analyze(&file.path, &text, &analysis.snapshot().manifests)
-        .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
+    let after =
+        crate::reanalyse::reanalyse(&**plugin, &file.path, &text, &analysis.snapshot().manifests)
+            .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
     if after.syntax_errors() > facts.syntax_errors() {
         return Err(format!(
             "removing the imports would leave {} syntax errors instead of {}",

@@ -18,6 +18,7 @@ mod edit;
 mod error;
 mod moves;
 pub mod plan;
+mod reanalyse;
 mod rename;
 mod rename_path;
 

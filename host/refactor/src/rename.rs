@@ -671,12 +671,12 @@ fn validate_reparse(
         .zip(sorted.iter().map(|(_, _, declaration)| *declaration))
         .collect();
     let manifests = &analysis.snapshot().manifests;
-    let after = file
-        .plugin
-        .analyze(&file.path, &text, manifests)
-        .map_err(|e| RefactorError::NotEditable {
-            path: file.path.clone(),
-            reason: format!("its plugin could not parse the edited text: {e}"),
+    let after =
+        crate::reanalyse::reanalyse(&*file.plugin, &file.path, &text, manifests).map_err(|e| {
+            RefactorError::NotEditable {
+                path: file.path.clone(),
+                reason: format!("its plugin could not parse the edited text: {e}"),
+            }
         })?;
     let invalid = |reason: String| RefactorError::InvalidName {
         name: new_name.to_string(),

@@ -177,14 +177,13 @@ pub fn plan_path_rename(
         let file = analysis.file(path)?;
         let before = file.facts()?.syntax_errors();
         let at = moved_to.get(path.as_str()).copied().unwrap_or(path);
-        let after = file
-            .plugin
-            .analyze(at, text, &analysis.snapshot().manifests)
-            .map_err(|e| RefactorError::NotEditable {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?
-            .syntax_errors();
+        let after =
+            crate::reanalyse::reanalyse(&*file.plugin, at, text, &analysis.snapshot().manifests)
+                .map_err(|e| RefactorError::NotEditable {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?
+                .syntax_errors();
         if after > before {
             return Err(RefactorError::BreaksSyntax {
                 path: path.clone(),
@@ -359,13 +358,16 @@ fn module_at(
     entry: &FileEntry,
     path: &str,
 ) -> Result<Option<ModuleIdentity>, RefactorError> {
-    let facts = entry
-        .plugin
-        .analyze(path, &entry.source, &analysis.snapshot().manifests)
-        .map_err(|e| RefactorError::InvalidTargetPath {
-            path: path.to_string(),
-            reason: format!("its plugin could not read the file there: {e}"),
-        })?;
+    let facts = crate::reanalyse::reanalyse(
+        &*entry.plugin,
+        path,
+        &entry.source,
+        &analysis.snapshot().manifests,
+    )
+    .map_err(|e| RefactorError::InvalidTargetPath {
+        path: path.to_string(),
+        reason: format!("its plugin could not read the file there: {e}"),
+    })?;
     Ok(facts.modules.into_iter().next())
 }
 

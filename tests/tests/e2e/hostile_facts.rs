@@ -307,6 +307,11 @@ async fn container_cycles_are_broken_and_reported() {
             json!({ "file_path": "a.cycle", "symbol": "cycle_b" }),
         ),
         ("search_symbols", json!({ "query": "cycle" })),
+        // A plan re-analyses the edited text: those facts are checked too.
+        (
+            "rename",
+            json!({ "symbol": "cycle_a", "path": "a.cycle", "new_name": "cycle_z" }),
+        ),
     ] {
         answer(&server, tool, arguments).await;
     }

@@ -326,9 +326,9 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             Some(file) => file.facts()?.syntax_errors(),
             None => 0,
         };
-        let reparsed = plugin
-            .analyze(path, text, &analysis.snapshot().manifests)
-            .map_err(|e| plugin_refusal(symbol, e))?;
+        let reparsed =
+            crate::reanalyse::reanalyse(&*plugin, path, text, &analysis.snapshot().manifests)
+                .map_err(|e| plugin_refusal(symbol, e))?;
         if *path == target.path {
             new_location = reparsed
                 .symbols

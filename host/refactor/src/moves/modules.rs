@@ -68,16 +68,19 @@ impl Modules {
         let source_module = facts.modules.first().cloned();
         let target_module = match &target.entry {
             Some(entry) => entry.facts()?.modules.first().cloned(),
-            None => source
-                .plugin
-                .analyze(&target.path, "", &analysis.snapshot().manifests)
-                .map_err(|e| RefactorError::InvalidTargetPath {
-                    path: target.path.clone(),
-                    reason: format!("its plugin could not place it in a module: {e}"),
-                })?
-                .modules
-                .into_iter()
-                .next(),
+            None => crate::reanalyse::reanalyse(
+                &*source.plugin,
+                &target.path,
+                "",
+                &analysis.snapshot().manifests,
+            )
+            .map_err(|e| RefactorError::InvalidTargetPath {
+                path: target.path.clone(),
+                reason: format!("its plugin could not place it in a module: {e}"),
+            })?
+            .modules
+            .into_iter()
+            .next(),
         };
         let same = match (&source_module, &target_module) {
             (Some(s), Some(t)) => s.path == t.path,

@@ -49,7 +49,7 @@ pub(super) fn module_binding(
     manifests: &[lingo_model::Manifest],
 ) -> Result<Option<String>, PluginError> {
     let imported = add_import(plugin, path, text, specifier, names)?;
-    let facts = plugin.analyze(path, &imported, manifests)?;
+    let facts = crate::reanalyse::reanalyse(plugin, path, &imported, manifests)?;
     Ok(facts
         .imports
         .iter()

@@ -347,7 +347,7 @@ fn drop_unused_module_imports(
         return Ok(text);
     };
     let file = analysis.snapshot().file(path);
-    let now = plugin.analyze(path, &text, &analysis.snapshot().manifests)?;
+    let now = crate::reanalyse::reanalyse(plugin, path, &text, &analysis.snapshot().manifests)?;
     for import in &now.imports {
         let Some(binding) = import.names.first().map(|n| n.local_name()) else {
             continue;
