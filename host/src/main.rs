@@ -704,19 +704,27 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
             Server::hosted(tools, Arc::new(registry))
         }
         None => {
-            let workspace = open_workspace(&args, true)?;
-            tracing::info!(root = %workspace.root().display(), "serving one workspace");
-            // Index in the background; tools wait for it a bounded time
-            // (or, about one file, analyse that file first), the
-            // handshake not at all.
-            let first = workspace.start_refresh();
-            warm_graph_after(&workspace, first);
-            let context = ToolContext {
-                workspace,
-                tool_names: tools.names(),
-                gate: file.quality_gate,
-            };
-            Server::with_request_timeout(tools, context, request_timeout)
+            anyhow::ensure!(
+                args.root.is_dir(),
+                "{}: not a folder to serve",
+                args.root.display()
+            );
+            let tool_names = tools.names();
+            // The plugins load (and, on a first start, compile) and the
+            // workspace opens beside the handshake; then it indexes in the
+            // background. Tools wait for both a bounded time (or, about one
+            // file, analyse that file first), the handshake not at all.
+            Server::opening(tools, request_timeout, move || {
+                let workspace = open_workspace(&args, true)?;
+                tracing::info!(root = %workspace.root().display(), "serving one workspace");
+                let first = workspace.start_refresh();
+                warm_graph_after(&workspace, first);
+                Ok(ToolContext {
+                    workspace,
+                    tool_names,
+                    gate: file.quality_gate,
+                })
+            })
         }
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

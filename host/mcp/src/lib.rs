@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 
 use self::framing::Frame;
@@ -64,6 +64,10 @@ const MAX_ECHOED_CHARS: usize = 256;
 enum Scope {
     /// One workspace: `projectId` is optional and, when given, names it.
     One(Arc<ToolContext>),
+    /// One workspace still opening (its plugins compiling on a first
+    /// start): the handshake and `tools/list` do not wait for it, a tool
+    /// call does, within its time budget.
+    Opening(watch::Receiver<Option<Opened>>),
     /// Hosted projects: every workspace tool names its project.
     Hosted(Arc<ProjectRegistry>),
 }
@@ -94,6 +98,38 @@ impl Server {
         Arc::new(Server {
             tools,
             scope: Scope::One(Arc::new(context)),
+            request_timeout: timeout,
+            listing,
+        })
+    }
+
+    /// A server for one workspace that `open` opens on a thread of its own,
+    /// so that the handshake is answered at once (a first start compiles
+    /// the plugins, which takes seconds; clients give up on `initialize`
+    /// after 1.5 to 30 s). Tool calls wait for it within their time budget;
+    /// if it cannot be opened, each says why.
+    pub fn opening(
+        tools: ToolRegistry,
+        timeout: Duration,
+        open: impl FnOnce() -> anyhow::Result<ToolContext> + Send + 'static,
+    ) -> Arc<Self> {
+        let (opened, ready) = watch::channel(None);
+        let spawned = std::thread::Builder::new()
+            .name("lingo-open".into())
+            .spawn(move || {
+                let result = open().map(Arc::new).map_err(|error| {
+                    tracing::error!("the workspace could not be opened: {error:#}");
+                    format!("{error:#}")
+                });
+                let _ = opened.send(Some(result));
+            });
+        if let Err(error) = spawned {
+            tracing::error!("no thread to open the workspace on: {error}");
+        }
+        let listing = tools.list();
+        Arc::new(Server {
+            tools,
+            scope: Scope::Opening(ready),
             request_timeout: timeout,
             listing,
         })
@@ -134,7 +170,7 @@ impl Server {
                 .as_str()
                 .and_then(|id| registry.get(id, grant).ok())
                 .map_or(self.request_timeout, |p| p.limits.request_timeout),
-            Scope::One(_) => self.request_timeout,
+            Scope::One(_) | Scope::Opening(_) => self.request_timeout,
         }
     }
 
@@ -197,7 +233,7 @@ impl Server {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
             Scope::Hosted(registry) => Some(registry.clone()),
-            Scope::One(_) => None,
+            Scope::One(_) | Scope::Opening(_) => None,
         };
         if let Some(registry) = &registry {
             grant
@@ -236,6 +272,10 @@ impl Server {
         let mut held = None;
         let context = match &self.scope {
             Scope::One(context) => context.clone(),
+            Scope::Opening(ready) => match opened(ready.clone(), self.request_timeout).await {
+                Ok(context) => context,
+                Err(error) => return Ok(refusal(&error)),
+            },
             Scope::Hosted(registry) => {
                 let project = match arguments.get("projectId") {
                     Some(Value::String(id)) => registry.get(id, grant),
@@ -292,6 +332,30 @@ impl Server {
             }
         }
         Ok(tool_result(value, text, is_error))
+    }
+}
+
+/// What opening the workspace gave: its context, or why it failed.
+type Opened = Result<Arc<ToolContext>, String>;
+
+/// The workspace's context once it is open, waiting at most `timeout`.
+async fn opened(
+    mut ready: watch::Receiver<Option<Opened>>,
+    timeout: Duration,
+) -> Result<Arc<ToolContext>, ToolError> {
+    let waited = tokio::time::timeout(timeout, ready.wait_for(Option::is_some)).await;
+    let not_open = |why: String| ToolError::Internal(format!("the workspace is not open: {why}"));
+    match waited {
+        Ok(Ok(state)) => match state.as_ref() {
+            Some(Ok(context)) => Ok(context.clone()),
+            Some(Err(error)) => Err(not_open(error.clone())),
+            None => Err(not_open("it is still opening".into())),
+        },
+        Ok(Err(_)) => Err(not_open("opening it stopped".into())),
+        Err(_) => Err(not_open(format!(
+            "it is still opening after {} s (its plugins compiling); try again",
+            timeout.as_secs()
+        ))),
     }
 }
 

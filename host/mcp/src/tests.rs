@@ -131,13 +131,67 @@ fn calls_and_control_messages_in_process() {
     );
 }
 
+/// A workspace that is still opening, or failed to open, does not hold up
+/// the handshake or the tool list; a tool call waits for it within its
+/// budget and then says why it cannot answer.
+#[test]
+fn the_handshake_is_answered_while_the_workspace_opens() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"outline","arguments":{"path":"a.rs"}}}"#,
+    ];
+    let input = lines.join("\n").into_bytes();
+    let reply = |replies: &[String], id: u64| -> Value {
+        replies
+            .iter()
+            .filter_map(|r| serde_json::from_str::<Value>(r).ok())
+            .find(|r| r["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no reply {id}: {replies:?}"))
+    };
+    // Still opening (held until the test ends): a call waits its second.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let opening = Server::opening(ToolRegistry::new(), Duration::from_secs(1), move || {
+        let _ = held.recv();
+        anyhow::bail!("released")
+    });
+    let replies = exchange_with(opening, input.clone());
+    assert!(
+        reply(&replies, 1)["result"]["serverInfo"].is_object(),
+        "{replies:?}"
+    );
+    assert!(
+        reply(&replies, 2)["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
+    let call = reply(&replies, 3);
+    let message = call["result"]["structuredContent"]["error"]["message"].to_string();
+    assert!(message.contains("still opening after 1 s"), "{call}");
+    drop(release);
+    // Failed to open: each call says why.
+    let failed = Server::opening(ToolRegistry::new(), Duration::from_secs(5), || {
+        anyhow::bail!("no plugin could be compiled")
+    });
+    let replies = exchange_with(failed, input);
+    let call = reply(&replies, 3);
+    assert_eq!(call["result"]["isError"], json!(true), "{call}");
+    let message = call["result"]["structuredContent"]["error"]["message"].to_string();
+    assert!(message.contains("no plugin could be compiled"), "{call}");
+}
+
 /// Feed `input` to [`serve`] (then end of input); the lines it writes.
 fn exchange(input: Vec<u8>) -> Vec<String> {
+    exchange_with(server(), input)
+}
+
+/// Feed `input` to `server` (then end of input); the lines it writes.
+fn exchange_with(server: Arc<Server>, input: Vec<u8>) -> Vec<String> {
     let runtime = runtime();
     let lines = runtime.block_on(async {
         let (client, server_side) = tokio::io::duplex(64 * 1024);
         let (server_read, server_write) = tokio::io::split(server_side);
-        let serving = tokio::spawn(serve(server(), server_read, server_write));
+        let serving = tokio::spawn(serve(server, server_read, server_write));
         let (client_read, mut client_write) = tokio::io::split(client);
         let feeding = tokio::spawn(async move {
             let _ = client_write.write_all(&input).await;

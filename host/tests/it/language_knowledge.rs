@@ -91,7 +91,7 @@ fn found() -> BTreeMap<(String, String), usize> {
             .expect("under host/")
             .to_string_lossy()
             .replace('\\', "/");
-        for literal in string_literals(&text) {
+        for literal in string_literals(text) {
             if WORDS.contains(&literal.to_lowercase().as_str()) {
                 *found.entry((relative.clone(), literal)).or_insert(0) += 1;
             }
