@@ -21,6 +21,7 @@ pub fn describe_entry_points<L: Language>(path: &str, source: &str) -> Vec<Strin
                 EntryPointKind::Benchmark => "benchmark",
                 EntryPointKind::Implementation => "implementation",
                 EntryPointKind::Foreign => "foreign",
+                EntryPointKind::AllowedUnused => "allowed-unused",
             };
             format!("{} {kind}", symbols[e.symbol as usize].name)
         })

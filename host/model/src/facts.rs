@@ -640,6 +640,9 @@ pub enum EntryPointKind {
     /// Called from outside the language or by name (`#[no_mangle]`, a
     /// decorator's framework).
     Foreign,
+    /// Not called, with the source's leave (`#[allow(dead_code)]` in force
+    /// at it): never reported unused.
+    AllowedUnused,
 }
 
 /// A declaration something outside the source calls.

@@ -433,21 +433,12 @@ macro_rules! since_0_4_0_conversions {
             store: impl AsContextMut,
             doc: ResourceAny,
         ) -> wasmtime::Result<Vec<model::EntryPoint>> {
-            use model::EntryPointKind as M;
-            use wit::EntryPointKind as W;
             Ok(document
                 .call_entry_points(store, doc)?
                 .into_iter()
                 .map(|e| model::EntryPoint {
                     symbol: e.symbol,
-                    kind: match e.kind {
-                        W::Main => M::Main,
-                        W::Initializer => M::Initializer,
-                        W::Test => M::Test,
-                        W::Benchmark => M::Benchmark,
-                        W::Implementation => M::Implementation,
-                        W::Foreign => M::Foreign,
-                    },
+                    kind: entry_point_kind(e.kind),
                 })
                 .collect())
         }
@@ -502,6 +493,19 @@ macro_rules! before_0_8_0_conversions {
         fn private_reaches_nested_modules(_policy: &wit::LanguagePolicy) -> bool {
             false
         }
+
+        fn entry_point_kind(kind: wit::EntryPointKind) -> model::EntryPointKind {
+            use model::EntryPointKind as M;
+            use wit::EntryPointKind as W;
+            match kind {
+                W::Main => M::Main,
+                W::Initializer => M::Initializer,
+                W::Test => M::Test,
+                W::Benchmark => M::Benchmark,
+                W::Implementation => M::Implementation,
+                W::Foreign => M::Foreign,
+            }
+        }
     };
 }
 
@@ -545,6 +549,20 @@ pub mod v0_8_0 {
 
     fn private_reaches_nested_modules(policy: &wit::LanguagePolicy) -> bool {
         policy.private_reaches_nested_modules
+    }
+
+    fn entry_point_kind(kind: wit::EntryPointKind) -> model::EntryPointKind {
+        use model::EntryPointKind as M;
+        use wit::EntryPointKind as W;
+        match kind {
+            W::Main => M::Main,
+            W::Initializer => M::Initializer,
+            W::Test => M::Test,
+            W::Benchmark => M::Benchmark,
+            W::Implementation => M::Implementation,
+            W::Foreign => M::Foreign,
+            W::AllowedUnused => M::AllowedUnused,
+        }
     }
 }
 

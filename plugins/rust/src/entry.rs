@@ -126,7 +126,65 @@ pub fn entry_point(
     {
         return Some(EntryPointKind::Implementation);
     }
-    None
+    dead_code_allowed(node, source).then_some(EntryPointKind::AllowedUnused)
+}
+
+/// Items around a declaration looked at for a lint allowance, at most.
+const MAX_ALLOWANCE_DEPTH: usize = 64;
+
+/// Whether `#[allow(dead_code)]` (or `unused`, or `expect`, or under a
+/// `cfg_attr`) is in force at `node`: on it, on an item around it, or as a
+/// `#![allow(..)]` of a module or file around it, as rustc applies lint
+/// levels.
+fn dead_code_allowed(node: Node, source: &str) -> bool {
+    let mut current = Some(node);
+    for _ in 0..MAX_ALLOWANCE_DEPTH {
+        let Some(at) = current else { return false };
+        // Outer attributes: the siblings right before the item.
+        let mut previous = at.prev_named_sibling();
+        while let Some(sibling) = previous {
+            match sibling.kind() {
+                "attribute_item" if allows_dead_code(sibling, source) => return true,
+                "attribute_item" | "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            previous = sibling.prev_named_sibling();
+        }
+        // Inner attributes: `#![allow(..)]` among the item's or file's own
+        // children.
+        let mut cursor = at.walk();
+        let inner = at
+            .named_children(&mut cursor)
+            .chain(at.child_by_field_name("body").into_iter().flat_map(|body| {
+                let mut cursor = body.walk();
+                body.named_children(&mut cursor).collect::<Vec<_>>()
+            }))
+            .any(|child| child.kind() == "inner_attribute_item" && allows_dead_code(child, source));
+        if inner {
+            return true;
+        }
+        current = at.parent();
+    }
+    false
+}
+
+/// Whether an attribute is `allow`/`expect` (perhaps under `cfg_attr`) of
+/// `dead_code` or the `unused` group.
+fn allows_dead_code(attribute: Node, source: &str) -> bool {
+    let Some(text) = source.get(attribute.byte_range()) else {
+        return false;
+    };
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // The path first: `#[doc = "allow unused"]` allows nothing.
+    let allowing = match words.first() {
+        Some(&("allow" | "expect")) => true,
+        Some(&"cfg_attr") => words.iter().any(|w| matches!(*w, "allow" | "expect")),
+        _ => false,
+    };
+    allowing && words.iter().any(|w| matches!(*w, "dead_code" | "unused"))
 }
 
 /// The path an attribute names: `test`, `tokio::test`, `no_mangle`.
@@ -154,6 +212,44 @@ fn has_extern_abi(function: Node) -> bool {
 mod tests {
     use crate::Rust;
     use lingo_plugin_sdk::describe_entry_points;
+
+    /// `#[allow(dead_code)]` (or `expect`, or `unused`, or under
+    /// `cfg_attr`) on a declaration, on an item around it or as a module's
+    /// `#![allow(..)]` leaves it out of the dead; `#[doc]` words and other
+    /// lints do not.
+    #[test]
+    fn declarations_the_source_allows_to_be_dead_are_entry_points() {
+        let source = r#"
+#[allow(dead_code)]
+fn assert_covariance() {
+    fn map_key() {}
+}
+#[expect(unused)]
+struct Kept;
+#[cfg_attr(test, allow(dead_code))]
+fn only_in_tests() {}
+#[doc = "allow unused"]
+fn documented() {}
+#[allow(clippy::all)]
+fn linted() {}
+mod quiet {
+    #![allow(dead_code)]
+    fn inner() {}
+}
+fn plain() {}
+"#;
+        assert_eq!(
+            describe_entry_points::<Rust>("src/lib.rs", source),
+            [
+                "assert_covariance allowed-unused",
+                "map_key allowed-unused",
+                "Kept allowed-unused",
+                "only_in_tests allowed-unused",
+                "quiet allowed-unused",
+                "inner allowed-unused",
+            ]
+        );
+    }
 
     #[test]
     fn main_tests_benches_trait_items_and_foreign_items_are_entry_points() {
@@ -222,7 +318,8 @@ struct Unused;
 "#;
         assert_eq!(
             describe_entry_points::<Rust>("src/lib.rs", source),
-            ["roundtrip foreign", "index foreign"]
+            // `allow` is built in, no macro: `plain` is only allowed dead.
+            ["roundtrip foreign", "plain allowed-unused", "index foreign"]
         );
     }
 }
