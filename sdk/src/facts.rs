@@ -255,7 +255,9 @@ fn head_signature(head: &str) -> Option<String> {
     (!signature.is_empty()).then_some(signature)
 }
 
-/// The doc comment directly above a declaration (attributes may sit between).
+/// The doc comment directly above a declaration (attributes and plain
+/// comments may sit between: `/** Doc. */` then `// note` documents what
+/// follows, as javadoc and rustdoc read it).
 fn doc_comment<L: Language>(
     node: Node,
     source: &str,
@@ -273,9 +275,9 @@ fn doc_comment<L: Language>(
         let kind = prev.kind();
         if config.attribute_kinds.contains(&kind) {
         } else if config.comment_kinds.contains(&kind) {
-            match L::doc_comment_node(prev, source) {
-                Some(doc) => parts.push(doc),
-                None => break,
+            // A plain comment is skipped; the doc comments above it count.
+            if let Some(doc) = L::doc_comment_node(prev, source) {
+                parts.push(doc);
             }
         } else {
             break;

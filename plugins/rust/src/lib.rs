@@ -409,6 +409,26 @@ mod tests {
         lingo_plugin_sdk::testing::check_queries::<super::Rust>();
     }
 
+    /// A doc comment reaches its declaration past plain comments and
+    /// attributes, not past a blank line.
+    #[test]
+    fn doc_comments_skip_plain_comments_between() {
+        let source = "/// Escapes.\n// TODO: faster\n#[inline]\nfn escape() {}\n\n/// Lost.\n\nfn apart() {}\n";
+        let document = document(source);
+        let docs: Vec<(String, Option<String>)> = document
+            .symbols()
+            .into_iter()
+            .map(|s| (s.name, s.doc))
+            .collect();
+        assert_eq!(
+            docs,
+            [
+                ("escape".to_string(), Some("Escapes.".to_string())),
+                ("apart".to_string(), None)
+            ]
+        );
+    }
+
     /// A new file becomes a module: the files that may declare it, and the
     /// `mod` written after the last one (once).
     #[test]
