@@ -3,6 +3,8 @@
 
 use lingo_analysis::AnalysisError;
 use lingo_index::WorkspaceError;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use lingo_runtime::PluginError;
@@ -312,15 +314,54 @@ impl ToolError {
 
     /// `{"success": false, "error": {code, message, details, suggestions}}`.
     pub fn to_json(&self) -> Value {
-        json!({
-            "success": false,
-            "error": {
-                "code": self.code(),
-                "message": self.to_string(),
-                "details": self.details(),
-                "suggestions": self.suggestions(),
-            }
-        })
+        let refusal = Refusal {
+            success: Failed,
+            error: RefusalError {
+                code: self.code(),
+                message: self.to_string(),
+                details: self.details(),
+                suggestions: self.suggestions(),
+            },
+        };
+        serde_json::to_value(refusal).unwrap_or_else(|e| json!({ "success": false, "error": { "code": "INTERNAL_ERROR", "message": e.to_string() } }))
+    }
+}
+
+/// A refusal as `structuredContent` holds it: every tool's output schema
+/// allows it beside the tool's answer.
+#[derive(Serialize, JsonSchema)]
+pub struct Refusal {
+    success: Failed,
+    error: RefusalError,
+}
+
+/// What went wrong, in [`Refusal`].
+#[derive(Serialize, JsonSchema)]
+struct RefusalError {
+    code: &'static str,
+    message: String,
+    /// What the code adds (the field at fault, the path, the limit, ...).
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    details: Value,
+    suggestions: Vec<String>,
+}
+
+/// `false`, always (a refusal's `success`).
+struct Failed;
+
+impl Serialize for Failed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(false)
+    }
+}
+
+impl JsonSchema for Failed {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "False".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "const": false })
     }
 }
 

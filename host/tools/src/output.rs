@@ -182,18 +182,7 @@ fn constants(choices: &[Value]) -> Option<Vec<Value>> {
 
 /// `{"success": false, "error": {"code", "message", "details", "suggestions"}}`.
 fn refusal() -> Value {
-    object(
-        &["success", "error"],
-        json!({
-            "success": { "const": false },
-            "error": object(&["code", "message"], json!({
-                "code": string(),
-                "message": string(),
-                "details": { "type": "object" },
-                "suggestions": { "type": "array", "items": string() },
-            })),
-        }),
-    )
+    schema_of::<crate::error::Refusal>()
 }
 
 /// An object with `required` fields among `properties`; other fields allowed.
