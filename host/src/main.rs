@@ -709,6 +709,10 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
                 "{}: not a folder to serve",
                 args.root.display()
             );
+            // A change a crash interrupted is finished (or discarded)
+            // before the handshake: a client may read the files itself.
+            let config = runtime_config(&args)?;
+            lingo::workspace::Workspace::recover_at(&args.root, config.cache_dir.as_deref())?;
             let tool_names = tools.names();
             // The plugins load (and, on a first start, compile) and the
             // workspace opens beside the handshake; then it indexes in the

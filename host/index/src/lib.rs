@@ -392,6 +392,34 @@ impl Workspace {
         committed
     }
 
+    /// [`Workspace::recover`] before a workspace is opened (its plugins
+    /// need not be loaded): the changes to the files under `root` that a
+    /// crash interrupted, finished or discarded, with the transactions
+    /// kept under `cache_dir` (else the default cache folder), as a
+    /// workspace opened with it keeps them.
+    pub fn recover_at(
+        root: &Path,
+        cache_dir: Option<&Path>,
+    ) -> anyhow::Result<transaction::Recovery> {
+        let root = root
+            .canonicalize()
+            .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
+        let dir = root::RootDir::open(&root)
+            .map_err(|e| anyhow::anyhow!("workspace root {}: {e}", root.display()))?;
+        let cache_dir = match cache_dir {
+            Some(dir) => dir.to_path_buf(),
+            None => lingo_runtime::default_cache_dir()
+                .unwrap_or_else(|| std::env::temp_dir().join("lingo")),
+        };
+        let transactions =
+            transaction::Transactions::new(transaction::folder_for(&cache_dir, &root));
+        let recovery = transactions.recover(&dir);
+        if !recovery.discarded.is_empty() || !recovery.finished.is_empty() {
+            tracing::warn!(?recovery, "interrupted changes recovered");
+        }
+        Ok(recovery)
+    }
+
     /// Finish or discard the changes a crash interrupted; run before the
     /// first index.
     pub fn recover(&self) -> transaction::Recovery {
