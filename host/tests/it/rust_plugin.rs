@@ -229,7 +229,7 @@ fn signatures_end_where_the_body_starts() {
 }
 
 #[test]
-fn doc_comments_lose_their_markers_and_stop_at_blank_lines_and_plain_comments() {
+fn doc_comments_lose_their_markers_stop_at_blank_lines_and_reach_past_plain_comments() {
     let facts = analyze("symbols.rs");
     let docs: Vec<(&str, &str)> = facts
         .symbols
@@ -267,7 +267,8 @@ fn doc_comments_lose_their_markers_and_stop_at_blank_lines_and_plain_comments() 
             ("detached", None),
             ("four_slashes", None),
             ("three_stars", None),
-            ("interrupted", None),
+            // A plain comment between does not end the doc (rustdoc reads past it).
+            ("interrupted", Some("Doc of the item.")),
             ("Config", None),
             ("timeout", Some("Seconds to wait.")),
             // The trailing `// remark` of the previous field is not part of it.
