@@ -157,13 +157,21 @@ pub fn symbols<L: Language>(
         };
         let nested_in = stack.last().copied();
         let attached = attached_above(node, &before);
+        // An allowance to be unused in force at a declaration is in force
+        // at what it nests (a lint level reaches the items inside).
         let entry_point = L::entry_point(
             node,
             name_node,
             nested_in.map(|i| tree_nodes[i]),
             &attached,
             source,
-        );
+        )
+        .or_else(|| {
+            nested_in
+                .and_then(|i| nodes.get(i))
+                .and_then(|n: &SymbolNode| n.entry_point)
+                .filter(|kind| *kind == EntryPointKind::AllowedUnused)
+        });
         stack.push(symbols.len());
         nodes.push(SymbolNode {
             start: node.start_byte(),

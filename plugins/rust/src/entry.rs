@@ -126,44 +126,34 @@ pub fn entry_point(
     {
         return Some(EntryPointKind::Implementation);
     }
-    dead_code_allowed(node, source).then_some(EntryPointKind::AllowedUnused)
+    dead_code_allowed(node, attached, source).then_some(EntryPointKind::AllowedUnused)
 }
 
-/// Items around a declaration looked at for a lint allowance, at most.
-const MAX_ALLOWANCE_DEPTH: usize = 64;
-
 /// Whether `#[allow(dead_code)]` (or `unused`, or `expect`, or under a
-/// `cfg_attr`) is in force at `node`: on it, on an item around it, or as a
-/// `#![allow(..)]` of a module or file around it, as rustc applies lint
-/// levels.
-fn dead_code_allowed(node: Node, source: &str) -> bool {
-    let mut current = Some(node);
-    for _ in 0..MAX_ALLOWANCE_DEPTH {
-        let Some(at) = current else { return false };
-        // Outer attributes: the siblings right before the item.
-        let mut previous = at.prev_named_sibling();
-        while let Some(sibling) = previous {
-            match sibling.kind() {
-                "attribute_item" if allows_dead_code(sibling, source) => return true,
-                "attribute_item" | "line_comment" | "block_comment" => {}
-                _ => break,
-            }
-            previous = sibling.prev_named_sibling();
+/// `cfg_attr`) is in force at `node`: among its own attributes (`attached`,
+/// nearest first), or as a `#![allow(..)]` opening its body. What it
+/// nests inherits the allowance (the SDK passes it down), as rustc applies
+/// lint levels; a file-wide `#![allow]` is not read.
+fn dead_code_allowed(node: Node, attached: &[Node], source: &str) -> bool {
+    let outer = attached
+        .iter()
+        .any(|a| a.kind() == "attribute_item" && allows_dead_code(*a, source));
+    outer
+        || node
+            .child_by_field_name("body")
+            .is_some_and(|body| opens_with_allowance(body, source))
+}
+
+/// Whether the inner attributes at the start of `body` (before its first
+/// item or statement) allow dead code.
+fn opens_with_allowance(body: Node, source: &str) -> bool {
+    let mut cursor = body.walk();
+    for child in body.named_children(&mut cursor) {
+        match child.kind() {
+            "inner_attribute_item" if allows_dead_code(child, source) => return true,
+            "inner_attribute_item" | "line_comment" | "block_comment" => {}
+            _ => return false,
         }
-        // Inner attributes: `#![allow(..)]` among the item's or file's own
-        // children.
-        let mut cursor = at.walk();
-        let inner = at
-            .named_children(&mut cursor)
-            .chain(at.child_by_field_name("body").into_iter().flat_map(|body| {
-                let mut cursor = body.walk();
-                body.named_children(&mut cursor).collect::<Vec<_>>()
-            }))
-            .any(|child| child.kind() == "inner_attribute_item" && allows_dead_code(child, source));
-        if inner {
-            return true;
-        }
-        current = at.parent();
     }
     false
 }
