@@ -526,30 +526,31 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     }
     let called = budget.scope(|| tools.call(tool, &context, &arguments));
     bar.finish_and_clear();
-    let value = match called {
-        Ok(value) => value,
+    let answer = match called {
+        Ok(answer) => answer,
         Err(error) => {
             eprintln!("{}: {error}", error.code());
             return Ok(2);
         }
     };
+    let value = &answer.value;
     let out = match args.format.as_str() {
-        "text" => tool.render(&arguments, &value),
+        "text" => tool.render(&arguments, &answer),
         "markdown"
             if tool.name.starts_with("analyze_deep") || tool.name.ends_with("comprehensive") =>
         {
-            tool.render(&arguments, &value)
+            tool.render(&arguments, &answer)
         }
-        "markdown" => report::markdown(&value),
-        "junit" => report::junit(&value, fail_on.unwrap_or(Severity::Low)),
-        "sarif" => serde_json::to_string_pretty(&sarif::sarif(tool.name, &value))? + "\n",
-        _ => serde_json::to_string_pretty(&value)? + "\n",
+        "markdown" => report::markdown(value),
+        "junit" => report::junit(value, fail_on.unwrap_or(Severity::Low)),
+        "sarif" => serde_json::to_string_pretty(&sarif::sarif(tool.name, value))? + "\n",
+        _ => serde_json::to_string_pretty(value)? + "\n",
     };
     print!("{out}");
     std::io::Write::flush(&mut std::io::stdout())?;
     let failed = match value["passed"].as_bool() {
         Some(passed) => !passed,
-        None => fail_on.is_some_and(|floor| at_or_above(&value, floor)),
+        None => fail_on.is_some_and(|floor| at_or_above(value, floor)),
     };
     Ok(i32::from(failed))
 }

@@ -36,7 +36,7 @@ use crate::projects::{ProjectRegistry, tools as project_tools};
 use lingo_model::budget::{Budget, Exhausted};
 use lingo_model::suggest::similar;
 use lingo_tools::error::ToolError;
-use lingo_tools::{ToolContext, ToolRegistry};
+use lingo_tools::{Answer, ToolContext, ToolRegistry};
 
 /// Protocol revisions spoken, newest first.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
@@ -313,25 +313,25 @@ impl Server {
             server.tools.call(tool, &context, &call_arguments)
         })
         .await?;
-        let (value, is_error) = match outcome {
-            Ok(mut value) => {
-                mark_incomplete(&mut value, &budget);
-                (value, false)
+        let (answer, is_error) = match outcome {
+            Ok(mut answer) => {
+                mark_incomplete(&mut answer.value, &budget);
+                (answer, false)
             }
             Err(error) => {
                 tracing::debug!(code = error.code(), %error, "tool error");
-                (error.to_json(), true)
+                (Answer::refusal(&error), true)
             }
         };
-        let text = tool.render(&arguments, &value);
+        let text = tool.render(&arguments, &answer);
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
-            let size = text.len() + json_len(&value);
+            let size = text.len() + json_len(&answer.value);
             if size > limit {
                 return Ok(refusal(&ToolError::ResourceLimitExceeded { limit }));
             }
         }
-        Ok(tool_result(value, text, is_error))
+        Ok(tool_result(answer.value, text, is_error))
     }
 }
 
@@ -477,9 +477,10 @@ static TOOL_TURNS: std::sync::LazyLock<Arc<Semaphore>> =
 /// budget, once one of [`tool_threads`] turns is free. A panic answers
 /// INTERNAL_ERROR; a call still waiting or running [`DEADLINE_GRACE`]
 /// past the deadline is cancelled and answered REQUEST_TIMEOUT.
-async fn run_tool<F>(budget: Arc<Budget>, work: F) -> Result<Result<Value, ToolError>, RpcError>
+async fn run_tool<F, T>(budget: Arc<Budget>, work: F) -> Result<Result<T, ToolError>, RpcError>
 where
-    F: FnOnce() -> Result<Value, ToolError> + Send + 'static,
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
+    T: Send + 'static,
 {
     let scoped = budget.clone();
     let task = async move {

@@ -48,7 +48,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn a_panicking_tool_answers_internal_error_and_the_next_call_works() {
     let runtime = runtime();
     let budget = Budget::new(Some(Duration::from_secs(60)));
-    let answer = runtime.block_on(run_tool(budget, || panic!("a tool bug")));
+    let answer = runtime.block_on(run_tool::<_, Value>(budget, || panic!("a tool bug")));
     let error = answer.expect_err("a panic is an error reply");
     assert_eq!(error.code, jsonrpc::INTERNAL_ERROR);
     assert!(error.message.contains("panicked"), "{}", error.message);
@@ -439,34 +439,6 @@ proptest! {
 }
 
 #[test]
-fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
-    let tools = lingo_tools::ToolRegistry::new();
-    let graph = tools.find("dependents_of").unwrap();
-    let value = json!({
-        "format": "text",
-        "text": "## Graph\n\na --CALLS--> b\n",
-        "complete": false,
-        "incompleteReasons": ["plugin `x` exceeded its time limit"],
-        "refreshing": true,
-        "index": { "generation": 4 },
-        "unanalyzedFiles": 2,
-    });
-    let text = graph.render(&json!({}), &value);
-    assert!(text.starts_with("## Graph\n\na --CALLS--> b\n\n"), "{text}");
-    assert!(text.contains("Note: incomplete: plugin `x` exceeded its time limit"));
-    assert!(text.contains("Note: answered from index generation 4 while it refreshes"));
-    assert!(text.contains("Note: 2 files could not be analysed"));
-
-    let plain = json!({ "format": "text", "text": "## Graph\n" });
-    assert_eq!(graph.render(&json!({}), &plain), "## Graph\n");
-    let result = tool_result(plain.clone(), "## Graph\n".into(), false);
-    assert_eq!(result["structuredContent"], plain);
-
-    let as_json = graph.render(&json!({ "format": "json" }), &plain);
-    assert_eq!(serde_json::from_str::<Value>(&as_json).unwrap(), plain);
-}
-
-#[test]
 fn a_refusal_reads_as_one_line_per_fact() {
     let tools = lingo_tools::ToolRegistry::new();
     let references = tools.find("find_references").unwrap();
@@ -474,9 +446,11 @@ fn a_refusal_reads_as_one_line_per_fact() {
         field: "pth".into(),
         allowed: vec!["path".into(), "symbol".into()],
         suggestions: vec!["path".into()],
-    }
-    .to_json();
-    let text = references.render(&json!({ "pth": "x" }), &error);
+    };
+    let text = references.render(
+        &json!({ "pth": "x" }),
+        &lingo_tools::Answer::refusal(&error),
+    );
     assert_eq!(
         text,
         "error UNKNOWN_PARAM: unknown parameter `pth`\nallowed: path; symbol\nhint: Did you mean `path`?\n"

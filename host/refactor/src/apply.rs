@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::RefactorError;
@@ -32,7 +33,7 @@ pub struct ApplyOptions {
 }
 
 /// typemill-api.md's apply response, with lingo's receipt.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Applied {
     pub success: bool,
     pub applied_files: Vec<String>,
@@ -48,7 +49,7 @@ pub struct Applied {
 }
 
 /// What the index says after the apply.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Receipt {
     /// The index generation the receipt was computed at.
     pub generation: u64,
@@ -61,7 +62,7 @@ pub struct Receipt {
     pub old_name_left: Option<NameLeft>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReceipt {
     pub path: String,
     pub syntax_errors_before: usize,
@@ -69,7 +70,7 @@ pub struct FileReceipt {
     pub syntax_errors_after: Option<usize>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NameLeft {
     pub name: String,
     pub count: usize,
@@ -161,7 +162,7 @@ pub fn apply_plan(
 }
 
 /// What `rollback` answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RolledBack {
     pub success: bool,
     /// The snapshot undone.

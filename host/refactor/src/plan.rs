@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The plan format's version (`plan_version`).
@@ -22,14 +23,16 @@ pub const PLAN_TYPES: &[&str] = &[
 ];
 
 /// A zero-based line and UTF-16 character (LSP `Position`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub struct Position {
     pub line: u32,
     pub character: u32,
 }
 
 /// LSP `Range`, end exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Range {
     pub start: Position,
     pub end: Position,
@@ -51,7 +54,7 @@ impl From<&lingo_model::Span> for Range {
 }
 
 /// LSP `TextEdit`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TextEdit {
     pub range: Range,
@@ -60,7 +63,7 @@ pub struct TextEdit {
 
 /// LSP `OptionalVersionedTextDocumentIdentifier`; `uri` is the
 /// workspace-relative path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DocumentId {
     pub uri: String,
     #[serde(default)]
@@ -68,7 +71,7 @@ pub struct DocumentId {
 }
 
 /// LSP `TextDocumentEdit`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TextDocumentEdit {
     pub text_document: DocumentId,
@@ -76,7 +79,7 @@ pub struct TextDocumentEdit {
 }
 
 /// LSP `CreateFile`, `RenameFile` and `DeleteFile`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum FileOperation {
     Create {
@@ -98,7 +101,7 @@ pub enum FileOperation {
 }
 
 /// One entry of `documentChanges`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DocumentChange {
     Edit(TextDocumentEdit),
@@ -106,14 +109,14 @@ pub enum DocumentChange {
 }
 
 /// LSP `WorkspaceEdit`, in its `documentChanges` form (applied in order).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WorkspaceEdit {
     pub document_changes: Vec<DocumentChange>,
 }
 
 /// Counts that match the unique paths of the edits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     pub affected_files: usize,
     pub created_files: usize,
@@ -124,7 +127,7 @@ pub struct Summary {
 }
 
 /// A warning code and what it is about.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Warning {
     pub code: String,
     pub message: String,
@@ -160,7 +163,7 @@ pub mod warning {
 }
 
 /// What the plan is and where it came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Metadata {
     /// `rename.symbol`, `rename.type`, ...
     pub kind: String,
@@ -177,14 +180,14 @@ pub struct Metadata {
     pub rename: Option<RenameNames>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RenameNames {
     pub from: String,
     pub to: String,
 }
 
 /// typemill-api.md's PlanBase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Plan {
     pub plan_type: String,
     pub plan_version: String,

@@ -47,7 +47,8 @@ fn references_of_area(root: &Path, cache: &Path) -> Vec<(String, u64)> {
             &context,
             &json!({ "symbol": "area", "path": "src/shapes.rs", "format": "json" }),
         )
-        .expect("find_references answers");
+        .expect("find_references answers")
+        .value;
     let mut sites: Vec<(String, u64)> = answer["references"]
         .as_array()
         .unwrap()

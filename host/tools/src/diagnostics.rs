@@ -51,7 +51,7 @@ pub fn tool() -> Tool {
             name: "get_diagnostics",
             aliases: &["getDiagnostics", "diagnostics"],
             description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
-            text: text::diagnostics,
+            text: text::Text::Json(text::diagnostics),
         },
         run,
     )

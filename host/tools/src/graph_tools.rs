@@ -43,9 +43,9 @@ impl Group for PathsArgs {}
 
 /// An answer in the spec's text format: the rendered graph, with its size.
 #[derive(Serialize, JsonSchema)]
-struct GraphText {
+pub struct GraphText {
     format: TextFormat,
-    text: String,
+    pub text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,7 +69,7 @@ pub fn dependents_of() -> Tool {
             name: "dependents_of",
             aliases: &["dependentsOf"],
             description: "Who depends on this symbol: every caller, referrer, subclass and implementation, transitively, as a compact text graph (`A --CALLS--> B`) with a Nodes section giving each discovered symbol's file, offset and limit (for a Read tool) and, for small results, code snippets.",
-            text: text::graph,
+            text: text::Text::Typed(text::graph),
         },
         run_dependents,
     )
@@ -81,7 +81,7 @@ pub fn dependencies_of() -> Tool {
             name: "dependencies_of",
             aliases: &["dependenciesOf"],
             description: "What this symbol depends on: everything it calls, references, extends or implements, transitively, in the same text format as dependents_of.",
-            text: text::graph,
+            text: text::Text::Typed(text::graph),
         },
         run_dependencies,
     )
@@ -93,7 +93,7 @@ pub fn paths_between() -> Tool {
             name: "paths_between",
             aliases: &["pathsBetween"],
             description: "How two symbols connect through the code graph: up to 3 shortest paths, searched in both directions (the arrows show the real direction), in the same text format as dependents_of.",
-            text: text::graph,
+            text: text::Text::Typed(text::graph),
         },
         run_paths,
     )
@@ -142,5 +142,56 @@ fn text_answer(graph: &DependencyGraph) -> GraphText {
         edges: Some(graph.edges.len()),
         generation: graph.generation,
         paths: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::{Answer, ToolRegistry};
+
+    /// A graph answer holding `text`.
+    fn graph_answer(text: &str) -> Answer {
+        let graph = GraphText {
+            format: TextFormat::Text,
+            text: text.into(),
+            nodes: None,
+            edges: None,
+            generation: 4,
+            paths: None,
+        };
+        Answer::of(graph, text::Text::Typed(text::graph)).unwrap()
+    }
+
+    #[test]
+    fn text_answers_repeat_what_the_structured_answer_says_about_itself() {
+        let tools = ToolRegistry::new();
+        let graph = tools.find("dependents_of").unwrap();
+        let mut answer = graph_answer("## Graph\n\na --CALLS--> b\n");
+        let notes = json!({
+            "complete": false,
+            "incompleteReasons": ["plugin `x` exceeded its time limit"],
+            "refreshing": true,
+            "index": { "generation": 4 },
+            "unanalyzedFiles": 2,
+        });
+        for (key, note) in notes.as_object().unwrap() {
+            answer.value[key] = note.clone();
+        }
+        let text = graph.render(&json!({}), &answer);
+        assert!(text.starts_with("## Graph\n\na --CALLS--> b\n\n"), "{text}");
+        assert!(text.contains("Note: incomplete: plugin `x` exceeded its time limit"));
+        assert!(text.contains("Note: answered from index generation 4 while it refreshes"));
+        assert!(text.contains("Note: 2 files could not be analysed"));
+
+        let plain = graph_answer("## Graph\n");
+        assert_eq!(graph.render(&json!({}), &plain), "## Graph\n");
+        let as_json = graph.render(&json!({ "format": "json" }), &plain);
+        assert_eq!(
+            serde_json::from_str::<Value>(&as_json).unwrap(),
+            json!({ "format": "text", "text": "## Graph\n", "generation": 4 })
+        );
     }
 }

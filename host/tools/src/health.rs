@@ -123,7 +123,7 @@ pub fn health_check() -> Tool {
             name: "health_check",
             aliases: &["healthCheck", "health"],
             description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
-            text: text::health,
+            text: text::Text::Json(text::health),
         },
         run,
     )
@@ -135,7 +135,7 @@ pub fn diagnose() -> Tool {
             name: "diagnose",
             aliases: &[],
             description: "Environment health and workspace status (same report as health_check).",
-            text: text::health,
+            text: text::Text::Json(text::health),
         },
         run_diagnose,
     )

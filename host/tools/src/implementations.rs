@@ -34,7 +34,7 @@ pub fn tool() -> Tool {
             name: "find_implementations",
             aliases: &["findImplementations", "goto_implementation"],
             description: "Find the types that implement an interface or trait, or extend a class: the declarations whose base list, `implements` clause or `impl ... for` names it. Transitive by default; each result says through which edge (EXTENDS or IMPLEMENTS), at which depth, and how it was resolved.",
-            text: text::implementations,
+            text: text::Text::Json(text::implementations),
         },
         run,
     )

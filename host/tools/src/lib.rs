@@ -52,16 +52,62 @@ pub struct ToolContext {
 /// A tool's handler: reads its typed arguments ([`ToolArgs`]) from the
 /// call's arguments (the second argument), checked against the tool's
 /// input schema (the third), and runs the tool.
-type Handler = Box<dyn Fn(&ToolContext, &Value, &Value) -> Result<Value, ToolError> + Send + Sync>;
+type Handler = Box<dyn Fn(&ToolContext, &Value, &Value) -> Result<Answer, ToolError> + Send + Sync>;
 
-/// What a tool is, apart from its arguments and handler.
-pub(crate) struct About {
+/// What a tool is, apart from its arguments and handler; `R` is its answer.
+pub(crate) struct About<R> {
     pub name: &'static str,
     /// Other spellings accepted on `tools/call` (the specs' camelCase and dotted names).
     pub aliases: &'static [&'static str],
     pub description: &'static str,
     /// Writes the answer's compact text (the default `content`).
-    pub text: text::Renderer,
+    pub text: text::Text<R>,
+}
+
+/// A tool's answer: the structured answer, and the typed answer it came
+/// from, kept to write the compact text.
+pub struct Answer {
+    /// `structuredContent`: the typed answer as JSON, with the notes the
+    /// registry and the protocol layer add (`unanalyzedFiles`, `complete`...).
+    pub value: Value,
+    /// Writes the compact text of the typed answer.
+    text: WriteText,
+}
+
+/// Writes an answer's compact text (given its JSON, which the renderers
+/// not yet typed read).
+type WriteText = Box<dyn Fn(&Value, &text::Request, &mut text::Writer) + Send + Sync>;
+
+impl Answer {
+    /// `answer` as JSON, its text written by `text`.
+    pub(crate) fn of<R: Serialize + Send + Sync + 'static>(
+        answer: R,
+        text: text::Text<R>,
+    ) -> Result<Answer, ToolError> {
+        let value = target::to_json(&answer)?;
+        let text: WriteText = match text {
+            text::Text::Typed(render) => Box::new(
+                move |_: &Value, request: &text::Request, writer: &mut text::Writer| {
+                    render(&answer, request, writer)
+                },
+            ),
+            text::Text::Json(render) => Box::new(render),
+        };
+        Ok(Answer { value, text })
+    }
+
+    /// A refusal as an answer: the error's JSON, written as text by
+    /// [`text::error`].
+    pub fn refusal(error: &ToolError) -> Answer {
+        Answer {
+            value: error.to_json(),
+            text: Box::new(
+                |value: &Value, _: &text::Request, writer: &mut text::Writer| {
+                    writer.always(&text::error(value))
+                },
+            ),
+        }
+    }
 }
 
 /// One tool.
@@ -72,8 +118,10 @@ pub struct Tool {
     pub description: &'static str,
     pub input_schema: Value,
     handler: Handler,
-    /// Writes the answer's compact text (the default `content`).
-    text: text::Renderer,
+    /// The renderer of the answer's JSON, for the tools whose text is not
+    /// yet written from their typed answer.
+    #[cfg_attr(not(test), allow(dead_code))]
+    json_text: Option<text::Renderer>,
     /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
     pub output_schema: Value,
 }
@@ -87,40 +135,30 @@ impl Tool {
     /// A tool whose input schema is derived from the arguments `run` takes
     /// and whose output schema from the answer it gives. The answer turns
     /// into JSON here, at the boundary.
-    pub(crate) fn new<A: ToolArgs + 'static, R: Serialize + JsonSchema + 'static>(
-        about: About,
+    pub(crate) fn new<A, R>(
+        about: About<R>,
         run: fn(&ToolContext, A) -> Result<R, ToolError>,
-    ) -> Tool {
+    ) -> Tool
+    where
+        A: ToolArgs + 'static,
+        R: Serialize + JsonSchema + Send + Sync + 'static,
+    {
         let shared = SharedArgs::names();
+        let text = about.text;
         let handler: Handler = Box::new(move |context, arguments, schema| {
-            target::to_json(&run(context, A::parse(arguments, schema, &shared)?)?)
+            Answer::of(run(context, A::parse(arguments, schema, &shared)?)?, text)
         });
-        Tool::with(about, A::schema(), output::schema_of::<R>(), handler)
-    }
-
-    /// A tool whose answer is still assembled as JSON, with its output
-    /// schema written by hand.
-    pub(crate) fn untyped<A: ToolArgs + 'static>(
-        about: About,
-        output_schema: Value,
-        run: fn(&ToolContext, A) -> Result<Value, ToolError>,
-    ) -> Tool {
-        let shared = SharedArgs::names();
-        let handler: Handler = Box::new(move |context, arguments, schema| {
-            run(context, A::parse(arguments, schema, &shared)?)
-        });
-        Tool::with(about, A::schema(), output_schema, handler)
-    }
-
-    fn with(about: About, input_schema: Value, output_schema: Value, handler: Handler) -> Tool {
         Tool {
             name: about.name,
             aliases: about.aliases,
             description: about.description,
-            input_schema,
+            input_schema: A::schema(),
             handler,
-            text: about.text,
-            output_schema,
+            json_text: match text {
+                text::Text::Json(render) => Some(render),
+                text::Text::Typed(_) => None,
+            },
+            output_schema: output::schema_of::<R>(),
         }
     }
 }
@@ -252,7 +290,7 @@ impl ToolRegistry {
         tool: &Tool,
         context: &ToolContext,
         arguments: &Value,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<Answer, ToolError> {
         let shared = SharedArgs::from_call(arguments)?;
         let (format, _) = text::options(&shared);
         if format == text::Format::Sarif && !lingo_analyze::sarif::supports(tool.name) {
@@ -274,21 +312,22 @@ impl ToolRegistry {
                 });
             }
         }
-        let mut value = tool.run(context, arguments)?;
+        let mut answer = tool.run(context, arguments)?;
+        let value = &mut answer.value;
         let unanalyzed = context.workspace.snapshot().failed_files();
         // Every answer says when files of the index could not be analysed.
-        if let (true, Value::Object(map)) = (unanalyzed > 0, &mut value) {
+        if let (true, Value::Object(map)) = (unanalyzed > 0, &mut *value) {
             map.insert("unanalyzedFiles".into(), json!(unanalyzed));
         }
         // An answer read from an index a refresh is still updating says so.
         if let (Some(detail), Value::Object(map)) = (
             lingo_model::budget::current().and_then(|b| b.refreshing()),
-            &mut value,
+            value,
         ) {
             map.insert("refreshing".into(), Value::Bool(true));
             map.insert("index".into(), detail);
         }
-        Ok(value)
+        Ok(answer)
     }
 }
 
@@ -305,7 +344,11 @@ const WRITING_TOOLS: &[&str] = &[
 
 impl Tool {
     /// Check `arguments` and run the handler (no shared options read).
-    pub(crate) fn run(&self, context: &ToolContext, arguments: &Value) -> Result<Value, ToolError> {
+    pub(crate) fn run(
+        &self,
+        context: &ToolContext,
+        arguments: &Value,
+    ) -> Result<Answer, ToolError> {
         (self.handler)(context, arguments, &self.input_schema)
     }
 
@@ -314,10 +357,11 @@ impl Tool {
         WRITING_TOOLS.contains(&self.name)
     }
 
-    /// The `content` text of an answer (`value`) to `arguments`: compact
-    /// text under the call's token budget, or the JSON when the call asked
-    /// for `format: json`. Arguments a call refused read as their defaults.
-    pub fn render(&self, arguments: &Value, value: &Value) -> String {
+    /// The `content` text of `answer` to `arguments`: compact text under
+    /// the call's token budget, or the JSON when the call asked for
+    /// `format: json`. Arguments a call refused read as their defaults.
+    pub fn render(&self, arguments: &Value, answer: &Answer) -> String {
+        let value = &answer.value;
         let empty = Map::new();
         let arguments = arguments.as_object().unwrap_or(&empty);
         let max_tokens = arguments
@@ -343,7 +387,7 @@ impl Tool {
                 arguments,
                 max_tokens,
             };
-            (self.text)(value, &request, &mut writer);
+            (answer.text)(value, &request, &mut writer);
         }
         let mut out = writer.finish();
         let notes = text::index_notes(value);

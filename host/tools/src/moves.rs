@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::refactor::{OptionArgs, Options, Position, answer_plan};
+use super::refactor::{OptionArgs, Options, PlanOrApplied, Planned, Position, plan_or_applied};
 use super::target::to_json;
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
@@ -17,20 +17,19 @@ use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_refactor::plan::{DocumentChange, FileOperation};
 use lingo_refactor::{
-    ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, apply_plan,
-    plan_consolidate, plan_move,
+    ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, Warning,
+    apply_plan, plan_consolidate, plan_move,
 };
 
 /// `move`.
 pub fn move_symbol() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "move",
             aliases: &["move_symbol", "moveSymbol"],
             description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
-            text: text::plan_or_applied,
+            text: text::Text::Json(text::plan_or_applied),
         },
-        super::output::plan_or_applied(),
         run_move,
     )
 }
@@ -42,7 +41,7 @@ pub fn move_type_to_file() -> Tool {
             name: "move_type_to_file",
             aliases: &["moveTypeToFile"],
             description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
-            text: text::moved,
+            text: text::Text::Json(text::moved),
         },
         run_move_type_to_file,
     )
@@ -103,7 +102,7 @@ impl Destination {
 fn run_move(
     context: &ToolContext,
     (args, options): (MoveArgs, OptionArgs),
-) -> Result<Value, ToolError> {
+) -> Result<PlanOrApplied, ToolError> {
     let options = options.read();
     let kind = args.kind.unwrap_or(MoveWhat::Symbol);
     let path = args.source.file_path;
@@ -149,11 +148,7 @@ fn run_move(
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let outcome = plan_move(&analysis, &request)?;
-    if options.dry_run {
-        return answer_plan(&outcome.plan);
-    }
-    let applied = apply_plan(&context.workspace, &outcome.plan, &options.apply())?;
-    to_json(&applied)
+    plan_or_applied(context, outcome.plan, &options)
 }
 
 /// `move` of kind `consolidate`: every declaration of `source_file` to
@@ -164,7 +159,7 @@ fn run_consolidate(
     source_file: String,
     target_file: Option<String>,
     target_module: Option<String>,
-) -> Result<Value, ToolError> {
+) -> Result<PlanOrApplied, ToolError> {
     if target_file.is_none() && target_module.is_none() {
         return Err(ToolError::MissingParam {
             field: "destination.file_path".into(),
@@ -177,11 +172,7 @@ fn run_consolidate(
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let consolidated = plan_consolidate(&analysis, &request)?;
-    if options.dry_run {
-        return answer_plan(&consolidated.plan);
-    }
-    let applied = apply_plan(&context.workspace, &consolidated.plan, &options.apply())?;
-    to_json(&applied)
+    plan_or_applied(context, consolidated.plan, options)
 }
 
 /// The Roslyn tools' declaration and how to answer.
@@ -271,7 +262,7 @@ pub fn move_type_to_namespace() -> Tool {
             name: "move_type_to_namespace",
             aliases: &["moveTypeToNamespace"],
             description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
-            text: text::moved,
+            text: text::Text::Json(text::moved),
         },
         run_move_type_to_namespace,
     )
@@ -480,16 +471,18 @@ fn preview(
             DocumentChange::File(FileOperation::Rename { .. }) => {}
         }
     }
-    let mut plan = answer_plan(&outcome.plan)?;
-    plan["dryRun"] = Value::Bool(true);
+    let warnings = outcome.plan.warnings.clone();
     Ok(RoslynAnswer::Preview(RoslynPreview {
         success: Succeeded,
         preview: Succeeded,
         operation_id: format!("preview-{}", outcome.plan.metadata.created_at),
         pending_changes: pending,
         symbol: moved_symbol(&outcome.moved, absolute),
-        warnings: to_json(&outcome.plan.warnings)?,
-        plan,
+        warnings,
+        plan: Planned {
+            plan: outcome.plan.clone(),
+            dry_run: true,
+        },
     }))
 }
 
@@ -562,10 +555,9 @@ struct RoslynPreview {
     pending_changes: Vec<PendingChange>,
     symbol: MovedSymbol,
     /// The plan's warnings.
-    warnings: Value,
+    warnings: Vec<Warning>,
     /// The plan, as `move` answers it.
-    #[schemars(with = "serde_json::Map<String, Value>")]
-    plan: Value,
+    plan: Planned,
 }
 
 /// One file's change in a preview.

@@ -5,18 +5,18 @@
 use std::time::Instant;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::target::{TargetArgs, to_json};
-use super::{About, Tool, ToolContext, output, text};
+use super::target::TargetArgs;
+use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, FilePosition, SymbolQuery, Target};
 use lingo_refactor::{
-    self as refactor, ApplyOptions, DeleteKind, DeleteRequest, PathRenameRequest, Plan,
-    RefactorError, RenameKind, RenameRequest, apply_plan, plan_delete, plan_path_rename,
-    plan_rename,
+    self as refactor, Applied, ApplyOptions, DeleteKind, DeleteRequest, PathRenameRequest, Plan,
+    RefactorError, RenameKind, RenameRequest, RolledBack, apply_plan, plan_delete,
+    plan_path_rename, plan_rename,
 };
 
 /// `dryRun`, `force` and `validateChecksums` as one object: typemill-api.md's
@@ -62,56 +62,52 @@ impl OptionArgs {
 
 /// `rename`.
 pub fn rename() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "rename",
             aliases: &["rename_symbol", "renameSymbol"],
             description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
-            text: text::plan_or_applied,
+            text: text::Text::Json(text::plan_or_applied),
         },
-        output::plan_or_applied(),
         run_rename,
     )
 }
 
 /// `delete`.
 pub fn delete() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "delete",
             aliases: &[],
             description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
-            text: text::plan_or_applied,
+            text: text::Text::Json(text::plan_or_applied),
         },
-        output::plan_or_applied(),
         run_delete,
     )
 }
 
 /// `apply_plan`.
 pub fn apply() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "apply_plan",
             aliases: &["applyPlan", "apply_workspace_edit"],
             description: "Apply a plan made earlier: every file written or none (temporary files renamed into place after all are written; an interrupted apply is finished at the next start). Refused with CHECKSUM_MISMATCH / STALE_PLAN when a file changed since the plan, WORKSPACE_BUSY while another apply runs, COMPILATION_ERROR when it would add syntax errors, INCOMPLETE_REFERENCES when the plan says its references may not be all (unless `force`). Answers with the files changed, a `snapshot_id` for `rollback`, and a receipt from the re-indexed files.",
-            text: text::plan_or_applied,
+            text: text::Text::Json(text::plan_or_applied),
         },
-        output::plan_or_applied(),
         run_apply,
     )
 }
 
 /// `rollback`.
 pub fn rollback() -> Tool {
-    Tool::untyped(
+    Tool::new(
         About {
             name: "rollback",
             aliases: &["rollbackPlan"],
             description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none. Refused with CHECKSUM_MISMATCH when a file changed since (unless `force`). The rollback is itself a change with a snapshot id.",
-            text: text::rolled_back,
+            text: text::Text::Json(text::rolled_back),
         },
-        output::rolled_back(),
         run_rollback,
     )
 }
@@ -233,7 +229,7 @@ impl SpecTarget {
 fn run_rename(
     context: &ToolContext,
     (position, args, options): (TargetArgs, RenameArgs, OptionArgs),
-) -> Result<Value, ToolError> {
+) -> Result<PlanOrApplied, ToolError> {
     let options = options.read();
     let kind = match args.kind.unwrap_or(RenameWhat::Symbol) {
         RenameWhat::Symbol => RenameKind::Symbol,
@@ -255,7 +251,7 @@ fn run_rename(
             };
             let analysis = Analysis::fresh(&context.workspace)?;
             let plan = plan_path_rename(&analysis, &request)?;
-            return plan_or_applied(context, &plan, &options);
+            return plan_or_applied(context, plan, &options);
         }
     };
     let target = match &args.target {
@@ -270,19 +266,42 @@ fn run_rename(
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_rename(&analysis, &request)?;
-    plan_or_applied(context, &plan, &options)
+    plan_or_applied(context, plan, &options)
 }
 
 /// The plan, or with `dryRun: false` the plan applied.
-fn plan_or_applied(
+pub(super) fn plan_or_applied(
     context: &ToolContext,
-    plan: &Plan,
+    plan: Plan,
     options: &Options,
-) -> Result<Value, ToolError> {
+) -> Result<PlanOrApplied, ToolError> {
     if options.dry_run {
-        return answer_plan(plan);
+        return Ok(PlanOrApplied::Planned(Box::new(Planned {
+            plan,
+            dry_run: true,
+        })));
     }
-    to_json(&apply_plan(&context.workspace, plan, &options.apply())?)
+    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
+    Ok(PlanOrApplied::Applied(Box::new(applied)))
+}
+
+/// What a refactoring tool answers: the plan (a dry run), or the plan
+/// applied.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub(super) enum PlanOrApplied {
+    Planned(Box<Planned>),
+    Applied(Box<Applied>),
+}
+
+/// A plan, to hand to `apply_plan` unchanged.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(super) struct Planned {
+    #[serde(flatten)]
+    pub(super) plan: Plan,
+    /// Always true: nothing was written.
+    #[serde(rename = "dryRun")]
+    pub(super) dry_run: bool,
 }
 
 /// What `delete` deletes.
@@ -335,7 +354,7 @@ struct PathTarget {
     file_path: String,
 }
 
-fn run_delete(context: &ToolContext, args: DeleteArgs) -> Result<Value, ToolError> {
+fn run_delete(context: &ToolContext, args: DeleteArgs) -> Result<PlanOrApplied, ToolError> {
     let nested = args.options.unwrap_or_default();
     let options = Options::new(
         nested.dry_run.or(args.dry_run),
@@ -363,13 +382,7 @@ fn run_delete(context: &ToolContext, args: DeleteArgs) -> Result<Value, ToolErro
     };
     let analysis = Analysis::fresh(&context.workspace)?;
     let plan = plan_delete(&analysis, &request)?;
-    plan_or_applied(context, &plan, &options)
-}
-
-pub(super) fn answer_plan(plan: &Plan) -> Result<Value, ToolError> {
-    let mut value = to_json(plan)?;
-    value["dryRun"] = Value::Bool(true);
-    Ok(value)
+    plan_or_applied(context, plan, &options)
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -385,7 +398,7 @@ impl Group for ApplyArgs {}
 fn run_apply(
     context: &ToolContext,
     (args, options): (ApplyArgs, OptionArgs),
-) -> Result<Value, ToolError> {
+) -> Result<Applied, ToolError> {
     let options = options.read();
     if !options.dry_run_defaulted() && options.dry_run {
         return Err(ToolError::invalid(
@@ -407,8 +420,7 @@ fn run_apply(
             })
         }
     })?;
-    let applied = apply_plan(&context.workspace, &plan, &options.apply())?;
-    to_json(&applied)
+    Ok(apply_plan(&context.workspace, &plan, &options.apply())?)
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -423,7 +435,10 @@ struct RollbackArgs {
 
 impl Group for RollbackArgs {}
 
-fn run_rollback(context: &ToolContext, args: RollbackArgs) -> Result<Value, ToolError> {
-    let rolled_back = refactor::rollback(&context.workspace, &args.snapshot_id, args.force)?;
-    to_json(&rolled_back)
+fn run_rollback(context: &ToolContext, args: RollbackArgs) -> Result<RolledBack, ToolError> {
+    Ok(refactor::rollback(
+        &context.workspace,
+        &args.snapshot_id,
+        args.force,
+    )?)
 }

@@ -56,7 +56,7 @@ pub fn tool() -> Tool {
             name: "search_symbols",
             aliases: &["searchSymbols", "workspace_symbols"],
             description: "Find declarations by name across the workspace: case-insensitive substring match by default, or a regular expression. Exact matches rank first. Paginated.",
-            text: text::search,
+            text: text::Text::Json(text::search),
         },
         run,
     )

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::{Request, Writer, plain, str_of};
+use crate::graph_tools::GraphText;
 
 /// `health_check` / `diagnose`: one line for the server and the workspace,
 /// one per plugin, then errors and warnings.
@@ -86,8 +87,8 @@ pub fn health(value: &Value, request: &Request, writer: &mut Writer) {
 }
 
 /// The graph tools: their text as they wrote it, cut at the budget.
-pub fn graph(value: &Value, request: &Request, writer: &mut Writer) {
-    let text = str_of(value, "text").unwrap_or("");
+pub fn graph(answer: &GraphText, request: &Request, writer: &mut Writer) {
+    let text = &answer.text;
     if writer.whole(text) {
         return;
     }
