@@ -178,6 +178,10 @@ struct PluginTestArgs {
     plugin: PathBuf,
     /// A directory of cases (each a directory with an `expected.json`), or one case.
     fixtures: PathBuf,
+    /// First write what the plugin reports into each case's
+    /// `expected.json` (the categories and fields it lists), then test.
+    #[arg(long)]
+    bless: bool,
     /// Where compiled components are cached.
     #[arg(long, env = "LINGO_CACHE_DIR")]
     cache_dir: Option<PathBuf>,
@@ -674,6 +678,14 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
         return Ok(2);
     };
     println!("{}", lingo::conformance::describe(plugin.as_ref()));
+    if args.bless {
+        for blessed in lingo::conformance::bless(plugin.as_ref(), &args.fixtures)? {
+            match blessed.outcome {
+                Ok(entries) => println!("blessed {} ({entries} entries)", blessed.case),
+                Err(why) => println!("not blessed {}: {why}", blessed.case),
+            }
+        }
+    }
     let report = lingo::conformance::run(plugin.as_ref(), &args.fixtures)?;
     print!("{}", report.render());
     std::io::Write::flush(&mut std::io::stdout())?;

@@ -351,3 +351,66 @@ fn a_file_that_is_not_a_plugin_is_refused_with_its_path_and_reason() {
     };
     assert_eq!(code, "PLUGIN_UNREADABLE");
 }
+
+#[test]
+fn bless_writes_what_the_plugin_reports_in_the_fields_the_case_names() {
+    let dir = fixtures(
+        "bless",
+        "basic",
+        &[
+            ("src/lib.rs", LIB),
+            (
+                "expected.json",
+                r#"{"files": {"src/lib.rs": {
+                    "symbols": [{"name": "Foo", "kind": "class"}],
+                    "diagnostics": [{"code": "E1"}],
+                    "module": {"path": "elsewhere"},
+                    "partial": ["symbols"]}}}"#,
+            ),
+        ],
+    );
+    let before = conformance::run(rust().as_ref(), &dir).unwrap();
+    assert!(!before.passed());
+
+    let blessed = conformance::bless(rust().as_ref(), &dir).unwrap();
+    assert_eq!(blessed.len(), 1);
+    assert_eq!(blessed[0].outcome, Ok(3));
+    let written = std::fs::read_to_string(dir.join("basic/expected.json")).unwrap();
+    assert_eq!(
+        written,
+        r#"{
+  "files": {
+    "src/lib.rs": {
+      "symbols": [
+        {"name": "Foo", "kind": "struct"},
+        {"name": "helper", "kind": "function"}
+      ],
+      "diagnostics": [],
+      "module": {"path": "crate"},
+      "partial": ["symbols"]
+    }
+  }
+}
+"#
+    );
+    let after = conformance::run(rust().as_ref(), &dir).unwrap();
+    assert_eq!(failure_lines(&after), Vec::<String>::new());
+}
+
+#[test]
+fn bless_leaves_a_case_the_plugin_cannot_read_as_it_was() {
+    let expected = r#"{"files": {"src/lib.rs": {"symbols": []}}}"#;
+    let dir = fixtures(
+        "bless-unreadable",
+        "broken",
+        &[("src/lib.rs", "\u{0}"), ("expected.json", expected)],
+    );
+    std::fs::write(dir.join("broken/src/lib.rs"), [0xff, 0xfe, 0x00]).unwrap();
+    let blessed = conformance::bless(rust().as_ref(), &dir).unwrap();
+    let why = blessed[0].outcome.as_ref().expect_err("an unreadable file");
+    assert!(why.contains("src/lib.rs"), "{why}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("broken/expected.json")).unwrap(),
+        expected
+    );
+}

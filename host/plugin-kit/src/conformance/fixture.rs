@@ -547,6 +547,108 @@ pub fn is_manifest(path: &str, patterns: &[String]) -> bool {
     NamePatterns::new(patterns.iter().map(String::as_str)).matches(name)
 }
 
+/// `expected.json`'s text, as cases are written by hand: a line per file
+/// and per entry, files in path order, categories and fields in the order
+/// of [`CATEGORIES`].
+pub fn to_text(expected: &Value) -> String {
+    let Some(top) = expected.as_object() else {
+        return format!("{expected}\n");
+    };
+    let mut parts = Vec::new();
+    for (key, value) in ordered(top, &["files", "resolveImports"]) {
+        let text = match (key.as_str(), value) {
+            ("files", Value::Object(files)) => {
+                let files: Vec<String> = files
+                    .iter()
+                    .map(|(path, file)| format!("    {}: {}", quoted(path), file_text(file)))
+                    .collect();
+                block('{', &files, '}', "  ")
+            }
+            ("resolveImports", Value::Array(entries)) => {
+                let order = ["from", "import", "expect", "modules"];
+                let lines: Vec<String> = entries
+                    .iter()
+                    .map(|entry| format!("    {}", entry_text(entry, &order)))
+                    .collect();
+                block('[', &lines, ']', "  ")
+            }
+            (_, other) => other.to_string(),
+        };
+        parts.push(format!("  {}: {text}", quoted(key)));
+    }
+    block('{', &parts, '}', "") + "\n"
+}
+
+/// One file's expectations: each category a line per entry, then `partial`.
+fn file_text(file: &Value) -> String {
+    let Some(file) = file.as_object() else {
+        return file.to_string();
+    };
+    let mut names: Vec<&str> = CATEGORIES.iter().map(|c| c.name).collect();
+    names.push("partial");
+    let lines: Vec<String> = ordered(file, &names)
+        .into_iter()
+        .map(|(key, value)| {
+            let fields: Vec<&str> = CATEGORIES
+                .iter()
+                .find(|c| c.name == key)
+                .map(|c| c.fields.iter().map(|(field, _)| *field).collect())
+                .unwrap_or_default();
+            let text = match value {
+                Value::Array(entries) if !entries.is_empty() && key != "partial" => {
+                    let entries: Vec<String> = entries
+                        .iter()
+                        .map(|entry| format!("        {}", entry_text(entry, &fields)))
+                        .collect();
+                    block('[', &entries, ']', "      ")
+                }
+                other => entry_text(other, &fields),
+            };
+            format!("      {}: {text}", quoted(key))
+        })
+        .collect();
+    block('{', &lines, '}', "    ")
+}
+
+/// An entry on one line, its fields in `order` (others after, by name).
+fn entry_text(entry: &Value, order: &[&str]) -> String {
+    match entry {
+        Value::Object(map) => {
+            let fields: Vec<String> = ordered(map, order)
+                .into_iter()
+                .map(|(key, value)| format!("{}: {}", quoted(key), entry_text(value, &[])))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|item| entry_text(item, &[])).collect();
+            format!("[{}]", items.join(", "))
+        }
+        plain => plain.to_string(),
+    }
+}
+
+/// `map`'s entries, those named in `order` first in that order.
+fn ordered<'a>(map: &'a Map<String, Value>, order: &[&str]) -> Vec<(&'a String, &'a Value)> {
+    let rank = |key: &str| order.iter().position(|k| *k == key).unwrap_or(order.len());
+    let mut entries: Vec<_> = map.iter().collect();
+    entries.sort_by(|(a, _), (b, _)| rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)));
+    entries
+}
+
+/// `lines` between `open` and `close`, one per line, the close indented
+/// by `indent`; empty: `open` and `close` alone.
+fn block(open: char, lines: &[String], close: char, indent: &str) -> String {
+    if lines.is_empty() {
+        return format!("{open}{close}");
+    }
+    format!("{open}\n{}\n{indent}{close}", lines.join(",\n"))
+}
+
+fn quoted(text: &str) -> String {
+    Value::from(text).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

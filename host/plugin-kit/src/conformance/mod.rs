@@ -162,6 +162,66 @@ pub fn run(plugin: &dyn LanguagePlugin, fixtures: &Path) -> Result<Report, Confo
     Ok(Report { cases })
 }
 
+/// A case's files as the plugin saw them: the manifests it reads and the
+/// facts of each file it analysed.
+struct Analyzed {
+    manifests: Vec<Manifest>,
+    files: BTreeMap<String, FileFacts>,
+}
+
+/// Run `plugin` over the files of `case` it claims; a file it cannot read
+/// or analyse is a failure, given to `fail`.
+fn analyze_case(
+    plugin: &dyn LanguagePlugin,
+    case: &fixture::Case,
+    fail: &mut dyn FnMut(&str, String),
+) -> Analyzed {
+    let info = plugin.info();
+    let mut manifests = Vec::new();
+    let mut sources = Vec::new();
+    for path in &case.files {
+        let wanted = fixture::is_manifest(path, &info.manifests);
+        if !wanted && !claims(plugin, path) {
+            continue;
+        }
+        match std::fs::read_to_string(case.dir.join(path)) {
+            Ok(contents) if wanted => manifests.push(Manifest {
+                path: path.clone(),
+                contents,
+            }),
+            Ok(contents) => sources.push((path.clone(), contents)),
+            Err(e) => fail(
+                path,
+                format!("fixture error: cannot be read as UTF-8 text: {e}"),
+            ),
+        }
+    }
+    let mut files = BTreeMap::new();
+    for (path, source) in sources {
+        match plugin.analyze(&path, &source, &manifests) {
+            Ok(facts) => {
+                files.insert(path, facts);
+            }
+            Err(e) => fail(&path, format!("plugin error: {e}")),
+        }
+    }
+    Analyzed { manifests, files }
+}
+
+/// Whether `plugin` claims the extension of `path`.
+fn claims(plugin: &dyn LanguagePlugin, path: &str) -> bool {
+    Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| {
+            plugin
+                .info()
+                .extensions
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(e))
+        })
+}
+
 fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
     let mut report = CaseReport {
         name: name.to_string(),
@@ -185,44 +245,13 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     };
     let info = plugin.info();
-    let analyzable = |path: &str| {
-        Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| info.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
-    };
-
-    let mut manifests = Vec::new();
-    let mut sources = Vec::new();
-    for path in &case.files {
-        let wanted = fixture::is_manifest(path, &info.manifests);
-        if !wanted && !analyzable(path) {
-            continue;
-        }
-        match std::fs::read_to_string(case.dir.join(path)) {
-            Ok(contents) if wanted => manifests.push(Manifest {
-                path: path.clone(),
-                contents,
-            }),
-            Ok(contents) => sources.push((path.clone(), contents)),
-            Err(e) => report.failures.push(fail(
-                Some(path),
-                None,
-                format!("fixture error: cannot be read as UTF-8 text: {e}"),
-            )),
-        }
-    }
-    let mut analyzed: BTreeMap<String, FileFacts> = BTreeMap::new();
-    for (path, source) in sources {
-        match plugin.analyze(&path, &source, &manifests) {
-            Ok(facts) => {
-                analyzed.insert(path, facts);
-            }
-            Err(e) => report
-                .failures
-                .push(fail(Some(&path), None, format!("plugin error: {e}"))),
-        }
-    }
+    let analyzable = |path: &str| claims(plugin, path);
+    let Analyzed {
+        manifests,
+        files: analyzed,
+    } = analyze_case(plugin, &case, &mut |path, message| {
+        report.failures.push(fail(Some(path), None, message))
+    });
 
     for expectation in &case.files_expected {
         let path = expectation.path.as_str();
@@ -277,16 +306,7 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     }
 
-    // Which files each module path names, as the server's module map does.
-    let mut module_files: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for (path, facts) in &analyzed {
-        for module in &facts.modules {
-            module_files
-                .entry(module.path.as_str())
-                .or_default()
-                .insert(path.as_str());
-        }
-    }
+    let module_files = module_files(&analyzed);
     for r in &case.resolve_imports {
         report.checks += 1;
         let category = Some("resolveImports");
@@ -301,28 +321,17 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
             ));
             continue;
         };
-        let mut candidates: Vec<String> = Vec::new();
-        let mut error: Option<PluginError> = None;
-        for importer in &facts.modules {
-            match plugin.resolve_import(importer, &r.import, &manifests) {
-                Ok(found) => {
-                    for c in found {
-                        if !candidates.contains(&c) {
-                            candidates.push(c);
-                        }
-                    }
-                }
-                Err(e) => error = Some(e),
+        let candidates = match resolve(plugin, facts, &r.import, &manifests) {
+            Ok(candidates) => candidates,
+            Err(e) => {
+                report.failures.push(fail(
+                    None,
+                    category,
+                    format!("{} imports {}: plugin error: {e}", r.from, r.import),
+                ));
+                continue;
             }
-        }
-        if let Some(e) = error {
-            report.failures.push(fail(
-                None,
-                category,
-                format!("{} imports {}: plugin error: {e}", r.from, r.import),
-            ));
-            continue;
-        }
+        };
         let mut problems = Vec::new();
         if let Some(modules) = &r.modules
             && *modules != candidates
@@ -334,12 +343,7 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
             ));
         }
         if let Some(expect) = &r.expect {
-            let files: BTreeSet<&str> = candidates
-                .iter()
-                .filter_map(|c| module_files.get(c.as_str()))
-                .flatten()
-                .copied()
-                .collect();
+            let files = files_of(&module_files, &candidates);
             let wanted: BTreeSet<&str> = expect.iter().map(String::as_str).collect();
             if files != wanted {
                 let files: Vec<String> = files.into_iter().map(str::to_string).collect();
@@ -364,4 +368,169 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     }
     report
+}
+
+/// Which files each module path names, as the server's module map does.
+fn module_files(analyzed: &BTreeMap<String, FileFacts>) -> BTreeMap<&str, BTreeSet<&str>> {
+    let mut files: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (path, facts) in analyzed {
+        for module in &facts.modules {
+            files
+                .entry(module.path.as_str())
+                .or_default()
+                .insert(path.as_str());
+        }
+    }
+    files
+}
+
+/// The files the candidate modules name.
+fn files_of<'a>(
+    module_files: &BTreeMap<&str, BTreeSet<&'a str>>,
+    candidates: &[String],
+) -> BTreeSet<&'a str> {
+    candidates
+        .iter()
+        .filter_map(|c| module_files.get(c.as_str()))
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// The candidate modules of `import` from every module of the importing
+/// file, in order, without repeats.
+fn resolve(
+    plugin: &dyn LanguagePlugin,
+    facts: &FileFacts,
+    import: &str,
+    manifests: &[Manifest],
+) -> Result<Vec<String>, PluginError> {
+    let mut candidates: Vec<String> = Vec::new();
+    for importer in &facts.modules {
+        for found in plugin.resolve_import(importer, import, manifests)? {
+            if !candidates.contains(&found) {
+                candidates.push(found);
+            }
+        }
+    }
+    Ok(candidates)
+}
+
+/// What `--bless` did to one case: the entries it wrote, or why it left
+/// the case as it was.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Blessed {
+    pub case: String,
+    pub outcome: Result<usize, String>,
+}
+
+/// Rewrite each case's `expected.json` with what `plugin` reports: every
+/// category a file lists gets the actual entries, with the fields its
+/// entries named (the category's identity fields when it named none);
+/// `partial` stays; each `resolveImports` entry gets the files and the
+/// candidate modules found, for the keys it has. A case the plugin fails on
+/// is left as it was.
+pub fn bless(
+    plugin: &dyn LanguagePlugin,
+    fixtures: &Path,
+) -> Result<Vec<Blessed>, ConformanceError> {
+    Ok(fixture::case_dirs(fixtures)?
+        .into_iter()
+        .map(|(case, dir)| Blessed {
+            outcome: bless_case(plugin, &dir),
+            case,
+        })
+        .collect())
+}
+
+fn bless_case(plugin: &dyn LanguagePlugin, dir: &Path) -> Result<usize, String> {
+    let case = fixture::load_case(dir).map_err(|e| format!("fixture error: {e}"))?;
+    let mut failures = Vec::new();
+    let analyzed = analyze_case(plugin, &case, &mut |path, message| {
+        failures.push(format!("{path}: {message}"))
+    });
+    if !failures.is_empty() {
+        return Err(failures.join("; "));
+    }
+    let path = dir.join(fixture::EXPECTED);
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let mut expected: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut written = 0;
+    if let Some(files) = expected
+        .get_mut("files")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for (file, wanted) in files.iter_mut() {
+            let facts = analyzed
+                .files
+                .get(file)
+                .ok_or_else(|| format!("{file}: not a file the plugin analysed"))?;
+            let given = case.files_expected.iter().find(|f| &f.path == file);
+            let Some(wanted) = wanted.as_object_mut() else {
+                continue;
+            };
+            for category in fixture::CATEGORIES {
+                if !wanted.contains_key(category.name) {
+                    continue;
+                }
+                let mut fields: Vec<&str> = given
+                    .and_then(|g| {
+                        g.categories
+                            .iter()
+                            .find(|c| c.category.name == category.name)
+                    })
+                    .into_iter()
+                    .flat_map(|c| c.entries.iter().flatten().map(|(field, _)| *field))
+                    .collect();
+                if fields.is_empty() {
+                    fields = category.identity.to_vec();
+                }
+                let entries: Vec<serde_json::Value> = facts::entries(category, facts)
+                    .into_iter()
+                    .map(|actual| {
+                        let entry = category
+                            .fields
+                            .iter()
+                            .filter(|(field, _)| fields.contains(field))
+                            .filter_map(|(field, _)| {
+                                Some((field.to_string(), actual.fields.get(*field)?.clone()))
+                            })
+                            .collect();
+                        serde_json::Value::Object(entry)
+                    })
+                    .collect();
+                written += entries.len();
+                let value = match (category.kind, entries.as_slice()) {
+                    (fixture::Kind::Module, [one]) => one.clone(),
+                    _ => serde_json::Value::Array(entries),
+                };
+                wanted.insert(category.name.to_string(), value);
+            }
+        }
+    }
+    let module_files = module_files(&analyzed.files);
+    if let Some(resolutions) = expected
+        .get_mut("resolveImports")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        for (entry, wanted) in case.resolve_imports.iter().zip(resolutions) {
+            let facts = analyzed
+                .files
+                .get(&entry.from)
+                .ok_or_else(|| format!("{}: not a file the plugin analysed", entry.from))?;
+            let candidates =
+                resolve(plugin, facts, &entry.import, &analyzed.manifests).map_err(|e| {
+                    format!("{} imports {}: plugin error: {e}", entry.from, entry.import)
+                })?;
+            if entry.expect.is_some() {
+                wanted["expect"] = files_of(&module_files, &candidates).into_iter().collect();
+            }
+            if entry.modules.is_some() {
+                wanted["modules"] = candidates.into_iter().collect();
+            }
+            written += 1;
+        }
+    }
+    std::fs::write(&path, fixture::to_text(&expected)).map_err(|e| e.to_string())?;
+    Ok(written)
 }
