@@ -22,7 +22,9 @@ mod reanalyse;
 mod rename;
 mod rename_path;
 
-pub use apply::{Applied, ApplyOptions, Receipt, RolledBack, apply_plan, rollback};
+pub use apply::{
+    Applied, ApplyOptions, FileReceipt, NameLeft, Receipt, RolledBack, apply_plan, rollback,
+};
 pub use consolidate::{ConsolidateRequest, Consolidated, plan_consolidate};
 pub use delete::{DeleteKind, DeleteRequest, UnusedImport, plan_delete, unused_imports};
 pub use edit::{EditError, LineIndex, apply as apply_text_edits, unified_diff};

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::code_health::Report;
 use super::envelope::{self, Envelope, MAX_LIMIT, Names, OptionsArg, PageOptions, Paged};
 use super::target::to_json;
-use super::{About, Tool, ToolContext, text};
+use super::{About, SharedArgs, Tool, ToolArgs, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::{Analysis, GraphLevel, GraphMetrics, GraphMetricsError, MetricsWanted};
@@ -27,7 +27,7 @@ pub fn quality() -> Tool {
             name: "analyze_quality",
             aliases: &["analyze.quality"],
             description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_quality,
     )
@@ -40,7 +40,7 @@ pub fn dead_code() -> Tool {
             name: "analyze_dead_code",
             aliases: &["analyze.dead_code"],
             description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_dead_code,
     )
@@ -53,7 +53,7 @@ pub fn cycles() -> Tool {
             name: "analyze_cycles",
             aliases: &["analyze.cycles"],
             description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_cycles,
     )
@@ -74,7 +74,7 @@ pub fn quality_gate() -> Tool {
             name: "quality_gate",
             aliases: &["qualityGate"],
             description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). With `coverage_threshold`, each file the coverage report (lcov or Cobertura, from the project's own test run: `coverage_file`) names, and all of them together, must have that share of lines run; without a report the check is `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
-            text: text::Text::Json(text::gate),
+            text: text::gate,
         },
         run_quality_gate,
     )
@@ -218,7 +218,7 @@ pub fn graph_metrics() -> Tool {
             name: "analyze_graph_metrics",
             aliases: &["analyzeGraphMetrics"],
             description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
-            text: text::Text::Json(text::graph_metrics),
+            text: text::graph_metrics,
         },
         run_graph_metrics,
     )
@@ -271,9 +271,9 @@ fn default_top() -> u32 {
 /// `analyze_graph_metrics`' answer: the metrics of the `top` nodes, and
 /// how many were ranked.
 #[derive(Serialize, JsonSchema)]
-struct RankedMetrics {
+pub struct RankedMetrics {
     #[serde(flatten)]
-    metrics: GraphMetrics,
+    pub metrics: GraphMetrics,
     total_nodes_ranked: usize,
     generation: u64,
 }
@@ -325,7 +325,7 @@ pub fn documentation() -> Tool {
             name: "analyze_documentation",
             aliases: &["analyze.documentation"],
             description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_documentation,
     )
@@ -356,7 +356,7 @@ pub fn tests() -> Tool {
             name: "analyze_tests",
             aliases: &["analyze.tests"],
             description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_tests,
     )
@@ -377,7 +377,7 @@ pub fn complexity() -> Tool {
             name: "analyze_complexity",
             aliases: &["analyzeComplexity"],
             description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
-            text: text::Text::Json(text::complexity),
+            text: text::complexity,
         },
         run_complexity,
     )
@@ -456,7 +456,7 @@ pub fn batch() -> Tool {
             name: "analyze_batch",
             aliases: &["analyze.batch"],
             description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
-            text: text::Text::Json(text::batch),
+            text: text::batch,
         },
         run_batch,
     )
@@ -482,33 +482,71 @@ struct BatchEntry {
 
 /// The answer of a batch: each analysis's answer or error, in order.
 #[derive(Serialize, JsonSchema)]
-struct BatchAnswer {
-    results: Vec<BatchResult>,
+pub struct BatchAnswer {
+    pub results: Vec<BatchResult>,
     generation: u64,
 }
 
 /// One analysis of a batch: its tool, and its AnalysisResult or its error.
 #[derive(Serialize, JsonSchema)]
-struct BatchResult {
-    tool: &'static str,
+pub struct BatchResult {
+    pub tool: &'static str,
     /// The tool's answer, as it answers alone.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<AnalysisResult>")]
-    result: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<Value>,
+    pub result: Option<AnalysisResult>,
+    // The `error` of the tool's refusal, as it refuses alone.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "refusal")]
+    #[schemars(with = "Option<Value>")]
+    pub error: Option<ToolError>,
+}
+
+/// A batch entry's error as the tool alone refuses with it: code,
+/// message, details and suggestions.
+fn refusal<S: serde::Serializer>(
+    error: &Option<ToolError>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let error = error.as_ref().map(|error| error.to_json()["error"].take());
+    error.serialize(serializer)
+}
+
+/// An analysis a batch runs: its tool (names and input schema), and the
+/// tool's run, answering its AnalysisResult.
+struct BatchAnalysis {
+    tool: Tool,
+    run: RunAnalysis,
+}
+
+/// Runs an analysis on a batch entry's arguments.
+type RunAnalysis = Box<dyn Fn(&ToolContext, &Value) -> Result<AnalysisResult, ToolError>>;
+
+impl BatchAnalysis {
+    /// `tool`, run by `run` on arguments checked as `tool` checks them.
+    fn new<A: ToolArgs + 'static>(
+        tool: Tool,
+        run: fn(&ToolContext, A) -> Result<AnalysisResult, ToolError>,
+    ) -> BatchAnalysis {
+        let schema = tool.input_schema.clone();
+        let shared = SharedArgs::names();
+        BatchAnalysis {
+            tool,
+            run: Box::new(move |context, arguments| {
+                run(context, A::parse(arguments, &schema, &shared)?)
+            }),
+        }
+    }
 }
 
 fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<BatchAnswer, ToolError> {
     let entries = args.analyses;
-    let tools = [
-        quality(),
-        dead_code(),
-        cycles(),
-        dependencies(),
-        structure(),
-        documentation(),
-        tests(),
+    let analyses = [
+        BatchAnalysis::new(quality(), run_quality),
+        BatchAnalysis::new(dead_code(), run_dead_code),
+        BatchAnalysis::new(cycles(), run_cycles),
+        BatchAnalysis::new(dependencies(), run_dependencies),
+        BatchAnalysis::new(structure(), run_structure),
+        BatchAnalysis::new(documentation(), run_documentation),
+        BatchAnalysis::new(tests(), run_tests),
     ];
     let mut results = Vec::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
@@ -516,18 +554,18 @@ fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<BatchAnswer, Tool
         let Some(name) = entry.get("tool").and_then(Value::as_str) else {
             return Err(ToolError::MissingParam { field });
         };
-        let Some(tool) = tools
+        let Some(analysis) = analyses
             .iter()
-            .find(|t| t.name == name || t.aliases.contains(&name))
+            .find(|a| a.tool.name == name || a.tool.aliases.contains(&name))
         else {
             return Err(ToolError::InvalidParam {
                 field,
                 reason: format!("`{name}` is not an analysis a batch runs"),
                 suggestions: lingo_model::suggest::similar(
                     name,
-                    tools
-                        .iter()
-                        .flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied())),
+                    analyses.iter().flat_map(|a| {
+                        std::iter::once(a.tool.name).chain(a.tool.aliases.iter().copied())
+                    }),
                     2,
                 ),
             });
@@ -536,17 +574,17 @@ fn run_batch(context: &ToolContext, args: BatchArgs) -> Result<BatchAnswer, Tool
         if let Value::Object(map) = &mut arguments {
             map.remove("tool");
         }
-        let answer = tool.run(context, &arguments);
-        results.push(match answer {
+        let tool = analysis.tool.name;
+        results.push(match (analysis.run)(context, &arguments) {
             Ok(result) => BatchResult {
-                tool: tool.name,
-                result: Some(result.value),
+                tool,
+                result: Some(result),
                 error: None,
             },
             Err(error) => BatchResult {
-                tool: tool.name,
+                tool,
                 result: None,
-                error: Some(error.to_json()["error"].take()),
+                error: Some(error),
             },
         });
     }
@@ -583,7 +621,7 @@ pub fn structure() -> Tool {
             name: "analyze_structure",
             aliases: &["analyze.structure"],
             description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_structure,
     )
@@ -634,7 +672,7 @@ pub fn dependencies() -> Tool {
             name: "analyze_dependencies",
             aliases: &["analyze.dependencies"],
             description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
-            text: text::Text::Json(text::analysis),
+            text: text::analysis,
         },
         run_dependencies,
     )

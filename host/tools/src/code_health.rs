@@ -83,7 +83,7 @@ pub fn duplicates() -> Tool {
             name: "analyze_duplicates",
             aliases: &["analyzeDuplicates"],
             description: "Code clones from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
-            text: text::Text::Json(text::duplicates),
+            text: text::duplicates,
         },
         run_duplicates,
     )
@@ -157,7 +157,7 @@ pub fn churn() -> Tool {
             name: "analyze_code_churn",
             aliases: &["analyzeCodeChurn"],
             description: "Code churn from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
-            text: text::Text::Json(text::churn),
+            text: text::churn,
         },
         run_churn,
     )
@@ -225,7 +225,7 @@ pub fn defect_probability() -> Tool {
             name: "analyze_defect_probability",
             aliases: &["analyzeDefectProbability"],
             description: "How likely each file is to hold a defect, as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
-            text: text::Text::Json(text::defects),
+            text: text::defects,
         },
         run_defect_probability,
     )
@@ -282,7 +282,7 @@ pub fn name_similarity() -> Tool {
             name: "analyze_name_similarity",
             aliases: &["analyzeNameSimilarity"],
             description: "The declared names most like `query`, best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
-            text: text::Text::Json(text::names),
+            text: text::names,
         },
         run_name_similarity,
     )
@@ -368,7 +368,7 @@ pub fn deep_context() -> Tool {
             name: "analyze_deep_context",
             aliases: &["analyzeDeepContext"],
             description: "The analyses combined over one scope: `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
-            text: text::Text::Json(text::deep_context),
+            text: text::deep_context,
         },
         run_deep_context,
     )
@@ -474,7 +474,7 @@ pub fn comprehensive() -> Tool {
             name: "analyze_comprehensive",
             aliases: &["analyzeComprehensive"],
             description: "Several analyses in one run: complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
-            text: text::Text::Json(text::comprehensive),
+            text: text::comprehensive,
         },
         run_comprehensive,
     )
@@ -484,27 +484,27 @@ pub fn comprehensive() -> Tool {
 /// unless an executive summary was asked, each analysis's part (under its
 /// name) and the hotspots.
 #[derive(Serialize, JsonSchema)]
-struct Comprehensive {
-    summary: ComprehensiveSummary,
-    recommendations: Vec<Recommendation>,
-    unmeasured: Vec<String>,
+pub struct Comprehensive {
+    pub summary: ComprehensiveSummary,
+    pub recommendations: Vec<Recommendation>,
+    pub unmeasured: Vec<String>,
     generation: u64,
     #[serde(flatten)]
-    analyses: BTreeMap<&'static str, Value>,
+    pub analyses: BTreeMap<&'static str, Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hotspots: Option<Vec<Hotspot>>,
     /// How long each analysis took (`perf`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    perf: Option<Vec<Timing>>,
+    pub perf: Option<Vec<Timing>>,
 }
 
 /// What `analyze_comprehensive` read and its scorecard.
 #[derive(Serialize, JsonSchema)]
-struct ComprehensiveSummary {
-    files: usize,
-    lines: usize,
+pub struct ComprehensiveSummary {
+    pub files: usize,
+    pub lines: usize,
     analyses: Vec<&'static str>,
-    scorecard: Scorecard,
+    pub scorecard: Scorecard,
 }
 
 fn run_comprehensive(
@@ -604,7 +604,7 @@ pub fn module_dependencies() -> Tool {
             name: "analyze_module_dependencies",
             aliases: &["analyze.module_dependencies"],
             description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
-            text: text::Text::Json(text::module_dependencies),
+            text: text::module_dependencies,
         },
         run_module_dependencies,
     )
@@ -626,7 +626,7 @@ fn run_module_dependencies(
 
 /// A report with the index generation it read.
 #[derive(Serialize, JsonSchema)]
-pub(crate) struct Report<T> {
+pub struct Report<T> {
     #[serde(flatten)]
     pub report: T,
     pub generation: u64,
@@ -634,20 +634,20 @@ pub(crate) struct Report<T> {
 
 /// A report, one page of its list, and the index generation it read.
 #[derive(Serialize, JsonSchema)]
-struct PagedReport<T> {
+pub struct PagedReport<T> {
     #[serde(flatten)]
-    report: T,
-    pagination: ReportPage,
+    pub report: T,
+    pub pagination: ReportPage,
     generation: u64,
 }
 
 /// What a page of a report holds.
 #[derive(Serialize, JsonSchema)]
-struct ReportPage {
-    offset: usize,
+pub struct ReportPage {
+    pub offset: usize,
     limit: usize,
     returned: usize,
-    total: usize,
+    pub total: usize,
     has_more: bool,
 }
 

@@ -11,7 +11,7 @@ pub fn tool() -> Tool {
             name: "find_definition",
             aliases: &["findDefinition", "goto_definition"],
             description: "Find where a symbol is declared. Give a position (path, zero-based line and character) to resolve the name there through local scopes, imports and module paths; or give a symbol name (optionally `Type::member`). Each definition says how it was resolved (declaration, scope, import, qualified, name_only) and a confidence.",
-            text: text::Text::Json(text::definition),
+            text: text::definition,
         },
         run,
     )

@@ -24,21 +24,21 @@ impl Group for DiagnosticsArgs {}
 
 /// The answer: one page of the syntax errors, and the files not analysed.
 #[derive(Serialize, JsonSchema)]
-struct DiagnosticsAnswer {
-    diagnostics: Vec<DiagnosticView>,
-    summary: Summary,
-    unanalyzed_files: Vec<UnanalyzedFile>,
+pub struct DiagnosticsAnswer {
+    pub(crate) diagnostics: Vec<DiagnosticView>,
+    pub(crate) summary: Summary,
+    pub(crate) unanalyzed_files: Vec<UnanalyzedFile>,
     generation: u64,
 }
 
 /// What the page holds.
 #[derive(Serialize, JsonSchema)]
-struct Summary {
-    total: usize,
+pub struct Summary {
+    pub(crate) total: usize,
     returned: usize,
     offset: usize,
     has_more: bool,
-    files_checked: usize,
+    pub(crate) files_checked: usize,
 }
 
 fn default_limit() -> u32 {
@@ -51,7 +51,7 @@ pub fn tool() -> Tool {
             name: "get_diagnostics",
             aliases: &["getDiagnostics", "diagnostics"],
             description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
-            text: text::Text::Json(text::diagnostics),
+            text: text::diagnostics,
         },
         run,
     )

@@ -69,7 +69,7 @@ pub fn dependents_of() -> Tool {
             name: "dependents_of",
             aliases: &["dependentsOf"],
             description: "Who depends on this symbol: every caller, referrer, subclass and implementation, transitively, as a compact text graph (`A --CALLS--> B`) with a Nodes section giving each discovered symbol's file, offset and limit (for a Read tool) and, for small results, code snippets.",
-            text: text::Text::Typed(text::graph),
+            text: text::graph,
         },
         run_dependents,
     )
@@ -81,7 +81,7 @@ pub fn dependencies_of() -> Tool {
             name: "dependencies_of",
             aliases: &["dependenciesOf"],
             description: "What this symbol depends on: everything it calls, references, extends or implements, transitively, in the same text format as dependents_of.",
-            text: text::Text::Typed(text::graph),
+            text: text::graph,
         },
         run_dependencies,
     )
@@ -93,7 +93,7 @@ pub fn paths_between() -> Tool {
             name: "paths_between",
             aliases: &["pathsBetween"],
             description: "How two symbols connect through the code graph: up to 3 shortest paths, searched in both directions (the arrows show the real direction), in the same text format as dependents_of.",
-            text: text::Text::Typed(text::graph),
+            text: text::graph,
         },
         run_paths,
     )
@@ -162,7 +162,7 @@ mod tests {
             generation: 4,
             paths: None,
         };
-        Answer::of(graph, text::Text::Typed(text::graph)).unwrap()
+        Answer::of(graph, text::graph).unwrap()
     }
 
     #[test]

@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::target::to_json;
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
+use lingo_runtime::PluginHealth;
 
 #[derive(Deserialize, JsonSchema)]
 struct HealthArgs {
@@ -34,64 +35,120 @@ impl Group for DiagnoseArgs {}
 /// The answer: the server's parts, the workspace's state, and what is wrong.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Health {
-    healthy: bool,
-    components: Components,
-    workspace: WorkspaceState,
+pub struct Health {
+    pub healthy: bool,
+    pub components: Components,
+    pub workspace: WorkspaceState,
     /// The tools served.
     capabilities: Vec<&'static str>,
     extension_conflicts: Value,
     /// Each a `code` and `message`, and what the code adds.
-    errors: Vec<Value>,
-    warnings: Vec<Value>,
-    warnings_omitted: usize,
+    #[schemars(with = "Vec<Value>")]
+    pub errors: Vec<Problem>,
+    #[schemars(with = "Vec<Value>")]
+    pub warnings: Vec<Problem>,
+    pub warnings_omitted: usize,
+}
+
+/// An error or warning: a `code` and `message`, and what the code adds.
+#[derive(Serialize)]
+pub struct Problem {
+    pub code: &'static str,
+    /// The code of the error that kept a file from being analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<&'static str>,
+    pub message: String,
+    /// The file it is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// What the code adds.
+    #[serde(flatten)]
+    more: Map<String, Value>,
+}
+
+impl Problem {
+    /// A problem `code`, saying `message`.
+    fn new(code: &'static str, message: impl Into<String>) -> Problem {
+        Problem {
+            code,
+            cause: None,
+            message: message.into(),
+            path: None,
+            more: Map::new(),
+        }
+    }
+
+    /// The same problem, caused by an error with code `cause`.
+    fn caused_by(self, cause: &'static str) -> Problem {
+        Problem {
+            cause: Some(cause),
+            ..self
+        }
+    }
+
+    /// The same problem, about the file at `path`.
+    fn at(self, path: &str) -> Problem {
+        Problem {
+            path: Some(path.to_string()),
+            ..self
+        }
+    }
+
+    /// The same problem, with `key` saying `value` too.
+    fn with(mut self, key: &str, value: Value) -> Problem {
+        self.more.insert(key.to_string(), value);
+        self
+    }
 }
 
 /// The server and its plugins.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Components {
-    server: Server,
-    plugin_abi: &'static str,
+pub struct Components {
+    pub server: Server,
+    pub plugin_abi: &'static str,
     supported_plugin_abis: &'static [&'static str],
-    plugins: Vec<PluginEntry>,
+    pub plugins: Vec<PluginEntry>,
 }
 
 #[derive(Serialize, JsonSchema)]
-struct Server {
+pub struct Server {
     name: &'static str,
-    version: &'static str,
+    pub version: &'static str,
 }
 
 /// A loaded plugin.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct PluginEntry {
-    name: String,
-    version: String,
-    abi_version: String,
+pub struct PluginEntry {
+    pub name: String,
+    pub version: String,
+    pub abi_version: String,
     languages: Vec<String>,
-    extensions: Vec<String>,
+    pub extensions: Vec<String>,
     capabilities: Vec<String>,
     origin: Value,
-    health: Value,
+    // What its calls did, when it tracks them: a runtime type without a
+    // schema, so any value.
+    #[schemars(with = "Value")]
+    pub health: Option<PluginHealth>,
 }
 
 /// The index: its state and counts (more when `verbose`).
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct WorkspaceState {
-    state: IndexState,
+pub struct WorkspaceState {
+    pub state: IndexState,
     indexing: Value,
-    failed_files: usize,
+    pub failed_files: usize,
     repaired_files: usize,
-    root: String,
-    project_id: String,
-    generation: u64,
-    file_count: usize,
+    pub root: String,
+    pub project_id: String,
+    pub generation: u64,
+    pub file_count: usize,
     document_count: usize,
-    symbol_count: usize,
-    files_with_syntax_errors: usize,
+    pub symbol_count: usize,
+    pub files_with_syntax_errors: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     languages: Option<BTreeMap<String, usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,11 +167,22 @@ struct WorkspaceState {
 }
 
 /// Whether the index is being built, refreshed, or ready.
-#[derive(Serialize, JsonSchema)]
-enum IndexState {
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+pub enum IndexState {
     Indexing,
     Refreshing,
     Ready,
+}
+
+impl IndexState {
+    /// The state's name (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexState::Indexing => "Indexing",
+            IndexState::Refreshing => "Refreshing",
+            IndexState::Ready => "Ready",
+        }
+    }
 }
 
 pub fn health_check() -> Tool {
@@ -123,7 +191,7 @@ pub fn health_check() -> Tool {
             name: "health_check",
             aliases: &["healthCheck", "health"],
             description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
-            text: text::Text::Json(text::health),
+            text: text::health,
         },
         run,
     )
@@ -135,7 +203,7 @@ pub fn diagnose() -> Tool {
             name: "diagnose",
             aliases: &[],
             description: "Environment health and workspace status (same report as health_check).",
-            text: text::Text::Json(text::health),
+            text: text::health,
         },
         run_diagnose,
     )
@@ -186,42 +254,47 @@ fn run(context: &ToolContext, args: HealthArgs) -> Result<Health, ToolError> {
                 extensions: info.extensions.clone(),
                 capabilities: info.capabilities.clone(),
                 origin: to_json(&p.origin())?,
-                health: to_json(&p.health())?,
+                health: p.health(),
             })
         })
         .collect::<Result<Vec<_>, ToolError>>()?;
-    let mut errors: Vec<Value> = registry
+    let mut errors: Vec<Problem> = registry
         .failures()
         .iter()
-        .map(|f| json!({ "code": f.code, "message": f.message, "origin": f.origin }))
+        .map(|f| Problem::new(f.code, f.message.clone()).with("origin", json!(f.origin)))
         .collect();
     for plugin in registry.plugins() {
         if let Some(health) = plugin.health().filter(|h| !h.healthy) {
-            errors.push(json!({
-                "code": "PLUGIN_UNHEALTHY",
-                "message": format!("plugin `{}` failed recently or has operations switched off", plugin.info().name),
-                "origin": plugin.origin(),
-                "health": health,
-            }));
+            errors.push(
+                Problem::new(
+                    "PLUGIN_UNHEALTHY",
+                    format!(
+                        "plugin `{}` failed recently or has operations switched off",
+                        plugin.info().name
+                    ),
+                )
+                .with("origin", json!(plugin.origin()))
+                .with("health", to_json(&health)?),
+            );
         }
     }
     if registry.plugins().is_empty() {
-        errors.push(json!({ "code": "NO_PLUGINS", "message": "no language plugin is loaded" }));
+        errors.push(Problem::new("NO_PLUGINS", "no language plugin is loaded"));
     }
-    let mut warnings: Vec<Value> = registry
+    let mut warnings: Vec<Problem> = registry
         .conflicts()
         .iter()
         .map(|c| {
-            json!({
-                "code": "EXTENSION_CONFLICT",
-                "message": format!(
+            Problem::new(
+                "EXTENSION_CONFLICT",
+                format!(
                     "plugins {} also claim `.{}`; `{}` handles it ({}; set `[extensions]` in lingo.toml to choose)",
                     c.others.join(", "), c.extension, c.winner, c.decided_by
                 ),
-                "extension": c.extension,
-                "winner": c.winner,
-                "others": c.others,
-            })
+            )
+            .with("extension", json!(c.extension))
+            .with("winner", json!(c.winner))
+            .with("others", json!(c.others))
         })
         .collect();
     let mut by_language: BTreeMap<String, usize> = BTreeMap::new();
@@ -236,22 +309,30 @@ fn run(context: &ToolContext, args: HealthArgs) -> Result<Health, ToolError> {
             Err(error) => {
                 failed_files += 1;
                 if warnings.len() < MAX_WARNINGS {
-                    warnings.push(json!({
-                        "code": "FILE_NOT_ANALYZED", "cause": error.code(), "message": error.to_string(), "path": file.path, "details": error.details()
-                    }));
+                    warnings.push(
+                        Problem::new("FILE_NOT_ANALYZED", error.to_string())
+                            .caused_by(error.code())
+                            .at(&file.path)
+                            .with("details", error.details()),
+                    );
                 }
             }
         }
         if !file.repairs.is_empty() {
             repaired_files += 1;
             if warnings.len() < MAX_WARNINGS {
-                warnings.push(json!({
-                    "code": lingo_model::validate::INVALID_OUTPUT_CODE,
-                    "message": format!("the plugin's facts for this file broke rules and were repaired: {}", file.repairs.join("; ")),
-                    "path": file.path,
-                    "plugin": file.plugin.info().name,
-                    "rules": file.repairs,
-                }));
+                warnings.push(
+                    Problem::new(
+                        lingo_model::validate::INVALID_OUTPUT_CODE,
+                        format!(
+                            "the plugin's facts for this file broke rules and were repaired: {}",
+                            file.repairs.join("; ")
+                        ),
+                    )
+                    .at(&file.path)
+                    .with("plugin", json!(file.plugin.info().name))
+                    .with("rules", json!(file.repairs)),
+                );
             }
         }
     }
@@ -313,3 +394,22 @@ fn run(context: &ToolContext, args: HealthArgs) -> Result<Health, ToolError> {
 
 /// Warnings listed at most; the rest are counted.
 const MAX_WARNINGS: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_state_is_named_as_its_answer_spells_it() {
+        for state in [
+            IndexState::Indexing,
+            IndexState::Refreshing,
+            IndexState::Ready,
+        ] {
+            assert_eq!(
+                serde_json::to_value(state).ok(),
+                Some(json!(state.as_str()))
+            );
+        }
+    }
+}

@@ -20,11 +20,11 @@ impl Group for ImplementationsArgs {}
 
 /// The answer: the type and one page of its implementations.
 #[derive(Serialize, JsonSchema)]
-struct ImplementationsAnswer {
-    symbol: SymbolView,
-    implementations: Vec<Implementation>,
-    pagination: Pagination,
-    completeness: ImplementationsCompleteness,
+pub struct ImplementationsAnswer {
+    pub(crate) symbol: SymbolView,
+    pub(crate) implementations: Vec<Implementation>,
+    pub(crate) pagination: Pagination,
+    pub(crate) completeness: ImplementationsCompleteness,
     generation: u64,
 }
 
@@ -34,7 +34,7 @@ pub fn tool() -> Tool {
             name: "find_implementations",
             aliases: &["findImplementations", "goto_implementation"],
             description: "Find the types that implement an interface or trait, or extend a class: the declarations whose base list, `implements` clause or `impl ... for` names it. Transitive by default; each result says through which edge (EXTENDS or IMPLEMENTS), at which depth, and how it was resolved.",
-            text: text::Text::Json(text::implementations),
+            text: text::implementations,
         },
         run,
     )

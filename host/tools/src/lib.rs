@@ -74,9 +74,8 @@ pub struct Answer {
     text: WriteText,
 }
 
-/// Writes an answer's compact text (given its JSON, which the renderers
-/// not yet typed read).
-type WriteText = Box<dyn Fn(&Value, &text::Request, &mut text::Writer) + Send + Sync>;
+/// Writes an answer's compact text.
+type WriteText = Box<dyn Fn(&text::Request, &mut text::Writer) + Send + Sync>;
 
 impl Answer {
     /// `answer` as JSON, its text written by `text`.
@@ -84,28 +83,20 @@ impl Answer {
         answer: R,
         text: text::Text<R>,
     ) -> Result<Answer, ToolError> {
-        let value = target::to_json(&answer)?;
-        let text: WriteText = match text {
-            text::Text::Typed(render) => Box::new(
-                move |_: &Value, request: &text::Request, writer: &mut text::Writer| {
-                    render(&answer, request, writer)
-                },
-            ),
-            text::Text::Json(render) => Box::new(render),
-        };
-        Ok(Answer { value, text })
+        Ok(Answer {
+            value: target::to_json(&answer)?,
+            text: Box::new(move |request, writer| text(&answer, request, writer)),
+        })
     }
 
     /// A refusal as an answer: the error's JSON, written as text by
     /// [`text::error`].
     pub fn refusal(error: &ToolError) -> Answer {
+        let value = error.to_json();
+        let text = text::error(&value);
         Answer {
-            value: error.to_json(),
-            text: Box::new(
-                |value: &Value, _: &text::Request, writer: &mut text::Writer| {
-                    writer.always(&text::error(value))
-                },
-            ),
+            value,
+            text: Box::new(move |_, writer| writer.always(&text)),
         }
     }
 }
@@ -118,10 +109,6 @@ pub struct Tool {
     pub description: &'static str,
     pub input_schema: Value,
     handler: Handler,
-    /// The renderer of the answer's JSON, for the tools whose text is not
-    /// yet written from their typed answer.
-    #[cfg_attr(not(test), allow(dead_code))]
-    json_text: Option<text::Renderer>,
     /// What `structuredContent` holds (MCP `outputSchema`), a refusal aside.
     pub output_schema: Value,
 }
@@ -154,10 +141,6 @@ impl Tool {
             description: about.description,
             input_schema: A::schema(),
             handler,
-            json_text: match text {
-                text::Text::Json(render) => Some(render),
-                text::Text::Typed(_) => None,
-            },
             output_schema: output::schema_of::<R>(),
         }
     }
@@ -387,7 +370,7 @@ impl Tool {
                 arguments,
                 max_tokens,
             };
-            (answer.text)(value, &request, &mut writer);
+            (answer.text)(&request, &mut writer);
         }
         let mut out = writer.finish();
         let notes = text::index_notes(value);

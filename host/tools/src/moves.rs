@@ -7,18 +7,16 @@ use std::time::Instant;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::refactor::{OptionArgs, Options, PlanOrApplied, Planned, Position, plan_or_applied};
-use super::target::to_json;
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_refactor::plan::{DocumentChange, FileOperation};
 use lingo_refactor::{
-    ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, Warning,
-    apply_plan, plan_consolidate, plan_move,
+    ConsolidateRequest, Location, MoveOutcome, MoveRequest, MoveSource, Moved, Plan, Receipt,
+    Warning, apply_plan, plan_consolidate, plan_move,
 };
 
 /// `move`.
@@ -28,7 +26,7 @@ pub fn move_symbol() -> Tool {
             name: "move",
             aliases: &["move_symbol", "moveSymbol"],
             description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
-            text: text::Text::Json(text::plan_or_applied),
+            text: text::plan_or_applied,
         },
         run_move,
     )
@@ -41,7 +39,7 @@ pub fn move_type_to_file() -> Tool {
             name: "move_type_to_file",
             aliases: &["moveTypeToFile"],
             description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
-            text: text::Text::Json(text::moved),
+            text: text::moved,
         },
         run_move_type_to_file,
     )
@@ -262,7 +260,7 @@ pub fn move_type_to_namespace() -> Tool {
             name: "move_type_to_namespace",
             aliases: &["moveTypeToNamespace"],
             description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
-            text: text::Text::Json(text::moved),
+            text: text::moved,
         },
         run_move_type_to_namespace,
     )
@@ -355,8 +353,8 @@ fn answer_roslyn(
         execution_time_ms: started.elapsed().as_millis() as u64,
         snapshot_id: applied.snapshot_id,
         rollback_available: applied.rollback_available,
-        receipt: to_json(&applied.receipt)?,
-        warnings: to_json(&outcome.plan.warnings)?,
+        receipt: applied.receipt,
+        warnings: outcome.plan.warnings,
     }))
 }
 
@@ -490,13 +488,13 @@ fn preview(
 /// applied, or its preview.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-enum RoslynAnswer {
+pub enum RoslynAnswer {
     Applied(RoslynApplied),
     Preview(RoslynPreview),
 }
 
 /// `true`, always (`success` and `preview` of these answers).
-struct Succeeded;
+pub(crate) struct Succeeded;
 
 impl Serialize for Succeeded {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -517,88 +515,99 @@ impl JsonSchema for Succeeded {
 /// The move applied, with its receipt.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct RoslynApplied {
-    success: Succeeded,
-    operation_id: String,
-    changes: Changes,
-    symbol: MovedSymbol,
-    references_updated: usize,
-    using_directives_added: usize,
-    using_directives_removed: usize,
-    execution_time_ms: u64,
+pub struct RoslynApplied {
+    pub(crate) success: Succeeded,
+    pub(crate) operation_id: String,
+    pub(crate) changes: Changes,
+    pub(crate) symbol: MovedSymbol,
+    pub(crate) references_updated: usize,
+    pub(crate) using_directives_added: usize,
+    pub(crate) using_directives_removed: usize,
+    pub(crate) execution_time_ms: u64,
     #[serde(rename = "snapshot_id")]
-    snapshot_id: String,
+    pub(crate) snapshot_id: String,
     #[serde(rename = "rollback_available")]
-    rollback_available: bool,
-    /// `lingo-refactor`'s receipt.
-    receipt: Value,
+    pub(crate) rollback_available: bool,
+    /// What the index says after the apply.
+    pub(crate) receipt: Receipt,
     /// The plan's warnings.
-    warnings: Value,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 /// The files a move changed, by absolute path.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Changes {
-    files_modified: Vec<String>,
-    files_created: Vec<String>,
-    files_deleted: Vec<String>,
+pub struct Changes {
+    pub(crate) files_modified: Vec<String>,
+    pub(crate) files_created: Vec<String>,
+    pub(crate) files_deleted: Vec<String>,
 }
 
 /// The move's preview: each file's change, and the plan apply_plan takes.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct RoslynPreview {
-    success: Succeeded,
-    preview: Succeeded,
-    operation_id: String,
-    pending_changes: Vec<PendingChange>,
-    symbol: MovedSymbol,
+pub struct RoslynPreview {
+    pub(crate) success: Succeeded,
+    pub(crate) preview: Succeeded,
+    pub(crate) operation_id: String,
+    pub(crate) pending_changes: Vec<PendingChange>,
+    pub(crate) symbol: MovedSymbol,
     /// The plan's warnings.
-    warnings: Vec<Warning>,
+    pub(crate) warnings: Vec<Warning>,
     /// The plan, as `move` answers it.
-    plan: Planned,
+    pub(crate) plan: Planned,
 }
 
 /// One file's change in a preview.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct PendingChange {
-    file: String,
-    change_type: ChangeType,
-    description: String,
+pub struct PendingChange {
+    pub(crate) file: String,
+    pub(crate) change_type: ChangeType,
+    pub(crate) description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<String>,
+    pub(crate) diff: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    content: Option<String>,
+    pub(crate) content: Option<String>,
 }
 
 #[derive(Serialize, JsonSchema)]
-enum ChangeType {
+pub enum ChangeType {
     Modify,
     Create,
     Delete,
 }
 
+impl ChangeType {
+    /// The name the answer spells it with.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            ChangeType::Modify => "Modify",
+            ChangeType::Create => "Create",
+            ChangeType::Delete => "Delete",
+        }
+    }
+}
+
 /// The moved declaration.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct MovedSymbol {
-    name: String,
-    fully_qualified_name: String,
-    kind: String,
-    previous_location: SourceLocation,
-    new_location: SourceLocation,
+pub struct MovedSymbol {
+    pub(crate) name: String,
+    pub(crate) fully_qualified_name: String,
+    pub(crate) kind: String,
+    pub(crate) previous_location: SourceLocation,
+    pub(crate) new_location: SourceLocation,
     #[serde(skip_serializing_if = "Option::is_none")]
-    previous_namespace: Option<String>,
+    pub(crate) previous_namespace: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    new_namespace: Option<String>,
+    pub(crate) new_namespace: Option<String>,
 }
 
 /// An absolute file path and a position in it.
 #[derive(Serialize, JsonSchema)]
-struct SourceLocation {
-    file: String,
-    line: u32,
-    column: u32,
+pub struct SourceLocation {
+    pub(crate) file: String,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
 }

@@ -49,7 +49,7 @@ pub fn node_at() -> Tool {
             name: "node_at",
             aliases: &["nodeAt"],
             description: "The syntax node at a 1-based line and 0-based column of a file: its grammar type, lines, text and ancestors, plus the innermost declaration containing the position (its name, kind, lines and `parent` container).",
-            text: text::Text::Json(text::node_at),
+            text: text::node_at,
         },
         run_node_at,
     )
@@ -61,7 +61,7 @@ pub fn node_source() -> Tool {
             name: "node_source",
             aliases: &["nodeSource"],
             description: "The source of one declaration, named by `chunkId` (from outline/search_symbols), by position, or by `symbol` (+ `path`). `collapseBody` keeps signatures and structure but folds function bodies; `includeContext` adds surrounding lines.",
-            text: text::Text::Json(text::node_source),
+            text: text::node_source,
         },
         run_node_source,
     )

@@ -33,7 +33,7 @@ pub fn tool() -> Tool {
             name: "outline",
             aliases: &["getOutline", "get_outline"],
             description: "Hierarchical outline of a file: every declaration with its kind, 1-based lines, signature and doc comment, nested under its container.",
-            text: text::Text::Json(text::outline),
+            text: text::outline,
         },
         run,
     )

@@ -67,7 +67,7 @@ pub fn rename() -> Tool {
             name: "rename",
             aliases: &["rename_symbol", "renameSymbol"],
             description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
-            text: text::Text::Json(text::plan_or_applied),
+            text: text::plan_or_applied,
         },
         run_rename,
     )
@@ -80,7 +80,7 @@ pub fn delete() -> Tool {
             name: "delete",
             aliases: &[],
             description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
-            text: text::Text::Json(text::plan_or_applied),
+            text: text::plan_or_applied,
         },
         run_delete,
     )
@@ -93,7 +93,7 @@ pub fn apply() -> Tool {
             name: "apply_plan",
             aliases: &["applyPlan", "apply_workspace_edit"],
             description: "Apply a plan made earlier: every file written or none (temporary files renamed into place after all are written; an interrupted apply is finished at the next start). Refused with CHECKSUM_MISMATCH / STALE_PLAN when a file changed since the plan, WORKSPACE_BUSY while another apply runs, COMPILATION_ERROR when it would add syntax errors, INCOMPLETE_REFERENCES when the plan says its references may not be all (unless `force`). Answers with the files changed, a `snapshot_id` for `rollback`, and a receipt from the re-indexed files.",
-            text: text::Text::Json(text::plan_or_applied),
+            text: text::applied,
         },
         run_apply,
     )
@@ -106,7 +106,7 @@ pub fn rollback() -> Tool {
             name: "rollback",
             aliases: &["rollbackPlan"],
             description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none. Refused with CHECKSUM_MISMATCH when a file changed since (unless `force`). The rollback is itself a change with a snapshot id.",
-            text: text::Text::Json(text::rolled_back),
+            text: text::rolled_back,
         },
         run_rollback,
     )
@@ -289,16 +289,16 @@ pub(super) fn plan_or_applied(
 /// applied.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub(super) enum PlanOrApplied {
+pub enum PlanOrApplied {
     Planned(Box<Planned>),
     Applied(Box<Applied>),
 }
 
 /// A plan, to hand to `apply_plan` unchanged.
 #[derive(Debug, Serialize, JsonSchema)]
-pub(super) struct Planned {
+pub struct Planned {
     #[serde(flatten)]
-    pub(super) plan: Plan,
+    pub(crate) plan: Plan,
     /// Always true: nothing was written.
     #[serde(rename = "dryRun")]
     pub(super) dry_run: bool,

@@ -20,12 +20,12 @@ impl Group for ReferencesArgs {}
 
 /// The answer: the declaration (first, when asked) and its references, one page.
 #[derive(Serialize, JsonSchema)]
-struct ReferencesAnswer {
-    symbol: SubjectView,
-    references: Vec<ReferenceItem>,
-    pagination: Pagination,
-    completeness: Completeness,
-    generation: u64,
+pub struct ReferencesAnswer {
+    pub(crate) symbol: SubjectView,
+    pub(crate) references: Vec<ReferenceItem>,
+    pub(crate) pagination: Pagination,
+    pub(crate) completeness: Completeness,
+    pub(crate) generation: u64,
 }
 
 pub fn tool() -> Tool {
@@ -34,7 +34,7 @@ pub fn tool() -> Tool {
             name: "find_references",
             aliases: &["findReferences"],
             description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
-            text: text::Text::Json(text::references),
+            text: text::references,
         },
         run,
     )

@@ -37,9 +37,9 @@ impl Group for SearchArgs {}
 /// The answer: one page of the declarations found, best first.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct SearchAnswer {
-    symbols: Vec<SearchHit>,
-    total: usize,
+pub struct SearchAnswer {
+    pub(crate) symbols: Vec<SearchHit>,
+    pub(crate) total: usize,
     returned: usize,
     offset: usize,
     has_more: bool,
@@ -56,7 +56,7 @@ pub fn tool() -> Tool {
             name: "search_symbols",
             aliases: &["searchSymbols", "workspace_symbols"],
             description: "Find declarations by name across the workspace: case-insensitive substring match by default, or a regular expression. Exact matches rank first. Paginated.",
-            text: text::Text::Json(text::search),
+            text: text::search,
         },
         run,
     )

@@ -11,7 +11,7 @@ pub fn tool() -> Tool {
             name: "get_symbol_info",
             aliases: &["getSymbolInfo", "hover"],
             description: "Everything known about one declaration: kind, signature, documentation, visibility, modifiers, container, members, complexity metrics, and counts of its references, callers, callees and implementations (certain and name-only). Name it by position or by `symbol` (+ `path`).",
-            text: text::Text::Json(text::symbol_info),
+            text: text::symbol_info,
         },
         run,
     )

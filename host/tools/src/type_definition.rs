@@ -11,7 +11,7 @@ pub fn tool() -> Tool {
             name: "find_type_definition",
             aliases: &["findTypeDefinition", "goto_type_definition"],
             description: "Find the declaration of the type of a variable, field, property, constant or parameter, from its written type annotation (`x: Foo`, `Foo x`, `var x Foo`). On a type name it returns the type itself. Types that are only inferred are reported as such, never guessed.",
-            text: text::Text::Json(text::type_definition),
+            text: text::type_definition,
         },
         run,
     )

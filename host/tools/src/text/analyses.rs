@@ -3,213 +3,232 @@
 
 use serde_json::Value;
 
-use super::lists::grouped;
-use super::lists::{close_page, range_note};
-use super::{Request, Writer, line_col, source_line, str_of};
+use super::health_text::decimal;
+use super::lists::{close_page, grouped, range_note};
+use super::{Request, Writer, source_line};
+use crate::analyze::{BatchAnswer, RankedMetrics};
+use crate::code_health::Report;
+use lingo_analysis::{GraphLevel, Range};
+use lingo_analyze::{AnalysisResult, ComplexityReport, GateResult, Severity, Status};
 
 /// An analysis result: what was asked, the totals by severity, then one
 /// line per finding under its file (`line:col severity kind message`), the
 /// first suggested tool call in brackets.
-pub fn analysis(value: &Value, request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
-    let metadata = &value["metadata"];
-    let total = summary["total_findings"].as_u64().unwrap_or(0);
-    let severity = |s: &str| summary["by_severity"][s].as_u64().unwrap_or(0);
-    let items: Vec<Value> = value["findings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|finding| {
-            let mut item = finding.clone();
-            item["file_path"] = finding["location"]["file_path"].clone();
-            item
-        })
-        .collect();
+pub fn analysis(answer: &AnalysisResult, request: &Request, writer: &mut Writer) {
+    let summary = &answer.summary;
+    let metadata = &answer.metadata;
+    let findings = &answer.findings;
+    let total = summary.total_findings as u64;
+    let severity = |severity: Severity| {
+        summary
+            .by_severity
+            .get(severity.as_str())
+            .copied()
+            .unwrap_or(0)
+    };
     writer.always(&format!(
         "{} {}: {total} findings (high {}, medium {}, low {}) in {} files{}",
-        str_of(metadata, "category").unwrap_or("analysis"),
-        str_of(metadata, "kind").unwrap_or(""),
-        severity("high"),
-        severity("medium"),
-        severity("low"),
-        summary["files_analyzed"].as_u64().unwrap_or(0),
-        range_note(request, items.len(), total),
+        metadata.category,
+        metadata.kind,
+        severity(Severity::High),
+        severity(Severity::Medium),
+        severity(Severity::Low),
+        summary.files_analyzed,
+        range_note(request, findings.len(), total),
     ));
-    for reason in metadata["incomplete_reasons"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        writer.always(&format!("incomplete: {}", reason.as_str().unwrap_or("")));
+    for reason in &metadata.incomplete_reasons {
+        writer.always(&format!("incomplete: {reason}"));
     }
-    let shown = grouped(&items, "file_path", writer, |item| {
-        let (line, col) = line_col(&item["location"]["range"]).unwrap_or((0, 0));
-        let call = item["suggestions"]
-            .as_array()
-            .and_then(|s| s.iter().find(|s| s["refactor_call"].is_object()))
-            .map(|s| {
-                format!(
-                    " [{} {}]",
-                    str_of(&s["refactor_call"], "command").unwrap_or(""),
-                    s["refactor_call"]["arguments"]
-                )
-            })
-            .unwrap_or_default();
-        format!(
-            "{line}:{col} {} {}: {}{call}",
-            str_of(item, "severity").unwrap_or(""),
-            str_of(item, "kind").unwrap_or(""),
-            source_line(str_of(item, "message").unwrap_or("")),
-        )
-    });
-    close_page(writer, request, shown, items.len(), Some(total));
+    let shown = grouped(
+        findings,
+        |finding| &finding.location.file_path,
+        writer,
+        |finding| {
+            let call = finding
+                .suggestions
+                .iter()
+                .find_map(|suggestion| suggestion.refactor_call.as_ref())
+                .map(|call| format!(" [{} {}]", call.command, call.arguments))
+                .unwrap_or_default();
+            format!(
+                "{} {} {}: {}{call}",
+                line_col(&finding.location.range),
+                finding.severity.as_str(),
+                finding.kind,
+                source_line(&finding.message),
+            )
+        },
+    );
+    close_page(writer, request, shown, findings.len(), Some(total));
+}
+
+/// The 1-based `line:col` where `range` starts.
+fn line_col(range: &Range) -> String {
+    format!(
+        "{}:{}",
+        u64::from(range.start.line) + 1,
+        u64::from(range.start.character) + 1
+    )
 }
 
 /// A quality gate: the verdict, a line per check, then the violations
 /// under their files.
-pub fn gate(value: &Value, _request: &Request, writer: &mut Writer) {
-    let passed = value["passed"].as_bool().unwrap_or(false);
+pub fn gate(answer: &Report<GateResult>, _request: &Request, writer: &mut Writer) {
+    let gate = &answer.report;
     writer.always(&format!(
         "quality gate {} in {} files",
-        if passed { "passed" } else { "FAILED" },
-        value["files_analyzed"].as_u64().unwrap_or(0)
+        if gate.passed { "passed" } else { "FAILED" },
+        gate.files_analyzed
     ));
-    for check in value["checks"].as_array().into_iter().flatten() {
-        let threshold = check["threshold"]
-            .as_f64()
+    for check in &gate.checks {
+        let threshold = check
+            .threshold
             .map(|t| format!(" (threshold {t})"))
             .unwrap_or_default();
-        let detail = match str_of(check, "reason") {
+        let detail = match &check.reason {
             Some(reason) => format!(": {reason}"),
-            None => format!(", {} violations", check["violations"].as_u64().unwrap_or(0)),
+            None => format!(", {} violations", check.violations),
         };
         writer.always(&format!(
             "{} {}{threshold}{detail}",
-            str_of(check, "status").unwrap_or("?"),
-            str_of(check, "name").unwrap_or("?"),
+            status_word(check.status),
+            check.name,
         ));
     }
-    let items = value["violations"].as_array().cloned().unwrap_or_default();
-    let shown = grouped(&items, "file_path", writer, |item| {
-        let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
-        format!(
-            "{line}:{col} {}: {}",
-            str_of(item, "check").unwrap_or(""),
-            source_line(str_of(item, "message").unwrap_or(""))
-        )
-    });
-    if shown < items.len() {
-        writer.always(&format!("... {} more violations", items.len() - shown));
+    let violations = &gate.violations;
+    let shown = grouped(
+        violations,
+        |violation| &violation.file_path,
+        writer,
+        |violation| {
+            format!(
+                "{} {}: {}",
+                line_col(&violation.range),
+                violation.check,
+                source_line(&violation.message)
+            )
+        },
+    );
+    if shown < violations.len() {
+        writer.always(&format!("... {} more violations", violations.len() - shown));
+    }
+}
+
+/// How a check ended, as the structured answer spells it.
+fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Passed => "passed",
+        Status::Failed => "failed",
+        Status::Skipped => "skipped",
     }
 }
 
 /// Graph metrics: the graph's size and components, then one line per
 /// ranked node (`pagerank in/out betweenness closeness name`).
-pub fn graph_metrics(value: &Value, _request: &Request, writer: &mut Writer) {
-    let components = &value["components"];
-    let pieces = if components.is_object() {
-        format!(
-            "; {} weakly connected components (largest {}), {} cycles (largest {})",
-            components["weakly_connected"],
-            components["largest_weakly_connected"],
-            components["cyclic_components"],
-            components["largest_strongly_connected"]
-        )
-    } else {
-        String::new()
+pub fn graph_metrics(answer: &RankedMetrics, _request: &Request, writer: &mut Writer) {
+    let metrics = &answer.metrics;
+    let pieces = metrics
+        .components
+        .as_ref()
+        .map(|components| {
+            format!(
+                "; {} weakly connected components (largest {}), {} cycles (largest {})",
+                components.weakly_connected,
+                components.largest_weakly_connected,
+                components.cyclic_components,
+                components.largest_strongly_connected
+            )
+        })
+        .unwrap_or_default();
+    let level = match metrics.level {
+        GraphLevel::Files => "files",
+        GraphLevel::Modules => "modules",
+        GraphLevel::Symbols => "symbols",
     };
     writer.always(&format!(
-        "{} graph: {} nodes, {} edges{pieces}",
-        str_of(value, "level").unwrap_or("files"),
-        value["nodes"],
-        value["edges"]
+        "{level} graph: {} nodes, {} edges{pieces}",
+        metrics.nodes, metrics.edges
     ));
-    for skipped in value["skipped"].as_array().into_iter().flatten() {
-        writer.always(&format!("not computed: {}", skipped.as_str().unwrap_or("")));
+    for skipped in &metrics.skipped {
+        writer.always(&format!("not computed: {skipped}"));
     }
-    let number = |v: &Value, key: &str| {
-        v[key]
-            .as_f64()
-            .map(|x| format!(" {key} {x:.4}"))
+    let figure = |label: &str, value: Option<f64>| {
+        value
+            .map(|x| format!(" {label} {x:.4}"))
             .unwrap_or_default()
     };
-    for node in value["ranked"].as_array().into_iter().flatten() {
+    for node in &metrics.ranked {
         let line = format!(
             "{} in {} out {}{}{}{}",
-            str_of(node, "name").unwrap_or("?"),
-            node["in_degree"],
-            node["out_degree"],
-            number(node, "pagerank"),
-            number(node, "betweenness"),
-            number(node, "closeness"),
+            node.name,
+            node.in_degree,
+            node.out_degree,
+            figure("pagerank", node.pagerank),
+            figure("betweenness", node.betweenness),
+            figure("closeness", node.closeness),
         );
         if !writer.line(&line) {
             break;
         }
     }
-    if value["graphml"].is_string() {
+    if metrics.graphml.is_some() {
         writer.always("GraphML in structuredContent.graphml");
     }
 }
 
 /// A complexity report: the totals, the ranked files, then the functions
 /// over a limit.
-pub fn complexity(value: &Value, _request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
+pub fn complexity(answer: &Report<ComplexityReport>, _request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
+    let summary = &report.summary;
     writer.always(&format!(
         "complexity: {} functions in {} files, {} over the limits; cyclomatic max {} mean {}, cognitive max {}",
-        summary["functions"],
-        summary["files"],
-        summary["violations"],
-        summary["max_cyclomatic"],
-        summary["avg_cyclomatic"],
-        summary["max_cognitive"]
+        summary.functions,
+        summary.files,
+        summary.violations,
+        summary.max_cyclomatic,
+        decimal(summary.avg_cyclomatic),
+        summary.max_cognitive
     ));
-    for ranked in value["top_files"]["rankings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
+    let rankings = report.top_files.iter().flat_map(|top| &top.rankings);
+    for ranked in rankings {
         let line = format!(
             "#{} {} score {} (max cyclomatic {}, mean cognitive {}, {} functions)",
-            ranked["rank"],
-            str_of(ranked, "file").unwrap_or("?"),
-            ranked["total_score"],
-            ranked["max_cyclomatic"],
-            ranked["avg_cognitive"],
-            ranked["function_count"]
+            ranked.rank,
+            ranked.file,
+            decimal(ranked.total_score),
+            ranked.max_cyclomatic,
+            decimal(ranked.avg_cognitive),
+            ranked.function_count
         );
         if !writer.line(&line) {
             return;
         }
     }
-    let items = value["violations"].as_array().cloned().unwrap_or_default();
-    let shown = grouped(&items, "file", writer, |item| {
-        format!(
-            "{} {} cyclomatic {} cognitive {}",
-            item["line"],
-            str_of(item, "function").unwrap_or("?"),
-            item["cyclomatic"],
-            item["cognitive"]
-        )
-    });
-    if shown < items.len() {
-        writer.always(&format!("... {} more violations", items.len() - shown));
+    let violations = &report.violations;
+    let shown = grouped(
+        violations,
+        |violation| &violation.file,
+        writer,
+        |violation| {
+            format!(
+                "{} {} cyclomatic {} cognitive {}",
+                violation.line, violation.function, violation.cyclomatic, violation.cognitive
+            )
+        },
+    );
+    if shown < violations.len() {
+        writer.always(&format!("... {} more violations", violations.len() - shown));
     }
 }
 
 /// A batch: each analysis's text in turn (its next page named as a call
 /// of that analysis with the batch entry's arguments), or its error.
-pub fn batch(value: &Value, request: &Request, writer: &mut Writer) {
+pub fn batch(answer: &BatchAnswer, request: &Request, writer: &mut Writer) {
     let empty = serde_json::Map::new();
     let asked = request.arguments.get("analyses").and_then(Value::as_array);
-    for (index, entry) in value["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        if entry["result"].is_object() {
+    for (index, entry) in answer.results.iter().enumerate() {
+        if let Some(result) = &entry.result {
             let mut arguments = asked
                 .and_then(|a| a.get(index))
                 .and_then(Value::as_object)
@@ -217,18 +236,16 @@ pub fn batch(value: &Value, request: &Request, writer: &mut Writer) {
                 .clone();
             arguments.remove("tool");
             let inner = Request {
-                tool: str_of(entry, "tool").unwrap_or("analyze"),
+                tool: entry.tool,
                 arguments: &arguments,
                 max_tokens: request.max_tokens,
             };
-            analysis(&entry["result"], &inner, writer);
+            analysis(result, &inner, writer);
         } else {
-            writer.always(&format!(
-                "{}: error {}: {}",
-                str_of(entry, "tool").unwrap_or("?"),
-                str_of(&entry["error"], "code").unwrap_or("?"),
-                str_of(&entry["error"], "message").unwrap_or("")
-            ));
+            let (code, message) = entry.error.as_ref().map_or(("?", String::new()), |error| {
+                (error.code(), error.to_string())
+            });
+            writer.always(&format!("{}: error {code}: {message}", entry.tool));
         }
     }
 }

@@ -1,78 +1,80 @@
 //! Text of the code-health answers: clone groups, churn, defect
 //! probability and name similarity, one line per item under a budget.
 
-use serde_json::Value;
+use std::collections::BTreeMap;
 
-use super::{Request, Writer, str_of};
+use serde_json::{Number, Value};
 
-/// The closing line of a paged list whose structured answer carries
-/// `pagination`: how many more and the arguments of the next page.
-fn close_paged(value: &Value, request: &Request, writer: &mut Writer, shown: usize) {
-    let pagination = &value["pagination"];
-    let offset = pagination["offset"].as_u64().unwrap_or(0);
-    let total = pagination["total"].as_u64().unwrap_or(0);
-    let next = offset + shown as u64;
-    if next < total {
+use super::{Request, Writer};
+use crate::code_health::{Comprehensive, PagedReport, Report, ReportPage};
+use lingo_analysis::clones::CloneKind;
+use lingo_analyze::{
+    ChurnReport, DeepContext, DefectReport, DuplicatesReport, ModuleDependencies, NameSimilarity,
+};
+
+/// A decimal figure as the structured answer writes it (`2.0`, `0.35`,
+/// `1e-7`), `null` when it is not a finite number.
+pub(super) fn decimal(x: f64) -> String {
+    Number::from_f64(x).map_or_else(|| "null".to_string(), |n| n.to_string())
+}
+
+/// The closing line of a paged list: how many more and the arguments of
+/// the next page.
+fn close_paged(page: &ReportPage, request: &Request, writer: &mut Writer, shown: usize) {
+    let next = page.offset + shown;
+    if next < page.total {
         writer.always(&format!(
             "... {} more; next page: {}",
-            total - next,
-            request.next_page(next)
+            page.total - next,
+            request.next_page(next as u64)
         ));
     }
 }
 
 /// `analyze_duplicates`: totals, then each group with its places
 /// (`path:start-end`), then the most duplicated files.
-pub fn duplicates(value: &Value, request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
-    let types = &summary["by_type"];
+pub fn duplicates(answer: &PagedReport<DuplicatesReport>, request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
+    let summary = &report.summary;
+    let groups_of = |kind: CloneKind| summary.by_type.get(kind.as_str()).copied().unwrap_or(0);
     writer.always(&format!(
         "duplicates: {} groups ({} exact, {} renamed, {} gapped); {} of {} lines duplicated ({}%) in {} of {} files",
-        summary["clone_groups"],
-        types["exact"],
-        types["renamed"],
-        types["gapped"],
-        summary["duplicated_lines"],
-        summary["total_lines"],
-        summary["duplication_percentage"],
-        summary["files_with_clones"],
-        summary["files_analyzed"],
+        summary.clone_groups,
+        groups_of(CloneKind::Exact),
+        groups_of(CloneKind::Renamed),
+        groups_of(CloneKind::Gapped),
+        summary.duplicated_lines,
+        summary.total_lines,
+        decimal(summary.duplication_percentage),
+        summary.files_with_clones,
+        summary.files_analyzed,
     ));
-    let unread = value["unread"].as_array().map_or(0, Vec::len);
+    let unread = report.unread.len();
     if unread > 0 {
         writer.always(&format!(
             "{unread} files not read (their plugin gives no tokens)"
         ));
     }
-    for reason in value["incomplete_reasons"].as_array().into_iter().flatten() {
-        writer.always(&format!("incomplete: {}", reason.as_str().unwrap_or("?")));
+    for reason in &report.incomplete_reasons {
+        writer.always(&format!("incomplete: {reason}"));
     }
-    let groups = value["groups"].as_array().cloned().unwrap_or_default();
     let mut shown = 0;
-    for group in &groups {
-        let similarity = match group["type"].as_str() {
-            Some("gapped") => format!(" similarity {}", group["similarity"]),
-            _ => String::new(),
+    for group in &report.groups {
+        let similarity = match group.kind {
+            CloneKind::Gapped => format!(" similarity {}", decimal(group.similarity)),
+            CloneKind::Exact | CloneKind::Renamed => String::new(),
         };
-        let places: Vec<String> = group["fragments"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|f| {
-                format!(
-                    "{}:{}-{}",
-                    str_of(f, "file_path").unwrap_or("?"),
-                    f["start_line"],
-                    f["end_line"]
-                )
-            })
+        let places: Vec<String> = group
+            .fragments
+            .iter()
+            .map(|f| format!("{}:{}-{}", f.file_path, f.start_line, f.end_line))
             .collect();
         let line = format!(
             "#{} {} {} lines {} tokens{similarity}: {}",
-            group["id"],
-            str_of(group, "type").unwrap_or("?"),
-            group["lines"],
-            group["tokens"],
+            group.id,
+            group.kind.as_str(),
+            group.lines,
+            group.tokens,
             places.join(", ")
         );
         if !writer.line(&line) {
@@ -80,15 +82,15 @@ pub fn duplicates(value: &Value, request: &Request, writer: &mut Writer) {
         }
         shown += 1;
     }
-    close_paged(value, request, writer, shown);
-    if shown == groups.len() {
-        for file in value["files"].as_array().into_iter().flatten().take(10) {
+    close_paged(&answer.pagination, request, writer, shown);
+    if shown == report.groups.len() {
+        for file in report.files.iter().take(10) {
             let line = format!(
                 "{} {}% ({} of {} lines)",
-                str_of(file, "file_path").unwrap_or("?"),
-                file["duplication_percentage"],
-                file["duplicated_lines"],
-                file["total_lines"]
+                file.file_path,
+                decimal(file.duplication_percentage),
+                file.duplicated_lines,
+                file.total_lines
             );
             if !writer.line(&line) {
                 break;
@@ -98,57 +100,59 @@ pub fn duplicates(value: &Value, request: &Request, writer: &mut Writer) {
 }
 
 /// `analyze_code_churn`: totals, then one line per file.
-pub fn churn(value: &Value, request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
+pub fn churn(answer: &PagedReport<ChurnReport>, request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
+    let summary = &report.summary;
     writer.always(&format!(
         "churn over {} days (since {}): {} commits, {} of {} files changed, +{} -{} lines, {} authors",
-        value["period_days"],
-        str_of(value, "since").unwrap_or("?"),
-        summary["commits"],
-        summary["files_changed"],
-        summary["files_in_scope"],
-        summary["lines_added"],
-        summary["lines_deleted"],
-        summary["authors"],
+        report.period_days,
+        report.since,
+        summary.commits,
+        summary.files_changed,
+        summary.files_in_scope,
+        summary.lines_added,
+        summary.lines_deleted,
+        summary.authors,
     ));
-    for reason in value["incomplete_reasons"].as_array().into_iter().flatten() {
-        writer.always(&format!("incomplete: {}", reason.as_str().unwrap_or("?")));
+    for reason in &report.incomplete_reasons {
+        writer.always(&format!("incomplete: {reason}"));
     }
     let mut shown = 0;
-    for file in value["files"].as_array().into_iter().flatten() {
+    for file in &report.files {
         let line = format!(
             "{} score {}: {} commits +{} -{} by {} authors, last {}",
-            str_of(file, "file_path").unwrap_or("?"),
-            file["churn_score"],
-            file["commits"],
-            file["lines_added"],
-            file["lines_deleted"],
-            file["author_count"],
-            str_of(file, "last_change").unwrap_or("?"),
+            file.file_path,
+            decimal(file.churn_score),
+            file.commits,
+            file.lines_added,
+            file.lines_deleted,
+            file.author_count,
+            file.last_change,
         );
         if !writer.line(&line) {
             break;
         }
         shown += 1;
     }
-    close_paged(value, request, writer, shown);
+    close_paged(&answer.pagination, request, writer, shown);
 }
 
 /// `analyze_defect_probability`: totals, then one line per file with its
 /// factors' contributions (their explanations too unless `explain` is
 /// false).
-pub fn defects(value: &Value, request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
+pub fn defects(answer: &PagedReport<DefectReport>, request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
+    let summary = &report.summary;
     writer.always(&format!(
         "defect probability: {} files ({} high, {} medium, {} low risk), mean {}",
-        summary["files_reported"],
-        summary["high"],
-        summary["medium"],
-        summary["low"],
-        summary["average_probability"],
+        summary.files_reported,
+        summary.high,
+        summary.medium,
+        summary.low,
+        decimal(summary.average_probability),
     ));
-    for reason in value["unmeasured"].as_array().into_iter().flatten() {
-        writer.always(&format!("not measured: {}", reason.as_str().unwrap_or("?")));
+    for reason in &report.unmeasured {
+        writer.always(&format!("not measured: {reason}"));
     }
     let explain = request
         .arguments
@@ -156,30 +160,25 @@ pub fn defects(value: &Value, request: &Request, writer: &mut Writer) {
         .and_then(Value::as_bool)
         .unwrap_or(true);
     let mut shown = 0;
-    for file in value["files"].as_array().into_iter().flatten() {
-        let factors: Vec<String> = file["factors"]
-            .as_array()
-            .into_iter()
-            .flatten()
+    for file in &report.files {
+        let factors: Vec<String> = file
+            .factors
+            .iter()
             .map(|f| {
-                let name = str_of(f, "name").unwrap_or("?");
+                let contribution = decimal(f.contribution);
                 if explain {
-                    format!(
-                        "{name} {} ({})",
-                        f["contribution"],
-                        str_of(f, "explanation").unwrap_or("")
-                    )
+                    format!("{} {contribution} ({})", f.name, f.explanation)
                 } else {
-                    format!("{name} {}", f["contribution"])
+                    format!("{} {contribution}", f.name)
                 }
             })
             .collect();
         let line = format!(
             "{} {} {} (confidence {}): {}",
-            str_of(file, "file_path").unwrap_or("?"),
-            str_of(file, "risk").unwrap_or("?"),
-            file["probability"],
-            file["confidence"],
+            file.file_path,
+            file.risk,
+            decimal(file.probability),
+            decimal(file.confidence),
             factors.join("; ")
         );
         if !writer.line(&line) {
@@ -187,38 +186,34 @@ pub fn defects(value: &Value, request: &Request, writer: &mut Writer) {
         }
         shown += 1;
     }
-    close_paged(value, request, writer, shown);
+    close_paged(&answer.pagination, request, writer, shown);
 }
 
 /// `analyze_name_similarity`: one line per name with its score and where
 /// it is declared.
-pub fn names(value: &Value, _request: &Request, writer: &mut Writer) {
-    let matches = value["matches"].as_array().cloned().unwrap_or_default();
+pub fn names(answer: &Report<NameSimilarity>, _request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
     writer.always(&format!(
         "names like `{}`: {} of {} names",
-        str_of(value, "query").unwrap_or("?"),
-        matches.len(),
-        value["names_compared"]
+        report.query,
+        report.matches.len(),
+        report.names_compared
     ));
-    for m in &matches {
-        let place = &m["places"][0];
-        let more = match m["declarations"].as_u64().unwrap_or(1) {
+    for m in &report.matches {
+        let place = m.places.first().map_or_else(
+            || "?".to_string(),
+            |place| format!("{} {}:{}", place.kind, place.file_path, place.line),
+        );
+        let more = match m.declarations {
             0 | 1 => String::new(),
             n => format!(" (+{} more)", n - 1),
         };
-        let sound = if m["phonetic_match"].as_bool().unwrap_or(false) {
+        let sound = if m.phonetic_match {
             " sounds alike"
         } else {
             ""
         };
-        let line = format!(
-            "{} {}{sound}: {} {}:{}{more}",
-            m["score"],
-            str_of(m, "name").unwrap_or("?"),
-            str_of(place, "kind").unwrap_or("?"),
-            str_of(place, "file_path").unwrap_or("?"),
-            place["line"],
-        );
+        let line = format!("{} {}{sound}: {place}{more}", decimal(m.score), m.name);
         if !writer.line(&line) {
             break;
         }
@@ -227,59 +222,48 @@ pub fn names(value: &Value, _request: &Request, writer: &mut Writer) {
 
 /// `analyze_deep_context`: a Markdown report — the scorecard, hotspots,
 /// recommendations, then each analysis's headline figures.
-pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
-    let card = &value["quality_scorecard"];
+pub fn deep_context(answer: &Report<DeepContext>, _request: &Request, writer: &mut Writer) {
+    let report = &answer.report;
+    let card = &report.quality_scorecard;
     writer.always("# Deep context");
-    let figure =
-        |key: &str, label: &str| (!card[key].is_null()).then(|| format!("{label} {}", card[key]));
+    let figure = |label: &str, x: Option<f64>| x.map(|x| format!("{label} {}", decimal(x)));
     let figures: Vec<String> = [
-        figure("overall_health", "health"),
-        figure("complexity_score", "complexity score"),
-        figure("maintainability_index", "maintainability"),
-        figure("duplication_percentage", "duplication %"),
-        figure("technical_debt_hours", "debt hours (formula)"),
+        figure("health", Some(card.overall_health)),
+        figure("complexity score", card.complexity_score),
+        figure("maintainability", card.maintainability_index),
+        figure("duplication %", card.duplication_percentage),
+        figure("debt hours (formula)", Some(card.technical_debt_hours)),
     ]
     .into_iter()
     .flatten()
     .collect();
     writer.always(&format!("Scorecard: {}", figures.join(", ")));
-    for reason in value["unmeasured"].as_array().into_iter().flatten() {
-        writer.always(&format!("Not measured: {}", reason.as_str().unwrap_or("?")));
+    for reason in &report.unmeasured {
+        writer.always(&format!("Not measured: {reason}"));
     }
-    let hotspots = value["hotspots"].as_array().cloned().unwrap_or_default();
-    if !hotspots.is_empty() && writer.line("\n## Hotspots") {
-        for h in &hotspots {
-            let reasons: Vec<&str> = h["reasons"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+    if !report.hotspots.is_empty() && writer.line("\n## Hotspots") {
+        for h in &report.hotspots {
             let line = format!(
                 "- {} {} {} (~{} h by formula): {}",
-                str_of(h, "file_path").unwrap_or("?"),
-                str_of(h, "priority").unwrap_or("?"),
-                h["composite_score"],
-                h["estimated_hours"],
-                reasons.join("; ")
+                h.file_path,
+                h.priority,
+                decimal(h.composite_score),
+                decimal(h.estimated_hours),
+                h.reasons.join("; ")
             );
             if !writer.line(&line) {
                 return;
             }
         }
     }
-    let recommendations = value["recommendations"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    if !recommendations.is_empty() && writer.line("\n## Recommendations") {
-        for r in &recommendations {
+    if !report.recommendations.is_empty() && writer.line("\n## Recommendations") {
+        for r in &report.recommendations {
             let line = format!(
                 "- [{}] {}: {} (~{} h)",
-                str_of(r, "priority").unwrap_or("?"),
-                str_of(r, "title").unwrap_or("?"),
-                str_of(r, "description").unwrap_or(""),
-                r["estimated_hours"]
+                r.priority,
+                r.title,
+                r.description,
+                decimal(r.estimated_hours)
             );
             if !writer.line(&line) {
                 return;
@@ -289,13 +273,22 @@ pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
     if !writer.line("\n## Analyses") {
         return;
     }
-    let analyses = &value["analyses"];
+    for line in deep_analyses(&report.analyses) {
+        if !writer.line(&line) {
+            return;
+        }
+    }
+}
+
+/// The headline of each analysis of a deep context, from its summary
+/// under its name.
+fn deep_analyses(analyses: &BTreeMap<&str, Value>) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(ast) = analyses.get("ast") {
         for l in ast["languages"].as_array().into_iter().flatten() {
             lines.push(format!(
                 "- ast {}: {} files, {} lines, {} declarations, {} functions",
-                str_of(l, "language").unwrap_or("?"),
+                l["language"].as_str().unwrap_or("?"),
                 l["files"],
                 l["lines"],
                 l["symbols"],
@@ -354,65 +347,56 @@ pub fn deep_context(value: &Value, _request: &Request, writer: &mut Writer) {
             d["summary"]["average_probability"]
         ));
     }
-    for line in lines {
-        if !writer.line(&line) {
-            return;
-        }
-    }
+    lines
 }
 
 /// `analyze_comprehensive`: a Markdown summary, the recommendations, then
 /// each analysis's headline and the timings when asked.
-pub fn comprehensive(value: &Value, _request: &Request, writer: &mut Writer) {
-    let summary = &value["summary"];
-    let card = &summary["scorecard"];
+pub fn comprehensive(answer: &Comprehensive, _request: &Request, writer: &mut Writer) {
+    let summary = &answer.summary;
+    let card = &summary.scorecard;
     writer.always("# Comprehensive analysis");
     writer.always(&format!(
         "{} files, {} lines; health {}, debt hours {}",
-        summary["files"], summary["lines"], card["overall_health"], card["technical_debt_hours"]
+        summary.files,
+        summary.lines,
+        decimal(card.overall_health),
+        decimal(card.technical_debt_hours)
     ));
-    for reason in value["unmeasured"].as_array().into_iter().flatten() {
-        writer.always(&format!("Not measured: {}", reason.as_str().unwrap_or("?")));
+    for reason in &answer.unmeasured {
+        writer.always(&format!("Not measured: {reason}"));
     }
     let mut lines = Vec::new();
-    for r in value["recommendations"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "- [{}] {}: {}",
-            str_of(r, "priority").unwrap_or("?"),
-            str_of(r, "title").unwrap_or("?"),
-            str_of(r, "description").unwrap_or("")
-        ));
+    for r in &answer.recommendations {
+        lines.push(format!("- [{}] {}: {}", r.priority, r.title, r.description));
     }
-    if let Some(c) = value.get("complexity") {
+    let analyses = &answer.analyses;
+    if let Some(c) = analyses.get("complexity") {
         lines.push(format!(
             "- complexity: {} functions, {} over the limits, cyclomatic max {}",
             c["summary"]["functions"], c["summary"]["violations"], c["summary"]["max_cyclomatic"]
         ));
     }
-    if let Some(d) = value.get("duplicates") {
+    if let Some(d) = analyses.get("duplicates") {
         lines.push(format!(
             "- duplicates: {} groups, {}% of lines",
             d["summary"]["clone_groups"], d["summary"]["duplication_percentage"]
         ));
     }
-    if let Some(d) = value.get("dead_code") {
+    if let Some(d) = analyses.get("dead_code") {
         lines.push(format!(
             "- dead code: {} declarations ({} certain)",
             d["total"], d["certain"]
         ));
     }
-    if let Some(d) = value.get("defect_probability") {
+    if let Some(d) = analyses.get("defect_probability") {
         lines.push(format!(
             "- defect probability: {} high, {} medium, {} low risk",
             d["summary"]["high"], d["summary"]["medium"], d["summary"]["low"]
         ));
     }
-    for t in value["perf"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "- {} took {} ms",
-            str_of(t, "analysis").unwrap_or("?"),
-            t["milliseconds"]
-        ));
+    for t in answer.perf.iter().flatten() {
+        lines.push(format!("- {} took {} ms", t.analysis, t.milliseconds));
     }
     for line in lines {
         if !writer.line(&line) {
@@ -422,39 +406,43 @@ pub fn comprehensive(value: &Value, _request: &Request, writer: &mut Writer) {
 }
 
 /// `analyze_module_dependencies`: the verdict, then each list.
-pub fn module_dependencies(value: &Value, _request: &Request, writer: &mut Writer) {
-    let count = |key: &str| value[key].as_array().map_or(0, Vec::len);
+pub fn module_dependencies(
+    answer: &Report<ModuleDependencies>,
+    _request: &Request,
+    writer: &mut Writer,
+) {
+    let unit = &answer.report;
     writer.always(&format!(
         "extracting {} ({} files): {}; uses {} outside files, used by {}, {} external imports",
-        str_of(value, "path").unwrap_or("?"),
-        count("files"),
-        if value["extractable"].as_bool().unwrap_or(false) {
+        unit.path,
+        unit.files.len(),
+        if unit.extractable {
             "extractable"
         } else {
             "blocked"
         },
-        count("dependencies"),
-        count("dependents"),
-        count("external"),
+        unit.dependencies.len(),
+        unit.dependents.len(),
+        unit.external.len(),
     ));
-    for reason in value["reasons"].as_array().into_iter().flatten() {
-        writer.always(&format!("blocked: {}", reason.as_str().unwrap_or("?")));
+    for reason in &unit.reasons {
+        writer.always(&format!("blocked: {reason}"));
     }
-    let sections = [
-        ("uses", "dependencies", "file_path", "references"),
-        ("used by", "dependents", "file_path", "references"),
-        ("external", "external", "module_path", "imports"),
-    ];
-    for (label, key, name, number) in sections {
-        for item in value[key].as_array().into_iter().flatten() {
-            let line = format!(
-                "{label} {} ({})",
-                str_of(item, name).unwrap_or("?"),
-                item[number]
-            );
-            if !writer.line(&line) {
-                return;
-            }
+    let uses = unit
+        .dependencies
+        .iter()
+        .map(|c| format!("uses {} ({})", c.file_path, c.references));
+    let used_by = unit
+        .dependents
+        .iter()
+        .map(|c| format!("used by {} ({})", c.file_path, c.references));
+    let external = unit
+        .external
+        .iter()
+        .map(|e| format!("external {} ({})", e.module_path, e.imports));
+    for line in uses.chain(used_by).chain(external) {
+        if !writer.line(&line) {
+            return;
         }
     }
 }

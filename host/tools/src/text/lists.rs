@@ -1,12 +1,21 @@
 //! Text of the list answers: references, implementations, search results,
 //! diagnostics and call hierarchies, grouped by file under a budget.
 
-use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 use super::{
-    Request, Writer, certainty, display_container, has_word, is_certain, kind_prefix, line_col,
-    plain, qualified_name, relative_to, source_line, str_of, symbol_heading, symbol_title,
+    Request, Writer, guess_note, has_word, kind_prefix, plain, relative_to, source_line, start_of,
+    subject_heading, view_container, view_heading, view_qualified_name, view_title,
 };
+use crate::diagnostics::DiagnosticsAnswer;
+use crate::implementations::ImplementationsAnswer;
+use crate::references::ReferencesAnswer;
+use crate::search::SearchAnswer;
+use lingo_analysis::{
+    Call, CallEnd, CallHierarchy, CallSite, Completeness, OutgoingCompleteness, ReferenceItem,
+    SearchHit, SiteView, SubjectView, SymbolView,
+};
+use lingo_model::{ReferenceKind, Severity};
 
 /// Closing lines of a paged list: what the page and the budget left out,
 /// and the arguments of the next page. `shown` items of the page were
@@ -49,26 +58,43 @@ pub(super) fn range_note(request: &Request, page: usize, total: u64) -> String {
     )
 }
 
+/// Items under the line of their file (`path` of the item), in order,
+/// until the budget is spent; returns how many were written. As in
+/// `rg --heading`, an item's line is not indented: it starts with its line
+/// number, which sets it apart from the path above it (and saves a token a
+/// line).
+pub(super) fn grouped<T>(
+    items: &[T],
+    path: impl Fn(&T) -> &str,
+    writer: &mut Writer,
+    line: impl Fn(&T) -> String,
+) -> usize {
+    items
+        .iter()
+        .take_while(|item| writer.grouped(path(item), &line(item)))
+        .count()
+}
+
 /// `find_references`: the declaration, certain sites by file, guesses, and
 /// the same-named sites nothing resolved.
-pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
-    let items = value["references"].as_array().cloned().unwrap_or_default();
-    let completeness = &value["completeness"];
-    let total = value["pagination"]["total"].as_u64();
-    let certain = completeness["resolved"].as_u64().unwrap_or(0);
-    let guessed = match completeness["name_only"].as_u64().unwrap_or(0) {
+pub fn references(answer: &ReferencesAnswer, request: &Request, writer: &mut Writer) {
+    let items: Vec<Listed> = answer.references.iter().map(Listed::of_item).collect();
+    let completeness = &answer.completeness;
+    let total = answer.pagination.total as u64;
+    let certain = completeness.resolved;
+    let guessed = match completeness.name_only {
         0 => String::new(),
         n => format!(" + {n} guessed"),
     };
     // The declaration's own line, when the page lists it, says where it is.
-    let symbol = &value["symbol"];
+    let symbol = &answer.symbol;
     let declaration_listed = items
         .iter()
-        .any(|item| str_of(item, "kind") == Some("declaration"));
+        .any(|item| matches!(item, Listed::Declaration(_)));
     let heading = if declaration_listed {
-        symbol_title(symbol)
+        subject_title(symbol)
     } else {
-        symbol_heading(symbol, request)
+        subject_heading(symbol, request)
     };
     // Say what is counted: the declaration is listed, not counted.
     let declaration = if declaration_listed {
@@ -79,38 +105,91 @@ pub fn references(value: &Value, request: &Request, writer: &mut Writer) {
     writer.always(&format!(
         "references of {heading}: {certain} certain{guessed}{declaration}; {}{}",
         references_completeness(completeness),
-        range_note(request, items.len(), total.unwrap_or(0)),
+        range_note(request, items.len(), total),
     ));
-    let context = display_container(&value["symbol"]);
+    let context = subject_container(symbol);
     let shown = sites(&items, context, writer);
-    close_page(writer, request, shown, items.len(), total);
+    close_page(writer, request, shown, items.len(), Some(total));
     missed_sites(completeness, context, writer);
+}
+
+/// `kind Container.name` of a declaration or local.
+fn subject_title(subject: &SubjectView) -> String {
+    match subject {
+        SubjectView::Symbol(view) => view_title(view),
+        SubjectView::Local(local) => format!("{} {}", local.kind, local.name),
+    }
+}
+
+/// The container the names of a declaration's sites are read relative to
+/// (a local has none).
+fn subject_container(subject: &SubjectView) -> Option<&str> {
+    match subject {
+        SubjectView::Symbol(view) => view_container(view),
+        SubjectView::Local(_) => None,
+    }
+}
+
+/// An entry of a reference list as its text reads it: the declaration
+/// listed first, or a site with its certainty (` (guess 0.5)`, or nothing
+/// for a certain one).
+enum Listed<'a> {
+    Declaration(&'a SubjectView),
+    Site { site: &'a SiteView, guess: String },
+}
+
+impl<'a> Listed<'a> {
+    fn of_item(item: &'a ReferenceItem) -> Self {
+        match item {
+            ReferenceItem::Declaration(declaration) => Listed::Declaration(&declaration.view),
+            ReferenceItem::Site(site) => Listed::Site {
+                site: &site.site,
+                guess: guess_note(site.resolution, site.confidence),
+            },
+        }
+    }
+
+    /// A same-named site nothing resolved, which says no certainty.
+    fn unresolved(site: &'a SiteView) -> Self {
+        Listed::Site {
+            site,
+            guess: String::new(),
+        }
+    }
+
+    fn file_path(&self) -> &str {
+        match self {
+            Listed::Declaration(SubjectView::Symbol(view)) => &view.file_path,
+            Listed::Declaration(SubjectView::Local(local)) => &local.file_path,
+            Listed::Site { site, .. } => &site.file_path,
+        }
+    }
 }
 
 /// Reference items grouped by file, the sites of one source line on one
 /// line; returns how many were written.
-fn sites(items: &[Value], context: Option<&str>, writer: &mut Writer) -> usize {
+fn sites(items: &[Listed], context: Option<&str>, writer: &mut Writer) -> usize {
     let mut shown = 0;
     let mut rest = items;
     while let Some(first) = rest.first() {
-        let run = if str_of(first, "kind") == Some("declaration") {
-            1
-        } else {
-            rest.iter()
-                .take_while(|item| on_one_line(first, item))
-                .count()
+        let (text, run) = match first {
+            Listed::Declaration(subject) => (declaration_line(subject), 1),
+            Listed::Site { site, guess } => {
+                let line: Vec<&SiteView> = rest
+                    .iter()
+                    .map_while(|item| match item {
+                        Listed::Site {
+                            site: other,
+                            guess: other_guess,
+                        } if on_one_line(site, other) && guess == other_guess => Some(*other),
+                        _ => None,
+                    })
+                    .collect();
+                (sites_line(&line, guess, context), line.len())
+            }
         };
-        let (line_items, after) = rest.split_at(run.max(1));
-        let text = if str_of(first, "kind") == Some("declaration") {
-            let (line, col) = line_col(&first["name_range"]).unwrap_or((0, 0));
-            format!(
-                "{line}:{col} declaration  {}",
-                source_line(str_of(first, "signature").unwrap_or(""))
-            )
-        } else {
-            sites_line(line_items, context)
-        };
-        if !writer.grouped(str_of(first, "file_path").unwrap_or("?"), &text) {
+        let (line_items, after) = rest.split_at(run.clamp(1, rest.len()));
+        if !writer.grouped(first.file_path(), &text) {
             break;
         }
         shown += line_items.len();
@@ -119,45 +198,52 @@ fn sites(items: &[Value], context: Option<&str>, writer: &mut Writer) -> usize {
     shown
 }
 
-/// Whether two reference sites share a printed line: the same source line
-/// of the same file, in the same declaration, resolved as surely.
-fn on_one_line(a: &Value, b: &Value) -> bool {
-    let line = |v: &Value| line_col(&v["range"]).map(|(line, _)| line);
-    str_of(b, "kind") != Some("declaration")
-        && str_of(a, "file_path") == str_of(b, "file_path")
-        && line(a) == line(b)
-        && str_of(a, "enclosing") == str_of(b, "enclosing")
-        && certainty(a) == certainty(b)
+/// `line:col declaration  signature` of the declaration listed first.
+fn declaration_line(subject: &SubjectView) -> String {
+    let (name_range, signature) = match subject {
+        SubjectView::Symbol(view) => (&view.name_range, view.signature.as_deref()),
+        SubjectView::Local(local) => (&local.name_range, None),
+    };
+    let (line, col) = start_of(name_range);
+    format!(
+        "{line}:{col} declaration  {}",
+        source_line(signature.unwrap_or(""))
+    )
 }
 
-/// Items under the line of their file (the item's `path_key`), in order,
-/// until the budget is spent; returns how many were written. As in
-/// `rg --heading`, an item's line is not indented: it starts with its line
-/// number, which sets it apart from the path above it (and saves a token a
-/// line).
-pub(super) fn grouped(
-    items: &[Value],
-    path_key: &str,
-    writer: &mut Writer,
-    line: impl Fn(&Value) -> String,
-) -> usize {
-    items
-        .iter()
-        .take_while(|item| writer.grouped(str_of(item, path_key).unwrap_or("?"), &line(item)))
-        .count()
+/// Whether two reference sites (resolved as surely) share a printed line:
+/// the same source line of the same file, in the same declaration.
+fn on_one_line(a: &SiteView, b: &SiteView) -> bool {
+    a.file_path == b.file_path
+        && a.range.start.line == b.range.start.line
+        && a.enclosing == b.enclosing
+}
+
+/// The word of a reference's kind, as answers spell it.
+fn reference_kind_word(kind: ReferenceKind) -> &'static str {
+    match kind {
+        ReferenceKind::Call => "call",
+        ReferenceKind::Reference => "reference",
+        ReferenceKind::Type => "type",
+        ReferenceKind::Import => "import",
+        ReferenceKind::Extends => "extends",
+        ReferenceKind::Implements => "implements",
+        ReferenceKind::Write => "write",
+    }
 }
 
 /// `line:col kind in Enclosing (guess confidence)  source` for the sites
-/// of one source line ([`on_one_line`]), the enclosing name relative to
-/// `context`: the source once, the columns listed (`36:9,42 type`, or
-/// `90:4 type, 29 call` where their kinds differ).
-fn sites_line(sites: &[Value], context: Option<&str>) -> String {
+/// of one source line ([`on_one_line`]), `guess` their certainty, the
+/// enclosing name relative to `context`: the source once, the columns
+/// listed (`36:9,42 type`, or `90:4 type, 29 call` where their kinds
+/// differ).
+fn sites_line(sites: &[&SiteView], guess: &str, context: Option<&str>) -> String {
     let Some(first) = sites.first() else {
         return String::new();
     };
-    let kind = |site: &Value| str_of(site, "kind").unwrap_or("reference").to_string();
-    let column = |site: &Value| line_col(&site["range"]).map_or(0, |(_, col)| col);
-    let line = line_col(&first["range"]).map_or(0, |(line, _)| line);
+    let kind = |site: &SiteView| reference_kind_word(site.kind);
+    let column = |site: &SiteView| start_of(&site.range).1;
+    let (line, _) = start_of(&first.range);
     let one_kind = sites.iter().all(|site| kind(site) == kind(first));
     let places = if one_kind {
         let columns: Vec<String> = sites.iter().map(|s| column(s).to_string()).collect();
@@ -169,130 +255,132 @@ fn sites_line(sites: &[Value], context: Option<&str>) -> String {
             .collect();
         format!("{line}:{}", columns.join(", "))
     };
-    let enclosing = str_of(first, "enclosing")
+    let enclosing = first
+        .enclosing
+        .as_deref()
         .map(|e| format!(" in {}", relative_to(e, context)))
         .unwrap_or_default();
     format!(
-        "{places}{enclosing}{}  {}",
-        certainty(first),
-        source_line(str_of(first, "line_text").unwrap_or(""))
+        "{places}{enclosing}{guess}  {}",
+        source_line(&first.line_text)
     )
 }
 
 /// `complete`, or what a reference list may lack, counted: guesses are
 /// labelled on their own lines and not repeated here.
-fn references_completeness(completeness: &Value) -> String {
-    if completeness["complete"].as_bool().unwrap_or(false) {
+fn references_completeness(completeness: &Completeness) -> String {
+    if completeness.complete {
         return "complete".into();
     }
     let mut lacks = Vec::new();
-    if let Some(n) = completeness["possibly_missed"].as_u64().filter(|n| *n > 0) {
-        lacks.push(format!("{n} same-named uses unresolved"));
+    if completeness.possibly_missed > 0 {
+        lacks.push(format!(
+            "{} same-named uses unresolved",
+            completeness.possibly_missed
+        ));
     }
-    if let Some(n) = completeness["unparsed_mentions"]
-        .as_u64()
-        .filter(|n| *n > 0)
-    {
-        lacks.push(format!("{n} mentions in code with syntax errors"));
+    if completeness.unparsed_mentions > 0 {
+        lacks.push(format!(
+            "{} mentions in code with syntax errors",
+            completeness.unparsed_mentions
+        ));
     }
-    if completeness["incomplete"].is_object() || completeness["unanalyzed_files"].is_array() {
-        lacks.push("files or imports not analysed".into());
-    }
-    if lacks.is_empty() && completeness["name_only"].as_u64().unwrap_or(0) > 0 {
+    if lacks.is_empty() && completeness.name_only > 0 {
         return "certain ones complete, guesses labelled".into();
     }
     if lacks.is_empty() {
-        return completeness_word(completeness);
+        return completeness_word(completeness.complete, Some(&completeness.note));
     }
     format!("may miss: {}", lacks.join(", "))
 }
 
-/// `complete` or `incomplete: why`.
-fn completeness_word(completeness: &Value) -> String {
-    if completeness["complete"].as_bool().unwrap_or(false) {
+/// `complete` or `incomplete: why` (`note`, when there is one).
+fn completeness_word(complete: bool, note: Option<&str>) -> String {
+    if complete {
         "complete".into()
     } else {
-        format!(
-            "incomplete: {}",
-            str_of(completeness, "note").unwrap_or("some uses may be missing")
-        )
+        format!("incomplete: {}", note.unwrap_or("some uses may be missing"))
     }
 }
 
 /// The same-named sites no resolution reached, which may be uses.
-fn missed_sites(completeness: &Value, context: Option<&str>, writer: &mut Writer) {
-    let Some(missed) = completeness["possibly_missed_sites"].as_array() else {
+fn missed_sites(completeness: &Completeness, context: Option<&str>, writer: &mut Writer) {
+    let Some(missed) = completeness
+        .possibly_missed_sites
+        .as_deref()
+        .filter(|missed| !missed.is_empty())
+    else {
         return;
     };
-    if missed.is_empty() {
-        return;
-    }
     writer.end_group();
     writer.always(&format!(
         "possibly missed ({} same-named, unresolved; first {}):",
-        completeness["possibly_missed"].as_u64().unwrap_or(0),
+        completeness.possibly_missed,
         missed.len()
     ));
-    sites(missed, context, writer);
+    let missed: Vec<Listed> = missed.iter().map(Listed::unresolved).collect();
+    sites(&missed, context, writer);
 }
 
 /// `find_implementations`: the implementing and extending declarations.
-pub fn implementations(value: &Value, request: &Request, writer: &mut Writer) {
-    let items = value["implementations"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let total = value["pagination"]["total"].as_u64();
+pub fn implementations(answer: &ImplementationsAnswer, request: &Request, writer: &mut Writer) {
+    let items = &answer.implementations;
+    let total = answer.pagination.total as u64;
+    let completeness = &answer.completeness;
     writer.always(&format!(
-        "implementations of {}: {}; {}{}",
-        symbol_heading(&value["symbol"], request),
-        total.unwrap_or(items.len() as u64),
-        completeness_word(&value["completeness"]),
-        range_note(request, items.len(), total.unwrap_or(0)),
+        "implementations of {}: {total}; {}{}",
+        view_heading(&answer.symbol, request),
+        completeness_word(completeness.complete, Some(completeness.note)),
+        range_note(request, items.len(), total),
     ));
-    let shown = grouped(&items, "file_path", writer, |item| {
-        let (line, col) = line_col(&item["name_range"]).unwrap_or((0, 0));
-        let depth = match item["depth"].as_u64() {
-            Some(d) if d > 1 => format!(" depth {d}"),
-            _ => String::new(),
-        };
-        format!(
-            "{line}:{col} {} {}{depth}{}  {}",
-            str_of(item, "relation").unwrap_or("IMPLEMENTS"),
-            qualified_name(item),
-            certainty(item),
-            source_line(str_of(item, "signature").unwrap_or(""))
-        )
-    });
-    close_page(writer, request, shown, items.len(), total);
+    let shown = grouped(
+        items,
+        |item| &item.symbol.file_path,
+        writer,
+        |item| {
+            let (line, col) = start_of(&item.symbol.name_range);
+            let depth = if item.depth > 1 {
+                format!(" depth {}", item.depth)
+            } else {
+                String::new()
+            };
+            format!(
+                "{line}:{col} {} {}{depth}{}  {}",
+                item.relation.as_str(),
+                view_qualified_name(&item.symbol),
+                guess_note(item.resolution, item.confidence),
+                source_line(item.symbol.signature.as_deref().unwrap_or(""))
+            )
+        },
+    );
+    close_page(writer, request, shown, items.len(), Some(total));
 }
 
 /// `search_symbols`: declarations by file, `line kind Container.name  signature`.
-pub fn search(value: &Value, request: &Request, writer: &mut Writer) {
-    let items = value["symbols"].as_array().cloned().unwrap_or_default();
-    let total = value["total"].as_u64();
+pub fn search(answer: &SearchAnswer, request: &Request, writer: &mut Writer) {
+    let items = &answer.symbols;
+    let total = answer.total as u64;
     let query = request
         .arguments
         .get("query")
         .map(plain)
         .unwrap_or_default();
     writer.always(&format!(
-        "symbols matching {query:?}: {}{}",
-        total.unwrap_or(items.len() as u64),
-        range_note(request, items.len(), total.unwrap_or(0)),
+        "symbols matching {query:?}: {total}{}",
+        range_note(request, items.len(), total),
     ));
-    let shown = grouped(&items, "filePath", writer, search_line);
-    close_page(writer, request, shown, items.len(), total);
+    let shown = grouped(items, |item| &item.file_path, writer, search_line);
+    close_page(writer, request, shown, items.len(), Some(total));
 }
 
 /// `line kind Container.name  signature`, each part only where the
 /// signature does not already say it: `12 in Action: requestId(id)`.
-fn search_line(item: &Value) -> String {
-    let signature = source_line(str_of(item, "signature").unwrap_or(""));
-    let name = str_of(item, "name").unwrap_or("?");
-    let kind = kind_prefix(&signature, str_of(item, "kind").unwrap_or("symbol"));
-    let container = str_of(item, "containerName").filter(|c| !c.is_empty());
-    let line = item["line"].as_u64().unwrap_or(0);
+fn search_line(item: &SearchHit) -> String {
+    let signature = source_line(item.signature.as_deref().unwrap_or(""));
+    let name = &item.name;
+    let kind = kind_prefix(&signature, item.kind);
+    let container = item.container_name.as_deref().filter(|c| !c.is_empty());
+    let line = item.line;
     match (container, has_word(&signature, name)) {
         (None, true) => format!("{line} {kind}{signature}"),
         (Some(container), true) => format!("{line} {kind}in {container}: {signature}"),
@@ -304,29 +392,118 @@ fn search_line(item: &Value) -> String {
 }
 
 /// `get_diagnostics`: problems by file, `line:col severity code: message`.
-pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
-    let items = value["diagnostics"].as_array().cloned().unwrap_or_default();
-    let summary = &value["summary"];
-    let total = summary["total"].as_u64();
+pub fn diagnostics(answer: &DiagnosticsAnswer, request: &Request, writer: &mut Writer) {
+    let items = &answer.diagnostics;
+    let summary = &answer.summary;
+    let total = summary.total as u64;
     writer.always(&format!(
-        "diagnostics: {} in {} files checked{}",
-        total.unwrap_or(items.len() as u64),
-        summary["files_checked"].as_u64().unwrap_or(0),
-        range_note(request, items.len(), total.unwrap_or(0)),
+        "diagnostics: {total} in {} files checked{}",
+        summary.files_checked,
+        range_note(request, items.len(), total),
     ));
-    let shown = grouped(&items, "file_path", writer, |item| {
-        let (line, col) = line_col(&item["range"]).unwrap_or((0, 0));
-        format!(
-            "{line}:{col} {} {}: {}",
-            str_of(item, "severity").unwrap_or("error"),
-            str_of(item, "code").unwrap_or(""),
-            source_line(str_of(item, "message").unwrap_or(""))
-        )
-    });
-    close_page(writer, request, shown, items.len(), total);
-    let unanalyzed = value["unanalyzed_files"].as_array().map_or(0, Vec::len);
+    let shown = grouped(
+        items,
+        |item| &item.file_path,
+        writer,
+        |item| {
+            let (line, col) = start_of(&item.range);
+            format!(
+                "{line}:{col} {} {}: {}",
+                severity_word(item.severity),
+                item.code,
+                source_line(&item.message)
+            )
+        },
+    );
+    close_page(writer, request, shown, items.len(), Some(total));
+    let unanalyzed = answer.unanalyzed_files.len();
     if unanalyzed > 0 {
         writer.always(&format!("{unanalyzed} files could not be analysed"));
+    }
+}
+
+/// The word of a diagnostic's severity, as answers spell it.
+fn severity_word(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Information => "information",
+        Severity::Hint => "hint",
+    }
+}
+
+/// Which way the calls of a hierarchy's tree go.
+#[derive(Clone, Copy)]
+enum Way {
+    /// The callers.
+    Incoming,
+    /// The callees.
+    Outgoing,
+}
+
+impl Way {
+    /// What the tree lists: `callers` or `callees`.
+    fn arrow(self) -> &'static str {
+        match self {
+            Way::Incoming => "callers",
+            Way::Outgoing => "callees",
+        }
+    }
+
+    /// The caller (callee) of a call in this tree.
+    fn other_end(self, call: &Call) -> Option<&CallEnd> {
+        match self {
+            Way::Incoming => call.from.as_ref(),
+            Way::Outgoing => call.to.as_ref(),
+        }
+    }
+
+    /// The calls one level below a call in this tree.
+    fn deeper(self, call: &Call) -> Option<&[Call]> {
+        match self {
+            Way::Incoming => call.incoming.as_deref(),
+            Way::Outgoing => call.outgoing.as_deref(),
+        }
+    }
+}
+
+/// One direction of a call hierarchy, as its text reads it.
+struct Tree<'a> {
+    way: Way,
+    calls: &'a [Call],
+    /// `complete`, or what the tree lacks.
+    completeness: String,
+    /// Names called that the workspace declares nowhere.
+    external_names: &'a [String],
+    /// Calls that resolved to nothing.
+    unresolved_names: &'a [String],
+}
+
+impl<'a> Tree<'a> {
+    fn callers(calls: &'a [Call], completeness: Option<&'a Completeness>) -> Self {
+        Tree {
+            way: Way::Incoming,
+            calls,
+            completeness: completeness
+                .map_or_else(|| completeness_word(false, None), references_completeness),
+            external_names: &[],
+            unresolved_names: &[],
+        }
+    }
+
+    fn callees(calls: &'a [Call], completeness: Option<&'a OutgoingCompleteness>) -> Self {
+        Tree {
+            way: Way::Outgoing,
+            calls,
+            completeness: completeness
+                .map_or_else(|| completeness_word(false, None), calls_completeness),
+            external_names: completeness
+                .and_then(|c| c.external_names.as_deref())
+                .unwrap_or_default(),
+            unresolved_names: completeness
+                .and_then(|c| c.unresolved_names.as_deref())
+                .unwrap_or_default(),
+        }
     }
 }
 
@@ -335,33 +512,33 @@ pub fn diagnostics(value: &Value, request: &Request, writer: &mut Writer) {
 /// per call: `Container.name (path:line) at line:col, ...`. With one
 /// direction asked, what was asked, the count and completeness are one
 /// header line.
-pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
-    let directions: Vec<(&str, &str, &str)> = [
-        ("incoming", "callers", "from"),
-        ("outgoing", "callees", "to"),
-    ]
-    .into_iter()
-    .filter(|(key, _, _)| value[*key].is_array())
-    .collect();
-    let heading = symbol_heading(&value["item"], request);
-    if directions.len() != 1 {
+pub fn call_hierarchy(answer: &CallHierarchy, request: &Request, writer: &mut Writer) {
+    let callers = answer
+        .incoming
+        .as_deref()
+        .map(|calls| Tree::callers(calls, answer.incoming_completeness.as_ref()));
+    let callees = answer
+        .outgoing
+        .as_deref()
+        .map(|calls| Tree::callees(calls, answer.outgoing_completeness.as_ref()));
+    let trees: Vec<Tree> = callers.into_iter().chain(callees).collect();
+    let heading = view_heading(&answer.item, request);
+    if trees.len() != 1 {
         writer.always(&format!("calls of {heading}"));
     }
-    for (key, arrow, end) in directions.iter().copied() {
-        let calls = value[key].as_array().cloned().unwrap_or_default();
-        let completeness = &value[format!("{key}_completeness")];
-        let completeness_text = if key == "incoming" {
-            references_completeness(completeness)
-        } else {
-            calls_completeness(completeness)
-        };
-        let counted = format!("{}; {completeness_text}", distinct_ends(&calls, end));
-        if directions.len() == 1 {
+    for tree in &trees {
+        let arrow = tree.way.arrow();
+        let counted = format!(
+            "{}; {}",
+            distinct_ends(tree.calls, tree.way),
+            tree.completeness
+        );
+        if trees.len() == 1 {
             writer.always(&format!("{arrow} of {heading}: {counted}"));
         } else {
             writer.always(&format!("{arrow}: {counted}"));
         }
-        let lines = call_lines(&calls, key, end, &value["item"]);
+        let lines = call_lines(tree.calls, tree.way, &answer.item);
         let mut left_out = 0;
         for line in &lines {
             if !writer.line(line) {
@@ -374,14 +551,11 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
                 request.max_tokens
             ));
         }
-        for (key, label) in [
-            ("external_names", "outside the workspace"),
-            ("unresolved_names", "unresolved calls"),
+        for (names, label) in [
+            (tree.external_names, "outside the workspace"),
+            (tree.unresolved_names, "unresolved calls"),
         ] {
-            if let Some(names) = completeness[key].as_array()
-                && !names.is_empty()
-            {
-                let names: Vec<String> = names.iter().map(plain).collect();
+            if !names.is_empty() {
                 writer.always(&format!("{label}: {}", names.join(", ")));
             }
         }
@@ -390,33 +564,30 @@ pub fn call_hierarchy(value: &Value, request: &Request, writer: &mut Writer) {
 
 /// How many declarations are at the other end of `calls` (a caller or
 /// callee with certain and guessed calls is one, though two entries).
-fn distinct_ends(calls: &[Value], end: &str) -> usize {
+fn distinct_ends(calls: &[Call], way: Way) -> usize {
     calls
         .iter()
-        .map(|call| {
-            let other = &call[end];
-            (
-                str_of(other, "file_path").unwrap_or(""),
-                line_col(&other["name_range"]),
-                str_of(other, "name").unwrap_or(""),
-            )
+        .map(|call| match way.other_end(call) {
+            Some(CallEnd::Symbol(view)) => (
+                view.file_path.as_str(),
+                Some(start_of(&view.name_range)),
+                view.name.as_str(),
+            ),
+            Some(CallEnd::File { file_path, .. }) => (file_path.as_str(), None, ""),
+            None => ("", None, ""),
         })
-        .collect::<std::collections::HashSet<_>>()
+        .collect::<HashSet<_>>()
         .len()
 }
 
 /// `complete`, or what a list of calls lacks: calls that resolved to
 /// nothing are named on the closing line, not described here.
-fn calls_completeness(completeness: &Value) -> String {
-    let unresolved = completeness["unresolved_names"]
-        .as_array()
-        .map_or(0, Vec::len);
-    let other_gaps =
-        completeness["incomplete"].is_object() || completeness["unanalyzed_files"].is_array();
-    if unresolved > 0 && !other_gaps && completeness["complete"].as_bool() == Some(false) {
+fn calls_completeness(completeness: &OutgoingCompleteness) -> String {
+    let unresolved = completeness.unresolved_names.as_ref().map_or(0, Vec::len);
+    if unresolved > 0 && !completeness.complete {
         format!("incomplete: {unresolved} unresolved (last line)")
     } else {
-        completeness_word(completeness)
+        completeness_word(completeness.complete, completeness.note)
     }
 }
 
@@ -424,15 +595,15 @@ fn calls_completeness(completeness: &Value) -> String {
 /// share their last name segment, certainty and call sites (overloads of
 /// one function, or the candidates of one uncertain call) joined on the
 /// first one's line.
-fn call_lines(calls: &[Value], key: &str, end: &str, item: &Value) -> Vec<String> {
+fn call_lines(calls: &[Call], way: Way, item: &SymbolView) -> Vec<String> {
     // (level, parent entry, parts, whether it has children), in tree order.
     let mut flat: Vec<(usize, usize, CallParts, bool)> = Vec::new();
-    let mut stack: Vec<(&Value, usize, usize)> =
+    let mut stack: Vec<(&Call, usize, usize)> =
         calls.iter().rev().map(|c| (c, 1, usize::MAX)).collect();
     while let Some((call, level, parent)) = stack.pop() {
-        let deeper = call[key].as_array().filter(|d| !d.is_empty());
+        let deeper = way.deeper(call).filter(|d| !d.is_empty());
         let index = flat.len();
-        flat.push((level, parent, call_parts(call, end, item), deeper.is_some()));
+        flat.push((level, parent, call_parts(call, way, item), deeper.is_some()));
         if let Some(deeper) = deeper {
             stack.extend(deeper.iter().rev().map(|c| (c, level + 1, index)));
         }
@@ -440,8 +611,7 @@ fn call_lines(calls: &[Value], key: &str, end: &str, item: &Value) -> Vec<String
     // Groups in tree order: a leaf joins the group of the first earlier
     // leaf of its parent with its key; a call with children is alone.
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: std::collections::HashMap<(usize, &str, &str, bool), usize> =
-        std::collections::HashMap::new();
+    let mut group_of: HashMap<(usize, &str, &str, bool), usize> = HashMap::new();
     for (index, (_, parent, parts, has_children)) in flat.iter().enumerate() {
         let key = (
             *parent,
@@ -548,69 +718,74 @@ impl CallParts {
     }
 }
 
+/// The file whose top-level code the end of a call is, if it is one.
+fn top_level_of(end: &CallEnd) -> Option<&str> {
+    match end {
+        CallEnd::File { file_path, .. } => Some(file_path),
+        CallEnd::Symbol(view) if view.kind == "file" => Some(&view.file_path),
+        CallEnd::Symbol(_) => None,
+    }
+}
+
+/// The file of the end of a call.
+fn end_path(end: &CallEnd) -> &str {
+    match end {
+        CallEnd::Symbol(view) => &view.file_path,
+        CallEnd::File { file_path, .. } => file_path,
+    }
+}
+
 /// The parts of one call; paths only where they differ from the file of
 /// the declaration asked about (or, for a site, of the other end), names
 /// relative to that declaration's container.
-fn call_parts(call: &Value, end: &str, item: &Value) -> CallParts {
-    let other = &call[end];
-    let home = str_of(item, "file_path");
-    let (name, path, line) = if str_of(other, "kind") == Some("file") {
-        (
-            format!("top level of {}", str_of(other, "file_path").unwrap_or("?")),
-            None,
-            0,
-        )
-    } else {
-        let line = line_col(&other["name_range"]).map_or(0, |(line, _)| line);
-        let path = str_of(other, "file_path").unwrap_or("?");
-        let path = (Some(path) != home).then(|| path.to_string());
-        let name = qualified_name(other);
-        (
-            relative_to(&name, display_container(item)).to_string(),
-            path,
-            line,
-        )
+fn call_parts(call: &Call, way: Way, item: &SymbolView) -> CallParts {
+    let other = way.other_end(call);
+    let other_path = other.map(end_path);
+    let home = item.file_path.as_str();
+    let top_level = other.and_then(top_level_of);
+    let (name, path, line) = match (top_level, other) {
+        (Some(file), _) => (format!("top level of {file}"), None, 0),
+        (None, Some(CallEnd::Symbol(view))) => (
+            relative_to(&view_qualified_name(view), view_container(item)).to_string(),
+            (view.file_path != home).then(|| view.file_path.clone()),
+            u64::from(start_of(&view.name_range).0),
+        ),
+        (None, _) => ("?".to_string(), (home != "?").then(|| "?".to_string()), 0),
     };
     let (prefix, last) = match name.rsplit_once('.') {
-        Some((prefix, last)) if !last.is_empty() && str_of(other, "kind") != Some("file") => {
+        Some((prefix, last)) if !last.is_empty() && top_level.is_none() => {
             (prefix.to_string(), last.to_string())
         }
         _ => (String::new(), name),
     };
-    let mut ordered: Vec<&Value> = call["call_sites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .collect();
-    ordered.sort_by_key(|site| {
-        (
-            str_of(site, "file_path").map(str::to_string),
-            line_col(&site["range"]),
-        )
+    let mut ordered: Vec<&CallSite> = call.call_sites.iter().collect();
+    ordered.sort_by(|a, b| {
+        (a.file_path.as_str(), a.range.start).cmp(&(b.file_path.as_str(), b.range.start))
     });
     let sites: Vec<String> = ordered
         .iter()
         .take(5)
-        .filter_map(|site| {
-            let (line, col) = line_col(&site["range"])?;
-            Some(match str_of(site, "file_path") {
-                Some(path) if Some(path) != home && Some(path) != str_of(other, "file_path") => {
-                    format!("{path}:{line}:{col}")
-                }
-                _ => format!("{line}:{col}"),
-            })
+        .map(|site| {
+            let (line, col) = start_of(&site.range);
+            let path = site.file_path.as_str();
+            if path != home && Some(path) != other_path {
+                format!("{path}:{line}:{col}")
+            } else {
+                format!("{line}:{col}")
+            }
         })
         .collect();
     let more = match ordered.len().saturating_sub(5) {
         0 => String::new(),
         n => format!(" +{n}"),
     };
+    let certain = guess_note(call.resolution, call.confidence).is_empty();
     CallParts {
         prefix,
         last,
         path,
         line,
-        guess: (!is_certain(call)).then(|| call["confidence"].as_f64().unwrap_or(0.0)),
+        guess: (!certain).then_some(call.confidence),
         sites: format!(" at {}{more}", sites.join(", ")),
     }
 }
@@ -630,29 +805,181 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::*;
+    use crate::page::Pagination;
     use crate::text::MIN_MAX_TOKENS;
+    use lingo_analysis::{
+        CallDirection, DeclarationItem, Range, RangePoint, ReferenceSite, SymbolView,
+    };
+    use lingo_resolve::Resolution;
 
-    fn site(path: &str, line: u64, resolution: &str, confidence: f64) -> Value {
-        json!({
-            "file_path": path, "kind": "call", "enclosing": "run", "line_text": "  parse(input)  ",
-            "range": { "start": { "line": line, "character": 4 }, "end": { "line": line, "character": 9 } },
-            "resolution": resolution, "confidence": confidence,
+    /// A range starting at zero-based `line` and `character`.
+    fn at(line: u32, character: u32) -> Range {
+        let start = RangePoint { line, character };
+        Range { start, end: start }
+    }
+
+    /// A declaration of `kind` named `name` in `container`, its name at
+    /// `line` and `character` of `path`.
+    fn declared(
+        kind: &'static str,
+        name: &str,
+        container: Option<&str>,
+        path: &str,
+        (line, character): (u32, u32),
+    ) -> SymbolView {
+        SymbolView {
+            name: name.to_string(),
+            kind,
+            language_kind: kind.to_string(),
+            file_path: path.to_string(),
+            range: at(line, 0),
+            name_range: at(line, character),
+            container: container.map(str::to_string),
+            namespace: None,
+            signature: None,
+            language: None,
+        }
+    }
+
+    fn site(path: &str, line: u32, resolution: Resolution, confidence: f64) -> ReferenceItem {
+        ReferenceItem::Site(ReferenceSite {
+            site: SiteView {
+                file_path: path.to_string(),
+                range: Range {
+                    start: RangePoint { line, character: 4 },
+                    end: RangePoint { line, character: 9 },
+                },
+                kind: ReferenceKind::Call,
+                enclosing: Some("run".to_string()),
+                line_text: "  parse(input)  ".to_string(),
+            },
+            resolution,
+            confidence,
         })
     }
 
-    fn render(value: &Value, arguments: &Map<String, Value>, max_tokens: usize) -> String {
+    /// The completeness of a reference list with no possibly missed sites.
+    fn counted(resolved: usize, name_only: usize, complete: bool) -> Completeness {
+        Completeness {
+            resolved,
+            name_only,
+            possibly_missed: 0,
+            ambiguous: None,
+            possibly_missed_sites: None,
+            unparsed_mentions: 0,
+            complete,
+            note: String::new(),
+            incomplete: None,
+        }
+    }
+
+    /// A page of `returned` items of `total`.
+    fn page(total: usize, returned: usize) -> Pagination {
+        Pagination {
+            total,
+            offset: 0,
+            limit: returned,
+            returned,
+            omitted: total - returned,
+            has_more: returned < total,
+            next_offset: None,
+            truncated_by_bytes: false,
+        }
+    }
+
+    /// `parse`'s references.
+    fn parse_references(
+        references: Vec<ReferenceItem>,
+        total: usize,
+        completeness: Completeness,
+    ) -> ReferencesAnswer {
+        let returned = references.len();
+        ReferencesAnswer {
+            symbol: SubjectView::Symbol(declared("function", "parse", None, "src/lib.rs", (0, 7))),
+            references,
+            pagination: page(total, returned),
+            completeness,
+            generation: 0,
+        }
+    }
+
+    fn render(
+        answer: &ReferencesAnswer,
+        arguments: &Map<String, Value>,
+        max_tokens: usize,
+    ) -> String {
         let request = Request {
             tool: "find_references",
             arguments,
             max_tokens,
         };
         let mut writer = Writer::new(max_tokens);
-        references(value, &request, &mut writer);
+        references(answer, &request, &mut writer);
         writer.finish()
     }
 
+    /// A call from (or to) `end`, made at `sites`.
+    fn call_with(
+        end: SymbolView,
+        resolution: Resolution,
+        confidence: f64,
+        sites: &[(&str, u32, u32)],
+    ) -> Call {
+        Call {
+            resolution,
+            confidence,
+            call_sites: sites
+                .iter()
+                .map(|&(path, line, character)| CallSite {
+                    file_path: path.to_string(),
+                    range: at(line, character),
+                })
+                .collect(),
+            from: None,
+            to: Some(CallEnd::Symbol(end)),
+            incoming: None,
+            outgoing: None,
+        }
+    }
+
+    /// The callees of `item`.
+    fn callees(
+        item: SymbolView,
+        outgoing: Vec<Call>,
+        completeness: OutgoingCompleteness,
+    ) -> CallHierarchy {
+        CallHierarchy {
+            item,
+            direction: CallDirection::Outgoing,
+            depth: 1,
+            generation: 0,
+            incoming: None,
+            incoming_completeness: None,
+            outgoing: Some(outgoing),
+            outgoing_completeness: Some(completeness),
+            omitted_calls: "none",
+        }
+    }
+
+    /// The completeness of a list of callees.
+    fn callees_completeness(
+        complete: bool,
+        unresolved_names: &[&str],
+        external_names: &[&str],
+    ) -> OutgoingCompleteness {
+        let names = |names: &[&str]| Some(names.iter().map(|n| n.to_string()).collect());
+        OutgoingCompleteness {
+            unresolved_calls: None,
+            unresolved_names: names(unresolved_names),
+            external_names: names(external_names),
+            complete,
+            note: None,
+            incomplete: None,
+        }
+    }
+
     /// The text of a call hierarchy answer asked with no other argument.
-    fn hierarchy_text(value: &Value) -> String {
+    fn hierarchy_text(answer: &CallHierarchy) -> String {
         let arguments = Map::new();
         let request = Request {
             tool: "get_call_hierarchy",
@@ -660,22 +987,23 @@ mod tests {
             max_tokens: 2000,
         };
         let mut writer = Writer::new(2000);
-        call_hierarchy(value, &request, &mut writer);
+        call_hierarchy(answer, &request, &mut writer);
         writer.finish()
     }
 
     #[test]
     fn references_group_by_file_and_label_only_guesses() {
-        let value = json!({
-            "symbol": { "kind": "function", "name": "parse", "container": null, "file_path": "src/lib.rs",
-                        "name_range": { "start": { "line": 0, "character": 7 } } },
-            "references": [site("src/a.rs", 2, "import", 1.0), site("src/a.rs", 5, "import", 1.0),
-                           site("src/b.rs", 0, "name_only", 0.5)],
-            "pagination": { "total": 3 },
-            "completeness": { "resolved": 2, "name_only": 1, "complete": false, "possibly_missed": 0 },
-        });
+        let answer = parse_references(
+            vec![
+                site("src/a.rs", 2, Resolution::Import, 1.0),
+                site("src/a.rs", 5, Resolution::Import, 1.0),
+                site("src/b.rs", 0, Resolution::NameOnly, 0.5),
+            ],
+            3,
+            counted(2, 1, false),
+        );
         assert_eq!(
-            render(&value, &Map::new(), 2000),
+            render(&answer, &Map::new(), 2000),
             "references of function parse (src/lib.rs:1): 2 certain + 1 guessed; certain ones complete, guesses labelled\n\
              src/a.rs\n3:5 call in run  parse(input)\n6:5 call in run  parse(input)\n\
              src/b.rs\n1:5 call in run (guess 0.5)  parse(input)\n"
@@ -684,17 +1012,17 @@ mod tests {
 
     #[test]
     fn references_say_the_listed_declaration_is_not_counted() {
-        let mut declaration = site("src/lib.rs", 0, "declaration", 1.0);
-        declaration["kind"] = json!("declaration");
-        declaration["name_range"] = json!({ "start": { "line": 0, "character": 7 } });
-        let value = json!({
-            "symbol": { "kind": "function", "name": "parse", "container": null, "file_path": "src/lib.rs",
-                        "name_range": { "start": { "line": 0, "character": 7 } } },
-            "references": [declaration, site("src/a.rs", 2, "import", 1.0)],
-            "pagination": { "total": 2 },
-            "completeness": { "resolved": 1, "name_only": 0, "complete": true, "possibly_missed": 0 },
+        let declaration = ReferenceItem::Declaration(DeclarationItem {
+            view: SubjectView::Symbol(declared("declaration", "parse", None, "src/lib.rs", (0, 7))),
+            resolution: Resolution::Declaration,
+            confidence: 1.0,
         });
-        let text = render(&value, &Map::new(), 2000);
+        let answer = parse_references(
+            vec![declaration, site("src/a.rs", 2, Resolution::Import, 1.0)],
+            2,
+            counted(1, 0, true),
+        );
+        let text = render(&answer, &Map::new(), 2000);
         let first = text.lines().next().unwrap_or_default();
         assert!(
             first.contains(": 1 certain, declaration listed first;"),
@@ -705,31 +1033,27 @@ mod tests {
 
     #[test]
     fn overloads_called_at_one_site_read_as_one_callee() {
-        let callee = |line: u64| {
-            json!({
-                "resolution": "import", "confidence": 1.0,
-                "to": { "name": "timer", "container": null, "file_path": "src/timer.ts",
-                        "name_range": { "start": { "line": line, "character": 0 } } },
-                "call_sites": [{ "file_path": "src/interval.ts",
-                                 "range": { "start": { "line": 55, "character": 9 } } }],
-            })
+        let callee = |line: u32| {
+            call_with(
+                declared("function", "timer", None, "src/timer.ts", (line, 0)),
+                Resolution::Import,
+                1.0,
+                &[("src/interval.ts", 55, 9)],
+            )
         };
-        let local = json!({
-            "resolution": "scope", "confidence": 1.0,
-            "to": { "name": "check", "container": null, "file_path": "src/interval.ts",
-                    "name_range": { "start": { "line": 2, "character": 0 } } },
-            "call_sites": [{ "file_path": "src/interval.ts",
-                             "range": { "start": { "line": 51, "character": 2 } } }],
-        });
-        let value = json!({
-            "item": { "kind": "function", "name": "interval", "container": null,
-                      "file_path": "src/interval.ts",
-                      "name_range": { "start": { "line": 49, "character": 16 } } },
-            "outgoing": [local, callee(83), callee(125)],
-            "outgoing_completeness": { "complete": true },
-        });
+        let local = call_with(
+            declared("function", "check", None, "src/interval.ts", (2, 0)),
+            Resolution::Scope,
+            1.0,
+            &[("src/interval.ts", 51, 2)],
+        );
+        let answer = callees(
+            declared("function", "interval", None, "src/interval.ts", (49, 16)),
+            vec![local, callee(83), callee(125)],
+            callees_completeness(true, &[], &[]),
+        );
         assert_eq!(
-            hierarchy_text(&value),
+            hierarchy_text(&answer),
             "callees of function interval (src/interval.ts:50): 3; complete\n\
              check (:3) at 52:3\n\
              timer (src/timer.ts:84, :126) at 56:10\n"
@@ -741,26 +1065,25 @@ mod tests {
     /// neighbours is written once.
     #[test]
     fn the_candidates_of_one_guessed_call_read_as_one_line() {
-        let candidate = |container: &str, path: &str, line: u64, confidence: f64| {
-            json!({
-                "resolution": "name_only", "confidence": confidence,
-                "to": { "name": "subscribe", "container": container, "file_path": path,
-                        "name_range": { "start": { "line": line, "character": 2 } } },
-                "call_sites": [{ "file_path": "src/op.ts",
-                                 "range": { "start": { "line": 47, "character": 11 } } }],
-            })
+        let candidate = |container: &str, path: &str, line: u32, confidence: f64| {
+            call_with(
+                declared("method", "subscribe", Some(container), path, (line, 2)),
+                Resolution::NameOnly,
+                confidence,
+                &[("src/op.ts", 47, 11)],
+            )
         };
-        let value = json!({
-            "item": { "kind": "function", "name": "op", "container": null,
-                      "file_path": "src/op.ts",
-                      "name_range": { "start": { "line": 40, "character": 16 } } },
-            "outgoing": [candidate("Observable", "src/Observable.ts", 66, 0.1),
-                         candidate("Observable", "src/Observable.ts", 68, 0.1),
-                         candidate("TapObserver", "src/tap.ts", 56, 0.08)],
-            "outgoing_completeness": { "complete": true },
-        });
+        let answer = callees(
+            declared("function", "op", None, "src/op.ts", (40, 16)),
+            vec![
+                candidate("Observable", "src/Observable.ts", 66, 0.1),
+                candidate("Observable", "src/Observable.ts", 68, 0.1),
+                candidate("TapObserver", "src/tap.ts", 56, 0.08),
+            ],
+            callees_completeness(true, &[], &[]),
+        );
         assert_eq!(
-            hierarchy_text(&value),
+            hierarchy_text(&answer),
             "callees of function op (src/op.ts:41): 3; complete\n\
              subscribe (Observable src/Observable.ts:67, :69, TapObserver src/tap.ts:57) (guess 0.08-0.1) at 48:12\n"
         );
@@ -770,24 +1093,24 @@ mod tests {
     /// in the count, and two lines.
     #[test]
     fn a_callee_certain_and_guessed_counts_once() {
-        let call = |resolution: &str, confidence: f64, line: u64| {
-            json!({
-                "resolution": resolution, "confidence": confidence,
-                "to": { "name": "parse", "container": "Parser", "file_path": "src/parser.ts",
-                        "name_range": { "start": { "line": 7, "character": 2 } } },
-                "call_sites": [{ "file_path": "src/run.ts",
-                                 "range": { "start": { "line": line, "character": 11 } } }],
-            })
+        let call = |resolution: Resolution, confidence: f64, line: u32| {
+            call_with(
+                declared("method", "parse", Some("Parser"), "src/parser.ts", (7, 2)),
+                resolution,
+                confidence,
+                &[("src/run.ts", line, 11)],
+            )
         };
-        let value = json!({
-            "item": { "kind": "function", "name": "typed", "container": null,
-                      "file_path": "src/run.ts",
-                      "name_range": { "start": { "line": 2, "character": 16 } } },
-            "outgoing": [call("qualified", 1.0, 3), call("name_only", 0.5, 4)],
-            "outgoing_completeness": { "complete": true },
-        });
+        let answer = callees(
+            declared("function", "typed", None, "src/run.ts", (2, 16)),
+            vec![
+                call(Resolution::Qualified, 1.0, 3),
+                call(Resolution::NameOnly, 0.5, 4),
+            ],
+            callees_completeness(true, &[], &[]),
+        );
         assert_eq!(
-            hierarchy_text(&value),
+            hierarchy_text(&answer),
             "callees of function typed (src/run.ts:3): 1; complete\n\
              Parser.parse (src/parser.ts:8) at 4:12\n\
              Parser.parse (src/parser.ts:8) (guess 0.5) at 5:12\n"
@@ -798,25 +1121,21 @@ mod tests {
     /// leaves the list complete; the unresolved ones close it.
     #[test]
     fn external_calls_are_named_apart_from_unresolved_ones() {
-        let render_with = |completeness: Value| {
-            let value = json!({
-                "item": { "kind": "function", "name": "op", "container": null,
-                          "file_path": "src/op.rs",
-                          "name_range": { "start": { "line": 0, "character": 3 } } },
-                "outgoing": [],
-                "outgoing_completeness": completeness,
-            });
-            hierarchy_text(&value)
+        let render_with = |completeness: OutgoingCompleteness| {
+            let answer = callees(
+                declared("function", "op", None, "src/op.rs", (0, 3)),
+                Vec::new(),
+                completeness,
+            );
+            hierarchy_text(&answer)
         };
         assert_eq!(
-            render_with(json!({ "complete": true, "unresolved_names": [],
-                                "external_names": ["clone", "to_string"] })),
+            render_with(callees_completeness(true, &[], &["clone", "to_string"])),
             "callees of function op (src/op.rs:1): 0; complete\n\
              outside the workspace: clone, to_string\n"
         );
         assert_eq!(
-            render_with(json!({ "complete": false, "unresolved_names": ["next"],
-                                "external_names": ["clone"] })),
+            render_with(callees_completeness(false, &["next"], &["clone"])),
             "callees of function op (src/op.rs:1): 0; incomplete: 1 unresolved (last line)\n\
              outside the workspace: clone\n\
              unresolved calls: next\n"
@@ -825,17 +1144,12 @@ mod tests {
 
     #[test]
     fn a_list_cut_by_the_budget_names_the_next_page() {
-        let sites: Vec<Value> = (0..300)
-            .map(|i| site("src/a.rs", i, "import", 1.0))
+        let sites: Vec<ReferenceItem> = (0..300)
+            .map(|i| site("src/a.rs", i, Resolution::Import, 1.0))
             .collect();
-        let value = json!({
-            "symbol": { "kind": "function", "name": "parse", "file_path": "src/lib.rs" },
-            "references": sites,
-            "pagination": { "total": 1000 },
-            "completeness": { "resolved": 1000, "complete": true },
-        });
+        let answer = parse_references(sites, 1000, counted(1000, 0, true));
         let arguments = json!({ "symbol": "parse", "offset": 100 });
-        let text = render(&value, arguments.as_object().unwrap(), MIN_MAX_TOKENS);
+        let text = render(&answer, arguments.as_object().unwrap(), MIN_MAX_TOKENS);
         let shown = text
             .lines()
             .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))

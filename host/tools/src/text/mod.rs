@@ -22,7 +22,7 @@ pub use health_text::{
     churn, comprehensive, deep_context, defects, duplicates, module_dependencies, names,
 };
 pub use lists::{call_hierarchy, diagnostics, implementations, references, search};
-pub use refactor::{moved, plan_or_applied, rolled_back};
+pub use refactor::{applied, moved, plan_or_applied, rolled_back};
 pub use symbols::{definition, node_at, node_source, outline, symbol_info, type_definition};
 pub use system::{graph, health};
 
@@ -76,23 +76,8 @@ impl Request<'_> {
     }
 }
 
-/// Renders one tool's structured answer as text.
-pub type Renderer = fn(&Value, &Request, &mut Writer);
-
-/// How a tool's answer `R` is written as text: from the typed answer, or
-/// (for the renderers not yet moved to it) from its JSON.
-pub enum Text<R> {
-    Typed(fn(&R, &Request, &mut Writer)),
-    Json(Renderer),
-}
-
-impl<R> Clone for Text<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R> Copy for Text<R> {}
+/// Writes a tool's typed answer `R` as text.
+pub type Text<R> = fn(&R, &Request, &mut Writer);
 
 /// `format` and `max_tokens` of a call (checked by [`SharedArgs::from_call`]).
 pub fn options(shared: &SharedArgs) -> (Format, usize) {
@@ -171,41 +156,6 @@ pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)
 }
 
-/// The 1-based `line:col` of a `{start: {line, character}}` range.
-pub(crate) fn line_col(range: &Value) -> Option<(u64, u64)> {
-    let start = &range["start"];
-    Some((
-        start["line"].as_u64()? + 1,
-        start["character"].as_u64()? + 1,
-    ))
-}
-
-/// `Container.name` of a symbol view (`container` may be null), without
-/// the namespaces and modules leading the container (its `namespace`):
-/// `MessageReader.MarshalUInt`, not `DBus.Protocol.MessageReader.MarshalUInt`;
-/// the path beside it says where it is.
-pub(crate) fn qualified_name(symbol: &Value) -> String {
-    let name = str_of(symbol, "name").unwrap_or("?");
-    match display_container(symbol) {
-        Some(container) => format!("{container}.{name}"),
-        None => name.to_string(),
-    }
-}
-
-/// The part of a symbol view's `container` after its `namespace`, if any.
-pub(crate) fn display_container(symbol: &Value) -> Option<&str> {
-    let container = str_of(symbol, "container").filter(|c| !c.is_empty())?;
-    let rest = match str_of(symbol, "namespace").filter(|n| !n.is_empty()) {
-        Some(namespace) => match container.strip_prefix(namespace) {
-            Some("") => return None,
-            Some(rest) => rest.strip_prefix('.').unwrap_or(container),
-            None => container,
-        },
-        None => container,
-    };
-    Some(rest)
-}
-
 /// `name` without the leading segments it shares with `context` (the
 /// container of what was asked about): `DBus.Address.Parse` asked from
 /// `DBus` reads `Address.Parse`. The last segment always stays.
@@ -221,40 +171,6 @@ pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
         }
     }
     rest
-}
-
-/// `kind Container.name` of a symbol view.
-pub(crate) fn symbol_title(symbol: &Value) -> String {
-    format!(
-        "{} {}",
-        str_of(symbol, "kind").unwrap_or("symbol"),
-        qualified_name(symbol)
-    )
-}
-
-/// `kind Container.name (path:line)` for a symbol view; the path is left
-/// out (`(:line)`) when it is the file the request named, and the place
-/// altogether when the request named that very line.
-pub(crate) fn symbol_heading(symbol: &Value, request: &Request) -> String {
-    let what = symbol_title(symbol);
-    let range = if symbol["name_range"].is_object() {
-        &symbol["name_range"]
-    } else {
-        &symbol["range"]
-    };
-    let Some((line, _)) = line_col(range) else {
-        return format!("{what} ({})", str_of(symbol, "file_path").unwrap_or("?"));
-    };
-    let path = str_of(symbol, "file_path").unwrap_or("?");
-    if !request.names_file(path) {
-        return format!("{what} ({path}:{line})");
-    }
-    let asked_line = request.arguments.get("line").and_then(Value::as_u64);
-    if asked_line == Some(line - 1) {
-        what
-    } else {
-        format!("{what} (:{line})")
-    }
 }
 
 /// Whether `word` stands in `text` as a whole word (not inside a longer
@@ -293,11 +209,81 @@ pub(crate) fn kind_prefix(signature: &str, kind: &str) -> String {
     }
 }
 
-/// ` (guess 0.4)` for an uncertain resolution, nothing for a certain one.
-pub(crate) fn certainty(item: &Value) -> String {
-    let resolution = str_of(item, "resolution").unwrap_or("");
-    let confidence = item["confidence"].as_f64().unwrap_or(1.0);
-    if resolution == "name_only" || confidence < 1.0 {
+/// The 1-based `(line, col)` of a range's start.
+pub(crate) fn start_of(range: &lingo_analysis::Range) -> (u32, u32) {
+    (range.start.line + 1, range.start.character + 1)
+}
+
+/// The part of a declaration's `container` after its `namespace`, if any:
+/// `MessageReader`, not `DBus.Protocol.MessageReader`; the path beside it
+/// says where it is.
+pub(crate) fn container_shown<'c>(
+    container: Option<&'c str>,
+    namespace: Option<&str>,
+) -> Option<&'c str> {
+    let container = container.filter(|c| !c.is_empty())?;
+    let rest = match namespace.filter(|n| !n.is_empty()) {
+        Some(namespace) => match container.strip_prefix(namespace) {
+            Some("") => return None,
+            Some(rest) => rest.strip_prefix('.').unwrap_or(container),
+            None => container,
+        },
+        None => container,
+    };
+    Some(rest)
+}
+
+/// [`container_shown`] of a declaration view.
+pub(crate) fn view_container(view: &lingo_analysis::SymbolView) -> Option<&str> {
+    container_shown(view.container.as_deref(), view.namespace.as_deref())
+}
+
+/// `Container.name` of a declaration view, its container as
+/// [`container_shown`] writes it.
+pub(crate) fn view_qualified_name(view: &lingo_analysis::SymbolView) -> String {
+    match view_container(view) {
+        Some(container) => format!("{container}.{}", view.name),
+        None => view.name.clone(),
+    }
+}
+
+/// `kind Container.name` of a declaration view.
+pub(crate) fn view_title(view: &lingo_analysis::SymbolView) -> String {
+    format!("{} {}", view.kind, view_qualified_name(view))
+}
+
+/// `kind Container.name (path:line)` of a declaration view, the place
+/// written by [`heading_at`].
+pub(crate) fn view_heading(view: &lingo_analysis::SymbolView, request: &Request) -> String {
+    heading_at(view_title(view), &view.file_path, &view.name_range, request)
+}
+
+/// `what (path:line)`, `what` being declared in `path` with its name at
+/// `name_range`: the path left out (`(:line)`) when it is the file the
+/// request named, and the place altogether when the request named that
+/// very line.
+pub(crate) fn heading_at(
+    what: String,
+    path: &str,
+    name_range: &lingo_analysis::Range,
+    request: &Request,
+) -> String {
+    let (line, _) = start_of(name_range);
+    if !request.names_file(path) {
+        return format!("{what} ({path}:{line})");
+    }
+    let asked_line = request.arguments.get("line").and_then(Value::as_u64);
+    if asked_line == Some(u64::from(line) - 1) {
+        what
+    } else {
+        format!("{what} (:{line})")
+    }
+}
+
+/// ` (guess 0.4)` for an uncertain resolution (by name only, or with a
+/// confidence below 1), nothing for a certain one.
+pub(crate) fn guess_note(resolution: lingo_resolve::Resolution, confidence: f64) -> String {
+    if resolution == lingo_resolve::Resolution::NameOnly || confidence < 1.0 {
         let rounded = format!("{confidence:.2}");
         format!(
             " (guess {})",
@@ -308,9 +294,25 @@ pub(crate) fn certainty(item: &Value) -> String {
     }
 }
 
-/// Whether an item's resolution is certain.
-pub fn is_certain(item: &Value) -> bool {
-    certainty(item).is_empty()
+/// `Container.name` of a declaration, or the name of a local.
+pub(crate) fn subject_qualified_name(subject: &lingo_analysis::SubjectView) -> String {
+    match subject {
+        lingo_analysis::SubjectView::Symbol(view) => view_qualified_name(view),
+        lingo_analysis::SubjectView::Local(local) => local.name.clone(),
+    }
+}
+
+/// `kind Container.name (path:line)` of a declaration or local.
+pub(crate) fn subject_heading(subject: &lingo_analysis::SubjectView, request: &Request) -> String {
+    match subject {
+        lingo_analysis::SubjectView::Symbol(view) => view_heading(view, request),
+        lingo_analysis::SubjectView::Local(local) => heading_at(
+            format!("{} {}", local.kind, local.name),
+            &local.file_path,
+            &local.name_range,
+            request,
+        ),
+    }
 }
 
 /// One line of source as a list shows it: trimmed, at most 160 characters.
@@ -353,7 +355,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::ToolRegistry;
     use crate::error::ToolError;
 
     fn options_of(arguments: Value) -> Result<(Format, usize), ToolError> {
@@ -427,33 +428,5 @@ mod tests {
         // Malformed names stay non-empty.
         assert_eq!(relative_to("a..b", Some("a.")), "b");
         assert_eq!(relative_to("a.", Some("a")), "a.");
-    }
-
-    #[test]
-    fn an_answer_missing_every_field_still_renders() {
-        let tools = ToolRegistry::new();
-        for tool in tools.tools() {
-            // A typed answer has every field.
-            let Some(render) = tool.json_text else {
-                continue;
-            };
-            for value in [
-                json!({}),
-                json!(null),
-                json!({ "references": [1, "x", null] }),
-            ] {
-                // A budget below the minimum reads as the minimum.
-                let answer = crate::Answer {
-                    value,
-                    text: Box::new(render),
-                };
-                let text = tool.render(&json!({ "max_tokens": 0 }), &answer);
-                assert!(
-                    text.len() <= MIN_MAX_TOKENS * BYTES_PER_TOKEN,
-                    "{}: {text}",
-                    tool.name
-                );
-            }
-        }
     }
 }

@@ -1,80 +1,64 @@
 //! Plans, applies and rollbacks as text: what changes where, in one line
 //! per file; the warnings; how to apply or undo.
 
-use serde_json::Value;
+use lingo_refactor::plan::{DocumentChange, FileOperation, Metadata};
+use lingo_refactor::{Applied, Plan, Receipt, RolledBack, Warning};
 
-use super::{Request, Writer, str_of};
+use super::{Request, Writer};
+use crate::moves::{PendingChange, RoslynAnswer, SourceLocation};
+use crate::refactor::PlanOrApplied;
 
 /// A plan (edits per file as `line:col` lists), or an applied change with
 /// its receipt.
-pub fn plan_or_applied(value: &Value, _request: &Request, writer: &mut Writer) {
-    if value["success"] == Value::Bool(true) {
-        applied(value, writer);
-    } else {
-        plan(value, writer);
+pub fn plan_or_applied(answer: &PlanOrApplied, request: &Request, writer: &mut Writer) {
+    match answer {
+        PlanOrApplied::Planned(planned) => plan(&planned.plan, writer),
+        PlanOrApplied::Applied(done) => applied(done, request, writer),
     }
 }
 
 /// `rename.symbol `a` -> `b``, from a plan's metadata.
-fn what(plan: &Value) -> String {
-    let metadata = &plan["metadata"];
-    let kind = str_of(metadata, "kind").unwrap_or("change");
-    match (
-        str_of(&metadata["rename"], "from"),
-        str_of(&metadata["rename"], "to"),
-    ) {
-        (Some(from), Some(to)) => format!("{kind} `{from}` -> `{to}`"),
-        _ => kind.to_string(),
+fn what(metadata: &Metadata) -> String {
+    match &metadata.rename {
+        Some(names) => format!("{} `{}` -> `{}`", metadata.kind, names.from, names.to),
+        None => metadata.kind.clone(),
     }
 }
 
-fn plan(value: &Value, writer: &mut Writer) {
-    let summary = &value["summary"];
-    let count = |key: &str| summary[key].as_u64().unwrap_or(0);
+fn plan(plan: &Plan, writer: &mut Writer) {
+    let summary = &plan.summary;
     writer.always(&format!(
         "{} {} ({}, generation {}): {} edits in {} files, {} created, {} deleted; dry run, apply with apply_plan {{\"plan\": <structuredContent>}} or again with dryRun false",
-        str_of(value, "plan_type").unwrap_or("Plan"),
-        what(value),
-        str_of(&value["metadata"], "language").unwrap_or("?"),
-        value["metadata"]["generation"].as_u64().unwrap_or(0),
-        count("text_edits"),
-        count("affected_files"),
-        count("created_files"),
-        count("deleted_files"),
+        plan.plan_type,
+        what(&plan.metadata),
+        plan.metadata.language,
+        plan.metadata.generation,
+        summary.text_edits,
+        summary.affected_files,
+        summary.created_files,
+        summary.deleted_files,
     ));
-    warnings(&value["warnings"], writer);
-    for change in value["edits"]["documentChanges"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let line = match (
-            str_of(&change["textDocument"], "uri"),
-            str_of(change, "kind"),
-        ) {
-            (Some(path), _) => {
-                let places: Vec<String> = change["edits"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
+    warnings(&plan.warnings, writer);
+    for change in &plan.edits.document_changes {
+        let line = match change {
+            DocumentChange::Edit(edit) => {
+                let places: Vec<String> = edit
+                    .edits
+                    .iter()
                     .map(|e| {
-                        let start = &e["range"]["start"];
-                        format!(
-                            "{}:{}",
-                            start["line"].as_u64().unwrap_or(0) + 1,
-                            start["character"].as_u64().unwrap_or(0) + 1
-                        )
+                        let start = e.range.start;
+                        format!("{}:{}", start.line + 1, start.character + 1)
                     })
                     .collect();
-                format!("{path}: {}", places.join(" "))
+                format!("{}: {}", edit.text_document.uri, places.join(" "))
             }
-            (None, Some("rename")) => format!(
-                "rename file {} -> {}",
-                str_of(change, "oldUri").unwrap_or("?"),
-                str_of(change, "newUri").unwrap_or("?")
-            ),
-            (None, Some(kind)) => format!("{kind} file {}", str_of(change, "uri").unwrap_or("?")),
-            (None, None) => continue,
+            DocumentChange::File(FileOperation::Rename { old_uri, new_uri }) => {
+                format!("rename file {old_uri} -> {new_uri}")
+            }
+            DocumentChange::File(FileOperation::Create { uri, .. }) => {
+                format!("create file {uri}")
+            }
+            DocumentChange::File(FileOperation::Delete { uri }) => format!("delete file {uri}"),
         };
         if !writer.line(&line) {
             writer.always("... more files in structuredContent");
@@ -83,41 +67,47 @@ fn plan(value: &Value, writer: &mut Writer) {
     }
 }
 
-fn applied(value: &Value, writer: &mut Writer) {
-    let files = |key: &str| value[key].as_array().map_or(0, Vec::len);
-    let id = str_of(value, "snapshot_id").unwrap_or("?");
+/// An applied change: the files written, the receipt, the warnings.
+pub fn applied(applied: &Applied, _request: &Request, writer: &mut Writer) {
     writer.always(&format!(
-        "applied {}: {} files written, {} created, {} deleted; undo with rollback {{\"snapshot_id\": \"{id}\"}}",
-        what(value),
-        files("applied_files"),
-        files("created_files"),
-        files("deleted_files"),
+        "applied {}: {} files written, {} created, {} deleted; undo with rollback {{\"snapshot_id\": \"{}\"}}",
+        what(&applied.metadata),
+        applied.applied_files.len(),
+        applied.created_files.len(),
+        applied.deleted_files.len(),
+        applied.snapshot_id,
     ));
-    let receipt = &value["receipt"];
-    let changed: Vec<String> = receipt["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|f| f["syntax_errors_after"] != f["syntax_errors_before"])
+    receipt(&applied.receipt, writer);
+    warnings(&applied.warnings, writer);
+}
+
+/// The receipt's line, then the files whose syntax errors changed and the
+/// sites still spelled with a renamed declaration's old name.
+fn receipt(receipt: &Receipt, writer: &mut Writer) {
+    let changed: Vec<String> = receipt
+        .files
+        .iter()
+        .filter(|f| f.syntax_errors_after != Some(f.syntax_errors_before))
         .map(|f| {
+            let after = f
+                .syntax_errors_after
+                .map_or_else(|| "null".to_string(), |n| n.to_string());
             format!(
-                "{} syntax errors {} -> {}",
-                str_of(f, "path").unwrap_or("?"),
-                f["syntax_errors_before"],
-                f["syntax_errors_after"]
+                "{} syntax errors {} -> {after}",
+                f.path, f.syntax_errors_before
             )
         })
         .collect();
-    let left = &receipt["old_name_left"];
-    let left = match (str_of(left, "name"), left["count"].as_u64()) {
-        (Some(name), Some(count)) => {
-            format!("; `{name}` still referenced {count} times in the changed files")
-        }
-        _ => String::new(),
+    let left = match &receipt.old_name_left {
+        Some(left) => format!(
+            "; `{}` still referenced {} times in the changed files",
+            left.name, left.count
+        ),
+        None => String::new(),
     };
     writer.always(&format!(
         "receipt at generation {}: syntax errors {}{left}",
-        receipt["generation"].as_u64().unwrap_or(0),
+        receipt.generation,
         if changed.is_empty() {
             "unchanged".to_string()
         } else {
@@ -129,31 +119,18 @@ fn applied(value: &Value, writer: &mut Writer) {
             break;
         }
     }
-    for site in sites_of(&receipt["old_name_left"]) {
+    let sites = receipt.old_name_left.iter().flat_map(|left| &left.sites);
+    for site in sites {
         if !writer.line(&format!("  {site}")) {
             break;
         }
     }
-    warnings(&value["warnings"], writer);
 }
 
-fn sites_of(left: &Value) -> Vec<&str> {
-    left["sites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect()
-}
-
-fn warnings(warnings: &Value, writer: &mut Writer) {
-    for warning in warnings.as_array().into_iter().flatten() {
-        writer.always(&format!(
-            "WARNING {}: {}",
-            str_of(warning, "code").unwrap_or("?"),
-            str_of(warning, "message").unwrap_or("")
-        ));
-        for site in sites_of(warning) {
+fn warnings(warnings: &[Warning], writer: &mut Writer) {
+    for warning in warnings {
+        writer.always(&format!("WARNING {}: {}", warning.code, warning.message));
+        for site in &warning.sites {
             if !writer.line(&format!("  {site}")) {
                 break;
             }
@@ -162,65 +139,360 @@ fn warnings(warnings: &Value, writer: &mut Writer) {
 }
 
 /// A rollback: what was restored, and the snapshot that undoes it.
-pub fn rolled_back(value: &Value, _request: &Request, writer: &mut Writer) {
-    let files = |key: &str| value[key].as_array().map_or(0, Vec::len);
+pub fn rolled_back(rolled_back: &RolledBack, _request: &Request, writer: &mut Writer) {
     writer.always(&format!(
         "rolled back {}: {} files restored, {} recreated, {} deleted (generation {}); undo with rollback {{\"snapshot_id\": \"{}\"}}",
-        str_of(value, "rolled_back").unwrap_or("?"),
-        files("restored_files"),
-        files("recreated_files"),
-        files("deleted_files"),
-        value["generation"].as_u64().unwrap_or(0),
-        str_of(value, "snapshot_id").unwrap_or("?"),
+        rolled_back.rolled_back,
+        rolled_back.restored_files.len(),
+        rolled_back.recreated_files.len(),
+        rolled_back.deleted_files.len(),
+        rolled_back.generation,
+        rolled_back.snapshot_id,
     ));
 }
 
 /// `move_type_to_file`: what moved where, or the pending changes of a preview.
-pub fn moved(value: &Value, _request: &Request, writer: &mut Writer) {
-    let symbol = &value["symbol"];
-    let place = |location: &Value| {
-        format!(
-            "{}:{}:{}",
-            str_of(location, "file").unwrap_or("?"),
-            location["line"].as_u64().unwrap_or(0),
-            location["column"].as_u64().unwrap_or(0)
-        )
+pub fn moved(answer: &RoslynAnswer, _request: &Request, writer: &mut Writer) {
+    let symbol = match answer {
+        RoslynAnswer::Applied(applied) => &applied.symbol,
+        RoslynAnswer::Preview(preview) => &preview.symbol,
+    };
+    let place = |location: &SourceLocation| {
+        format!("{}:{}:{}", location.file, location.line, location.column)
     };
     let head = format!(
         "{} `{}` {} -> {}",
-        str_of(symbol, "kind").unwrap_or("declaration"),
-        str_of(symbol, "fullyQualifiedName").unwrap_or("?"),
-        place(&symbol["previousLocation"]),
-        place(&symbol["newLocation"]),
+        symbol.kind,
+        symbol.fully_qualified_name,
+        place(&symbol.previous_location),
+        place(&symbol.new_location),
     );
-    if value["preview"] == Value::Bool(true) {
-        writer.always(&format!(
-            "preview of move {head}; nothing written (apply with apply_plan {{\"plan\": <structuredContent.plan>}})"
-        ));
-        warnings(&value["warnings"], writer);
-        for change in value["pendingChanges"].as_array().into_iter().flatten() {
-            let _ = writer.line(&format!(
-                "{} {}: {}",
-                str_of(change, "changeType").unwrap_or("?"),
-                str_of(change, "file").unwrap_or("?"),
-                str_of(change, "description").unwrap_or("")
+    match answer {
+        RoslynAnswer::Preview(preview) => {
+            writer.always(&format!(
+                "preview of move {head}; nothing written (apply with apply_plan {{\"plan\": <structuredContent.plan>}})"
             ));
-            let body = str_of(change, "diff").or_else(|| str_of(change, "content"));
-            for line in body.unwrap_or("").lines() {
-                if !writer.line(&format!("  {line}")) {
-                    return;
-                }
+            warnings(&preview.warnings, writer);
+            pending(&preview.pending_changes, writer);
+        }
+        RoslynAnswer::Applied(applied) => {
+            writer.always(&format!(
+                "moved {head}: {} files modified, {} created, {} uses updated; undo with rollback {{\"snapshot_id\": \"{}\"}}",
+                applied.changes.files_modified.len(),
+                applied.changes.files_created.len(),
+                applied.references_updated,
+                applied.snapshot_id,
+            ));
+            warnings(&applied.warnings, writer);
+        }
+    }
+}
+
+/// A preview's changes, each with its diff or new content.
+fn pending(changes: &[PendingChange], writer: &mut Writer) {
+    for change in changes {
+        let _ = writer.line(&format!(
+            "{} {}: {}",
+            change.change_type.name(),
+            change.file,
+            change.description
+        ));
+        let body = change.diff.as_deref().or(change.content.as_deref());
+        for line in body.unwrap_or("").lines() {
+            if !writer.line(&format!("  {line}")) {
+                return;
             }
         }
-        return;
     }
-    let files = |key: &str| value["changes"][key].as_array().map_or(0, Vec::len);
-    writer.always(&format!(
-        "moved {head}: {} files modified, {} created, {} uses updated; undo with rollback {{\"snapshot_id\": \"{}\"}}",
-        files("filesModified"),
-        files("filesCreated"),
-        value["referencesUpdated"].as_u64().unwrap_or(0),
-        str_of(value, "snapshot_id").unwrap_or("?"),
-    ));
-    warnings(&value["warnings"], writer);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use expect_test::{Expect, expect};
+    use lingo_refactor::plan::{
+        DocumentId, Position, Range, RenameNames, TextDocumentEdit, TextEdit, warning,
+    };
+    use lingo_refactor::{FileReceipt, NameLeft};
+    use serde_json::Map;
+
+    use super::*;
+    use crate::moves::{ChangeType, Changes, MovedSymbol, RoslynApplied, RoslynPreview, Succeeded};
+    use crate::refactor::Planned;
+
+    fn check<R>(answer: &R, render: fn(&R, &Request, &mut Writer), expected: Expect) {
+        let arguments = Map::new();
+        let request = Request {
+            tool: "rename",
+            arguments: &arguments,
+            max_tokens: 2_000,
+        };
+        let mut writer = Writer::new(2_000);
+        render(answer, &request, &mut writer);
+        expected.assert_eq(&writer.finish());
+    }
+
+    fn edit(path: &str, places: &[(u32, u32)]) -> DocumentChange {
+        DocumentChange::Edit(TextDocumentEdit {
+            text_document: DocumentId {
+                uri: path.into(),
+                version: None,
+            },
+            edits: places
+                .iter()
+                .map(|&(line, character)| TextEdit {
+                    range: Range {
+                        start: Position { line, character },
+                        end: Position {
+                            line,
+                            character: character + 3,
+                        },
+                    },
+                    new_text: "sum".into(),
+                })
+                .collect(),
+        })
+    }
+
+    fn warnings() -> Vec<Warning> {
+        vec![Warning::listed(
+            warning::INCOMPLETE_REFERENCES,
+            "2 uses resolved by name only".into(),
+            ["src/a.rs:3:4".to_string(), "src/b.rs:9:1".to_string()],
+        )]
+    }
+
+    fn rename_plan() -> Plan {
+        Plan::new(
+            "RenamePlan",
+            "rename.symbol".into(),
+            "rust".into(),
+            7,
+            vec![
+                edit("src/lib.rs", &[(8, 24), (12, 4)]),
+                DocumentChange::File(FileOperation::Create {
+                    uri: "src/new.rs".into(),
+                    text: Some("pub fn sum() {}\n".into()),
+                }),
+                DocumentChange::File(FileOperation::Rename {
+                    old_uri: "src/old.rs".into(),
+                    new_uri: "src/renamed.rs".into(),
+                }),
+                DocumentChange::File(FileOperation::Delete {
+                    uri: "src/gone.rs".into(),
+                }),
+            ],
+            warnings(),
+            BTreeMap::new(),
+            Some(RenameNames {
+                from: "total".into(),
+                to: "sum".into(),
+            }),
+        )
+    }
+
+    fn applied() -> Applied {
+        Applied {
+            success: true,
+            applied_files: vec!["src/lib.rs".into(), "src/b.rs".into()],
+            created_files: vec!["src/new.rs".into()],
+            deleted_files: Vec::new(),
+            warnings: warnings(),
+            rollback_available: true,
+            snapshot_id: "snap-1".into(),
+            receipt: Receipt {
+                generation: 8,
+                files_changed: 3,
+                files: vec![
+                    FileReceipt {
+                        path: "src/lib.rs".into(),
+                        syntax_errors_before: 0,
+                        syntax_errors_after: Some(0),
+                    },
+                    FileReceipt {
+                        path: "src/b.rs".into(),
+                        syntax_errors_before: 0,
+                        syntax_errors_after: Some(2),
+                    },
+                    FileReceipt {
+                        path: "src/gone.rs".into(),
+                        syntax_errors_before: 1,
+                        syntax_errors_after: None,
+                    },
+                ],
+                old_name_left: Some(NameLeft {
+                    name: "total".into(),
+                    count: 1,
+                    sites: vec!["src/b.rs:4:2".into()],
+                }),
+            },
+            metadata: rename_plan().metadata,
+        }
+    }
+
+    #[test]
+    fn a_plan_lists_its_edits_per_file_and_its_file_operations() {
+        let answer = PlanOrApplied::Planned(Box::new(Planned {
+            plan: rename_plan(),
+            dry_run: true,
+        }));
+        check(
+            &answer,
+            plan_or_applied,
+            expect![[r#"
+                RenamePlan rename.symbol `total` -> `sum` (rust, generation 7): 2 edits in 5 files, 2 created, 2 deleted; dry run, apply with apply_plan {"plan": <structuredContent>} or again with dryRun false
+                WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
+                  src/a.rs:3:4
+                  src/b.rs:9:1
+                src/lib.rs: 9:25 13:5
+                create file src/new.rs
+                rename file src/old.rs -> src/renamed.rs
+                delete file src/gone.rs
+            "#]],
+        );
+    }
+
+    #[test]
+    fn an_applied_change_has_its_receipt_and_the_way_back() {
+        let answer = PlanOrApplied::Applied(Box::new(applied()));
+        check(
+            &answer,
+            plan_or_applied,
+            expect![[r#"
+                applied rename.symbol `total` -> `sum`: 2 files written, 1 created, 0 deleted; undo with rollback {"snapshot_id": "snap-1"}
+                receipt at generation 8: syntax errors changed in 2 files; `total` still referenced 1 times in the changed files
+                src/b.rs syntax errors 0 -> 2
+                src/gone.rs syntax errors 1 -> null
+                  src/b.rs:4:2
+                WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
+                  src/a.rs:3:4
+                  src/b.rs:9:1
+            "#]],
+        );
+        check(
+            &applied(),
+            super::applied,
+            expect![[r#"
+                applied rename.symbol `total` -> `sum`: 2 files written, 1 created, 0 deleted; undo with rollback {"snapshot_id": "snap-1"}
+                receipt at generation 8: syntax errors changed in 2 files; `total` still referenced 1 times in the changed files
+                src/b.rs syntax errors 0 -> 2
+                src/gone.rs syntax errors 1 -> null
+                  src/b.rs:4:2
+                WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
+                  src/a.rs:3:4
+                  src/b.rs:9:1
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_rollback_names_what_it_restored() {
+        let answer = RolledBack {
+            success: true,
+            rolled_back: "snap-1".into(),
+            restored_files: vec!["src/lib.rs".into(), "src/b.rs".into()],
+            recreated_files: Vec::new(),
+            deleted_files: vec!["src/new.rs".into()],
+            snapshot_id: "snap-2".into(),
+            generation: 9,
+        };
+        check(
+            &answer,
+            rolled_back,
+            expect![[r#"
+                rolled back snap-1: 2 files restored, 0 recreated, 1 deleted (generation 9); undo with rollback {"snapshot_id": "snap-2"}
+            "#]],
+        );
+    }
+
+    fn moved_symbol() -> MovedSymbol {
+        MovedSymbol {
+            name: "Order".into(),
+            fully_qualified_name: "Shop.Order".into(),
+            kind: "class".into(),
+            previous_location: SourceLocation {
+                file: "/w/src/Shop.cs".into(),
+                line: 4,
+                column: 5,
+            },
+            new_location: SourceLocation {
+                file: "/w/src/Order.cs".into(),
+                line: 3,
+                column: 5,
+            },
+            previous_namespace: None,
+            new_namespace: None,
+        }
+    }
+
+    #[test]
+    fn a_type_move_says_what_moved_where_or_what_it_would_change() {
+        let preview = RoslynAnswer::Preview(RoslynPreview {
+            success: Succeeded,
+            preview: Succeeded,
+            operation_id: "preview-1".into(),
+            pending_changes: vec![
+                PendingChange {
+                    file: "/w/src/Shop.cs".into(),
+                    change_type: ChangeType::Modify,
+                    description: "Remove Order declaration".into(),
+                    diff: Some("-class Order {}\n".into()),
+                    content: None,
+                },
+                PendingChange {
+                    file: "/w/src/Order.cs".into(),
+                    change_type: ChangeType::Create,
+                    description: "Add Order declaration".into(),
+                    diff: None,
+                    content: Some("class Order {}\n".into()),
+                },
+            ],
+            symbol: moved_symbol(),
+            warnings: warnings(),
+            plan: Planned {
+                plan: rename_plan(),
+                dry_run: true,
+            },
+        });
+        check(
+            &preview,
+            moved,
+            expect![[r#"
+                preview of move class `Shop.Order` /w/src/Shop.cs:4:5 -> /w/src/Order.cs:3:5; nothing written (apply with apply_plan {"plan": <structuredContent.plan>})
+                WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
+                  src/a.rs:3:4
+                  src/b.rs:9:1
+                Modify /w/src/Shop.cs: Remove Order declaration
+                  -class Order {}
+                Create /w/src/Order.cs: Add Order declaration
+                  class Order {}
+            "#]],
+        );
+        let done = RoslynAnswer::Applied(RoslynApplied {
+            success: Succeeded,
+            operation_id: "snap-3".into(),
+            changes: Changes {
+                files_modified: vec!["/w/src/Shop.cs".into()],
+                files_created: vec!["/w/src/Order.cs".into()],
+                files_deleted: Vec::new(),
+            },
+            symbol: moved_symbol(),
+            references_updated: 2,
+            using_directives_added: 0,
+            using_directives_removed: 0,
+            execution_time_ms: 5,
+            snapshot_id: "snap-3".into(),
+            rollback_available: true,
+            receipt: applied().receipt,
+            warnings: Vec::new(),
+        });
+        check(
+            &done,
+            moved,
+            expect![[r#"
+                moved class `Shop.Order` /w/src/Shop.cs:4:5 -> /w/src/Order.cs:3:5: 1 files modified, 1 created, 2 uses updated; undo with rollback {"snapshot_id": "snap-3"}
+            "#]],
+        );
+    }
 }

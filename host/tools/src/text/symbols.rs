@@ -4,62 +4,126 @@
 use serde_json::{Value, json};
 
 use super::{
-    BYTES_PER_TOKEN, Request, Writer, certainty, display_container, has_word, kind_prefix,
-    line_col, plain, qualified_name, source_line, str_of, symbol_heading,
+    BYTES_PER_TOKEN, Request, Writer, container_shown, guess_note, has_word, kind_prefix,
+    source_line, subject_heading, subject_qualified_name, view_qualified_name,
 };
+use lingo_analysis::{
+    DefinitionSite, Definitions, NodeAt, NodeSource, Outline, OutlineNode, Range, SubjectView,
+    SymbolInfo, Tally, TypeDefinition, TypeDefinitions,
+};
+use lingo_resolve::Resolution;
 
-/// `path:line Container.name  signature (certainty)`: the kind only when
-/// there is no signature to show it, the name only when the signature
-/// does not show it or a container qualifies it.
-fn declaration_line(item: &Value) -> String {
-    let (line, _) = line_col(&item["name_range"])
-        .or_else(|| line_col(&item["range"]))
-        .unwrap_or((0, 0));
-    let signature = source_line(str_of(item, "signature").unwrap_or(""));
-    let kind = if signature.is_empty() {
-        format!("{} ", str_of(item, "kind").unwrap_or("symbol"))
-    } else {
-        String::new()
-    };
-    let unqualified = display_container(item).is_none();
-    let name = if unqualified && has_word(&signature, str_of(item, "name").unwrap_or("?")) {
-        String::new()
-    } else {
-        format!("{}  ", qualified_name(item))
-    };
-    format!(
-        "{}:{line} {kind}{name}{signature}{}",
-        str_of(item, "file_path").unwrap_or("?"),
-        certainty(item)
-    )
-    .trim_end()
-    .to_string()
+/// A declaration as [`Declaration::line`] writes it: a definition or a
+/// type definition.
+struct Declaration<'a> {
+    file_path: &'a str,
+    name_range: &'a Range,
+    kind: &'a str,
+    name: &'a str,
+    container: Option<&'a str>,
+    namespace: Option<&'a str>,
+    signature: Option<&'a str>,
+    resolution: Resolution,
+    confidence: f64,
+}
+
+impl<'a> From<&'a DefinitionSite> for Declaration<'a> {
+    fn from(site: &'a DefinitionSite) -> Self {
+        let declared = site.declared.as_ref();
+        Declaration {
+            file_path: &site.file_path,
+            name_range: &site.name_range,
+            kind: site.kind,
+            name: &site.name,
+            container: declared.and_then(|d| d.container.as_deref()),
+            namespace: declared.and_then(|d| d.namespace.as_deref()),
+            signature: declared.and_then(|d| d.signature.as_deref()),
+            resolution: site.resolution,
+            confidence: site.confidence,
+        }
+    }
+}
+
+impl<'a> From<&'a TypeDefinition> for Declaration<'a> {
+    fn from(definition: &'a TypeDefinition) -> Self {
+        let symbol = &definition.symbol;
+        Declaration {
+            file_path: &symbol.file_path,
+            name_range: &symbol.name_range,
+            kind: symbol.kind,
+            name: &symbol.name,
+            container: symbol.container.as_deref(),
+            namespace: symbol.namespace.as_deref(),
+            signature: symbol.signature.as_deref(),
+            resolution: definition.resolution,
+            confidence: definition.confidence,
+        }
+    }
+}
+
+impl Declaration<'_> {
+    /// `path:line Container.name  signature (certainty)`: the kind only
+    /// when there is no signature to show it, the name only when the
+    /// signature does not show it or a container qualifies it.
+    fn line(&self) -> String {
+        let line = u64::from(self.name_range.start.line) + 1;
+        let signature = source_line(self.signature.unwrap_or(""));
+        let kind = if signature.is_empty() {
+            format!("{} ", self.kind)
+        } else {
+            String::new()
+        };
+        let name = match container_shown(self.container, self.namespace) {
+            None if has_word(&signature, self.name) => String::new(),
+            None => format!("{}  ", self.name),
+            Some(container) => format!("{container}.{}  ", self.name),
+        };
+        format!(
+            "{}:{line} {kind}{name}{signature}{}",
+            self.file_path,
+            guess_note(self.resolution, self.confidence)
+        )
+        .trim_end()
+        .to_string()
+    }
+}
+
+/// How a resolution is spelled in an answer.
+fn resolution_name(resolution: Resolution) -> &'static str {
+    match resolution {
+        Resolution::Declaration => "declaration",
+        Resolution::Scope => "scope",
+        Resolution::Import => "import",
+        Resolution::Qualified => "qualified",
+        Resolution::NameOnly => "name_only",
+    }
 }
 
 /// `find_definition`: what the name at the position declares. One
 /// declaration of the name asked is its line alone (the name is in it;
 /// a guess says so); the resolution is named where there are several.
-pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
-    let name = str_of(&value["query"], "name").unwrap_or("?");
-    let definitions = value["definitions"].as_array().cloned().unwrap_or_default();
-    let resolution = str_of(value, "resolution").unwrap_or("unresolved");
+pub fn definition(answer: &Definitions, _request: &Request, writer: &mut Writer) {
+    let name = answer.query.name.as_deref().unwrap_or("?");
+    let definitions = &answer.definitions;
+    let resolution = answer.resolution.map_or("unresolved", resolution_name);
     if definitions.is_empty() {
         writer.always(&format!(
             "no definition of `{name}` in the workspace ({resolution})"
         ));
     } else if let [only] = definitions.as_slice() {
-        if str_of(only, "name") == Some(name) {
-            writer.always(&declaration_line(only));
+        let line = Declaration::from(only).line();
+        if only.name == name {
+            writer.always(&line);
         } else {
-            writer.always(&format!("`{name}`: {}", declaration_line(only)));
+            writer.always(&format!("`{name}`: {line}"));
         }
         return;
     } else {
         writer.always(&format!("definition of `{name}` ({resolution}):"));
     }
     let mut shown = 0;
-    for item in &definitions {
-        if !writer.line(&declaration_line(item)) {
+    for site in definitions {
+        if !writer.line(&Declaration::from(site).line()) {
             break;
         }
         shown += 1;
@@ -70,40 +134,37 @@ pub fn definition(value: &Value, _request: &Request, writer: &mut Writer) {
             definitions.len() - shown
         ));
     }
-    if value["truncated"].as_bool() == Some(true) {
+    if answer.truncated {
         writer.always("(more candidates exist than the answer lists)");
     }
 }
 
 /// `find_type_definition`: the declared types of the symbol at a position.
-pub fn type_definition(value: &Value, request: &Request, writer: &mut Writer) {
-    let types = value["type_definitions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+pub fn type_definition(answer: &TypeDefinitions, request: &Request, writer: &mut Writer) {
+    let types = &answer.type_definitions;
     writer.always(&format!(
         "type of {}: {}",
-        symbol_heading(&value["symbol"], request),
+        subject_heading(&answer.symbol, request),
         types.len()
     ));
-    for item in &types {
-        let written = str_of(item, "written_as")
+    for definition in types {
+        let written = definition
+            .written_as
+            .as_ref()
             .map(|w| format!(" as `{w}`"))
             .unwrap_or_default();
-        if !writer.line(&format!("{}{written}", declaration_line(item))) {
+        if !writer.line(&format!(
+            "{}{written}",
+            Declaration::from(definition).line()
+        )) {
             break;
         }
     }
-    let unresolved: Vec<String> = value["unresolved_types"]
-        .as_array()
-        .into_iter()
+    let unresolved: Vec<&str> = answer
+        .unresolved_types
+        .iter()
         .flatten()
-        .map(|t| match t {
-            Value::Object(_) => str_of(t, "written_as")
-                .or_else(|| str_of(t, "name"))
-                .map_or_else(|| t.to_string(), str::to_string),
-            other => plain(other),
-        })
+        .map(|t| t.name.as_str())
         .collect();
     if !unresolved.is_empty() {
         writer.always(&format!(
@@ -114,72 +175,72 @@ pub fn type_definition(value: &Value, request: &Request, writer: &mut Writer) {
 }
 
 /// `get_symbol_info`: the declaration, its counts and members.
-pub fn symbol_info(value: &Value, _request: &Request, writer: &mut Writer) {
-    let lines = match (
-        line_col(&value["range"]),
-        value["range"]["end"]["line"].as_u64(),
-    ) {
-        (Some((start, _)), Some(end)) => format!(":{start}-{}", end + 1),
-        _ => String::new(),
+pub fn symbol_info(answer: &SymbolInfo, _request: &Request, writer: &mut Writer) {
+    let (kind, file_path, range, signature) = match &answer.subject {
+        SubjectView::Symbol(view) => (
+            view.kind,
+            &view.file_path,
+            &view.range,
+            view.signature.as_deref(),
+        ),
+        SubjectView::Local(local) => (local.kind, &local.file_path, &local.range, None),
     };
     let mut header = format!(
-        "{} {} ({}{lines})",
-        str_of(value, "kind").unwrap_or("symbol"),
-        qualified_name(value),
-        str_of(value, "file_path").unwrap_or("?"),
+        "{kind} {} ({file_path}:{}-{})",
+        subject_qualified_name(&answer.subject),
+        u64::from(range.start.line) + 1,
+        u64::from(range.end.line) + 1,
     );
-    if let Some(visibility) = str_of(value, "visibility") {
-        header.push_str(&format!(", {visibility}"));
-    }
-    if let Some(module) = str_of(value, "module") {
-        header.push_str(&format!(", module {module}"));
+    let details = answer.details.as_ref();
+    if let Some(details) = details {
+        header.push_str(&format!(", {}", details.visibility.as_str()));
+        if let Some(module) = &details.module {
+            header.push_str(&format!(", module {module}"));
+        }
     }
     writer.always(&header);
-    if let Some(signature) = str_of(value, "signature") {
+    if let Some(signature) = signature {
         writer.always(&format!("  {}", source_line(signature)));
     }
-    if let Some(doc) = str_of(value, "doc").and_then(|d| d.lines().next())
+    let Some(details) = details else {
+        return;
+    };
+    if let Some(doc) = details.doc.as_deref().and_then(|d| d.lines().next())
         && !doc.trim().is_empty()
     {
         writer.always(&format!("  doc: {}", source_line(doc)));
     }
-    let counts: Vec<String> = ["references", "callers", "callees", "implementations"]
+    let tallies: [(&str, &Tally); 4] = [
+        ("references", &details.references),
+        ("callers", &details.callers),
+        ("callees", &details.callees),
+        ("implementations", &details.implementations),
+    ];
+    let counts: Vec<String> = tallies
         .iter()
-        .filter_map(|key| {
-            let count = &value[*key];
-            let certain = count["certain"].as_u64()?;
-            let guessed = count["name_only"].as_u64().unwrap_or(0);
-            Some(if guessed > 0 {
-                format!("{key} {certain} (+{guessed} guessed)")
+        .map(|(what, tally)| {
+            if tally.name_only > 0 {
+                format!("{what} {} (+{} guessed)", tally.certain, tally.name_only)
             } else {
-                format!("{key} {certain}")
-            })
+                format!("{what} {}", tally.certain)
+            }
         })
         .collect();
-    if !counts.is_empty() {
-        writer.always(&format!("  {}", counts.join(", ")));
-    }
-    let members = value["members"].as_array().cloned().unwrap_or_default();
+    writer.always(&format!("  {}", counts.join(", ")));
+    let members = &details.members;
     if !members.is_empty() {
-        let total = value["members_total"]
-            .as_u64()
-            .unwrap_or(members.len() as u64);
+        let total = details.members_total;
         writer.always(&format!("  members ({total}):"));
         let mut shown = 0;
-        for member in &members {
-            let line = format!(
-                "    {} {} {}",
-                member["line"].as_u64().unwrap_or(0),
-                str_of(member, "kind").unwrap_or("member"),
-                str_of(member, "name").unwrap_or("?")
-            );
+        for member in members {
+            let line = format!("    {} {} {}", member.line, member.kind, member.name);
             if !writer.line(&line) {
                 break;
             }
             shown += 1;
         }
-        if (shown as u64) < total {
-            writer.always(&format!("    ... {} more", total - shown as u64));
+        if shown < total {
+            writer.always(&format!("    ... {} more", total - shown));
         }
     }
 }
@@ -187,37 +248,31 @@ pub fn symbol_info(value: &Value, _request: &Request, writer: &mut Writer) {
 /// `outline`: one line per declaration, `line kind signature`, indented by
 /// nesting; the kind only where the signature does not already say it,
 /// and names declared together (`a, b int`) on their one line.
-pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
-    let roots = value["outline"].as_array().cloned().unwrap_or_default();
-    let mut stack: Vec<(&Value, usize)> = roots.iter().rev().map(|d| (d, 0)).collect();
+pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
+    let mut stack: Vec<(&OutlineNode, usize)> =
+        answer.outline.iter().rev().map(|d| (d, 0)).collect();
     let mut lines: Vec<String> = Vec::new();
     let mut declarations = 0;
     while let Some((declaration, depth)) = stack.pop() {
         declarations += 1;
-        let signature = str_of(declaration, "signature")
+        let signature = declaration
+            .signature
+            .as_deref()
             .filter(|s| !s.is_empty())
-            .or_else(|| str_of(declaration, "name"))
-            .unwrap_or("?");
-        let kind = kind_prefix(
-            signature,
-            str_of(declaration, "languageKind")
-                .or_else(|| str_of(declaration, "type"))
-                .unwrap_or("declaration"),
-        );
+            .unwrap_or(&declaration.name);
+        let kind = kind_prefix(signature, &declaration.language_kind);
         let line = format!(
             "{}{} {kind}{}",
             "  ".repeat(depth),
-            declaration["line"].as_u64().unwrap_or(0),
+            declaration.line,
             source_line(signature)
         );
         if lines.last() != Some(&line) {
             lines.push(line);
         }
-        if let Some(children) = declaration["children"].as_array() {
-            stack.extend(children.iter().rev().map(|c| (c, depth + 1)));
-        }
+        stack.extend(declaration.children.iter().rev().map(|c| (c, depth + 1)));
     }
-    let path = str_of(value, "filePath").unwrap_or("?");
+    let path = &answer.file_path;
     let of = if request.names_file(path) {
         String::new()
     } else {
@@ -243,52 +298,43 @@ pub fn outline(value: &Value, request: &Request, writer: &mut Writer) {
             Value::Object(arguments)
         ));
     }
-    if value["truncated"].as_bool() == Some(true) {
+    if answer.truncated {
         writer.always("(the outline was cut at its size limit)");
     }
-    for note in value["notes"].as_array().into_iter().flatten() {
-        writer.always(&format!("note: {}", plain(note)));
+    for note in &answer.notes {
+        writer.always(&format!("note: {note}"));
     }
 }
 
 /// `node_at`: the syntax node at a position, its declaration and ancestors.
-pub fn node_at(value: &Value, _request: &Request, writer: &mut Writer) {
-    let node = &value["node"];
+pub fn node_at(answer: &NodeAt, _request: &Request, writer: &mut Writer) {
+    let node = &answer.node;
     writer.always(&format!(
         "{}:{}:{} {} `{}` ({}:{}-{}:{})",
-        str_of(value, "filePath").unwrap_or("?"),
-        node["startLine"].as_u64().unwrap_or(0),
-        node["startColumn"].as_u64().unwrap_or(0),
-        str_of(node, "type").unwrap_or("node"),
-        source_line(str_of(node, "content").unwrap_or("")),
-        node["startLine"].as_u64().unwrap_or(0),
-        node["startColumn"].as_u64().unwrap_or(0),
-        node["endLine"].as_u64().unwrap_or(0),
-        node["endColumn"].as_u64().unwrap_or(0),
+        answer.file_path,
+        node.start_line,
+        node.start_column,
+        node.kind,
+        source_line(&node.content),
+        node.start_line,
+        node.start_column,
+        node.end_line,
+        node.end_column,
     ));
-    let symbol = &value["symbol"];
-    if symbol.is_object() {
+    if let Some(symbol) = &answer.symbol {
         writer.always(&format!(
             "in {} {} ({}-{})  {}",
-            str_of(symbol, "kind").unwrap_or("symbol"),
-            str_of(symbol, "name").unwrap_or("?"),
-            symbol["startLine"].as_u64().unwrap_or(0),
-            symbol["endLine"].as_u64().unwrap_or(0),
-            source_line(str_of(symbol, "signature").unwrap_or(""))
+            symbol.kind,
+            symbol.name,
+            symbol.start_line,
+            symbol.end_line,
+            source_line(symbol.signature.as_deref().unwrap_or(""))
         ));
     }
-    let ancestors: Vec<String> = value["ancestors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|a| {
-            format!(
-                "{} {}-{}",
-                str_of(a, "type").unwrap_or("?"),
-                a["startLine"].as_u64().unwrap_or(0),
-                a["endLine"].as_u64().unwrap_or(0)
-            )
-        })
+    let ancestors: Vec<String> = answer
+        .ancestors
+        .iter()
+        .map(|a| format!("{} {}-{}", a.kind, a.start_line, a.end_line))
         .collect();
     if !ancestors.is_empty() {
         writer.line(&format!("ancestors: {}", ancestors.join(" < ")));
@@ -296,29 +342,18 @@ pub fn node_at(value: &Value, _request: &Request, writer: &mut Writer) {
 }
 
 /// `node_source`: a declaration's source with line numbers.
-pub fn node_source(value: &Value, request: &Request, writer: &mut Writer) {
-    let first = value["lineStart"].as_u64().unwrap_or(1);
-    let last = value["lineEnd"].as_u64().unwrap_or(first);
-    let declaration = &value["declaration"];
-    let what = if declaration.is_object() {
-        format!(
-            " {} {}",
-            str_of(declaration, "kind").unwrap_or("symbol"),
-            qualified_name(declaration)
-        )
-    } else {
-        String::new()
-    };
-    let collapsed = if value["collapsed"].as_bool() == Some(true) {
-        " (collapsed)"
-    } else {
-        ""
-    };
+pub fn node_source(answer: &NodeSource, request: &Request, writer: &mut Writer) {
+    let first = answer.line_start as u64;
+    let last = answer.line_end;
+    let declaration = &answer.declaration;
+    let collapsed = if answer.collapsed { " (collapsed)" } else { "" };
     writer.always(&format!(
-        "{}:{first}-{last}{what}{collapsed}",
-        str_of(value, "filePath").unwrap_or("?")
+        "{}:{first}-{last} {} {}{collapsed}",
+        answer.file_path,
+        declaration.kind,
+        view_qualified_name(declaration)
     ));
-    let source = str_of(value, "source").unwrap_or("");
+    let source = &answer.source;
     let mut shown = 0u64;
     for (number, line) in (first..).zip(source.lines()) {
         if !writer.line(&format!("{number}: {line}")) {
@@ -338,5 +373,26 @@ pub fn node_source(value: &Value, request: &Request, writer: &mut Writer) {
             request.tool,
             Value::Object(arguments)
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resolution_is_named_as_its_answer_spells_it() {
+        for resolution in [
+            Resolution::Declaration,
+            Resolution::Scope,
+            Resolution::Import,
+            Resolution::Qualified,
+            Resolution::NameOnly,
+        ] {
+            assert_eq!(
+                serde_json::to_value(resolution).ok(),
+                Some(json!(resolution_name(resolution)))
+            );
+        }
     }
 }

@@ -1,88 +1,81 @@
 //! Text of the server's own answers (health) and of answers that are text
 //! already (the graph tools), under the budget.
 
-use serde_json::Value;
-
-use super::{Request, Writer, plain, str_of};
+use super::{Request, Writer};
 use crate::graph_tools::GraphText;
+use crate::health::{Health, Problem};
 
 /// `health_check` / `diagnose`: one line for the server and the workspace,
 /// one per plugin, then errors and warnings.
-pub fn health(value: &Value, request: &Request, writer: &mut Writer) {
-    let components = &value["components"];
-    let workspace = &value["workspace"];
-    let healthy = if value["healthy"].as_bool() == Some(true) {
+pub fn health(answer: &Health, request: &Request, writer: &mut Writer) {
+    let components = &answer.components;
+    let workspace = &answer.workspace;
+    let healthy = if answer.healthy {
         "healthy"
     } else {
         "UNHEALTHY"
     };
     writer.always(&format!(
         "lingo {}: {healthy}; plugin ABI {}",
-        str_of(&components["server"], "version").unwrap_or("?"),
-        str_of(components, "pluginAbi").unwrap_or("?"),
+        components.server.version, components.plugin_abi,
     ));
     writer.always(&format!(
         "workspace {} ({}): {}, {} files, {} symbols, generation {}, {} failed, {} with syntax errors",
-        str_of(workspace, "projectId").unwrap_or("?"),
-        str_of(workspace, "root").unwrap_or("?"),
-        str_of(workspace, "state").unwrap_or("?"),
-        workspace["fileCount"].as_u64().unwrap_or(0),
-        workspace["symbolCount"].as_u64().unwrap_or(0),
-        workspace["generation"].as_u64().unwrap_or(0),
-        workspace["failedFiles"].as_u64().unwrap_or(0),
-        workspace["filesWithSyntaxErrors"].as_u64().unwrap_or(0),
+        workspace.project_id,
+        workspace.root,
+        workspace.state.as_str(),
+        workspace.file_count,
+        workspace.symbol_count,
+        workspace.generation,
+        workspace.failed_files,
+        workspace.files_with_syntax_errors,
     ));
-    for plugin in components["plugins"].as_array().into_iter().flatten() {
-        let extensions: Vec<String> = plugin["extensions"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(plain)
-            .collect();
-        let health = &plugin["health"];
-        let state = if health["healthy"].as_bool() == Some(false) {
-            format!(
-                "UNHEALTHY: {}",
-                str_of(health, "lastError").unwrap_or("failing")
-            )
+    for plugin in &components.plugins {
+        // How it fails is in the structured answer's `health`.
+        let state = if plugin.health.as_ref().is_some_and(|h| !h.healthy) {
+            "UNHEALTHY: failing"
         } else {
-            "healthy".to_string()
+            "healthy"
         };
         writer.always(&format!(
             "plugin {} {} (ABI {}, .{}): {state}",
-            str_of(plugin, "name").unwrap_or("?"),
-            str_of(plugin, "version").unwrap_or("?"),
-            str_of(plugin, "abiVersion").unwrap_or("?"),
-            extensions.join(" ."),
+            plugin.name,
+            plugin.version,
+            plugin.abi_version,
+            plugin.extensions.join(" ."),
         ));
     }
-    for (key, label) in [("errors", "error"), ("warnings", "warning")] {
-        let items = value[key].as_array().cloned().unwrap_or_default();
+    let lists: [(&[Problem], &str, &str); 2] = [
+        (&answer.errors, "errors", "error"),
+        (&answer.warnings, "warnings", "warning"),
+    ];
+    for (problems, plural, label) in lists {
         let mut shown = 0;
-        for item in &items {
-            let path = str_of(item, "path")
+        for problem in problems {
+            let path = problem
+                .path
+                .as_ref()
                 .map(|p| format!(" {p}"))
                 .unwrap_or_default();
-            let line = format!(
-                "{label} {}{path}: {}",
-                str_of(item, "code").unwrap_or("?"),
-                str_of(item, "message").unwrap_or("")
-            );
+            let line = format!("{label} {}{path}: {}", problem.code, problem.message);
             if !writer.line(&line) {
                 break;
             }
             shown += 1;
         }
-        if shown < items.len() {
+        if shown < problems.len() {
             writer.always(&format!(
-                "... {} more {key} (max_tokens {}); structuredContent lists them all",
-                items.len() - shown,
+                "... {} more {plural} (max_tokens {}); structuredContent lists them all",
+                problems.len() - shown,
                 request.max_tokens
             ));
         }
     }
-    if let Some(omitted) = value["warningsOmitted"].as_u64().filter(|n| *n > 0) {
-        writer.always(&format!("... {omitted} more warnings not listed"));
+    if answer.warnings_omitted > 0 {
+        writer.always(&format!(
+            "... {} more warnings not listed",
+            answer.warnings_omitted
+        ));
     }
 }
 
