@@ -206,6 +206,21 @@ pub enum ReferenceKind {
     Write,
 }
 
+impl ReferenceKind {
+    /// The kind as answers spell it (its serde name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReferenceKind::Call => "call",
+            ReferenceKind::Reference => "reference",
+            ReferenceKind::Type => "type",
+            ReferenceKind::Import => "import",
+            ReferenceKind::Extends => "extends",
+            ReferenceKind::Implements => "implements",
+            ReferenceKind::Write => "write",
+        }
+    }
+}
+
 /// A use of a name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reference {
@@ -372,6 +387,18 @@ pub enum Severity {
     Warning,
     Information,
     Hint,
+}
+
+impl Severity {
+    /// The severity as answers spell it (its serde name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Information => "information",
+            Severity::Hint => "hint",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,19 @@ pub enum Resolution {
     NameOnly,
 }
 
+impl Resolution {
+    /// The resolution as answers spell it (its serde name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resolution::Declaration => "declaration",
+            Resolution::Scope => "scope",
+            Resolution::Import => "import",
+            Resolution::Qualified => "qualified",
+            Resolution::NameOnly => "name_only",
+        }
+    }
+}
+
 /// Where something is declared.
 #[derive(Debug, Clone)]
 pub enum Target {

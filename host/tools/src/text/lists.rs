@@ -15,7 +15,6 @@ use lingo_analysis::{
     Call, CallEnd, CallHierarchy, CallSite, Completeness, OutgoingCompleteness, ReferenceItem,
     SearchHit, SiteView, SubjectView, SymbolView,
 };
-use lingo_model::{ReferenceKind, Severity};
 
 /// Closing lines of a paged list: what the page and the budget left out,
 /// and the arguments of the next page. `shown` items of the page were
@@ -219,19 +218,6 @@ fn on_one_line(a: &SiteView, b: &SiteView) -> bool {
         && a.enclosing == b.enclosing
 }
 
-/// The word of a reference's kind, as answers spell it.
-fn reference_kind_word(kind: ReferenceKind) -> &'static str {
-    match kind {
-        ReferenceKind::Call => "call",
-        ReferenceKind::Reference => "reference",
-        ReferenceKind::Type => "type",
-        ReferenceKind::Import => "import",
-        ReferenceKind::Extends => "extends",
-        ReferenceKind::Implements => "implements",
-        ReferenceKind::Write => "write",
-    }
-}
-
 /// `line:col kind in Enclosing (guess confidence)  source` for the sites
 /// of one source line ([`on_one_line`]), `guess` their certainty, the
 /// enclosing name relative to `context`: the source once, the columns
@@ -241,7 +227,7 @@ fn sites_line(sites: &[&SiteView], guess: &str, context: Option<&str>) -> String
     let Some(first) = sites.first() else {
         return String::new();
     };
-    let kind = |site: &SiteView| reference_kind_word(site.kind);
+    let kind = |site: &SiteView| site.kind.as_str();
     let column = |site: &SiteView| start_of(&site.range).1;
     let (line, _) = start_of(&first.range);
     let one_kind = sites.iter().all(|site| kind(site) == kind(first));
@@ -409,7 +395,7 @@ pub fn diagnostics(answer: &DiagnosticsAnswer, request: &Request, writer: &mut W
             let (line, col) = start_of(&item.range);
             format!(
                 "{line}:{col} {} {}: {}",
-                severity_word(item.severity),
+                item.severity.as_str(),
                 item.code,
                 source_line(&item.message)
             )
@@ -419,16 +405,6 @@ pub fn diagnostics(answer: &DiagnosticsAnswer, request: &Request, writer: &mut W
     let unanalyzed = answer.unanalyzed_files.len();
     if unanalyzed > 0 {
         writer.always(&format!("{unanalyzed} files could not be analysed"));
-    }
-}
-
-/// The word of a diagnostic's severity, as answers spell it.
-fn severity_word(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Information => "information",
-        Severity::Hint => "hint",
     }
 }
 
@@ -810,6 +786,7 @@ mod tests {
     use lingo_analysis::{
         CallDirection, DeclarationItem, Range, RangePoint, ReferenceSite, SymbolView,
     };
+    use lingo_model::ReferenceKind;
     use lingo_resolve::Resolution;
 
     /// A range starting at zero-based `line` and `character`.

@@ -88,24 +88,13 @@ impl Declaration<'_> {
     }
 }
 
-/// How a resolution is spelled in an answer.
-fn resolution_name(resolution: Resolution) -> &'static str {
-    match resolution {
-        Resolution::Declaration => "declaration",
-        Resolution::Scope => "scope",
-        Resolution::Import => "import",
-        Resolution::Qualified => "qualified",
-        Resolution::NameOnly => "name_only",
-    }
-}
-
 /// `find_definition`: what the name at the position declares. One
 /// declaration of the name asked is its line alone (the name is in it;
 /// a guess says so); the resolution is named where there are several.
 pub fn definition(answer: &Definitions, _request: &Request, writer: &mut Writer) {
     let name = answer.query.name.as_deref().unwrap_or("?");
     let definitions = &answer.definitions;
-    let resolution = answer.resolution.map_or("unresolved", resolution_name);
+    let resolution = answer.resolution.map_or("unresolved", Resolution::as_str);
     if definitions.is_empty() {
         writer.always(&format!(
             "no definition of `{name}` in the workspace ({resolution})"
@@ -391,7 +380,7 @@ mod tests {
         ] {
             assert_eq!(
                 serde_json::to_value(resolution).ok(),
-                Some(json!(resolution_name(resolution)))
+                Some(json!(resolution.as_str()))
             );
         }
     }
