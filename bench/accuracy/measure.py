@@ -602,7 +602,7 @@ def main() -> None:
         for decl in sample:
             mark_merged(client, root, decl, text_cache)
 
-    lingo = McpClient([args.lingo, "serve", "--root", str(root)], log=args.logs / f"{args.out.stem}-lingo.log")
+    lingo = McpClient([args.lingo, "serve", "--toolsets", "all", "--root", str(root)], log=args.logs / f"{args.out.stem}-lingo.log")
     lingo.initialize()
     _, health = lingo.call("health_check", {})
     for decl in sample:

@@ -28,7 +28,7 @@ def lingo_functions(binary, root):
     """(relative path, 1-based first line) -> (name, cyclomatic)."""
     cache = tempfile.mkdtemp(prefix="lingo-cmp-")
     proc = subprocess.Popen(
-        [binary, "serve", "--root", root, "--cache-dir", cache],
+        [binary, "serve", "--toolsets", "all", "--root", root, "--cache-dir", cache],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
 

@@ -173,7 +173,7 @@ def main() -> None:
         root = Path(root_text)
         accuracy = json.loads(Path(sample_path).read_text())
         language, project = accuracy["language"], accuracy["project"]
-        client = McpClient([options.lingo, "serve", "--root", str(root)], log=Path(options.out).with_suffix(".log"))
+        client = McpClient([options.lingo, "serve", "--toolsets", "all", "--root", str(root)], log=Path(options.out).with_suffix(".log"))
         client.initialize()
         for q in questions(language, root, accuracy["symbols"], options.per_kind):
             result, text = ask(client, q, {})

@@ -144,7 +144,11 @@ struct Answer {
 impl Server {
     fn spawn(options: &Options) -> Server {
         let mut command = Command::new(&options.lingo);
-        command.arg("serve").arg("--root").arg(&options.root);
+        command
+            .arg("serve")
+            .args(["--toolsets", "all"])
+            .arg("--root")
+            .arg(&options.root);
         if let Some(dir) = &options.cache_dir {
             command.arg("--cache-dir").arg(dir);
         }

@@ -1,6 +1,9 @@
 //! The `lingo` command line: `lingo serve` runs the MCP server over stdio;
 //! `lingo plugin new|check|test` write, check and test a language plugin;
-//! `lingo analyze` runs an analysis tool and writes a report for CI.
+//! `lingo analyze` runs an analysis tool and writes a report for CI;
+//! `lingo call` runs any tool once, `lingo tools` lists them.
+
+mod call;
 
 use lingo::resolve::Resolved;
 use std::path::PathBuf;
@@ -11,7 +14,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use lingo::mcp::Server;
 use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
-use lingo::tools::{ToolContext, ToolRegistry};
+use lingo::tools::{Selection, ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 
 /// How long a stopping server waits for a graph save in flight.
@@ -80,6 +83,28 @@ enum Command {
     /// report. Exit code 0: passed, 1: the gate failed or a finding is at
     /// `--fail-on` or above, 2: the analysis could not run.
     Analyze(AnalyzeArgs),
+    /// Call any tool as an MCP client would and print its text answer
+    /// (`format=json` for its JSON): `lingo call find_references
+    /// '{"symbol": "parse"}'` or `--arg symbol=parse`. Exit code 0:
+    /// answered, 1: the tool refused, 2: no such tool or bad arguments.
+    Call(CallArgs),
+    /// List the tools `lingo call` and the MCP server offer, with their
+    /// toolsets.
+    Tools,
+}
+
+#[derive(clap::Args)]
+struct CallArgs {
+    /// The tool's name (`lingo tools` lists them).
+    tool: String,
+    /// The tool's arguments as a JSON object.
+    json: Option<String>,
+    /// One argument as `key=value` (a value that parses as JSON is that
+    /// JSON, else a string); may be repeated, and wins over the JSON.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    args: Vec<String>,
+    #[command(flatten)]
+    workspace: ServeArgs,
 }
 
 #[derive(clap::Args)]
@@ -193,6 +218,70 @@ struct ServeCommand {
     workspace: ServeArgs,
     #[command(flatten)]
     hosted: HostedArgs,
+    #[command(flatten)]
+    tools: ToolsArgs,
+}
+
+/// Which tools the server offers (over HTTP, `/mcp/<toolset>` offers one
+/// set besides).
+#[derive(clap::Args)]
+struct ToolsArgs {
+    /// Toolsets to offer, comma-separated: default, navigation,
+    /// refactoring, analysis, graph, workspace, hosted, all (default:
+    /// `[tools] toolsets` of lingo.toml, else `default`).
+    #[arg(
+        long,
+        value_name = "SETS",
+        value_delimiter = ',',
+        env = "LINGO_TOOLSETS"
+    )]
+    toolsets: Vec<String>,
+    /// Single tools to offer besides the toolsets, comma-separated.
+    #[arg(long, value_name = "TOOLS", value_delimiter = ',')]
+    tools: Vec<String>,
+    /// Tools not to offer, comma-separated.
+    #[arg(long, value_name = "TOOLS", value_delimiter = ',')]
+    exclude_tools: Vec<String>,
+    /// Offer no tool that writes files (rename, delete, move, apply_plan,
+    /// rollback...).
+    #[arg(long)]
+    read_only: bool,
+}
+
+/// `[tools]` of lingo.toml: the same choices as [`ToolsArgs`], which win.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ToolsConfig {
+    #[serde(default)]
+    toolsets: Vec<String>,
+    #[serde(default)]
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    read_only: bool,
+}
+
+impl ToolsArgs {
+    /// The tools to offer: the flags, else lingo.toml's `[tools]`, checked
+    /// against `known`.
+    fn selection(&self, file: &ToolsConfig, known: &[&str]) -> anyhow::Result<Selection> {
+        let pick = |flag: &Vec<String>, config: &Vec<String>| {
+            if flag.is_empty() {
+                config.clone()
+            } else {
+                flag.clone()
+            }
+        };
+        Selection::new(
+            &pick(&self.toolsets, &file.toolsets),
+            &pick(&self.tools, &file.include),
+            &pick(&self.exclude_tools, &file.exclude),
+            self.read_only || file.read_only,
+            known,
+        )
+        .context("choosing the tools to offer")
+    }
 }
 
 /// Hosted mode: HTTP, projects, tokens.
@@ -268,6 +357,9 @@ struct ConfigFile {
     /// The quality gate's thresholds where a call gives none.
     #[serde(default)]
     quality_gate: lingo::analyze::GateConfig,
+    /// Which tools `lingo serve` offers.
+    #[serde(default)]
+    tools: ToolsConfig,
 }
 
 fn load_config(args: &ServeArgs) -> anyhow::Result<(ConfigFile, Option<PathBuf>)> {
@@ -391,6 +483,27 @@ fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => {
             let code = analyze(&args)?;
             std::process::exit(code)
+        }
+        Command::Call(args) => {
+            let arguments = match call::arguments(args.json.as_deref(), &args.args) {
+                Ok(arguments) => arguments,
+                Err(message) => {
+                    eprintln!("{message}");
+                    std::process::exit(call::BAD_ARGUMENTS)
+                }
+            };
+            let code = call::call(&args.tool, arguments, || {
+                let gate = load_config(&args.workspace)?.0.quality_gate;
+                Ok(call::context_of(
+                    open_workspace(&args.workspace, false)?,
+                    gate,
+                ))
+            })?;
+            std::process::exit(code)
+        }
+        Command::Tools => {
+            print!("{}", call::list());
+            Ok(())
         }
     }
 }
@@ -696,6 +809,7 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
     let ServeCommand {
         workspace: args,
         hosted,
+        tools: chosen,
     } = command;
     let (file, _) = load_config(&args)?;
     let request_timeout = args
@@ -714,7 +828,10 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
             };
             let projects = lingo::projects::config::ProjectsFile::read(path)?;
             let registry = lingo::projects::ProjectRegistry::load(projects, opener)?;
-            Server::hosted(tools, Arc::new(registry))
+            let mut known = tools.names();
+            known.extend(lingo::projects::tools::NAMES);
+            let selection = chosen.selection(&file.tools, &known)?;
+            Server::hosted(tools, selection, Arc::new(registry))
         }
         None => {
             anyhow::ensure!(
@@ -727,11 +844,12 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
             let config = runtime_config(&args)?;
             lingo::workspace::Workspace::recover_at(&args.root, config.cache_dir.as_deref())?;
             let tool_names = tools.names();
+            let selection = chosen.selection(&file.tools, &tool_names)?;
             // The plugins load (and, on a first start, compile) and the
             // workspace opens beside the handshake; then it indexes in the
             // background. Tools wait for both a bounded time (or, about one
             // file, analyse that file first), the handshake not at all.
-            Server::opening(tools, request_timeout, move || {
+            Server::opening(tools, selection, request_timeout, move || {
                 let workspace = open_workspace(&args, true)?;
                 tracing::info!(root = %workspace.root().display(), "serving one workspace");
                 let first = workspace.start_refresh();

@@ -58,6 +58,7 @@ impl HostedServer {
             .env_remove("LINGO_CACHE_DIR")
             .env_remove("LINGO_TOKEN")
             .env("LINGO_LOG", "info")
+            .env("LINGO_TOOLSETS", "all")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log_file)

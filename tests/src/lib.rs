@@ -179,6 +179,8 @@ pub fn serve_command(root: &Path, extra: &[&str]) -> Command {
         .args(extra)
         .env_remove("LINGO_CACHE_DIR")
         .env("LINGO_LOG", "info")
+        // Every tool: the tests call them all (a `--toolsets` in `extra` wins).
+        .env("LINGO_TOOLSETS", "all")
         .kill_on_drop(true);
     command
 }
@@ -315,8 +317,14 @@ impl McpServer {
         extra: &[&str],
         version: ProtocolVersion,
     ) -> anyhow::Result<Self> {
+        Self::start_command(serve_command(root, extra), version).await
+    }
+
+    /// Start `command` (a [`serve_command`] the caller changed), asking for
+    /// protocol `version` in the handshake.
+    pub async fn start_command(command: Command, version: ProtocolVersion) -> anyhow::Result<Self> {
         let (log_dir, log, log_file) = log_file("mcp");
-        let (transport, _) = TokioChildProcess::builder(serve_command(root, extra))
+        let (transport, _) = TokioChildProcess::builder(command)
             .stderr(log_file)
             .spawn()
             .context("spawn lingo")?;

@@ -25,9 +25,11 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::RpcError;
-use super::{MAX_IN_FLIGHT, MAX_REQUEST_BYTES, SUPPORTED_PROTOCOL_VERSIONS, Server};
+use super::revision::{self, HANDSHAKE_PROTOCOL_VERSIONS};
+use super::{MAX_IN_FLIGHT, MAX_REQUEST_BYTES, Server, Surface};
 use crate::projects::access::{Grant, Tokens};
 use lingo_model::budget::Budget;
+use lingo_tools::Toolset;
 
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";
@@ -129,15 +131,29 @@ pub fn router(
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BYTES)
         .with_cancellation_token(shutdown);
-    let handler = Handler::new(server);
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    axum::Router::new().route_service(ENDPOINT, service).layer(
-        axum::middleware::from_fn_with_state(Arc::new(options.tokens), authenticate),
-    )
+    let slots = Arc::new(Semaphore::new(MAX_IN_FLIGHT));
+    let endpoint = |surface: Surface| {
+        let handler = Handler::new(server.clone(), Arc::new(surface), slots.clone());
+        StreamableHttpService::new(
+            move || Ok(handler.clone()),
+            Arc::new(LocalSessionManager::default()),
+            config.clone(),
+        )
+    };
+    let mut router = axum::Router::new();
+    // `/mcp/<toolset>` offers that set (the operator's exclusions and
+    // read-only still apply), so that stateless requests carry it.
+    for set in Toolset::EVERY {
+        let surface = server.surface_for(server.surface().selection().narrowed_to(set));
+        router = router.route_service(&format!("{ENDPOINT}/{}", set.name()), endpoint(surface));
+    }
+    let default = server.surface_for(server.surface().selection().clone());
+    router
+        .route_service(ENDPOINT, endpoint(default))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(options.tokens),
+            authenticate,
+        ))
 }
 
 /// Let a request through with its token's [`Grant`] attached, or answer
@@ -194,26 +210,27 @@ async fn authenticate(
     }
 }
 
-/// The rmcp handler of every session: the server, and the server-wide cap
-/// on calls in flight.
+/// The rmcp handler of every session: the server, the tools its endpoint
+/// offers, and the server-wide cap on calls in flight.
 #[derive(Clone)]
 struct Handler {
     server: Arc<Server>,
+    surface: Arc<Surface>,
     slots: Arc<Semaphore>,
     tools: Arc<ListToolsResult>,
 }
 
 impl Handler {
-    fn new(server: Arc<Server>) -> Self {
-        let tools = serde_json::from_value(json!({ "tools": server.tool_list() })).unwrap_or_else(
-            |error| {
+    fn new(server: Arc<Server>, surface: Arc<Surface>, slots: Arc<Semaphore>) -> Self {
+        let tools =
+            serde_json::from_value(json!({ "tools": surface.listing() })).unwrap_or_else(|error| {
                 tracing::error!(%error, "tool list not in the SDK's shape");
                 ListToolsResult::default()
-            },
-        );
+            });
         Handler {
             server,
-            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            surface,
+            slots,
             tools: Arc::new(tools),
         }
     }
@@ -222,10 +239,10 @@ impl Handler {
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         let info = json!({
-            "protocolVersion": SUPPORTED_PROTOCOL_VERSIONS[0],
+            "protocolVersion": HANDSHAKE_PROTOCOL_VERSIONS[0],
             "capabilities": { "tools": { "listChanged": false } },
-            "serverInfo": { "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") },
-            "instructions": super::instructions(self.server.is_hosted()),
+            "serverInfo": super::server_info(),
+            "instructions": self.surface.instructions(),
         });
         serde_json::from_value(info).unwrap_or_else(|error| {
             tracing::error!(%error, "server info not in the SDK's shape");
@@ -233,9 +250,11 @@ impl ServerHandler for Handler {
         })
     }
 
+    /// Both the stateless revision (rmcp serves it without a session) and
+    /// the handshake's.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         Cow::Owned(
-            SUPPORTED_PROTOCOL_VERSIONS
+            revision::supported_versions()
                 .iter()
                 .filter_map(|v| serde_json::from_value(json!(v)).ok())
                 .collect(),
@@ -284,7 +303,10 @@ impl ServerHandler for Handler {
             cancelled.cancelled().await;
             stop.cancel();
         });
-        let outcome = self.server.call_tool_as(params, budget, &grant).await;
+        let outcome = self
+            .server
+            .call_tool_as(params, budget, &grant, &self.surface)
+            .await;
         watcher.abort();
         let value = outcome.map_err(to_error_data)?;
         let result: CallToolResult = serde_json::from_value(value).map_err(|error| {

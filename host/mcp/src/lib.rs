@@ -17,6 +17,9 @@ pub mod http;
 pub mod jsonrpc;
 pub mod projects;
 pub mod reference;
+pub mod revision;
+#[cfg(test)]
+mod surface_tests;
 #[cfg(test)]
 mod tests;
 
@@ -36,11 +39,9 @@ use crate::projects::{ProjectRegistry, tools as project_tools};
 use lingo_model::budget::{Budget, Exhausted};
 use lingo_model::suggest::similar;
 use lingo_tools::error::ToolError;
-use lingo_tools::{Answer, ToolContext, ToolRegistry};
+use lingo_tools::{Answer, Selection, ToolContext, ToolRegistry};
 
-/// Protocol revisions spoken, newest first.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
-    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+pub use revision::{HANDSHAKE_PROTOCOL_VERSIONS, Revision, STATELESS_PROTOCOL_VERSIONS};
 /// Largest request accepted, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 /// Largest response sent, in bytes.
@@ -77,8 +78,39 @@ pub struct Server {
     tools: ToolRegistry,
     scope: Scope,
     request_timeout: Duration,
-    /// The `tools/list` entries, built once.
+    /// The tools offered where no endpoint chooses others.
+    surface: Surface,
+}
+
+/// The tools one endpoint offers (the operator's [`Selection`]) and their
+/// `tools/list` entries, built once.
+pub struct Surface {
+    selection: Selection,
     listing: Vec<Value>,
+    instructions: String,
+}
+
+impl Surface {
+    /// The `tools/list` entries.
+    pub fn listing(&self) -> &[Value] {
+        &self.listing
+    }
+
+    /// What `initialize` tells the model.
+    pub fn instructions(&self) -> &str {
+        &self.instructions
+    }
+
+    /// The operator's choice of tools.
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// Whether `tool` (which writes files when `writes`) is offered; the
+    /// hosted mode's `list_projects` always is.
+    fn admits(&self, tool: &str, writes: bool) -> bool {
+        tool == "list_projects" || self.selection.admits(tool, writes)
+    }
 }
 
 impl Server {
@@ -94,12 +126,13 @@ impl Server {
         context: ToolContext,
         timeout: Duration,
     ) -> Arc<Self> {
-        let listing = tools.list();
+        let scope = Scope::One(Arc::new(context));
+        let surface = surface(&tools, &scope, Selection::all());
         Arc::new(Server {
             tools,
-            scope: Scope::One(Arc::new(context)),
+            scope,
             request_timeout: timeout,
-            listing,
+            surface,
         })
     }
 
@@ -110,6 +143,7 @@ impl Server {
     /// if it cannot be opened, each says why.
     pub fn opening(
         tools: ToolRegistry,
+        selection: Selection,
         timeout: Duration,
         open: impl FnOnce() -> anyhow::Result<ToolContext> + Send + 'static,
     ) -> Arc<Self> {
@@ -126,35 +160,47 @@ impl Server {
         if let Err(error) = spawned {
             tracing::error!("no thread to open the workspace on: {error}");
         }
-        let listing = tools.list();
+        let scope = Scope::Opening(ready);
+        let surface = surface(&tools, &scope, selection);
         Arc::new(Server {
             tools,
-            scope: Scope::Opening(ready),
+            scope,
             request_timeout: timeout,
-            listing,
+            surface,
         })
     }
 
     /// A server for the projects of `registry`: every workspace tool takes
     /// a required `projectId`, and the project tools are added.
-    pub fn hosted(tools: ToolRegistry, registry: Arc<ProjectRegistry>) -> Arc<Self> {
-        let mut listing = tools.list();
-        for tool in &mut listing {
-            let schema = &mut tool["inputSchema"];
-            schema["properties"]["projectId"]["description"] =
-                json!("The project to answer from (`list_projects` names them)");
-            match schema["required"].as_array_mut() {
-                Some(required) => required.insert(0, json!("projectId")),
-                None => schema["required"] = json!(["projectId"]),
-            }
-        }
-        listing.extend(project_tools::list());
+    pub fn hosted(
+        tools: ToolRegistry,
+        selection: Selection,
+        registry: Arc<ProjectRegistry>,
+    ) -> Arc<Self> {
+        let scope = Scope::Hosted(registry);
+        let surface = surface(&tools, &scope, selection);
         Arc::new(Server {
             tools,
-            scope: Scope::Hosted(registry),
+            scope,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
-            listing,
+            surface,
         })
+    }
+
+    /// The tools `selection` offers, for an endpoint of their own (an HTTP
+    /// path naming a toolset).
+    pub fn surface_for(&self, selection: Selection) -> Surface {
+        surface(&self.tools, &self.scope, selection)
+    }
+
+    /// Every tool name the server knows, the hosted mode's project tools
+    /// included (for checking an operator's selection).
+    pub fn known_tools(&self) -> Vec<&'static str> {
+        let mut names = self.tools.names();
+        if self.is_hosted() {
+            names.extend(project_tools::NAMES);
+        }
+        names
     }
 
     /// The time budget of one tool call.
@@ -174,9 +220,9 @@ impl Server {
         }
     }
 
-    /// The server's `tools/list` entries.
-    pub fn tool_list(&self) -> &[Value] {
-        &self.listing
+    /// The tools offered where no endpoint chooses others.
+    pub fn surface(&self) -> &Surface {
+        &self.surface
     }
 
     /// Whether the server answers for hosted projects.
@@ -186,31 +232,52 @@ impl Server {
 
     /// Answer one request; a `tools/call` gets a fresh budget.
     pub async fn handle(self: &Arc<Self>, method: &str, params: Value) -> Result<Value, RpcError> {
-        match self.answer_inline(method, &params) {
+        let revision = Revision::of_request(method, &params)?;
+        match self.answer_inline(method, &params, revision) {
             Some(answer) => answer,
             None => {
                 let budget = Budget::new(Some(self.request_timeout));
-                self.call_tool(params, budget).await
+                let result = self.call_tool(params, budget).await?;
+                Ok(revision.shape(method, result))
             }
         }
     }
 
-    /// Answer a method that needs no slot: every one but `tools/call`
-    /// (`None`).
-    fn answer_inline(&self, method: &str, params: &Value) -> Option<Result<Value, RpcError>> {
-        Some(match method {
-            "tools/call" => return None,
-            "initialize" => initialize(params, self.is_hosted()),
+    /// Answer a method that needs no slot (every one but `tools/call`,
+    /// `None`), shaped as `revision` asks.
+    fn answer_inline(
+        &self,
+        method: &str,
+        params: &Value,
+        revision: Revision,
+    ) -> Option<Result<Value, RpcError>> {
+        if method == "tools/call" {
+            return None;
+        }
+        if !revision.has_method(method) {
+            return Some(Err(method_not_found(method)));
+        }
+        Some(
+            self.answer_method(method, params)
+                .map(|result| revision.shape(method, result)),
+        )
+    }
+
+    fn answer_method(&self, method: &str, params: &Value) -> Result<Value, RpcError> {
+        match method {
+            "initialize" => initialize(params, &self.surface.instructions),
+            "server/discover" => Ok(revision::discover(
+                capabilities(),
+                server_info(),
+                &self.surface.instructions,
+            )),
             "ping" => Ok(json!({})),
-            "tools/list" => Ok(json!({ "tools": self.listing })),
+            "tools/list" => Ok(json!({ "tools": self.surface.listing })),
             "resources/list" => Ok(json!({ "resources": [] })),
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
-            _ => Err(RpcError::new(
-                jsonrpc::METHOD_NOT_FOUND,
-                format!("Method not found: {}", clip(method)),
-            )),
-        })
+            _ => Err(method_not_found(method)),
+        }
     }
 
     /// Run a `tools/call` under `budget` for the local caller.
@@ -219,22 +286,37 @@ impl Server {
         params: Value,
         budget: Arc<Budget>,
     ) -> Result<Value, RpcError> {
-        self.call_tool_as(params, budget, &Grant::local()).await
+        self.call_tool_as(params, budget, &Grant::local(), &self.surface)
+            .await
     }
 
-    /// Run a `tools/call` under `budget` for the caller holding `grant`, on
-    /// a blocking thread.
+    /// Run a `tools/call` of a tool `surface` offers under `budget` for the
+    /// caller holding `grant`, on a blocking thread.
     pub async fn call_tool_as(
         self: &Arc<Self>,
         params: Value,
         budget: Arc<Budget>,
         grant: &Grant,
+        surface: &Surface,
     ) -> Result<Value, RpcError> {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
             Scope::Hosted(registry) => Some(registry.clone()),
             Scope::One(_) | Scope::Opening(_) => None,
         };
+        // A tool the server has but this endpoint does not offer says so.
+        let canonical = match self.tools.find(&name) {
+            Some(tool) => Some(tool.name),
+            None => project_tools::NAMES
+                .iter()
+                .copied()
+                .find(|tool| registry.is_some() && *tool == name),
+        };
+        if let Some(tool) = canonical
+            && !surface.admits(tool, lingo_tools::writes(tool))
+        {
+            return Err(not_offered(tool, surface));
+        }
         if let Some(registry) = &registry {
             grant
                 .take()
@@ -257,12 +339,13 @@ impl Server {
             }
         }
         let Some((position, tool)) = self.tools.locate(&name) else {
-            let mut suggestions = self.tools.suggest(&name);
-            let mut available = self.tools.names();
-            if registry.is_some() {
-                suggestions.extend(similar(&name, project_tools::NAMES.iter().copied(), 3));
-                available.extend(project_tools::NAMES);
-            }
+            // Only the tools this endpoint offers are suggested.
+            let available: Vec<&str> = self
+                .known_tools()
+                .into_iter()
+                .filter(|tool| surface.admits(tool, lingo_tools::writes(tool)))
+                .collect();
+            let suggestions = similar(&name, available.iter().copied(), 3);
             let name = clip(&name);
             return Err(invalid_params(format!("Unknown tool: {name}")).with_data(
                 json!({ "tool": name, "suggestions": suggestions, "available": available }),
@@ -380,9 +463,9 @@ fn json_len(value: &Value) -> usize {
 
 /// A tool call refused with `error` (an `isError` result).
 fn refusal(error: &ToolError) -> Value {
-    let value = error.to_json();
-    let text = lingo_tools::text::error(&value);
-    tool_result(value, text, true)
+    let refusal = error.refusal();
+    let text = lingo_tools::text::error(&refusal);
+    tool_result(refusal.to_json(), text, true)
 }
 
 /// The error of a call over a token's or a project's request rate.
@@ -540,16 +623,72 @@ fn tool_result(value: Value, text: String, is_error: bool) -> Value {
     })
 }
 
-/// What `initialize` tells the model about using the server.
-pub fn instructions(hosted: bool) -> &'static str {
-    if hosted {
-        "lingo answers questions about the code of the projects this token may use: outline a file, search symbols, find definitions and references, analyse and refactor. Every tool but list_projects takes `projectId` (list_projects names them). Paths are relative to the project root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based."
+/// What `initialize` tells the model about using the server, with the
+/// toolsets `selection` offers.
+pub fn instructions(hosted: bool, selection: &Selection) -> String {
+    let scope = if hosted {
+        "lingo answers questions about the code of the projects this token may use, from a parsed and resolved index: prefer it to text search when you need what a name refers to, who uses or calls it, or an edit across files. Every tool but list_projects takes `projectId` (list_projects names them). Paths are relative to the project root"
     } else {
-        "lingo answers questions about the code of one workspace: outline a file, search symbols, find definitions, list syntax errors. Paths are relative to the workspace root; lines and characters in positions are zero-based, `line` fields in outlines are 1-based."
+        "lingo answers questions about the code of one workspace from a parsed and resolved index: prefer it to text search when you need what a name refers to, who uses or calls it, or an edit across files. Paths are relative to the workspace root"
+    };
+    format!(
+        "{scope}; positions (`line`, `character`) are zero-based, the `line` fields of outlines and findings 1-based. Answers say how certain each result is. {}",
+        selection.describe()
+    )
+}
+
+/// The `tools/list` entries and instructions `selection` gives in `scope`.
+fn surface(tools: &ToolRegistry, scope: &Scope, selection: Selection) -> Surface {
+    let hosted = matches!(scope, Scope::Hosted(_));
+    let mut listing = tools.list(&selection);
+    if hosted {
+        for tool in &mut listing {
+            let schema = &mut tool["inputSchema"];
+            schema["properties"]["projectId"] = json!({
+                "type": "string",
+                "description": "The project to answer from (`list_projects` names them)",
+            });
+            match schema["required"].as_array_mut() {
+                Some(required) => required.insert(0, json!("projectId")),
+                None => schema["required"] = json!(["projectId"]),
+            }
+        }
+        listing.extend(project_tools::list().into_iter().filter(|tool| {
+            let name = tool["name"].as_str().unwrap_or_default();
+            name == "list_projects" || selection.admits(name, false)
+        }));
+    }
+    let instructions = instructions(hosted, &selection);
+    Surface {
+        selection,
+        listing,
+        instructions,
     }
 }
 
-fn initialize(params: &Value, hosted: bool) -> Result<Value, RpcError> {
+/// The refusal of a call to a tool the endpoint does not offer.
+fn not_offered(name: &'static str, surface: &Surface) -> RpcError {
+    let set = lingo_tools::toolsets::set_of(name);
+    let how = match set {
+        Some(set) => format!(
+            "; it is in toolset `{set}`, which the operator enables (`--toolsets {set}`, lingo.toml, or the URL path /mcp/{set})"
+        ),
+        None => String::new(),
+    };
+    let read_only = if surface.selection.read_only() && lingo_tools::writes(name) {
+        " (this server is read-only)"
+    } else {
+        ""
+    };
+    invalid_params(format!("Tool not offered here: {name}{read_only}{how}")).with_data(json!({
+        "code": "TOOL_NOT_ENABLED",
+        "tool": name,
+        "toolset": set.map(|set| set.name()),
+        "readOnly": surface.selection.read_only(),
+    }))
+}
+
+fn initialize(params: &Value, instructions: &str) -> Result<Value, RpcError> {
     let requested = match params.get("protocolVersion") {
         Some(Value::String(v)) => v.as_str(),
         Some(_) => {
@@ -569,23 +708,40 @@ fn initialize(params: &Value, hosted: bool) -> Result<Value, RpcError> {
     tracing::info!(requested = %clip(requested), negotiated = version, client = %clip(&params["clientInfo"]["name"].to_string()), "initialize");
     Ok(json!({
         "protocolVersion": version,
-        "capabilities": {
-            "tools": { "listChanged": false },
-            "resources": { "listChanged": false },
-            "prompts": { "listChanged": false },
-        },
-        "serverInfo": { "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") },
-        "instructions": instructions(hosted),
+        "capabilities": capabilities(),
+        "serverInfo": server_info(),
+        "instructions": instructions,
     }))
+}
+
+/// What the server offers: tools, and (empty) resources and prompts.
+fn capabilities() -> Value {
+    json!({
+        "tools": { "listChanged": false },
+        "resources": { "listChanged": false },
+        "prompts": { "listChanged": false },
+    })
+}
+
+/// The server's name and version.
+pub fn server_info() -> Value {
+    json!({ "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") })
+}
+
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(
+        jsonrpc::METHOD_NOT_FOUND,
+        format!("Method not found: {}", clip(method)),
+    )
 }
 
 /// The client's version when spoken here, else the newest one spoken here.
 pub fn negotiate(requested: &str) -> &'static str {
-    SUPPORTED_PROTOCOL_VERSIONS
+    HANDSHAKE_PROTOCOL_VERSIONS
         .iter()
         .copied()
         .find(|v| *v == requested)
-        .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0])
+        .unwrap_or(HANDSHAKE_PROTOCOL_VERSIONS[0])
 }
 
 /// One reply for the writer.
@@ -724,9 +880,13 @@ impl Connection {
                 method, request_id, ..
             }) => self.on_notification(&method, request_id),
             Ok(Incoming::Request { id, method, params }) => {
-                match self.server.answer_inline(&method, &params) {
+                let revision = match Revision::of_request(&method, &params) {
+                    Ok(revision) => revision,
+                    Err(error) => return self.reply(id, Err(error)).await,
+                };
+                match self.server.answer_inline(&method, &params, revision) {
                     Some(answer) => self.reply(id, answer).await,
-                    None => self.start_call(id, params).await,
+                    None => self.start_call(id, params, revision).await,
                 }
             }
         }
@@ -755,7 +915,7 @@ impl Connection {
     }
 
     /// Start a `tools/call` in a free slot, or refuse it at once.
-    async fn start_call(&mut self, id: Id, params: Value) {
+    async fn start_call(&mut self, id: Id, params: Value, revision: Revision) {
         let key = id.key();
         if lock(&self.pending).contains_key(&key) {
             let error = RpcError::new(
@@ -796,7 +956,7 @@ impl Connection {
             self.pending.clone(),
             self.replies.clone(),
             (id, key.clone()),
-            params,
+            (params, revision),
             budget,
         );
         let handle = self.tasks.spawn(task);
@@ -838,10 +998,13 @@ async fn run_call(
     pending: PendingCalls,
     replies: mpsc::Sender<Outgoing>,
     (id, key): (Id, String),
-    params: Value,
+    (params, revision): (Value, Revision),
     budget: Arc<Budget>,
 ) {
-    let outcome = server.call_tool(params, budget).await;
+    let outcome = server
+        .call_tool(params, budget)
+        .await
+        .map(|result| revision.shape("tools/call", result));
     let call = lock(&pending).remove(&key);
     if let Some(call) = call {
         let _ = replies.send(Outgoing::Reply(Reply { id, outcome })).await;

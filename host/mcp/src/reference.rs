@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use lingo_tools::ToolRegistry;
+use lingo_tools::toolsets::set_of;
+use lingo_tools::{Selection, ToolRegistry, Toolset};
 use serde_json::Value;
 
 /// One tool as the reference shows it.
@@ -11,10 +12,13 @@ struct ToolDoc<'a> {
     name: &'a str,
     aliases: &'a [&'a str],
     description: &'a str,
+    /// The input schema as `tools/list` shows it.
     input_schema: &'a Value,
+    /// Arguments accepted but not listed (the specs' other shapes).
+    unlisted: Vec<&'a str>,
 }
 
-/// The whole reference, in Markdown.
+/// The whole reference, in Markdown: the toolsets, then each set's tools.
 pub fn markdown() -> String {
     let registry = ToolRegistry::new();
     let project_tools = crate::projects::tools::list();
@@ -24,20 +28,72 @@ pub fn markdown() -> String {
          registry (`cargo test -p lingo-mcp reference` checks it is current;\n\
          `UPDATE_EXPECT=1` rewrites it). Each answer comes as compact text and as\n\
          `structuredContent` matching the tool's `outputSchema` (`tools/list`).\n\n\
-         ## Workspace tools\n\n",
+         ## Toolsets\n\n\
+         A server offers the `default` set unless its operator chooses others:\n\
+         `lingo serve --toolsets analysis,graph`, `[tools] toolsets = [..]` in\n\
+         `lingo.toml`, or over HTTP the path `/mcp/<toolset>`. `--tools` and\n\
+         `--exclude-tools` add or leave out single tools; `--read-only` leaves out\n\
+         every tool that writes files. With one project, `projectId` is accepted\n\
+         by every tool but not listed; a hosted server lists it as required.\n\n\
+         | toolset | tools |\n|---|---|\n",
     );
-    for tool in registry.tools() {
-        render(
-            &mut out,
-            &ToolDoc {
-                name: tool.name,
-                aliases: tool.aliases,
-                description: tool.description,
-                input_schema: &tool.input_schema,
-            },
-        );
+    let all_names: Vec<&str> = registry
+        .names()
+        .into_iter()
+        .chain(crate::projects::tools::NAMES.iter().copied())
+        .collect();
+    for set in Toolset::EVERY {
+        let selection = Selection::of_sets(vec![set]);
+        let members: Vec<String> = all_names
+            .iter()
+            .filter(|name| set != Toolset::All && selection.admits(name, false))
+            .map(|name| format!("`{name}`"))
+            .collect();
+        let members = if set == Toolset::All {
+            "every tool".to_string()
+        } else {
+            members.join(", ")
+        };
+        let _ = writeln!(out, "| `{set}` | {members} |");
     }
-    out.push_str("## Hosted mode's project tools\n\nServed over Streamable HTTP only.\n\n");
+    out.push('\n');
+    for set in Toolset::EVERY {
+        if matches!(set, Toolset::Default | Toolset::All | Toolset::Hosted) {
+            continue;
+        }
+        let _ = writeln!(out, "## {}\n", heading(set));
+        for tool in registry
+            .tools()
+            .iter()
+            .filter(|tool| set_of(tool.name) == Some(set))
+        {
+            let listed = lingo_tools::listed_schema(&tool.input_schema);
+            let unlisted = tool.input_schema["properties"]
+                .as_object()
+                .map(|all| {
+                    all.keys()
+                        .filter(|name| listed["properties"].get(name.as_str()).is_none())
+                        .map(String::as_str)
+                        .collect()
+                })
+                .unwrap_or_default();
+            render(
+                &mut out,
+                &ToolDoc {
+                    name: tool.name,
+                    aliases: tool.aliases,
+                    description: tool.description,
+                    input_schema: &listed,
+                    unlisted,
+                },
+            );
+        }
+    }
+    out.push_str(
+        "## Hosted mode's project tools\n\n\
+         Served over Streamable HTTP with `--projects`; `list_projects` always, the\n\
+         others in the `hosted` set.\n\n",
+    );
     for tool in &project_tools {
         render(
             &mut out,
@@ -46,6 +102,7 @@ pub fn markdown() -> String {
                 aliases: &[],
                 description: tool["description"].as_str().unwrap_or_default(),
                 input_schema: &tool["inputSchema"],
+                unlisted: Vec::new(),
             },
         );
     }
@@ -54,12 +111,32 @@ pub fn markdown() -> String {
     out
 }
 
+/// A named set's section heading.
+fn heading(set: Toolset) -> &'static str {
+    match set {
+        Toolset::Navigation => "Navigation (`navigation`)",
+        Toolset::Refactoring => "Refactoring (`refactoring`)",
+        Toolset::Analysis => "Analysis (`analysis`)",
+        Toolset::Graph => "Symbol graph (`graph`)",
+        Toolset::Workspace => "Workspace (`workspace`)",
+        Toolset::Default | Toolset::Hosted | Toolset::All => "",
+    }
+}
+
 fn render(out: &mut String, tool: &ToolDoc) {
     let _ = writeln!(out, "### `{}`\n", tool.name);
     let _ = writeln!(out, "{}\n", tool.description.trim());
     if !tool.aliases.is_empty() {
         let aliases: Vec<String> = tool.aliases.iter().map(|a| format!("`{a}`")).collect();
         let _ = writeln!(out, "Also called {}.\n", aliases.join(", "));
+    }
+    if !tool.unlisted.is_empty() {
+        let unlisted: Vec<String> = tool.unlisted.iter().map(|a| format!("`{a}`")).collect();
+        let _ = writeln!(
+            out,
+            "Also accepts {} (the same arguments in another shape; not listed to clients).\n",
+            unlisted.join(", ")
+        );
     }
     let Some(properties) = tool.input_schema["properties"].as_object() else {
         return;

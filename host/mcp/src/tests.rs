@@ -17,7 +17,7 @@ use lingo_index::Workspace;
 use lingo_runtime::PluginRegistry;
 
 /// A server on an empty workspace without plugins, shared by the tests.
-fn server() -> Arc<Server> {
+pub(crate) fn server() -> Arc<Server> {
     static SERVER: OnceLock<Arc<Server>> = OnceLock::new();
     SERVER
         .get_or_init(|| {
@@ -151,10 +151,15 @@ fn the_handshake_is_answered_while_the_workspace_opens() {
     };
     // Still opening (held until the test ends): a call waits its second.
     let (release, held) = std::sync::mpsc::channel::<()>();
-    let opening = Server::opening(ToolRegistry::new(), Duration::from_secs(1), move || {
-        let _ = held.recv();
-        anyhow::bail!("released")
-    });
+    let opening = Server::opening(
+        ToolRegistry::new(),
+        Selection::all(),
+        Duration::from_secs(1),
+        move || {
+            let _ = held.recv();
+            anyhow::bail!("released")
+        },
+    );
     let replies = exchange_with(opening, input.clone());
     assert!(
         reply(&replies, 1)["result"]["serverInfo"].is_object(),
@@ -171,9 +176,12 @@ fn the_handshake_is_answered_while_the_workspace_opens() {
     drop(release);
     // Failed to open: each call says why (as soon as the opening thread
     // has run; the budget only bounds a starved machine's wait).
-    let failed = Server::opening(ToolRegistry::new(), Duration::from_secs(60), || {
-        anyhow::bail!("no plugin could be compiled")
-    });
+    let failed = Server::opening(
+        ToolRegistry::new(),
+        Selection::all(),
+        Duration::from_secs(60),
+        || anyhow::bail!("no plugin could be compiled"),
+    );
     let replies = exchange_with(failed, input);
     let call = reply(&replies, 3);
     assert_eq!(call["result"]["isError"], json!(true), "{call}");

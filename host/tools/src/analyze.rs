@@ -26,7 +26,7 @@ pub fn quality() -> Tool {
         About {
             name: "analyze_quality",
             aliases: &["analyze.quality"],
-            description: "Code quality findings as findings. `complexity`: functions over the thresholds of cyclomatic or cognitive complexity (medium; high at twice), nesting depth, parameter count or length (low), with every metric; `maintainability`: functions whose maintainability index (0-100, from Halstead volume, cyclomatic complexity and lines) is under the threshold (default 20; high under half of it). Most severe first, paginated.",
+            description: "Code quality findings: functions over the complexity thresholds (cyclomatic, cognitive, nesting, parameters, length) or with a low maintainability index, most severe first. Paginated.",
             text: text::analysis,
         },
         run_quality,
@@ -39,7 +39,7 @@ pub fn dead_code() -> Tool {
         About {
             name: "analyze_dead_code",
             aliases: &["analyze.dead_code"],
-            description: "Dead code as findings. `unused_symbols` / `unused_types`: private functions, methods, constants (or types) that nothing in the workspace references or even names outside other dead code and that their plugin names no entry point (main, tests, trait implementations) — medium, and low when the index could not see every file; those no reference resolves to but whose name is written elsewhere (a macro, a string) are low, 'unreferenced as far as lingo can see', with the places. `unused_imports`: imports nothing in their file uses, by the rules of `delete`. Each actionable finding suggests the `delete` call that removes it. Paginated.",
+            description: "Unused code: private functions, methods, types and constants nothing references, and unused imports, each with how sure it is and the `delete` call that removes it. Paginated.",
             text: text::analysis,
         },
         run_dead_code,
@@ -52,7 +52,7 @@ pub fn cycles() -> Tool {
         About {
             name: "analyze_cycles",
             aliases: &["analyze.cycles"],
-            description: "Dependency cycles as findings: the strongly connected components of the module graph (`modules`: one module depends on another when one of its files holds a certain reference into it) or of the declaration graph (`symbols`: certain calls, references, extends and implements), each with a shortest concrete cycle (metrics.circular_path) and the reference making each step (metrics.steps). Module cycles are medium, high where the language refuses them (Go); declaration cycles (mutual recursion) low. Paginated.",
+            description: "Circular dependencies between modules, or mutually recursive declarations, each with a shortest cycle and the reference making each step. Paginated.",
             text: text::analysis,
         },
         run_cycles,
@@ -73,7 +73,7 @@ pub fn quality_gate() -> Tool {
         About {
             name: "quality_gate",
             aliases: &["qualityGate"],
-            description: "Pass or fail for CI: every function's cyclomatic complexity against `complexity_threshold` (default 10), and the share of duplicated lines against `duplication_threshold` (default 5%: each file above it is a violation), each violation listed with its place. With `defect_threshold`, each file whose analyze_defect_probability score is above it is a violation (without it the check is skipped: the score is explainable, not calibrated). With `coverage_threshold`, each file the coverage report (lcov or Cobertura, from the project's own test run: `coverage_file`) names, and all of them together, must have that share of lines run; without a report the check is `skipped` with the reason, never passed. With `fail_on_violation`, a failed gate is an error (QUALITY_GATE_FAILED) carrying the verdict. The CLI twin `lingo analyze quality_gate` writes JUnit XML or Markdown and exits non-zero on failure.",
+            description: "Pass or fail for CI: cyclomatic complexity, duplicated lines and, when asked, defect probability and test coverage (lcov or Cobertura report) against thresholds, each violation with its place.",
             text: text::gate,
         },
         run_quality_gate,
@@ -217,7 +217,7 @@ pub fn graph_metrics() -> Tool {
         About {
             name: "analyze_graph_metrics",
             aliases: &["analyzeGraphMetrics"],
-            description: "Metrics of the dependency graph between files (or modules, or declarations: `level` symbols, nodes named `path:qualified name`): PageRank (personalised by `pagerank_seeds`, file paths or their last parts), in- and out-degree, betweenness and closeness centrality (graphs up to 20,000 nodes), local clustering, weakly and strongly connected components; `graphml: true` adds the graph as GraphML. Nodes ranked by PageRank; `top` of them listed (default 20).",
+            description: "The most central files, modules or declarations of the dependency graph: PageRank, degree, betweenness, closeness, clustering, components; optional GraphML.",
             text: text::graph_metrics,
         },
         run_graph_metrics,
@@ -324,7 +324,7 @@ pub fn documentation() -> Tool {
         About {
             name: "analyze_documentation",
             aliases: &["analyze.documentation"],
-            description: "Documentation as findings, from the doc comments the plugins read: `missing`, each declaration (function, method, type, constant, module) without one; `coverage`, per file, the share that have one (medium under 25%). Public declarations only unless options.visibility is `all`. Paginated.",
+            description: "Missing documentation: declarations without a doc comment, and documentation coverage per file. Paginated.",
             text: text::analysis,
         },
         run_documentation,
@@ -355,7 +355,7 @@ pub fn tests() -> Tool {
         About {
             name: "analyze_tests",
             aliases: &["analyze.tests"],
-            description: "Tests as findings, statically: the tests are the declarations the plugins name as test entry points, and a function is reached when certain calls and references lead to it from one (no coverage file is read; a call lingo cannot resolve is not followed). `untested`: each public function or method no test reaches; `coverage`: per file, the share reached (medium when none). Paginated.",
+            description: "Untested code, found statically: public functions that no test reaches through certain calls, and each file's share reached. Paginated.",
             text: text::analysis,
         },
         run_tests,
@@ -376,7 +376,7 @@ pub fn complexity() -> Tool {
         About {
             name: "analyze_complexity",
             aliases: &["analyzeComplexity"],
-            description: "Complexity report: functions over `max_cyclomatic` (default 10) or `max_cognitive` (default 15), most complex first, and with `top_files` the files ranked by total_score (their highest cyclomatic complexity plus their functions' mean cognitive complexity), with function count and Halstead effort; `top_files: 0` ranks every file with a violation. `toolchain` keeps the files of one language (rust, typescript, javascript, go, csharp).",
+            description: "The most complex functions (cyclomatic, cognitive) and, with `top_files`, the most complex files, with Halstead effort.",
             text: text::complexity,
         },
         run_complexity,
@@ -455,7 +455,7 @@ pub fn batch() -> Tool {
         About {
             name: "analyze_batch",
             aliases: &["analyze.batch"],
-            description: "Several analyses in one call, on the same index: `analyses` is a list of {\"tool\": \"analyze_quality\" | \"analyze_dead_code\" | \"analyze_cycles\" | \"analyze_dependencies\" | \"analyze_structure\" | \"analyze_documentation\" | \"analyze_tests\" (or their dotted names), and that tool's own arguments (kind, scope, options, limit, offset)}. Each answer is that tool's AnalysisResult, or its error in its place; one entry's error does not stop the others.",
+            description: "Run several analyses (analyze_quality, _dead_code, _cycles, _dependencies, _structure, _documentation, _tests) in one call on the same index, each answer or error in its place.",
             text: text::batch,
         },
         run_batch,
@@ -620,7 +620,7 @@ pub fn structure() -> Tool {
         About {
             name: "analyze_structure",
             aliases: &["analyze.structure"],
-            description: "How the code is built, as findings. `symbols`: per file, its declarations by kind; `hierarchy`: declarations with more than max_children members; `interfaces`: each interface or trait with its implementation_count (certain implements/extends edges of the workspace); `inheritance`: types with more than max_inheritance_depth levels of supertypes; `modules`: per module, its files and declarations. options.symbol_kinds keeps some lowercase LSP kinds; options.include_private counts private declarations. Paginated.",
+            description: "How the code is organized: declarations per file, large types, interfaces with their implementation counts, deep inheritance, modules with their files. Paginated.",
             text: text::analysis,
         },
         run_structure,
@@ -671,7 +671,7 @@ pub fn dependencies() -> Tool {
         About {
             name: "analyze_dependencies",
             aliases: &["analyze.dependencies"],
-            description: "The file dependency graph (certain references) as findings. `imports`: files with more than max_imports imports; `graph`: each file with its in- and out-degree (options.format `graph` adds the graph as Mermaid, or Graphviz with options.export_format, under metadata.graph); `circular`: module cycles with their path; `coupling`: files depending on more than max_coupling files, with a coupling_score; `cohesion`: folders whose files' dependencies mostly leave them (cohesion_score under min_cohesion); `depth`: files starting a chain of more than max_depth dependencies. Paginated.",
+            description: "Import graph findings between files: too many imports, coupling, cohesion, dependency depth, circular imports; `graph` adds the graph (Mermaid or Graphviz). Paginated.",
             text: text::analysis,
         },
         run_dependencies,
@@ -779,7 +779,9 @@ paged!(
 #[serde(deny_unknown_fields)]
 struct QualityOptions {
     #[schemars(range(min = 1, max = MAX_LIMIT))]
+    #[schemars(extend("x-unlisted" = true))]
     limit: Option<u32>,
+    #[schemars(extend("x-unlisted" = true))]
     offset: Option<u32>,
     thresholds: Option<envelope::Thresholds<QualityKeys>>,
 }
@@ -795,7 +797,9 @@ enum Visibility {
 #[serde(deny_unknown_fields)]
 struct DocumentationOptions {
     #[schemars(range(min = 1, max = MAX_LIMIT))]
+    #[schemars(extend("x-unlisted" = true))]
     limit: Option<u32>,
+    #[schemars(extend("x-unlisted" = true))]
     offset: Option<u32>,
     /// Declarations counted: `public` (default) or `all`
     visibility: Option<Visibility>,
@@ -805,7 +809,9 @@ struct DocumentationOptions {
 #[serde(deny_unknown_fields)]
 struct StructureOptionArgs {
     #[schemars(range(min = 1, max = MAX_LIMIT))]
+    #[schemars(extend("x-unlisted" = true))]
     limit: Option<u32>,
+    #[schemars(extend("x-unlisted" = true))]
     offset: Option<u32>,
     thresholds: Option<envelope::Thresholds<StructureKeys>>,
     /// Lowercase LSP kinds to keep
@@ -837,7 +843,9 @@ enum ExportFormat {
 #[serde(deny_unknown_fields)]
 struct DependencyOptions {
     #[schemars(range(min = 1, max = MAX_LIMIT))]
+    #[schemars(extend("x-unlisted" = true))]
     limit: Option<u32>,
+    #[schemars(extend("x-unlisted" = true))]
     offset: Option<u32>,
     thresholds: Option<envelope::Thresholds<DependencyKeys>>,
     /// `summary` leaves the findings out; `graph` adds the graph under metadata.graph

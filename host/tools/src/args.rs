@@ -101,12 +101,14 @@ tuple_of_groups!(A, B, C, D);
 /// The options every tool takes: the project, and how its text is written.
 #[derive(Debug, Default, serde::Deserialize, JsonSchema)]
 pub struct SharedArgs {
-    /// Project id (the root folder's name); optional with one project
+    /// Project id: accepted everywhere (with one project, its root folder's
+    /// name), advertised only by a hosted server, where it is required.
     #[serde(rename = "projectId")]
+    #[schemars(skip)]
     pub project_id: Option<String>,
-    /// Text form: compact `text` (default) or `json`
+    /// `json`: the JSON answer instead of compact text
     pub format: Option<Format>,
-    /// Text budget in tokens (default 2000); a cut list names its next page
+    /// Text budget in tokens (default 2000)
     #[schemars(range(min = MIN_MAX_TOKENS, max = MAX_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
 }
@@ -202,6 +204,48 @@ fn tidy(schema: &mut Value) {
         _ => {}
     }
 }
+
+/// What `tools/list` shows of an input schema: the fields marked
+/// `x-unlisted` (the specs' other shapes of listed arguments, accepted and
+/// checked against the whole schema) left out, an object left without
+/// properties by that left out too, and no `additionalProperties` below the
+/// top level (nested objects refuse unknown fields all the same).
+pub fn listed(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    prune(&mut schema, true);
+    schema
+}
+
+fn prune(schema: &mut Value, top: bool) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if !top {
+        map.remove("additionalProperties");
+    }
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        properties.retain(|_, property| property[UNLISTED] != Value::Bool(true));
+        for property in properties.values_mut() {
+            prune(property, false);
+        }
+        properties.retain(|_, property| {
+            !(property["type"] == "object"
+                && property["properties"]
+                    .as_object()
+                    .is_some_and(|p| p.is_empty()))
+        });
+    }
+    for key in ["items", "anyOf", "oneOf"] {
+        match map.get_mut(key) {
+            Some(Value::Array(items)) => items.iter_mut().for_each(|item| prune(item, false)),
+            Some(item @ Value::Object(_)) => prune(item, false),
+            _ => {}
+        }
+    }
+}
+
+/// The schema keyword marking a field accepted but not listed.
+const UNLISTED: &str = "x-unlisted";
 
 /// Add `part`'s properties and required fields to `schema`.
 pub fn merge(schema: &mut Value, part: Value) {

@@ -82,7 +82,7 @@ pub fn duplicates() -> Tool {
         About {
             name: "analyze_duplicates",
             aliases: &["analyzeDuplicates"],
-            description: "Code clones from the plugins' token streams, across the languages of the tree: `exact` (the same tokens), `renamed` (the same but for identifiers and literals), `gapped` (functions whose 5-token shingles overlap by `threshold` or more, Jaccard, found by MinHash and LSH: lines inserted or deleted), or `all` (default). A clone spans `min_tokens` tokens (default 50, comments left out) and `min_lines` lines in every place (default 5). Answers the groups, largest first, each with its places as line ranges, and each file's share of duplicated lines. Files whose plugin gives no tokens are listed, not guessed. `semantic` clones (the same behaviour in different code) are not detected.",
+            description: "Duplicated code (copy-paste clones): exact, renamed (identifiers changed) or gapped (lines inserted or deleted), across languages; each group with its places, each file with its duplicated share.",
             text: text::duplicates,
         },
         run_duplicates,
@@ -156,7 +156,7 @@ pub fn churn() -> Tool {
         About {
             name: "analyze_code_churn",
             aliases: &["analyzeCodeChurn"],
-            description: "Code churn from the git history, read in-process: for each indexed file under `project_path` changed in the last `period_days` (default 30), its commits, lines added and deleted, authors and last change, most churned first by churn_score (half its commits over the most any file had, half its changed lines over the most any file had). Merges are not counted twice; renames count as a deletion and an addition. GIT_HISTORY_UNAVAILABLE when the workspace is not in a git repository with a commit.",
+            description: "Which files change most often, from git history: commits, lines added and deleted, authors and last change over `period_days`.",
             text: text::churn,
         },
         run_churn,
@@ -224,7 +224,7 @@ pub fn defect_probability() -> Tool {
         About {
             name: "analyze_defect_probability",
             aliases: &["analyzeDefectProbability"],
-            description: "How likely each file is to hold a defect, as an explainable score, no trained model: the weighted mean of four measured factors, each shown with its raw value, normalised value, weight and contribution — complexity (highest cyclomatic complexity, c/(c+10), weight 0.35), churn (commits and changed lines over 90 days of git history, 0.25), duplication (share of lines in clones, 0.20), coupling (files depended on and depending, k/(k+10), 0.20). A factor that cannot be measured (no git history) is left out and lowers `confidence` (the share of weight measured); files under `min_confidence` (default 0.7) are not listed. Risk: high from 0.6, medium from 0.4. Most likely first, paginated.",
+            description: "Which files most likely hold bugs: an explainable risk score from complexity, churn, duplication and coupling, each factor shown, with its confidence.",
             text: text::defects,
         },
         run_defect_probability,
@@ -281,7 +281,7 @@ pub fn name_similarity() -> Tool {
         About {
             name: "analyze_name_similarity",
             aliases: &["analyzeNameSimilarity"],
-            description: "The declared names most like `query`, best first: each name's score is the mean of its spelling's Jaro-Winkler similarity to the query and how well their words pair up (names split at case changes and underscores; a shared word 1, a prefix such as calc/calculate 0.8); with `phonetic`, names whose words sound alike (Double Metaphone) score at least 0.9 and are marked. Lexical and phonetic only: no embeddings. `scope`: functions, types, variables (fields, constants, properties too) or all. Each name with how many declarations have it and where.",
+            description: "Declared names similar to `query` (spelling, shared words, optionally sound), best first, with where each is declared.",
             text: text::names,
         },
         run_name_similarity,
@@ -367,7 +367,7 @@ pub fn deep_context() -> Tool {
         About {
             name: "analyze_deep_context",
             aliases: &["analyzeDeepContext"],
-            description: "The analyses combined over one scope: `include_analyses` (default all) of ast (files, lines, declarations per language), complexity, churn (git history over `period_days`), dag (the file dependency graph, its cycles, the most depended on), dead-code, satd (TODO/FIXME/HACK... comments, by category and severity), duplicates and defect-probability; a quality scorecard (overall health 0-100, complexity score, maintainability index, duplication, technical debt hours — each formula in the answer's docs), a file tree annotated with lines, highest complexity and defect probability down to `max_depth`, the ten hotspots, and recommendations derived from the findings. The text content is a Markdown report; the structured answer is the JSON.",
+            description: "Codebase health report: size, complexity, churn, dependency graph, dead code, TODO/FIXME comments, duplicates and defect probability, with a scorecard, an annotated file tree, hotspots and recommendations.",
             text: text::deep_context,
         },
         run_deep_context,
@@ -473,7 +473,7 @@ pub fn comprehensive() -> Tool {
         About {
             name: "analyze_comprehensive",
             aliases: &["analyzeComprehensive"],
-            description: "Several analyses in one run: complexity, duplicates, dead code and defect probability (each `include_*`; all four when none is set), with the quality scorecard and recommendations of analyze_deep_context, and with `perf` each analysis's milliseconds. `executive_summary` answers the summary and recommendations only. `confidence_threshold` (default 0.5) leaves out less confident defect scores; `min_lines` (default 10) is the fewest lines of a clone. lingo does not compute a technical debt gradient: `include_tdg` is answered with that said under `unmeasured` (technical_debt_hours is its debt estimate).",
+            description: "Complexity, duplicates, dead code and defect probability in one run, with a scorecard and recommendations; `executive_summary` answers the summary only.",
             text: text::comprehensive,
         },
         run_comprehensive,
@@ -603,7 +603,7 @@ pub fn module_dependencies() -> Tool {
         About {
             name: "analyze_module_dependencies",
             aliases: &["analyze.module_dependencies"],
-            description: "What taking a folder or file out into a crate, package or project of its own would need (in every language): the outside files it uses (its new dependencies) and those that use it (which must depend on it), each with the number of certain references crossing; the imports of its files that resolve to no module of the workspace (external dependencies, as written); and the outside files that both use it and are used by it, which make extraction a dependency cycle (`extractable` false, with the reasons).",
+            description: "Whether a folder or file can be extracted into a package of its own: what it uses, what uses it, its external imports, and the files that would make a cycle.",
             text: text::module_dependencies,
         },
         run_module_dependencies,

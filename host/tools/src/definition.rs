@@ -10,7 +10,7 @@ pub fn tool() -> Tool {
         About {
             name: "find_definition",
             aliases: &["findDefinition", "goto_definition"],
-            description: "Find where a symbol is declared. Give a position (path, zero-based line and character) to resolve the name there through local scopes, imports and module paths; or give a symbol name (optionally `Type::member`). Each definition says how it was resolved (declaration, scope, import, qualified, name_only) and a confidence.",
+            description: "Go to definition: where the name at a position (path, zero-based line and character) or a `symbol` (`name`, `Type::member`) is declared, each with how it was resolved and how certain it is.",
             text: text::definition,
         },
         run,

@@ -50,7 +50,7 @@ pub fn tool() -> Tool {
         About {
             name: "get_diagnostics",
             aliases: &["getDiagnostics", "diagnostics"],
-            description: "Syntax errors (parse errors and missing tokens) of one file, or of every indexed file when no path is given. Paginated.",
+            description: "Syntax errors of one file, or of every indexed file. Paginated.",
             text: text::diagnostics,
         },
         run,

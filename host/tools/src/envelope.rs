@@ -188,7 +188,9 @@ pub trait Paged {
 #[serde(deny_unknown_fields)]
 pub struct PageOptions {
     #[schemars(range(min = 1, max = MAX_LIMIT))]
+    #[schemars(extend("x-unlisted" = true))]
     pub limit: Option<u32>,
+    #[schemars(extend("x-unlisted" = true))]
     pub offset: Option<u32>,
 }
 
@@ -205,7 +207,7 @@ impl Paged for PageOptions {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(bound = "O: Deserialize<'de>")]
 pub struct OptionsArg<O> {
-    /// Category options; `limit` (1-5000, default 1000) and `offset` page the findings
+    /// Options of the kind
     #[serde(default)]
     pub options: Option<O>,
 }

@@ -312,9 +312,9 @@ impl ToolError {
         }
     }
 
-    /// `{"success": false, "error": {code, message, details, suggestions}}`.
-    pub fn to_json(&self) -> Value {
-        let refusal = Refusal {
+    /// The refusal a client is answered with.
+    pub fn refusal(&self) -> Refusal {
+        Refusal {
             success: Failed,
             error: RefusalError {
                 code: self.code(),
@@ -322,8 +322,40 @@ impl ToolError {
                 details: self.details(),
                 suggestions: self.suggestions(),
             },
-        };
-        serde_json::to_value(refusal).unwrap_or_else(|e| json!({ "success": false, "error": { "code": "INTERNAL_ERROR", "message": e.to_string() } }))
+        }
+    }
+
+    /// `{"success": false, "error": {code, message, details, suggestions}}`.
+    pub fn to_json(&self) -> Value {
+        self.refusal().to_json()
+    }
+}
+
+impl Refusal {
+    /// The refusal as `structuredContent`.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|e| json!({ "success": false, "error": { "code": "INTERNAL_ERROR", "message": e.to_string() } }))
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.error.code
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.error.message
+    }
+
+    /// What the code adds (the field at fault, the path, the limit, ...),
+    /// an object whose fields depend on the code.
+    pub fn details(&self) -> &Value {
+        &self.error.details
+    }
+
+    /// What to try instead.
+    pub fn suggestions(&self) -> &[String] {
+        &self.error.suggestions
     }
 }
 

@@ -68,7 +68,7 @@ pub fn dependents_of() -> Tool {
         About {
             name: "dependents_of",
             aliases: &["dependentsOf"],
-            description: "Who depends on this symbol: every caller, referrer, subclass and implementation, transitively, as a compact text graph (`A --CALLS--> B`) with a Nodes section giving each discovered symbol's file, offset and limit (for a Read tool) and, for small results, code snippets.",
+            description: "Impact analysis: what depends on a symbol (what breaks if it changes): its callers, referrers, subclasses and implementations, transitively, as a text graph with each symbol's file and lines.",
             text: text::graph,
         },
         run_dependents,
@@ -80,7 +80,7 @@ pub fn dependencies_of() -> Tool {
         About {
             name: "dependencies_of",
             aliases: &["dependenciesOf"],
-            description: "What this symbol depends on: everything it calls, references, extends or implements, transitively, in the same text format as dependents_of.",
+            description: "What a symbol depends on: what it calls, references, extends or implements, transitively, as a text graph.",
             text: text::graph,
         },
         run_dependencies,
@@ -92,7 +92,7 @@ pub fn paths_between() -> Tool {
         About {
             name: "paths_between",
             aliases: &["pathsBetween"],
-            description: "How two symbols connect through the code graph: up to 3 shortest paths, searched in both directions (the arrows show the real direction), in the same text format as dependents_of.",
+            description: "How two symbols are connected: up to 3 shortest paths through calls, references and inheritance, as a text graph.",
             text: text::graph,
         },
         run_paths,

@@ -190,7 +190,7 @@ pub fn health_check() -> Tool {
         About {
             name: "health_check",
             aliases: &["healthCheck", "health"],
-            description: "Server health: loaded language plugins with versions and capabilities, plugins refused at load, workspace state with file and symbol counts, errors and warnings.",
+            description: "Server health: the language plugins loaded (versions, capabilities) or refused, the index state with file and symbol counts, errors and warnings.",
             text: text::health,
         },
         run,
@@ -202,7 +202,7 @@ pub fn diagnose() -> Tool {
         About {
             name: "diagnose",
             aliases: &[],
-            description: "Environment health and workspace status (same report as health_check).",
+            description: "Environment and workspace health: the same report as health_check.",
             text: text::health,
         },
         run_diagnose,

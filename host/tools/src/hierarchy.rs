@@ -34,7 +34,7 @@ pub fn tool() -> Tool {
         About {
             name: "get_call_hierarchy",
             aliases: &["getCallHierarchy", "call_hierarchy"],
-            description: "Incoming calls (callers, with the call sites) and outgoing calls (callees) of a function or method, to a depth of up to 5 levels. Name it by position or by `symbol` (+ `path`). Every call says how it was resolved; `completeness` reports name-only guesses and calls that could not be resolved.",
+            description: "Call hierarchy: who calls a function or method (callers, with the call sites) and what it calls (callees), up to 5 levels deep, each call with how certain its resolution is.",
             text: text::call_hierarchy,
         },
         run,

@@ -33,7 +33,7 @@ pub fn tool() -> Tool {
         About {
             name: "find_implementations",
             aliases: &["findImplementations", "goto_implementation"],
-            description: "Find the types that implement an interface or trait, or extend a class: the declarations whose base list, `implements` clause or `impl ... for` names it. Transitive by default; each result says through which edge (EXTENDS or IMPLEMENTS), at which depth, and how it was resolved.",
+            description: "Find the implementations of an interface or trait and the subclasses of a class (transitively), each with its edge (extends or implements), depth and certainty.",
             text: text::implementations,
         },
         run,

@@ -26,6 +26,7 @@ mod search;
 mod symbol_info;
 mod target;
 pub mod text;
+pub mod toolsets;
 mod type_definition;
 
 use std::sync::Arc;
@@ -34,7 +35,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-pub use args::{Group, SharedArgs, ToolArgs};
+pub use args::{Group, SharedArgs, ToolArgs, listed as listed_schema};
+pub use toolsets::{Selection, SelectionError, Toolset};
 
 use crate::error::ToolError;
 use lingo_index::Workspace;
@@ -92,8 +94,9 @@ impl Answer {
     /// A refusal as an answer: the error's JSON, written as text by
     /// [`text::error`].
     pub fn refusal(error: &ToolError) -> Answer {
-        let value = error.to_json();
-        let text = text::error(&value);
+        let refusal = error.refusal();
+        let value = refusal.to_json();
+        let text = text::error(&refusal);
         Answer {
             value,
             text: Box::new(move |_, writer| writer.always(&text)),
@@ -247,15 +250,17 @@ impl ToolRegistry {
         similar(name, all, 3)
     }
 
-    /// The `tools/list` entries.
-    pub fn list(&self) -> Vec<Value> {
+    /// The `tools/list` entries of the tools `selection` admits, in the
+    /// registry's fixed order.
+    pub fn list(&self, selection: &Selection) -> Vec<Value> {
         self.tools
             .iter()
+            .filter(|t| selection.admits(t.name, t.writes()))
             .map(|t| {
                 json!({
                     "name": t.name,
                     "description": t.description,
-                    "inputSchema": t.input_schema,
+                    "inputSchema": args::listed(&t.input_schema),
                     "outputSchema": t.output_schema,
                     "annotations": if t.writes() {
                         json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false })
@@ -314,7 +319,12 @@ impl ToolRegistry {
     }
 }
 
-/// The tools that write files (MCP annotations say so).
+/// Whether the tool called `name` may change files (MCP annotations say so).
+pub fn writes(name: &str) -> bool {
+    WRITING_TOOLS.contains(&name)
+}
+
+/// The tools that write files.
 const WRITING_TOOLS: &[&str] = &[
     "rename",
     "delete",
@@ -337,7 +347,7 @@ impl Tool {
 
     /// Whether calling it may change files (with `dryRun: false`).
     pub fn writes(&self) -> bool {
-        WRITING_TOOLS.contains(&self.name)
+        writes(self.name)
     }
 
     /// The `content` text of `answer` to `arguments`: compact text under
@@ -362,16 +372,12 @@ impl Tool {
             _ => {}
         }
         let mut writer = text::Writer::new(max_tokens);
-        if value["success"] == Value::Bool(false) && value["error"].is_object() {
-            writer.always(&text::error(value));
-        } else {
-            let request = text::Request {
-                tool: self.name,
-                arguments,
-                max_tokens,
-            };
-            (answer.text)(&request, &mut writer);
-        }
+        let request = text::Request {
+            tool: self.name,
+            arguments,
+            max_tokens,
+        };
+        (answer.text)(&request, &mut writer);
         let mut out = writer.finish();
         let notes = text::index_notes(value);
         if !notes.is_empty() {

@@ -25,7 +25,7 @@ pub fn move_symbol() -> Tool {
         About {
             name: "move",
             aliases: &["move_symbol", "moveSymbol"],
-            description: "Move a module-level declaration (type, function, constant) to another file, as a plan (`dryRun: false` applies it at once): the declaration with its doc comments and attributes, the imports it uses copied to its new file, and — when the move changes module — every file that used it importing it from its new module (an import from the old one replaced), what it uses from its old module imported, with visibility raised where the language plugin does that (Rust `pub(crate)`, TypeScript `export`) or BREAKS_ACCESSIBILITY when a private declaration it uses would be out of reach. Uses written as a path through the old module get the new module's path (or, where imports bind modules, as in Go, its package name); those that cannot are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. Kind `consolidate` moves every declaration of a file, one after the other, as one plan. Errors carry stable codes (SYMBOL_NOT_FOUND, SYMBOL_AMBIGUOUS, ...).",
+            description: "Move a function, type or constant to another file or module, updating imports and qualified uses everywhere (visibility raised where needed); `consolidate` moves every declaration of a file. Answers a plan; `dryRun: false` applies it. Uses it cannot update are listed and need `force`.",
             text: text::plan_or_applied,
         },
         run_move,
@@ -38,7 +38,7 @@ pub fn move_type_to_file() -> Tool {
         About {
             name: "move_type_to_file",
             aliases: &["moveTypeToFile"],
-            description: "Move a type declaration to another file, in every language with a plugin: a C# type keeps its namespace; a TypeScript or Rust type moves to the target file's module, with imports updated where it was used; a Go type to another file of its package. Applies at once, atomically, unless `preview: true` (then the pending changes, with diffs, and the plan for apply_plan). Errors: SYMBOL_NOT_FOUND (with nearby names), SYMBOL_AMBIGUOUS (pass `line`), SYMBOL_NOT_MOVEABLE, SYMBOL_IS_NESTED, SAME_LOCATION, NAME_COLLISION, INVALID_TARGET_PATH, INVALID_LINE_NUMBER, BREAKS_ACCESSIBILITY, COMPILATION_ERROR (the move would add syntax errors), WORKSPACE_BUSY, CHECKSUM_MISMATCH.",
+            description: "Move a class, struct, interface or other type to its own file or another file, updating imports where it is used. Applies atomically unless `preview: true`.",
             text: text::moved,
         },
         run_move_type_to_file,
@@ -57,11 +57,11 @@ enum MoveWhat {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 struct MoveArgs {
-    /// `symbol`: a module-level declaration to another file (`destination.file_path`); `to_module` / `to_namespace`: to another module or namespace (`destination.module_path`, as an import in the source file would name it; a namespace may be new, and the declaration then stays in its file unless `destination.file_path` says otherwise); `consolidate`: every module-level declaration of `source.file_path` (no position or name) into `destination.file_path` or `destination.module_path`, the emptied file deleted with its module's declaration where a parent declares it (Rust `mod`)
+    /// `symbol` (default): to another file (`destination.file_path`); `to_module` / `to_namespace`: to the module or namespace `destination.module_path` names (as an import would); `consolidate`: every declaration of `source.file_path` into the destination, the emptied file deleted
     kind: Option<MoveWhat>,
-    /// The declaration: {"file_path": "src/a.rs", "position": {"line": 0, "character": 0}} (zero-based), or {"file_path", "name", "line"} (name, 1-based line when the name is not unique)
+    /// The declaration: `file_path` with a zero-based `position`, or with its `name` (and its 1-based `line` when the name is not unique)
     source: Source,
-    /// Where it goes: {"file_path": "src/b.rs"} (created when missing, where the language allows a new file), and/or {"module_path": "crate::shapes"} (a module or namespace)
+    /// Where it goes: `file_path` (created when missing) and/or `module_path` (`crate::shapes`, a module or namespace)
     destination: Destination,
 }
 
@@ -259,7 +259,7 @@ pub fn move_type_to_namespace() -> Tool {
         About {
             name: "move_type_to_namespace",
             aliases: &["moveTypeToNamespace"],
-            description: "Change the namespace of a type declaration, where the language declares namespaces in its text (C#): the type leaves its namespace block (an emptied block goes with it) for a block of the new namespace in the same file, or with `updateFileLocation` for the folder that mirrors the new namespace as the source's folder mirrors the old one (a file left without declarations is deleted). It gets `using` directives for what it used from its old namespace and the namespaces around it; every file that used it gets a `using` of the new namespace. Uses spelled with the old namespace's name are listed (POTENTIAL_BEHAVIOR_CHANGE), uncertain ones under INCOMPLETE_REFERENCES; both make applying need `force`. In a language whose modules are files or folders, the new namespace names an existing module and the type moves to its file. Applies at once, atomically, unless `preview: true`. Errors as move_type_to_file's, plus INVALID_NAMESPACE.",
+            description: "Change the namespace of a type (a namespace block in the same file or, with `updateFileLocation`, the folder that mirrors it), updating `using` imports where it is used. Applies atomically unless `preview: true`.",
             text: text::moved,
         },
         run_move_type_to_namespace,

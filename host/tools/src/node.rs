@@ -48,7 +48,7 @@ pub fn node_at() -> Tool {
         About {
             name: "node_at",
             aliases: &["nodeAt"],
-            description: "The syntax node at a 1-based line and 0-based column of a file: its grammar type, lines, text and ancestors, plus the innermost declaration containing the position (its name, kind, lines and `parent` container).",
+            description: "The syntax node at a 1-based line and 0-based column of a file: its grammar type, lines, text, ancestors and enclosing declaration.",
             text: text::node_at,
         },
         run_node_at,
@@ -60,7 +60,7 @@ pub fn node_source() -> Tool {
         About {
             name: "node_source",
             aliases: &["nodeSource"],
-            description: "The source of one declaration, named by `chunkId` (from outline/search_symbols), by position, or by `symbol` (+ `path`). `collapseBody` keeps signatures and structure but folds function bodies; `includeContext` adds surrounding lines.",
+            description: "Source code of one declaration, by `chunkId` (from outline or search_symbols), position or `symbol`; `collapseBody` folds function bodies, `includeContext` adds the lines around.",
             text: text::node_source,
         },
         run_node_source,

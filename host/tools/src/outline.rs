@@ -32,7 +32,7 @@ pub fn tool() -> Tool {
         About {
             name: "outline",
             aliases: &["getOutline", "get_outline"],
-            description: "Hierarchical outline of a file: every declaration with its kind, 1-based lines, signature and doc comment, nested under its container.",
+            description: "Outline of a file: every declaration (kind, 1-based lines, signature, doc comment) nested under its container. Cheaper than reading the file.",
             text: text::outline,
         },
         run,

@@ -41,6 +41,7 @@ pub(super) struct OptionArgs {
     /// Refuse files changed since the plan (default true)
     validate_checksums: Option<bool>,
     /// The same options as one object: {"dryRun": false}
+    #[schemars(extend("x-unlisted" = true))]
     options: Option<NestedOptions>,
 }
 
@@ -66,7 +67,7 @@ pub fn rename() -> Tool {
         About {
             name: "rename",
             aliases: &["rename_symbol", "renameSymbol"],
-            description: "Rename a declaration, type or parameter everywhere, or a file or directory (`kind: file|directory`: the files moved, and every import naming a module they make respelled by the language plugin, a Rust `mod` declaration renamed with its paths; a C# file moves alone): the declaration (a partial type's other parts and a type's same-named constructors too) and every reference find_references resolves to it with certainty, imports included. Returns a plan (LSP WorkspaceEdit, sha256 checksums, warnings) by default; `dryRun: false` applies it at once, atomically, with a snapshot to roll back to. A name that clashes is refused (NAME_COLLISION); so is one that does not parse as a name of the language (INVALID_SYMBOL_NAME, found by parsing the edited files). Uses resolved by name only are not renamed: they are listed under INCOMPLETE_REFERENCES, and applying then needs `force`.",
+            description: "Rename a symbol (its declaration and every certain reference, imports included) or a file or directory (`kind`; imports and module declarations updated). Answers a plan; `dryRun: false` applies it atomically. A name clash or invalid name is refused; uses resolved by name only are listed (INCOMPLETE_REFERENCES) and need `force`.",
             text: text::plan_or_applied,
         },
         run_rename,
@@ -79,7 +80,7 @@ pub fn delete() -> Tool {
         About {
             name: "delete",
             aliases: &[],
-            description: "Delete what is not needed, as a plan (`dryRun: false` applies it at once). `unused_imports`: the imports nothing in a file names — no reference, no mention in macro bodies, attributes or doc links, no member call served by an imported trait — removed by the language plugin and checked by parsing the file again; imports of every name of a module outside the workspace are kept. `dead_code`: private functions, methods, types and constants that no reference resolves to and whose name is written nowhere else in the workspace outside other dead code, and that their plugin does not name as entry points (`main`, tests, trait and interface implementations, foreign exports), each taken out with its doc comments and attributes, with the imports only they used; declarations named elsewhere are kept and listed under PARTIAL_APPLY, and when the index could not see every file the plan warns INCOMPLETE_REFERENCES, so applying needs `force`. `file`: the file itself; uses of its declarations in other files are listed under POTENTIAL_BEHAVIOR_CHANGE, and applying then needs `force`.",
+            description: "Delete unused imports (`unused_imports`), dead code (`dead_code`: private declarations nothing uses, with the imports only they used) or a `file`, as a plan; `dryRun: false` applies it. Declarations still named elsewhere are kept and listed.",
             text: text::plan_or_applied,
         },
         run_delete,
@@ -92,7 +93,7 @@ pub fn apply() -> Tool {
         About {
             name: "apply_plan",
             aliases: &["applyPlan", "apply_workspace_edit"],
-            description: "Apply a plan made earlier: every file written or none (temporary files renamed into place after all are written; an interrupted apply is finished at the next start). Refused with CHECKSUM_MISMATCH / STALE_PLAN when a file changed since the plan, WORKSPACE_BUSY while another apply runs, COMPILATION_ERROR when it would add syntax errors, INCOMPLETE_REFERENCES when the plan says its references may not be all (unless `force`). Answers with the files changed, a `snapshot_id` for `rollback`, and a receipt from the re-indexed files.",
+            description: "Apply a plan from rename, delete or move: every file written or none. Refused when a file changed since the plan (CHECKSUM_MISMATCH) or the edit adds syntax errors. Answers the files changed and a `snapshot_id` for rollback.",
             text: text::applied,
         },
         run_apply,
@@ -105,7 +106,7 @@ pub fn rollback() -> Tool {
         About {
             name: "rollback",
             aliases: &["rollbackPlan"],
-            description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none. Refused with CHECKSUM_MISMATCH when a file changed since (unless `force`). The rollback is itself a change with a snapshot id.",
+            description: "Undo an applied change by its `snapshot_id`: every file it touched gets its old bytes back, all or none.",
             text: text::rolled_back,
         },
         run_rollback,
@@ -165,9 +166,10 @@ struct RenameArgs {
     /// The new name
     #[serde(alias = "newName")]
     new_name: String,
-    /// What is renamed: `symbol` (any declaration or local, the default), `type` (refused for anything else), `parameter`; `file` / `directory` (the path in `target.path` or `path`, the new path, or a bare new name, in `new_name`): the files moved and every import naming them respelled
+    /// `symbol` (default: any declaration or local), `type`, `parameter`; `file` / `directory`: the path in `path`, the new path or name in `new_name`, imports updated
     kind: Option<RenameWhat>,
     /// A target object, instead of path/line/character/symbol: {"path": "src/lib.rs", "selector": {"position": {"line": 0, "character": 0}, "name": "old_name"}}
+    #[schemars(extend("x-unlisted" = true))]
     target: Option<SpecTarget>,
 }
 
@@ -331,6 +333,7 @@ struct DeleteArgs {
     /// The file, or for unused_imports and dead_code a folder (default `.`: the whole workspace)
     path: Option<String>,
     /// A target object, instead of path: {"file_path": "src/lib.rs"} (or `path`)
+    #[schemars(extend("x-unlisted" = true))]
     target: Option<PathTarget>,
     /// Only plan (default true); false applies the plan at once
     dry_run: Option<bool>,
@@ -338,9 +341,10 @@ struct DeleteArgs {
     force: Option<bool>,
     /// Refuse files changed since the plan (default true)
     validate_checksums: Option<bool>,
-    /// unused_imports: also remove names from outside the workspace in files that call members lingo cannot resolve (a trait or extension-method import may serve them); the plan then warns POTENTIAL_BEHAVIOR_CHANGE
+    /// unused_imports: also remove outside names in files whose member calls lingo cannot resolve (POTENTIAL_BEHAVIOR_CHANGE)
     aggressive: Option<bool>,
     /// The same options as one object: {"dryRun": false}
+    #[schemars(extend("x-unlisted" = true))]
     options: Option<DeleteOptions>,
 }
 

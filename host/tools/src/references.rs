@@ -33,7 +33,7 @@ pub fn tool() -> Tool {
         About {
             name: "find_references",
             aliases: &["findReferences"],
-            description: "Find every use of a declaration across the workspace: calls, type uses, reads and writes, imports, extends and implements. Name the declaration by a position (path, zero-based line and character) or by `symbol` (+ `path`). Each reference says how it was resolved (scope, import, qualified, name_only) and how certain it is; `completeness` counts the certain and guessed references and lists same-named uses that could not be resolved, so an empty list is never a silent miss. Paged with offset/limit and a byte budget.",
+            description: "Find all references (usages, calls, imports, reads, writes) of a declaration across the workspace, named by position or `symbol`. Each says how it was resolved and how certain it is; `completeness` counts guesses and unresolved same-named uses. Paginated.",
             text: text::references,
         },
         run,

@@ -55,7 +55,7 @@ pub fn tool() -> Tool {
         About {
             name: "search_symbols",
             aliases: &["searchSymbols", "workspace_symbols"],
-            description: "Find declarations by name across the workspace: case-insensitive substring match by default, or a regular expression. Exact matches rank first. Paginated.",
+            description: "Search declarations (functions, classes, types, methods, constants) by name across the workspace: case-insensitive substring, or a regular expression; exact matches first. Paginated.",
             text: text::search,
         },
         run,

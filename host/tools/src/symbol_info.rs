@@ -10,7 +10,7 @@ pub fn tool() -> Tool {
         About {
             name: "get_symbol_info",
             aliases: &["getSymbolInfo", "hover"],
-            description: "Everything known about one declaration: kind, signature, documentation, visibility, modifiers, container, members, complexity metrics, and counts of its references, callers, callees and implementations (certain and name-only). Name it by position or by `symbol` (+ `path`).",
+            description: "Everything about one declaration: kind, signature, docs, visibility, container, members, complexity, and how many references, callers, callees and implementations it has (certain and guessed).",
             text: text::symbol_info,
         },
         run,

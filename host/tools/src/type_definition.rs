@@ -10,7 +10,7 @@ pub fn tool() -> Tool {
         About {
             name: "find_type_definition",
             aliases: &["findTypeDefinition", "goto_type_definition"],
-            description: "Find the declaration of the type of a variable, field, property, constant or parameter, from its written type annotation (`x: Foo`, `Foo x`, `var x Foo`). On a type name it returns the type itself. Types that are only inferred are reported as such, never guessed.",
+            description: "Go to type definition: the type of a variable, field or parameter, from its written annotation; on a type name, the type itself. Inferred types are reported as such, not guessed.",
             text: text::type_definition,
         },
         run,

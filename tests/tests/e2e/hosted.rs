@@ -1113,3 +1113,96 @@ async fn stdio_serves_the_projects_of_a_projects_file_too() {
     assert_eq!(code, "PROJECT_NOT_FOUND");
     server.stop().await;
 }
+
+/// The JSON-RPC message of an HTTP answer: the body, or the first `data:`
+/// event of a stream.
+async fn message_of(response: reqwest::Response) -> Value {
+    let streamed = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let body = response.text().await.expect("a body");
+    let json = if streamed {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(str::trim)
+            .find(|data| data.starts_with('{'))
+            .unwrap_or_default()
+            .to_string()
+    } else {
+        body
+    };
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
+/// 2026-07-28 over HTTP: no session; `server/discover` and a stateless
+/// `tools/list` at a toolset's path, which lists that set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stateless_revision_is_served_over_http_per_toolset_path() {
+    let dir = Scratch::new("hosted-stateless");
+    project(&dir, "alpha");
+    let server = HostedServer::start_in(
+        dir,
+        "[[project]]\nid = \"alpha\"\nroot = \"alpha\"\n",
+        Some(TOKENS),
+        &[],
+    )
+    .await
+    .expect("server starts");
+    let http = reqwest::Client::new();
+    let post = |url: String, method: &str| {
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": method,
+            "params": { "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+            } }
+        });
+        http.post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("authorization", format!("Bearer {TOKEN_BOTH}"))
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method)
+            .body(body.to_string())
+            .send()
+    };
+    let response = post(server.url.clone(), "server/discover")
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.headers().get("mcp-session-id").is_none());
+    let discover = message_of(response).await;
+    let versions = &discover["result"]["supportedVersions"];
+    assert!(
+        versions
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("2026-07-28")) && v.contains(&json!("2025-11-25"))),
+        "{discover}"
+    );
+
+    let response = post(format!("{}/graph", server.url), "tools/list")
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(response.status().as_u16(), 200);
+    let list = message_of(response).await;
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{list}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "dependents_of",
+            "dependencies_of",
+            "paths_between",
+            "list_projects"
+        ],
+        "{list}"
+    );
+    server.stop().await;
+}

@@ -21,6 +21,7 @@ mod resolution_rules;
 mod sandbox;
 mod tool_answers;
 mod tool_coverage;
+mod toolsets;
 mod torture;
 
 /// The harness drives the binary cargo built for this test target, not some

@@ -96,13 +96,13 @@ async fn invalid_requests_are_refused_with_their_id() {
 async fn unknown_methods_are_method_not_found() {
     let mut server = start();
     server.initialize("2025-11-25").await;
-    let reply = server.request(json!(1), "server/discover", json!({})).await;
+    let reply = server.request(json!(1), "server/explode", json!({})).await;
     assert_eq!(error_code(&reply), -32601, "{reply}");
     assert!(
         reply["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("server/discover"),
+            .contains("server/explode"),
         "{reply}"
     );
     let reply = server
@@ -170,8 +170,9 @@ async fn tools_call_needs_a_known_tool_name() {
         .request(json!(7), "tools/call", json!({ "name": "findDefinitions" }))
         .await;
     assert_eq!(error_code(&reply), -32602, "{reply}");
+    // Suggestions are the tools' own names, not their other spellings.
     let suggestions = reply["error"]["data"]["suggestions"].as_array().unwrap();
-    assert!(suggestions.contains(&json!("findDefinition")), "{reply}");
+    assert_eq!(suggestions[0], json!("find_definition"), "{reply}");
 
     // Missing arguments are an empty object: a tool error, not a protocol one.
     let reply = server
@@ -530,4 +531,88 @@ async fn a_missing_root_fails_at_startup_without_touching_stdout() {
         "the reason goes to stderr: {}",
         finished.log
     );
+}
+
+/// The `_meta` of a 2026-07-28 request.
+fn stateless(version: &str) -> Value {
+    json!({ "_meta": {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "e2e", "version": "1" },
+    } })
+}
+
+/// 2026-07-28 on stdio: no handshake; `server/discover` names every
+/// revision; each request states its own, its result says it is complete
+/// (lists with their cache hints); a revision not spoken is refused with
+/// the ones that are; what the revision removed is unknown under it; an
+/// older client on the same server still negotiates with `initialize`.
+#[tokio::test]
+async fn the_stateless_revision_is_spoken_beside_the_handshake() {
+    let mut server = start();
+    let discover = server
+        .request(json!(1), "server/discover", stateless("2026-07-28"))
+        .await;
+    let result = &discover["result"];
+    assert_eq!(result["resultType"], json!("complete"), "{discover}");
+    assert_eq!(result["supportedVersions"][0], json!("2026-07-28"));
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-11-25"))
+    );
+    assert_eq!(result["serverInfo"]["name"], json!("lingo"));
+    assert!(result["capabilities"]["tools"].is_object());
+    assert!(
+        result["instructions"]
+            .as_str()
+            .is_some_and(|i| i.contains("zero-based"))
+    );
+
+    let list = server
+        .request(json!(2), "tools/list", stateless("2026-07-28"))
+        .await;
+    assert_eq!(list["result"]["resultType"], json!("complete"), "{list}");
+    assert!(list["result"]["ttlMs"].as_u64().is_some_and(|ttl| ttl > 0));
+    assert_eq!(list["result"]["cacheScope"], json!("public"));
+    assert!(!list["result"]["tools"].as_array().unwrap().is_empty());
+
+    let mut params = stateless("2026-07-28");
+    params["name"] = json!("outline");
+    params["arguments"] = json!({ "path": "src/pricing.rs" });
+    let call = server.request(json!(3), "tools/call", params).await;
+    assert_eq!(call["result"]["resultType"], json!("complete"), "{call}");
+    assert_eq!(call["result"]["isError"], json!(false), "{call}");
+
+    let unknown = server
+        .request(json!(4), "tools/list", stateless("2031-01-01"))
+        .await;
+    assert_eq!(error_code(&unknown), -32004, "{unknown}");
+    assert_eq!(unknown["error"]["data"]["requested"], json!("2031-01-01"));
+    assert_eq!(
+        unknown["error"]["data"]["supported"][0],
+        json!("2026-07-28")
+    );
+
+    let ping = server
+        .request(json!(5), "ping", stateless("2026-07-28"))
+        .await;
+    assert_eq!(error_code(&ping), -32601, "{ping}");
+
+    let no_capabilities = server
+        .request(
+            json!(6),
+            "tools/list",
+            json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } }),
+        )
+        .await;
+    assert_eq!(error_code(&no_capabilities), -32602, "{no_capabilities}");
+
+    // A client of the handshake's revisions, on the same server.
+    server.initialize("2025-06-18").await;
+    let legacy = server.request(json!(7), "tools/list", json!({})).await;
+    assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
+    assert!(legacy["result"].get("ttlMs").is_none(), "{legacy}");
+    finish_cleanly(server).await;
 }

@@ -175,6 +175,23 @@ async fn every_tool_reports_unanalysed_files() {
     assert_eq!(warned, expected, "{health:#}");
     assert_eq!(health["workspace"]["fileCount"], json!(5));
 
+    // An unhealthy plugin's line says how it last failed.
+    let hostile = health["components"]["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == json!("hostile"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no hostile plugin: {health:#}"));
+    if hostile["health"]["healthy"] == json!(false) {
+        let text = server.call("health_check", json!({})).await.text;
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("plugin hostile"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(line.contains("UNHEALTHY; last error"), "{line}");
+    }
+
     let diagnostics = server.call("get_diagnostics", json!({})).await.ok();
     let mut unanalysed: Vec<(String, String)> = diagnostics["unanalyzed_files"]
         .as_array()

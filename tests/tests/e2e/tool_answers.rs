@@ -237,3 +237,17 @@ async fn find_type_definition_reads_a_type_written_before_the_name() {
     assert_eq!(error["code"], json!("TYPE_NOT_FOUND"), "{error:#}");
     server.stop().await;
 }
+
+/// `find_definition` asked by `symbol` writes the declaration found, with
+/// nothing in place of the name the query had no position for.
+#[tokio::test]
+async fn find_definition_by_symbol_writes_no_placeholder() {
+    let server = serve().await;
+    let found = server
+        .call("find_definition", json!({ "symbol": "grand_total" }))
+        .await;
+    assert!(!found.is_error, "{:#}", found.value);
+    assert!(found.text.contains("src/pricing.rs:17"), "{}", found.text);
+    assert!(!found.text.contains('?'), "{}", found.text);
+    server.stop().await;
+}

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::health_text::decimal;
+use super::health_text::json_number;
 use super::lists::{close_page, grouped, range_note};
 use super::{Request, Writer, source_line};
 use crate::analyze::{BatchAnswer, RankedMetrics};
@@ -64,11 +64,8 @@ pub fn analysis(answer: &AnalysisResult, request: &Request, writer: &mut Writer)
 
 /// The 1-based `line:col` where `range` starts.
 fn line_col(range: &Range) -> String {
-    format!(
-        "{}:{}",
-        u64::from(range.start.line) + 1,
-        u64::from(range.start.character) + 1
-    )
+    let (line, column) = super::start_of(range);
+    format!("{line}:{column}")
 }
 
 /// A quality gate: the verdict, a line per check, then the violations
@@ -187,7 +184,7 @@ pub fn complexity(answer: &Report<ComplexityReport>, _request: &Request, writer:
         summary.files,
         summary.violations,
         summary.max_cyclomatic,
-        decimal(summary.avg_cyclomatic),
+        json_number(summary.avg_cyclomatic),
         summary.max_cognitive
     ));
     let rankings = report.top_files.iter().flat_map(|top| &top.rankings);
@@ -196,9 +193,9 @@ pub fn complexity(answer: &Report<ComplexityReport>, _request: &Request, writer:
             "#{} {} score {} (max cyclomatic {}, mean cognitive {}, {} functions)",
             ranked.rank,
             ranked.file,
-            decimal(ranked.total_score),
+            json_number(ranked.total_score),
             ranked.max_cyclomatic,
-            decimal(ranked.avg_cognitive),
+            json_number(ranked.avg_cognitive),
             ranked.function_count
         );
         if !writer.line(&line) {

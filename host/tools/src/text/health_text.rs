@@ -14,7 +14,7 @@ use lingo_analyze::{
 
 /// A decimal figure as the structured answer writes it (`2.0`, `0.35`,
 /// `1e-7`), `null` when it is not a finite number.
-pub(super) fn decimal(x: f64) -> String {
+pub(super) fn json_number(x: f64) -> String {
     Number::from_f64(x).map_or_else(|| "null".to_string(), |n| n.to_string())
 }
 
@@ -45,7 +45,7 @@ pub fn duplicates(answer: &PagedReport<DuplicatesReport>, request: &Request, wri
         groups_of(CloneKind::Gapped),
         summary.duplicated_lines,
         summary.total_lines,
-        decimal(summary.duplication_percentage),
+        json_number(summary.duplication_percentage),
         summary.files_with_clones,
         summary.files_analyzed,
     ));
@@ -61,7 +61,7 @@ pub fn duplicates(answer: &PagedReport<DuplicatesReport>, request: &Request, wri
     let mut shown = 0;
     for group in &report.groups {
         let similarity = match group.kind {
-            CloneKind::Gapped => format!(" similarity {}", decimal(group.similarity)),
+            CloneKind::Gapped => format!(" similarity {}", json_number(group.similarity)),
             CloneKind::Exact | CloneKind::Renamed => String::new(),
         };
         let places: Vec<String> = group
@@ -88,7 +88,7 @@ pub fn duplicates(answer: &PagedReport<DuplicatesReport>, request: &Request, wri
             let line = format!(
                 "{} {}% ({} of {} lines)",
                 file.file_path,
-                decimal(file.duplication_percentage),
+                json_number(file.duplication_percentage),
                 file.duplicated_lines,
                 file.total_lines
             );
@@ -122,7 +122,7 @@ pub fn churn(answer: &PagedReport<ChurnReport>, request: &Request, writer: &mut 
         let line = format!(
             "{} score {}: {} commits +{} -{} by {} authors, last {}",
             file.file_path,
-            decimal(file.churn_score),
+            json_number(file.churn_score),
             file.commits,
             file.lines_added,
             file.lines_deleted,
@@ -149,7 +149,7 @@ pub fn defects(answer: &PagedReport<DefectReport>, request: &Request, writer: &m
         summary.high,
         summary.medium,
         summary.low,
-        decimal(summary.average_probability),
+        json_number(summary.average_probability),
     ));
     for reason in &report.unmeasured {
         writer.always(&format!("not measured: {reason}"));
@@ -165,7 +165,7 @@ pub fn defects(answer: &PagedReport<DefectReport>, request: &Request, writer: &m
             .factors
             .iter()
             .map(|f| {
-                let contribution = decimal(f.contribution);
+                let contribution = json_number(f.contribution);
                 if explain {
                     format!("{} {contribution} ({})", f.name, f.explanation)
                 } else {
@@ -177,8 +177,8 @@ pub fn defects(answer: &PagedReport<DefectReport>, request: &Request, writer: &m
             "{} {} {} (confidence {}): {}",
             file.file_path,
             file.risk,
-            decimal(file.probability),
-            decimal(file.confidence),
+            json_number(file.probability),
+            json_number(file.confidence),
             factors.join("; ")
         );
         if !writer.line(&line) {
@@ -213,7 +213,7 @@ pub fn names(answer: &Report<NameSimilarity>, _request: &Request, writer: &mut W
         } else {
             ""
         };
-        let line = format!("{} {}{sound}: {place}{more}", decimal(m.score), m.name);
+        let line = format!("{} {}{sound}: {place}{more}", json_number(m.score), m.name);
         if !writer.line(&line) {
             break;
         }
@@ -226,7 +226,7 @@ pub fn deep_context(answer: &Report<DeepContext>, _request: &Request, writer: &m
     let report = &answer.report;
     let card = &report.quality_scorecard;
     writer.always("# Deep context");
-    let figure = |label: &str, x: Option<f64>| x.map(|x| format!("{label} {}", decimal(x)));
+    let figure = |label: &str, x: Option<f64>| x.map(|x| format!("{label} {}", json_number(x)));
     let figures: Vec<String> = [
         figure("health", Some(card.overall_health)),
         figure("complexity score", card.complexity_score),
@@ -247,8 +247,8 @@ pub fn deep_context(answer: &Report<DeepContext>, _request: &Request, writer: &m
                 "- {} {} {} (~{} h by formula): {}",
                 h.file_path,
                 h.priority,
-                decimal(h.composite_score),
-                decimal(h.estimated_hours),
+                json_number(h.composite_score),
+                json_number(h.estimated_hours),
                 h.reasons.join("; ")
             );
             if !writer.line(&line) {
@@ -263,7 +263,7 @@ pub fn deep_context(answer: &Report<DeepContext>, _request: &Request, writer: &m
                 r.priority,
                 r.title,
                 r.description,
-                decimal(r.estimated_hours)
+                json_number(r.estimated_hours)
             );
             if !writer.line(&line) {
                 return;
@@ -360,8 +360,8 @@ pub fn comprehensive(answer: &Comprehensive, _request: &Request, writer: &mut Wr
         "{} files, {} lines; health {}, debt hours {}",
         summary.files,
         summary.lines,
-        decimal(card.overall_health),
-        decimal(card.technical_debt_hours)
+        json_number(card.overall_health),
+        json_number(card.technical_debt_hours)
     ));
     for reason in &answer.unmeasured {
         writer.always(&format!("Not measured: {reason}"));

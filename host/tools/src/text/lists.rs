@@ -4,16 +4,17 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    Request, Writer, guess_note, has_word, kind_prefix, plain, relative_to, source_line, start_of,
-    subject_heading, view_container, view_heading, view_qualified_name, view_title,
+    Request, Writer, guess_note, has_word, kind_prefix, plain, relative_to, short_decimal,
+    source_line, start_of, subject_heading, view_container, view_heading, view_qualified_name,
+    view_title,
 };
 use crate::diagnostics::DiagnosticsAnswer;
 use crate::implementations::ImplementationsAnswer;
 use crate::references::ReferencesAnswer;
 use crate::search::SearchAnswer;
 use lingo_analysis::{
-    Call, CallEnd, CallHierarchy, CallSite, Completeness, OutgoingCompleteness, ReferenceItem,
-    SearchHit, SiteView, SubjectView, SymbolView,
+    Call, CallEnd, CallHierarchy, CallSite, Completeness, Incompleteness, OutgoingCompleteness,
+    ReferenceItem, SearchHit, SiteView, SubjectView, SymbolView,
 };
 
 /// Closing lines of a paged list: what the page and the budget left out,
@@ -271,6 +272,7 @@ fn references_completeness(completeness: &Completeness) -> String {
             completeness.unparsed_mentions
         ));
     }
+    lacks.extend(unseen(completeness.incomplete.as_ref()));
     if lacks.is_empty() && completeness.name_only > 0 {
         return "certain ones complete, guesses labelled".into();
     }
@@ -560,11 +562,38 @@ fn distinct_ends(calls: &[Call], way: Way) -> usize {
 /// nothing are named on the closing line, not described here.
 fn calls_completeness(completeness: &OutgoingCompleteness) -> String {
     let unresolved = completeness.unresolved_names.as_ref().map_or(0, Vec::len);
+    let mut lacks = Vec::new();
     if unresolved > 0 && !completeness.complete {
-        format!("incomplete: {unresolved} unresolved (last line)")
-    } else {
-        completeness_word(completeness.complete, completeness.note)
+        lacks.push(format!("{unresolved} unresolved (last line)"));
     }
+    lacks.extend(unseen(completeness.incomplete.as_ref()));
+    if lacks.is_empty() {
+        completeness_word(completeness.complete, completeness.note)
+    } else {
+        format!("incomplete: {}", lacks.join(", "))
+    }
+}
+
+/// What the snapshot could not see, counted: files their plugin could not
+/// analyse, imports that resolved to nothing.
+fn unseen(incomplete: Option<&Incompleteness>) -> Vec<String> {
+    let Some(incomplete) = incomplete else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if incomplete.unanalyzed_files > 0 {
+        out.push(format!(
+            "{} files not analysed",
+            incomplete.unanalyzed_files
+        ));
+    }
+    if incomplete.failed_import_resolutions > 0 {
+        out.push(format!(
+            "{} imports not resolved",
+            incomplete.failed_import_resolutions
+        ));
+    }
+    out
 }
 
 /// The lines of a hierarchy: the tree in order, leaves of one parent that
@@ -681,9 +710,9 @@ impl CallParts {
             guesses.iter().copied().reduce(f64::max),
         ) {
             (Some(low), Some(high)) if low < high => {
-                format!(" (guess {}-{})", decimal(low), decimal(high))
+                format!(" (guess {}-{})", short_decimal(low), short_decimal(high))
             }
-            (Some(low), _) => format!(" (guess {})", decimal(low)),
+            (Some(low), _) => format!(" (guess {})", short_decimal(low)),
             _ => String::new(),
         };
         format!(
@@ -768,14 +797,6 @@ fn call_parts(call: &Call, way: Way, item: &SymbolView) -> CallParts {
 
 /// A confidence as answers print it: two decimals at most, no trailing
 /// zeros (`0.1`, `0.08`).
-fn decimal(value: f64) -> String {
-    let rounded = format!("{value:.2}");
-    rounded
-        .trim_end_matches('0')
-        .trim_end_matches('.')
-        .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};
@@ -1006,6 +1027,47 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    /// Files and imports the index could not see are named where the
+    /// completeness is, in references and in callees.
+    #[test]
+    fn lists_say_what_the_index_could_not_see() {
+        let unseen = Some(Incompleteness {
+            unanalyzed_files: 2,
+            failed_import_resolutions: 3,
+            incomplete_reasons: vec!["files failed".into()],
+        });
+        let mut completeness = counted(1, 0, false);
+        completeness.incomplete = unseen.clone();
+        let answer = parse_references(
+            vec![site("src/a.rs", 2, Resolution::Import, 1.0)],
+            1,
+            completeness,
+        );
+        let text = render(&answer, &Map::new(), 2000);
+        assert!(
+            text.lines()
+                .next()
+                .unwrap_or_default()
+                .ends_with("may miss: 2 files not analysed, 3 imports not resolved"),
+            "{text}"
+        );
+
+        let mut completeness = callees_completeness(false, &["helper"], &[]);
+        completeness.incomplete = unseen;
+        let answer = callees(
+            declared("function", "run", None, "src/run.ts", (0, 0)),
+            Vec::new(),
+            completeness,
+        );
+        let text = hierarchy_text(&answer);
+        assert!(
+            text.contains(
+                "incomplete: 1 unresolved (last line), 2 files not analysed, 3 imports not resolved"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

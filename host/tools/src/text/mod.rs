@@ -27,6 +27,7 @@ pub use symbols::{definition, node_at, node_source, outline, symbol_info, type_d
 pub use system::{graph, health};
 
 use super::SharedArgs;
+use crate::error::Refusal;
 
 /// How a tool's `content` text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
@@ -88,14 +89,10 @@ pub fn options(shared: &SharedArgs) -> (Format, usize) {
 
 /// A refusal as text: code and message, then the details the message does
 /// not already say and the suggestions, each clipped.
-pub fn error(value: &Value) -> String {
-    let error = &value["error"];
-    let message = str_of(error, "message").unwrap_or("");
-    let mut out = clip(&format!(
-        "error {}: {message}",
-        str_of(error, "code").unwrap_or("UNKNOWN")
-    ));
-    if let Some(details) = error["details"].as_object() {
+pub fn error(refusal: &Refusal) -> String {
+    let message = refusal.message();
+    let mut out = clip(&format!("error {}: {message}", refusal.code()));
+    if let Some(details) = refusal.details().as_object() {
         for (key, detail) in details {
             let text = match detail {
                 Value::Null => continue,
@@ -118,14 +115,11 @@ pub fn error(value: &Value) -> String {
             out.push_str(&clip(&format!("\n{key}: {text}")));
         }
     }
-    let suggestions: Vec<String> = error["suggestions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(plain)
-        .collect();
-    if !suggestions.is_empty() {
-        out.push_str(&clip(&format!("\nhint: {}", suggestions.join("; "))));
+    if !refusal.suggestions().is_empty() {
+        out.push_str(&clip(&format!(
+            "\nhint: {}",
+            refusal.suggestions().join("; ")
+        )));
     }
     out
 }
@@ -149,11 +143,6 @@ pub(crate) fn plain(value: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
-}
-
-/// A string field, when it is one.
-pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
 }
 
 /// `name` without the leading segments it shares with `context` (the
@@ -284,14 +273,19 @@ pub(crate) fn heading_at(
 /// confidence below 1), nothing for a certain one.
 pub(crate) fn guess_note(resolution: lingo_resolve::Resolution, confidence: f64) -> String {
     if resolution == lingo_resolve::Resolution::NameOnly || confidence < 1.0 {
-        let rounded = format!("{confidence:.2}");
-        format!(
-            " (guess {})",
-            rounded.trim_end_matches('0').trim_end_matches('.')
-        )
+        format!(" (guess {})", short_decimal(confidence))
     } else {
         String::new()
     }
+}
+
+/// `value` to two decimals without trailing zeros: `0.5`, `1`, `0.33`.
+pub(crate) fn short_decimal(value: f64) -> String {
+    let rounded = format!("{value:.2}");
+    rounded
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// `Container.name` of a declaration, or the name of a local.

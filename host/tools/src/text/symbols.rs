@@ -92,7 +92,13 @@ impl Declaration<'_> {
 /// declaration of the name asked is its line alone (the name is in it;
 /// a guess says so); the resolution is named where there are several.
 pub fn definition(answer: &Definitions, _request: &Request, writer: &mut Writer) {
-    let name = answer.query.name.as_deref().unwrap_or("?");
+    // The name at the position, or the symbol asked by name.
+    let name = answer
+        .query
+        .name
+        .as_deref()
+        .or(answer.query.symbol.as_deref())
+        .unwrap_or("the position");
     let definitions = &answer.definitions;
     let resolution = answer.resolution.map_or("unresolved", Resolution::as_str);
     if definitions.is_empty() {

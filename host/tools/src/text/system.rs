@@ -31,11 +31,30 @@ pub fn health(answer: &Health, request: &Request, writer: &mut Writer) {
         workspace.files_with_syntax_errors,
     ));
     for plugin in &components.plugins {
-        // How it fails is in the structured answer's `health`.
-        let state = if plugin.health.as_ref().is_some_and(|h| !h.healthy) {
-            "UNHEALTHY: failing"
-        } else {
-            "healthy"
+        // Its last failure and what is tripped; counts stay in `health`.
+        let state = match plugin.health.as_ref().filter(|h| !h.healthy) {
+            None => "healthy".to_string(),
+            Some(health) => {
+                let mut state = "UNHEALTHY".to_string();
+                if let Some(last) = &health.last_error {
+                    state.push_str(&format!(
+                        "; last error {} in {} {}s ago: {}",
+                        last.code,
+                        last.operation,
+                        last.seconds_ago,
+                        last.message.chars().take(200).collect::<String>()
+                    ));
+                }
+                let tripped: Vec<&str> = health
+                    .tripped
+                    .iter()
+                    .map(|t| t.operation.as_str())
+                    .collect();
+                if !tripped.is_empty() {
+                    state.push_str(&format!("; not called for now: {}", tripped.join(", ")));
+                }
+                state
+            }
         };
         writer.always(&format!(
             "plugin {} {} (ABI {}, .{}): {state}",

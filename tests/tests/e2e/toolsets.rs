@@ -1,0 +1,162 @@
+//! The tools an operator chooses (`--toolsets`, `--read-only`, lingo.toml)
+//! as a client sees them, and `lingo call` / `lingo tools`, the command-line
+//! twin of every tool.
+
+use std::process::Output;
+
+use lingo_e2e::{McpServer, Scratch, cache_dir, fixture, lingo_bin, serve_command};
+use rmcp::ServiceError;
+use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use serde_json::json;
+
+async fn listed(server: &McpServer) -> Vec<String> {
+    let tools = server.client.list_all_tools().await.expect("tools/list");
+    tools.iter().map(|t| t.name.to_string()).collect()
+}
+
+#[tokio::test]
+async fn the_default_set_is_served_unless_the_operator_chooses_others() {
+    let server = McpServer::start(&fixture("rust-workspace"), &["--toolsets", "default"])
+        .await
+        .expect("start lingo");
+    let names = listed(&server).await;
+    assert_eq!(
+        names,
+        [
+            "outline",
+            "search_symbols",
+            "find_definition",
+            "find_references",
+            "get_symbol_info",
+            "get_call_hierarchy",
+            "node_source",
+            "rename",
+            "apply_plan"
+        ]
+    );
+    let instructions = server
+        .client
+        .peer_info()
+        .and_then(|info| info.instructions.clone())
+        .expect("instructions");
+    assert!(
+        instructions.contains("Toolsets offered: default"),
+        "{instructions}"
+    );
+    assert!(instructions.contains("analysis"), "{instructions}");
+
+    // A tool of another set is refused with the set that has it.
+    let call = server.client.call_tool(
+        CallToolRequestParams::new("analyze_dead_code").with_arguments(Default::default()),
+    );
+    let error = lingo_e2e::patiently("a tool not offered", call)
+        .await
+        .expect_err("not offered");
+    let ServiceError::McpError(error) = error else {
+        panic!("expected a JSON-RPC error, got {error}")
+    };
+    assert_eq!(error.code.0, -32602);
+    let data = error.data.expect("error data");
+    assert_eq!(data["code"], json!("TOOL_NOT_ENABLED"));
+    assert_eq!(data["toolset"], json!("analysis"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn read_only_and_lingo_toml_choose_the_tools_the_flags_do_not() {
+    let scratch = Scratch::new("toolsets-config");
+    let root = scratch.copy_fixture("rust-workspace");
+    std::fs::write(
+        root.join("lingo.toml"),
+        "[tools]\ntoolsets = [\"refactoring\", \"graph\"]\nexclude = [\"rollback\"]\n",
+    )
+    .expect("write lingo.toml");
+    // Without the harness's choice of every tool, lingo.toml's stands.
+    let mut command = serve_command(&root, &["--read-only"]);
+    command.env_remove("LINGO_TOOLSETS");
+    let server = McpServer::start_command(command, ProtocolVersion::default())
+        .await
+        .expect("start lingo");
+    let names = listed(&server).await;
+    // The refactorings all write: read-only leaves the graph tools.
+    assert_eq!(names, ["dependents_of", "dependencies_of", "paths_between"]);
+    server.stop().await;
+
+    let output = std::process::Command::new(lingo_bin())
+        .args(["serve", "--toolsets", "refactorings", "--root"])
+        .arg(&root)
+        .env_remove("LINGO_TOOLSETS")
+        .output()
+        .expect("run lingo serve");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("unknown toolset `refactorings`"),
+        "{stderr}"
+    );
+}
+
+/// `lingo call` on the fixture with `args`.
+fn call(args: &[&str]) -> Output {
+    std::process::Command::new(lingo_bin())
+        .arg("call")
+        .args(args)
+        .arg("--root")
+        .arg(fixture("rust-workspace"))
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .env_remove("LINGO_CACHE_DIR")
+        .output()
+        .expect("run lingo call")
+}
+
+#[test]
+fn lingo_call_answers_refuses_and_rejects_with_its_exit_codes() {
+    let answered = call(&["outline", "--arg", "path=src/pricing.rs"]);
+    let text = String::from_utf8_lossy(&answered.stdout);
+    assert_eq!(answered.status.code(), Some(0), "{text}");
+    assert!(text.contains("pub fn total_with_tax"), "{text}");
+
+    let json = call(&["search_symbols", r#"{"query": "total", "format": "json"}"#]);
+    assert_eq!(json.status.code(), Some(0));
+    let value: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("format=json prints JSON");
+    assert!(
+        value["symbols"].as_array().is_some_and(|s| !s.is_empty()),
+        "{value}"
+    );
+
+    // The tool refuses: 1, its error printed as a client would read it.
+    let refused = call(&["rollback", "--arg", "snapshot_id=no-such-snapshot"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(!refused.stdout.is_empty());
+
+    // Bad arguments and unknown tools: 2.
+    let bad = call(&["find_definition", "--arg", "unknown_field=1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stdout).contains("UNKNOWN_PARAM"));
+    let unknown = call(&["find_refs"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("find_references"));
+    let not_json = call(&["outline", "{not json"]);
+    assert_eq!(not_json.status.code(), Some(2));
+}
+
+#[test]
+fn lingo_tools_lists_every_tool_with_its_toolset() {
+    let output = std::process::Command::new(lingo_bin())
+        .arg("tools")
+        .output()
+        .expect("run lingo tools");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        text.lines().count(),
+        lingo::tools::ToolRegistry::new().tools().len()
+    );
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("find_references") && line.contains("navigation")),
+        "{text}"
+    );
+}
