@@ -1,5 +1,6 @@
 //! `lingo call` and `lingo tools`: every MCP tool from the command line,
-//! through the same registry, argument checks and text as a client gets.
+//! through the same registry, argument checks and text as a client gets,
+//! on a workspace root or on a running server over Streamable HTTP.
 
 use std::sync::Arc;
 
@@ -16,6 +17,11 @@ pub const ANSWERED: i32 = 0;
 pub const REFUSED: i32 = 1;
 /// Exit code: the tool or its arguments are not valid.
 pub const BAD_ARGUMENTS: i32 = 2;
+/// Exit code: the server could not be reached.
+pub const UNREACHABLE: i32 = 3;
+
+/// The codes of refusals that mean the arguments were wrong.
+const ARGUMENT_CODES: &[&str] = &["INVALID_PARAM", "MISSING_REQUIRED_PARAM", "UNKNOWN_PARAM"];
 
 /// The arguments of one call: a JSON object, then `key=value` pairs (a value
 /// that parses as JSON is that JSON, else a string) that override it.
@@ -70,9 +76,10 @@ pub fn call(
     let (answer, code) = match called {
         Ok(answer) => (answer, ANSWERED),
         Err(error) => {
-            let code = match error.code() {
-                "INVALID_PARAM" | "MISSING_REQUIRED_PARAM" | "UNKNOWN_PARAM" => BAD_ARGUMENTS,
-                _ => REFUSED,
+            let code = if ARGUMENT_CODES.contains(&error.code()) {
+                BAD_ARGUMENTS
+            } else {
+                REFUSED
             };
             (Answer::refusal(&error), code)
         }
@@ -83,6 +90,74 @@ pub fn call(
     }
     print!("{text}");
     std::io::Write::flush(&mut std::io::stdout())?;
+    Ok(code)
+}
+
+/// Call `tool_name` with `arguments` on the MCP server at `url` (a hosted
+/// `lingo serve --http`, with `token` as the bearer token) and print the
+/// text content it answers; the exit code.
+pub async fn call_remote(
+    url: &str,
+    token: Option<&str>,
+    tool_name: &str,
+    arguments: Value,
+) -> anyhow::Result<i32> {
+    use rmcp::ServiceExt;
+    use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    let Value::Object(arguments) = arguments else {
+        anyhow::bail!("the arguments must be a JSON object");
+    };
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string());
+    if let Some(token) = token {
+        config = config.auth_header(token.to_string());
+    }
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let client = match ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("lingo-call", env!("CARGO_PKG_VERSION")),
+    )
+    .serve(transport)
+    .await
+    {
+        Ok(client) => client,
+        Err(error) => {
+            eprintln!("{url}: {error}");
+            return Ok(UNREACHABLE);
+        }
+    };
+    let params = CallToolRequestParams::new(tool_name.to_string()).with_arguments(arguments);
+    let outcome = client.call_tool(params).await;
+    let code = match outcome {
+        Ok(result) => {
+            for content in &result.content {
+                if let Some(text) = content.as_text() {
+                    println!("{}", text.text.trim_end());
+                }
+            }
+            let refused_code = result
+                .structured_content
+                .as_ref()
+                .and_then(|value| value["error"]["code"].as_str());
+            match (result.is_error, refused_code) {
+                (Some(true), Some(code)) if ARGUMENT_CODES.contains(&code) => BAD_ARGUMENTS,
+                (Some(true), _) => REFUSED,
+                _ => ANSWERED,
+            }
+        }
+        Err(rmcp::service::ServiceError::McpError(error)) => {
+            // A protocol refusal: no such tool, or one the server does not offer.
+            eprintln!("{}", error.message);
+            BAD_ARGUMENTS
+        }
+        Err(error) => {
+            eprintln!("{url}: {error}");
+            UNREACHABLE
+        }
+    };
+    let _ = client.cancel().await;
     Ok(code)
 }
 

@@ -103,6 +103,13 @@ struct CallArgs {
     /// JSON, else a string); may be repeated, and wins over the JSON.
     #[arg(long = "arg", value_name = "KEY=VALUE")]
     args: Vec<String>,
+    /// Call a running server instead (`http://127.0.0.1:8080/mcp`, or a
+    /// toolset's path); exit code 3 when it cannot be reached.
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+    /// The bearer token for `--url` (default: `LINGO_TOKEN`).
+    #[arg(long, env = "LINGO_TOKEN", hide_env_values = true)]
+    token: Option<String>,
     #[command(flatten)]
     workspace: ServeArgs,
 }
@@ -492,13 +499,24 @@ fn main() -> anyhow::Result<()> {
                     std::process::exit(call::BAD_ARGUMENTS)
                 }
             };
-            let code = call::call(&args.tool, arguments, || {
-                let gate = load_config(&args.workspace)?.0.quality_gate;
-                Ok(call::context_of(
-                    open_workspace(&args.workspace, false)?,
-                    gate,
-                ))
-            })?;
+            let code = match &args.url {
+                Some(url) => tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?
+                    .block_on(call::call_remote(
+                        url,
+                        args.token.as_deref().filter(|t| !t.is_empty()),
+                        &args.tool,
+                        arguments,
+                    ))?,
+                None => call::call(&args.tool, arguments, || {
+                    let gate = load_config(&args.workspace)?.0.quality_gate;
+                    Ok(call::context_of(
+                        open_workspace(&args.workspace, false)?,
+                        gate,
+                    ))
+                })?,
+            };
             std::process::exit(code)
         }
         Command::Tools => {

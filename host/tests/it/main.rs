@@ -5,6 +5,7 @@ mod common;
 
 mod abi_versions;
 mod analysis;
+mod build_features;
 mod code_map;
 mod conformance;
 mod csharp_real_code;

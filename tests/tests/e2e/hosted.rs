@@ -1206,3 +1206,85 @@ async fn the_stateless_revision_is_served_over_http_per_toolset_path() {
     );
     server.stop().await;
 }
+
+/// `lingo call --url` on a hosted server: the text a client reads, and the
+/// exit codes of `lingo call` (1 refused, 2 bad arguments or a tool the
+/// server does not offer, 3 unreachable).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lingo_call_reaches_a_hosted_server() {
+    let dir = Scratch::new("hosted-cli");
+    project(&dir, "alpha");
+    let server = HostedServer::start_in(
+        dir,
+        "[[project]]\nid = \"alpha\"\nroot = \"alpha\"\n",
+        Some(TOKENS),
+        &[],
+    )
+    .await
+    .expect("server starts");
+    let call = |url: String, token: &'static str, args: Vec<String>| async move {
+        tokio::process::Command::new(lingo_e2e::lingo_bin())
+            .arg("call")
+            .args(&args)
+            .args(["--url", &url, "--token", token])
+            .env_remove("LINGO_TOKEN")
+            .output()
+            .await
+            .expect("run lingo call")
+    };
+    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let outline = call(
+        server.url.clone(),
+        TOKEN_BOTH,
+        args(&[
+            "outline",
+            "--arg",
+            "projectId=alpha",
+            "--arg",
+            "path=src/lib.rs",
+        ]),
+    )
+    .await;
+    let text = String::from_utf8_lossy(&outline.stdout);
+    assert_eq!(outline.status.code(), Some(0), "{text}");
+    assert!(text.contains("pub fn only_in_alpha() -> u32"), "{text}");
+
+    let refused = call(
+        server.url.clone(),
+        TOKEN_BOTH,
+        args(&[
+            "outline",
+            "--arg",
+            "projectId=alpha",
+            "--arg",
+            "path=src/none.rs",
+        ]),
+    )
+    .await;
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stdout).contains("error "));
+
+    let not_offered = call(
+        format!("{}/graph", server.url),
+        TOKEN_BOTH,
+        args(&[
+            "outline",
+            "--arg",
+            "projectId=alpha",
+            "--arg",
+            "path=src/lib.rs",
+        ]),
+    )
+    .await;
+    assert_eq!(not_offered.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&not_offered.stderr).contains("toolset `navigation`"));
+
+    let unknown_token = call(
+        server.url.clone(),
+        "secret-nobody-0123456789",
+        args(&["outline"]),
+    )
+    .await;
+    assert_eq!(unknown_token.status.code(), Some(3));
+    server.stop().await;
+}
