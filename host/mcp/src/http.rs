@@ -13,8 +13,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -222,11 +223,15 @@ struct Handler {
 
 impl Handler {
     fn new(server: Arc<Server>, surface: Arc<Surface>, slots: Arc<Semaphore>) -> Self {
-        let tools =
-            serde_json::from_value(json!({ "tools": surface.listing() })).unwrap_or_else(|error| {
-                tracing::error!(%error, "tool list not in the SDK's shape");
-                ListToolsResult::default()
-            });
+        let tools = serde_json::from_value(json!(surface.listing())).unwrap_or_else(|error| {
+            tracing::error!(%error, "tool list not in the SDK's shape");
+            Vec::new()
+        });
+        // The list is the same for every caller while the server runs
+        // (rmcp leaves the hints and `resultType` out for older revisions).
+        let tools = ListToolsResult::with_all_items(tools)
+            .with_ttl_ms(revision::LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public);
         Handler {
             server,
             surface,
@@ -240,7 +245,7 @@ impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         let info = json!({
             "protocolVersion": HANDSHAKE_PROTOCOL_VERSIONS[0],
-            "capabilities": { "tools": { "listChanged": false } },
+            "capabilities": super::capabilities(),
             "serverInfo": super::server_info(),
             "instructions": self.surface.instructions(),
         });
@@ -267,6 +272,20 @@ impl ServerHandler for Handler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok((*self.tools).clone())
+    }
+
+    /// lingo serves no resources: every URI is not found (rmcp answers
+    /// 2026-07-28 clients with Invalid Params, as that revision asks).
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri: String = request.uri.chars().take(256).collect();
+        Err(ErrorData::resource_not_found(
+            format!("Resource not found: {uri}"),
+            Some(json!({ "uri": uri })),
+        ))
     }
 
     async fn call_tool(

@@ -23,6 +23,8 @@ pub const SERVER_BUSY: i64 = -32000;
 /// Implementation-defined server error: over a token's or a project's
 /// request rate (mcp-wire-protocol.md's "Rate limit exceeded").
 pub const RATE_LIMITED: i64 = -32003;
+/// MCP: the resource asked for does not exist (revisions before 2026-07-28).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
 /// A protocol-level error reply.
 #[derive(Debug, Clone)]

@@ -258,12 +258,17 @@ impl Server {
             return Some(Err(method_not_found(method)));
         }
         Some(
-            self.answer_method(method, params)
+            self.answer_method(method, params, revision)
                 .map(|result| revision.shape(method, result)),
         )
     }
 
-    fn answer_method(&self, method: &str, params: &Value) -> Result<Value, RpcError> {
+    fn answer_method(
+        &self,
+        method: &str,
+        params: &Value,
+        revision: Revision,
+    ) -> Result<Value, RpcError> {
         match method {
             "initialize" => initialize(params, &self.surface.instructions),
             "server/discover" => Ok(revision::discover(
@@ -276,6 +281,7 @@ impl Server {
             "resources/list" => Ok(json!({ "resources": [] })),
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
             "prompts/list" => Ok(json!({ "prompts": [] })),
+            "resources/read" => Err(resource_not_found(params, revision)),
             _ => Err(method_not_found(method)),
         }
     }
@@ -715,7 +721,7 @@ fn initialize(params: &Value, instructions: &str) -> Result<Value, RpcError> {
 }
 
 /// What the server offers: tools, and (empty) resources and prompts.
-fn capabilities() -> Value {
+pub(crate) fn capabilities() -> Value {
     json!({
         "tools": { "listChanged": false },
         "resources": { "listChanged": false },
@@ -726,6 +732,22 @@ fn capabilities() -> Value {
 /// The server's name and version.
 pub fn server_info() -> Value {
     json!({ "name": "lingo", "title": "lingo code intelligence", "version": env!("CARGO_PKG_VERSION") })
+}
+
+/// lingo serves no resources: every URI is not found, with the code each
+/// revision gives that (2026-07-28: Invalid Params; before: -32002).
+fn resource_not_found(params: &Value, revision: Revision) -> RpcError {
+    let uri: String = params["uri"]
+        .as_str()
+        .unwrap_or_default()
+        .chars()
+        .take(256)
+        .collect();
+    let code = match revision {
+        Revision::Stateless(_) => jsonrpc::INVALID_PARAMS,
+        Revision::Handshake => jsonrpc::RESOURCE_NOT_FOUND,
+    };
+    RpcError::new(code, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
 }
 
 fn method_not_found(method: &str) -> RpcError {

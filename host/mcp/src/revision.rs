@@ -12,8 +12,9 @@ pub const STATELESS_PROTOCOL_VERSIONS: &[&str] = &["2026-07-28"];
 /// Revisions negotiated with `initialize`, newest first.
 pub const HANDSHAKE_PROTOCOL_VERSIONS: &[&str] =
     &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/// JSON-RPC error code of a request stating a revision not spoken here.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32004;
+/// JSON-RPC error code of a request stating a revision not spoken here
+/// (2026-07-28's UnsupportedProtocolVersionError).
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// How long a client may reuse a list (the tools do not change while the
 /// server runs), in milliseconds.
 pub const LIST_TTL_MS: u64 = 300_000;

@@ -1204,6 +1204,12 @@ async fn the_stateless_revision_is_served_over_http_per_toolset_path() {
         ],
         "{list}"
     );
+    assert_eq!(list["result"]["resultType"], json!("complete"), "{list}");
+    assert_eq!(list["result"]["cacheScope"], json!("public"), "{list}");
+    assert!(
+        list["result"]["ttlMs"].as_u64().is_some_and(|ttl| ttl > 0),
+        "{list}"
+    );
     server.stop().await;
 }
 

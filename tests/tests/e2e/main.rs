@@ -4,6 +4,7 @@
 mod analyses;
 mod client_bounds;
 mod code_health;
+mod conformance_suite;
 mod declared_types;
 mod faults;
 mod freshness;

@@ -588,7 +588,7 @@ async fn the_stateless_revision_is_spoken_beside_the_handshake() {
     let unknown = server
         .request(json!(4), "tools/list", stateless("2031-01-01"))
         .await;
-    assert_eq!(error_code(&unknown), -32004, "{unknown}");
+    assert_eq!(error_code(&unknown), -32022, "{unknown}");
     assert_eq!(unknown["error"]["data"]["requested"], json!("2031-01-01"));
     assert_eq!(
         unknown["error"]["data"]["supported"][0],
