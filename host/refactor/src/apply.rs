@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::RefactorError;
 use super::edit;
 use super::plan::{self, DocumentChange, FileOperation, Plan, Warning, warning};
+use crate::reanalyse::reanalyse;
 use lingo_analysis::AnalysisError;
 use lingo_index::transaction::{Committed, FileChange, sha256_hex};
 use lingo_index::{Snapshot, Workspace, WorkspaceError};
@@ -410,8 +411,7 @@ fn syntax_errors_of(workspace: &Workspace, snapshot: &Snapshot, path: &str, text
     let Some(plugin) = workspace.registry().for_path(&workspace.root().join(path)) else {
         return 0;
     };
-    crate::reanalyse::reanalyse(&**plugin, path, text, &snapshot.manifests)
-        .map_or(0, |facts| facts.syntax_errors())
+    reanalyse(&**plugin, path, text, &snapshot.manifests).map_or(0, |facts| facts.syntax_errors())
 }
 
 /// The receipt: the touched files as the index reads them now.

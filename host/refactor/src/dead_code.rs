@@ -10,6 +10,7 @@ use super::RefactorError;
 use super::delete::{Removal, remove, unused_in};
 use super::edit;
 use super::plan::{DocumentChange, DocumentId, TextDocumentEdit, Warning, warning};
+use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, DeadDeclaration, SymbolRef};
 use lingo_index::FileEntry;
 use lingo_model::FileFacts;
@@ -263,7 +264,7 @@ fn delete_in(
         let text = remove(analysis, file, facts, (text, &extents), &certain)?;
         return Ok(Deleted { text, uncertain });
     }
-    let after = crate::reanalyse::reanalyse(
+    let after = reanalyse(
         &*file.plugin,
         &file.path,
         &text,

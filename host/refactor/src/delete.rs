@@ -14,6 +14,7 @@ use super::edit;
 use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
+use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, SiteView};
 use lingo_index::FileEntry;
 use lingo_model::{FileFacts, Import, ImportKind, ReferenceKind};
@@ -554,9 +555,8 @@ pub(super) fn remove(
             }
         }
     }
-    let after =
-        crate::reanalyse::reanalyse(&**plugin, &file.path, &text, &analysis.snapshot().manifests)
-            .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
+    let after = reanalyse(&**plugin, &file.path, &text, &analysis.snapshot().manifests)
+        .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
     if after.syntax_errors() > facts.syntax_errors() {
         return Err(format!(
             "removing the imports would leave {} syntax errors instead of {}",

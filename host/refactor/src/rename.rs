@@ -12,6 +12,7 @@ use super::plan::{
     self, DocumentChange, DocumentId, Plan, RenameNames, TextDocumentEdit, TextEdit, Warning,
     warning,
 };
+use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
 use lingo_index::FileEntry;
 use lingo_model::budget::Exhausted;
@@ -671,13 +672,12 @@ fn validate_reparse(
         .zip(sorted.iter().map(|(_, _, declaration)| *declaration))
         .collect();
     let manifests = &analysis.snapshot().manifests;
-    let after =
-        crate::reanalyse::reanalyse(&*file.plugin, &file.path, &text, manifests).map_err(|e| {
-            RefactorError::NotEditable {
-                path: file.path.clone(),
-                reason: format!("its plugin could not parse the edited text: {e}"),
-            }
-        })?;
+    let after = reanalyse(&*file.plugin, &file.path, &text, manifests).map_err(|e| {
+        RefactorError::NotEditable {
+            path: file.path.clone(),
+            reason: format!("its plugin could not parse the edited text: {e}"),
+        }
+    })?;
     let invalid = |reason: String| RefactorError::InvalidName {
         name: new_name.to_string(),
         reason,

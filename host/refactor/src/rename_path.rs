@@ -18,6 +18,7 @@ use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, RenameNames, TextDocumentEdit,
 };
 use super::rename::{RenameKind, RenameRequest, check_editable, plan_rename};
+use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, FilePosition, Target};
 use lingo_index::FileEntry;
 use lingo_model::{ModuleIdentity, ModuleLayout, SymbolKind};
@@ -177,13 +178,12 @@ pub fn plan_path_rename(
         let file = analysis.file(path)?;
         let before = file.facts()?.syntax_errors();
         let at = moved_to.get(path.as_str()).copied().unwrap_or(path);
-        let after =
-            crate::reanalyse::reanalyse(&*file.plugin, at, text, &analysis.snapshot().manifests)
-                .map_err(|e| RefactorError::NotEditable {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                })?
-                .syntax_errors();
+        let after = reanalyse(&*file.plugin, at, text, &analysis.snapshot().manifests)
+            .map_err(|e| RefactorError::NotEditable {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?
+            .syntax_errors();
         if after > before {
             return Err(RefactorError::BreaksSyntax {
                 path: path.clone(),
@@ -358,7 +358,7 @@ fn module_at(
     entry: &FileEntry,
     path: &str,
 ) -> Result<Option<ModuleIdentity>, RefactorError> {
-    let facts = crate::reanalyse::reanalyse(
+    let facts = reanalyse(
         &*entry.plugin,
         path,
         &entry.source,

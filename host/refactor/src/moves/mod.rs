@@ -13,6 +13,7 @@ use super::edit;
 use super::plan::{
     self, DocumentChange, DocumentId, FileOperation, Plan, TextDocumentEdit, Warning, warning,
 };
+use crate::reanalyse::reanalyse;
 use lingo_analysis::Analysis;
 use lingo_index::FileEntry;
 use lingo_model::{ModuleIdentity, ModuleLayout, Span, Symbol, SymbolKind, Visibility};
@@ -326,9 +327,8 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             Some(file) => file.facts()?.syntax_errors(),
             None => 0,
         };
-        let reparsed =
-            crate::reanalyse::reanalyse(&*plugin, path, text, &analysis.snapshot().manifests)
-                .map_err(|e| plugin_refusal(symbol, e))?;
+        let reparsed = reanalyse(&*plugin, path, text, &analysis.snapshot().manifests)
+            .map_err(|e| plugin_refusal(symbol, e))?;
         if *path == target.path {
             new_location = reparsed
                 .symbols

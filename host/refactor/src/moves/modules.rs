@@ -6,6 +6,7 @@ use super::declaration::qualified_name;
 use super::target::Target;
 use super::{MODULE_KINDS, MoveRequest};
 use crate::RefactorError;
+use crate::reanalyse::reanalyse;
 use lingo_analysis::Analysis;
 use lingo_index::FileEntry;
 use lingo_model::{FileFacts, ModuleIdentity, ModuleLayout, SymbolKind};
@@ -68,7 +69,7 @@ impl Modules {
         let source_module = facts.modules.first().cloned();
         let target_module = match &target.entry {
             Some(entry) => entry.facts()?.modules.first().cloned(),
-            None => crate::reanalyse::reanalyse(
+            None => reanalyse(
                 &*source.plugin,
                 &target.path,
                 "",

@@ -11,6 +11,7 @@ use super::declaration::{at_module_level, plugin_refusal};
 use super::modules::{Modules, declared_module};
 use crate::RefactorError;
 use crate::edit;
+use crate::reanalyse::reanalyse;
 use lingo_analysis::Analysis;
 use lingo_index::FileEntry;
 use lingo_model::{
@@ -49,7 +50,7 @@ pub(super) fn module_binding(
     manifests: &[lingo_model::Manifest],
 ) -> Result<Option<String>, PluginError> {
     let imported = add_import(plugin, path, text, specifier, names)?;
-    let facts = crate::reanalyse::reanalyse(plugin, path, &imported, manifests)?;
+    let facts = reanalyse(plugin, path, &imported, manifests)?;
     Ok(facts
         .imports
         .iter()

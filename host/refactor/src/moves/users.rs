@@ -14,6 +14,7 @@ use super::needs::{add_import, module_binding};
 use crate::RefactorError;
 use crate::edit;
 use crate::plan::{self, Warning, warning};
+use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, SiteView};
 use lingo_index::FileEntry;
 use lingo_model::{FileFacts, Import, ImportKind, ModuleIdentity, Symbol};
@@ -347,7 +348,7 @@ fn drop_unused_module_imports(
         return Ok(text);
     };
     let file = analysis.snapshot().file(path);
-    let now = crate::reanalyse::reanalyse(plugin, path, &text, &analysis.snapshot().manifests)?;
+    let now = reanalyse(plugin, path, &text, &analysis.snapshot().manifests)?;
     for import in &now.imports {
         let Some(binding) = import.names.first().map(|n| n.local_name()) else {
             continue;
