@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -303,52 +304,27 @@ pub fn duplicates_of(lexed: &LexedFiles, request: &DuplicatesRequest) -> Duplica
 /// A plugin's checked tokens of a file, or why there are none.
 type Lexed = Result<(Vec<Token>, lingo_model::validate::Report), String>;
 
-/// The tokens of every file, asked of the plugins on a few threads (each
-/// call parses the file again inside the plugin's sandbox).
+/// The tokens of every file, asked of the plugins on rayon's threads (each
+/// call parses the file again inside the plugin's sandbox). The request's
+/// budget reaches the workers: its progress, and once it is spent the files
+/// not read yet are answered as stopped.
 fn lex_all(files: &[Arc<FileEntry>]) -> Vec<Lexed> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8)
-        .min(files.len().max(1));
-    let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    // The request's budget: its progress and its cancellation reach the
-    // workers, which are threads of their own.
     let budget = lingo_model::budget::current();
     let total = files.len() as u64;
-    let mut results: Vec<Option<Lexed>> = vec![None; files.len()];
-    let chunks: Vec<Vec<(usize, Lexed)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        if budget.as_ref().is_some_and(|b| b.check().is_err()) {
-                            break;
-                        }
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = files.get(index) else { break };
-                        done.push((index, lex(file)));
-                        let count = finished.fetch_add(1, Ordering::Relaxed) as u64 + 1;
-                        if let Some(budget) = &budget {
-                            budget.progress("reading tokens", count, total);
-                        }
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (index, lexed) in chunks.into_iter().flatten() {
-        results[index] = Some(lexed);
-    }
-    results
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err("the worker reading it stopped".into())))
+    files
+        .par_iter()
+        .map(|file| {
+            if budget.as_ref().is_some_and(|b| b.check().is_err()) {
+                return Err("the request's budget ran out before it was read".into());
+            }
+            let lexed = lex(file);
+            let count = finished.fetch_add(1, Ordering::Relaxed) as u64 + 1;
+            if let Some(budget) = &budget {
+                budget.progress("reading tokens", count, total);
+            }
+            lexed
+        })
         .collect()
 }
 

@@ -5,9 +5,9 @@
 use crate::derived::Resolved;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use petgraph::graph::{DiGraph, NodeIndex};
+use rayon::prelude::*;
 
 use super::overlay::{self, Overlay};
 use super::{Base, CodeGraph, Edge, EdgeKind, Node, ResolutionCounts, Site, Unresolved, persist};
@@ -513,32 +513,19 @@ fn resolve_all(
         })
         .collect();
     let todo: Vec<usize> = (0..files.len()).filter(|i| done[*i].is_none()).collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(todo.len().max(1));
-    let next = AtomicUsize::new(0);
+    // On rayon's threads, each under the request's budget: once it is
+    // spent the rest is skipped, and the check below answers for it.
     let budget = lingo_model::budget::current();
-    let fresh: Vec<(usize, FileEdges)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    lingo_model::budget::enter(budget.clone(), || {
-                        let mut out = Vec::new();
-                        while lingo_model::budget::check().is_ok()
-                            && let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed))
-                        {
-                            out.push((i, resolve_file(resolver, i as u32, &files[i])));
-                        }
-                        out
-                    })
-                })
+    let fresh: Vec<(usize, FileEdges)> = todo
+        .par_iter()
+        .filter_map(|&i| {
+            lingo_model::budget::enter(budget.clone(), || {
+                lingo_model::budget::check()
+                    .is_ok()
+                    .then(|| (i, resolve_file(resolver, i as u32, &files[i])))
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("resolver thread"))
-            .collect()
-    });
+        })
+        .collect();
     lingo_model::budget::check()?;
     for (i, edges) in fresh {
         done[i] = Some(Source::Fresh(Arc::new(FileResolution {
