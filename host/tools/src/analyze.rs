@@ -39,7 +39,7 @@ pub fn dead_code() -> Tool {
         About {
             name: "analyze_dead_code",
             aliases: &["analyze.dead_code"],
-            description: "Unused code: private functions, methods, types and constants nothing references, and unused imports, each with how sure it is and the `delete` call that removes it. Paginated.",
+            description: "Dead code, what is never used: private functions, methods, types and constants nothing references, and unused imports, each with how sure it is and the `delete` call that removes it. Paginated.",
             text: text::analysis,
         },
         run_dead_code,
@@ -620,7 +620,7 @@ pub fn structure() -> Tool {
         About {
             name: "analyze_structure",
             aliases: &["analyze.structure"],
-            description: "How the code is organized: declarations per file, large types, interfaces with their implementation counts, deep inheritance, modules with their files. Paginated.",
+            description: "How the code is organized: declarations per file, large types, interfaces and the most implemented ones with their implementation counts, deep inheritance, modules with their files. Paginated.",
             text: text::analysis,
         },
         run_structure,
