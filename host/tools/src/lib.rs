@@ -319,21 +319,11 @@ impl ToolRegistry {
     }
 }
 
-/// Whether the tool called `name` may change files (MCP annotations say so).
+/// Whether the tool called `name` may change files (MCP annotations say
+/// so): the refactoring set's tools, and only they, write.
 pub fn writes(name: &str) -> bool {
-    WRITING_TOOLS.contains(&name)
+    toolsets::set_of(name) == Some(Toolset::Refactoring)
 }
-
-/// The tools that write files.
-const WRITING_TOOLS: &[&str] = &[
-    "rename",
-    "delete",
-    "move",
-    "move_type_to_file",
-    "move_type_to_namespace",
-    "apply_plan",
-    "rollback",
-];
 
 impl Tool {
     /// Check `arguments` and run the handler (no shared options read).
