@@ -3,9 +3,14 @@
 //! same-name decoy in another module: exact definitions, references, call
 //! hierarchies and implementations, and the decoy never returned as a
 //! resolved reference.
+//!
+//! Each case is a call and the snapshot of what its answer says
+//! ([`digest`]); `UPDATE_EXPECT=1 cargo test -p lingo --test e2e navigation`
+//! rewrites the snapshots after a deliberate change.
 
-use lingo_e2e::{McpServer, Scratch, fixture};
-use serde_json::{Value, json};
+use expect_test::{Expect, expect};
+use lingo_e2e::{McpServer, Scratch, ToolOutcome, fixture};
+use serde_json::{Map, Value, json};
 
 async fn serve(language: &str) -> McpServer {
     McpServer::start(&fixture(&format!("nav/{language}")), &[])
@@ -13,57 +18,164 @@ async fn serve(language: &str) -> McpServer {
         .expect("start lingo on the fixture")
 }
 
-/// `file:line kind resolution` (1-based line) of each reference.
-fn reference_lines(result: &Value) -> Vec<String> {
-    result["references"]
-        .as_array()
-        .expect("references is an array")
-        .iter()
-        .map(|r| {
-            format!(
-                "{}:{} {} {}",
-                r["file_path"].as_str().unwrap(),
-                r["range"]["start"]["line"].as_u64().unwrap() + 1,
-                r["kind"].as_str().unwrap(),
-                r["resolution"].as_str().unwrap(),
-            )
-        })
-        .collect()
+/// Calls `tool` and checks the digest of its answer against `expected`.
+async fn check(server: &McpServer, tool: &str, arguments: Value, expected: Expect) {
+    let outcome = server.call(tool, arguments).await;
+    expected.assert_eq(&digest(outcome));
 }
 
-/// `file:line name` (1-based line) of each definition.
-fn definition_lines(result: &Value) -> Vec<String> {
-    result["definitions"]
-        .as_array()
-        .expect("definitions is an array")
-        .iter()
-        .map(|d| {
-            format!(
-                "{}:{} {}",
-                d["file_path"].as_str().unwrap(),
-                d["range"]["start"]["line"].as_u64().unwrap() + 1,
-                d["name"].as_str().unwrap(),
-            )
-        })
-        .collect()
+/// What a navigation answer says, a fact per line (lines 1-based): the
+/// definitions, references, implementations or calls with their resolution
+/// and any confidence below 1, then the completeness counts; a graph tool's
+/// text as it is; a refusal's code, message and details.
+fn digest(outcome: ToolOutcome) -> String {
+    if outcome.is_error {
+        return refusal_digest(&outcome.err());
+    }
+    let value = outcome.value;
+    if value["format"] == json!("text") {
+        return value["text"].as_str().unwrap_or_default().to_string();
+    }
+    let mut lines = Vec::new();
+    if let Some(resolution) = value["resolution"].as_str() {
+        lines.push(format!("resolution {resolution}"));
+    }
+    for definition in entries(&value, "definitions") {
+        lines.push(format!(
+            "{} {}{}",
+            place(definition),
+            definition["name"].as_str().unwrap(),
+            confidence(definition)
+        ));
+    }
+    for reference in entries(&value, "references") {
+        lines.push(format!(
+            "{} {} {}{}",
+            place(reference),
+            reference["kind"].as_str().unwrap(),
+            reference["resolution"].as_str().unwrap(),
+            confidence(reference)
+        ));
+    }
+    for implementation in entries(&value, "implementations") {
+        lines.push(format!(
+            "{} {} ({}){}",
+            implementation["signature"].as_str().unwrap(),
+            implementation["relation"].as_str().unwrap(),
+            implementation["file_path"].as_str().unwrap(),
+            confidence(implementation)
+        ));
+    }
+    for direction in ["incoming", "outgoing"] {
+        if value.get(direction).is_some() {
+            lines.push(format!("{direction}:"));
+            calls(&value, direction, 1, &mut lines);
+        }
+    }
+    for key in [
+        "completeness",
+        "incoming_completeness",
+        "outgoing_completeness",
+    ] {
+        if let Some(Value::Object(completeness)) = value.get(key) {
+            lines.push(completeness_digest(key, completeness));
+        }
+    }
+    lines.join("\n") + "\n"
 }
 
-/// `name (file)` of each caller or callee at the first level.
-fn hierarchy_names(result: &Value, direction: &str) -> Vec<String> {
-    let key = if direction == "incoming" {
+fn entries<'a>(value: &'a Value, key: &str) -> &'a [Value] {
+    value.get(key).map_or(&[], |list| {
+        list.as_array()
+            .unwrap_or_else(|| panic!("{key} is not an array: {value:#}"))
+    })
+}
+
+/// `file:line`, the line 1-based.
+fn place(entry: &Value) -> String {
+    format!(
+        "{}:{}",
+        entry["file_path"].as_str().unwrap(),
+        entry["range"]["start"]["line"].as_u64().unwrap() + 1
+    )
+}
+
+/// ` (confidence 0.33)` when below 1, else nothing.
+fn confidence(entry: &Value) -> String {
+    match entry["confidence"].as_f64() {
+        Some(confidence) if confidence < 1.0 => format!(" (confidence {confidence:.2})"),
+        _ => String::new(),
+    }
+}
+
+/// The calls of a hierarchy, indented by depth: `name (file) resolution`.
+fn calls(node: &Value, direction: &str, depth: usize, lines: &mut Vec<String>) {
+    let end = if direction == "incoming" {
         "from"
     } else {
         "to"
     };
-    result[direction]
-        .as_array()
-        .unwrap_or_else(|| panic!("{direction} missing: {result:#}"))
+    for call in entries(node, direction) {
+        lines.push(format!(
+            "{}{} ({}) {}{}",
+            "  ".repeat(depth),
+            call[end]["name"].as_str().unwrap(),
+            call[end]["file_path"].as_str().unwrap(),
+            call["resolution"].as_str().unwrap(),
+            confidence(call)
+        ));
+        calls(call, direction, depth + 1, lines);
+    }
+}
+
+/// `key: complete, resolved 2, name_only 0, ...`, then its note if any.
+fn completeness_digest(key: &str, completeness: &Map<String, Value>) -> String {
+    let mut parts = Vec::new();
+    let mut note = String::new();
+    for (name, field) in completeness {
+        match field {
+            Value::Bool(true) => parts.push(name.clone()),
+            Value::Bool(false) => parts.push(format!("not {name}")),
+            Value::Array(items) if items.is_empty() => {}
+            Value::String(text) if name == "note" => note = format!("\n  note: {text}"),
+            other => parts.push(format!("{name} {other}")),
+        }
+    }
+    format!("{key}: {}{note}", parts.join(", "))
+}
+
+/// `error CODE: message`, then each detail: a list a line per item.
+fn refusal_digest(error: &Value) -> String {
+    let mut lines = vec![format!(
+        "error {}: {}",
+        error["code"].as_str().unwrap(),
+        error["message"].as_str().unwrap()
+    )];
+    for (name, detail) in error["details"].as_object().unwrap() {
+        match detail {
+            Value::Array(items) => {
+                lines.push(format!("{name}:"));
+                lines.extend(items.iter().map(|item| match item {
+                    Value::String(text) => format!("  {text}"),
+                    other => format!("  {other}"),
+                }));
+            }
+            other => lines.push(format!("{name}: {other}")),
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// `file:line kind resolution` (1-based line) of each reference.
+fn reference_lines(result: &Value) -> Vec<String> {
+    entries(result, "references")
         .iter()
-        .map(|c| {
+        .map(|r| {
             format!(
-                "{} ({})",
-                c[key]["name"].as_str().unwrap(),
-                c[key]["file_path"].as_str().unwrap()
+                "{} {} {}",
+                place(r),
+                r["kind"].as_str().unwrap(),
+                r["resolution"].as_str().unwrap(),
             )
         })
         .collect()
@@ -76,233 +188,241 @@ mod rust {
     async fn definition_follows_the_import_not_the_decoy() {
         let server = serve("rust").await;
         // `area_of(` in report.rs, line 9 (0-based 8), column 16.
-        let found = server
-            .call(
-                "find_definition",
-                json!({ "path": "src/report.rs", "line": 8, "character": 16 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&found), ["src/shapes.rs:37 area_of"]);
-        assert_eq!(found["resolution"], json!("import"));
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "src/report.rs", "line": 8, "character": 16 }),
+            expect![[r#"
+                resolution import
+                src/shapes.rs:37 area_of
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn references_are_exact_and_complete() {
         let server = serve("rust").await;
-        let found = server
-            .call(
-                "find_references",
-                json!({ "symbol": "area_of", "path": "src/shapes.rs" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&found),
-            [
-                "src/shapes.rs:37 declaration declaration",
-                "src/report.rs:3 import import",
-                "src/report.rs:9 call import",
-            ]
-        );
-        assert_eq!(found["completeness"]["complete"], json!(true));
-        assert_eq!(found["completeness"]["name_only"], json!(0));
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "area_of", "path": "src/shapes.rs" }),
+            expect![[r#"
+                src/shapes.rs:37 declaration declaration
+                src/report.rs:3 import import
+                src/report.rs:9 call import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 2
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // The decoy has no references at all: nothing calls it.
-        let decoy = server
-            .call(
-                "find_references",
-                json!({ "symbol": "area_of", "path": "src/legacy.rs", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(reference_lines(&decoy), Vec::<String>::new());
-        assert_eq!(decoy["completeness"]["complete"], json!(true));
-
-        let circle = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Circle", "path": "src/shapes.rs", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&circle),
-            [
-                "src/report.rs:3 import import",
-                "src/report.rs:7 reference import",
-                "src/shapes.rs:13 type scope",
-                "src/shapes.rs:15 type scope",
-                "src/shapes.rs:19 type scope",
-            ]
-        );
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "area_of", "path": "src/legacy.rs", "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "src/shapes.rs", "include_declaration": false }),
+            expect![[r#"
+                src/report.rs:3 import import
+                src/report.rs:7 reference import
+                src/shapes.rs:13 type scope
+                src/shapes.rs:15 type scope
+                src/shapes.rs:19 type scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 5
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn ambiguous_names_are_refused_with_candidates() {
         let server = serve("rust").await;
-        let error = server
-            .call("find_references", json!({ "symbol": "area_of" }))
-            .await
-            .err();
-        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            error["details"]["candidates"],
-            json!([
-                "src/legacy.rs:4 function area_of",
-                "src/shapes.rs:37 function area_of"
-            ])
-        );
-        let unknown = server
-            .call("find_references", json!({ "symbol": "area_off" }))
-            .await
-            .err();
-        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
-        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("area_of"));
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "area_of" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `area_of` matches 2 declarations; say which one
+                candidates:
+                  src/legacy.rs:4 function area_of
+                  src/shapes.rs:37 function area_of
+                field: "symbol"
+                symbolName: "area_of"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "area_off" }),
+            expect![[r#"
+                error SYMBOL_NOT_FOUND: no symbol `area_off` found
+                field: "symbol"
+                nearbySymbols:
+                  area_of
+                  area
+                symbolName: "area_off"
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn call_hierarchy_both_ways() {
         let server = serve("rust").await;
-        let summary = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "summary", "direction": "both" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&summary, "incoming"),
-            ["twice (src/report.rs)"]
-        );
-        assert_eq!(
-            hierarchy_names(&summary, "outgoing"),
-            ["new (src/shapes.rs)", "area_of (src/shapes.rs)"]
-        );
         // `format!` is a macro from the standard library: not in the
         // workspace, so nothing is missing from the list.
-        assert_eq!(
-            summary["outgoing_completeness"]["external_names"],
-            json!(["format"])
-        );
-        assert_eq!(
-            summary["outgoing_completeness"]["unresolved_names"],
-            json!([])
-        );
-        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
-
-        let deep = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "area_of", "path": "src/shapes.rs", "direction": "incoming", "depth": 2 }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&deep, "incoming"),
-            ["summary (src/report.rs)"]
-        );
-        assert_eq!(
-            deep["incoming"][0]["incoming"][0]["from"]["name"],
-            json!("twice")
-        );
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "summary", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                  twice (src/report.rs) scope
+                outgoing:
+                  new (src/shapes.rs) qualified
+                  area_of (src/shapes.rs) import
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, external_names ["format"], unresolved_calls 0
+                  note: every call to a workspace declaration resolved; the external names are declared nowhere in the workspace (library or built-in code)
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "area_of", "path": "src/shapes.rs", "direction": "incoming", "depth": 2 }),
+            expect![[r#"
+                incoming:
+                  summary (src/report.rs) import
+                    twice (src/report.rs) scope
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn implementations_of_a_trait() {
         let server = serve("rust").await;
-        let found = server
-            .call("find_implementations", json!({ "symbol": "Shape" }))
-            .await
-            .ok();
-        let names: Vec<String> = found["implementations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| {
-                format!(
-                    "{} {}",
-                    i["signature"].as_str().unwrap(),
-                    i["relation"].as_str().unwrap()
-                )
-            })
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "impl Shape for Circle IMPLEMENTS",
-                "impl Shape for Square IMPLEMENTS"
-            ]
-        );
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape" }),
+            expect![[r#"
+                impl Shape for Circle IMPLEMENTS (src/shapes.rs)
+                impl Shape for Square IMPLEMENTS (src/shapes.rs)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn graph_tools_answer_in_the_spec_text_format() {
         let server = serve("rust").await;
-        let text = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "src/shapes.rs", "symbol": "area_of" }),
-            )
-            .await
-            .text();
-        assert!(
-            text.starts_with("## Graph\n\ntwice --CALLS--> summary --CALLS--> area_of\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("\n## Nodes\n\nsummary:\n  file: src/report.rs\n  offset: 6, limit: 6\n"),
-            "{text}"
-        );
-        assert!(
-            !text.contains("legacy.rs"),
-            "the decoy is not a dependent: {text}"
-        );
+        // The decoy is not a dependent.
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "src/shapes.rs", "symbol": "area_of" }),
+            expect![[r###"
+                ## Graph
 
-        let path = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "src/shapes.rs", "symbol": "area_of" },
-                    "to": { "file_path": "src/report.rs", "symbol": "twice" }
-                }),
-            )
-            .await
-            .text();
-        assert!(
-            path.starts_with("## Graph\n\ntwice --CALLS--> summary --CALLS--> area_of\n"),
-            "{path}"
-        );
-        let none = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "src/legacy.rs", "symbol": "area_of" },
-                    "to": { "file_path": "src/report.rs", "symbol": "twice" }
-                }),
-            )
-            .await
-            .text();
-        assert_eq!(none, "No path found.");
-        let same = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "src/report.rs", "symbol": "twice" },
-                    "to": { "file_path": "src/report.rs", "symbol": "twice" }
-                }),
-            )
-            .await
-            .err();
-        assert_eq!(
-            same["message"],
-            json!("Invalid query: source and target are the same symbol.")
-        );
+                twice --CALLS--> summary --CALLS--> area_of
+
+                ## Nodes
+
+                summary:
+                  file: src/report.rs
+                  offset: 6, limit: 6
+                  snippet:
+                    6: pub fn summary(radius: f64, side: f64) -> String {
+                    7:     let circle = Circle::new(radius);
+                    8:     let square = Square { side };
+                    9:     let total = area_of(&[&circle, &square]);
+                    10:     format!("total area {total}")
+                    11: }
+
+                twice:
+                  file: src/report.rs
+                  offset: 14, limit: 4
+                  snippet:
+                    14: pub fn twice(radius: f64) -> String {
+                    15:     let line = summary(radius, radius);
+                    16:     format!("{line}\n{line}")
+                    17: }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "src/shapes.rs", "symbol": "area_of" },
+                "to": { "file_path": "src/report.rs", "symbol": "twice" }
+            }),
+            expect![[r###"
+                ## Graph
+
+                twice --CALLS--> summary --CALLS--> area_of
+
+                ## Nodes
+
+                summary:
+                  file: src/report.rs
+                  offset: 6, limit: 6
+                  snippet:
+                    6: pub fn summary(radius: f64, side: f64) -> String {
+                    7:     let circle = Circle::new(radius);
+                    8:     let square = Square { side };
+                    9:     let total = area_of(&[&circle, &square]);
+                    10:     format!("total area {total}")
+                    11: }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "src/legacy.rs", "symbol": "area_of" },
+                "to": { "file_path": "src/report.rs", "symbol": "twice" }
+            }),
+            expect!["No path found."],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "src/report.rs", "symbol": "twice" },
+                "to": { "file_path": "src/report.rs", "symbol": "twice" }
+            }),
+            expect![[r#"
+                error INVALID_QUERY: Invalid query: source and target are the same symbol.
+                field: "to"
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
@@ -358,23 +478,6 @@ mod rust {
     }
 }
 
-/// `signature relation` of each implementation.
-fn implementation_lines(result: &Value) -> Vec<String> {
-    result["implementations"]
-        .as_array()
-        .unwrap_or_else(|| panic!("implementations missing: {result:#}"))
-        .iter()
-        .map(|i| {
-            format!(
-                "{} {} ({})",
-                i["signature"].as_str().unwrap(),
-                i["relation"].as_str().unwrap(),
-                i["file_path"].as_str().unwrap(),
-            )
-        })
-        .collect()
-}
-
 /// C#: `Reports/Report.cs` (namespace `Geometry.Reports`, file-scoped) and
 /// `Reports/Hexagon.cs` see `Shapes/Shapes.cs` (`Geometry.Shapes`) through
 /// `using Geometry.Shapes;`. `Legacy/Legacy.cs` (`Geometry.Legacy`) declares
@@ -386,391 +489,505 @@ mod csharp {
     async fn definition_follows_the_using_not_the_decoy() {
         let server = serve("csharp").await;
         // `new Circle(radius)` in Report.cs, line 11 (0-based 10), column 25.
-        let circle = server
-            .call(
-                "find_definition",
-                json!({ "path": "Reports/Report.cs", "line": 10, "character": 25 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&circle), ["Shapes/Shapes.cs:10 Circle"]);
-        assert_eq!(circle["resolution"], json!("import"));
-        assert_eq!(circle["definitions"][0]["confidence"], json!(1.0));
-
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "Reports/Report.cs", "line": 10, "character": 25 }),
+            expect![[r#"
+                resolution import
+                Shapes/Shapes.cs:10 Circle
+            "#]],
+        )
+        .await;
         // `Areas` of `Areas.AreaOf(...)`, line 13, column 20.
-        let areas = server
-            .call(
-                "find_definition",
-                json!({ "path": "Reports/Report.cs", "line": 12, "character": 20 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&areas), ["Shapes/Shapes.cs:32 Areas"]);
-        assert_eq!(areas["resolution"], json!("import"));
-
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "Reports/Report.cs", "line": 12, "character": 20 }),
+            expect![[r#"
+                resolution import
+                Shapes/Shapes.cs:32 Areas
+            "#]],
+        )
+        .await;
         // `AreaOf` of `Areas.AreaOf(...)`, column 26: a member of the type
         // the qualifier resolves to through the `using`, not of the decoy's
         // `Areas`.
-        let area_of = server
-            .call(
-                "find_definition",
-                json!({ "path": "Reports/Report.cs", "line": 12, "character": 26 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&area_of), ["Shapes/Shapes.cs:35 AreaOf"]);
-        assert_eq!(area_of["resolution"], json!("qualified"));
-        assert_eq!(area_of["definitions"][0]["confidence"], json!(1.0));
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "Reports/Report.cs", "line": 12, "character": 26 }),
+            expect![[r#"
+                resolution qualified
+                Shapes/Shapes.cs:35 AreaOf
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn references_are_exact_and_complete() {
         let server = serve("csharp").await;
-        let area_of = server
-            .call(
-                "find_references",
-                json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&area_of),
-            [
-                "Shapes/Shapes.cs:35 declaration declaration",
-                "Reports/Report.cs:13 call qualified",
-            ]
-        );
-        assert_eq!(area_of["completeness"]["complete"], json!(true));
-        assert_eq!(area_of["completeness"]["name_only"], json!(0));
-
-        let shape = server
-            .call(
-                "find_references",
-                json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs", "include_declaration": false }),
-            )
-            .await
-            .ok();
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs" }),
+            expect![[r#"
+                Shapes/Shapes.cs:35 declaration declaration
+                Reports/Report.cs:13 call qualified
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // The first entry of a class's base list is reported as `extends`
         // (syntax cannot tell a base class from an interface), the others as
         // `implements`.
-        assert_eq!(
-            reference_lines(&shape),
-            [
-                "Reports/Hexagon.cs:6 implements import",
-                "Reports/Report.cs:13 type import",
-                "Shapes/Shapes.cs:10 extends scope",
-                "Shapes/Shapes.cs:24 implements scope",
-                "Shapes/Shapes.cs:35 type scope",
-            ]
-        );
-        assert_eq!(shape["completeness"]["complete"], json!(true));
-        assert_eq!(shape["completeness"]["name_only"], json!(0));
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs", "include_declaration": false }),
+            expect![[r#"
+                Reports/Hexagon.cs:6 implements import
+                Reports/Report.cs:13 type import
+                Shapes/Shapes.cs:10 extends scope
+                Shapes/Shapes.cs:24 implements scope
+                Shapes/Shapes.cs:35 type scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 5
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // The decoy interface is used by the decoy circle only.
-        let decoy_shape = server
-            .call(
-                "find_references",
-                json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&decoy_shape),
-            ["Legacy/Legacy.cs:16 extends scope"]
-        );
-
-        let areas = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Areas", "path": "Shapes/Shapes.cs" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&areas),
-            [
-                "Shapes/Shapes.cs:32 declaration declaration",
-                "Reports/Report.cs:13 reference import",
-            ]
-        );
-        assert_eq!(areas["completeness"]["complete"], json!(true));
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs", "include_declaration": false }),
+            expect![[r#"
+                Legacy/Legacy.cs:16 extends scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Areas", "path": "Shapes/Shapes.cs" }),
+            expect![[r#"
+                Shapes/Shapes.cs:32 declaration declaration
+                Reports/Report.cs:13 reference import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // `Circle` names the class and its constructor in Shapes.cs: the
         // class is picked by position. `new Circle(...)` refers to the class.
-        let circle = server
-            .call(
-                "find_references",
-                json!({ "path": "Shapes/Shapes.cs", "line": 9, "character": 17, "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&circle),
-            ["Reports/Report.cs:11 call import"]
-        );
-        assert_eq!(circle["completeness"]["complete"], json!(true));
-
-        // The decoys have no references at all.
-        for (line, character) in [(9, 24), (11, 29), (15, 17)] {
-            let decoy = server
-                .call(
-                    "find_references",
-                    json!({ "path": "Legacy/Legacy.cs", "line": line, "character": character, "include_declaration": false }),
-                )
-                .await
-                .ok();
-            assert_eq!(
-                reference_lines(&decoy),
-                Vec::<String>::new(),
-                "{}",
-                decoy["symbol"]
-            );
-            assert_eq!(decoy["completeness"]["complete"], json!(true));
-        }
+        check(
+            &server,
+            "find_references",
+            json!({ "path": "Shapes/Shapes.cs", "line": 9, "character": 17, "include_declaration": false }),
+            expect![[r#"
+                Reports/Report.cs:11 call import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        // The decoys (`IShape`, `Areas.AreaOf`, `Circle`) have no
+        // references at all.
+        check(
+            &server,
+            "find_references",
+            json!({ "path": "Legacy/Legacy.cs", "line": 9, "character": 24, "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "path": "Legacy/Legacy.cs", "line": 11, "character": 29, "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "path": "Legacy/Legacy.cs", "line": 15, "character": 17, "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn ambiguous_names_are_refused_with_candidates() {
         let server = serve("csharp").await;
-        let error = server
-            .call("find_references", json!({ "symbol": "AreaOf" }))
-            .await
-            .err();
-        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            error["details"]["candidates"],
-            json!([
-                "Legacy/Legacy.cs:12 method Areas.AreaOf",
-                "Shapes/Shapes.cs:35 method Areas.AreaOf"
-            ])
-        );
-        let circle = server
-            .call("find_references", json!({ "symbol": "Circle" }))
-            .await
-            .err();
-        assert_eq!(circle["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            circle["details"]["candidates"],
-            json!([
-                "Legacy/Legacy.cs:16 class Geometry.Legacy.Circle",
-                "Shapes/Shapes.cs:10 class Geometry.Shapes.Circle",
-                "Shapes/Shapes.cs:12 constructor Circle.Circle"
-            ])
-        );
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOf" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `AreaOf` matches 2 declarations; say which one
+                candidates:
+                  Legacy/Legacy.cs:12 method Areas.AreaOf
+                  Shapes/Shapes.cs:35 method Areas.AreaOf
+                field: "symbol"
+                symbolName: "AreaOf"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `Circle` matches 3 declarations; say which one
+                candidates:
+                  Legacy/Legacy.cs:16 class Geometry.Legacy.Circle
+                  Shapes/Shapes.cs:10 class Geometry.Shapes.Circle
+                  Shapes/Shapes.cs:12 constructor Circle.Circle
+                field: "symbol"
+                symbolName: "Circle"
+            "#]],
+        )
+        .await;
         // Qualifying the name with its container, as the error suggests,
         // picks one: the full namespace or its last part.
-        for qualified in ["Geometry.Shapes.Circle", "Shapes.Circle"] {
-            let found = server
-                .call("find_definition", json!({ "symbol": qualified }))
-                .await
-                .ok();
-            assert_eq!(
-                definition_lines(&found),
-                ["Shapes/Shapes.cs:10 Circle"],
-                "{qualified}"
-            );
-        }
-        let unknown = server
-            .call("find_references", json!({ "symbol": "AreaOff" }))
-            .await
-            .err();
-        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
-        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("AreaOf"));
+        check(
+            &server,
+            "find_definition",
+            json!({ "symbol": "Geometry.Shapes.Circle" }),
+            expect![[r#"
+                resolution name_only
+                Shapes/Shapes.cs:10 Circle
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_definition",
+            json!({ "symbol": "Shapes.Circle" }),
+            expect![[r#"
+                resolution name_only
+                Shapes/Shapes.cs:10 Circle
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOff" }),
+            expect![[r#"
+                error SYMBOL_NOT_FOUND: no symbol `AreaOff` found
+                field: "symbol"
+                nearbySymbols:
+                  AreaOf
+                  Area
+                  Areas
+                symbolName: "AreaOff"
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn call_hierarchy_both_ways() {
         let server = serve("csharp").await;
-        let twice = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "Twice", "direction": "both" }),
-            )
-            .await
-            .ok();
-        assert_eq!(hierarchy_names(&twice, "incoming"), Vec::<String>::new());
-        assert_eq!(
-            hierarchy_names(&twice, "outgoing"),
-            ["Summary (Reports/Report.cs)"]
-        );
-        let summary = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "Summary", "direction": "both" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&summary, "incoming"),
-            ["Twice (Reports/Report.cs)"]
-        );
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "Twice", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                outgoing:
+                  Summary (Reports/Report.cs) scope
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, unresolved_calls 0
+                  note: every call in the body resolved
+            "#]],
+        )
+        .await;
         // `new Circle(...)` calls the class; `Areas.AreaOf` is the one in
         // Shapes.cs, never the decoy.
-        assert_eq!(
-            hierarchy_names(&summary, "outgoing"),
-            [
-                "Circle (Shapes/Shapes.cs)",
-                "Square (Shapes/Shapes.cs)",
-                "AreaOf (Shapes/Shapes.cs)",
-            ]
-        );
-        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
-
-        let deep = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs", "direction": "incoming", "depth": 2 }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&deep, "incoming"),
-            ["Summary (Reports/Report.cs)"]
-        );
-        assert_eq!(
-            deep["incoming"][0]["incoming"][0]["from"]["name"],
-            json!("Twice")
-        );
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "Summary", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                  Twice (Reports/Report.cs) scope
+                outgoing:
+                  Circle (Shapes/Shapes.cs) import
+                  Square (Shapes/Shapes.cs) import
+                  AreaOf (Shapes/Shapes.cs) qualified
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, unresolved_calls 0
+                  note: every call in the body resolved
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "AreaOf", "path": "Shapes/Shapes.cs", "direction": "incoming", "depth": 2 }),
+            expect![[r#"
+                incoming:
+                  Summary (Reports/Report.cs) qualified
+                    Twice (Reports/Report.cs) scope
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn implementations_from_base_lists_across_namespaces() {
         let server = serve("csharp").await;
-        let shape = server
-            .call(
-                "find_implementations",
-                json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs" }),
-            )
-            .await
-            .ok();
         // Hexagon sees IShape through its `using`; the decoy's Circle
         // implements the decoy IShape, not this one.
-        assert_eq!(
-            implementation_lines(&shape),
-            [
-                "public class Hexagon : Polygon, IShape IMPLEMENTS (Reports/Hexagon.cs)",
-                "public class Circle : IShape IMPLEMENTS (Shapes/Shapes.cs)",
-                "public class Square : Polygon, IShape IMPLEMENTS (Shapes/Shapes.cs)",
-            ]
-        );
-        assert_eq!(shape["completeness"]["complete"], json!(true));
-
-        let decoy = server
-            .call(
-                "find_implementations",
-                json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&decoy),
-            ["public class Circle : IShape IMPLEMENTS (Legacy/Legacy.cs)"]
-        );
-
-        let polygon = server
-            .call("find_implementations", json!({ "symbol": "Polygon" }))
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&polygon),
-            [
-                "public class Hexagon : Polygon, IShape EXTENDS (Reports/Hexagon.cs)",
-                "public class Square : Polygon, IShape EXTENDS (Shapes/Shapes.cs)",
-            ]
-        );
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "IShape", "path": "Shapes/Shapes.cs" }),
+            expect![[r#"
+                public class Hexagon : Polygon, IShape IMPLEMENTS (Reports/Hexagon.cs)
+                public class Circle : IShape IMPLEMENTS (Shapes/Shapes.cs)
+                public class Square : Polygon, IShape IMPLEMENTS (Shapes/Shapes.cs)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "IShape", "path": "Legacy/Legacy.cs" }),
+            expect![[r#"
+                public class Circle : IShape IMPLEMENTS (Legacy/Legacy.cs)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Polygon" }),
+            expect![[r#"
+                public class Hexagon : Polygon, IShape EXTENDS (Reports/Hexagon.cs)
+                public class Square : Polygon, IShape EXTENDS (Shapes/Shapes.cs)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn graph_tools_answer_in_the_spec_text_format() {
         let server = serve("csharp").await;
-        let text = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" }),
-            )
-            .await
-            .text();
         // `Twice` calls `Summary` by its bare name: C#'s plugin says bare
         // names reach members of the enclosing type (an implicit `this`), so
-        // the call is certain and drawn.
-        assert!(
-            text.starts_with(
-                "## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n\n## Nodes\n"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains("\nSummary:\n  file: Reports/Report.cs\n  offset: 9, limit: 7\n"),
-            "{text}"
-        );
-        assert!(
-            !text.contains("Legacy"),
-            "the decoy is not a dependent: {text}"
-        );
+        // the call is certain and drawn. The decoy is not a dependent.
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" }),
+            expect![[r###"
+                ## Graph
 
-        let shape = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "Shapes/Shapes.cs", "symbol": "IShape" }),
-            )
-            .await
-            .text();
-        assert!(
-            shape.starts_with(
-                "## Graph\n\n\
-                 Hexagon --IMPLEMENTS--> IShape\n\
-                 Twice --CALLS--> Summary --REFERENCES--> IShape\n\
-                 Summary --CALLS--> AreaOf --REFERENCES--> IShape\n\
-                 Summary --CALLS--> Square --IMPLEMENTS--> IShape\n\
-                 Summary --CALLS--> Circle --IMPLEMENTS--> IShape\n\n## Nodes\n"
-            ),
-            "{shape}"
-        );
-        assert!(!shape.contains("Legacy"), "{shape}");
+                Twice --CALLS--> Summary --CALLS--> AreaOf
 
-        let path = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" },
-                    "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
-                }),
-            )
-            .await
-            .text();
-        assert!(
-            path.starts_with("## Graph\n\nTwice --CALLS--> Summary --CALLS--> AreaOf\n"),
-            "{path}"
-        );
-        for decoy in ["AreaOf", "Circle"] {
-            let none = server
-                .call(
-                    "paths_between",
-                    json!({
-                        "from": { "file_path": "Legacy/Legacy.cs", "symbol": decoy },
-                        "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
-                    }),
-                )
-                .await
-                .text();
-            assert_eq!(none, "No path found.", "{decoy}");
-        }
-        let decoy = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "Legacy/Legacy.cs", "symbol": "AreaOf" }),
-            )
-            .await
-            .text();
-        assert!(
-            decoy.starts_with("## Graph\n\nAreaOf\n\n## Nodes\n\n(none)"),
-            "nothing depends on the decoy: {decoy}"
-        );
+                ## Nodes
+
+                Summary:
+                  file: Reports/Report.cs
+                  offset: 9, limit: 7
+                  snippet:
+                    9:     public static string Summary(double radius, double side)
+                    10:     {
+                    11:         var circle = new Circle(radius);
+                    12:         var square = new Square(side);
+                    13:         var total = Areas.AreaOf(new IShape[] { circle, square });
+                    14:         return $"total area {total}";
+                    15:     }
+
+                Twice:
+                  file: Reports/Report.cs
+                  offset: 18, limit: 5
+                  snippet:
+                    18:     public static string Twice(double radius)
+                    19:     {
+                    20:         var line = Summary(radius, radius);
+                    21:         return line + "\n" + line;
+                    22:     }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "Shapes/Shapes.cs", "symbol": "IShape" }),
+            expect![[r###"
+                ## Graph
+
+                Hexagon --IMPLEMENTS--> IShape
+                Twice --CALLS--> Summary --REFERENCES--> IShape
+                Summary --CALLS--> AreaOf --REFERENCES--> IShape
+                Summary --CALLS--> Square --IMPLEMENTS--> IShape
+                Summary --CALLS--> Circle --IMPLEMENTS--> IShape
+
+                ## Nodes
+
+                AreaOf:
+                  file: Shapes/Shapes.cs
+                  offset: 35, limit: 6
+                  snippet:
+                    35:         public static double AreaOf(IShape[] shapes)
+                    36:         {
+                    37:             double total = 0;
+                    38:             foreach (var shape in shapes) total += shape.Area();
+                    39:             return total;
+                    40:         }
+
+                Circle:
+                  file: Shapes/Shapes.cs
+                  offset: 10, limit: 6
+                  snippet:
+                    10:     public class Circle : IShape
+                    11:     {
+                    12:         public Circle(double radius) { Radius = radius; }
+                    13:         public double Radius;
+                    14:         public double Area() => 3.14 * Radius * Radius;
+                    15:     }
+
+                Hexagon:
+                  file: Reports/Hexagon.cs
+                  offset: 6, limit: 5
+                  snippet:
+                    6:     public class Hexagon : Polygon, IShape
+                    7:     {
+                    8:         public double Side;
+                    9:         public double Area() => 2.598 * Side * Side;
+                    10:     }
+
+                Square:
+                  file: Shapes/Shapes.cs
+                  offset: 24, limit: 6
+                  snippet:
+                    24:     public class Square : Polygon, IShape
+                    25:     {
+                    26:         public Square(double side) { Side = side; Sides = 4; }
+                    27:         public double Side;
+                    28:         public double Area() => Side * Side;
+                    29:     }
+
+                Summary:
+                  file: Reports/Report.cs
+                  offset: 9, limit: 7
+                  snippet:
+                    9:     public static string Summary(double radius, double side)
+                    10:     {
+                    11:         var circle = new Circle(radius);
+                    12:         var square = new Square(side);
+                    13:         var total = Areas.AreaOf(new IShape[] { circle, square });
+                    14:         return $"total area {total}";
+                    15:     }
+
+                Twice:
+                  file: Reports/Report.cs
+                  offset: 18, limit: 5
+                  snippet:
+                    18:     public static string Twice(double radius)
+                    19:     {
+                    20:         var line = Summary(radius, radius);
+                    21:         return line + "\n" + line;
+                    22:     }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "Shapes/Shapes.cs", "symbol": "AreaOf" },
+                "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
+            }),
+            expect![[r###"
+                ## Graph
+
+                Twice --CALLS--> Summary --CALLS--> AreaOf
+
+                ## Nodes
+
+                Summary:
+                  file: Reports/Report.cs
+                  offset: 9, limit: 7
+                  snippet:
+                    9:     public static string Summary(double radius, double side)
+                    10:     {
+                    11:         var circle = new Circle(radius);
+                    12:         var square = new Square(side);
+                    13:         var total = Areas.AreaOf(new IShape[] { circle, square });
+                    14:         return $"total area {total}";
+                    15:     }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "Legacy/Legacy.cs", "symbol": "AreaOf" },
+                "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
+            }),
+            expect!["No path found."],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "Legacy/Legacy.cs", "symbol": "Circle" },
+                "to": { "file_path": "Reports/Report.cs", "symbol": "Twice" }
+            }),
+            expect!["No path found."],
+        )
+        .await;
+        // Nothing depends on the decoy.
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "Legacy/Legacy.cs", "symbol": "AreaOf" }),
+            expect![[r#"
+                ## Graph
+
+                AreaOf
+
+                ## Nodes
+
+                (none)
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 }
@@ -788,320 +1005,351 @@ mod typescript {
         let server = serve("typescript").await;
         // `areaOf(` in report.ts, line 8 (0-based 7), column 16: imported
         // from `./shapes` (index.ts), which re-exports it from `./area`.
-        let found = server
-            .call(
-                "find_definition",
-                json!({ "path": "src/report.ts", "line": 7, "character": 16 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&found), ["src/shapes/area.ts:4 areaOf"]);
-        assert_eq!(found["resolution"], json!("import"));
-        assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
-
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "src/report.ts", "line": 7, "character": 16 }),
+            expect![[r#"
+                resolution import
+                src/shapes/area.ts:4 areaOf
+            "#]],
+        )
+        .await;
         // `new Square(` (line 7, column 21): through `export * from "./square"`.
-        let square = server
-            .call(
-                "find_definition",
-                json!({ "path": "src/report.ts", "line": 6, "character": 21 }),
-            )
-            .await
-            .ok();
-        assert_eq!(definition_lines(&square), ["src/shapes/square.ts:9 Square"]);
-        assert_eq!(square["resolution"], json!("import"));
-
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "src/report.ts", "line": 6, "character": 21 }),
+            expect![[r#"
+                resolution import
+                src/shapes/square.ts:9 Square
+            "#]],
+        )
+        .await;
         // `shapes.areaOf(` and `new shapes.Circle(` in main.ts (line 6):
         // members of the namespace import.
-        for (character, expected) in [
-            (22, "src/shapes/area.ts:4 areaOf"),
-            (41, "src/shapes/circle.ts:4 Circle"),
-        ] {
-            let found = server
-                .call(
-                    "find_definition",
-                    json!({ "path": "src/main.ts", "line": 5, "character": character }),
-                )
-                .await
-                .ok();
-            assert_eq!(definition_lines(&found), [expected]);
-            assert_eq!(found["resolution"], json!("qualified"));
-            assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
-        }
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "src/main.ts", "line": 5, "character": 22 }),
+            expect![[r#"
+                resolution qualified
+                src/shapes/area.ts:4 areaOf
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "src/main.ts", "line": 5, "character": 41 }),
+            expect![[r#"
+                resolution qualified
+                src/shapes/circle.ts:4 Circle
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn references_are_exact_and_complete() {
         let server = serve("typescript").await;
-        let found = server
-            .call(
-                "find_references",
-                json!({ "symbol": "areaOf", "path": "src/shapes/area.ts" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&found),
-            [
-                "src/shapes/area.ts:4 declaration declaration",
-                "src/main.ts:6 call qualified",
-                "src/report.ts:2 import import",
-                "src/report.ts:8 call import",
-                "src/shapes/index.ts:2 import import",
-            ]
-        );
-        assert_eq!(found["completeness"]["complete"], json!(true));
-        assert_eq!(found["completeness"]["name_only"], json!(0));
-
-        let circle = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Circle", "path": "src/shapes/circle.ts", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&circle),
-            [
-                "src/main.ts:6 call qualified",
-                "src/report.ts:2 import import",
-                "src/report.ts:6 call import",
-                "src/shapes/index.ts:3 import import",
-            ]
-        );
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "areaOf", "path": "src/shapes/area.ts" }),
+            expect![[r#"
+                src/shapes/area.ts:4 declaration declaration
+                src/main.ts:6 call qualified
+                src/report.ts:2 import import
+                src/report.ts:8 call import
+                src/shapes/index.ts:2 import import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 4
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "src/shapes/circle.ts", "include_declaration": false }),
+            expect![[r#"
+                src/main.ts:6 call qualified
+                src/report.ts:2 import import
+                src/report.ts:6 call import
+                src/shapes/index.ts:3 import import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 4
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // `import type` and `export type` count; the decoy's `implements
         // Shape` is the decoy interface's.
-        let shape = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Shape", "path": "src/shapes/shape.ts", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&shape),
-            [
-                "src/shapes/area.ts:1 import import",
-                "src/shapes/area.ts:4 type import",
-                "src/shapes/circle.ts:1 import import",
-                "src/shapes/circle.ts:4 implements import",
-                "src/shapes/index.ts:5 import import",
-                "src/shapes/square.ts:1 import import",
-                "src/shapes/square.ts:9 implements import",
-            ]
-        );
-        assert_eq!(shape["completeness"]["complete"], json!(true));
-        let decoy_shape = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Shape", "path": "src/legacy.ts", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&decoy_shape),
-            ["src/legacy.ts:14 implements scope"]
-        );
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Shape", "path": "src/shapes/shape.ts", "include_declaration": false }),
+            expect![[r#"
+                src/shapes/area.ts:1 import import
+                src/shapes/area.ts:4 type import
+                src/shapes/circle.ts:1 import import
+                src/shapes/circle.ts:4 implements import
+                src/shapes/index.ts:5 import import
+                src/shapes/square.ts:1 import import
+                src/shapes/square.ts:9 implements import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 7
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Shape", "path": "src/legacy.ts", "include_declaration": false }),
+            expect![[r#"
+                src/legacy.ts:14 implements scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // The decoy function and class have no references at all.
-        for symbol in ["areaOf", "Circle"] {
-            let decoy = server
-                .call(
-                    "find_references",
-                    json!({ "symbol": symbol, "path": "src/legacy.ts", "include_declaration": false }),
-                )
-                .await
-                .ok();
-            assert_eq!(reference_lines(&decoy), Vec::<String>::new(), "{symbol}");
-            assert_eq!(decoy["completeness"]["complete"], json!(true), "{symbol}");
-        }
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "areaOf", "path": "src/legacy.ts", "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "src/legacy.ts", "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn ambiguous_names_are_refused_with_candidates() {
         let server = serve("typescript").await;
-        let error = server
-            .call("find_references", json!({ "symbol": "areaOf" }))
-            .await
-            .err();
-        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            error["details"]["candidates"],
-            json!([
-                "src/legacy.ts:4 function areaOf",
-                "src/shapes/area.ts:4 function areaOf"
-            ])
-        );
-        let shape = server
-            .call("find_implementations", json!({ "symbol": "Shape" }))
-            .await
-            .err();
-        assert_eq!(shape["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            shape["details"]["candidates"],
-            json!([
-                "src/legacy.ts:9 interface Shape",
-                "src/shapes/shape.ts:2 interface Shape"
-            ])
-        );
-        let unknown = server
-            .call("find_references", json!({ "symbol": "areaOff" }))
-            .await
-            .err();
-        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
-        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("areaOf"));
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "areaOf" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `areaOf` matches 2 declarations; say which one
+                candidates:
+                  src/legacy.ts:4 function areaOf
+                  src/shapes/area.ts:4 function areaOf
+                field: "symbol"
+                symbolName: "areaOf"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `Shape` matches 2 declarations; say which one
+                candidates:
+                  src/legacy.ts:9 interface Shape
+                  src/shapes/shape.ts:2 interface Shape
+                field: "symbol"
+                symbolName: "Shape"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "areaOff" }),
+            expect![[r#"
+                error SYMBOL_NOT_FOUND: no symbol `areaOff` found
+                field: "symbol"
+                nearbySymbols:
+                  areaOf
+                  area
+                symbolName: "areaOff"
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn call_hierarchy_both_ways() {
         let server = serve("typescript").await;
-        let summary = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "summary", "direction": "both" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&summary, "incoming"),
-            ["twice (src/report.ts)"]
-        );
-        assert_eq!(
-            hierarchy_names(&summary, "outgoing"),
-            [
-                "areaOf (src/shapes/area.ts)",
-                "Circle (src/shapes/circle.ts)",
-                "Square (src/shapes/square.ts)",
-            ]
-        );
-        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
-
-        let main = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "main", "direction": "outgoing" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&main, "outgoing"),
-            [
-                "twice (src/report.ts)",
-                "areaOf (src/shapes/area.ts)",
-                "Circle (src/shapes/circle.ts)",
-            ]
-        );
-
-        let deep = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "areaOf", "path": "src/shapes/area.ts", "direction": "incoming", "depth": 2 }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&deep, "incoming"),
-            ["main (src/main.ts)", "summary (src/report.ts)"]
-        );
-        assert_eq!(
-            deep["incoming"][1]["incoming"][0]["from"]["name"],
-            json!("twice")
-        );
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "summary", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                  twice (src/report.ts) scope
+                outgoing:
+                  areaOf (src/shapes/area.ts) import
+                  Circle (src/shapes/circle.ts) import
+                  Square (src/shapes/square.ts) import
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, unresolved_calls 0
+                  note: every call in the body resolved
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "main", "direction": "outgoing" }),
+            expect![[r#"
+                outgoing:
+                  twice (src/report.ts) import
+                  areaOf (src/shapes/area.ts) qualified
+                  Circle (src/shapes/circle.ts) qualified
+                outgoing_completeness: complete, unresolved_calls 0
+                  note: every call in the body resolved
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "areaOf", "path": "src/shapes/area.ts", "direction": "incoming", "depth": 2 }),
+            expect![[r#"
+                incoming:
+                  main (src/main.ts) qualified
+                  summary (src/report.ts) import
+                    twice (src/report.ts) scope
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 2
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn implementations_of_an_interface_and_a_base_class() {
         let server = serve("typescript").await;
-        let shape = server
-            .call(
-                "find_implementations",
-                json!({ "symbol": "Shape", "path": "src/shapes/shape.ts" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&shape),
-            [
-                "export class Circle implements Shape IMPLEMENTS (src/shapes/circle.ts)",
-                "export class Square extends Polygon implements Shape IMPLEMENTS (src/shapes/square.ts)",
-            ]
-        );
-        assert_eq!(shape["completeness"]["complete"], json!(true));
-        let decoy = server
-            .call(
-                "find_implementations",
-                json!({ "symbol": "Shape", "path": "src/legacy.ts" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&decoy),
-            ["export class Circle implements Shape IMPLEMENTS (src/legacy.ts)"]
-        );
-        let polygon = server
-            .call("find_implementations", json!({ "symbol": "Polygon" }))
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&polygon),
-            ["export class Square extends Polygon implements Shape EXTENDS (src/shapes/square.ts)"]
-        );
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape", "path": "src/shapes/shape.ts" }),
+            expect![[r#"
+                export class Circle implements Shape IMPLEMENTS (src/shapes/circle.ts)
+                export class Square extends Polygon implements Shape IMPLEMENTS (src/shapes/square.ts)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape", "path": "src/legacy.ts" }),
+            expect![[r#"
+                export class Circle implements Shape IMPLEMENTS (src/legacy.ts)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Polygon" }),
+            expect![[r#"
+                export class Square extends Polygon implements Shape EXTENDS (src/shapes/square.ts)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn graph_tools_answer_in_the_spec_text_format() {
         let server = serve("typescript").await;
-        let text = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "src/shapes/area.ts", "symbol": "areaOf" }),
-            )
-            .await
-            .text();
-        assert!(
-            text.starts_with(
-                "## Graph\n\n\
-                 main --CALLS--> areaOf\n\
-                 main --CALLS--> twice --CALLS--> summary --CALLS--> areaOf\n\n## Nodes\n"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains("\nsummary:\n  file: src/report.ts\n  offset: 5, limit: 6\n"),
-            "{text}"
-        );
-        assert!(
-            !text.contains("legacy"),
-            "the decoy is not a dependent: {text}"
-        );
+        // The decoy is not a dependent, nothing depends on it, and no path
+        // leads from it.
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "src/shapes/area.ts", "symbol": "areaOf" }),
+            expect![[r#"
+                ## Graph
 
-        let decoy = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "src/legacy.ts", "symbol": "areaOf" }),
-            )
-            .await
-            .text();
-        assert!(
-            decoy.starts_with("## Graph\n\nareaOf\n\n## Nodes\n\n(none)"),
-            "nothing depends on the decoy: {decoy}"
-        );
-        let none = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "src/legacy.ts", "symbol": "areaOf" },
-                    "to": { "file_path": "src/main.ts", "symbol": "main" }
-                }),
-            )
-            .await
-            .text();
-        assert_eq!(none, "No path found.");
+                main --CALLS--> areaOf
+                main --CALLS--> twice --CALLS--> summary --CALLS--> areaOf
+
+                ## Nodes
+
+                main:
+                  file: src/main.ts
+                  offset: 5, limit: 4
+                  snippet:
+                    5: export function main(): string {
+                    6:   const unit = shapes.areaOf([new shapes.Circle(1)]);
+                    7:   return twice(unit);
+                    8: }
+
+                summary:
+                  file: src/report.ts
+                  offset: 5, limit: 6
+                  snippet:
+                    5: export function summary(radius: number, side: number): string {
+                    6:   const circle = new Circle(radius);
+                    7:   const square = new Square(side);
+                    8:   const total = areaOf([circle, square]);
+                    9:   return `total area ${total}`;
+                    10: }
+
+                twice:
+                  file: src/report.ts
+                  offset: 13, limit: 4
+                  snippet:
+                    13: export function twice(radius: number): string {
+                    14:   const line = summary(radius, radius);
+                    15:   return `${line}\n${line}`;
+                    16: }
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "src/legacy.ts", "symbol": "areaOf" }),
+            expect![[r#"
+                ## Graph
+
+                areaOf
+
+                ## Nodes
+
+                (none)
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "src/legacy.ts", "symbol": "areaOf" },
+                "to": { "file_path": "src/main.ts", "symbol": "main" }
+            }),
+            expect!["No path found."],
+        )
+        .await;
         server.stop().await;
     }
 }
@@ -1119,299 +1367,360 @@ mod go {
         // In report.go: `shapes.NewCircle(` (line 12, column 19),
         // `shapes.AreaOf(` (line 14, column 17) and the `shapes.Shape` type
         // (line 14, column 34).
-        for (line, character, expected) in [
-            (11, 19, "shapes/shapes.go:21 NewCircle"),
-            (13, 17, "shapes/area.go:4 AreaOf"),
-            (13, 34, "shapes/shapes.go:5 Shape"),
-        ] {
-            let found = server
-                .call(
-                    "find_definition",
-                    json!({ "path": "report/report.go", "line": line, "character": character }),
-                )
-                .await
-                .ok();
-            assert_eq!(definition_lines(&found), [expected]);
-            assert_eq!(found["resolution"], json!("qualified"));
-            assert_eq!(found["definitions"][0]["confidence"], json!(1.0));
-        }
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "report/report.go", "line": 11, "character": 19 }),
+            expect![[r#"
+                resolution qualified
+                shapes/shapes.go:21 NewCircle
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "report/report.go", "line": 13, "character": 17 }),
+            expect![[r#"
+                resolution qualified
+                shapes/area.go:4 AreaOf
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": "report/report.go", "line": 13, "character": 34 }),
+            expect![[r#"
+                resolution qualified
+                shapes/shapes.go:5 Shape
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn references_are_exact_and_complete() {
         let server = serve("go").await;
-        let found = server
-            .call(
-                "find_references",
-                json!({ "symbol": "AreaOf", "path": "shapes/area.go" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&found),
-            [
-                "shapes/area.go:4 declaration declaration",
-                "report/report.go:14 call qualified",
-            ]
-        );
-        assert_eq!(found["completeness"]["complete"], json!(true));
-        assert_eq!(found["completeness"]["name_only"], json!(0));
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOf", "path": "shapes/area.go" }),
+            expect![[r#"
+                shapes/area.go:4 declaration declaration
+                report/report.go:14 call qualified
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // `Shape` is used by the other file of its package without a
         // qualifier, and by report.go through the import.
-        let shape = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Shape", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&shape),
-            [
-                "report/report.go:14 type qualified",
-                "shapes/area.go:4 type scope",
-                "shapes/shapes.go:11 extends scope",
-            ]
-        );
-        assert_eq!(shape["completeness"]["complete"], json!(true));
-
-        let twice = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Twice", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(reference_lines(&twice), ["main.go:10 call qualified"]);
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Shape", "include_declaration": false }),
+            expect![[r#"
+                report/report.go:14 type qualified
+                shapes/area.go:4 type scope
+                shapes/shapes.go:11 extends scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 3
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Twice", "include_declaration": false }),
+            expect![[r#"
+                main.go:10 call qualified
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // The decoys are used only inside their own package.
-        for (symbol, expected) in [
-            ("AreaOf", vec![]),
-            ("NewCircle", vec![]),
-            (
-                "Circle",
-                vec![
-                    "legacy/legacy.go:14 type scope",
-                    "legacy/legacy.go:15 type scope",
-                ],
-            ),
-        ] {
-            let decoy = server
-                .call(
-                    "find_references",
-                    json!({ "symbol": symbol, "path": "legacy/legacy.go", "include_declaration": false }),
-                )
-                .await
-                .ok();
-            assert_eq!(reference_lines(&decoy), expected, "{symbol}");
-            assert_eq!(decoy["completeness"]["complete"], json!(true), "{symbol}");
-        }
-        let circle = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Circle", "path": "shapes/shapes.go", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            reference_lines(&circle),
-            [
-                "shapes/shapes.go:21 type scope",
-                "shapes/shapes.go:22 type scope",
-                "shapes/shapes.go:26 type scope",
-            ]
-        );
-
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOf", "path": "legacy/legacy.go", "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "NewCircle", "path": "legacy/legacy.go", "include_declaration": false }),
+            expect![[r#"
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 0
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "legacy/legacy.go", "include_declaration": false }),
+            expect![[r#"
+                legacy/legacy.go:14 type scope
+                legacy/legacy.go:15 type scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 2
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "shapes/shapes.go", "include_declaration": false }),
+            expect![[r#"
+                shapes/shapes.go:21 type scope
+                shapes/shapes.go:22 type scope
+                shapes/shapes.go:26 type scope
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 3
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         // `s.Area()` on a `Shape` from `range shapes`: the receiver's type
         // needs type inference, so the call is a name-only guess among the
         // three `Area` methods, and the answer says so.
-        let area = server
-            .call(
-                "find_references",
-                json!({ "symbol": "Shape.Area", "include_declaration": false }),
-            )
-            .await
-            .ok();
-        assert_eq!(reference_lines(&area), ["shapes/area.go:7 call name_only"]);
-        assert!(area["references"][0]["confidence"].as_f64().unwrap() < 0.5);
-        assert_eq!(area["completeness"]["complete"], json!(false));
-        assert_eq!(area["completeness"]["name_only"], json!(1));
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Shape.Area", "include_declaration": false }),
+            expect![[r#"
+                shapes/area.go:7 call name_only (confidence 0.17)
+                completeness: ambiguous 0, not complete, name_only 1, possibly_missed 0, resolved 0
+                  note: 1 references are name-only guesses; 0 same-named references could not be resolved (0 because too many declarations share the name) and may also be uses of this declaration
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn ambiguous_names_are_refused_with_candidates() {
         let server = serve("go").await;
-        let error = server
-            .call("find_references", json!({ "symbol": "AreaOf" }))
-            .await
-            .err();
-        assert_eq!(error["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            error["details"]["candidates"],
-            json!([
-                "legacy/legacy.go:6 function AreaOf",
-                "shapes/area.go:4 function AreaOf"
-            ])
-        );
-        let circle = server
-            .call("find_references", json!({ "symbol": "Circle" }))
-            .await
-            .err();
-        assert_eq!(circle["code"], json!("SYMBOL_AMBIGUOUS"));
-        assert_eq!(
-            circle["details"]["candidates"],
-            json!([
-                "legacy/legacy.go:11 struct Circle",
-                "shapes/shapes.go:16 struct Circle"
-            ])
-        );
-        let unknown = server
-            .call("find_references", json!({ "symbol": "AreaOff" }))
-            .await
-            .err();
-        assert_eq!(unknown["code"], json!("SYMBOL_NOT_FOUND"));
-        assert_eq!(unknown["details"]["nearbySymbols"][0], json!("AreaOf"));
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOf" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `AreaOf` matches 2 declarations; say which one
+                candidates:
+                  legacy/legacy.go:6 function AreaOf
+                  shapes/area.go:4 function AreaOf
+                field: "symbol"
+                symbolName: "AreaOf"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle" }),
+            expect![[r#"
+                error SYMBOL_AMBIGUOUS: `Circle` matches 2 declarations; say which one
+                candidates:
+                  legacy/legacy.go:11 struct Circle
+                  shapes/shapes.go:16 struct Circle
+                field: "symbol"
+                symbolName: "Circle"
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "AreaOff" }),
+            expect![[r#"
+                error SYMBOL_NOT_FOUND: no symbol `AreaOff` found
+                field: "symbol"
+                nearbySymbols:
+                  AreaOf
+                  Area
+                symbolName: "AreaOff"
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn call_hierarchy_both_ways() {
         let server = serve("go").await;
-        let summary = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "Summary", "direction": "both" }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&summary, "incoming"),
-            ["Twice (report/report.go)"]
-        );
-        // `shapes.Square{...}` is a composite literal, not a call.
-        assert_eq!(
-            hierarchy_names(&summary, "outgoing"),
-            ["AreaOf (shapes/area.go)", "NewCircle (shapes/shapes.go)"]
-        );
-        // `fmt.Sprintf` is in the standard library: not in the workspace.
-        assert_eq!(
-            summary["outgoing_completeness"]["external_names"],
-            json!(["Sprintf"])
-        );
-        assert_eq!(summary["outgoing_completeness"]["complete"], json!(true));
-
-        let deep = server
-            .call(
-                "get_call_hierarchy",
-                json!({ "symbol": "AreaOf", "path": "shapes/area.go", "direction": "incoming", "depth": 3 }),
-            )
-            .await
-            .ok();
-        assert_eq!(
-            hierarchy_names(&deep, "incoming"),
-            ["Summary (report/report.go)"]
-        );
-        let twice = &deep["incoming"][0]["incoming"][0];
-        assert_eq!(twice["from"]["name"], json!("Twice"));
-        assert_eq!(twice["incoming"][0]["from"]["name"], json!("main"));
-        assert_eq!(twice["incoming"][0]["from"]["file_path"], json!("main.go"));
+        // `shapes.Square{...}` is a composite literal, not a call;
+        // `fmt.Sprintf` is in the standard library, not in the workspace.
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "Summary", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                  Twice (report/report.go) scope
+                outgoing:
+                  AreaOf (shapes/area.go) qualified
+                  NewCircle (shapes/shapes.go) qualified
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, external_names ["Sprintf"], unresolved_calls 0
+                  note: every call to a workspace declaration resolved; the external names are declared nowhere in the workspace (library or built-in code)
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "AreaOf", "path": "shapes/area.go", "direction": "incoming", "depth": 3 }),
+            expect![[r#"
+                incoming:
+                  Summary (report/report.go) qualified
+                    Twice (report/report.go) scope
+                      main (main.go) qualified
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     /// Go types satisfy interfaces implicitly: nothing in the source says
     /// that `*Circle` and `Square` implement `Shape` (or that `Square`
     /// implements `Polygon`), so a syntactic index cannot list them. What it
-    /// can see is interface embedding: `Polygon` embeds `Shape`.
+    /// can see is interface embedding: `Polygon` embeds `Shape`. The answer
+    /// says where implementations come from.
     #[tokio::test]
     async fn implementations_are_embeddings_only() {
         let server = serve("go").await;
-        let shape = server
-            .call("find_implementations", json!({ "symbol": "Shape" }))
-            .await
-            .ok();
-        assert_eq!(
-            implementation_lines(&shape),
-            ["type Polygon interface EXTENDS (shapes/shapes.go)"]
-        );
-        let polygon = server
-            .call("find_implementations", json!({ "symbol": "Polygon" }))
-            .await
-            .ok();
-        assert_eq!(implementation_lines(&polygon), Vec::<String>::new());
-        // The answer says where implementations come from; it cannot know
-        // about implicit satisfaction.
-        let note = polygon["completeness"]["note"].as_str().unwrap();
-        assert!(
-            note.contains("base lists and implements clauses written in the workspace"),
-            "{note}"
-        );
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape" }),
+            expect![[r#"
+                type Polygon interface EXTENDS (shapes/shapes.go)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Polygon" }),
+            expect![[r#"
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
         server.stop().await;
     }
 
     #[tokio::test]
     async fn graph_tools_answer_in_the_spec_text_format() {
         let server = serve("go").await;
-        let text = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "shapes/area.go", "symbol": "AreaOf" }),
-            )
-            .await
-            .text();
-        assert!(
-            text.starts_with(
-                "## Graph\n\nmain --CALLS--> Twice --CALLS--> Summary --CALLS--> AreaOf\n\n## Nodes\n"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains("\nSummary:\n  file: report/report.go\n  offset: 11, limit: 6\n"),
-            "{text}"
-        );
-        assert!(
-            !text.contains("legacy"),
-            "the decoy is not a dependent: {text}"
-        );
+        // The decoy is not a dependent, nothing depends on it, and no path
+        // leads from it.
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "shapes/area.go", "symbol": "AreaOf" }),
+            expect![[r###"
+                ## Graph
 
-        let decoy = server
-            .call(
-                "dependents_of",
-                json!({ "file_path": "legacy/legacy.go", "symbol": "AreaOf" }),
-            )
-            .await
-            .text();
-        assert!(
-            decoy.starts_with("## Graph\n\nAreaOf\n\n## Nodes\n\n(none)"),
-            "nothing depends on the decoy: {decoy}"
-        );
-        let path = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "shapes/shapes.go", "symbol": "NewCircle" },
-                    "to": { "file_path": "report/report.go", "symbol": "Twice" }
-                }),
-            )
-            .await
-            .text();
-        assert!(
-            path.starts_with("## Graph\n\nTwice --CALLS--> Summary --CALLS--> NewCircle\n"),
-            "{path}"
-        );
-        let none = server
-            .call(
-                "paths_between",
-                json!({
-                    "from": { "file_path": "legacy/legacy.go", "symbol": "NewCircle" },
-                    "to": { "file_path": "report/report.go", "symbol": "Twice" }
-                }),
-            )
-            .await
-            .text();
-        assert_eq!(none, "No path found.");
+                main --CALLS--> Twice --CALLS--> Summary --CALLS--> AreaOf
+
+                ## Nodes
+
+                main:
+                  file: main.go
+                  offset: 9, limit: 3
+                  snippet:
+                    9: func main() {
+                    10: 	fmt.Println(report.Twice(1))
+                    11: }
+
+                Summary:
+                  file: report/report.go
+                  offset: 11, limit: 6
+                  snippet:
+                    11: func Summary(radius, side float64) string {
+                    12: 	circle := shapes.NewCircle(radius)
+                    13: 	square := shapes.Square{Length: side}
+                    14: 	total := shapes.AreaOf([]shapes.Shape{circle, square})
+                    15: 	return fmt.Sprintf("total area %v", total)
+                    16: }
+
+                Twice:
+                  file: report/report.go
+                  offset: 19, limit: 4
+                  snippet:
+                    19: func Twice(radius float64) string {
+                    20: 	line := Summary(radius, radius)
+                    21: 	return line + "\n" + line
+                    22: }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "dependents_of",
+            json!({ "file_path": "legacy/legacy.go", "symbol": "AreaOf" }),
+            expect![[r#"
+                ## Graph
+
+                AreaOf
+
+                ## Nodes
+
+                (none)
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "shapes/shapes.go", "symbol": "NewCircle" },
+                "to": { "file_path": "report/report.go", "symbol": "Twice" }
+            }),
+            expect![[r###"
+                ## Graph
+
+                Twice --CALLS--> Summary --CALLS--> NewCircle
+
+                ## Nodes
+
+                Summary:
+                  file: report/report.go
+                  offset: 11, limit: 6
+                  snippet:
+                    11: func Summary(radius, side float64) string {
+                    12: 	circle := shapes.NewCircle(radius)
+                    13: 	square := shapes.Square{Length: side}
+                    14: 	total := shapes.AreaOf([]shapes.Shape{circle, square})
+                    15: 	return fmt.Sprintf("total area %v", total)
+                    16: }
+            "###]],
+        )
+        .await;
+        check(
+            &server,
+            "paths_between",
+            json!({
+                "from": { "file_path": "legacy/legacy.go", "symbol": "NewCircle" },
+                "to": { "file_path": "report/report.go", "symbol": "Twice" }
+            }),
+            expect!["No path found."],
+        )
+        .await;
         server.stop().await;
     }
 }
