@@ -149,12 +149,97 @@ pub struct DeepContext {
     pub timings: Vec<Timing>,
     pub quality_scorecard: Scorecard,
     pub file_tree: TreeNode,
-    pub analyses: BTreeMap<&'static str, Value>,
+    pub analyses: DeepAnalyses,
     pub hotspots: Vec<Hotspot>,
     pub recommendations: Vec<Recommendation>,
     /// What could not be measured, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unmeasured: Vec<String>,
+}
+
+/// Each analysis's summary with its worst items, under its name; an
+/// analysis not asked for (or not measured) is absent.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct DeepAnalyses {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ast: Option<AstSummary>,
+    /// The functions over the limits, and the ten most complex files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complexity: Option<ComplexityReport>,
+    /// The ten most changed files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub churn: Option<ChurnReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dag: Option<DagSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_code: Option<DeadCodeSummary>,
+    /// The first fifty debt comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub satd: Option<Debt>,
+    /// The ten largest clone groups and the ten most duplicated files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<DuplicatesReport>,
+    /// The ten files most likely to hold a defect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defect_probability: Option<DefectReport>,
+}
+
+/// Files, lines and declarations per language.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AstSummary {
+    pub files: usize,
+    pub languages: Vec<LanguageSummary>,
+}
+
+/// One language's share of the scope.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LanguageSummary {
+    pub language: String,
+    pub files: usize,
+    pub lines: usize,
+    pub symbols: usize,
+    pub functions: usize,
+}
+
+/// The dependency graph between the files in scope.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DagSummary {
+    /// Files in scope with a place in the graph.
+    pub nodes: usize,
+    /// Their dependencies on other files.
+    pub edges: usize,
+    pub module_cycles: usize,
+    /// The ten files most depended on.
+    pub most_depended_on: Vec<FileDependents>,
+}
+
+/// How many files depend on one file, and it on how many.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FileDependents {
+    pub file_path: String,
+    pub depended_on_by: usize,
+    pub depends_on: usize,
+}
+
+/// Unused declarations and types.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DeadCodeSummary {
+    pub total: usize,
+    /// Findings not of low severity.
+    pub certain: usize,
+    /// The first twenty, most severe first.
+    pub items: Vec<DeadItem>,
+}
+
+/// One unused declaration.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DeadItem {
+    pub symbol: Option<String>,
+    pub file_path: String,
+    /// 1-based.
+    pub line: u32,
+    pub severity: Severity,
+    pub message: String,
 }
 
 /// The results the combined figures read.
@@ -176,7 +261,7 @@ pub fn deep_context(
 ) -> Result<DeepContext, Exhausted> {
     let wants = |name: &str| request.analyses.contains(&name);
     let mut timings = Vec::new();
-    let mut analyses: BTreeMap<&'static str, Value> = BTreeMap::new();
+    let mut analyses = DeepAnalyses::default();
     let mut unmeasured = Vec::new();
     let mut parts = Parts::default();
     let steps = request.analyses.len() as u64;
@@ -190,13 +275,13 @@ pub fn deep_context(
     };
     if wants("ast") {
         let started = Instant::now();
-        analyses.insert("ast", ast_summary(files));
+        analyses.ast = Some(ast_summary(files));
         timed("ast", &mut timings, started);
     }
     if wants("complexity") {
         let started = Instant::now();
         let report = complexity_report(files, (10, 15), Some(10));
-        analyses.insert("complexity", to_value(&report));
+        analyses.complexity = Some(report.clone());
         parts.complexity = Some(report);
         timed("complexity", &mut timings, started);
     }
@@ -205,7 +290,7 @@ pub fn deep_context(
         match churn(analysis.workspace().root(), files, request.period_days) {
             Ok(mut report) => {
                 report.files.truncate(10);
-                analyses.insert("churn", to_value(&report));
+                analyses.churn = Some(report.clone());
                 parts.churn = Some(report);
             }
             Err(e) => unmeasured.push(format!("churn: {e}")),
@@ -214,7 +299,7 @@ pub fn deep_context(
     }
     if wants("dag") {
         let started = Instant::now();
-        analyses.insert("dag", dag_summary(analysis, files)?);
+        analyses.dag = Some(dag_summary(analysis, files)?);
         timed("dag", &mut timings, started);
     }
     if wants("dead-code") {
@@ -224,20 +309,21 @@ pub fn deep_context(
         dead.sort_by(|a, b| {
             (a.severity, &a.location.file_path).cmp(&(b.severity, &b.location.file_path))
         });
-        analyses.insert(
-            "dead_code",
-            json!({
-                "total": dead.len(),
-                "certain": dead.iter().filter(|f| f.severity != Severity::Low).count(),
-                "items": dead.iter().take(20).map(|f| json!({
-                    "symbol": f.symbol.as_ref().map(|s| s.symbol.clone()),
-                    "file_path": f.location.file_path,
-                    "line": f.location.range.start.line + 1,
-                    "severity": f.severity,
-                    "message": f.message,
-                })).collect::<Vec<_>>(),
-            }),
-        );
+        analyses.dead_code = Some(DeadCodeSummary {
+            total: dead.len(),
+            certain: dead.iter().filter(|f| f.severity != Severity::Low).count(),
+            items: dead
+                .iter()
+                .take(20)
+                .map(|f| DeadItem {
+                    symbol: f.symbol.as_ref().map(|s| s.symbol.clone()),
+                    file_path: f.location.file_path.clone(),
+                    line: f.location.range.start.line + 1,
+                    severity: f.severity,
+                    message: f.message.clone(),
+                })
+                .collect(),
+        });
         parts.dead = dead;
         timed("dead-code", &mut timings, started);
     }
@@ -252,7 +338,7 @@ pub fn deep_context(
         let started = Instant::now();
         let mut found = debt(lexed);
         found.items.truncate(50);
-        analyses.insert("satd", to_value(&found));
+        analyses.satd = Some(found.clone());
         parts.debt = Some(found);
         timed("satd", &mut timings, started);
     }
@@ -269,7 +355,7 @@ pub fn deep_context(
             let mut shown = report.clone();
             shown.groups.truncate(10);
             shown.files.truncate(10);
-            analyses.insert("duplicates", to_value(&shown));
+            analyses.duplicates = Some(shown);
             timed("duplicates", &mut timings, started);
         }
         if wants("defect-probability") {
@@ -283,7 +369,7 @@ pub fn deep_context(
             )?;
             let mut shown = defects.clone();
             shown.files.truncate(10);
-            analyses.insert("defect_probability", to_value(&shown));
+            analyses.defect_probability = Some(shown);
             unmeasured.extend(defects.unmeasured.iter().cloned());
             parts.defects = Some(defects);
             timed("defect-probability", &mut timings, started);
@@ -304,12 +390,8 @@ pub fn deep_context(
     })
 }
 
-fn to_value(value: &impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
-}
-
 /// Files, lines and declarations per language.
-fn ast_summary(files: &[Arc<FileEntry>]) -> Value {
+fn ast_summary(files: &[Arc<FileEntry>]) -> AstSummary {
     let mut languages: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
     for file in files {
         let Ok(facts) = file.facts() else { continue };
@@ -319,17 +401,25 @@ fn ast_summary(files: &[Arc<FileEntry>]) -> Value {
         entry.2 += facts.symbols.len();
         entry.3 += facts.metrics.len();
     }
-    json!({
-        "files": files.len(),
-        "languages": languages.iter().map(|(language, (files, lines, symbols, functions))| json!({
-            "language": language, "files": files, "lines": lines,
-            "symbols": symbols, "functions": functions,
-        })).collect::<Vec<_>>(),
-    })
+    AstSummary {
+        files: files.len(),
+        languages: languages
+            .into_iter()
+            .map(
+                |(language, (files, lines, symbols, functions))| LanguageSummary {
+                    language,
+                    files,
+                    lines,
+                    symbols,
+                    functions,
+                },
+            )
+            .collect(),
+    }
 }
 
 /// The dependency graph between the files in scope: size and cycles.
-fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Result<Value, Exhausted> {
+fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Result<DagSummary, Exhausted> {
     let coupling = analysis.file_coupling()?;
     let in_scope: Vec<_> = files
         .iter()
@@ -346,14 +436,20 @@ fn dag_summary(analysis: &Analysis, files: &[Arc<FileEntry>]) -> Result<Value, E
             .then(a.0.cmp(b.0))
     });
     let cycles = super::cycles(analysis, files, "modules")?.findings.len();
-    Ok(json!({
-        "nodes": in_scope.len(),
-        "edges": edges,
-        "module_cycles": cycles,
-        "most_depended_on": most_depended.iter().take(10).map(|(path, c)| json!({
-            "file_path": path, "depended_on_by": c.depended_on_by, "depends_on": c.depends_on,
-        })).collect::<Vec<_>>(),
-    }))
+    Ok(DagSummary {
+        nodes: in_scope.len(),
+        edges,
+        module_cycles: cycles,
+        most_depended_on: most_depended
+            .iter()
+            .take(10)
+            .map(|(path, c)| FileDependents {
+                file_path: path.to_string(),
+                depended_on_by: c.depended_on_by,
+                depends_on: c.depends_on,
+            })
+            .collect(),
+    })
 }
 
 /// The scorecard of the parts computed.

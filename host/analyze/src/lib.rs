@@ -49,7 +49,8 @@ pub use cycles::{CYCLE_KINDS, cycles};
 pub use dead_code::{DEAD_CODE_KINDS, dead_code};
 pub use debt::{Debt, DebtItem, debt};
 pub use deep_context::{
-    DEEP_ANALYSES, DeepContext, DeepRequest, Hotspot, Recommendation, Scorecard, Timing,
+    AstSummary, DEEP_ANALYSES, DagSummary, DeadCodeSummary, DeadItem, DeepAnalyses, DeepContext,
+    DeepRequest, FileDependents, Hotspot, LanguageSummary, Recommendation, Scorecard, Timing,
     deep_context,
 };
 pub use defects::{DefectReport, churn_history, defect_probability, defect_probability_of};

@@ -3,20 +3,17 @@
 //! probability and name similarity): arguments checked here, the analysis
 //! in [`crate::analyze`], the answer paged.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{About, Tool, ToolContext, text};
 use crate::args::Group;
 use crate::error::ToolError;
 use lingo_analysis::Analysis;
 use lingo_analyze::{
-    self as analyze, ChurnReport, DEEP_ANALYSES, DeepContext, DeepRequest, DefectReport, Detection,
-    DuplicatesReport, DuplicatesRequest, Hotspot, ModuleDependencies, NameScope, NameSimilarity,
-    Recommendation, Scope, ScopeError, ScopeKind, Scorecard, Timing,
+    self as analyze, ChurnReport, DEEP_ANALYSES, DeepAnalyses, DeepContext, DeepRequest,
+    DefectReport, Detection, DuplicatesReport, DuplicatesRequest, Hotspot, ModuleDependencies,
+    NameScope, NameSimilarity, Recommendation, Scope, ScopeError, ScopeKind, Scorecard, Timing,
 };
 
 const DEFAULT_GROUPS: u32 = 100;
@@ -490,7 +487,7 @@ pub struct Comprehensive {
     pub unmeasured: Vec<String>,
     generation: u64,
     #[serde(flatten)]
-    pub analyses: BTreeMap<&'static str, Value>,
+    pub analyses: DeepAnalyses,
     #[serde(skip_serializing_if = "Option::is_none")]
     hotspots: Option<Vec<Hotspot>>,
     /// How long each analysis took (`perf`).
@@ -562,7 +559,7 @@ fn run_comprehensive(
         analyses: if full {
             report.analyses
         } else {
-            BTreeMap::new()
+            DeepAnalyses::default()
         },
         hotspots: full.then_some(report.hotspots),
         perf: args.perf.then_some(report.timings),

@@ -1,15 +1,14 @@
 //! Text of the code-health answers: clone groups, churn, defect
 //! probability and name similarity, one line per item under a budget.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Number, Value};
 
 use super::{Request, Writer};
 use crate::code_health::{Comprehensive, PagedReport, Report, ReportPage};
 use lingo_analysis::clones::CloneKind;
 use lingo_analyze::{
-    ChurnReport, DeepContext, DefectReport, DuplicatesReport, ModuleDependencies, NameSimilarity,
+    ChurnReport, DeepAnalyses, DeepContext, DefectReport, DuplicatesReport, ModuleDependencies,
+    NameSimilarity,
 };
 
 /// A decimal figure as the structured answer writes it (`2.0`, `0.35`,
@@ -280,74 +279,73 @@ pub fn deep_context(answer: &Report<DeepContext>, _request: &Request, writer: &m
     }
 }
 
-/// The headline of each analysis of a deep context, from its summary
-/// under its name.
-fn deep_analyses(analyses: &BTreeMap<&str, Value>) -> Vec<String> {
+/// The headline of each analysis of a deep context.
+fn deep_analyses(analyses: &DeepAnalyses) -> Vec<String> {
     let mut lines = Vec::new();
-    if let Some(ast) = analyses.get("ast") {
-        for l in ast["languages"].as_array().into_iter().flatten() {
+    if let Some(ast) = &analyses.ast {
+        for l in &ast.languages {
             lines.push(format!(
                 "- ast {}: {} files, {} lines, {} declarations, {} functions",
-                l["language"].as_str().unwrap_or("?"),
-                l["files"],
-                l["lines"],
-                l["symbols"],
-                l["functions"]
+                l.language, l.files, l.lines, l.symbols, l.functions
             ));
         }
     }
-    if let Some(c) = analyses.get("complexity") {
+    if let Some(c) = &analyses.complexity {
         lines.push(format!(
             "- complexity: {} functions, {} over the limits, cyclomatic max {} mean {}",
-            c["summary"]["functions"],
-            c["summary"]["violations"],
-            c["summary"]["max_cyclomatic"],
-            c["summary"]["avg_cyclomatic"]
+            c.summary.functions,
+            c.summary.violations,
+            c.summary.max_cyclomatic,
+            json_number(c.summary.avg_cyclomatic)
         ));
     }
-    if let Some(c) = analyses.get("churn") {
+    if let Some(c) = &analyses.churn {
         lines.push(format!(
             "- churn over {} days: {} commits, {} files changed, {} authors",
-            c["period_days"],
-            c["summary"]["commits"],
-            c["summary"]["files_changed"],
-            c["summary"]["authors"]
+            c.period_days, c.summary.commits, c.summary.files_changed, c.summary.authors
         ));
     }
-    if let Some(d) = analyses.get("dag") {
+    if let Some(d) = &analyses.dag {
         lines.push(format!(
             "- dag: {} files, {} dependencies, {} module cycles",
-            d["nodes"], d["edges"], d["module_cycles"]
+            d.nodes, d.edges, d.module_cycles
         ));
     }
-    if let Some(d) = analyses.get("dead_code") {
-        lines.push(format!(
-            "- dead code: {} declarations ({} certain)",
-            d["total"], d["certain"]
-        ));
-    }
-    if let Some(d) = analyses.get("satd") {
+    lines.extend(dead_code_line(analyses));
+    if let Some(d) = &analyses.satd {
         lines.push(format!(
             "- debt comments: {} ({} high, {} medium, {} low)",
-            d["total"], d["high"], d["medium"], d["low"]
+            d.total, d.high, d.medium, d.low
         ));
     }
-    if let Some(d) = analyses.get("duplicates") {
-        lines.push(format!(
-            "- duplicates: {} groups, {}% of lines",
-            d["summary"]["clone_groups"], d["summary"]["duplication_percentage"]
-        ));
-    }
-    if let Some(d) = analyses.get("defect_probability") {
+    lines.extend(duplicates_line(analyses));
+    if let Some(d) = &analyses.defect_probability {
         lines.push(format!(
             "- defect probability: {} high, {} medium, {} low risk, mean {}",
-            d["summary"]["high"],
-            d["summary"]["medium"],
-            d["summary"]["low"],
-            d["summary"]["average_probability"]
+            d.summary.high,
+            d.summary.medium,
+            d.summary.low,
+            json_number(d.summary.average_probability)
         ));
     }
     lines
+}
+
+fn dead_code_line(analyses: &DeepAnalyses) -> Option<String> {
+    let d = analyses.dead_code.as_ref()?;
+    Some(format!(
+        "- dead code: {} declarations ({} certain)",
+        d.total, d.certain
+    ))
+}
+
+fn duplicates_line(analyses: &DeepAnalyses) -> Option<String> {
+    let d = analyses.duplicates.as_ref()?;
+    Some(format!(
+        "- duplicates: {} groups, {}% of lines",
+        d.summary.clone_groups,
+        json_number(d.summary.duplication_percentage)
+    ))
 }
 
 /// `analyze_comprehensive`: a Markdown summary, the recommendations, then
@@ -371,28 +369,18 @@ pub fn comprehensive(answer: &Comprehensive, _request: &Request, writer: &mut Wr
         lines.push(format!("- [{}] {}: {}", r.priority, r.title, r.description));
     }
     let analyses = &answer.analyses;
-    if let Some(c) = analyses.get("complexity") {
+    if let Some(c) = &analyses.complexity {
         lines.push(format!(
             "- complexity: {} functions, {} over the limits, cyclomatic max {}",
-            c["summary"]["functions"], c["summary"]["violations"], c["summary"]["max_cyclomatic"]
+            c.summary.functions, c.summary.violations, c.summary.max_cyclomatic
         ));
     }
-    if let Some(d) = analyses.get("duplicates") {
-        lines.push(format!(
-            "- duplicates: {} groups, {}% of lines",
-            d["summary"]["clone_groups"], d["summary"]["duplication_percentage"]
-        ));
-    }
-    if let Some(d) = analyses.get("dead_code") {
-        lines.push(format!(
-            "- dead code: {} declarations ({} certain)",
-            d["total"], d["certain"]
-        ));
-    }
-    if let Some(d) = analyses.get("defect_probability") {
+    lines.extend(duplicates_line(analyses));
+    lines.extend(dead_code_line(analyses));
+    if let Some(d) = &analyses.defect_probability {
         lines.push(format!(
             "- defect probability: {} high, {} medium, {} low risk",
-            d["summary"]["high"], d["summary"]["medium"], d["summary"]["low"]
+            d.summary.high, d.summary.medium, d.summary.low
         ));
     }
     for t in answer.perf.iter().flatten() {
