@@ -56,7 +56,10 @@ impl<L: Language> Document<L> {
 
     /// The modules the document belongs to (the WIT `module-of`).
     pub fn module_of(&self, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
-        self.with_state(|s| L::module_of(s.tree.root_node(), &s.source, path, manifests))
+        let Some(modules) = L::MODULE_RESOLUTION else {
+            return Vec::new();
+        };
+        self.with_state(|s| (modules.module_of)(s.tree.root_node(), &s.source, path, manifests))
     }
 
     /// Symbols, locals and references, computed together once per version
@@ -246,8 +249,11 @@ impl<L: Language> GuestDocument for Document<L> {
     }
 
     fn imports(&self) -> Vec<Import> {
+        let Some(imports) = L::IMPORTS else {
+            return Vec::new();
+        };
         let state = self.state.borrow();
-        L::file_imports(
+        imports(
             &state.path,
             state.tree.root_node(),
             &state.source,

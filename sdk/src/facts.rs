@@ -30,7 +30,7 @@ pub struct SymbolNode {
     /// differ from the symbol's container, see `@container`).
     pub nested_in: Option<usize>,
     /// Why something outside the source calls it, as the language's
-    /// [`Language::entry_point`] hook tells.
+    /// [`Language::ENTRY_POINT`] hook tells.
     pub entry_point: Option<EntryPointKind>,
 }
 
@@ -159,19 +159,22 @@ pub fn symbols<L: Language>(
         let attached = attached_above(node, &before);
         // An allowance to be unused in force at a declaration is in force
         // at what it nests (a lint level reaches the items inside).
-        let entry_point = L::entry_point(
-            node,
-            name_node,
-            nested_in.map(|i| tree_nodes[i]),
-            &attached,
-            source,
-        )
-        .or_else(|| {
-            nested_in
-                .and_then(|i| nodes.get(i))
-                .and_then(|n: &SymbolNode| n.entry_point)
-                .filter(|kind| *kind == EntryPointKind::AllowedUnused)
-        });
+        let entry_point = L::ENTRY_POINT
+            .and_then(|entry_point| {
+                entry_point(
+                    node,
+                    name_node,
+                    nested_in.map(|i| tree_nodes[i]),
+                    &attached,
+                    source,
+                )
+            })
+            .or_else(|| {
+                nested_in
+                    .and_then(|i| nodes.get(i))
+                    .and_then(|n: &SymbolNode| n.entry_point)
+                    .filter(|kind| *kind == EntryPointKind::AllowedUnused)
+            });
         stack.push(symbols.len());
         nodes.push(SymbolNode {
             start: node.start_byte(),

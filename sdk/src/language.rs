@@ -4,8 +4,8 @@ use tree_sitter::Node;
 
 use crate::query::Queries;
 use crate::types::{
-    Arity, Capability, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest,
-    ModuleIdentity, ModuleLayout, NameRule, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
+    Arity, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest, ModuleIdentity,
+    ModuleLayout, NameRule, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
     TypeAnnotationPosition, Visibility,
 };
 
@@ -59,8 +59,103 @@ pub struct Embedded {
     pub suffix: &'static str,
 }
 
+/// The imports of the file at `path` (workspace-relative) whose tree is
+/// `root`: what [`Language::IMPORTS`] holds. `path` matters where what an
+/// import means depends on the file (a Python stub, `.pyi`, re-exports only
+/// `import x as x`); most languages read the tree alone.
+pub type ImportsHook =
+    fn(path: &str, root: Node, source: &str, lines: &crate::LineIndex) -> Vec<Import>;
+
+/// Edits that import `names` of `module_path` into the document
+/// (`edits.render-import`): what [`Language::RENDER_IMPORT`] holds.
+pub type RenderImportHook = fn(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    names: &[String],
+) -> Result<Vec<TextEdit>, PluginError>;
+
+/// Edits that remove the import of `name` of `module_path` (the whole
+/// import when `None`) from the document (`edits.remove-import`): what
+/// [`Language::REMOVE_IMPORT`] holds.
+pub type RemoveImportHook = fn(
+    root: Node,
+    source: &str,
+    module_path: &str,
+    name: Option<&str>,
+) -> Result<Vec<TextEdit>, PluginError>;
+
+/// The declaration at bytes `start..end` written for the module
+/// `target_module` (`edits.render-declaration`): what
+/// [`Language::RENDER_DECLARATION`] holds.
+pub type RenderDeclarationHook = fn(
+    root: Node,
+    source: &str,
+    start: usize,
+    end: usize,
+    target_module: &str,
+) -> Result<String, PluginError>;
+
+/// Why something outside the source calls the declaration `node` (named by
+/// `name`, nested in the declaration `enclosing`, `None` at the top of the
+/// file) without a reference to it: a program's `main`, a test, a method a
+/// supertype dispatches to; `None` when nothing does. What
+/// [`Language::ENTRY_POINT`] holds. `attached` is the run of siblings right
+/// above `node` whose kinds are the [`SymbolConfig`]'s comment and attribute
+/// kinds, nearest first (read from one walk of the tree:
+/// `Node::prev_sibling` searches down from the root, so asking it per
+/// declaration is quadratic in a file of many).
+pub type EntryPointHook = fn(
+    node: Node,
+    name: Node,
+    enclosing: Option<Node>,
+    attached: &[Node],
+    source: &str,
+) -> Option<EntryPointKind>;
+
+/// How a language finds the modules of its files (capability
+/// `module-resolution`): what [`Language::MODULE_RESOLUTION`] holds.
+#[derive(Clone, Copy)]
+pub struct ModuleResolution {
+    /// The modules the file at `path` belongs to (`modules.module-of`),
+    /// with the manifests the plugin asked for ([`Language::MANIFESTS`]).
+    pub module_of:
+        fn(root: Node, source: &str, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity>,
+    /// The files an import of `import_path` in a file of `importer` may
+    /// name, in the order the host tries them (`modules.resolve-import`).
+    pub resolve_import:
+        fn(importer: &ModuleIdentity, import_path: &str, manifests: &[Manifest]) -> Vec<String>,
+}
+
+/// How a language's statements leave their block (capability
+/// `unreachable`, the WIT `document.unreachable`): what
+/// [`Language::UNREACHABLE`] holds. The statements after one that leaves a
+/// block are unreachable, unless hoisted.
+#[derive(Clone, Copy)]
+pub struct Reachability {
+    /// Whether `node` is a block whose statements run one after another.
+    pub is_statement_block: fn(node: Node) -> bool,
+    /// Whether statement `node` of a block leaves it: no statement after it
+    /// in the block runs (`return`, `throw`, `break`, `continue`, a call
+    /// that never returns).
+    pub leaves_block: fn(node: Node, source: &str) -> bool,
+    /// Whether statement `node`, written after one that leaves its block,
+    /// still counts as reachable code: a declaration the language hoists
+    /// (a JavaScript `function`, a C# local function). [`never_hoisted`]
+    /// for a language without.
+    pub hoisted: fn(node: Node) -> bool,
+}
+
+/// A [`Reachability::hoisted`] for languages that hoist nothing.
+pub fn never_hoisted(_node: Node) -> bool {
+    false
+}
+
 /// A language plugin. Everything has a default except the grammar, the
-/// queries and the configuration.
+/// queries and the configuration. What a plugin can do beyond what the SDK
+/// does for every language follows from the optional hooks it provides
+/// (`IMPORTS`, `MODULE_RESOLUTION`, ... `UNREACHABLE`): there is no list of
+/// capabilities to keep in step with them.
 pub trait Language: 'static {
     /// Short identifier, e.g. `rust`.
     const NAME: &'static str;
@@ -82,6 +177,38 @@ pub trait Language: 'static {
     /// first method that assigns it (or the class body), and the later
     /// assignments are writes to it.
     const REPEATS_MERGED: &'static [&'static str] = &[];
+
+    // The optional hooks whose presence the host is told of: each is `None`
+    // by default, and `info()` lists the capability of each one that is
+    // `Some` (see [`crate::capabilities`]), so a hook provided is a
+    // capability claimed and the reverse.
+
+    /// The file's imports (capability `imports`). Without it the plugin
+    /// reports none, and names are not resolved across files through
+    /// imports.
+    const IMPORTS: Option<ImportsHook> = None;
+    /// A file's modules and the files an import names (capability
+    /// `module-resolution`). Without it every import stays unresolved.
+    const MODULE_RESOLUTION: Option<ModuleResolution> = None;
+    /// Writing an import (capability `render-import`). Without it the
+    /// refactorings that add imports answer `Unsupported`.
+    const RENDER_IMPORT: Option<RenderImportHook> = None;
+    /// Removing an import (capability `remove-import`). Without it the
+    /// refactorings that drop imports answer `Unsupported`.
+    const REMOVE_IMPORT: Option<RemoveImportHook> = None;
+    /// Writing a declaration for another module (capability
+    /// `render-declaration`). Without it moves answer `Unsupported`.
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> = None;
+    /// Why a declaration is called from outside the source (capability
+    /// `entry-points`, the WIT `document.entry-points`). Without it the
+    /// plugin states no entry points, and the host judges nothing in its
+    /// files dead: it trusts an empty answer only from a plugin that claims
+    /// the capability.
+    const ENTRY_POINT: Option<EntryPointHook> = None;
+    /// Which statements leave their block (capability `unreachable`, the
+    /// WIT `document.unreachable`). Without it the host answers
+    /// `Unsupported` for unreachable code.
+    const UNREACHABLE: Option<Reachability> = None;
 
     /// The language identifier and grammar for a file path.
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language);
@@ -180,11 +307,6 @@ pub trait Language: 'static {
     /// like where its grammar has them.
     fn transparent_expressions() -> &'static [&'static str] {
         &["parenthesized_expression"]
-    }
-
-    /// Capabilities beyond the ones the SDK provides for every plugin.
-    fn extra_capabilities() -> Vec<Capability> {
-        Vec::new()
     }
 
     /// The LSP kind for a `definition.<tag>` capture tag.
@@ -316,29 +438,6 @@ pub trait Language: 'static {
         Self::visibility(node, source)
     }
 
-    /// Why something outside the source calls the declaration `node`
-    /// (named by `name`, nested in the declaration `enclosing`, `None` at
-    /// the top of the file) without a reference to it: a program's `main`,
-    /// a test, a method a supertype dispatches to (the WIT
-    /// `document.entry-points`). `None`, the default, says nothing is known:
-    /// a language that answers should also list
-    /// [`Capability::EntryPoints`] in [`Self::extra_capabilities`], since
-    /// the host only trusts an empty answer from a plugin that claims it.
-    /// `attached` is the run of siblings right above `node` whose kinds are
-    /// the [`SymbolConfig`]'s comment and attribute kinds, nearest first
-    /// (read from one walk of the tree: `Node::prev_sibling` searches down
-    /// from the root, so asking it per declaration is quadratic in a file
-    /// of many).
-    fn entry_point(
-        _node: Node,
-        _name: Node,
-        _enclosing: Option<Node>,
-        _attached: &[Node],
-        _source: &str,
-    ) -> Option<EntryPointKind> {
-        None
-    }
-
     /// What token `node` is, taken whole (the WIT `document.tokens`), or
     /// `None` to leave it to the SDK: comments and literals are taken
     /// whole, other leaves classified by [`crate::default_token_kind`].
@@ -348,61 +447,9 @@ pub trait Language: 'static {
         None
     }
 
-    /// Whether `node` is a block whose statements run one after another
-    /// (for the WIT `document.unreachable`). `false` by default: a language
-    /// that answers also lists [`Capability::Unreachable`] in
-    /// [`Self::extra_capabilities`].
-    fn is_statement_block(_node: Node) -> bool {
-        false
-    }
-
-    /// Whether statement `node` of a block leaves it: no statement after
-    /// it in the block runs (`return`, `throw`, `break`, `continue`, a
-    /// call that never returns).
-    fn leaves_block(_node: Node, _source: &str) -> bool {
-        false
-    }
-
-    /// Whether statement `node`, written after one that leaves its block,
-    /// still counts as reachable code: a declaration the language hoists
-    /// (a JavaScript `function`, a C# local function).
-    fn hoisted(_node: Node) -> bool {
-        false
-    }
-
     /// Modifiers of a declaration node, in source order.
     fn modifiers(_node: Node, _source: &str) -> Vec<String> {
         Vec::new()
-    }
-
-    /// The imports of a parsed file.
-    fn imports(_root: Node, _source: &str, _lines: &crate::LineIndex) -> Vec<Import> {
-        Vec::new()
-    }
-
-    /// The imports of the file at `path` (workspace-relative), for a
-    /// language where what an import means depends on the file (a Python
-    /// stub, `.pyi`, re-exports only `import x as x`). By default
-    /// [`Self::imports`].
-    fn file_imports(
-        _path: &str,
-        root: Node,
-        source: &str,
-        lines: &crate::LineIndex,
-    ) -> Vec<Import> {
-        Self::imports(root, source, lines)
-    }
-
-    fn render_import(
-        _root: Node,
-        _source: &str,
-        _module_path: &str,
-        _names: &[String],
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        Err(PluginError::Unsupported(format!(
-            "{}: render-import",
-            Self::NAME
-        )))
     }
 
     /// Edits that re-export `names` of `module_path` publicly from the
@@ -416,31 +463,6 @@ pub trait Language: 'static {
     ) -> Result<Vec<TextEdit>, PluginError> {
         Err(PluginError::Unsupported(format!(
             "{}: render-reexport",
-            Self::NAME
-        )))
-    }
-
-    fn remove_import(
-        _root: Node,
-        _source: &str,
-        _module_path: &str,
-        _name: Option<&str>,
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        Err(PluginError::Unsupported(format!(
-            "{}: remove-import",
-            Self::NAME
-        )))
-    }
-
-    fn render_declaration(
-        _root: Node,
-        _source: &str,
-        _start: usize,
-        _end: usize,
-        _target_module: &str,
-    ) -> Result<String, PluginError> {
-        Err(PluginError::Unsupported(format!(
-            "{}: render-declaration",
             Self::NAME
         )))
     }
@@ -479,23 +501,6 @@ pub trait Language: 'static {
             "{}: place-declaration",
             Self::NAME
         )))
-    }
-
-    fn module_of(
-        _root: Node,
-        _source: &str,
-        _path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        Vec::new()
-    }
-
-    fn resolve_import(
-        _importer: &ModuleIdentity,
-        _import_path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<String> {
-        Vec::new()
     }
 
     /// How a file of module `importer` writes an import of module `target`

@@ -28,11 +28,15 @@ mod tokens;
 mod unreachable;
 pub mod walk;
 
-pub use component::Component;
+pub use component::{Component, capabilities};
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
 pub use entry::{describe_entry_points, describe_unreachable};
-pub use language::{Embedded, Language, MetricsConfig, SymbolConfig, default_symbol_kind};
+pub use language::{
+    Embedded, EntryPointHook, ImportsHook, Language, MetricsConfig, ModuleResolution, Reachability,
+    RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig, default_symbol_kind,
+    never_hoisted,
+};
 pub use query::{MAX_QUERY_START_DEPTH, Queries};
 pub use text::LineIndex;
 pub use tokens::default_token_kind;

@@ -1,6 +1,5 @@
 //! Unreachable statements: in a block, those after a statement that leaves
-//! it, by the language's hooks (`Language::is_statement_block`,
-//! `leaves_block`, `hoisted`).
+//! it, by the language's rules (`Language::UNREACHABLE`).
 
 use tree_sitter::{Node, Tree};
 
@@ -10,14 +9,18 @@ use crate::types::Span;
 
 /// The runs of unreachable statements of `tree`, one span per block, in
 /// source order.
+/// None without `Language::UNREACHABLE`.
 pub(crate) fn unreachable<L: Language>(tree: &Tree, source: &str, lines: &LineIndex) -> Vec<Span> {
+    let Some(rules) = L::UNREACHABLE else {
+        return Vec::new();
+    };
     unreachable_with(
         tree,
         source,
         lines,
-        L::is_statement_block,
-        L::leaves_block,
-        L::hoisted,
+        rules.is_statement_block,
+        rules.leaves_block,
+        rules.hoisted,
     )
 }
 

@@ -15,9 +15,12 @@ mod render;
 mod types;
 
 use lingo_plugin_sdk::types::{
-    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+    Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use lingo_plugin_sdk::{
+    EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
+    Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig,
+};
 use tree_sitter::Node;
 
 /// C#, as a lingo language.
@@ -87,6 +90,25 @@ impl Language for CSharp {
     const LANGUAGES: &'static [&'static str] = &["csharp"];
     const EXTENSIONS: &'static [&'static str] = &["cs"];
     const MANIFESTS: &'static [&'static str] = &["*.csproj"];
+    const IMPORTS: Option<ImportsHook> =
+        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: modules::module_of,
+        resolve_import: |importer, import_path, _manifests| {
+            modules::resolve_import(importer, import_path)
+        },
+    });
+    const RENDER_IMPORT: Option<RenderImportHook> = Some(imports::render_import);
+    const REMOVE_IMPORT: Option<RemoveImportHook> = Some(imports::remove_import);
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> = Some(render::render_declaration);
+    const ENTRY_POINT: Option<EntryPointHook> = Some(|node, name, enclosing, _attached, source| {
+        entry::entry_point(node, name, enclosing, source)
+    });
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block: flow::is_statement_block,
+        leaves_block: flow::leaves_block,
+        hoisted: flow::hoisted,
+    });
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {
         receiver.kind() == "this"
@@ -178,40 +200,6 @@ impl Language for CSharp {
         types::declared_types(root, source, lines, symbols, locals)
     }
 
-    fn extra_capabilities() -> Vec<Capability> {
-        vec![
-            Capability::Unreachable,
-            Capability::Imports,
-            Capability::ModuleResolution,
-            Capability::RenderImport,
-            Capability::RemoveImport,
-            Capability::RenderDeclaration,
-            Capability::EntryPoints,
-        ]
-    }
-
-    fn is_statement_block(node: Node) -> bool {
-        flow::is_statement_block(node)
-    }
-
-    fn leaves_block(node: Node, source: &str) -> bool {
-        flow::leaves_block(node, source)
-    }
-
-    fn hoisted(node: Node) -> bool {
-        flow::hoisted(node)
-    }
-
-    fn entry_point(
-        node: Node,
-        name: Node,
-        enclosing: Option<Node>,
-        _attached: &[Node],
-        source: &str,
-    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, source)
-    }
-
     fn symbol_kind(tag: &str) -> SymbolKind {
         match tag {
             "destructor" => SymbolKind::Method,
@@ -249,38 +237,6 @@ impl Language for CSharp {
 
     fn modifiers(node: Node, source: &str) -> Vec<String> {
         declarations::modifiers(node, source)
-    }
-
-    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::imports(root, source, lines)
-    }
-
-    fn render_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        names: &[String],
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        imports::render_import(root, source, module_path, names)
-    }
-
-    fn remove_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        name: Option<&str>,
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        imports::remove_import(root, source, module_path, name)
-    }
-
-    fn render_declaration(
-        root: Node,
-        source: &str,
-        start: usize,
-        end: usize,
-        target_module: &str,
-    ) -> Result<String, PluginError> {
-        render::render_declaration(root, source, start, end, target_module)
     }
 
     fn declaration_extent(
@@ -325,23 +281,6 @@ impl Language for CSharp {
         }
         Ok(target.path.clone())
     }
-
-    fn module_of(
-        root: Node,
-        source: &str,
-        path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        modules::module_of(root, source, path, manifests)
-    }
-
-    fn resolve_import(
-        importer: &ModuleIdentity,
-        import_path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<String> {
-        modules::resolve_import(importer, import_path)
-    }
 }
 
 lingo_plugin_sdk::export_plugin!(CSharp);
@@ -356,6 +295,35 @@ mod tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<super::CSharp>();
+    }
+
+    /// The capabilities follow from the hooks the plugin provides: the same
+    /// as the list it stated by hand before (in any order).
+    #[test]
+    fn capabilities_are_the_ones_stated_before() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
+        use lingo_plugin_sdk::types::Capability;
+        let mut claimed = lingo_plugin_sdk::Component::<super::CSharp>::info().capabilities;
+        let mut stated = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Unreachable,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+            Capability::EntryPoints,
+        ];
+        claimed.sort();
+        stated.sort();
+        assert_eq!(claimed, stated);
     }
 
     /// `member <- receiver` for every reference with a receiver (`()` when

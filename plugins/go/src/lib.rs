@@ -13,9 +13,12 @@ mod placement;
 mod types;
 
 use lingo_plugin_sdk::types::{
-    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+    Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use lingo_plugin_sdk::{
+    EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
+    Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig,
+};
 use tree_sitter::Node;
 
 /// Go, as a lingo language.
@@ -67,6 +70,26 @@ impl Language for Go {
     const LANGUAGES: &'static [&'static str] = &["go"];
     const EXTENSIONS: &'static [&'static str] = &["go"];
     const MANIFESTS: &'static [&'static str] = &["go.mod"];
+    const IMPORTS: Option<ImportsHook> =
+        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: |_root, _source, path, manifests| vec![modules::module_of(path, manifests)],
+        resolve_import: |importer, import_path, _manifests| {
+            modules::resolve_import(importer, import_path)
+        },
+    });
+    const RENDER_IMPORT: Option<RenderImportHook> = Some(import_edits::render_import);
+    const REMOVE_IMPORT: Option<RemoveImportHook> = Some(import_edits::remove_import);
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> =
+        Some(declarations::render_declaration);
+    const ENTRY_POINT: Option<EntryPointHook> = Some(|node, name, enclosing, _attached, source| {
+        entry::entry_point(node, name, enclosing, source)
+    });
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block: flow::is_statement_block,
+        leaves_block: flow::leaves_block,
+        hoisted: flow::hoisted,
+    });
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("go", tree_sitter_go::LANGUAGE.into())
@@ -161,40 +184,6 @@ impl Language for Go {
         types::declared_types(root, source, lines, symbols, locals)
     }
 
-    fn extra_capabilities() -> Vec<Capability> {
-        vec![
-            Capability::Unreachable,
-            Capability::Imports,
-            Capability::ModuleResolution,
-            Capability::RenderImport,
-            Capability::RemoveImport,
-            Capability::RenderDeclaration,
-            Capability::EntryPoints,
-        ]
-    }
-
-    fn is_statement_block(node: Node) -> bool {
-        flow::is_statement_block(node)
-    }
-
-    fn leaves_block(node: Node, source: &str) -> bool {
-        flow::leaves_block(node, source)
-    }
-
-    fn hoisted(node: Node) -> bool {
-        flow::hoisted(node)
-    }
-
-    fn entry_point(
-        node: Node,
-        name: Node,
-        enclosing: Option<Node>,
-        _attached: &[Node],
-        source: &str,
-    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, source)
-    }
-
     fn symbol_kind(tag: &str) -> SymbolKind {
         match tag {
             // Named types other than structs and interfaces, as gopls has them.
@@ -242,55 +231,6 @@ impl Language for Go {
     /// Go's capitalisation rule, per declared name.
     fn name_visibility(node: Node, name: Node, source: &str) -> Visibility {
         names::visibility(node, name, source)
-    }
-
-    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::imports(root, source, lines)
-    }
-
-    fn render_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        names: &[String],
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        import_edits::render_import(root, source, module_path, names)
-    }
-
-    fn remove_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        name: Option<&str>,
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        import_edits::remove_import(root, source, module_path, name)
-    }
-
-    fn render_declaration(
-        root: Node,
-        source: &str,
-        start: usize,
-        end: usize,
-        target_module: &str,
-    ) -> Result<String, PluginError> {
-        declarations::render_declaration(root, source, start, end, target_module)
-    }
-
-    fn module_of(
-        _root: Node,
-        _source: &str,
-        path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        vec![modules::module_of(path, manifests)]
-    }
-
-    fn resolve_import(
-        importer: &ModuleIdentity,
-        import_path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<String> {
-        modules::resolve_import(importer, import_path)
     }
 
     fn declaration_extent(
@@ -361,6 +301,35 @@ mod tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<super::Go>();
+    }
+
+    /// The capabilities follow from the hooks the plugin provides: the same
+    /// as the list it stated by hand before (in any order).
+    #[test]
+    fn capabilities_are_the_ones_stated_before() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
+        use lingo_plugin_sdk::types::Capability;
+        let mut claimed = lingo_plugin_sdk::Component::<super::Go>::info().capabilities;
+        let mut stated = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Unreachable,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+            Capability::EntryPoints,
+        ];
+        claimed.sort();
+        stated.sort();
+        assert_eq!(claimed, stated);
     }
 
     /// `member <- receiver` for every reference with a receiver, and

@@ -12,10 +12,12 @@ mod modules;
 mod types;
 
 use lingo_plugin_sdk::types::{
-    Capability, DeclaredType, EntryPointKind, Import, Local, Manifest, ModuleIdentity,
-    ModuleLayout, Symbol, TypeAnnotationPosition, Visibility,
+    DeclaredType, Local, ModuleLayout, Symbol, TypeAnnotationPosition, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
+use lingo_plugin_sdk::{
+    EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
+    Reachability, SymbolConfig, never_hoisted,
+};
 use tree_sitter::Node;
 
 /// Python, as a lingo language.
@@ -72,6 +74,21 @@ impl Language for Python {
     const MANIFESTS: &'static [&'static str] = &["pyproject.toml", "setup.py", "setup.cfg"];
     const LOCALS_NEED_A_SCOPE: bool = true;
     const REPEATS_MERGED: &'static [&'static str] = &["field"];
+    const IMPORTS: Option<ImportsHook> = Some(imports::file_imports);
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: |_root, _source, path, manifests| modules::module_of(path, manifests),
+        resolve_import: |importer, import_path, _manifests| {
+            modules::resolve_import(importer, import_path)
+        },
+    });
+    const ENTRY_POINT: Option<EntryPointHook> = Some(|node, name, enclosing, _attached, source| {
+        entry::entry_point(node, name, enclosing, source)
+    });
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block,
+        leaves_block,
+        hoisted: never_hoisted,
+    });
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("python", tree_sitter_python::LANGUAGE.into())
@@ -128,46 +145,6 @@ impl Language for Python {
             },
             bodiless_modifiers: vec![],
             private_reaches_nested_modules: false,
-        }
-    }
-
-    fn extra_capabilities() -> Vec<Capability> {
-        vec![
-            Capability::Imports,
-            Capability::ModuleResolution,
-            Capability::EntryPoints,
-            Capability::Unreachable,
-        ]
-    }
-
-    fn entry_point(
-        node: Node,
-        name: Node,
-        enclosing: Option<Node>,
-        _attached: &[Node],
-        source: &str,
-    ) -> Option<EntryPointKind> {
-        entry::entry_point(node, name, enclosing, source)
-    }
-
-    /// A block's statements run one after another.
-    fn is_statement_block(node: Node) -> bool {
-        matches!(node.kind(), "block" | "module")
-    }
-
-    /// `return`, `raise`, `break`, `continue`, and the calls that end the
-    /// program (`sys.exit(..)`, `os._exit(..)`).
-    fn leaves_block(node: Node, source: &str) -> bool {
-        match node.kind() {
-            "return_statement" | "raise_statement" | "break_statement" | "continue_statement" => {
-                true
-            }
-            "expression_statement" => node
-                .named_child(0)
-                .filter(|call| call.kind() == "call")
-                .and_then(|call| call.child_by_field_name("function"))
-                .is_some_and(|f| matches!(&source[f.byte_range()], "sys.exit" | "os._exit")),
-            _ => false,
         }
     }
 
@@ -253,30 +230,24 @@ impl Language for Python {
     fn qualifying_names(root: Node, source: &str) -> Vec<String> {
         imports::bound_names(root, source)
     }
+}
 
-    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::imports(root, source, lines)
-    }
+/// A block's statements run one after another.
+fn is_statement_block(node: Node) -> bool {
+    matches!(node.kind(), "block" | "module")
+}
 
-    fn file_imports(path: &str, root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::file_imports(path, root, source, lines)
-    }
-
-    fn module_of(
-        _root: Node,
-        _source: &str,
-        path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        modules::module_of(path, manifests)
-    }
-
-    fn resolve_import(
-        importer: &ModuleIdentity,
-        import_path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<String> {
-        modules::resolve_import(importer, import_path)
+/// `return`, `raise`, `break`, `continue`, and the calls that end the
+/// program (`sys.exit(..)`, `os._exit(..)`).
+fn leaves_block(node: Node, source: &str) -> bool {
+    match node.kind() {
+        "return_statement" | "raise_statement" | "break_statement" | "continue_statement" => true,
+        "expression_statement" => node
+            .named_child(0)
+            .filter(|call| call.kind() == "call")
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|f| matches!(&source[f.byte_range()], "sys.exit" | "os._exit")),
+        _ => false,
     }
 }
 
@@ -293,6 +264,32 @@ mod tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<Python>();
+    }
+
+    /// The capabilities follow from the hooks the plugin provides: the same
+    /// as the list it stated by hand before (in any order).
+    #[test]
+    fn capabilities_are_the_ones_stated_before() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
+        use lingo_plugin_sdk::types::Capability;
+        let mut claimed = lingo_plugin_sdk::Component::<super::Python>::info().capabilities;
+        let mut stated = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::EntryPoints,
+            Capability::Unreachable,
+        ];
+        claimed.sort();
+        stated.sort();
+        assert_eq!(claimed, stated);
     }
 
     fn symbols(source: &str) -> Vec<String> {

@@ -10,10 +10,11 @@ mod modules;
 mod placement;
 mod types;
 
-use lingo_plugin_sdk::types::{
-    Capability, Import, Manifest, ModuleIdentity, PluginError, TextEdit, Visibility,
+use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError, TextEdit, Visibility};
+use lingo_plugin_sdk::{
+    Embedded, EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution,
+    Queries, Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig,
 };
-use lingo_plugin_sdk::{Embedded, Language, LineIndex, MetricsConfig, Queries, SymbolConfig};
 use tree_sitter::Node;
 
 /// Rust, as a lingo language.
@@ -61,6 +62,23 @@ impl Language for Rust {
     const LANGUAGES: &'static [&'static str] = &["rust"];
     const EXTENSIONS: &'static [&'static str] = &["rs"];
     const MANIFESTS: &'static [&'static str] = &["Cargo.toml"];
+    const IMPORTS: Option<ImportsHook> =
+        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: modules::module_of,
+        resolve_import: |importer, import_path, _manifests| {
+            modules::resolve_import(importer, import_path)
+        },
+    });
+    const RENDER_IMPORT: Option<RenderImportHook> = Some(imports::render_import);
+    const REMOVE_IMPORT: Option<RemoveImportHook> = Some(imports::remove_import);
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> = Some(placement::render_declaration);
+    const ENTRY_POINT: Option<EntryPointHook> = Some(entry::entry_point);
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block: flow::is_statement_block,
+        leaves_block: flow::leaves_block,
+        hoisted: flow::hoisted,
+    });
 
     /// `self.x`, and the fields of a `Self { x, .. }` literal or pattern.
     fn is_self_receiver(receiver: Node, source: &str) -> bool {
@@ -154,40 +172,6 @@ impl Language for Rust {
         types::declared_types(root, source, lines, symbols, locals)
     }
 
-    fn extra_capabilities() -> Vec<Capability> {
-        vec![
-            Capability::Unreachable,
-            Capability::Imports,
-            Capability::ModuleResolution,
-            Capability::RenderImport,
-            Capability::RemoveImport,
-            Capability::RenderDeclaration,
-            Capability::EntryPoints,
-        ]
-    }
-
-    fn is_statement_block(node: Node) -> bool {
-        flow::is_statement_block(node)
-    }
-
-    fn leaves_block(node: Node, source: &str) -> bool {
-        flow::leaves_block(node, source)
-    }
-
-    fn hoisted(node: Node) -> bool {
-        flow::hoisted(node)
-    }
-
-    fn entry_point(
-        node: Node,
-        name: Node,
-        enclosing: Option<Node>,
-        attached: &[Node],
-        source: &str,
-    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, attached, source)
-    }
-
     /// An `impl` is named after its self type, which it refers to.
     fn name_is_reference(tag: &str) -> bool {
         tag == "impl"
@@ -225,19 +209,6 @@ impl Language for Rust {
         out
     }
 
-    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::imports(root, source, lines)
-    }
-
-    fn render_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        names: &[String],
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        imports::render_import(root, source, module_path, names)
-    }
-
     fn declare_module(root: Node, source: &str, path: &str) -> Result<Vec<TextEdit>, PluginError> {
         imports::declare_module(root, source, path)
     }
@@ -253,25 +224,6 @@ impl Language for Rust {
         names: &[String],
     ) -> Result<Vec<TextEdit>, PluginError> {
         imports::render_reexport(root, source, module_path, names)
-    }
-
-    fn remove_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        name: Option<&str>,
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        imports::remove_import(root, source, module_path, name)
-    }
-
-    fn render_declaration(
-        root: Node,
-        source: &str,
-        start: usize,
-        end: usize,
-        target_module: &str,
-    ) -> Result<String, PluginError> {
-        placement::render_declaration(root, source, start, end, target_module)
     }
 
     fn declaration_extent(
@@ -301,23 +253,6 @@ impl Language for Rust {
         _manifests: &[Manifest],
     ) -> Result<String, PluginError> {
         placement::import_specifier(importer, target)
-    }
-
-    fn module_of(
-        root: Node,
-        source: &str,
-        path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        modules::module_of(root, source, path, manifests)
-    }
-
-    fn resolve_import(
-        importer: &ModuleIdentity,
-        import_path: &str,
-        _manifests: &[Manifest],
-    ) -> Vec<String> {
-        modules::resolve_import(importer, import_path)
     }
 }
 
@@ -409,6 +344,35 @@ mod tests {
         lingo_plugin_sdk::testing::check_queries::<super::Rust>();
     }
 
+    /// The capabilities follow from the hooks the plugin provides: the same
+    /// as the list it stated by hand before (in any order).
+    #[test]
+    fn capabilities_are_the_ones_stated_before() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
+        use lingo_plugin_sdk::types::Capability;
+        let mut claimed = lingo_plugin_sdk::Component::<super::Rust>::info().capabilities;
+        let mut stated = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Unreachable,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+            Capability::EntryPoints,
+        ];
+        claimed.sort();
+        stated.sort();
+        assert_eq!(claimed, stated);
+    }
+
     /// A doc comment reaches its declaration past plain comments and
     /// attributes, not past a blank line.
     #[test]
@@ -484,10 +448,12 @@ mod tests {
         );
         assert!(Rust::render_reexport(tree.root_node(), source, "crate::escape", &[]).is_err());
         for module in ["super", "crate", "self", "a::super"] {
-            let refused = Rust::render_import(tree.root_node(), source, module, &[]);
+            let refused = crate::imports::render_import(tree.root_node(), source, module, &[]);
             assert!(refused.is_err(), "use {module};");
         }
-        assert!(Rust::render_import(tree.root_node(), source, "super", &["f".into()]).is_ok());
+        assert!(
+            crate::imports::render_import(tree.root_node(), source, "super", &["f".into()]).is_ok()
+        );
     }
 
     use super::Rust;

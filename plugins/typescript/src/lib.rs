@@ -16,9 +16,13 @@ mod types;
 use std::sync::OnceLock;
 
 use lingo_plugin_sdk::types::{
-    Capability, Import, Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
+    Manifest, ModuleIdentity, PluginError, SymbolKind, TextEdit, Visibility,
 };
-use lingo_plugin_sdk::{Language, LineIndex, MetricsConfig, Queries, SymbolConfig, query_files};
+use lingo_plugin_sdk::{
+    EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
+    Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig,
+    query_files,
+};
 use tree_sitter::Node;
 
 /// TypeScript, TSX and JavaScript, as one lingo language plugin.
@@ -175,6 +179,21 @@ impl Language for TypeScript {
     const EXTENSIONS: &'static [&'static str] =
         &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
     const MANIFESTS: &'static [&'static str] = &["package.json"];
+    const IMPORTS: Option<ImportsHook> =
+        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: |_root, _source, path, manifests| modules::module_of(path, manifests),
+        resolve_import: modules::resolve_import,
+    });
+    const RENDER_IMPORT: Option<RenderImportHook> = Some(import_edits::render_import);
+    const REMOVE_IMPORT: Option<RemoveImportHook> = Some(import_edits::remove_import);
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> = Some(render::render_declaration);
+    const ENTRY_POINT: Option<EntryPointHook> = Some(entry::entry_point);
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block: flow::is_statement_block,
+        leaves_block: flow::leaves_block,
+        hoisted: flow::hoisted,
+    });
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {
         receiver.kind() == "this"
@@ -261,40 +280,6 @@ impl Language for TypeScript {
         types::declared_types(root, source, lines, symbols, locals)
     }
 
-    fn extra_capabilities() -> Vec<Capability> {
-        vec![
-            Capability::Unreachable,
-            Capability::Imports,
-            Capability::ModuleResolution,
-            Capability::RenderImport,
-            Capability::RemoveImport,
-            Capability::RenderDeclaration,
-            Capability::EntryPoints,
-        ]
-    }
-
-    fn is_statement_block(node: Node) -> bool {
-        flow::is_statement_block(node)
-    }
-
-    fn leaves_block(node: Node, source: &str) -> bool {
-        flow::leaves_block(node, source)
-    }
-
-    fn hoisted(node: Node) -> bool {
-        flow::hoisted(node)
-    }
-
-    fn entry_point(
-        node: Node,
-        name: Node,
-        enclosing: Option<Node>,
-        attached: &[Node],
-        source: &str,
-    ) -> Option<lingo_plugin_sdk::types::EntryPointKind> {
-        entry::entry_point(node, name, enclosing, attached, source)
-    }
-
     fn symbol_kind(tag: &str) -> SymbolKind {
         match tag {
             "getter" | "setter" => SymbolKind::Property,
@@ -337,19 +322,6 @@ impl Language for TypeScript {
         declarations::modifiers(node, source)
     }
 
-    fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
-        imports::imports(root, source, lines)
-    }
-
-    fn render_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        names: &[String],
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        import_edits::render_import(root, source, module_path, names)
-    }
-
     fn render_reexport(
         root: Node,
         source: &str,
@@ -357,42 +329,6 @@ impl Language for TypeScript {
         names: &[String],
     ) -> Result<Vec<TextEdit>, PluginError> {
         import_edits::render_reexport(root, source, module_path, names)
-    }
-
-    fn remove_import(
-        root: Node,
-        source: &str,
-        module_path: &str,
-        name: Option<&str>,
-    ) -> Result<Vec<TextEdit>, PluginError> {
-        import_edits::remove_import(root, source, module_path, name)
-    }
-
-    fn render_declaration(
-        root: Node,
-        source: &str,
-        start: usize,
-        end: usize,
-        target_module: &str,
-    ) -> Result<String, PluginError> {
-        render::render_declaration(root, source, start, end, target_module)
-    }
-
-    fn module_of(
-        _root: Node,
-        _source: &str,
-        path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<ModuleIdentity> {
-        modules::module_of(path, manifests)
-    }
-
-    fn resolve_import(
-        importer: &ModuleIdentity,
-        import_path: &str,
-        manifests: &[Manifest],
-    ) -> Vec<String> {
-        modules::resolve_import(importer, import_path, manifests)
     }
 
     fn declaration_extent(
@@ -497,6 +433,35 @@ mod query_file_tests {
     #[test]
     fn queries_check() {
         lingo_plugin_sdk::testing::check_queries::<super::TypeScript>();
+    }
+
+    /// The capabilities follow from the hooks the plugin provides: the same
+    /// as the list it stated by hand before (in any order).
+    #[test]
+    fn capabilities_are_the_ones_stated_before() {
+        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
+        use lingo_plugin_sdk::types::Capability;
+        let mut claimed = lingo_plugin_sdk::Component::<super::TypeScript>::info().capabilities;
+        let mut stated = vec![
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Unreachable,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+            Capability::EntryPoints,
+        ];
+        claimed.sort();
+        stated.sort();
+        assert_eq!(claimed, stated);
     }
 
     const LANGUAGES: [&str; 3] = ["typescript", "tsx", "javascript"];
