@@ -155,7 +155,7 @@ enum PluginCommand {
     /// Load a built plugin as `lingo serve` does (its queries compiled and
     /// their captures checked) and run it over the files given. Exit code
     /// 0: loaded and every file analysed, 1: a file failed, 2: the plugin
-    /// cannot be loaded or a path does not exist.
+    /// cannot be loaded, a path does not exist or no file is the plugin's.
     Check(PluginCheckArgs),
     /// Run a plugin against conformance fixtures (see sdk/README.md) and
     /// print the differences. Exit code 0: all pass, 1: a check failed,
@@ -776,6 +776,13 @@ fn plugin_check(args: &PluginCheckArgs) -> anyhow::Result<i32> {
     println!("{}", lingo::conformance::describe(plugin.as_ref()));
     println!("queries: compiled, captures checked");
     let files = claimed_files(plugin.as_ref(), &args.paths);
+    if files.is_empty() {
+        eprintln!(
+            "lingo plugin check: no file to check: nothing under the paths given ends in .{}",
+            plugin.info().extensions.join(", .")
+        );
+        return Ok(2);
+    }
     let checks = check_files(plugin.as_ref(), &files);
     for check in &checks {
         println!("{}", check.render());

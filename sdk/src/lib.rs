@@ -16,6 +16,7 @@ mod embedded;
 mod entry;
 pub mod extent;
 mod facts;
+mod grammar;
 mod language;
 mod metrics;
 mod query;
@@ -32,6 +33,7 @@ pub use component::{Component, capabilities};
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
 pub use entry::{describe_entry_points, describe_unreachable};
+pub use grammar::comment_kinds;
 pub use language::{
     Embedded, EntryPointHook, ImportsHook, Language, MetricsConfig, ModuleResolution, Reachability,
     RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig, default_symbol_kind,

@@ -66,19 +66,31 @@ fn expand_into<'f>(
     Ok(())
 }
 
+/// What a panic message starts with when a plugin's queries do not compile:
+/// the host reports the rest as the reason the plugin cannot be loaded,
+/// `query error in symbols.scm line 2: unknown capture @nmae (known: ...)`.
+pub const QUERY_ERROR: &str = "query error in ";
+
+/// Stops the plugin (its load, when called from `info()`) on queries that
+/// do not compile: `error` is what [`crate::Queries::new`] or [`expand`]
+/// said, which names the file and the line. The panic message starts with
+/// [`QUERY_ERROR`].
+pub fn query_error(error: &str) -> ! {
+    panic!("{QUERY_ERROR}{error}")
+}
+
 /// The `&'static Queries` of a plugin whose queries are one set, compiled
 /// once, on the first call (every call of [`crate::Language::queries`]
 /// after it shares them): `cached_queries!("csharp", LANGUAGE.into(),
-/// SYMBOLS, REFERENCES, LOCALS)`. A query that does not compile panics with
-/// its file, line and column; the host reports the panic as the plugin's
-/// load failure.
+/// SYMBOLS, REFERENCES, LOCALS)`. A query that does not compile stops the
+/// load through [`query_error`].
 #[macro_export]
 macro_rules! cached_queries {
     ($plugin:expr, $language:expr, $symbols:expr, $references:expr, $locals:expr) => {{
         static QUERIES: ::std::sync::OnceLock<$crate::Queries> = ::std::sync::OnceLock::new();
         QUERIES.get_or_init(|| {
             $crate::Queries::new(&$language, $symbols, $references, $locals)
-                .unwrap_or_else(|e| panic!("{} plugin queries: {e}", $plugin))
+                .unwrap_or_else(|e| $crate::query_files::query_error(&format!("{e} ({})", $plugin)))
         })
     }};
 }

@@ -332,6 +332,13 @@ mod tests {
         assert!(lib.contains("pub struct MyLang;"));
         assert!(lib.contains("tree_sitter_go::LANGUAGE.into()"));
         assert!(lib.contains(r#"&["ml", "mli"]"#));
+        // Comment kinds come from the grammar (Java's are `line_comment`
+        // and `block_comment`), not a fixed `comment`.
+        assert!(!lib.contains(r#"comment_kinds: &["comment"]"#), "{lib}");
+        assert!(
+            lib.contains("lingo_plugin_sdk::comment_kinds(&tree_sitter_go::LANGUAGE.into())"),
+            "{lib}"
+        );
         for file in &written {
             let text = read(file);
             for placeholder in ["{name}", "{grammar", "{type_name}", "{title}", "{extension"] {

@@ -44,6 +44,10 @@ pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.7.0"];
 pub enum PluginError {
     #[error("{file}: not a valid WebAssembly component: {reason}")]
     InvalidComponent { file: String, reason: String },
+    /// The plugin's queries do not compile (the SDK stops `info()` on them):
+    /// `reason` names the query file and the line.
+    #[error("query error in {reason} (plugin {file})")]
+    InvalidQueries { file: String, reason: String },
     #[error("{file}: built against plugin ABI {found}, but this lingo supports {supported}")]
     IncompatibleAbi {
         file: String,
@@ -91,7 +95,9 @@ impl PluginError {
     /// Stable machine-readable code.
     pub fn code(&self) -> &'static str {
         match self {
-            PluginError::InvalidComponent { .. } => "PLUGIN_INVALID",
+            PluginError::InvalidComponent { .. } | PluginError::InvalidQueries { .. } => {
+                "PLUGIN_INVALID"
+            }
             PluginError::IncompatibleAbi { .. } => "PLUGIN_ABI_MISMATCH",
             PluginError::Unreadable { .. } => "PLUGIN_UNREADABLE",
             PluginError::Timeout { .. } => "PLUGIN_TIMEOUT",
@@ -141,6 +147,7 @@ impl PluginError {
                 json!({ "plugin": plugin })
             }
             PluginError::InvalidComponent { file, .. }
+            | PluginError::InvalidQueries { file, .. }
             | PluginError::IncompatibleAbi { file, .. }
             | PluginError::Unreadable { file, .. } => json!({ "file": file }),
             PluginError::Exhausted(_) => json!({}),

@@ -196,12 +196,7 @@ impl WasmPlugin {
                 .call(health::Key::operation(operation::INFO), 0, |store, b| {
                     Ok(per_version!(b, b => b.lingo_plugin_plugin().call_info(store)?.into()))
                 })
-                .map_err(|e| match e {
-                    PluginError::Trapped { reason, .. } => {
-                        invalid(format!("its info() call trapped: {reason}"))
-                    }
-                    other => other,
-                })?,
+                .map_err(|e| info_failure(origin, e))?,
         };
         // The version `info()` states must be the one the exports carry.
         if info.abi_version != abi.as_str() {
@@ -450,6 +445,33 @@ fn truncate(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
+    }
+}
+
+/// What the SDK's panic message starts with when a plugin's queries do not
+/// compile (`lingo_plugin_sdk::query_files::QUERY_ERROR`).
+const QUERY_ERROR: &str = "query error in ";
+
+/// Why the plugin at `origin` cannot be loaded, from the failure of its
+/// `info()` call: its queries' error, file and line first when the SDK
+/// stopped on them; else a component that traps where it should answer.
+fn info_failure(origin: &str, error: PluginError) -> PluginError {
+    let PluginError::Trapped { reason, output, .. } = error else {
+        return error;
+    };
+    let queries = panic_message(&output).and_then(|panic| {
+        let at = panic.find(QUERY_ERROR)?;
+        Some(panic[at + QUERY_ERROR.len()..].to_string())
+    });
+    match queries {
+        Some(reason) => PluginError::InvalidQueries {
+            file: origin.to_string(),
+            reason: truncate(&reason, 2000),
+        },
+        None => PluginError::InvalidComponent {
+            file: origin.to_string(),
+            reason: format!("its info() call trapped: {reason}"),
+        },
     }
 }
 
@@ -874,3 +896,51 @@ impl WasmPlugin {
 
 /// Byte-range edits of a document, or why the plugin could not make them.
 pub type EditsResult = Result<Vec<(u32, u32, String)>, PluginError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trapped(stderr: &str) -> PluginError {
+        PluginError::Trapped {
+            plugin: "toy.wasm".into(),
+            reason: "unreachable code reached (the plugin panicked or aborted)".into(),
+            output: stderr.into(),
+        }
+    }
+
+    #[test]
+    fn a_query_error_at_load_is_reported_as_one() {
+        let stderr = "\nthread '<unnamed>' panicked at src/lib.rs:47:9:\n\
+                      query error in symbols.scm line 13: unknown capture @nmae (known: \
+                      @definition.<tag>, @name) (toy)\n\
+                      note: run with `RUST_BACKTRACE=1` for a backtrace\n";
+        let error = info_failure("toy.wasm", trapped(stderr));
+        assert_eq!(error.code(), "PLUGIN_INVALID");
+        assert_eq!(
+            error.to_string(),
+            "query error in symbols.scm line 13: unknown capture @nmae (known: \
+             @definition.<tag>, @name) (toy) (plugin toy.wasm)"
+        );
+    }
+
+    #[test]
+    fn another_trap_at_load_is_an_invalid_component() {
+        let stderr = "thread '<unnamed>' panicked at src/lib.rs:1:1:\nindex out of bounds\n";
+        let error = info_failure("toy.wasm", trapped(stderr));
+        assert!(
+            error.to_string().starts_with(
+                "toy.wasm: not a valid WebAssembly component: its info() call trapped"
+            ),
+            "{error}"
+        );
+        let timeout = PluginError::Timeout {
+            plugin: "toy".into(),
+            limit: std::time::Duration::from_secs(1),
+        };
+        assert!(matches!(
+            info_failure("toy.wasm", timeout),
+            PluginError::Timeout { .. }
+        ));
+    }
+}

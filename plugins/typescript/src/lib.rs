@@ -113,7 +113,7 @@ fn grammar_for(language: &str) -> tree_sitter::Language {
 fn compile(language: &str) -> Queries {
     let file = |kind: &str| {
         query_files::expand(&format!("languages/{language}/{kind}"), QUERY_FILES)
-            .unwrap_or_else(|e| panic!("typescript plugin queries for {language}: {e}"))
+            .unwrap_or_else(|e| query_files::query_error(&format!("{e} ({language})")))
     };
     Queries::new(
         &grammar_for(language),
@@ -121,7 +121,7 @@ fn compile(language: &str) -> Queries {
         &file("references"),
         &file("locals"),
     )
-    .unwrap_or_else(|e| panic!("typescript plugin queries for {language}: {e}"))
+    .unwrap_or_else(|e| query_files::query_error(&format!("{e} ({language})")))
 }
 
 static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {

@@ -160,9 +160,11 @@ fn a_new_plugin_builds_checks_and_grows_by_pasting_what_the_kit_prints() {
     let checked = lingo(&["plugin", "check", wasm, "conformance"], &crate_dir);
     assert_eq!(checked.status.code(), Some(2), "{}", text(&checked));
     let line = query.lines().count();
+    // The message is the query's error, not a broken component.
     assert!(
-        String::from_utf8_lossy(&checked.stderr)
-            .contains(&format!("symbols.scm line {line}: unknown capture @nmae")),
+        String::from_utf8_lossy(&checked.stderr).starts_with(&format!(
+            "cannot load plugin: query error in symbols.scm line {line}: unknown capture @nmae"
+        )),
         "{}",
         text(&checked)
     );
@@ -253,6 +255,20 @@ fn plugin_check_reports_hostile_files_and_refuses_what_is_not_there() {
     );
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no such file or folder"));
+
+    // Paths with no file of the plugin's are an error too.
+    scratch.write("unclaimed/notes.txt", "not claimed");
+    let unclaimed = scratch.path().join("unclaimed");
+    let nothing = lingo(
+        &["plugin", "check", python, unclaimed.to_str().unwrap()],
+        scratch.path(),
+    );
+    assert_eq!(nothing.status.code(), Some(2), "{}", text(&nothing));
+    assert!(
+        String::from_utf8_lossy(&nothing.stderr).contains("no file to check"),
+        "{}",
+        text(&nothing)
+    );
 
     // No file to check is an error, not a check of nothing.
     let nothing = lingo(&["plugin", "check", python], scratch.path());
