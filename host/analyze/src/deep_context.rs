@@ -23,7 +23,7 @@
 //! estimate of the hours to refactor it (its complexity over 10, its
 //! duplicated lines, and an hour to start).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -36,12 +36,13 @@ use super::{
     Severity, churn, churn_history, complexity_report, dead_code, debt, defect_probability_of,
     duplicates_of, lex_files,
 };
+use crate::tdg::{TdgReport, tdg};
 use lingo_analysis::Analysis;
 use lingo_index::FileEntry;
 use lingo_model::budget::Exhausted;
 
 /// The analyses a deep context may include, in the order they run.
-pub const DEEP_ANALYSES: [&str; 8] = [
+pub const DEEP_ANALYSES: [&str; 9] = [
     "ast",
     "complexity",
     "churn",
@@ -50,6 +51,7 @@ pub const DEEP_ANALYSES: [&str; 8] = [
     "satd",
     "duplicates",
     "defect-probability",
+    "tdg",
 ];
 
 /// What was asked.
@@ -182,6 +184,9 @@ pub struct DeepAnalyses {
     /// The ten files most likely to hold a defect.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub defect_probability: Option<DefectReport>,
+    /// The technical debt gradient, the ten highest files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tdg: Option<TdgReport>,
 }
 
 /// Files, lines and declarations per language.
@@ -327,23 +332,31 @@ pub fn deep_context(
         parts.dead = dead;
         timed("dead-code", &mut timings, started);
     }
-    let needs_tokens = wants("satd") || wants("duplicates") || wants("defect-probability");
+    let needs_tokens =
+        wants("satd") || wants("duplicates") || wants("defect-probability") || wants("tdg");
     let lexed = needs_tokens.then(|| {
         let started = Instant::now();
         let lexed = lex_files(files);
         timed("tokens", &mut timings, started);
         lexed
     });
-    if let (true, Some(lexed)) = (wants("satd"), &lexed) {
+    let mut all_debt = None;
+    if let Some(lexed) = &lexed
+        && (wants("satd") || wants("tdg"))
+    {
         let started = Instant::now();
-        let mut found = debt(lexed);
-        found.items.truncate(50);
-        analyses.satd = Some(found.clone());
-        parts.debt = Some(found);
-        timed("satd", &mut timings, started);
+        let found = debt(lexed);
+        if wants("satd") {
+            let mut shown = found.clone();
+            shown.items.truncate(50);
+            analyses.satd = Some(shown.clone());
+            parts.debt = Some(shown);
+            timed("satd", &mut timings, started);
+        }
+        all_debt = Some(found);
     }
     if let Some(lexed) = &lexed
-        && (wants("duplicates") || wants("defect-probability"))
+        && (wants("duplicates") || wants("defect-probability") || wants("tdg"))
     {
         let started = Instant::now();
         let clones = DuplicatesRequest {
@@ -358,21 +371,33 @@ pub fn deep_context(
             analyses.duplicates = Some(shown);
             timed("duplicates", &mut timings, started);
         }
-        if wants("defect-probability") {
+        let history =
+            (wants("defect-probability") || wants("tdg")).then(|| churn_history(analysis));
+        if let (true, Some(history)) = (wants("defect-probability"), &history) {
             let started = Instant::now();
-            let history = churn_history(analysis);
-            let defects = defect_probability_of(
-                analysis,
-                files,
-                request.min_confidence,
-                (&history, &report),
-            )?;
+            let defects =
+                defect_probability_of(analysis, files, request.min_confidence, (history, &report))?;
             let mut shown = defects.clone();
             shown.files.truncate(10);
             analyses.defect_probability = Some(shown);
             unmeasured.extend(defects.unmeasured.iter().cloned());
             parts.defects = Some(defects);
             timed("defect-probability", &mut timings, started);
+        }
+        if let (Some(history), Some(debt)) = (&history, &all_debt)
+            && wants("tdg")
+        {
+            let started = Instant::now();
+            let every_file = defect_probability_of(analysis, files, 0.0, (history, &report))?;
+            if !wants("defect-probability") {
+                unmeasured.extend(every_file.unmeasured.iter().cloned());
+            }
+            let lines: HashMap<&str, usize> = files
+                .iter()
+                .map(|f| (f.path.as_str(), f.source.lines().count()))
+                .collect();
+            analyses.tdg = Some(tdg(&every_file, debt, &lines));
+            timed("tdg", &mut timings, started);
         }
         parts.duplicates = Some(report);
     }

@@ -30,6 +30,7 @@ pub mod report;
 pub mod sarif;
 mod smells;
 mod structure;
+mod tdg;
 mod tested;
 mod unreachable;
 mod unused_locals;
@@ -66,6 +67,7 @@ pub use names::{NameScope, NameSimilarity, name_similarity, words as name_words}
 pub use quality::{QUALITY_KINDS, Thresholds, quality};
 pub use ranking::{ComplexityReport, complexity_report, halstead_effort};
 pub use structure::{STRUCTURE_KINDS, StructureOptions, structure};
+pub use tdg::{FileTdg, TDG_WEIGHTS, TdgFactor, TdgReport, TdgSummary};
 pub use tested::{TEST_KINDS, tests};
 
 /// How much a finding matters.

@@ -440,7 +440,7 @@ struct ComprehensiveArgs {
     include_defects: Option<bool>,
     /// Functions over the complexity limits
     include_complexity: Option<bool>,
-    /// Technical debt gradient (not computed: said so under `unmeasured`)
+    /// Technical debt gradient: a 0-5 score per file from churn, complexity, coupling, duplication and debt comments (a stated formula)
     include_tdg: Option<bool>,
     #[serde(default = "default_confidence_threshold")]
     #[schemars(range(min = 0, max = 1))]
@@ -513,6 +513,7 @@ fn run_comprehensive(
         (args.include_duplicates, "duplicates"),
         (args.include_dead_code, "dead-code"),
         (args.include_defects, "defect-probability"),
+        (args.include_tdg, "tdg"),
     ];
     let asked: Vec<&'static str> = if parts.iter().any(|(set, _)| set.is_some()) {
         parts
@@ -523,8 +524,7 @@ fn run_comprehensive(
     } else {
         parts.iter().map(|(_, analysis)| *analysis).collect()
     };
-    let tdg = args.include_tdg.unwrap_or(false);
-    if asked.is_empty() && !tdg {
+    if asked.is_empty() {
         return Err(ToolError::invalid(
             "include_complexity",
             "every analysis is turned off: nothing to run",
@@ -541,10 +541,7 @@ fn run_comprehensive(
     };
     let report = analyze::deep_context(&analysis, &files, &request)?;
     let lines: usize = files.iter().map(|f| f.source.lines().count()).sum();
-    let mut unmeasured = report.unmeasured.clone();
-    if tdg {
-        unmeasured.push("tdg: lingo does not compute a technical debt gradient; technical_debt_hours is its estimate of the debt".into());
-    }
+    let unmeasured = report.unmeasured.clone();
     let full = !args.executive_summary;
     Ok(Comprehensive {
         summary: ComprehensiveSummary {

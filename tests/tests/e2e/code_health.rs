@@ -796,7 +796,8 @@ async fn deep_context_combines_the_analyses_into_a_report() {
             "dead-code",
             "satd",
             "duplicates",
-            "defect-probability"
+            "defect-probability",
+            "tdg"
         ])
     );
     let satd = &report["analyses"]["satd"];
@@ -945,7 +946,7 @@ async fn deep_context_combines_the_analyses_into_a_report() {
             "include_analyses",
         ),
         (
-            json!({ "exclude_analyses": ["ast", "complexity", "churn", "dag", "dead-code", "satd", "duplicates", "defect-probability"] }),
+            json!({ "exclude_analyses": ["ast", "complexity", "churn", "dag", "dead-code", "satd", "duplicates", "defect-probability", "tdg"] }),
             "exclude_analyses",
         ),
         (json!({ "max_depth": 99 }), "max_depth"),
@@ -971,10 +972,7 @@ async fn comprehensive_runs_what_is_asked_and_says_what_it_cannot() {
         .await
         .expect("start lingo");
     let all = server
-        .call(
-            "analyze_comprehensive",
-            json!({ "perf": true, "include_tdg": true }),
-        )
+        .call("analyze_comprehensive", json!({ "perf": true }))
         .await
         .ok();
     for key in [
@@ -982,18 +980,43 @@ async fn comprehensive_runs_what_is_asked_and_says_what_it_cannot() {
         "duplicates",
         "dead_code",
         "defect_probability",
+        "tdg",
         "perf",
         "hotspots",
     ] {
         assert!(!all[key].is_null(), "{key}: {all:#}");
     }
-    assert!(
-        all["unmeasured"]
-            .as_array()
-            .unwrap()
+    // The gradient is its stated formula: 5 × the weighted mean of the
+    // factors measured (churn is not: the scratch has no git history).
+    let tdg = &all["tdg"];
+    assert_eq!(tdg["estimate"], json!("formula"), "{tdg:#}");
+    assert!(tdg["summary"]["files"].as_u64().unwrap() > 0, "{tdg:#}");
+    for file in tdg["files"].as_array().unwrap() {
+        let factors = file["factors"].as_array().unwrap();
+        let names: Vec<&str> = factors
             .iter()
-            .any(|u| u.as_str().unwrap().starts_with("tdg:"))
-    );
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["complexity", "coupling", "duplication", "debt_comments"],
+            "{file:#}"
+        );
+        let weight: f64 = factors.iter().map(|f| f["weight"].as_f64().unwrap()).sum();
+        let weighted: f64 = factors
+            .iter()
+            .map(|f| f["weight"].as_f64().unwrap() * f["value"].as_f64().unwrap())
+            .sum();
+        let score = file["score"].as_f64().unwrap();
+        assert!((score - 5.0 * weighted / weight).abs() < 0.01, "{file:#}");
+        assert_eq!(file["confidence"], json!(0.65), "{file:#}");
+    }
+    let only_tdg = server
+        .call("analyze_comprehensive", json!({ "include_tdg": true }))
+        .await
+        .ok();
+    assert_eq!(only_tdg["summary"]["analyses"], json!(["tdg"]));
+    assert!(only_tdg["complexity"].is_null());
     let one = server
         .call(
             "analyze_comprehensive",
@@ -1248,7 +1271,7 @@ async fn long_analyses_report_progress_when_asked() {
         "{reports:#?}"
     );
     assert!(
-        reports.iter().any(|r| r["message"] == "analyses: 8 of 8"),
+        reports.iter().any(|r| r["message"] == "analyses: 9 of 9"),
         "{reports:#?}"
     );
     // Without a token, the reply comes alone.

@@ -328,6 +328,30 @@ fn deep_analyses(analyses: &DeepAnalyses) -> Vec<String> {
             json_number(d.summary.average_probability)
         ));
     }
+    lines.extend(tdg_lines(analyses));
+    lines
+}
+
+/// The gradient's counts, then its highest files.
+fn tdg_lines(analyses: &DeepAnalyses) -> Vec<String> {
+    let Some(t) = &analyses.tdg else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!(
+        "- tdg (0-5, a formula): mean {}, {} critical, {} warning, {} normal",
+        json_number(t.summary.average),
+        t.summary.critical,
+        t.summary.warning,
+        t.summary.normal
+    )];
+    for file in t.files.iter().filter(|f| f.severity != "normal") {
+        lines.push(format!(
+            "  {} {} {}",
+            file.file_path,
+            json_number(file.score),
+            file.severity
+        ));
+    }
     lines
 }
 
@@ -383,6 +407,7 @@ pub fn comprehensive(answer: &Comprehensive, _request: &Request, writer: &mut Wr
             d.summary.high, d.summary.medium, d.summary.low
         ));
     }
+    lines.extend(tdg_lines(analyses));
     for t in answer.perf.iter().flatten() {
         lines.push(format!("- {} took {} ms", t.analysis, t.milliseconds));
     }
