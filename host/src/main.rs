@@ -427,11 +427,21 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
     })
 }
 
+/// The plugins of `config`, each one refused logged with its reason (a
+/// server goes on without it).
+fn load_plugins(config: &RuntimeConfig) -> anyhow::Result<PluginRegistry> {
+    let registry = PluginRegistry::load(config)?;
+    for failure in registry.failures() {
+        tracing::error!(origin = %failure.origin, error = %failure.message, "plugin refused");
+    }
+    Ok(registry)
+}
+
 /// The workspace of `args`, with its index database, and a file watcher when
 /// `watch` (a server that answers many requests).
 fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace>> {
     let config = runtime_config(args)?;
-    let registry = Arc::new(PluginRegistry::load(&config)?);
+    let registry = Arc::new(load_plugins(&config)?);
     let mut workspace = match &config.cache_dir {
         Some(dir) => Workspace::with_store(&args.root, registry, dir)?,
         None => Workspace::new(&args.root, registry)?,
@@ -846,7 +856,7 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
         Some(path) => {
             let config = runtime_config(&args)?;
             let opener = lingo::projects::WorkspaceOpener {
-                plugins: Arc::new(PluginRegistry::load(&config)?),
+                plugins: Arc::new(load_plugins(&config)?),
                 cache_dir: config.cache_dir.clone(),
                 watch: true,
                 tool_names: tools.names(),

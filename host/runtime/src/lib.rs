@@ -369,7 +369,6 @@ impl PluginRegistry {
             match loaded {
                 Ok(plugin) => registry.plugins.push(Arc::new(plugin)),
                 Err(error) => {
-                    tracing::error!(%origin, %error, "plugin refused");
                     registry.failures.push(LoadFailure {
                         origin,
                         code: error.code(),
@@ -465,6 +464,9 @@ impl PluginRegistry {
         &self.plugins
     }
 
+    /// The plugins that could not be loaded, and why. Loading does not log
+    /// them: its caller says so once (a server in its log, the plugin kit
+    /// in its answer).
     pub fn failures(&self) -> &[LoadFailure] {
         &self.failures
     }
