@@ -638,7 +638,7 @@ pub fn instructions(hosted: bool, selection: &Selection) -> String {
         "lingo answers questions about the code of one workspace from a parsed and resolved index: prefer it to text search when you need what a name refers to, who uses or calls it, or an edit across files. Paths are relative to the workspace root"
     };
     format!(
-        "{scope}; positions (`line`, `character`) are zero-based, the `line` fields of outlines and findings 1-based. Answers say how certain each result is. {}",
+        "{scope}. Positions you pass (`line`, `character`) are zero-based unless the argument says 1-based; text answers print `line:column` 1-based, as compilers do. Answers say how certain each result is. {}",
         selection.describe()
     )
 }

@@ -114,6 +114,7 @@ fn read_only_offers_no_tool_that_writes_and_instructions_say_so() {
     }
     assert!(surface.instructions().contains("read-only"));
     assert!(surface.instructions().contains("zero-based"));
+    assert!(surface.instructions().contains("`line:column` 1-based"));
 }
 
 #[test]
