@@ -306,7 +306,60 @@ impl Analysis {
                 }
             }
         }
+        self.add_uses_of_same_binding(candidates, &mut uses);
         Ok(uses)
+    }
+
+    /// The uses of a local binding declared by the very name of a
+    /// candidate (a function-valued `const` in a function body is a
+    /// declaration and a local at once): its file's references resolved to
+    /// that local use the candidate. One pass over each file's references.
+    fn add_uses_of_same_binding(&self, candidates: &[Candidate], uses: &mut [Vec<Use>]) {
+        let table = self.table();
+        let mut by_file: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (index, candidate) in candidates.iter().enumerate() {
+            by_file
+                .entry(candidate.symbol.file)
+                .or_default()
+                .push(index);
+        }
+        for (file_number, indices) in by_file {
+            let Some(file) = table.files().get(file_number as usize) else {
+                continue;
+            };
+            let Ok(facts) = file.facts() else { continue };
+            let local_at: HashMap<_, usize> = facts
+                .locals
+                .iter()
+                .enumerate()
+                .map(|(local, l)| ((l.span.start.offset, l.span.end.offset), local))
+                .collect();
+            let mut candidate_of_local: HashMap<u32, Vec<usize>> = HashMap::new();
+            for index in indices {
+                let Some(symbol) = facts.symbols.get(candidates[index].symbol.symbol as usize)
+                else {
+                    continue;
+                };
+                let name = (symbol.name_span.start.offset, symbol.name_span.end.offset);
+                if let Some(&local) = local_at.get(&name) {
+                    candidate_of_local
+                        .entry(local as u32)
+                        .or_default()
+                        .push(index);
+                }
+            }
+            if candidate_of_local.is_empty() {
+                continue;
+            }
+            for reference in &facts.references {
+                let Some(local) = reference.local.get() else {
+                    continue;
+                };
+                for &index in candidate_of_local.get(&local).into_iter().flatten() {
+                    uses[index].push((file_number, reference.span.start.offset, UseKind::Resolved));
+                }
+            }
+        }
     }
 
     /// A declaration as the answer shows it.

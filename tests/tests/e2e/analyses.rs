@@ -118,8 +118,10 @@ async fn python_overrides_special_methods_and_registered_functions_are_not_dead(
 
 /// Items declared in a body are in scope there: a Rust `fn imp()` under
 /// `#[cfg]` inside a function, called a few lines below, a constant
-/// inside a body, and the same shape in TypeScript, Python and C#, are
-/// used, not dead; only the private function nothing calls is.
+/// inside a body, and the same shape in TypeScript (a local function, and
+/// function-valued `const`s called from a nested block or a closure),
+/// Python and C#, are used, not dead; only the private function nothing
+/// calls is.
 #[tokio::test]
 async fn items_declared_in_a_body_are_used_where_they_are_called() {
     let scratch = Scratch::new("analyses-dead-block");
@@ -133,7 +135,7 @@ async fn items_declared_in_a_body_are_used_where_they_are_called() {
     );
     scratch.write(
         "web/size.ts",
-        "export function size(): number {\n  function inner(): number {\n    return 2;\n  }\n  return inner();\n}\n",
+        "export function size(flag: boolean): number {\n  function inner(): number {\n    return 2;\n  }\n  const helper = (x: number) => x + 1;\n  if (flag) {\n    return helper(1);\n  }\n  return inner();\n}\n\nexport function later(): () => number {\n  const run = () => 3;\n  return () => run();\n}\n",
     );
     scratch.write(
         "py/size.py",
