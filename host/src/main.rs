@@ -827,14 +827,14 @@ fn plugin_test(args: &PluginTestArgs) -> anyhow::Result<i32> {
     };
     println!("{}", lingo::conformance::describe(plugin.as_ref()));
     if args.bless {
-        for blessed in lingo::conformance::bless(plugin.as_ref(), &args.fixtures)? {
+        for blessed in lingo::conformance::bless(&plugin, &args.fixtures)? {
             match blessed.outcome {
                 Ok(entries) => println!("blessed {} ({entries} entries)", blessed.case),
                 Err(why) => println!("not blessed {}: {why}", blessed.case),
             }
         }
     }
-    let report = lingo::conformance::run(plugin.as_ref(), &args.fixtures)?;
+    let report = lingo::conformance::run(&plugin, &args.fixtures)?;
     print!("{}", report.render());
     std::io::Write::flush(&mut std::io::stdout())?;
     Ok(report.exit_code())

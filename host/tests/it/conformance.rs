@@ -72,7 +72,7 @@ fn every_plugin_passes_its_conformance_fixtures() {
             }
         };
         eprintln!("{}", conformance::describe(plugin.as_ref()));
-        let report = match conformance::run(plugin.as_ref(), &dir.join("conformance")) {
+        let report = match conformance::run(&plugin, &dir.join("conformance")) {
             Ok(report) => report,
             Err(e) => {
                 failed.push(format!("plugins/{name}/conformance: {e}"));
@@ -102,7 +102,7 @@ fn a_wrong_expectation_produces_the_expected_diff() {
             ),
         ],
     );
-    let report = conformance::run(rust().as_ref(), &dir).unwrap();
+    let report = conformance::run(rust(), &dir).unwrap();
     assert_eq!(
         failure_lines(&report),
         [
@@ -137,7 +137,7 @@ fn only_given_fields_are_compared_and_partial_categories_allow_extras() {
             ),
         ],
     );
-    let report = conformance::run(rust().as_ref(), &dir).unwrap();
+    let report = conformance::run(rust(), &dir).unwrap();
     assert_eq!(failure_lines(&report), Vec::<String>::new());
     assert_eq!(report.summary(), "1 cases, 1 files, 4 checks, 0 failures");
     assert_eq!(report.exit_code(), 0);
@@ -146,7 +146,7 @@ fn only_given_fields_are_compared_and_partial_categories_allow_extras() {
         "ok   basic (1 files, 4 checks)\n1 cases, 1 files, 4 checks, 0 failures\n"
     );
     // A case directory given directly is run as the only case.
-    let single = conformance::run(rust().as_ref(), &dir.join("basic")).unwrap();
+    let single = conformance::run(rust(), &dir.join("basic")).unwrap();
     assert_eq!(single.render(), report.render());
 }
 
@@ -166,7 +166,7 @@ fn a_plugin_that_traps_fails_the_case_and_the_others_still_run() {
     );
     let hostile = conformance::load_plugin(&artifact("lingo_plugin_hostile"), cache_dir())
         .unwrap_or_else(|e| panic!("load the hostile plugin: {e}"));
-    let report = conformance::run(hostile.as_ref(), &dir).unwrap();
+    let report = conformance::run(&hostile, &dir).unwrap();
     let lines = failure_lines(&report);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert!(
@@ -182,9 +182,9 @@ fn a_plugin_that_traps_fails_the_case_and_the_others_still_run() {
 fn a_directory_without_cases_is_an_error() {
     let dir = fixtures("no-cases", "unused", &[]);
     std::fs::create_dir_all(&dir).unwrap();
-    let error = conformance::run(rust().as_ref(), &dir).unwrap_err();
+    let error = conformance::run(rust(), &dir).unwrap_err();
     assert!(error.to_string().contains("holds no cases"), "{error}");
-    let error = conformance::run(rust().as_ref(), &dir.join("absent")).unwrap_err();
+    let error = conformance::run(rust(), &dir.join("absent")).unwrap_err();
     assert!(error.to_string().contains("No such file"), "{error}");
 }
 
@@ -210,7 +210,7 @@ fn wrong_fields_of_several_categories_are_each_named() {
             ),
         ],
     );
-    let report = conformance::run(rust().as_ref(), &dir).unwrap();
+    let report = conformance::run(rust(), &dir).unwrap();
     // The Halstead count is compared; its actual value is the plugin's business.
     let (metrics, others): (Vec<String>, Vec<String>) = failure_lines(&report)
         .into_iter()
@@ -263,7 +263,7 @@ fn resolve_import_mismatches_show_files_and_candidates() {
             ),
         ],
     );
-    let report = conformance::run(rust().as_ref(), &dir).unwrap();
+    let report = conformance::run(rust(), &dir).unwrap();
     assert_eq!(
         failure_lines(&report),
         [
@@ -297,7 +297,7 @@ fn malformed_fixtures_fail_instead_of_passing() {
     )
     .unwrap();
     std::fs::write(missing.join("notes.txt"), "not Rust").unwrap();
-    let report = conformance::run(rust().as_ref(), &dir).unwrap();
+    let report = conformance::run(rust(), &dir).unwrap();
     let lines = failure_lines(&report);
     assert_eq!(lines.len(), 4, "{lines:#?}");
     assert!(
@@ -369,10 +369,10 @@ fn bless_writes_what_the_plugin_reports_in_the_fields_the_case_names() {
             ),
         ],
     );
-    let before = conformance::run(rust().as_ref(), &dir).unwrap();
+    let before = conformance::run(rust(), &dir).unwrap();
     assert!(!before.passed());
 
-    let blessed = conformance::bless(rust().as_ref(), &dir).unwrap();
+    let blessed = conformance::bless(rust(), &dir).unwrap();
     assert_eq!(blessed.len(), 1);
     assert_eq!(blessed[0].outcome, Ok(3));
     let written = std::fs::read_to_string(dir.join("basic/expected.json")).unwrap();
@@ -393,7 +393,7 @@ fn bless_writes_what_the_plugin_reports_in_the_fields_the_case_names() {
 }
 "#
     );
-    let after = conformance::run(rust().as_ref(), &dir).unwrap();
+    let after = conformance::run(rust(), &dir).unwrap();
     assert_eq!(failure_lines(&after), Vec::<String>::new());
 }
 
@@ -406,7 +406,7 @@ fn bless_leaves_a_case_the_plugin_cannot_read_as_it_was() {
         &[("src/lib.rs", "\u{0}"), ("expected.json", expected)],
     );
     std::fs::write(dir.join("broken/src/lib.rs"), [0xff, 0xfe, 0x00]).unwrap();
-    let blessed = conformance::bless(rust().as_ref(), &dir).unwrap();
+    let blessed = conformance::bless(rust(), &dir).unwrap();
     let why = blessed[0].outcome.as_ref().expect_err("an unreadable file");
     assert!(why.contains("src/lib.rs"), "{why}");
     assert_eq!(

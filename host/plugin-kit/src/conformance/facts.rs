@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::fixture::{Category, Kind};
-use lingo_model::{FileFacts, Position, Span};
+use lingo_model::{DeclaredTarget, DeclaredTypeSource, FileFacts, Position, Span};
 
 /// One actual entry: every field of its category, and a short label
 /// (`Foo at 3:1`) for messages.
@@ -32,7 +32,19 @@ fn case_name(value: impl serde::Serialize) -> Value {
     }
 }
 
-fn actual(label: &str, at: Option<&Position>, fields: Value) -> Actual {
+/// A declared type's source as the WIT spells it.
+fn source_name(source: DeclaredTypeSource) -> &'static str {
+    match source {
+        DeclaredTypeSource::Annotation => "annotation",
+        DeclaredTypeSource::Constructor => "constructor",
+        DeclaredTypeSource::Literal => "literal",
+        DeclaredTypeSource::ReturnType => "return-type",
+        DeclaredTypeSource::Receiver => "receiver",
+        DeclaredTypeSource::SelfType => "self-type",
+    }
+}
+
+pub fn actual(label: &str, at: Option<&Position>, fields: Value) -> Actual {
     let label = match at {
         Some(at) => format!("{label} at {}", position(at)),
         None => label.to_string(),
@@ -43,7 +55,9 @@ fn actual(label: &str, at: Option<&Position>, fields: Value) -> Actual {
     Actual { fields, label }
 }
 
-/// The actual entries of `category` in `facts`.
+/// The actual entries of `category` in `facts`; none for
+/// [`Kind::Definitions`], which the host's resolution gives
+/// (`super::resolution`).
 pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
     let symbol_name = |index: Option<u32>| -> Value {
         match index {
@@ -214,5 +228,46 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
+        Kind::DeclaredTypes => facts
+            .declared_types
+            .iter()
+            .map(|d| {
+                let (target, name, at) = match d.target {
+                    DeclaredTarget::Symbol(i) => (
+                        "symbol",
+                        facts
+                            .symbols
+                            .get(i as usize)
+                            .map(|s| (s.name.to_string(), s.name_span.start)),
+                        i,
+                    ),
+                    DeclaredTarget::Local(i) => (
+                        "local",
+                        facts
+                            .locals
+                            .get(i as usize)
+                            .map(|l| (l.name.to_string(), l.span.start)),
+                        i,
+                    ),
+                };
+                let (name, start) =
+                    name.unwrap_or_else(|| (format!("<no {target} #{at}>"), d.span.start));
+                actual(
+                    &name,
+                    Some(&start),
+                    json!({
+                        "name": name,
+                        "target": target,
+                        "at": position(&start),
+                        "line": start.line + 1,
+                        "type": d.type_name,
+                        "qualifier": d.type_qualifier,
+                        "span": span(&d.span),
+                        "source": source_name(d.source),
+                    }),
+                )
+            })
+            .collect(),
+        Kind::Definitions => Vec::new(),
     }
 }

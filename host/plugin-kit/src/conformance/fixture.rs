@@ -20,6 +20,8 @@ pub enum FieldType {
     OptStr,
     Bool,
     Num,
+    /// A number or `null`.
+    OptNum,
     /// `"line:column"`, 1-based.
     Pos,
     /// A position or `null`.
@@ -42,6 +44,10 @@ pub enum Kind {
     Diagnostics,
     Metrics,
     Module,
+    DeclaredTypes,
+    /// Where the host's resolution takes each reference, over every file
+    /// of the case.
+    Definitions,
 }
 
 /// One category of facts: its name in `expected.json`, its fields in the
@@ -95,6 +101,18 @@ const REFERENCE_KINDS: &[&str] = &[
 ];
 const IMPORT_KINDS: &[&str] = &["named", "glob", "namespace", "default", "side-effect"];
 const SEVERITIES: &[&str] = &["error", "warning", "information", "hint"];
+const TARGETS: &[&str] = &["symbol", "local"];
+const TYPE_SOURCES: &[&str] = &[
+    "annotation",
+    "constructor",
+    "literal",
+    "return-type",
+    "receiver",
+    "self-type",
+];
+/// How the host found a definition (`name-only`: a guess by name), or
+/// `unresolved`.
+pub const RESOLUTIONS: &[&str] = &["scope", "import", "qualified", "name-only", "unresolved"];
 pub const HALSTEAD_FIELDS: &[&str] = &[
     "distinctOperators",
     "distinctOperands",
@@ -209,8 +227,46 @@ pub static MODULE: Category = Category {
     identity: &["path", "package"],
 };
 
+/// The types the plugin declares (`declared-types`): one entry per
+/// declared type, at the name of the declaration it is the type of.
+pub static DECLARED_TYPES: Category = Category {
+    kind: Kind::DeclaredTypes,
+    name: "declaredTypes",
+    fields: &[
+        ("name", F::Str),
+        ("target", F::Enum(TARGETS)),
+        ("at", F::Pos),
+        ("line", F::Num),
+        ("type", F::Str),
+        ("qualifier", F::StrList),
+        ("span", F::Span),
+        ("source", F::Enum(TYPE_SOURCES)),
+    ],
+    identity: &["name", "at", "type"],
+};
+
+/// The definitions the host resolves a reference to, over all files of
+/// the case: one entry per definition (one with `resolution`
+/// `unresolved` and null targets when there is none). Only the references
+/// whose `at` an entry names are checked.
+pub static DEFINITIONS: Category = Category {
+    kind: Kind::Definitions,
+    name: "definitions",
+    fields: &[
+        ("name", F::Str),
+        ("kind", F::Enum(REFERENCE_KINDS)),
+        ("at", F::Pos),
+        ("line", F::Num),
+        ("targetFile", F::OptStr),
+        ("target", F::OptStr),
+        ("targetLine", F::OptNum),
+        ("resolution", F::Enum(RESOLUTIONS)),
+    ],
+    identity: &["name", "at", "targetFile", "target"],
+};
+
 /// Every category, in the order they are checked and reported.
-pub static CATEGORIES: [&Category; 7] = [
+pub static CATEGORIES: [&Category; 9] = [
     &SYMBOLS,
     &REFERENCES,
     &IMPORTS,
@@ -218,6 +274,8 @@ pub static CATEGORIES: [&Category; 7] = [
     &DIAGNOSTICS,
     &METRICS,
     &MODULE,
+    &DECLARED_TYPES,
+    &DEFINITIONS,
 ];
 
 /// An expected entry: the fields given, in the category's field order.
@@ -282,6 +340,9 @@ struct RawFile {
     metrics: Option<Vec<Map<String, Value>>>,
     /// One object, or a list of them.
     module: Option<Value>,
+    #[serde(rename = "declaredTypes")]
+    declared_types: Option<Vec<Map<String, Value>>>,
+    definitions: Option<Vec<Map<String, Value>>>,
     #[serde(default)]
     partial: Vec<String>,
 }
@@ -422,6 +483,8 @@ fn file_expectation(raw: RawFile) -> Result<Vec<CategoryExpectation>, String> {
         raw.diagnostics,
         raw.metrics,
         module,
+        raw.declared_types,
+        raw.definitions,
     ];
     let mut out = Vec::new();
     for (category, entries) in CATEGORIES.iter().zip(given) {
@@ -430,6 +493,12 @@ fn file_expectation(raw: RawFile) -> Result<Vec<CategoryExpectation>, String> {
             .into_iter()
             .enumerate()
             .map(|(i, map)| {
+                if category.kind == Kind::Definitions && !map.contains_key("at") {
+                    return Err(format!(
+                        "{}[{i}]: give `at`, where the reference starts",
+                        category.name
+                    ));
+                }
                 entry(category, map).map_err(|reason| format!("{}[{i}]: {reason}", category.name))
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -480,6 +549,7 @@ fn check_value(kind: FieldType, value: &Value) -> Result<(), String> {
         F::OptStr => value.is_string() || value.is_null(),
         F::Bool => value.is_boolean(),
         F::Num => value.is_u64(),
+        F::OptNum => value.is_u64() || value.is_null(),
         F::Pos => value.as_str().is_some_and(is_position),
         F::OptPos => value.is_null() || value.as_str().is_some_and(is_position),
         F::Span => value.as_str().is_some_and(|s| {
@@ -523,6 +593,7 @@ fn check_value(kind: FieldType, value: &Value) -> Result<(), String> {
         F::OptStr => "expected a string or null".into(),
         F::Bool => "expected true or false".into(),
         F::Num => "expected a non-negative integer".into(),
+        F::OptNum => "expected a non-negative integer or null".into(),
         F::Pos => "expected a 1-based \"line:column\"".into(),
         F::OptPos => "expected a 1-based \"line:column\" or null".into(),
         F::Span => "expected a 1-based span \"line:column-line:column\"".into(),

@@ -7,6 +7,9 @@ mod diff;
 mod facts;
 mod fixture;
 mod matching;
+mod resolution;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -154,7 +157,7 @@ impl Report {
 }
 
 /// Run every case under `fixtures` against `plugin`.
-pub fn run(plugin: &dyn LanguagePlugin, fixtures: &Path) -> Result<Report, ConformanceError> {
+pub fn run(plugin: &Arc<dyn LanguagePlugin>, fixtures: &Path) -> Result<Report, ConformanceError> {
     let cases = fixture::case_dirs(fixtures)?
         .into_iter()
         .map(|(name, dir)| run_case(plugin, &name, &dir))
@@ -167,6 +170,50 @@ pub fn run(plugin: &dyn LanguagePlugin, fixtures: &Path) -> Result<Report, Confo
 struct Analyzed {
     manifests: Vec<Manifest>,
     files: BTreeMap<String, FileFacts>,
+    /// The text of each file the plugin analysed.
+    sources: BTreeMap<String, String>,
+}
+
+impl Analyzed {
+    /// The case indexed as the server indexes it, for `definitions`.
+    fn index(&self, plugin: &Arc<dyn LanguagePlugin>) -> resolution::CaseIndex {
+        resolution::CaseIndex::new(plugin, &self.manifests, &self.sources)
+    }
+}
+
+/// The actual entries of `category` for `path`: the plugin's facts, or
+/// for `definitions` the server's resolution of the references that start
+/// where `positions` say (every reference when `positions` is empty).
+fn actual_entries(
+    category: &fixture::Category,
+    facts: &FileFacts,
+    path: &str,
+    index: &mut dyn FnMut() -> Arc<resolution::CaseIndex>,
+    positions: &BTreeSet<String>,
+) -> Result<Vec<facts::Actual>, String> {
+    if category.kind != fixture::Kind::Definitions {
+        return Ok(facts::entries(category, facts));
+    }
+    let mut entries = index().definitions(path)?;
+    if !positions.is_empty() {
+        entries.retain(|e| {
+            e.fields
+                .get("at")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|at| positions.contains(at))
+        });
+    }
+    Ok(entries)
+}
+
+/// The `at` positions the entries give.
+fn positions(entries: &[fixture::Entry]) -> BTreeSet<String> {
+    entries
+        .iter()
+        .flatten()
+        .filter(|(field, _)| *field == "at")
+        .filter_map(|(_, value)| value.as_str().map(str::to_string))
+        .collect()
 }
 
 /// Run `plugin` over the files of `case` it claims; a file it cannot read
@@ -197,15 +244,21 @@ fn analyze_case(
         }
     }
     let mut files = BTreeMap::new();
+    let mut texts = BTreeMap::new();
     for (path, source) in sources {
         match plugin.analyze(&path, &source, &manifests) {
             Ok(facts) => {
-                files.insert(path, facts);
+                files.insert(path.clone(), facts);
+                texts.insert(path, source);
             }
             Err(e) => fail(&path, format!("plugin error: {e}")),
         }
     }
-    Analyzed { manifests, files }
+    Analyzed {
+        manifests,
+        files,
+        sources: texts,
+    }
 }
 
 /// Whether `plugin` claims the extension of `path`.
@@ -222,7 +275,7 @@ fn claims(plugin: &dyn LanguagePlugin, path: &str) -> bool {
         })
 }
 
-fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
+fn run_case(plugin: &Arc<dyn LanguagePlugin>, name: &str, dir: &Path) -> CaseReport {
     let mut report = CaseReport {
         name: name.to_string(),
         files: 0,
@@ -245,13 +298,17 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     };
     let info = plugin.info();
-    let analyzable = |path: &str| claims(plugin, path);
-    let Analyzed {
-        manifests,
-        files: analyzed,
-    } = analyze_case(plugin, &case, &mut |path, message| {
+    let analyzable = |path: &str| claims(plugin.as_ref(), path);
+    let whole = analyze_case(plugin.as_ref(), &case, &mut |path, message| {
         report.failures.push(fail(Some(path), None, message))
     });
+    let mut indexed = None;
+    let mut index = || {
+        indexed
+            .get_or_insert_with(|| Arc::new(whole.index(plugin)))
+            .clone()
+    };
+    let (manifests, analyzed) = (&whole.manifests, &whole.files);
 
     for expectation in &case.files_expected {
         let path = expectation.path.as_str();
@@ -279,10 +336,44 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         for expected in &expectation.categories {
             let category = expected.category;
             report.checks += expected.entries.len() + usize::from(expected.exhaustive);
-            let actual = facts::entries(category, facts);
+            let named = positions(&expected.entries);
+            let actual = match actual_entries(category, facts, path, &mut index, &named) {
+                Ok(actual) => actual,
+                Err(e) => {
+                    report
+                        .failures
+                        .push(fail(Some(path), Some(category.name), e));
+                    continue;
+                }
+            };
+            // Definitions expected at a position where no reference starts.
+            let mut nowhere = BTreeSet::new();
+            if category.kind == fixture::Kind::Definitions {
+                let found = positions_of(&actual);
+                for (i, at) in expected.entries.iter().enumerate().filter_map(|(i, e)| {
+                    e.iter()
+                        .find(|(field, _)| *field == "at")
+                        .and_then(|(_, at)| Some((i, at.as_str()?)))
+                }) {
+                    if !found.contains(at) {
+                        nowhere.insert(i);
+                        report.failures.push(fail(
+                            Some(path),
+                            Some(category.name),
+                            format!(
+                                "expected {} — no reference starts at {at}",
+                                diff::entry(&expected.entries[i])
+                            ),
+                        ));
+                    }
+                }
+            }
             let outcome =
                 matching::match_category(category, &expected.entries, &actual, expected.exhaustive);
             for (i, closest) in &outcome.missing {
+                if nowhere.contains(i) {
+                    continue;
+                }
                 report.failures.push(fail(
                     Some(path),
                     Some(category.name),
@@ -306,7 +397,7 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     }
 
-    let module_files = module_files(&analyzed);
+    let module_files = module_files(analyzed);
     for r in &case.resolve_imports {
         report.checks += 1;
         let category = Some("resolveImports");
@@ -321,7 +412,7 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
             ));
             continue;
         };
-        let candidates = match resolve(plugin, facts, &r.import, &manifests) {
+        let candidates = match resolve(plugin.as_ref(), facts, &r.import, manifests) {
             Ok(candidates) => candidates,
             Err(e) => {
                 report.failures.push(fail(
@@ -368,6 +459,14 @@ fn run_case(plugin: &dyn LanguagePlugin, name: &str, dir: &Path) -> CaseReport {
         }
     }
     report
+}
+
+/// The `at` positions of actual entries.
+fn positions_of(actual: &[facts::Actual]) -> BTreeSet<&str> {
+    actual
+        .iter()
+        .filter_map(|a| a.fields.get("at")?.as_str())
+        .collect()
 }
 
 /// Which files each module path names, as the server's module map does.
@@ -431,7 +530,7 @@ pub struct Blessed {
 /// candidate modules found, for the keys it has. A case the plugin fails on
 /// is left as it was.
 pub fn bless(
-    plugin: &dyn LanguagePlugin,
+    plugin: &Arc<dyn LanguagePlugin>,
     fixtures: &Path,
 ) -> Result<Vec<Blessed>, ConformanceError> {
     Ok(fixture::case_dirs(fixtures)?
@@ -443,12 +542,18 @@ pub fn bless(
         .collect())
 }
 
-fn bless_case(plugin: &dyn LanguagePlugin, dir: &Path) -> Result<usize, String> {
+fn bless_case(plugin: &Arc<dyn LanguagePlugin>, dir: &Path) -> Result<usize, String> {
     let case = fixture::load_case(dir).map_err(|e| format!("fixture error: {e}"))?;
     let mut failures = Vec::new();
-    let analyzed = analyze_case(plugin, &case, &mut |path, message| {
+    let analyzed = analyze_case(plugin.as_ref(), &case, &mut |path, message| {
         failures.push(format!("{path}: {message}"))
     });
+    let mut indexed = None;
+    let mut index = || {
+        indexed
+            .get_or_insert_with(|| Arc::new(analyzed.index(plugin)))
+            .clone()
+    };
     if !failures.is_empty() {
         return Err(failures.join("; "));
     }
@@ -473,32 +578,35 @@ fn bless_case(plugin: &dyn LanguagePlugin, dir: &Path) -> Result<usize, String> 
                 if !wanted.contains_key(category.name) {
                     continue;
                 }
+                let given = given.and_then(|g| {
+                    g.categories
+                        .iter()
+                        .find(|c| c.category.name == category.name)
+                });
                 let mut fields: Vec<&str> = given
-                    .and_then(|g| {
-                        g.categories
-                            .iter()
-                            .find(|c| c.category.name == category.name)
-                    })
                     .into_iter()
                     .flat_map(|c| c.entries.iter().flatten().map(|(field, _)| *field))
                     .collect();
                 if fields.is_empty() {
                     fields = category.identity.to_vec();
                 }
-                let entries: Vec<serde_json::Value> = facts::entries(category, facts)
-                    .into_iter()
-                    .map(|actual| {
-                        let entry = category
-                            .fields
-                            .iter()
-                            .filter(|(field, _)| fields.contains(field))
-                            .filter_map(|(field, _)| {
-                                Some((field.to_string(), actual.fields.get(*field)?.clone()))
-                            })
-                            .collect();
-                        serde_json::Value::Object(entry)
-                    })
-                    .collect();
+                let named = given.map(|c| positions(&c.entries)).unwrap_or_default();
+                let entries: Vec<serde_json::Value> =
+                    actual_entries(category, facts, file, &mut index, &named)
+                        .map_err(|e| format!("{file} {}: {e}", category.name))?
+                        .into_iter()
+                        .map(|actual| {
+                            let entry = category
+                                .fields
+                                .iter()
+                                .filter(|(field, _)| fields.contains(field))
+                                .filter_map(|(field, _)| {
+                                    Some((field.to_string(), actual.fields.get(*field)?.clone()))
+                                })
+                                .collect();
+                            serde_json::Value::Object(entry)
+                        })
+                        .collect();
                 written += entries.len();
                 let value = match (category.kind, entries.as_slice()) {
                     (fixture::Kind::Module, [one]) => one.clone(),
@@ -518,8 +626,8 @@ fn bless_case(plugin: &dyn LanguagePlugin, dir: &Path) -> Result<usize, String> 
                 .files
                 .get(&entry.from)
                 .ok_or_else(|| format!("{}: not a file the plugin analysed", entry.from))?;
-            let candidates =
-                resolve(plugin, facts, &entry.import, &analyzed.manifests).map_err(|e| {
+            let candidates = resolve(plugin.as_ref(), facts, &entry.import, &analyzed.manifests)
+                .map_err(|e| {
                     format!("{} imports {}: plugin error: {e}", entry.from, entry.import)
                 })?;
             if entry.expect.is_some() {
