@@ -177,6 +177,15 @@ fn commonjs_exports<'s>(assignment: Node, source: &'s str, names: &mut HashSet<&
     }
 }
 
+/// Whether `program` is a script: no `import` or `export` statement, so
+/// its top-level declarations are global. Stops at the first one.
+fn is_script(program: Node) -> bool {
+    let mut cursor = program.walk();
+    !program
+        .named_children(&mut cursor)
+        .any(|s| matches!(s.kind(), "import_statement" | "export_statement"))
+}
+
 /// Visibility of a module-level (or namespace-level) declaration: exported
 /// is public, anything else private to its module; declarations inside
 /// functions are private.
@@ -199,6 +208,12 @@ fn module_visibility(node: Node, source: &str) -> Visibility {
     if ambient || augments_module {
         // `declare module "m" { ... }` declares a module for everyone, and
         // it and `declare global { ... }` export what they declare.
+        return Visibility::Public;
+    }
+    if statement.kind() == "ambient_declaration" && list.kind() == "program" && is_script(list) {
+        // `declare const __DEV__: boolean` in a file without imports or
+        // exports (a script, often a `.d.ts`) declares a global: every file
+        // of the program sees it.
         return Visibility::Public;
     }
     let is_module_level = list.kind() == "program"

@@ -121,7 +121,8 @@ async fn python_overrides_special_methods_and_registered_functions_are_not_dead(
 /// inside a body, and the same shape in TypeScript (a local function, and
 /// function-valued `const`s called from a nested block or a closure),
 /// Python and C#, are used, not dead; only the private function nothing
-/// calls is.
+/// calls is. A `declare const` of a script (`.d.ts`) is a global: not
+/// judged as private.
 #[tokio::test]
 async fn items_declared_in_a_body_are_used_where_they_are_called() {
     let scratch = Scratch::new("analyses-dead-block");
@@ -137,6 +138,8 @@ async fn items_declared_in_a_body_are_used_where_they_are_called() {
         "web/size.ts",
         "export function size(flag: boolean): number {\n  function inner(): number {\n    return 2;\n  }\n  const helper = (x: number) => x + 1;\n  if (flag) {\n    return helper(1);\n  }\n  return inner();\n}\n\nexport function later(): () => number {\n  const run = () => 3;\n  return () => run();\n}\n",
     );
+    // A script's ambient declaration is a global, not a private one.
+    scratch.write("web/globals.d.ts", "declare const __DEV__: boolean\n");
     scratch.write(
         "py/size.py",
         "def size():\n    def _inner():\n        return 2\n    return _inner()\n",
