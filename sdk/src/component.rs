@@ -21,7 +21,9 @@ const ALWAYS: [Capability; 8] = [
     Capability::Tokens,
 ];
 
-/// The capabilities `info()` reports for `L`: [`ALWAYS`], then one per
+/// The capabilities `info()` reports for `L`: those the SDK always
+/// provides (symbols, references, locals, diagnostics, metrics,
+/// incremental updates, `node-at`, tokens), then one per
 /// optional hook `L` provides (`Language::UNREACHABLE`, `IMPORTS`,
 /// `MODULE_RESOLUTION`, `RENDER_IMPORT`, `REMOVE_IMPORT`,
 /// `RENDER_DECLARATION`, `ENTRY_POINT`, in that order).

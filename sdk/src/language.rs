@@ -63,6 +63,55 @@ pub struct Embedded {
 /// `root`: what [`Language::IMPORTS`] holds. `path` matters where what an
 /// import means depends on the file (a Python stub, `.pyi`, re-exports only
 /// `import x as x`); most languages read the tree alone.
+///
+/// # Example
+///
+/// Go's `import "example.com/zoo/animals"` and `import a "…"`: one
+/// namespace import per import spec, binding the alias or the path's last
+/// segment.
+///
+/// ```ignore
+/// use lingo_plugin_sdk::types::{Import, ImportKind, ImportedName};
+/// use lingo_plugin_sdk::{Language, LineIndex, walk};
+/// use tree_sitter::Node;
+///
+/// fn imports(_path: &str, root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+///     let mut out = Vec::new();
+///     walk::walk_entering(root, |node| {
+///         if node.kind() != "import_spec" {
+///             return true; // keep descending
+///         }
+///         let Some(path) = node.child_by_field_name("path") else {
+///             return false;
+///         };
+///         let module_path = source[path.byte_range()].trim_matches('"').to_string();
+///         let bound = node.child_by_field_name("name");
+///         let name = module_path.rsplit('/').next().unwrap_or(&module_path).to_string();
+///         out.push(Import {
+///             kind: ImportKind::Namespace,
+///             names: vec![ImportedName {
+///                 name,
+///                 alias: bound.map(|b| source[b.byte_range()].to_string()),
+///                 span: lines.span(source, path.start_byte(), path.end_byte()),
+///             }],
+///             module_path,
+///             type_only: false,
+///             reexport: false,
+///             span: lines.span(source, node.start_byte(), node.end_byte()),
+///         });
+///         false
+///     });
+///     out
+/// }
+///
+/// impl Language for Go {
+///     const IMPORTS: Option<lingo_plugin_sdk::ImportsHook> = Some(imports);
+///     // ...
+/// }
+/// ```
+///
+/// A fixture's `imports` category checks what it reports (`lingo plugin
+/// test`; `sdk/README.md`, "Conformance fixtures").
 pub type ImportsHook =
     fn(path: &str, root: Node, source: &str, lines: &crate::LineIndex) -> Vec<Import>;
 
@@ -115,6 +164,47 @@ pub type EntryPointHook = fn(
 
 /// How a language finds the modules of its files (capability
 /// `module-resolution`): what [`Language::MODULE_RESOLUTION`] holds.
+///
+/// # Example
+///
+/// Go: a file's module is its folder's import path under the `module` line
+/// of `go.mod`, and an import path names the module of the same path (the
+/// host maps module paths back to the files whose `module_of` gave them).
+///
+/// ```ignore
+/// use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
+/// use lingo_plugin_sdk::{Language, ModuleResolution};
+/// use tree_sitter::Node;
+///
+/// fn module_of(_root: Node, _source: &str, path: &str, manifests: &[Manifest]) -> Vec<ModuleIdentity> {
+///     let Some(go_mod) = manifests.iter().find(|m| m.path == "go.mod") else {
+///         return Vec::new();
+///     };
+///     let Some(module) = go_mod.contents.lines().find_map(|l| l.strip_prefix("module ")) else {
+///         return Vec::new();
+///     };
+///     let module = module.split("//").next().unwrap_or(module).trim();
+///     let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+///     let path = if folder.is_empty() { module.to_string() } else { format!("{module}/{folder}") };
+///     vec![ModuleIdentity { path, crate_or_package: Some(module.to_string()) }]
+/// }
+///
+/// fn resolve_import(_importer: &ModuleIdentity, import_path: &str, _manifests: &[Manifest]) -> Vec<String> {
+///     vec![import_path.to_string()]
+/// }
+///
+/// impl Language for Go {
+///     const MANIFESTS: &'static [&'static str] = &["go.mod"];
+///     const MODULE_RESOLUTION: Option<ModuleResolution> =
+///         Some(ModuleResolution { module_of, resolve_import });
+///     // ...
+/// }
+/// ```
+///
+/// A fixture's `module` category and its `resolveImports` entries check
+/// these hooks alone; its `definitions` category checks where the host's
+/// resolution then takes each reference (`lingo plugin test`;
+/// `sdk/README.md`, "Conformance fixtures").
 #[derive(Clone, Copy)]
 pub struct ModuleResolution {
     /// The modules the file at `path` belongs to (`modules.module-of`),
@@ -256,6 +346,72 @@ pub trait Language: 'static {
     /// receivers and the self type of type bodies, with targets as indices
     /// into `symbols` and `locals` (the document's facts, in the order the
     /// host receives them). None by default.
+    ///
+    /// # Example
+    ///
+    /// Go parameters, `func walk(d *animals.Dog)`: the type of each
+    /// `parameter_declaration` is stated for the locals its names bind.
+    /// [`crate::declared::preorder_over_targets`] visits only the nodes
+    /// that hold a declaration's name, and [`crate::declared::Targets`]
+    /// finds the local a name node declares.
+    ///
+    /// ```ignore
+    /// use lingo_plugin_sdk::declared::{Targets, Written, preorder_over_targets};
+    /// use lingo_plugin_sdk::types::{DeclaredType, DeclaredTypeSource, Local, Symbol};
+    /// use lingo_plugin_sdk::LineIndex;
+    /// use tree_sitter::Node;
+    ///
+    /// fn declared_types(
+    ///     root: Node,
+    ///     source: &str,
+    ///     lines: &LineIndex,
+    ///     symbols: &[Symbol],
+    ///     locals: &[Local],
+    /// ) -> Vec<DeclaredType> {
+    ///     let targets = Targets::new(symbols, locals);
+    ///     let mut out = Vec::new();
+    ///     preorder_over_targets(root, symbols, locals, |node| {
+    ///         if node.kind() != "parameter_declaration" {
+    ///             return;
+    ///         }
+    ///         // `*animals.Dog`: the name `Dog`, the qualifier `animals`.
+    ///         let Some(mut ty) = node.child_by_field_name("type") else { return };
+    ///         while ty.kind() == "pointer_type" {
+    ///             let Some(inner) = ty.named_child(0) else { return };
+    ///             ty = inner;
+    ///         }
+    ///         let written = match ty.kind() {
+    ///             "type_identifier" => Written { name: ty, qualifier: Vec::new() },
+    ///             "qualified_type" => {
+    ///                 let (Some(package), Some(name)) =
+    ///                     (ty.child_by_field_name("package"), ty.child_by_field_name("name"))
+    ///                 else {
+    ///                     return;
+    ///                 };
+    ///                 Written { name, qualifier: vec![source[package.byte_range()].to_string()] }
+    ///             }
+    ///             _ => return,
+    ///         };
+    ///         let mut cursor = node.walk();
+    ///         for name in node.children_by_field_name("name", &mut cursor) {
+    ///             if let Some(target) = targets.local(name) {
+    ///                 out.push(written.clone().declared(
+    ///                     target,
+    ///                     source,
+    ///                     lines,
+    ///                     DeclaredTypeSource::Annotation,
+    ///                 ));
+    ///             }
+    ///         }
+    ///     });
+    ///     out
+    /// }
+    /// ```
+    ///
+    /// [`crate::declared::describe_declared_types`] prints them in a
+    /// plugin's unit tests; a fixture's `declaredTypes` category checks
+    /// them, and its `definitions` category the member accesses they type
+    /// (`lingo plugin test`; `sdk/README.md`, "Conformance fixtures").
     fn declared_types(
         _root: Node,
         _source: &str,
@@ -471,7 +627,7 @@ pub trait Language: 'static {
     /// declaration whose symbol span is `start..end` takes out of the
     /// source: doc comments, attributes and wrapper included, whole lines
     /// through the line break after it (`declaration-extent`). Use
-    /// [`crate::text::whole_lines`] for the line rounding.
+    /// [`crate::extent::whole_lines`] for the line rounding.
     fn declaration_extent(
         _root: Node,
         _source: &str,

@@ -8,8 +8,8 @@ const CHECKPOINT_BYTES: usize = 1024;
 /// Start offsets of every line of a text, for position conversion.
 ///
 /// A position costs a binary search, plus, on a line that is not all ASCII,
-/// a scan of the line up to the offset or of at most two
-/// [`CHECKPOINT_BYTES`], whichever is shorter: minified and generated files
+/// a scan of the line up to the offset or of at most two checkpoint
+/// intervals (1 KiB each), whichever is shorter: minified and generated files
 /// put megabytes on one line, and scanning from the line's start for every
 /// span made them quadratic.
 #[derive(Debug, Clone)]
