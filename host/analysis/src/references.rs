@@ -342,16 +342,28 @@ impl Analysis {
             "every same-named reference in the workspace was resolved; these are all of them"
                 .to_string()
         } else {
-            let mut note = format!(
-                "{name_only} references are name-only guesses; {} same-named references could not be resolved ({ambiguous} because too many declarations share the name) and may also be uses of this declaration",
-                missed.len()
-            );
-            if unparsed > 0 {
-                note += &format!(
-                    "; the name appears {unparsed} times inside code with syntax errors the parser could not read (get_diagnostics lists them), where uses may be missed"
-                );
+            let mut parts = Vec::new();
+            if name_only > 0 {
+                parts.push(match name_only {
+                    1 => "1 reference is a name-only guess".to_string(),
+                    n => format!("{n} references are name-only guesses"),
+                });
             }
-            note
+            if !missed.is_empty() {
+                parts.push(format!(
+                    "{} could not be resolved ({ambiguous} because too many declarations share the name) and may also be uses of this declaration",
+                    match missed.len() {
+                        1 => "1 same-named reference".to_string(),
+                        n => format!("{n} same-named references"),
+                    }
+                ));
+            }
+            if unparsed > 0 {
+                parts.push(format!(
+                    "the name appears {unparsed} times inside code with syntax errors the parser could not read (get_diagnostics lists them), where uses may be missed"
+                ));
+            }
+            parts.join("; ")
         };
         Completeness {
             resolved: sites.len() - name_only,

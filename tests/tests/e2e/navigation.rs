@@ -1497,7 +1497,7 @@ mod go {
             expect![[r#"
                 shapes/area.go:7 call name_only (confidence 0.17)
                 completeness: ambiguous 0, not complete, name_only 1, possibly_missed 0, resolved 0
-                  note: 1 references are name-only guesses; 0 same-named references could not be resolved (0 because too many declarations share the name) and may also be uses of this declaration
+                  note: 1 reference is a name-only guess
             "#]],
         )
         .await;
