@@ -280,11 +280,7 @@ async fn requests_without_a_known_token_or_from_a_foreign_origin_are_refused() {
         "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "1" } }
     });
     let request = |token: Option<&str>, body: String| {
-        let request = http
-            .post(&server.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body);
+        let request = json_post(&http, &server.url, body);
         match token {
             Some(token) => request.header("authorization", format!("Bearer {token}")),
             None => request,
@@ -524,12 +520,8 @@ async fn a_call_whose_stream_broke_is_resumed_from_its_last_event_id() {
     let server = start_hostile(dir, projects, false, 10_000).await;
     let http = reqwest::Client::new();
     let post = |session: Option<&str>, body: Value| {
-        let request = http
-            .post(&server.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-06-18")
-            .body(body.to_string());
+        let request = json_post(&http, &server.url, body.to_string())
+            .header("mcp-protocol-version", "2025-06-18");
         match session {
             Some(session) => request.header("mcp-session-id", session),
             None => request,
@@ -1114,6 +1106,15 @@ async fn stdio_serves_the_projects_of_a_projects_file_too() {
     server.stop().await;
 }
 
+/// A JSON-RPC POST of `body` to `url`, accepting a JSON answer or a stream,
+/// as a Streamable HTTP client sends it.
+fn json_post(http: &reqwest::Client, url: &str, body: String) -> reqwest::RequestBuilder {
+    http.post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body)
+}
+
 /// The JSON-RPC message of an HTTP answer: the body, or the first `data:`
 /// event of a stream.
 async fn message_of(response: reqwest::Response) -> Value {
@@ -1160,13 +1161,10 @@ async fn the_stateless_revision_is_served_over_http_per_toolset_path() {
                 "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
             } }
         });
-        http.post(url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
+        json_post(&http, &url, body.to_string())
             .header("authorization", format!("Bearer {TOKEN_BOTH}"))
             .header("mcp-protocol-version", "2026-07-28")
             .header("mcp-method", method)
-            .body(body.to_string())
             .send()
     };
     let response = post(server.url.clone(), "server/discover")
