@@ -11,6 +11,7 @@ mod imports;
 mod modules;
 mod placement;
 mod render;
+mod tsconfig;
 mod types;
 
 use std::sync::OnceLock;
@@ -178,7 +179,12 @@ impl Language for TypeScript {
     const LANGUAGES: &'static [&'static str] = &["typescript", "tsx", "javascript"];
     const EXTENSIONS: &'static [&'static str] =
         &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
-    const MANIFESTS: &'static [&'static str] = &["package.json"];
+    const MANIFESTS: &'static [&'static str] = &[
+        "package.json",
+        "tsconfig.json",
+        "tsconfig.*.json",
+        "jsconfig.json",
+    ];
     const IMPORTS: Option<ImportsHook> =
         Some(|_path, root, source, lines| imports::imports(root, source, lines));
     const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {

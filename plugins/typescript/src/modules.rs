@@ -5,6 +5,8 @@
 
 use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
 
+use crate::tsconfig;
+
 /// Source extensions in TypeScript's resolution order; all name one module.
 const EXTENSIONS: &[&str] = &[
     ".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
@@ -33,7 +35,7 @@ fn parent(path: &str) -> &str {
 
 /// `base` joined with the relative `path`, `.` and `..` resolved; `None`
 /// when it climbs above the workspace root.
-fn join(base: &str, path: &str) -> Option<String> {
+pub(crate) fn join(base: &str, path: &str) -> Option<String> {
     let mut segments: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
     for segment in path.split('/') {
         match segment {
@@ -119,9 +121,10 @@ pub fn import_specifier(importer: &ModuleIdentity, target: &ModuleIdentity) -> S
 }
 
 /// Candidate modules for `import_path` written in a file of `importer`:
-/// relative paths against the importer's folder, bare names of workspace
-/// packages (`package.json` `name`) to their entry or sub-path; other bare
-/// names are external and resolve to nothing.
+/// relative paths against the importer's folder; bare names through the
+/// governing tsconfig's `paths` (or else under its `baseUrl`), and names
+/// of workspace packages (`package.json` `name`) to their entry or
+/// sub-path; other bare names are external and resolve to nothing.
 pub fn resolve_import(
     importer: &ModuleIdentity,
     import_path: &str,
@@ -141,7 +144,24 @@ pub fn resolve_import(
     if import_path.starts_with('/') {
         return Vec::new();
     }
-    workspace_package(import_path, manifests)
+    let mut out: Vec<String> = Vec::new();
+    if let Some(config) = tsconfig::resolution_for(parent(&importer.path), manifests) {
+        let mut mapped = config.mapped(import_path);
+        if mapped.is_empty()
+            && let Some(base) = &config.base_url
+        {
+            mapped.extend(join(base, import_path));
+        }
+        for target in mapped {
+            out.extend(candidates(&target));
+        }
+    }
+    for candidate in workspace_package(import_path, manifests) {
+        if !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    out
 }
 
 /// The module a resolved path names, and its index-file spelling.

@@ -1,0 +1,3 @@
+export class Circle {
+  constructor(public radius: number) {}
+}

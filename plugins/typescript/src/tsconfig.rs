@@ -1,0 +1,290 @@
+//! tsconfig.json as tsc reads it for module resolution: the file governing
+//! an importer (the nearest one above it), its `extends` chain within the
+//! workspace, and `compilerOptions.baseUrl` and `paths` (patterns with one
+//! `*`, exact ones first, then the longest prefix), each relative to the
+//! file that sets it. tsconfig is JSON with comments and trailing commas.
+
+use lingo_plugin_sdk::types::Manifest;
+use serde_json::{Map, Value};
+
+/// Most `extends` links followed (a cycle stops there too).
+const MAX_EXTENDS: usize = 8;
+
+/// The resolution settings in force for one importer.
+#[derive(Debug, Default, PartialEq)]
+pub struct Resolution {
+    /// Workspace-relative folder non-relative imports may be under.
+    pub base_url: Option<String>,
+    /// `paths` patterns with their targets, and the folder the targets are
+    /// relative to.
+    pub paths: Vec<(String, Vec<String>)>,
+    pub paths_base: String,
+}
+
+impl Resolution {
+    /// The workspace-relative paths `import_path` maps to through `paths`
+    /// (before extensions and index files are tried): the exact pattern, or
+    /// else the `*` pattern with the longest prefix.
+    pub fn mapped(&self, import_path: &str) -> Vec<String> {
+        let exact = self
+            .paths
+            .iter()
+            .find(|(pattern, _)| !pattern.contains('*') && pattern == import_path);
+        let (targets, star) = match exact {
+            Some((_, targets)) => (targets, ""),
+            None => {
+                let best = self
+                    .paths
+                    .iter()
+                    .filter_map(|(pattern, targets)| {
+                        let (prefix, suffix) = pattern.split_once('*')?;
+                        let middle = import_path.strip_prefix(prefix)?.strip_suffix(suffix)?;
+                        Some((prefix.len(), targets, middle))
+                    })
+                    .max_by_key(|(prefix, ..)| *prefix);
+                match best {
+                    Some((_, targets, middle)) => (targets, middle),
+                    None => return Vec::new(),
+                }
+            }
+        };
+        targets
+            .iter()
+            .filter_map(|target| {
+                super::modules::join(&self.paths_base, &target.replacen('*', star, 1))
+            })
+            .collect()
+    }
+}
+
+/// The folder of a tsconfig manifest (`""` at the root).
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The settings for a file in `importer_folder`: from the nearest
+/// `tsconfig.json` (or `jsconfig.json`) at or above it, with its `extends`
+/// chain; `None` when no such file governs it.
+pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<Resolution> {
+    let governing = manifests
+        .iter()
+        .filter(|m| {
+            let name = m.path.rsplit('/').next().unwrap_or(&m.path);
+            matches!(name, "tsconfig.json" | "jsconfig.json")
+        })
+        .filter(|m| {
+            let dir = folder(&m.path);
+            dir.is_empty()
+                || importer_folder == dir
+                || importer_folder.starts_with(&format!("{dir}/"))
+        })
+        .max_by_key(|m| folder(&m.path).len())?;
+    let mut resolution = Resolution::default();
+    let (mut base_url_set, mut paths_set) = (false, false);
+    let mut current = Some(governing);
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(manifest) = current.take() {
+        if seen.len() >= MAX_EXTENDS || seen.contains(&manifest.path.as_str()) {
+            break;
+        }
+        seen.push(&manifest.path);
+        let Some(config) = parse(&manifest.contents) else {
+            break;
+        };
+        let dir = folder(&manifest.path);
+        let options = config.get("compilerOptions").and_then(Value::as_object);
+        // The nearest setting wins: a file's own over what it extends.
+        if !base_url_set
+            && let Some(base) = options
+                .and_then(|o| o.get("baseUrl"))
+                .and_then(Value::as_str)
+        {
+            resolution.base_url = super::modules::join(dir, base);
+            base_url_set = true;
+        }
+        if !paths_set
+            && let Some(paths) = options
+                .and_then(|o| o.get("paths"))
+                .and_then(Value::as_object)
+        {
+            resolution.paths = paths
+                .iter()
+                .map(|(pattern, targets)| {
+                    let targets = targets
+                        .as_array()
+                        .map(|t| {
+                            t.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (pattern.clone(), targets)
+                })
+                .collect();
+            resolution.paths_base = dir.to_string();
+            paths_set = true;
+        }
+        current = config
+            .get("extends")
+            .and_then(Value::as_str)
+            .filter(|target| target.starts_with('.'))
+            .and_then(|target| {
+                let mut path = super::modules::join(dir, target)?;
+                if !path.ends_with(".json") {
+                    path.push_str(".json");
+                }
+                manifests.iter().find(|m| m.path == path)
+            });
+    }
+    // Paths without a baseUrl are relative to their own file; with one, to it.
+    if let Some(base) = &resolution.base_url {
+        resolution.paths_base = base.clone();
+    }
+    Some(resolution)
+}
+
+/// A tsconfig's object: JSON once its comments and trailing commas are
+/// taken out (strings kept as they are).
+fn parse(text: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str(&strict_json(text)).ok()? {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// `text` with `//` and `/* */` comments and the commas before a closing
+/// `}` or `]` removed, outside strings.
+fn strict_json(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    // Where a comma was kept, to drop it if a closer follows.
+    let mut pending_comma: Option<usize> = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+                out.push_str(&text[start..i]);
+                pending_comma = None;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i = (i + 2).min(bytes.len());
+            }
+            b',' => {
+                pending_comma = Some(out.len());
+                out.push(',');
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(at) = pending_comma.take() {
+                    out.replace_range(at..at + 1, " ");
+                }
+                out.push(bytes[i] as char);
+                i += 1;
+            }
+            c if c.is_ascii_whitespace() => {
+                out.push(c as char);
+                i += 1;
+            }
+            _ => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && !b"\"/,}] \t\r\n".contains(&bytes[i]) {
+                    i += 1;
+                }
+                out.push_str(&text[start..i]);
+                pending_comma = None;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(path: &str, contents: &str) -> Manifest {
+        Manifest {
+            path: path.into(),
+            contents: contents.into(),
+        }
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_are_read_past_but_not_inside_strings() {
+        let text =
+            "{\n  // a comment\n  \"a\": \"http://x/*y*/\", /* block */\n  \"b\": [1, 2,],\n}\n";
+        let parsed = parse(text).expect("parses");
+        assert_eq!(parsed["a"], "http://x/*y*/");
+        assert_eq!(parsed["b"], serde_json::json!([1, 2]));
+        assert!(parse("{\"a\": \"unterminated").is_none());
+        assert!(parse("[1]").is_none());
+    }
+
+    #[test]
+    fn paths_map_exact_patterns_first_then_the_longest_prefix() {
+        let manifests = [
+            manifest(
+                "tsconfig.base.json",
+                r#"{ "compilerOptions": { "baseUrl": ".", "paths": {
+                    "@lib/*": ["packages/lib/src/*"],
+                    "@lib/special/*": ["packages/special/*", "fallback/*"],
+                    "thelib/v4": ["packages/lib/src/v4/index.ts"],
+                    "*": ["types/*"],
+                } } }"#,
+            ),
+            manifest("app/tsconfig.json", r#"{ "extends": "../tsconfig.base" }"#),
+        ];
+        let resolution = resolution_for("app/src", &manifests).expect("governed");
+        assert_eq!(resolution.base_url.as_deref(), Some(""));
+        assert_eq!(
+            resolution.mapped("@lib/shapes"),
+            ["packages/lib/src/shapes"]
+        );
+        assert_eq!(
+            resolution.mapped("@lib/special/x"),
+            ["packages/special/x", "fallback/x"]
+        );
+        assert_eq!(
+            resolution.mapped("thelib/v4"),
+            ["packages/lib/src/v4/index.ts"]
+        );
+        assert_eq!(resolution.mapped("react"), ["types/react"]);
+        // No tsconfig above the file: nothing governs it.
+        assert!(resolution_for("other", &manifests[1..]).is_none());
+    }
+
+    #[test]
+    fn paths_without_a_base_url_are_relative_to_their_file_and_cycles_end() {
+        let manifests = [
+            manifest(
+                "web/tsconfig.json",
+                r#"{ "extends": "./tsconfig.paths.json", "compilerOptions": {} }"#,
+            ),
+            manifest(
+                "web/tsconfig.paths.json",
+                r#"{ "extends": "./tsconfig.json", "compilerOptions": { "paths": { "~/*": ["./src/*"] } } }"#,
+            ),
+        ];
+        let resolution = resolution_for("web/src/app", &manifests).expect("governed");
+        assert_eq!(resolution.base_url, None);
+        assert_eq!(resolution.mapped("~/util/dates"), ["web/src/util/dates"]);
+        assert!(resolution.mapped("lodash").is_empty());
+    }
+}
