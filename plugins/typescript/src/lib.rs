@@ -5,6 +5,7 @@
 
 mod declarations;
 mod entry;
+mod exports;
 mod flow;
 mod import_edits;
 mod imports;

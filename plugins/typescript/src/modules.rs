@@ -5,7 +5,7 @@
 
 use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
 
-use crate::tsconfig;
+use crate::{exports, tsconfig};
 
 /// Source extensions in TypeScript's resolution order; all name one module.
 const EXTENSIONS: &[&str] = &[
@@ -145,7 +145,8 @@ pub fn resolve_import(
         return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();
-    if let Some(config) = tsconfig::resolution_for(parent(&importer.path), manifests) {
+    let config = tsconfig::resolution_for(parent(&importer.path), manifests);
+    if let Some(config) = &config {
         let mut mapped = config.mapped(import_path);
         if mapped.is_empty()
             && let Some(base) = &config.base_url
@@ -156,7 +157,8 @@ pub fn resolve_import(
             out.extend(candidates(&target));
         }
     }
-    for candidate in workspace_package(import_path, manifests) {
+    let conditions = config.map(|c| c.custom_conditions).unwrap_or_default();
+    for candidate in workspace_package(import_path, manifests, &conditions) {
         if !out.contains(&candidate) {
             out.push(candidate);
         }
@@ -188,7 +190,14 @@ fn split_package(import_path: &str) -> (&str, Option<&str>) {
 }
 
 /// Modules of a package of the workspace named by a bare import.
-fn workspace_package(import_path: &str, manifests: &[Manifest]) -> Vec<String> {
+/// With an `exports` map, only what it exports, under the conditions
+/// tsc uses (`custom_conditions` first, then types, import, module,
+/// require, node, default), and each built target's source under `src/`.
+fn workspace_package(
+    import_path: &str,
+    manifests: &[Manifest],
+    custom_conditions: &[String],
+) -> Vec<String> {
     let (name, sub_path) = split_package(import_path);
     let Some((folder, manifest)) = manifests.iter().find_map(|m| {
         let folder = manifest_folder(m)?;
@@ -204,6 +213,16 @@ fn workspace_package(import_path: &str, manifests: &[Manifest]) -> Vec<String> {
             }
         }
     };
+    if let Some(exports) = exports::of_package(&manifest.contents) {
+        let sub = sub_path.map_or_else(|| ".".to_string(), |sub| format!("./{sub}"));
+        let mut conditions: Vec<&str> = custom_conditions.iter().map(String::as_str).collect();
+        conditions.extend(["types", "import", "module", "require", "node", "default"]);
+        for target in exports.targets(&sub, &conditions) {
+            add(join(folder, &target));
+            add(join(folder, &source_of_output(&target)));
+        }
+        return out;
+    }
     match sub_path {
         Some(sub) => {
             add(join(folder, sub));

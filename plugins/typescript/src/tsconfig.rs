@@ -19,6 +19,8 @@ pub struct Resolution {
     /// relative to.
     pub paths: Vec<(String, Vec<String>)>,
     pub paths_base: String,
+    /// `customConditions`, tried first in `exports` maps.
+    pub custom_conditions: Vec<String>,
 }
 
 impl Resolution {
@@ -80,7 +82,7 @@ pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<R
         })
         .max_by_key(|m| folder(&m.path).len())?;
     let mut resolution = Resolution::default();
-    let (mut base_url_set, mut paths_set) = (false, false);
+    let (mut base_url_set, mut paths_set, mut conditions_set) = (false, false, false);
     let mut current = Some(governing);
     let mut seen: Vec<&str> = Vec::new();
     while let Some(manifest) = current.take() {
@@ -124,6 +126,18 @@ pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<R
                 .collect();
             resolution.paths_base = dir.to_string();
             paths_set = true;
+        }
+        if !conditions_set
+            && let Some(conditions) = options
+                .and_then(|o| o.get("customConditions"))
+                .and_then(Value::as_array)
+        {
+            resolution.custom_conditions = conditions
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
+            conditions_set = true;
         }
         current = config
             .get("extends")
@@ -247,7 +261,7 @@ mod tests {
                     "@lib/special/*": ["packages/special/*", "fallback/*"],
                     "thelib/v4": ["packages/lib/src/v4/index.ts"],
                     "*": ["types/*"],
-                } } }"#,
+                }, "customConditions": ["@lib/source"] } }"#,
             ),
             manifest("app/tsconfig.json", r#"{ "extends": "../tsconfig.base" }"#),
         ];
@@ -266,6 +280,7 @@ mod tests {
             ["packages/lib/src/v4/index.ts"]
         );
         assert_eq!(resolution.mapped("react"), ["types/react"]);
+        assert_eq!(resolution.custom_conditions, ["@lib/source"]);
         // No tsconfig above the file: nothing governs it.
         assert!(resolution_for("other", &manifests[1..]).is_none());
     }
