@@ -192,7 +192,8 @@ fn split_package(import_path: &str) -> (&str, Option<&str>) {
 /// Modules of a package of the workspace named by a bare import.
 /// With an `exports` map, only what it exports, under the conditions
 /// tsc uses (`custom_conditions` first, then types, import, module,
-/// require, node, default), and each built target's source under `src/`.
+/// require, node, default), and each built target's source under `src/`
+/// (a checkout holds the sources, not the build).
 fn workspace_package(
     import_path: &str,
     manifests: &[Manifest],
@@ -219,7 +220,14 @@ fn workspace_package(
         conditions.extend(["types", "import", "module", "require", "node", "default"]);
         for target in exports.targets(&sub, &conditions) {
             add(join(folder, &target));
-            add(join(folder, &source_of_output(&target)));
+            let source = source_of_output(&target);
+            if source == target.trim_start_matches("./") {
+                // A build written beside the package root (`./v4/index.d.cts`)
+                // has its sources under `src/`.
+                add(join(folder, &format!("src/{source}")));
+            } else {
+                add(join(folder, &source));
+            }
         }
         return out;
     }
@@ -338,6 +346,36 @@ mod tests {
             ["packages/ui/button", "packages/ui/button/index"]
         );
         assert!(resolve("@acme/other").is_empty());
+    }
+
+    #[test]
+    fn an_exports_map_is_all_a_package_offers_and_its_build_maps_to_sources() {
+        let package = manifest(
+            "package.json",
+            r#"{"name": "zod", "exports": {
+                ".": {"@zod/source": "./src/index.ts", "types": "./index.d.cts"},
+                "./v4": {"@zod/source": "./src/v4/index.ts", "types": "./v4/index.d.cts"},
+                "./mini": {"types": "./dist/mini/index.d.ts"}
+            }}"#,
+        );
+        let with_condition = manifest(
+            "tsconfig.json",
+            r#"{"compilerOptions": {"customConditions": ["@zod/source"]}}"#,
+        );
+        let resolve = |path, manifests: &[Manifest]| {
+            resolve_import(&importer("src/v4/tests/a.test"), path, manifests)
+        };
+        let both = [package.clone(), with_condition];
+        assert_eq!(resolve("zod/v4", &both)[..2], ["src/v4", "src/v4/index"]);
+        assert_eq!(resolve("zod", &both)[..2], ["src", "src/index"]);
+        // Without the condition, the types' build stands for its sources.
+        let alone = [package];
+        let v4 = resolve("zod/v4", &alone);
+        assert!(v4.contains(&"src/v4/index".to_string()), "{v4:?}");
+        let mini = resolve("zod/mini", &alone);
+        assert!(mini.contains(&"src/mini/index".to_string()), "{mini:?}");
+        // Not exported: nothing, not a guess at `src/v3`.
+        assert!(resolve("zod/v3", &alone).is_empty());
     }
 
     #[test]
