@@ -22,7 +22,10 @@ fn one_plugin_serves_typescript_tsx_and_javascript_files() {
     assert_eq!(info.name, "typescript");
     assert_eq!(info.languages, ["typescript", "tsx", "javascript"]);
     assert_eq!(info.path_separator, ".");
-    assert_eq!(info.manifests, ["package.json"]);
+    assert_eq!(
+        info.manifests,
+        ["package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json"]
+    );
     for path in [
         "a.tsx", "a.mts", "a.cts", "a.d.ts", "a.js", "a.jsx", "a.mjs", "a.cjs",
     ] {
