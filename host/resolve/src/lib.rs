@@ -38,7 +38,7 @@ pub use derived::Resolved;
 pub use table::{SymbolRef, SymbolTable, is_item};
 
 use lingo_index::{FileEntry, Snapshot};
-use lingo_model::{FileFacts, ImportKind, Reference, ReferenceKind, Symbol, SymbolKind};
+use lingo_model::{FileFacts, ImportKind, OptU32, Reference, ReferenceKind, Symbol, SymbolKind};
 
 /// How a definition was found, most certain first.
 #[derive(
@@ -328,6 +328,27 @@ impl<'s> Resolver<'s> {
                 return members;
             }
         }
+        // There, too, the enclosing types' nested types (declared in any
+        // of their parts, or in a supertype) are in scope by their bare
+        // name before the namespace's: `new Inner()` in one part of a
+        // partial class names the `Inner` its other part declares.
+        // A base list is not looked up this way: its names are what the
+        // supertypes walk itself resolves.
+        if info.reports_declared_types()
+            && info.policy.bare_names_reach_members
+            && matches!(
+                reference.kind,
+                ReferenceKind::Type
+                    | ReferenceKind::Call
+                    | ReferenceKind::Reference
+                    | ReferenceKind::Write
+            )
+        {
+            let nested = self.enclosing_nested_types(file, facts, reference);
+            if !nested.is_empty() {
+                return nested;
+            }
+        }
         let scope = self.bare_scope(file, facts, reference);
         if !scope.is_empty() {
             return scope;
@@ -408,6 +429,30 @@ impl<'s> Resolver<'s> {
                     d
                 })
                 .collect();
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    /// Types named as the bare `reference` nested in the types around it,
+    /// innermost first.
+    fn enclosing_nested_types(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let Some(number) = self.table.file_number(&file.path) else {
+            return Vec::new();
+        };
+        for owner in enclosing_types(facts, reference) {
+            let ty = SymbolRef {
+                file: number,
+                symbol: owner as u32,
+            };
+            let found = self.nested_types_of(ty, &reference.name);
             if !found.is_empty() {
                 return found;
             }
@@ -1028,6 +1073,31 @@ fn items_in_enclosing_body(facts: &FileFacts, name: &str, reference: &Reference)
 }
 
 /// The type-like declarations around a reference, innermost first.
+/// The innermost declaration of `facts` whose span holds `offset`: from
+/// the last one starting at or before it, up its containers (declarations
+/// are in source order and nest by container).
+fn enclosing_symbol_at(facts: &FileFacts, offset: u32) -> OptU32 {
+    let after = facts
+        .symbols
+        .partition_point(|s| s.span.start.offset <= offset);
+    let mut current = after.checked_sub(1);
+    let mut steps = 0;
+    while let Some(index) = current {
+        let Some(symbol) = facts.symbols.get(index) else {
+            break;
+        };
+        if symbol.span.start.offset <= offset && offset < symbol.span.end.offset {
+            return OptU32::new(Some(index as u32));
+        }
+        steps += 1;
+        if steps > facts.symbols.len() {
+            break;
+        }
+        current = symbol.container.map(|c| c as usize);
+    }
+    OptU32::NONE
+}
+
 fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {
     let mut out = Vec::new();
     let mut current = reference.enclosing.get();

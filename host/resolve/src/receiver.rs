@@ -163,7 +163,13 @@ impl Resolver<'_> {
         declared: &DeclaredType,
         depth: usize,
     ) -> Option<SymbolRef> {
-        let type_reference = declared.type_use();
+        let mut type_reference = declared.type_use();
+        // Resolved where it is written: inside the declarations around it
+        // (whose nested types are in scope there).
+        if let Ok(facts) = &file.facts {
+            type_reference.enclosing =
+                super::enclosing_symbol_at(facts, declared.span.start.offset);
+        }
         let types: Vec<SymbolRef> = self
             .resolve_within(file, &type_reference, depth + 1)
             .iter()
@@ -187,15 +193,42 @@ impl Resolver<'_> {
     /// Members named as `reference` of the type `ty`, else of its nearest
     /// supertypes (breadth first), the kind the access asks for first.
     pub(super) fn members_of_type(&self, ty: SymbolRef, reference: &Reference) -> Vec<Definition> {
+        let found = self.through_supertypes(ty, |t| self.own_members(t, &reference.name));
+        if found.is_empty() {
+            return found;
+        }
+        self.by_access(found, reference)
+    }
+
+    /// Types named `name` declared inside the type `ty` (in any of its
+    /// parts), else inside its nearest supertypes: what a bare name means
+    /// where the enclosing type's scope holds its nested types.
+    pub(super) fn nested_types_of(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
+        self.through_supertypes(ty, |t| {
+            let type_name = self.table.symbol(t).name.as_str();
+            let unique = self.type_name_is_unique(type_name);
+            let part_files: Vec<u32> = self.parts_of(t).iter().map(|p| p.file).collect();
+            self.where_named(name, Resolution::Scope, |r, s| {
+                is_type_kind(s.kind)
+                    && s.container_name.as_deref() == Some(type_name)
+                    && (r.file == t.file || unique || part_files.contains(&r.file))
+            })
+        })
+    }
+
+    /// What `own` finds in `ty`, else in its nearest supertypes (breadth
+    /// first, bounded in depth and count).
+    fn through_supertypes(
+        &self,
+        ty: SymbolRef,
+        own: impl Fn(SymbolRef) -> Vec<Definition>,
+    ) -> Vec<Definition> {
         let mut seen = vec![ty];
         let mut level = vec![ty];
         for _ in 0..=MAX_SUPERTYPE_DEPTH {
-            let found: Vec<Definition> = level
-                .iter()
-                .flat_map(|t| self.own_members(*t, &reference.name))
-                .collect();
+            let found: Vec<Definition> = level.iter().flat_map(|t| own(*t)).collect();
             if !found.is_empty() {
-                return self.by_access(found, reference);
+                return found;
             }
             let mut next = Vec::new();
             for t in &level {
