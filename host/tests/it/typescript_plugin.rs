@@ -24,7 +24,12 @@ fn one_plugin_serves_typescript_tsx_and_javascript_files() {
     assert_eq!(info.path_separator, ".");
     assert_eq!(
         info.manifests,
-        ["package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json"]
+        [
+            "package.json",
+            "tsconfig.json",
+            "tsconfig.*.json",
+            "jsconfig.json"
+        ]
     );
     for path in [
         "a.tsx", "a.mts", "a.cts", "a.d.ts", "a.js", "a.jsx", "a.mjs", "a.cjs",
