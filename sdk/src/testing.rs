@@ -4,7 +4,18 @@
 use tree_sitter::{Parser, Tree};
 
 use crate::Language;
-use crate::types::TextEdit;
+use crate::types::{Capability, TextEdit};
+
+/// Asserts that `L` claims exactly the capabilities `stated`, in any
+/// order: the list its hooks give, checked against the one a plugin
+/// writes down in its tests.
+pub fn assert_capabilities<L: Language>(stated: &[Capability]) {
+    let mut claimed = crate::capabilities::<L>();
+    let mut stated = stated.to_vec();
+    claimed.sort();
+    stated.sort();
+    assert_eq!(claimed, stated, "capabilities of {}", L::NAME);
+}
 
 /// The tree of `source`, parsed with the grammar `L` gives for `path`, as
 /// the plugin sees it ([`Language::parsed_text`] applied).

@@ -270,10 +270,8 @@ mod tests {
     /// as the list it stated by hand before (in any order).
     #[test]
     fn capabilities_are_the_ones_stated_before() {
-        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
         use lingo_plugin_sdk::types::Capability;
-        let mut claimed = lingo_plugin_sdk::Component::<super::Python>::info().capabilities;
-        let mut stated = vec![
+        lingo_plugin_sdk::testing::assert_capabilities::<super::Python>(&[
             Capability::Symbols,
             Capability::References,
             Capability::Locals,
@@ -286,10 +284,7 @@ mod tests {
             Capability::ModuleResolution,
             Capability::EntryPoints,
             Capability::Unreachable,
-        ];
-        claimed.sort();
-        stated.sort();
-        assert_eq!(claimed, stated);
+        ]);
     }
 
     fn symbols(source: &str) -> Vec<String> {

@@ -348,10 +348,8 @@ mod tests {
     /// as the list it stated by hand before (in any order).
     #[test]
     fn capabilities_are_the_ones_stated_before() {
-        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
         use lingo_plugin_sdk::types::Capability;
-        let mut claimed = lingo_plugin_sdk::Component::<super::Rust>::info().capabilities;
-        let mut stated = vec![
+        lingo_plugin_sdk::testing::assert_capabilities::<super::Rust>(&[
             Capability::Symbols,
             Capability::References,
             Capability::Locals,
@@ -367,10 +365,7 @@ mod tests {
             Capability::RemoveImport,
             Capability::RenderDeclaration,
             Capability::EntryPoints,
-        ];
-        claimed.sort();
-        stated.sort();
-        assert_eq!(claimed, stated);
+        ]);
     }
 
     /// A doc comment reaches its declaration past plain comments and

@@ -446,10 +446,8 @@ mod query_file_tests {
     /// as the list it stated by hand before (in any order).
     #[test]
     fn capabilities_are_the_ones_stated_before() {
-        use lingo_plugin_sdk::bindings::exports::lingo::plugin::plugin::Guest;
         use lingo_plugin_sdk::types::Capability;
-        let mut claimed = lingo_plugin_sdk::Component::<super::TypeScript>::info().capabilities;
-        let mut stated = vec![
+        lingo_plugin_sdk::testing::assert_capabilities::<super::TypeScript>(&[
             Capability::Symbols,
             Capability::References,
             Capability::Locals,
@@ -465,10 +463,7 @@ mod query_file_tests {
             Capability::RemoveImport,
             Capability::RenderDeclaration,
             Capability::EntryPoints,
-        ];
-        claimed.sort();
-        stated.sort();
-        assert_eq!(claimed, stated);
+        ]);
     }
 
     const LANGUAGES: [&str; 3] = ["typescript", "tsx", "javascript"];
