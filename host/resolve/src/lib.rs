@@ -407,16 +407,8 @@ impl<'s> Resolver<'s> {
         facts: &FileFacts,
         reference: &Reference,
     ) -> Vec<Definition> {
-        let Some(number) = self.table.file_number(&file.path) else {
-            return Vec::new();
-        };
-        for owner in enclosing_types(facts, reference) {
-            let ty = SymbolRef {
-                file: number,
-                symbol: owner as u32,
-            };
-            let found: Vec<Definition> = self
-                .members_of_type(ty, reference)
+        self.in_enclosing_types(file, facts, reference, |ty| {
+            self.members_of_type(ty, reference)
                 .into_iter()
                 .filter(|d| {
                     target_symbol(d).is_some_and(|s| {
@@ -428,12 +420,8 @@ impl<'s> Resolver<'s> {
                     d.resolution = Resolution::Scope;
                     d
                 })
-                .collect();
-            if !found.is_empty() {
-                return found;
-            }
-        }
-        Vec::new()
+                .collect()
+        })
     }
 
     /// Types named as the bare `reference` nested in the types around it,
@@ -444,20 +432,33 @@ impl<'s> Resolver<'s> {
         facts: &FileFacts,
         reference: &Reference,
     ) -> Vec<Definition> {
+        self.in_enclosing_types(file, facts, reference, |ty| {
+            self.nested_types_of(ty, &reference.name)
+        })
+    }
+
+    /// What `find` gives for the first of the types around `reference`,
+    /// innermost first, that gives anything.
+    fn in_enclosing_types(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        find: impl Fn(SymbolRef) -> Vec<Definition>,
+    ) -> Vec<Definition> {
         let Some(number) = self.table.file_number(&file.path) else {
             return Vec::new();
         };
-        for owner in enclosing_types(facts, reference) {
-            let ty = SymbolRef {
-                file: number,
-                symbol: owner as u32,
-            };
-            let found = self.nested_types_of(ty, &reference.name);
-            if !found.is_empty() {
-                return found;
-            }
-        }
-        Vec::new()
+        enclosing_types(facts, reference)
+            .into_iter()
+            .map(|owner| {
+                find(SymbolRef {
+                    file: number,
+                    symbol: owner as u32,
+                })
+            })
+            .find(|found| !found.is_empty())
+            .unwrap_or_default()
     }
 
     /// What a bare name means among the declarations of the file, its
