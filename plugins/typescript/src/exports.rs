@@ -175,4 +175,26 @@ mod tests {
         assert!(of_package(r#"{ "name": "x" }"#).is_none());
         assert!(of_package("not json").is_none());
     }
+
+    #[test]
+    fn hostile_maps_end_in_nothing_not_a_crash() {
+        // Nested past the parser's limit: not read.
+        let deep = format!(
+            r#"{{ "exports": {}"./x"{}}}"#,
+            r#"{ "a": "#.repeat(5_000),
+            "}".repeat(5_000)
+        );
+        assert!(of_package(&deep).is_none());
+        // Nested conditions past MAX_DEPTH: no target, no recursion without end.
+        let conditions = format!(
+            r#"{{ "exports": {{ ".": {}"./x"{} }} }}"#,
+            r#"{ "default": "#.repeat(20),
+            "}".repeat(20)
+        );
+        let exports = of_package(&conditions).expect("read");
+        assert!(exports.targets(".", CONDITIONS).is_empty());
+        // Numbers and booleans where targets belong: not exported.
+        let odd = of_package(r#"{ "exports": { ".": 7, "./y": true } }"#).unwrap();
+        assert!(odd.targets(".", CONDITIONS).is_empty());
+    }
 }

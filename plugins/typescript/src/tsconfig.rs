@@ -249,6 +249,11 @@ mod tests {
         assert_eq!(parsed["b"], serde_json::json!([1, 2]));
         assert!(parse("{\"a\": \"unterminated").is_none());
         assert!(parse("[1]").is_none());
+        // Deeply nested, a lone backslash at the end, a comment left open:
+        // nothing read, no panic.
+        assert!(parse(&"[".repeat(100_000)).is_none());
+        assert!(parse("{\"a\": \"x\\").is_none());
+        assert!(parse("{ /* open").is_none());
     }
 
     #[test]
