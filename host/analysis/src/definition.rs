@@ -173,7 +173,7 @@ fn site(definition: &Definition) -> Option<DefinitionSite> {
                 kind: symbol.kind.as_str(),
                 language_kind: symbol.language_kind.to_string(),
                 declared: Some(Declared {
-                    container: symbol.container_name.map(String::from),
+                    container: symbol.container_name.as_deref().map(String::from),
                     namespace: super::view::namespace_of(file, *index),
                     signature: symbol.signature.clone(),
                 }),

@@ -210,7 +210,7 @@ impl Builder<'_> {
             chunk_id: chunk_id(self.file, index),
             signature: symbol.signature.clone(),
             doc_comment: symbol.doc.clone(),
-            container_name: symbol.container_name.map(String::from),
+            container_name: symbol.container_name.as_deref().map(String::from),
             modifiers: symbol.modifiers.clone(),
             source,
             children: Vec::new(),

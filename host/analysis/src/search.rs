@@ -110,7 +110,7 @@ impl Analysis {
                 file_path: path.to_string(),
                 line: symbol.span.start.line + 1,
                 end_line: symbol.span.end.line + 1,
-                container_name: symbol.container_name.map(String::from),
+                container_name: symbol.container_name.as_deref().map(String::from),
                 signature: symbol.signature.clone(),
                 doc_comment: symbol.doc.clone(),
                 chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),

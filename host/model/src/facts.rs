@@ -322,7 +322,7 @@ impl Reference {
         let (owner, outer) = self.qualifier.split_last()?;
         Some(Reference {
             enclosing: self.enclosing,
-            ..Reference::type_use(*owner, ThinVec::from(outer), self.span)
+            ..Reference::type_use(owner.clone(), ThinVec::from(outer), self.span)
         })
     }
 }

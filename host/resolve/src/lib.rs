@@ -275,7 +275,7 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         }
         let path = Reference {
-            qualifier: thin_vec::thin_vec![value.name],
+            qualifier: thin_vec::thin_vec![value.name.clone()],
             is_member: false,
             receiver: None,
             ..reference.clone()
@@ -688,7 +688,7 @@ impl<'s> Resolver<'s> {
         let symbol = target_symbol;
         let fits =
             |d: &Definition| symbol(d).is_some_and(|s| s.kind.is_callable() == wants_callable);
-        let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name);
+        let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name.clone());
         let owners_fitting: Vec<Option<lingo_model::Name>> =
             found.iter().filter(|d| fits(d)).map(owner).collect();
         found

@@ -355,7 +355,7 @@ impl Resolver<'_> {
         }
         let key = |d: &Definition| match &d.target {
             Target::Symbol { file, .. } => {
-                target_symbol(d).map(|s| (file.path.clone(), s.name, s.kind))
+                target_symbol(d).map(|s| (file.path.clone(), s.name.clone(), s.kind))
             }
             Target::Local { .. } => None,
         };

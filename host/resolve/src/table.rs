@@ -105,10 +105,13 @@ impl SymbolTable {
             file_index.insert(file.path.clone(), file_number as u32);
             let Ok(facts) = &file.facts else { continue };
             for (symbol_number, symbol) in facts.symbols.iter().enumerate() {
-                by_name.entry(symbol.name).or_default().push(SymbolRef {
-                    file: file_number as u32,
-                    symbol: symbol_number as u32,
-                });
+                by_name
+                    .entry(symbol.name.clone())
+                    .or_default()
+                    .push(SymbolRef {
+                        file: file_number as u32,
+                        symbol: symbol_number as u32,
+                    });
             }
         }
         SymbolTable {

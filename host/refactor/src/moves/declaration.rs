@@ -161,7 +161,11 @@ pub(super) fn check_movable(
         .filter(|c| !MODULE_KINDS.contains(&c.kind));
     let is_type = TYPE_KINDS.contains(&symbol.kind);
     if let Some(container) = container {
-        let owner = symbol.container_name.unwrap_or(container.name).to_string();
+        let owner = symbol
+            .container_name
+            .as_deref()
+            .unwrap_or(&container.name)
+            .to_string();
         if is_type {
             return Err(RefactorError::Nested {
                 name: symbol.name.to_string(),

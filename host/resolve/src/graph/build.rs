@@ -124,7 +124,7 @@ impl Earlier<'_> {
 fn misses_by_name(files: &[Arc<FileEntry>], unresolved: &[Unresolved]) -> HashMap<u64, Vec<u32>> {
     let mut by_name: HashMap<u64, Vec<u32>> = HashMap::new();
     for (i, miss) in unresolved.iter().enumerate() {
-        let name = files[miss.site.file as usize]
+        let name = &files[miss.site.file as usize]
             .facts
             .as_ref()
             .expect("unresolved references come from analyzed files")
@@ -420,13 +420,15 @@ impl CodeGraph {
 
         let node = |n: Node| previous.node(n);
         let name_of = |miss: &Unresolved| {
-            let name = files[miss.site.file as usize]
+            files[miss.site.file as usize]
                 .facts
                 .as_ref()
                 .ok()
                 .and_then(|f| f.references.get(miss.site.reference as usize))
-                .map_or_else(Name::default, |r| r.name);
-            super::name_hash(name)
+                .map_or_else(
+                    || super::name_hash(&Name::default()),
+                    |r| super::name_hash(&r.name),
+                )
         };
         let laid_files: Vec<usize> = (0..files.len()).filter(|&i| masked[i]).collect();
         let mut laid = Overlay::masking(masked);

@@ -23,7 +23,7 @@ use lingo_model::name::Name;
 
 /// The key of a name in the graph's name maps: the hash the table of
 /// names computed when it was interned (a graph holds a million misses).
-fn name_hash(name: Name) -> u64 {
+fn name_hash(name: &Name) -> u64 {
     name.interned_hash()
 }
 
@@ -264,7 +264,7 @@ impl CodeGraph {
         name: &'a str,
     ) -> impl Iterator<Item = &'a Unresolved> + 'a {
         // A name never interned is no miss's name.
-        let hash = Name::existing(name).map_or(0, name_hash);
+        let hash = Name::existing(name).map_or(0, |name| name_hash(&name));
         let base = self
             .base
             .unresolved_by_name
