@@ -81,16 +81,16 @@ pub fn query_error(error: &str) -> ! {
 
 /// The `&'static Queries` of a plugin whose queries are one set, compiled
 /// once, on the first call (every call of [`crate::Language::queries`]
-/// after it shares them): `cached_queries!("csharp", LANGUAGE.into(),
-/// SYMBOLS, REFERENCES, LOCALS)`. A query that does not compile stops the
-/// load through [`query_error`].
+/// after it shares them): `cached_queries!(LANGUAGE.into(), SYMBOLS,
+/// REFERENCES, LOCALS)`. A query that does not compile stops the load
+/// through [`query_error`] (the host names the plugin's file beside it).
 #[macro_export]
 macro_rules! cached_queries {
-    ($plugin:expr, $language:expr, $symbols:expr, $references:expr, $locals:expr) => {{
+    ($language:expr, $symbols:expr, $references:expr, $locals:expr) => {{
         static QUERIES: ::std::sync::OnceLock<$crate::Queries> = ::std::sync::OnceLock::new();
         QUERIES.get_or_init(|| {
             $crate::Queries::new(&$language, $symbols, $references, $locals)
-                .unwrap_or_else(|e| $crate::query_files::query_error(&format!("{e} ({})", $plugin)))
+                .unwrap_or_else(|e| $crate::query_files::query_error(&e.to_string()))
         })
     }};
 }

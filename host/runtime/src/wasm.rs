@@ -913,14 +913,14 @@ mod tests {
     fn a_query_error_at_load_is_reported_as_one() {
         let stderr = "\nthread '<unnamed>' panicked at src/lib.rs:47:9:\n\
                       query error in symbols.scm line 13: unknown capture @nmae (known: \
-                      @definition.<tag>, @name) (toy)\n\
+                      @definition.<tag>, @name)\n\
                       note: run with `RUST_BACKTRACE=1` for a backtrace\n";
         let error = info_failure("toy.wasm", trapped(stderr));
         assert_eq!(error.code(), "PLUGIN_INVALID");
         assert_eq!(
             error.to_string(),
             "query error in symbols.scm line 13: unknown capture @nmae (known: \
-             @definition.<tag>, @name) (toy) (plugin toy.wasm)"
+             @definition.<tag>, @name) (plugin toy.wasm)"
         );
     }
 

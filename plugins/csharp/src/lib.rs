@@ -120,7 +120,6 @@ impl Language for CSharp {
 
     fn queries(_language: &str) -> &'static Queries {
         lingo_plugin_sdk::cached_queries!(
-            "csharp",
             tree_sitter_c_sharp::LANGUAGE.into(),
             SYMBOLS,
             REFERENCES,

@@ -97,7 +97,6 @@ impl Language for Go {
 
     fn queries(_language: &str) -> &'static Queries {
         lingo_plugin_sdk::cached_queries!(
-            "go",
             tree_sitter_go::LANGUAGE.into(),
             SYMBOLS,
             REFERENCES,

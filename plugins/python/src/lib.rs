@@ -96,7 +96,6 @@ impl Language for Python {
 
     fn queries(_language: &str) -> &'static Queries {
         lingo_plugin_sdk::cached_queries!(
-            "python",
             tree_sitter_python::LANGUAGE.into(),
             SYMBOLS,
             REFERENCES,

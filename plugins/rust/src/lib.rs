@@ -97,7 +97,6 @@ impl Language for Rust {
 
     fn queries(_language: &str) -> &'static Queries {
         lingo_plugin_sdk::cached_queries!(
-            "rust",
             tree_sitter_rust::LANGUAGE.into(),
             SYMBOLS,
             REFERENCES,

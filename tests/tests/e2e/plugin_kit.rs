@@ -160,11 +160,15 @@ fn a_new_plugin_builds_checks_and_grows_by_pasting_what_the_kit_prints() {
     let checked = lingo(&["plugin", "check", wasm, "conformance"], &crate_dir);
     assert_eq!(checked.status.code(), Some(2), "{}", text(&checked));
     let line = query.lines().count();
-    // The message is the query's error, not a broken component.
+    // The message is the query's error, not a broken component, and names
+    // the plugin once: by its file.
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    let message = stderr.trim_end();
     assert!(
-        String::from_utf8_lossy(&checked.stderr).starts_with(&format!(
+        message.starts_with(&format!(
             "cannot load plugin: query error in symbols.scm line {line}: unknown capture @nmae"
-        )),
+        )) && message.ends_with(&format!(" (plugin {wasm})"))
+            && !message.contains("(toy)"),
         "{}",
         text(&checked)
     );
