@@ -10,8 +10,9 @@
 //!   one `find_references` asked right after the handshake (on a warm
 //!   restart: the index and graph loaded from the database); with
 //!   `--sample 0` nothing else,
-//! - throughput: `--load` requests (find_references of the sample and
-//!   find_definition at their sites, interleaved) with `--in-flight` kept
+//! - throughput: `--load` requests (find_references, find_definition at
+//!   their sites, search_symbols of a name's first letters and outline of
+//!   the sample's files, in equal shares) with `--in-flight` kept
 //!   outstanding, then up to 1,000 one at a time: requests/s, p50, p99,
 //! - re-index after editing one file: append a comment line to a mid-sized
 //!   file and time `find_references` calls until one answers with a higher
@@ -579,18 +580,21 @@ fn main() {
         ms(first.elapsed)
     );
     let mut found_references = 0;
-    // find_definition calls at the sites the answers list, for the load run.
+    // find_definition at one site each answer lists (if any), for the load
+    // run, aligned with `answered`.
     let mut definition_calls = Vec::new();
-    // Sample symbols find_references answered, for the re-index probe.
+    // Sample symbols find_references answered, for the load run and the
+    // re-index probe.
     let mut answered: Vec<Declared> = Vec::new();
-    if first.result.is_ok() {
+    if let Ok(value) = &first.result {
+        definition_calls.push(load::definition_calls(value).into_iter().next());
         answered.push(chosen[0].clone());
     }
     for symbol in &chosen[1..] {
         let answer = server.call("find_references", references_args(symbol));
         if let Ok(value) = &answer.result {
             found_references += value["pagination"]["total"].as_u64().unwrap_or(0);
-            definition_calls.extend(load::definition_calls(value).into_iter().take(3));
+            definition_calls.push(load::definition_calls(value).into_iter().next());
             answered.push(symbol.clone());
         }
         references.record(&answer);
@@ -618,17 +622,9 @@ fn main() {
         "find_references: {found_references} reference sites in total over the sample (declarations included)"
     );
 
-    // Throughput: the sample's find_references and find_definition at their
-    // sites, interleaved, many in flight; then the same one at a time.
-    let mut mix = Vec::new();
-    let mut definitions = definition_calls.into_iter();
-    for symbol in &answered {
-        mix.push(load::Call {
-            tool: "find_references",
-            arguments: references_args(symbol),
-        });
-        mix.extend(definitions.next());
-    }
+    // Throughput: the four navigation tools an agent calls most, in equal
+    // shares, interleaved, many in flight; then the same one at a time.
+    let mix = load::navigation_mix(&answered, definition_calls);
     let loads = (options.load > 0 && !mix.is_empty()).then(|| {
         let concurrent = load::run(&mut server, &mix, options.load, options.in_flight);
         concurrent.print("concurrent");

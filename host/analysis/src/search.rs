@@ -1,13 +1,14 @@
 //! `search`: declarations by name across the workspace, exact matches
 //! first.
 
-use regex::{Regex, RegexBuilder};
+use regex::RegexBuilder;
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Analysis, AnalysisError};
 use lingo_model::suggest::similar;
-use lingo_model::{Symbol, SymbolKind};
+use lingo_model::{Name, Symbol, SymbolKind};
+use lingo_resolve::name_search;
 
 /// What to look for.
 #[derive(Debug, Clone, Default)]
@@ -74,35 +75,54 @@ impl Analysis {
             Some(p) => Some(self.workspace.resolve(p)?),
             None => None,
         };
+        // Each distinct name is asked once; its declarations follow.
+        let names = self.table.name_search();
+        let matched: Vec<(&Name, u8)> = match &regex {
+            Some(re) => names
+                .names()
+                .filter(|(name, _)| re.is_match(name))
+                .map(|(name, lower)| {
+                    let rank = if search.case_sensitive {
+                        name_search::rank(name, query)
+                    } else {
+                        name_search::rank(lower, &query.to_lowercase())
+                    };
+                    (name, rank.unwrap_or(3))
+                })
+                .collect(),
+            None => names.containing(query, search.case_sensitive),
+        };
+        let kinds: Vec<String> = search
+            .kinds
+            .iter()
+            .map(|k| k.to_ascii_lowercase())
+            .collect();
         let mut hits: Vec<(u8, &str, &Symbol)> = Vec::new();
-        for file in self.snapshot.files.values() {
-            if prefix.as_ref().is_some_and(|p| !is_under(&file.path, p)) {
-                continue;
-            }
-            let Ok(facts) = &file.facts else { continue };
-            for symbol in &facts.symbols {
-                if !search.kinds.is_empty() && !search.kinds.iter().any(|k| kind_matches(symbol, k))
-                {
+        for (name, score) in matched {
+            for &declaration in self.table.named(name) {
+                let path = self.table.file(declaration).path.as_str();
+                if prefix.as_ref().is_some_and(|p| !is_under(path, p)) {
                     continue;
                 }
-                if let Some(score) = score(symbol, query, regex.as_ref(), search.case_sensitive) {
-                    hits.push((score, file.path.as_str(), symbol));
+                let symbol = self.table.symbol(declaration);
+                if !kinds.is_empty() && !kinds.iter().any(|k| kind_matches(symbol, k)) {
+                    continue;
                 }
+                hits.push((score, path, symbol));
             }
         }
-        hits.sort_by(|a, b| {
-            (a.0, a.2.name.len(), a.1, a.2.span.start.line).cmp(&(
-                b.0,
-                b.2.name.len(),
-                b.1,
-                b.2.span.start.line,
-            ))
-        });
+        // Only the window asked for is ordered: best first, then shorter
+        // names, then by place.
+        let end = offset.saturating_add(limit).min(hits.len());
+        if end > 0 && end < hits.len() {
+            hits.select_nth_unstable_by(end - 1, |a, b| order(a).cmp(&order(b)));
+        }
+        hits[..end].sort_unstable_by(|a, b| order(a).cmp(&order(b)));
         let total = hits.len();
         let window = hits
             .into_iter()
+            .take(end)
             .skip(offset)
-            .take(limit)
             .map(|(_, path, symbol)| SearchHit {
                 name: symbol.name.to_string(),
                 kind: symbol.kind.as_str(),
@@ -128,13 +148,9 @@ impl Analysis {
             .iter()
             .map(|k| k.as_str().to_string())
             .collect();
-        for file in self.snapshot.files.values() {
-            if let Ok(facts) = &file.facts {
-                for s in &facts.symbols {
-                    if !known.iter().any(|k| *k == s.language_kind) {
-                        known.push(s.language_kind.to_string());
-                    }
-                }
+        for kind in self.table.language_kinds() {
+            if !known.iter().any(|k| k == kind) {
+                known.push(kind.to_string());
             }
         }
         for kind in kinds {
@@ -150,37 +166,24 @@ impl Analysis {
     }
 }
 
-/// How well a declaration matched: lower is better; none when it did not.
-fn score(symbol: &Symbol, query: &str, regex: Option<&Regex>, case_sensitive: bool) -> Option<u8> {
-    match regex {
-        Some(re) => re
-            .is_match(&symbol.name)
-            .then(|| rank(&symbol.name, query, case_sensitive).unwrap_or(3)),
-        None => rank(&symbol.name, query, case_sensitive),
-    }
+/// A hit's place in the answer: best match first, then shorter names,
+/// then by file and position.
+fn order<'a>(hit: &(u8, &'a str, &'a Symbol)) -> (u8, usize, &'a str, u32, u32, &'a str) {
+    let (score, path, symbol) = *hit;
+    (
+        score,
+        symbol.name.len(),
+        path,
+        symbol.span.start.line,
+        symbol.span.start.character,
+        symbol.name.as_str(),
+    )
 }
 
-/// How well a name matched: lower is better.
-fn rank(name: &str, query: &str, case_sensitive: bool) -> Option<u8> {
-    let (name, query) = if case_sensitive {
-        (name.to_string(), query.to_string())
-    } else {
-        (name.to_lowercase(), query.to_lowercase())
-    };
-    if name == query {
-        Some(0)
-    } else if name.starts_with(&query) {
-        Some(1)
-    } else if name.contains(&query) {
-        Some(2)
-    } else {
-        None
-    }
-}
-
+/// Whether `symbol` is of `wanted` (lower case): its language's kind or
+/// its LSP kind.
 fn kind_matches(symbol: &Symbol, wanted: &str) -> bool {
-    let wanted = wanted.to_ascii_lowercase();
-    symbol.language_kind == wanted || SymbolKind::parse(&wanted) == Some(symbol.kind)
+    symbol.language_kind == wanted || SymbolKind::parse(wanted) == Some(symbol.kind)
 }
 
 /// `path` is `folder` itself or lies inside it (whole path components).

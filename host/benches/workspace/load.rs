@@ -1,7 +1,7 @@
 //! Throughput under load: many `tools/call` requests kept in flight on one
-//! connection (as an agent's client with parallel tool calls does), a mix of
-//! `find_definition` at reference sites and `find_references` of
-//! declarations, with requests/s and the latency percentiles.
+//! connection (as an agent's client with parallel tool calls does), the four
+//! navigation tools in equal shares, with requests/s and the latency
+//! percentiles.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -24,6 +24,8 @@ pub struct LoadResult {
     pub in_flight: usize,
     pub elapsed: Duration,
     pub latencies: Vec<Duration>,
+    /// The same latencies by tool.
+    pub per_tool: BTreeMap<&'static str, Vec<Duration>>,
     pub errors: BTreeMap<String, usize>,
 }
 
@@ -53,7 +55,45 @@ impl LoadResult {
                 errors.join(",")
             }
         );
+        for (tool, latencies) in &self.per_tool {
+            println!(
+                "load {label}, {tool}: {} requests, p50 {:.2} ms, p99 {:.2} ms",
+                latencies.len(),
+                percentile_ms(latencies, 50.0),
+                percentile_ms(latencies, 99.0),
+            );
+        }
     }
+}
+
+/// The load mix: for each sampled declaration in turn, `find_references` of
+/// it, `find_definition` at one of the reference sites, `search_symbols` of
+/// the first 3 to 8 characters of its name (so short, common queries are
+/// asked as often as long ones), and `outline` of its file. A declaration
+/// with no reference site left gives the other three.
+pub fn navigation_mix(sample: &[super::Declared], definitions: Vec<Option<Call>>) -> Vec<Call> {
+    let mut mix = Vec::new();
+    for (i, (symbol, definition)) in sample.iter().zip(definitions).enumerate() {
+        mix.push(Call {
+            tool: "find_references",
+            arguments: super::references_args(symbol),
+        });
+        mix.extend(definition);
+        let cut = symbol
+            .name
+            .char_indices()
+            .nth(3 + i % 6)
+            .map_or(symbol.name.len(), |(at, _)| at);
+        mix.push(Call {
+            tool: "search_symbols",
+            arguments: json!({ "query": &symbol.name[..cut] }),
+        });
+        mix.push(Call {
+            tool: "outline",
+            arguments: json!({ "path": symbol.file }),
+        });
+    }
+    mix
 }
 
 /// Reference sites of a `find_references` answer, as `find_definition`
@@ -88,6 +128,7 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
     let (permits, granted) = mpsc::channel::<()>();
     let (sent, sent_times) = mpsc::channel::<(usize, Instant)>();
     let mut latencies = Vec::with_capacity(requests);
+    let mut per_tool: BTreeMap<&'static str, Vec<Duration>> = BTreeMap::new();
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     let started = Instant::now();
     let stdin = &mut server.stdin;
@@ -134,7 +175,12 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
                 let (sent_index, at) = sent_times.recv().expect("the writer's send time");
                 sent_at[sent_index] = Some(at);
             }
-            latencies.push(arrived - sent_at[index].unwrap_or(started));
+            let latency = arrived - sent_at[index].unwrap_or(started);
+            latencies.push(latency);
+            per_tool
+                .entry(calls[index % calls.len()].tool)
+                .or_default()
+                .push(latency);
             if let Some(error) = message.get("error") {
                 *errors
                     .entry(format!("JSON-RPC {}", error["code"]))
@@ -155,6 +201,7 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
         in_flight,
         elapsed: started.elapsed(),
         latencies,
+        per_tool,
         errors,
     }
 }

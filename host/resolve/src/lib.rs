@@ -31,6 +31,7 @@ use serde::Serialize;
 
 mod derived;
 pub mod graph;
+pub mod name_search;
 mod receiver;
 mod table;
 

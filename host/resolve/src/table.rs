@@ -2,7 +2,7 @@
 //! stable order, and a memo of the plugins' import resolutions.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use lingo_index::{DerivedValue, FileEntry, Snapshot};
 use lingo_model::sync::lock;
@@ -10,6 +10,8 @@ use lingo_model::{
     DeclaredTarget, FileFacts, Manifest, ModuleIdentity, Name, ReferenceKind, Symbol, SymbolKind,
 };
 use lingo_runtime::PluginError;
+
+use crate::name_search::NameSearch;
 
 /// A declaration: index of its file in [`SymbolTable::files`] and of the
 /// symbol in that file's facts.
@@ -34,6 +36,11 @@ pub struct SymbolTable {
     manifests: Arc<Vec<Manifest>>,
     file_index: Arc<HashMap<String, u32>>,
     by_name: Arc<HashMap<Name, Vec<SymbolRef>>>,
+    /// `by_name`'s names laid out for search, made on the first search.
+    name_search: Arc<OnceLock<NameSearch>>,
+    /// Every `language_kind` a declaration has, sorted, made when first
+    /// asked (not carried: a kind's spelling is not part of a shape).
+    language_kinds: OnceLock<Vec<Name>>,
     imports: Arc<Mutex<HashMap<ImportQuery, Arc<Vec<String>>>>>,
     /// (plugin, importer module, import path, name) -> declarations found.
     lookups: Arc<Mutex<HashMap<Lookup, Arc<Vec<SymbolRef>>>>>,
@@ -93,6 +100,8 @@ impl SymbolTable {
                 manifests: snapshot.manifests.clone(),
                 file_index: e.file_index.clone(),
                 by_name: e.by_name.clone(),
+                name_search: e.name_search.clone(),
+                language_kinds: OnceLock::new(),
                 imports: e.imports.clone(),
                 lookups: e.lookups.clone(),
                 bases: Mutex::new(bases),
@@ -120,6 +129,8 @@ impl SymbolTable {
             manifests: snapshot.manifests.clone(),
             file_index: Arc::new(file_index),
             by_name: Arc::new(by_name),
+            name_search: Arc::new(OnceLock::new()),
+            language_kinds: OnceLock::new(),
             imports: Arc::new(Mutex::new(HashMap::new())),
             lookups: Arc::new(Mutex::new(HashMap::new())),
             import_failures: Arc::new(Mutex::new((0, None))),
@@ -162,6 +173,29 @@ impl SymbolTable {
     /// All declared names, for "did you mean" suggestions.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.by_name.keys().map(|name| -> &str { name })
+    }
+
+    /// The declared names laid out for search by part of a name.
+    pub fn name_search(&self) -> &NameSearch {
+        self.name_search
+            .get_or_init(|| NameSearch::new(self.by_name.keys().cloned().collect()))
+    }
+
+    /// Every `language_kind` some declaration has, sorted.
+    pub fn language_kinds(&self) -> &[Name] {
+        self.language_kinds.get_or_init(|| {
+            let mut kinds: Vec<Name> = Vec::new();
+            for file in &self.files {
+                let Ok(facts) = &file.facts else { continue };
+                for symbol in &facts.symbols {
+                    if !kinds.contains(&symbol.language_kind) {
+                        kinds.push(symbol.language_kind.clone());
+                    }
+                }
+            }
+            kinds.sort();
+            kinds
+        })
     }
 
     /// Number of declarations in the snapshot.
