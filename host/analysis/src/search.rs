@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Analysis, AnalysisError};
 use lingo_model::suggest::similar;
 use lingo_model::{Name, Symbol, SymbolKind};
+use lingo_resolve::SymbolRef;
 use lingo_resolve::name_search;
 
 /// What to look for.
@@ -97,43 +98,66 @@ impl Analysis {
             .iter()
             .map(|k| k.to_ascii_lowercase())
             .collect();
-        let mut hits: Vec<(u8, &str, &Symbol)> = Vec::new();
+        // Each hit carries its place in the answer as plain numbers (files
+        // are numbered in path order), so ordering reads no name or path.
+        let mut hits: Vec<(Place, SymbolRef)> = Vec::new();
         for (name, score) in matched {
+            let name_len = name.len() as u32;
             for &declaration in self.table.named(name) {
-                let path = self.table.file(declaration).path.as_str();
-                if prefix.as_ref().is_some_and(|p| !is_under(path, p)) {
+                if let Some(p) = &prefix
+                    && !is_under(&self.table.file(declaration).path, p)
+                {
                     continue;
                 }
                 let symbol = self.table.symbol(declaration);
                 if !kinds.is_empty() && !kinds.iter().any(|k| kind_matches(symbol, k)) {
                     continue;
                 }
-                hits.push((score, path, symbol));
+                let start = symbol.span.start;
+                let place = (
+                    score,
+                    name_len,
+                    declaration.file,
+                    start.line,
+                    start.character,
+                );
+                hits.push((place, declaration));
             }
         }
         // Only the window asked for is ordered: best first, then shorter
-        // names, then by place.
+        // names, then by place (then by name, for declarations that share
+        // one place).
+        let by_place = |a: &(Place, SymbolRef), b: &(Place, SymbolRef)| {
+            a.0.cmp(&b.0).then_with(|| {
+                let name = |hit: &(Place, SymbolRef)| self.table.symbol(hit.1).name.as_str();
+                name(a).cmp(name(b))
+            })
+        };
         let end = offset.saturating_add(limit).min(hits.len());
         if end > 0 && end < hits.len() {
-            hits.select_nth_unstable_by(end - 1, |a, b| order(a).cmp(&order(b)));
+            hits.select_nth_unstable_by(end - 1, by_place);
         }
-        hits[..end].sort_unstable_by(|a, b| order(a).cmp(&order(b)));
+        hits[..end].sort_unstable_by(by_place);
         let total = hits.len();
         let window = hits
             .into_iter()
             .take(end)
             .skip(offset)
-            .map(|(_, path, symbol)| SearchHit {
-                name: symbol.name.to_string(),
-                kind: symbol.kind.as_str(),
-                language_kind: symbol.language_kind.to_string(),
-                file_path: path.to_string(),
-                line: symbol.span.start.line + 1,
-                end_line: symbol.span.end.line + 1,
-                container_name: symbol.container_name.as_deref().map(String::from),
-                signature: symbol.signature.clone(),
-                doc_comment: symbol.doc.clone(),
-                chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
+            .map(|(_, declaration)| {
+                let path = self.table.file(declaration).path.as_str();
+                let symbol = self.table.symbol(declaration);
+                SearchHit {
+                    name: symbol.name.to_string(),
+                    kind: symbol.kind.as_str(),
+                    language_kind: symbol.language_kind.to_string(),
+                    file_path: path.to_string(),
+                    line: symbol.span.start.line + 1,
+                    end_line: symbol.span.end.line + 1,
+                    container_name: symbol.container_name.as_deref().map(String::from),
+                    signature: symbol.signature.clone(),
+                    doc_comment: symbol.doc.clone(),
+                    chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
+                }
             })
             .collect();
         Ok((total, window))
@@ -166,19 +190,9 @@ impl Analysis {
     }
 }
 
-/// A hit's place in the answer: best match first, then shorter names,
-/// then by file and position.
-fn order<'a>(hit: &(u8, &'a str, &'a Symbol)) -> (u8, usize, &'a str, u32, u32, &'a str) {
-    let (score, path, symbol) = *hit;
-    (
-        score,
-        symbol.name.len(),
-        path,
-        symbol.span.start.line,
-        symbol.span.start.character,
-        symbol.name.as_str(),
-    )
-}
+/// A hit's place in the answer: match quality (exact, prefix, inside),
+/// name length, file number (in path order), line, character.
+type Place = (u8, u32, u32, u32, u32);
 
 /// Whether `symbol` is of `wanted` (lower case): its language's kind or
 /// its LSP kind.
