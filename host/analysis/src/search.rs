@@ -98,50 +98,74 @@ impl Analysis {
             .iter()
             .map(|k| k.to_ascii_lowercase())
             .collect();
-        // Each hit carries its place in the answer as plain numbers (files
-        // are numbered in path order), so ordering reads no name or path.
+        // Names in answer order (best match first, then shorter names); the
+        // declarations of each group of names that rank alike are read only
+        // while the window asked for is not full, the rest only counted.
+        let mut matched: Vec<(u8, usize, &Name)> = matched
+            .into_iter()
+            .map(|(name, score)| (score, name.len(), name))
+            .collect();
+        matched.sort_unstable_by_key(|&(score, len, _)| (score, len));
+        let end = offset.saturating_add(limit);
+        let filtered = prefix.is_some() || !kinds.is_empty();
+        let mut total = 0;
         let mut hits: Vec<(Place, SymbolRef)> = Vec::new();
-        for (name, score) in matched {
-            let name_len = name.len() as u32;
-            for &declaration in self.table.named(name) {
-                if let Some(p) = &prefix
-                    && !is_under(&self.table.file(declaration).path, p)
-                {
-                    continue;
-                }
-                let symbol = self.table.symbol(declaration);
-                if !kinds.is_empty() && !kinds.iter().any(|k| kind_matches(symbol, k)) {
-                    continue;
-                }
-                let start = symbol.span.start;
-                let place = (
-                    score,
-                    name_len,
-                    declaration.file,
-                    start.line,
-                    start.character,
-                );
-                hits.push((place, declaration));
+        for group in matched.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            if hits.len() >= end && !filtered {
+                total += group
+                    .iter()
+                    .map(|(_, _, name)| self.table.named(name).len())
+                    .sum::<usize>();
+                continue;
             }
+            // Each hit carries its place in the answer as plain numbers
+            // (files are numbered in path order), so ordering reads no name
+            // or path.
+            let mut found: Vec<(Place, SymbolRef)> = Vec::new();
+            for &(score, name_len, name) in group {
+                let name_len = name_len as u32;
+                for &declaration in self.table.named(name) {
+                    if let Some(p) = &prefix
+                        && !is_under(&self.table.file(declaration).path, p)
+                    {
+                        continue;
+                    }
+                    let symbol = self.table.symbol(declaration);
+                    if !kinds.is_empty() && !kinds.iter().any(|k| kind_matches(symbol, k)) {
+                        continue;
+                    }
+                    let start = symbol.span.start;
+                    let place = (
+                        score,
+                        name_len,
+                        declaration.file,
+                        start.line,
+                        start.character,
+                    );
+                    found.push((place, declaration));
+                }
+            }
+            total += found.len();
+            let room = end.saturating_sub(hits.len());
+            if room == 0 {
+                continue;
+            }
+            // By place, then by name for declarations that share one place.
+            let by_place = |a: &(Place, SymbolRef), b: &(Place, SymbolRef)| {
+                a.0.cmp(&b.0).then_with(|| {
+                    let name = |hit: &(Place, SymbolRef)| self.table.symbol(hit.1).name.as_str();
+                    name(a).cmp(name(b))
+                })
+            };
+            if room < found.len() {
+                found.select_nth_unstable_by(room - 1, by_place);
+                found.truncate(room);
+            }
+            found.sort_unstable_by(by_place);
+            hits.extend(found);
         }
-        // Only the window asked for is ordered: best first, then shorter
-        // names, then by place (then by name, for declarations that share
-        // one place).
-        let by_place = |a: &(Place, SymbolRef), b: &(Place, SymbolRef)| {
-            a.0.cmp(&b.0).then_with(|| {
-                let name = |hit: &(Place, SymbolRef)| self.table.symbol(hit.1).name.as_str();
-                name(a).cmp(name(b))
-            })
-        };
-        let end = offset.saturating_add(limit).min(hits.len());
-        if end > 0 && end < hits.len() {
-            hits.select_nth_unstable_by(end - 1, by_place);
-        }
-        hits[..end].sort_unstable_by(by_place);
-        let total = hits.len();
         let window = hits
             .into_iter()
-            .take(end)
             .skip(offset)
             .map(|(_, declaration)| {
                 let path = self.table.file(declaration).path.as_str();
