@@ -109,7 +109,7 @@ pub fn definition_calls(answer: &Value) -> Vec<Call> {
             Some(Call {
                 tool: "find_definition",
                 arguments: json!({
-                    "path": site["filePath"].as_str()?,
+                    "path": site["file_path"].as_str()?,
                     "line": start["line"].as_u64()?,
                     "character": start["character"].as_u64()?,
                 }),
