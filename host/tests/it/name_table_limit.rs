@@ -87,17 +87,22 @@ const ROUNDS: usize = 10;
 /// two rounds' names, far less than all of them.
 const HEADROOM: usize = 3 << 20;
 
-/// Wait until the table is back under `bound` bytes (background threads
-/// let go of their snapshots shortly after a refresh); the bytes held then.
-fn settles_under(bound: usize) -> usize {
+/// Assert that the table gets back within half the headroom over `before`
+/// bytes (background threads let go of their snapshots shortly after a
+/// refresh, so it is given 30 s); `after` says after what.
+fn assert_names_released(before: usize, after: &str) {
+    let bound = before + HEADROOM / 2;
     let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let held = lingo::name::interned_bytes();
-        if held <= bound || Instant::now() > deadline {
-            return held;
-        }
+    let mut held = lingo::name::interned_bytes();
+    while held > bound && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
+        held = lingo::name::interned_bytes();
     }
+    assert!(
+        held <= bound,
+        "{} bytes of names still held {after}",
+        held - before
+    );
 }
 
 /// The three files of `snapshot` indexed, none refused.
@@ -150,12 +155,7 @@ fn create_and_remove_projects_past_the_limit() {
         assert_all_indexed(&workspace.snapshot(), round);
         drop((project, workspace));
         registry.remove(&id, &admin).expect("removed");
-        let held = settles_under(before + HEADROOM / 2);
-        assert!(
-            held <= before + HEADROOM / 2,
-            "round {round}: {} bytes of names still held after the project was removed",
-            held - before
-        );
+        assert_names_released(before, &format!("after project {round} was removed"));
     }
 }
 
@@ -175,12 +175,7 @@ fn rewrite_a_file_past_the_limit() {
         workspace.refresh();
         assert_all_indexed(&workspace.snapshot(), round);
     }
-    let held = settles_under(before + HEADROOM / 2);
-    assert!(
-        held <= before + HEADROOM / 2,
-        "{} bytes of names still held after {ROUNDS} rewrites",
-        held - before
-    );
+    assert_names_released(before, &format!("after {ROUNDS} rewrites"));
 }
 
 /// The test's body, alone in its process.
