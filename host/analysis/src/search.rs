@@ -118,12 +118,11 @@ impl Analysis {
                     .sum::<usize>();
                 continue;
             }
-            // Each hit carries its place in the answer as plain numbers
+            // Within a group, each hit carries its place as plain numbers
             // (files are numbered in path order), so ordering reads no name
             // or path.
             let mut found: Vec<(Place, SymbolRef)> = Vec::new();
-            for &(score, name_len, name) in group {
-                let name_len = name_len as u32;
+            for &(_, _, name) in group {
                 for &declaration in self.table.named(name) {
                     if let Some(p) = &prefix
                         && !is_under(&self.table.file(declaration).path, p)
@@ -135,13 +134,7 @@ impl Analysis {
                         continue;
                     }
                     let start = symbol.span.start;
-                    let place = (
-                        score,
-                        name_len,
-                        declaration.file,
-                        start.line,
-                        start.character,
-                    );
+                    let place = (declaration.file, start.line, start.character);
                     found.push((place, declaration));
                 }
             }
@@ -214,9 +207,8 @@ impl Analysis {
     }
 }
 
-/// A hit's place in the answer: match quality (exact, prefix, inside),
-/// name length, file number (in path order), line, character.
-type Place = (u8, u32, u32, u32, u32);
+/// A declaration's place: file number (in path order), line, character.
+type Place = (u32, u32, u32);
 
 /// Whether `symbol` is of `wanted` (lower case): its language's kind or
 /// its LSP kind.
