@@ -8,6 +8,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
 use crate::embedded::{self, EmbeddedTree};
+use crate::expansion::{self, MAX_EXPANSIONS};
 use crate::facts::{self, LinkedReferences, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
@@ -34,6 +35,9 @@ pub(crate) struct State {
     pub lines: LineIndex,
     parser: Parser,
     facts: Option<Rc<TreeFacts>>,
+    /// Whether the language's macros are expanded ([`Language::expansions`]);
+    /// not in a document that is itself an expansion.
+    expand: bool,
 }
 
 /// What one pass of the language's queries over the file's tree (and over
@@ -43,6 +47,8 @@ struct TreeFacts {
     symbol_nodes: Vec<SymbolNode>,
     locals: Vec<LocalBinding>,
     references: LinkedReferences,
+    /// The imports the file's macros make (its own are read from the tree).
+    expanded_imports: Vec<Import>,
     /// The locals with the value each is bound to, made on first request
     /// (the `locals` call and `declared-types` both read them).
     local_values: OnceCell<Vec<Local>>,
@@ -75,8 +81,17 @@ impl<L: Language> Document<L> {
             tree,
             lines,
             language,
+            path,
+            expand,
             ..
         } = &mut *state;
+        let expansions = if *expand {
+            let mut found = L::expansions(tree.root_node(), source);
+            found.truncate(MAX_EXPANSIONS);
+            found
+        } else {
+            Vec::new()
+        };
         let embedded: Vec<EmbeddedTree> = embedded::parse::<L>(parser, tree, source);
         let queries = L::queries(language);
         let mut matches = query::tree_matches(queries, tree, source.as_bytes());
@@ -94,7 +109,7 @@ impl<L: Language> Document<L> {
             &embedded,
             &mut embedded_matches,
         );
-        let references = facts::references::<L>(
+        let mut references = facts::references::<L>(
             tree,
             source,
             lines,
@@ -105,15 +120,51 @@ impl<L: Language> Document<L> {
             &embedded,
             embedded_matches,
         );
-        let computed = Rc::new(TreeFacts {
+        let mut merged = expansion::Facts {
             symbols,
-            symbol_nodes,
+            nodes: symbol_nodes,
             locals,
+            references: std::mem::take(&mut references.references),
+            imports: Vec::new(),
+        };
+        if !expansions.is_empty() {
+            for expanded in &expansions {
+                let made = Document::<L>::expansion(path, &expanded.text).facts_for_merge();
+                merged.add(made, expanded, source, lines);
+            }
+            merged.sort(&mut references.by_tagged);
+        }
+        references.references = merged.references;
+        let computed = Rc::new(TreeFacts {
+            symbols: merged.symbols,
+            symbol_nodes: merged.nodes,
+            locals: merged.locals,
             references,
+            expanded_imports: merged.imports,
             local_values: OnceCell::new(),
         });
         state.facts = Some(computed.clone());
         computed
+    }
+
+    /// A document of what a macro made, at the path of the file it is in:
+    /// parsed as that file is, its own macros not expanded again.
+    fn expansion(path: &str, text: &str) -> Self {
+        let document = <Self as GuestDocument>::new(path.to_string(), text.to_string());
+        document.state.borrow_mut().expand = false;
+        document
+    }
+
+    /// This document's facts, to be merged into another's.
+    fn facts_for_merge(&self) -> expansion::Facts {
+        let facts = self.tree_facts();
+        expansion::Facts {
+            symbols: facts.symbols.clone(),
+            nodes: facts.symbol_nodes.clone(),
+            locals: facts.locals.clone(),
+            references: facts.references.references.clone(),
+            imports: <Self as GuestDocument>::imports(self),
+        }
     }
 
     /// `facts`' locals with their values (see [`TreeFacts::local_values`]).
@@ -177,6 +228,7 @@ impl<L: Language> GuestDocument for Document<L> {
                 lines,
                 parser,
                 facts: None,
+                expand: true,
             }),
             _language: PhantomData,
         }
@@ -252,13 +304,17 @@ impl<L: Language> GuestDocument for Document<L> {
         let Some(imports) = L::IMPORTS else {
             return Vec::new();
         };
-        let state = self.state.borrow();
-        imports(
-            &state.path,
-            state.tree.root_node(),
-            &state.source,
-            &state.lines,
-        )
+        let mut found = {
+            let state = self.state.borrow();
+            imports(
+                &state.path,
+                state.tree.root_node(),
+                &state.source,
+                &state.lines,
+            )
+        };
+        found.extend(self.tree_facts().expanded_imports.iter().cloned());
+        found
     }
 
     fn locals(&self) -> Vec<Local> {

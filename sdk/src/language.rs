@@ -561,6 +561,16 @@ pub trait Language: 'static {
         Vec::new()
     }
 
+    /// The code the file's macro invocations make, for a language whose
+    /// macros make declarations (Rust's `macro_rules!`). Each expansion is
+    /// parsed as a document of its own; its symbols, references, locals and
+    /// imports become the file's, placed at the invocation's tokens they
+    /// came from (see [`crate::Expanded`]). At most
+    /// [`crate::MAX_EXPANSIONS`] per file are kept.
+    fn expansions(_root: Node, _source: &str) -> Vec<crate::Expanded> {
+        Vec::new()
+    }
+
     /// The doc text of a comment, or `None` when it is not a doc comment.
     fn doc_comment(_comment: &str) -> Option<String> {
         None

@@ -14,6 +14,7 @@ pub mod doc;
 mod document;
 mod embedded;
 mod entry;
+mod expansion;
 pub mod extent;
 mod facts;
 mod grammar;
@@ -33,6 +34,7 @@ pub use component::{Component, capabilities};
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
 pub use entry::{describe_entry_points, describe_unreachable};
+pub use expansion::{Expanded, ExpandedPiece, MAX_EXPANSIONS};
 pub use grammar::comment_kinds;
 pub use language::{
     Embedded, EntryPointHook, ImportsHook, Language, MetricsConfig, ModuleResolution, Reachability,

@@ -1,13 +1,13 @@
 //! The lingo plugin for Rust: tree-sitter-rust plus the `.scm` queries in
 //! `queries/`, with Rust code only for `use` trees, visibility, modules and
-//! the arguments of well-known macros.
+//! the arguments of well-known macros and the items `macro_rules!` macros
+//! make.
 
 mod entry;
+mod expansions;
 mod flow;
 mod imports;
 mod macros;
-// Expansion is reached from the facts once the SDK merges expanded items.
-#[allow(dead_code)]
 mod mbe;
 mod modules;
 mod placement;
@@ -92,6 +92,11 @@ impl Language for Rust {
     /// The arguments of `assert_eq!`, `vec!`, `format!` and the like.
     fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
         macros::embedded_code(root, source)
+    }
+
+    /// The items invocations of the file's own `macro_rules!` macros make.
+    fn expansions(root: Node, source: &str) -> Vec<lingo_plugin_sdk::Expanded> {
+        expansions::expansions(root, source)
     }
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {

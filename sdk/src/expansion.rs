@@ -1,0 +1,217 @@
+//! Code a language's macros make, placed in the file (see [`Expanded`]):
+//! each expansion's facts are computed as a document of its own, their
+//! spans mapped to the invocation's tokens they came from, and merged with
+//! the file's in document order.
+
+use std::collections::HashMap;
+
+use crate::facts::{LocalBinding, SymbolNode};
+use crate::text::LineIndex;
+use crate::types::{Import, Reference, Span, Symbol};
+
+/// Expansions kept per file; an invocation past them is left unexpanded.
+pub const MAX_EXPANSIONS: usize = 1024;
+
+/// The code one macro invocation makes, as [`crate::Language::expansions`]
+/// returns it.
+#[derive(Clone, Debug, Default)]
+pub struct Expanded {
+    /// The text the grammar parses.
+    pub text: String,
+    /// The tokens of `text` that are written in the invocation, in order:
+    /// their byte range in `text` and in the file.
+    pub pieces: Vec<ExpandedPiece>,
+    /// The invocation's name in the file (bytes): where what the macro's
+    /// definition wrote, not the invocation, is placed.
+    pub anchor: (u32, u32),
+    /// Whether `text` wraps the expansion in one declaration standing for
+    /// the invocation's context (an `impl` block, for an invocation among
+    /// associated items). The wrapper is not kept: what it holds belongs to
+    /// the file's declaration enclosing the invocation.
+    pub wrapped: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpandedPiece {
+    pub start: u32,
+    pub end: u32,
+    /// Bytes of the file.
+    pub origin: (u32, u32),
+}
+
+impl Expanded {
+    /// The file bytes of `start..end` of `text`: the range covering the
+    /// invocation's tokens in it, else the anchor.
+    fn place(&self, start: u32, end: u32) -> (u32, u32) {
+        let end = end.max(start + 1);
+        let first = self.pieces.partition_point(|p| p.end <= start);
+        self.pieces[first..]
+            .iter()
+            .take_while(|p| p.start < end)
+            .map(|p| p.origin)
+            .reduce(|(s, e), (ps, pe)| (s.min(ps), e.max(pe)))
+            .unwrap_or(self.anchor)
+    }
+
+    fn span(&self, span: &Span, source: &str, lines: &LineIndex) -> Span {
+        let (start, end) = self.place(span.start.offset, span.end.offset);
+        lines.span(source, start as usize, end as usize)
+    }
+
+    fn offset(&self, offset: usize) -> usize {
+        self.place(offset as u32, offset as u32 + 1).0 as usize
+    }
+}
+
+/// The facts of one document, as the SDK keeps them before they are
+/// handed to the host.
+pub(crate) struct Facts {
+    pub symbols: Vec<Symbol>,
+    pub nodes: Vec<SymbolNode>,
+    pub locals: Vec<LocalBinding>,
+    pub references: Vec<Reference>,
+    pub imports: Vec<Import>,
+}
+
+impl Facts {
+    /// Add the facts `expansion` made (computed from its text) to the
+    /// file's: spans placed in the file, indices moved past the file's own.
+    /// Call [`Facts::sort`] after the last one.
+    pub fn add(&mut self, made: Facts, expansion: &Expanded, source: &str, lines: &LineIndex) {
+        let symbol_base = self.symbols.len() as u32;
+        let local_base = self.locals.len() as u32;
+        let reference_base = self.references.len() as u32;
+        let (anchor, _) = expansion.anchor;
+        // The file's innermost declaration around the invocation.
+        let enclosing = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.start <= anchor as usize && (anchor as usize) < n.extent_end)
+            .min_by_key(|(_, n)| n.extent_end - n.start)
+            .map(|(i, _)| i as u32);
+        let wrapper = expansion
+            .wrapped
+            .then(|| made.symbols.iter().position(|s| s.container.is_none()))
+            .flatten()
+            .map(|i| i as u32);
+        // Made symbol index -> file index (the wrapper maps to the enclosing declaration).
+        let symbol_index = |i: u32| -> Option<u32> {
+            match wrapper {
+                Some(w) if i == w => enclosing,
+                Some(w) if i > w => Some(symbol_base + i - 1),
+                _ => Some(symbol_base + i),
+            }
+        };
+        let enclosing_name = enclosing.map(|e| self.symbols[e as usize].name.clone());
+        for (i, (mut symbol, node)) in made.symbols.into_iter().zip(made.nodes).enumerate() {
+            if Some(i as u32) == wrapper {
+                continue;
+            }
+            let container = symbol.container.and_then(symbol_index);
+            if symbol.container.is_none() || symbol.container == wrapper {
+                symbol.container_name = enclosing_name.clone();
+            }
+            symbol.container = container.or(if symbol.container.is_none() {
+                enclosing
+            } else {
+                None
+            });
+            symbol.span = expansion.span(&symbol.span, source, lines);
+            symbol.name_span = expansion.span(&symbol.name_span, source, lines);
+            let (start, extent_end) = (
+                symbol.span.start.offset as usize,
+                symbol.span.end.offset as usize,
+            );
+            self.nodes.push(SymbolNode {
+                start,
+                end: extent_end,
+                kind_id: node.kind_id,
+                name_start: symbol.name_span.start.offset as usize,
+                extent_end,
+                nested_in: symbol.container.map(|c| c as usize),
+                entry_point: node.entry_point,
+            });
+            self.symbols.push(symbol);
+        }
+        for mut binding in made.locals {
+            binding.local.span = expansion.span(&binding.local.span, source, lines);
+            binding.local.scope = expansion.span(&binding.local.scope, source, lines);
+            binding.start = binding.local.span.start.offset as usize;
+            binding.visible_from = expansion.offset(binding.visible_from).max(binding.start);
+            binding.scope_end = binding.local.scope.end.offset as usize;
+            self.locals.push(binding);
+        }
+        for mut reference in made.references {
+            reference.span = expansion.span(&reference.span, source, lines);
+            reference.enclosing = match reference.enclosing {
+                Some(e) => symbol_index(e),
+                None => enclosing,
+            };
+            reference.local = reference.local.map(|l| local_base + l);
+            if let Some(receiver) = &mut reference.receiver {
+                receiver.reference += reference_base;
+            }
+            self.references.push(reference);
+        }
+        for mut import in made.imports {
+            import.span = expansion.span(&import.span, source, lines);
+            for name in &mut import.names {
+                name.span = expansion.span(&name.span, source, lines);
+            }
+            self.imports.push(import);
+        }
+    }
+
+    /// Symbols, locals and references in document order again, every index
+    /// that points at them moved along; `by_tagged` holds reference indices.
+    pub fn sort(&mut self, by_tagged: &mut HashMap<(usize, usize), u32>) {
+        let symbols = order(&self.symbols, |s| {
+            (s.span.start.offset, u32::MAX - s.span.end.offset)
+        });
+        permute(&mut self.symbols, &symbols);
+        permute(&mut self.nodes, &symbols);
+        let moved = |old: &mut Option<u32>| *old = old.map(|i| symbols[i as usize]);
+        for symbol in &mut self.symbols {
+            moved(&mut symbol.container);
+        }
+        for node in &mut self.nodes {
+            node.nested_in = node.nested_in.map(|i| symbols[i] as usize);
+        }
+        let locals = order(&self.locals, |l| (l.start as u32, 0));
+        permute(&mut self.locals, &locals);
+        let references = order(&self.references, |r| (r.span.start.offset, 0));
+        permute(&mut self.references, &references);
+        for reference in &mut self.references {
+            moved(&mut reference.enclosing);
+            reference.local = reference.local.map(|l| locals[l as usize]);
+            if let Some(receiver) = &mut reference.receiver {
+                receiver.reference = references[receiver.reference as usize];
+            }
+        }
+        for index in by_tagged.values_mut() {
+            *index = references[*index as usize];
+        }
+    }
+}
+
+/// For each item of `items`, its position once sorted (stably) by `key`.
+fn order<T>(items: &[T], key: impl Fn(&T) -> (u32, u32)) -> Vec<u32> {
+    let mut by_key: Vec<usize> = (0..items.len()).collect();
+    by_key.sort_by_key(|&i| key(&items[i]));
+    let mut position = vec![0u32; items.len()];
+    for (new, old) in by_key.into_iter().enumerate() {
+        position[old] = new as u32;
+    }
+    position
+}
+
+/// Move each item to its position in `position`.
+fn permute<T>(items: &mut Vec<T>, position: &[u32]) {
+    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
+    let mut sorted: Vec<Option<T>> = (0..slots.len()).map(|_| None).collect();
+    for (old, slot) in slots.iter_mut().enumerate() {
+        sorted[position[old] as usize] = slot.take();
+    }
+    items.extend(sorted.into_iter().flatten());
+}
