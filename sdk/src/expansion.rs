@@ -58,6 +58,15 @@ impl Expanded {
         lines.span(source, start as usize, end as usize)
     }
 
+    /// The file bytes of the name at `span` of `text` when it is one token
+    /// written in the invocation.
+    fn written(&self, span: &Span) -> Option<(u32, u32)> {
+        let (start, end) = (span.start.offset, span.end.offset);
+        let at = self.pieces.partition_point(|p| p.end <= start);
+        let piece = self.pieces.get(at)?;
+        (piece.start == start && piece.end == end).then_some(piece.origin)
+    }
+
     fn offset(&self, offset: usize) -> usize {
         self.place(offset as u32, offset as u32 + 1).0 as usize
     }
@@ -76,11 +85,12 @@ pub(crate) struct Facts {
 impl Facts {
     /// Add the facts `expansion` made (computed from its text) to the
     /// file's: spans placed in the file, indices moved past the file's own.
-    /// Call [`Facts::sort`] after the last one.
+    /// A symbol, local, reference or imported name is kept only where its
+    /// name is a token written in the invocation: one the macro's
+    /// definition wrote has no text of its own in the file, and a rename
+    /// must never edit the invocation's other tokens for it. Call
+    /// [`Facts::sort`] after the last expansion.
     pub fn add(&mut self, made: Facts, expansion: &Expanded, source: &str, lines: &LineIndex) {
-        let symbol_base = self.symbols.len() as u32;
-        let local_base = self.locals.len() as u32;
-        let reference_base = self.references.len() as u32;
         let (anchor, _) = expansion.anchor;
         // The file's innermost declaration around the invocation.
         let enclosing = self
@@ -90,75 +100,108 @@ impl Facts {
             .filter(|(_, n)| n.start <= anchor as usize && (anchor as usize) < n.extent_end)
             .min_by_key(|(_, n)| n.extent_end - n.start)
             .map(|(i, _)| i as u32);
+        let enclosing_name = enclosing.map(|e| self.symbols[e as usize].name.clone());
         let wrapper = expansion
             .wrapped
             .then(|| made.symbols.iter().position(|s| s.container.is_none()))
-            .flatten()
-            .map(|i| i as u32);
-        // Made symbol index -> file index (the wrapper maps to the enclosing declaration).
-        let symbol_index = |i: u32| -> Option<u32> {
-            match wrapper {
-                Some(w) if i == w => enclosing,
-                Some(w) if i > w => Some(symbol_base + i - 1),
-                _ => Some(symbol_base + i),
-            }
-        };
-        let enclosing_name = enclosing.map(|e| self.symbols[e as usize].name.clone());
+            .flatten();
+        // Made symbol index -> file index: a kept symbol's own, else the
+        // file index its container maps to (containers come first).
+        let mut symbol_index: Vec<Option<u32>> = Vec::with_capacity(made.symbols.len());
         for (i, (mut symbol, node)) in made.symbols.into_iter().zip(made.nodes).enumerate() {
-            if Some(i as u32) == wrapper {
+            let container = match symbol.container {
+                Some(c) => symbol_index.get(c as usize).copied().flatten(),
+                None => enclosing,
+            };
+            let name = expansion.written(&symbol.name_span);
+            let (Some(name), false) = (name, Some(i) == wrapper) else {
+                symbol_index.push(container);
                 continue;
-            }
-            let container = symbol.container.and_then(symbol_index);
-            if symbol.container.is_none() || symbol.container == wrapper {
+            };
+            if container == enclosing {
                 symbol.container_name = enclosing_name.clone();
             }
-            symbol.container = container.or(if symbol.container.is_none() {
-                enclosing
-            } else {
-                None
-            });
+            symbol.container = container;
             symbol.span = expansion.span(&symbol.span, source, lines);
-            symbol.name_span = expansion.span(&symbol.name_span, source, lines);
+            symbol.name_span = lines.span(source, name.0 as usize, name.1 as usize);
             let (start, extent_end) = (
                 symbol.span.start.offset as usize,
                 symbol.span.end.offset as usize,
             );
+            symbol_index.push(Some(self.symbols.len() as u32));
             self.nodes.push(SymbolNode {
                 start,
                 end: extent_end,
                 kind_id: node.kind_id,
-                name_start: symbol.name_span.start.offset as usize,
+                name_start: name.0 as usize,
                 extent_end,
-                nested_in: symbol.container.map(|c| c as usize),
+                nested_in: container.map(|c| c as usize),
                 entry_point: node.entry_point,
             });
             self.symbols.push(symbol);
         }
+        let mut local_index: Vec<Option<u32>> = Vec::with_capacity(made.locals.len());
         for mut binding in made.locals {
-            binding.local.span = expansion.span(&binding.local.span, source, lines);
+            let Some(name) = expansion.written(&binding.local.span) else {
+                local_index.push(None);
+                continue;
+            };
+            local_index.push(Some(self.locals.len() as u32));
+            binding.local.span = lines.span(source, name.0 as usize, name.1 as usize);
             binding.local.scope = expansion.span(&binding.local.scope, source, lines);
-            binding.start = binding.local.span.start.offset as usize;
+            binding.start = name.0 as usize;
             binding.visible_from = expansion.offset(binding.visible_from).max(binding.start);
             binding.scope_end = binding.local.scope.end.offset as usize;
             self.locals.push(binding);
         }
+        let base = self.references.len() as u32;
+        let mut reference_index: Vec<Option<u32>> = Vec::with_capacity(made.references.len());
+        let mut kept: Vec<Reference> = Vec::new();
         for mut reference in made.references {
-            reference.span = expansion.span(&reference.span, source, lines);
+            let Some(name) = expansion.written(&reference.span) else {
+                reference_index.push(None);
+                continue;
+            };
+            reference_index.push(Some(base + kept.len() as u32));
+            reference.span = lines.span(source, name.0 as usize, name.1 as usize);
             reference.enclosing = match reference.enclosing {
-                Some(e) => symbol_index(e),
+                Some(e) => symbol_index.get(e as usize).copied().flatten(),
                 None => enclosing,
             };
-            reference.local = reference.local.map(|l| local_base + l);
+            reference.local = reference
+                .local
+                .and_then(|l| local_index.get(l as usize).copied().flatten());
+            kept.push(reference);
+        }
+        for mut reference in kept {
             if let Some(receiver) = &mut reference.receiver {
-                receiver.reference += reference_base;
+                match reference_index
+                    .get(receiver.reference as usize)
+                    .copied()
+                    .flatten()
+                {
+                    Some(index) => receiver.reference = index,
+                    None => reference.receiver = None,
+                }
             }
             self.references.push(reference);
         }
         for mut import in made.imports {
-            import.span = expansion.span(&import.span, source, lines);
-            for name in &mut import.names {
-                name.span = expansion.span(&name.span, source, lines);
+            let named = !import.names.is_empty();
+            import
+                .names
+                .retain_mut(|name| match expansion.written(&name.span) {
+                    Some((start, end)) => {
+                        name.span = lines.span(source, start as usize, end as usize);
+                        true
+                    }
+                    None => false,
+                });
+            // Every name it imported was the definition's.
+            if named && import.names.is_empty() {
+                continue;
             }
+            import.span = expansion.span(&import.span, source, lines);
             self.imports.push(import);
         }
     }

@@ -580,15 +580,20 @@ impl<'s> Resolver<'s> {
         // the type's file), then of a type with that name in this file.
         // Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
-        for owner_file in self.owner_files(file, facts, reference) {
-            let members = self.members_of(owner, reference, Some(&owner_file));
+        let owner_files = self.owner_files(file, facts, reference);
+        for owner_file in &owner_files {
+            let members = self.members_of(owner, reference, Some(owner_file));
             if !members.is_empty() {
                 return members;
             }
         }
-        let local = self.members_of(owner, reference, Some(file));
-        if !local.is_empty() {
-            return local;
+        // This file's type of that name, unless the qualifier resolved to
+        // another file's: then a same-named type here is not meant.
+        if owner_files.is_empty() || owner_files.iter().any(|f| f.path == file.path) {
+            let local = self.members_of(owner, reference, Some(file));
+            if !local.is_empty() {
+                return local;
+            }
         }
         if reference.is_member {
             let inherited = self.inherited_members(file, reference);

@@ -31,6 +31,15 @@ pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
                     }
                 }
                 "macro_invocation" => invocations.push(child),
+                // `name!(…);` among items may parse as a statement.
+                "expression_statement" => {
+                    if let Some(inner) = child
+                        .named_child(0)
+                        .filter(|c| c.kind() == "macro_invocation")
+                    {
+                        invocations.push(inner);
+                    }
+                }
                 "mod_item" | "impl_item" | "trait_item" => {
                     if let Some(body) = child.child_by_field_name("body") {
                         pending.push(body);
@@ -63,11 +72,12 @@ pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
         else {
             continue;
         };
-        let (prefix, suffix) = match invocation
+        // The declaration whose body the invocation is in (past a statement).
+        let body = invocation
             .parent()
-            .and_then(|p| p.parent())
-            .map(|p| p.kind())
-        {
+            .filter(|p| p.kind() != "expression_statement")
+            .or_else(|| invocation.parent().and_then(|p| p.parent()));
+        let (prefix, suffix) = match body.and_then(|b| b.parent()).map(|p| p.kind()) {
             Some("impl_item") => IMPL_WRAPPER,
             Some("trait_item") => TRAIT_WRAPPER,
             _ => ("", ""),
@@ -140,6 +150,10 @@ impl Point {
     getter!(x: Semaphore);
 }
 fn uses() -> Semaphore { unknown!(Semaphore) }
+macro_rules! with_helper {
+    ($name:ident) => { struct Generated; fn $name() { helper(); } }
+}
+with_helper!(made);
 "#;
 
     fn text(span: &Span) -> &'static str {
@@ -199,6 +213,22 @@ fn uses() -> Semaphore { unknown!(Semaphore) }
         assert!(references.iter().any(|r| r.name == "Semaphore"
             && text(&r.span) == "Semaphore"
             && r.span.start.offset > SOURCE.find("getter!(").unwrap() as u32));
+        // What the definition wrote has no text in the file: not reported.
+        assert!(
+            symbols
+                .iter()
+                .any(|s| s.name == "made" && text(&s.name_span) == "made")
+        );
+        assert!(!symbols.iter().any(|s| s.name == "Generated"));
+        let invocation = SOURCE.find("with_helper!(made)").unwrap() as u32;
+        assert!(
+            !references
+                .iter()
+                .any(|r| r.name == "helper" && r.span.start.offset >= invocation)
+        );
+        for reference in &references {
+            assert_eq!(text(&reference.span), reference.name, "{reference:?}");
+        }
         // An invocation of a macro the file does not define stays as it is.
         assert!(!symbols.iter().any(|s| s.name == "__LingoExpansion"));
     }

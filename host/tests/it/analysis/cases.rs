@@ -356,6 +356,21 @@ pub fn outer(p: Parser) -> u32 {
         query: SymbolInfo,
         expected: "parser public references 6+0 callers 0+0 callees 0+0 implementations 0+0 members [parse]",
     },
+    // `crate::a::Handle::current` where `a`'s `Handle` has its `impl` in
+    // another file: the module path names the owner, so this file's own
+    // `Handle::current` is not meant, and the answer is a guess.
+    Case {
+        name: "rust_path_to_another_modules_type_is_not_this_files_type",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod a;\npub mod a_impl;\npub mod b;\n",
+            "//- src/a.rs\npub struct Handle;\n",
+            "//- src/a_impl.rs\nuse crate::a::Handle;\n\nimpl Handle {\n    pub fn current() -> u32 {\n        1\n    }\n}\n",
+            "//- src/b.rs\npub struct Handle;\n\nimpl Handle {\n    pub fn current() -> u32 {\n        2\n    }\n}\n\npub fn f() -> u32 {\n    crate::a::Handle::cur$0rent()\n}\n",
+        ),
+        query: Definition,
+        expected: "src/a_impl.rs:4 Handle.current qualified uncertain\nsrc/b.rs:4 Handle.current qualified uncertain",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function
