@@ -8,15 +8,16 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
 use crate::embedded::{self, EmbeddedTree};
-use crate::expansion::{self, MAX_EXPANSIONS};
+use crate::expansion::{self, MAX_EXPANSIONS, Unexpanded, UnexpandedReason};
 use crate::facts::{self, LinkedReferences, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
 use crate::query;
 use crate::text::LineIndex;
 use crate::types::{
-    DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, Manifest, ModuleIdentity,
-    PluginError, Reference, Span, Symbol, SyntaxNode, TextEdit, Token,
+    DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, MacroDefinition,
+    MacroSource, Manifest, ModuleIdentity, PluginError, Reference, Span, Symbol, SyntaxNode,
+    TextEdit, Token, UnexpandedMacro,
 };
 
 /// A parsed document of language `L`.
@@ -38,6 +39,8 @@ pub(crate) struct State {
     /// Whether the language's macros are expanded ([`Language::expansions`]);
     /// not in a document that is itself an expansion.
     expand: bool,
+    /// Definitions from other files the host handed over (`expand`).
+    given: Vec<MacroSource>,
 }
 
 /// What one pass of the language's queries over the file's tree (and over
@@ -49,6 +52,8 @@ struct TreeFacts {
     references: LinkedReferences,
     /// The imports the file's macros make (its own are read from the tree).
     expanded_imports: Vec<Import>,
+    /// The invocations left unexpanded, in source order.
+    unexpanded: Vec<Unexpanded>,
     /// The locals with the value each is bound to, made on first request
     /// (the `locals` call and `declared-types` both read them).
     local_values: OnceCell<Vec<Local>>,
@@ -83,14 +88,28 @@ impl<L: Language> Document<L> {
             language,
             path,
             expand,
+            given,
             ..
         } = &mut *state;
-        let expansions = if *expand {
-            let mut found = L::expansions(tree.root_node(), source);
-            found.truncate(MAX_EXPANSIONS);
-            found
+        let (expansions, unexpanded) = if *expand {
+            let mut found = L::expansions(tree.root_node(), source, given);
+            // Past the bound, what is not expanded says so.
+            for over in found.expanded.iter().skip(MAX_EXPANSIONS) {
+                found.unexpanded.push(Unexpanded {
+                    name: source
+                        .get(over.anchor.0 as usize..over.anchor.1 as usize)
+                        .unwrap_or_default()
+                        .to_string(),
+                    range: over.anchor,
+                    extent: over.anchor,
+                    reason: UnexpandedReason::Budget,
+                });
+            }
+            found.expanded.truncate(MAX_EXPANSIONS);
+            found.unexpanded.sort_by_key(|u| u.range);
+            (found.expanded, found.unexpanded)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let embedded: Vec<EmbeddedTree> = embedded::parse::<L>(parser, tree, source);
         let queries = L::queries(language);
@@ -141,6 +160,7 @@ impl<L: Language> Document<L> {
             locals: merged.locals,
             references,
             expanded_imports: merged.imports,
+            unexpanded,
             local_values: OnceCell::new(),
         });
         state.facts = Some(computed.clone());
@@ -229,6 +249,7 @@ impl<L: Language> GuestDocument for Document<L> {
                 parser,
                 facts: None,
                 expand: true,
+                given: Vec::new(),
             }),
             _language: PhantomData,
         }
@@ -379,6 +400,49 @@ impl<L: Language> GuestDocument for Document<L> {
     fn tokens(&self) -> Vec<Token> {
         let state = self.state.borrow();
         crate::tokens::tokens::<L>(&state.tree, &state.source)
+    }
+
+    fn macro_definitions(&self) -> Vec<MacroDefinition> {
+        let state = self.state.borrow();
+        L::macro_definitions(state.tree.root_node(), &state.source)
+            .into_iter()
+            .filter_map(|defined| {
+                let (start, end) = (defined.range.0 as usize, defined.range.1 as usize);
+                (start < end && state.source.get(start..end).is_some()).then(|| MacroDefinition {
+                    span: state.lines.span(&state.source, start, end),
+                    name: defined.name,
+                    exported: defined.exported,
+                })
+            })
+            .collect()
+    }
+
+    fn unexpanded_macros(&self) -> Vec<UnexpandedMacro> {
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        facts
+            .unexpanded
+            .iter()
+            .filter_map(|u| {
+                let (start, end) = (u.range.0 as usize, u.range.1 as usize);
+                let (from, to) = (u.extent.0 as usize, u.extent.1 as usize);
+                state.source.get(start..end)?;
+                state.source.get(from..to)?;
+                Some(UnexpandedMacro {
+                    name: u.name.clone(),
+                    span: state.lines.span(&state.source, start, end),
+                    extent: state.lines.span(&state.source, from, to),
+                    reason: u.reason.as_str().to_string(),
+                })
+            })
+            .collect()
+    }
+
+    fn expand(&self, macros: Vec<MacroSource>) -> Result<(), PluginError> {
+        let mut state = self.state.borrow_mut();
+        state.given = macros;
+        state.facts = None;
+        Ok(())
     }
 
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {

@@ -31,6 +31,58 @@ pub struct Expanded {
     pub wrapped: bool,
 }
 
+/// What [`crate::Language::expansions`] makes of a file: the invocations
+/// it expanded, and those it left unexpanded with why.
+#[derive(Clone, Debug, Default)]
+pub struct Expansions {
+    pub expanded: Vec<Expanded>,
+    pub unexpanded: Vec<Unexpanded>,
+}
+
+/// An invocation in declaration position left unexpanded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unexpanded {
+    /// The macro's name as written.
+    pub name: String,
+    /// The invocation's name in the file (bytes).
+    pub range: (u32, u32),
+    /// The whole invocation (bytes).
+    pub extent: (u32, u32),
+    pub reason: UnexpandedReason,
+}
+
+/// Why an invocation is left unexpanded (the WIT's `unexpanded-macro.reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnexpandedReason {
+    /// No definition the document sees or was given.
+    Undefined,
+    /// A form the expander does not read (or no rule of the definition matches).
+    Unsupported,
+    /// A bound of the expander: nesting depth, output size or steps.
+    Budget,
+}
+
+impl UnexpandedReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnexpandedReason::Undefined => "undefined",
+            UnexpandedReason::Unsupported => "unsupported",
+            UnexpandedReason::Budget => "budget",
+        }
+    }
+}
+
+/// A macro the file defines that other files may invoke, as
+/// [`crate::Language::macro_definitions`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefinedMacro {
+    pub name: String,
+    /// The whole definition (bytes of the file).
+    pub range: (u32, u32),
+    /// Visible outside the file's package.
+    pub exported: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExpandedPiece {
     pub start: u32,

@@ -567,7 +567,23 @@ pub trait Language: 'static {
     /// imports become the file's, placed at the invocation's tokens they
     /// came from (see [`crate::Expanded`]). At most
     /// [`crate::MAX_EXPANSIONS`] per file are kept.
-    fn expansions(_root: Node, _source: &str) -> Vec<crate::Expanded> {
+    ///
+    /// `given` are definitions from other files the host found for the
+    /// names the file invokes without defining them (see
+    /// [`Self::macro_definitions`]); invocations still left unexpanded are
+    /// reported with why, so that answers can say what they may miss.
+    fn expansions(
+        _root: Node,
+        _source: &str,
+        _given: &[crate::types::MacroSource],
+    ) -> crate::Expansions {
+        crate::Expansions::default()
+    }
+
+    /// The macros the file defines that other files may invoke (Rust's
+    /// `macro_rules!`), for the host to hand to the files that invoke
+    /// them through [`Self::expansions`]' `given`.
+    fn macro_definitions(_root: Node, _source: &str) -> Vec<crate::DefinedMacro> {
         Vec::new()
     }
 

@@ -34,7 +34,9 @@ pub use component::{Component, capabilities};
 pub use document::Document;
 pub use embedded::MAX_EMBEDDED_DEPTH;
 pub use entry::{describe_entry_points, describe_unreachable};
-pub use expansion::{Expanded, ExpandedPiece, MAX_EXPANSIONS};
+pub use expansion::{
+    DefinedMacro, Expanded, ExpandedPiece, Expansions, MAX_EXPANSIONS, Unexpanded, UnexpandedReason,
+};
 pub use grammar::comment_kinds;
 pub use language::{
     Embedded, EntryPointHook, ImportsHook, Language, MetricsConfig, ModuleResolution, Reachability,
@@ -51,7 +53,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.8.0";
+pub const ABI_VERSION: &str = "0.9.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -34,6 +34,12 @@ pub struct Completeness {
     /// may be missed.
     #[serde(skip_serializing_if = "is_zero")]
     pub unparsed_mentions: usize,
+    /// Mentions of the name inside macro invocations the language plugin
+    /// could not expand (another package's macro, a procedural one, a form
+    /// its expander does not read) that are no reference it found: what
+    /// those make may declare or use it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unexpanded_mentions: usize,
     pub complete: bool,
     pub note: String,
     /// Files and imports of the snapshot the answer could not see.
@@ -161,6 +167,7 @@ impl Analysis {
                     ambiguous: None,
                     possibly_missed_sites: None,
                     unparsed_mentions: 0,
+                    unexpanded_mentions: 0,
                     complete: true,
                     note: "a local binding: every use is in its scope in this file".into(),
                     incomplete: None,
@@ -332,12 +339,13 @@ impl Analysis {
             .collect();
         let ambiguous = missed.iter().filter(|m| m.candidates > 0).count();
         let unparsed = self.unparsed_mentions(&declaration.name);
+        let unexpanded = self.unexpanded_mentions(&declaration.name);
         let shown: Vec<SiteView> = missed
             .iter()
             .take(MAX_MISSED_SHOWN)
             .filter_map(|m| SiteView::new(table, m.site))
             .collect();
-        let complete = name_only == 0 && missed.is_empty() && unparsed == 0;
+        let complete = name_only == 0 && missed.is_empty() && unparsed == 0 && unexpanded == 0;
         let note = if complete {
             "every same-named reference in the workspace was resolved; these are all of them"
                 .to_string()
@@ -363,6 +371,11 @@ impl Analysis {
                     "the name appears {unparsed} times inside code with syntax errors the parser could not read (get_diagnostics lists them), where uses may be missed"
                 ));
             }
+            if unexpanded > 0 {
+                parts.push(format!(
+                    "the name appears {unexpanded} times inside macro invocations that could not be expanded, where what they make may declare or use it"
+                ));
+            }
             parts.join("; ")
         };
         Completeness {
@@ -372,6 +385,7 @@ impl Analysis {
             ambiguous: Some(ambiguous),
             possibly_missed_sites: Some(shown),
             unparsed_mentions: unparsed,
+            unexpanded_mentions: unexpanded,
             complete,
             note,
             incomplete: None,
@@ -389,28 +403,48 @@ impl Analysis {
             .files()
             .iter()
             .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
-            .map(|(source, facts)| unparsed_mentions_in(name, source, facts))
+            .map(|(source, facts)| {
+                let regions = facts
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.code == SYNTAX_ERROR_CODE)
+                    .map(|d| &d.span);
+                mentions_in(name, source, facts, regions)
+            })
+            .sum()
+    }
+
+    /// Mentions of `name` as a whole word inside the macro invocations the
+    /// plugins left unexpanded that are no reference of the file's facts.
+    /// Work is bounded by the bytes of those invocations.
+    fn unexpanded_mentions(&self, name: &str) -> usize {
+        self.table()
+            .files()
+            .iter()
+            .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
+            .map(|(source, facts)| {
+                let regions = facts.unexpanded_macros.iter().map(|u| &u.extent);
+                mentions_in(name, source, facts, regions)
+            })
             .sum()
     }
 }
 
-/// Mentions of `name` as a whole word inside the syntax-error regions of
-/// one file (`source`, `facts`) that are no reference of its facts.
-fn unparsed_mentions_in(name: &str, source: &str, facts: &FileFacts) -> usize {
+/// Mentions of `name` as a whole word inside `regions` of one file
+/// (`source`, `facts`) that are no reference of its facts.
+fn mentions_in<'f>(
+    name: &str,
+    source: &str,
+    facts: &FileFacts,
+    regions: impl Iterator<Item = &'f lingo_model::Span>,
+) -> usize {
     if name.is_empty() {
         return 0;
     }
     let mut known: Option<std::collections::HashSet<u32>> = None;
     let mut count = 0;
-    for diagnostic in facts
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == SYNTAX_ERROR_CODE)
-    {
-        let (start, end) = (
-            diagnostic.span.start.offset as usize,
-            diagnostic.span.end.offset as usize,
-        );
+    for region in regions {
+        let (start, end) = (region.start.offset as usize, region.end.offset as usize);
         let Some(region) = source.get(start..end) else {
             continue;
         };
@@ -428,11 +462,9 @@ fn unparsed_mentions_in(name: &str, source: &str, facts: &FileFacts) -> usize {
                 continue;
             }
             let known = known.get_or_insert_with(|| {
-                facts
-                    .references
-                    .iter()
-                    .map(|r| r.span.start.offset)
-                    .collect()
+                let references = facts.references.iter().map(|r| r.span.start.offset);
+                let declarations = facts.symbols.iter().map(|s| s.name_span.start.offset);
+                references.chain(declarations).collect()
             });
             if !known.contains(&(offset as u32)) {
                 count += 1;
@@ -496,7 +528,19 @@ mod tests {
             receiver: None,
             arguments: lingo_model::OptU32::NONE,
         });
-        assert_eq!(unparsed_mentions_in("helper", source, &facts), 0);
+        let errors = |facts: &FileFacts| {
+            let regions = facts
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == SYNTAX_ERROR_CODE)
+                .map(|d| d.span)
+                .collect::<Vec<_>>();
+            regions
+        };
+        let unparsed = |name: &str, facts: &FileFacts| {
+            mentions_in(name, source, facts, errors(facts).iter())
+        };
+        assert_eq!(unparsed("helper", &facts), 0);
         facts.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             code: SYNTAX_ERROR_CODE.into(),
@@ -505,7 +549,7 @@ mod tests {
         });
         // Whole words only (not `helper_two` or `$helper`), references
         // excluded (the one at 3): `helper` at 31 and at 46.
-        assert_eq!(unparsed_mentions_in("helper", source, &facts), 2);
-        assert_eq!(unparsed_mentions_in("", source, &facts), 0);
+        assert_eq!(unparsed("helper", &facts), 2);
+        assert_eq!(unparsed("", &facts), 0);
     }
 }

@@ -10,6 +10,7 @@
 
 mod batch_save;
 mod error;
+mod macros;
 mod memo;
 pub mod paths;
 mod refresher;
@@ -208,7 +209,7 @@ impl Snapshot {
                 },
             };
             let source: Arc<str> = Arc::from(text.as_str());
-            let facts = plugin.analyze(path, &source, &self.manifests).map(|facts| {
+            let facts = self.analyze_text(&*plugin, path, &source).map(|facts| {
                 let (facts, _) = validate::check(facts, &source, &FactLimits::default());
                 Arc::new(facts)
             });
@@ -235,6 +236,18 @@ impl Snapshot {
         overlay
     }
 
+    /// `plugin`'s facts of `text` at `path` (not validated), with the
+    /// definitions this snapshot's files hold of the macros it invokes
+    /// elsewhere.
+    pub fn analyze_text(
+        &self,
+        plugin: &dyn LanguagePlugin,
+        path: &str,
+        text: &str,
+    ) -> Result<FileFacts, PluginError> {
+        macros::analyse_text(self.files.values(), plugin, path, text, &self.manifests)
+    }
+
     pub fn symbol_count(&self) -> usize {
         self.files
             .values()
@@ -254,6 +267,8 @@ pub struct RefreshStats {
     pub analyzed: usize,
     /// Files whose facts came from the database.
     pub loaded: usize,
+    /// Files analysed again with other files' macro definitions.
+    pub expanded_again: usize,
     pub removed: usize,
     pub failed: usize,
     pub elapsed_ms: u128,
@@ -804,6 +819,17 @@ impl Workspace {
                 suggestions: Vec::new(),
             }
         })?;
+        // With the definitions the snapshot holds of the macros it invokes.
+        let sources = match &entry.facts {
+            Ok(facts) => macros::MacroEnvironment::of(snapshot.files.values())
+                .sources_for(&entry.path, facts),
+            Err(_) => Vec::new(),
+        };
+        let entry = if sources.is_empty() {
+            entry
+        } else {
+            macros::analyse(&entry, &sources, &manifests).unwrap_or(entry)
+        };
         let entry = Arc::new(entry);
         let mut overlay = snapshot.clone();
         let mut files = (*snapshot.files).clone();
@@ -915,12 +941,22 @@ impl Workspace {
             previous.generation
         };
         let changed = content_changed || !removed.is_empty() || !reuse || base == 0;
+        for (entry, _) in &results {
+            files.insert(entry.path.clone(), entry.clone());
+        }
+        // Other files' macro definitions, handed to the files that invoke
+        // them; an edited definition re-analyses its users.
+        let routed = macros::route(&mut files, &manifests);
+        let changed = changed || !routed.is_empty();
         let generation = if changed { base + 1 } else { base };
-        let unsaved: Vec<&FileEntry> = results[saved_in_batches..]
+        let mut unsaved: Vec<&FileEntry> = results[saved_in_batches..]
             .iter()
-            .filter(|(_, origin)| *origin == Origin::Analyzed)
+            .filter(|(entry, origin)| {
+                *origin == Origin::Analyzed && !routed.contains_key(&entry.path)
+            })
             .map(|(entry, _)| &**entry)
             .collect();
+        unsaved.extend(routed.values().map(|entry| &**entry));
         self.persist(
             &unsaved,
             &removed,
@@ -930,9 +966,7 @@ impl Workspace {
             ],
         );
         let removed_count = removed.len();
-        for (entry, _) in results {
-            files.insert(entry.path.clone(), entry);
-        }
+        drop(results);
         if changed || first {
             let modules = Arc::new(module_map(&files));
             self.publish(Snapshot {
@@ -949,6 +983,7 @@ impl Workspace {
             generation,
             files: self.snapshot().files.len(),
             analyzed: analyzed_count,
+            expanded_again: routed.len(),
             loaded,
             removed: removed_count,
             failed,

@@ -715,6 +715,84 @@ pub struct ModuleIdentity {
     pub crate_or_package: Option<String>,
 }
 
+/// A macro a file defines that other files may invoke (ABI 0.9.0 on).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroDefinition {
+    pub name: String,
+    /// The whole definition: its text is what an invoking file is given.
+    pub span: Span,
+    /// Visible outside its package; else to the package's files only.
+    pub exported: bool,
+}
+
+/// Why an invocation is left unexpanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnexpandedReason {
+    /// No definition the file sees or was given.
+    Undefined,
+    /// A form the plugin's expander does not read.
+    Unsupported,
+    /// The expansion passed a bound (depth, size, steps).
+    Budget,
+}
+
+impl UnexpandedReason {
+    /// The ABI's spelling; an unknown one is `unsupported`.
+    pub fn parse(reason: &str) -> UnexpandedReason {
+        match reason {
+            "undefined" => UnexpandedReason::Undefined,
+            "budget" => UnexpandedReason::Budget,
+            _ => UnexpandedReason::Unsupported,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnexpandedReason::Undefined => "undefined",
+            UnexpandedReason::Unsupported => "unsupported",
+            UnexpandedReason::Budget => "budget",
+        }
+    }
+}
+
+/// An invocation in declaration position the plugin left unexpanded: what
+/// it would declare is missing from the facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnexpandedMacro {
+    pub name: String,
+    /// The invocation's name.
+    pub span: Span,
+    /// The whole invocation.
+    pub extent: Span,
+    pub reason: UnexpandedReason,
+}
+
+/// A definition from another file, handed to the plugin with a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroSource {
+    pub name: String,
+    /// The workspace-relative file it is defined in.
+    pub path: String,
+    pub text: String,
+}
+
+/// The digest of `given` (names, files and texts, in order): facts made
+/// with definitions of another digest are stale. Empty for none.
+pub fn macros_digest(given: &[MacroSource]) -> String {
+    use sha2::Digest;
+    if given.is_empty() {
+        return String::new();
+    }
+    let mut hasher = sha2::Sha256::new();
+    for source in given {
+        for part in [&source.name, &source.path, &source.text] {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part.as_bytes());
+        }
+    }
+    hex::encode(hasher.finalize())
+}
+
 /// Everything a plugin reports about one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileFacts {
@@ -732,6 +810,15 @@ pub struct FileFacts {
     /// the plugin does not say (before ABI 0.4.0, or without the
     /// `entry-points` capability), so that nothing can be known unused.
     pub entry_points: Option<Vec<EntryPoint>>,
+    /// The macros the file defines that other files may invoke.
+    pub macro_definitions: Vec<MacroDefinition>,
+    /// The invocations the plugin left unexpanded.
+    pub unexpanded_macros: Vec<UnexpandedMacro>,
+    /// The definitions from other files the facts were computed with, by
+    /// name and file, and a digest of their texts: facts made with other
+    /// definitions are stale.
+    pub macros_given: Vec<(String, String)>,
+    pub macros_digest: String,
 }
 
 impl FileFacts {
@@ -749,6 +836,9 @@ impl FileFacts {
         if let Some(entry_points) = &mut self.entry_points {
             entry_points.shrink_to_fit();
         }
+        self.macro_definitions.shrink_to_fit();
+        self.unexpanded_macros.shrink_to_fit();
+        self.macros_given.shrink_to_fit();
     }
 
     /// The facts of a file of `language` that declares, references and
@@ -765,6 +855,10 @@ impl FileFacts {
             modules: Vec::new(),
             declared_types: Vec::new(),
             entry_points: None,
+            macro_definitions: Vec::new(),
+            unexpanded_macros: Vec::new(),
+            macros_given: Vec::new(),
+            macros_digest: String::new(),
         }
     }
 

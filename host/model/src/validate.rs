@@ -41,6 +41,8 @@ pub struct FactLimits {
     pub max_qualifier_segments: usize,
     pub max_modifiers: usize,
     pub max_nodes: usize,
+    /// Macro definitions, and unexpanded invocations, each.
+    pub max_macros: usize,
 }
 
 impl Default for FactLimits {
@@ -63,6 +65,7 @@ impl Default for FactLimits {
             max_qualifier_segments: 32,
             max_modifiers: 32,
             max_nodes: 512,
+            max_macros: 10_000,
         }
     }
 }
@@ -226,6 +229,43 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
     facts.declared_types.retain_mut(|declared| {
         check_declared_type(declared, symbol_count, local_count, &mut spans, limits)
     });
+    cap_len(
+        &mut facts.macro_definitions,
+        limits.max_macros,
+        "too many macro definitions",
+        spans.report,
+    );
+    facts.macro_definitions.retain_mut(|definition| {
+        cap_string(
+            &mut definition.name,
+            limits.max_name_bytes,
+            "macro name too long",
+            spans.report,
+        );
+        spans.span(&mut definition.span);
+        let kept = !definition.name.is_empty() && definition.span.start.offset < definition.span.end.offset;
+        if !kept {
+            spans.report.count("macro definition without a name or text");
+        }
+        kept
+    });
+    cap_len(
+        &mut facts.unexpanded_macros,
+        limits.max_macros,
+        "too many unexpanded macros",
+        spans.report,
+    );
+    for unexpanded in &mut facts.unexpanded_macros {
+        cap_string(
+            &mut unexpanded.name,
+            limits.max_name_bytes,
+            "macro name too long",
+            spans.report,
+        );
+        spans.span(&mut unexpanded.span);
+        spans.span(&mut unexpanded.extent);
+    }
+
     facts.metrics.retain(|m| {
         let ok = (m.symbol as usize) < symbol_count;
         if !ok {

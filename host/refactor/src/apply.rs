@@ -411,7 +411,7 @@ fn syntax_errors_of(workspace: &Workspace, snapshot: &Snapshot, path: &str, text
     let Some(plugin) = workspace.registry().for_path(&workspace.root().join(path)) else {
         return 0;
     };
-    reanalyse(&**plugin, path, text, &snapshot.manifests).map_or(0, |facts| facts.syntax_errors())
+    reanalyse(&**plugin, path, text, snapshot).map_or(0, |facts| facts.syntax_errors())
 }
 
 /// The receipt: the touched files as the index reads them now.

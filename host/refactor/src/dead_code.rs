@@ -268,7 +268,7 @@ fn delete_in(
         &*file.plugin,
         &file.path,
         &text,
-        &analysis.snapshot().manifests,
+        analysis.snapshot(),
     )
     .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
     if after.syntax_errors() > facts.syntax_errors() {

@@ -555,7 +555,7 @@ pub(super) fn remove(
             }
         }
     }
-    let after = reanalyse(&**plugin, &file.path, &text, &analysis.snapshot().manifests)
+    let after = reanalyse(&**plugin, &file.path, &text, analysis.snapshot())
         .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
     if after.syntax_errors() > facts.syntax_errors() {
         return Err(format!(

@@ -671,8 +671,7 @@ fn validate_reparse(
         .into_iter()
         .zip(sorted.iter().map(|(_, _, declaration)| *declaration))
         .collect();
-    let manifests = &analysis.snapshot().manifests;
-    let after = reanalyse(&*file.plugin, &file.path, &text, manifests).map_err(|e| {
+    let after = reanalyse(&*file.plugin, &file.path, &text, analysis.snapshot()).map_err(|e| {
         RefactorError::NotEditable {
             path: file.path.clone(),
             reason: format!("its plugin could not parse the edited text: {e}"),

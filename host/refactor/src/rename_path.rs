@@ -178,7 +178,7 @@ pub fn plan_path_rename(
         let file = analysis.file(path)?;
         let before = file.facts()?.syntax_errors();
         let at = moved_to.get(path.as_str()).copied().unwrap_or(path);
-        let after = reanalyse(&*file.plugin, at, text, &analysis.snapshot().manifests)
+        let after = reanalyse(&*file.plugin, at, text, analysis.snapshot())
             .map_err(|e| RefactorError::NotEditable {
                 path: path.clone(),
                 reason: e.to_string(),
@@ -362,7 +362,7 @@ fn module_at(
         &*entry.plugin,
         path,
         &entry.source,
-        &analysis.snapshot().manifests,
+        analysis.snapshot(),
     )
     .map_err(|e| RefactorError::InvalidTargetPath {
         path: path.to_string(),

@@ -477,21 +477,36 @@ macro_rules! since_0_5_0_conversions {
     };
 }
 
-/// What a policy before ABI 0.8.0 cannot say: no name says a binding or a
-/// declaration is unused on purpose, no modifier marks a declaration as
-/// bodiless, and private declarations are not seen by nested modules.
-macro_rules! before_0_8_0_conversions {
+/// What ABI 0.8.0 added: the names unused on purpose, the bodiless
+/// modifiers, whether private declarations reach nested modules, and the
+/// entry point kind `allowed-unused`.
+macro_rules! since_0_8_0_conversions {
     () => {
-        fn unused_names(_policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
-            (model::NameRule::default(), model::NameRule::default())
+        fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
+            policy.enclosing_modules_visible
         }
 
-        fn bodiless_modifiers(_policy: &wit::LanguagePolicy) -> Vec<String> {
-            Vec::new()
+        fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
+            policy.members_share_one_namespace
         }
 
-        fn private_reaches_nested_modules(_policy: &wit::LanguagePolicy) -> bool {
-            false
+        fn unused_names(policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
+            let rule = |rule: &wit::NameRule| model::NameRule {
+                names: rule.names.clone(),
+                prefixes: rule.prefixes.clone(),
+            };
+            (
+                rule(&policy.unused_locals),
+                rule(&policy.unused_declarations),
+            )
+        }
+
+        fn bodiless_modifiers(policy: &wit::LanguagePolicy) -> Vec<String> {
+            policy.bodiless_modifiers.clone()
+        }
+
+        fn private_reaches_nested_modules(policy: &wit::LanguagePolicy) -> bool {
+            policy.private_reaches_nested_modules
         }
 
         fn entry_point_kind(kind: wit::EntryPointKind) -> model::EntryPointKind {
@@ -504,14 +519,97 @@ macro_rules! before_0_8_0_conversions {
                 W::Benchmark => M::Benchmark,
                 W::Implementation => M::Implementation,
                 W::Foreign => M::Foreign,
+                W::AllowedUnused => M::AllowedUnused,
             }
         }
     };
 }
 
-/// `lingo:plugin@0.8.0` (the current ABI).
+/// The macros a document defines and leaves unexpanded, and the
+/// definitions the host hands it (ABI 0.9.0 on).
+pub struct Macros {
+    pub definitions: Vec<lingo_model::MacroDefinition>,
+    pub unexpanded: Vec<lingo_model::UnexpandedMacro>,
+}
+
+/// `lingo:plugin@0.9.0` (the current ABI).
+pub mod v0_9_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_9_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_9_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+
+    /// Hand `doc` the definitions of other files it invokes (nothing to do
+    /// when there are none). A plugin that refuses them leaves the
+    /// invocations unexpanded, and its facts say so.
+    pub fn expand(
+        document: &GuestDocument,
+        mut store: impl AsContextMut,
+        doc: ResourceAny,
+        given: &[model::MacroSource],
+    ) -> wasmtime::Result<()> {
+        if given.is_empty() {
+            return Ok(());
+        }
+        let sources: Vec<wit::MacroSource> = given
+            .iter()
+            .map(|g| wit::MacroSource {
+                name: g.name.clone(),
+                path: g.path.clone(),
+                text: g.text.clone(),
+            })
+            .collect();
+        if let Err(error) = document.call_expand(&mut store, doc, &sources)? {
+            let (Failure::Unsupported(reason)
+            | Failure::InvalidInput(reason)
+            | Failure::Failed(reason)) = Failure::from(error);
+            tracing::warn!(%reason, "the plugin did not take the macros of other files");
+        }
+        Ok(())
+    }
+
+    /// The macros `doc` defines and leaves unexpanded.
+    pub fn macros(
+        document: &GuestDocument,
+        mut store: impl AsContextMut,
+        doc: ResourceAny,
+    ) -> wasmtime::Result<Macros> {
+        let definitions = document.call_macro_definitions(&mut store, doc)?;
+        let unexpanded = document.call_unexpanded_macros(&mut store, doc)?;
+        Ok(Macros {
+            definitions: definitions
+                .into_iter()
+                .map(|d| model::MacroDefinition {
+                    name: d.name,
+                    span: d.span.into(),
+                    exported: d.exported,
+                })
+                .collect(),
+            unexpanded: unexpanded
+                .into_iter()
+                .map(|u| model::UnexpandedMacro {
+                    name: u.name,
+                    span: u.span.into(),
+                    extent: u.extent.into(),
+                    reason: model::UnexpandedReason::parse(&u.reason),
+                })
+                .collect(),
+        })
+    }
+}
+
+/// `lingo:plugin@0.8.0`: no macro is defined or expanded across files.
 pub mod v0_8_0 {
-    use super::Failure;
+    use super::{Failure, Macros};
     use crate::bindings::v0_8_0::exports::lingo::plugin::syntax::GuestDocument;
     use crate::bindings::v0_8_0::exports::lingo::plugin::types as wit;
     use lingo_model::facts as model;
@@ -523,70 +621,25 @@ pub mod v0_8_0 {
     since_0_3_0_conversions!();
     since_0_4_0_conversions!();
     since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
 
-    fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
-        policy.enclosing_modules_visible
+    pub fn expand(
+        _document: &GuestDocument,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+        _given: &[model::MacroSource],
+    ) -> wasmtime::Result<()> {
+        Ok(())
     }
 
-    fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
-        policy.members_share_one_namespace
-    }
-
-    fn unused_names(policy: &wit::LanguagePolicy) -> (model::NameRule, model::NameRule) {
-        let rule = |rule: &wit::NameRule| model::NameRule {
-            names: rule.names.clone(),
-            prefixes: rule.prefixes.clone(),
-        };
-        (
-            rule(&policy.unused_locals),
-            rule(&policy.unused_declarations),
-        )
-    }
-
-    fn bodiless_modifiers(policy: &wit::LanguagePolicy) -> Vec<String> {
-        policy.bodiless_modifiers.clone()
-    }
-
-    fn private_reaches_nested_modules(policy: &wit::LanguagePolicy) -> bool {
-        policy.private_reaches_nested_modules
-    }
-
-    fn entry_point_kind(kind: wit::EntryPointKind) -> model::EntryPointKind {
-        use model::EntryPointKind as M;
-        use wit::EntryPointKind as W;
-        match kind {
-            W::Main => M::Main,
-            W::Initializer => M::Initializer,
-            W::Test => M::Test,
-            W::Benchmark => M::Benchmark,
-            W::Implementation => M::Implementation,
-            W::Foreign => M::Foreign,
-            W::AllowedUnused => M::AllowedUnused,
-        }
-    }
-}
-
-/// `lingo:plugin@0.7.0`: no name is unused on purpose, no modifier bodiless.
-pub mod v0_7_0 {
-    use super::Failure;
-    use crate::bindings::v0_7_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_7_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    before_0_8_0_conversions!();
-
-    fn enclosing_modules_visible(policy: &wit::LanguagePolicy) -> bool {
-        policy.enclosing_modules_visible
-    }
-
-    fn members_share_one_namespace(policy: &wit::LanguagePolicy) -> bool {
-        policy.members_share_one_namespace
+    pub fn macros(
+        _document: &GuestDocument,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+    ) -> wasmtime::Result<Macros> {
+        Ok(Macros {
+            definitions: Vec::new(),
+            unexpanded: Vec::new(),
+        })
     }
 }

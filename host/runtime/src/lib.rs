@@ -26,18 +26,20 @@ pub use sandbox::Limits;
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
 
 use lingo_model::patterns::NamePatterns;
-use lingo_model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
+use lingo_model::{
+    FileFacts, MacroSource, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token,
+};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.8.0";
+pub const ABI_VERSION: &str = "0.9.0";
 
 /// The ABI versions this host can load, newest first: the current one and
 /// the one before it (`wit/README.md`), a bindings module per version
 /// (`bindings.rs`). A component built against any other is refused with a
 /// message naming these.
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.7.0"];
+pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.8.0"];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -169,6 +171,18 @@ pub trait LanguagePlugin: Send + Sync {
         path: &str,
         source: &str,
         manifests: &[Manifest],
+    ) -> Result<FileFacts, PluginError> {
+        self.analyze_expanding(path, source, manifests, &[])
+    }
+    /// [`Self::analyze`], with the definitions of other files' macros
+    /// that `source` invokes (ABI 0.9.0 on; earlier plugins take none).
+    /// The facts record which were given, and a digest of their texts.
+    fn analyze_expanding(
+        &self,
+        path: &str,
+        source: &str,
+        manifests: &[Manifest],
+        macros: &[MacroSource],
     ) -> Result<FileFacts, PluginError>;
     /// Candidate module paths an import path written in `importer` names.
     fn resolve_import(
@@ -186,7 +200,7 @@ pub trait LanguagePlugin: Send + Sync {
         names: &[String],
     ) -> EditsResult;
     /// Edits that re-export `names` of `module_path` from `source`, publicly,
-    /// so that they stay reachable by the old path (ABI 0.8.0 on).
+    /// so that they stay reachable by the old path.
     fn render_reexport(
         &self,
         _path: &str,

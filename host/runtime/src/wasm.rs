@@ -12,13 +12,13 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_7_0, v0_8_0};
+use super::bindings::{v0_8_0, v0_9_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use lingo_model::{FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
+use lingo_model::{MacroSource, FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
 
 /// The capability of a plugin whose `entry-points` answers may be trusted,
 /// an empty one included.
@@ -36,14 +36,14 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_9_0(v0_9_0::LanguagePlugin),
     V0_8_0(v0_8_0::LanguagePlugin),
-    V0_7_0(v0_7_0::LanguagePlugin),
 }
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_9_0(v0_9_0::LanguagePluginPre<SandboxState>),
     V0_8_0(v0_8_0::LanguagePluginPre<SandboxState>),
-    V0_7_0(v0_7_0::LanguagePluginPre<SandboxState>),
 }
 
 /// `$body` with `$b` bound to the instance's bindings and `conv` to the
@@ -51,14 +51,14 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_9_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_9_0 as conv;
+                $body
+            }
             Bindings::V0_8_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_8_0 as conv;
-                $body
-            }
-            Bindings::V0_7_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_7_0 as conv;
                 $body
             }
         }
@@ -154,8 +154,8 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_9_0 => v0_9_0::LanguagePluginPre::new(pre).map(Pre::V0_9_0),
             AbiVersion::V0_8_0 => v0_8_0::LanguagePluginPre::new(pre).map(Pre::V0_8_0),
-            AbiVersion::V0_7_0 => v0_7_0::LanguagePluginPre::new(pre).map(Pre::V0_7_0),
         }
         .map_err(|e| invalid(format!("{e:#}")))?;
         let mut plugin = WasmPlugin {
@@ -240,8 +240,8 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_9_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_9_0),
             Pre::V0_8_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_8_0),
-            Pre::V0_7_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_7_0),
         };
         match instantiated {
             Ok(bindings) => Ok(Instance { store, bindings }),
@@ -492,23 +492,23 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_9_0,
     V0_8_0,
-    V0_7_0,
 }
 
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.9.0" => Some(AbiVersion::V0_9_0),
             "0.8.0" => Some(AbiVersion::V0_8_0),
-            "0.7.0" => Some(AbiVersion::V0_7_0),
             _ => None,
         }
     }
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_9_0 => "0.9.0",
             AbiVersion::V0_8_0 => "0.8.0",
-            AbiVersion::V0_7_0 => "0.7.0",
         }
     }
 }
@@ -571,20 +571,23 @@ impl LanguagePlugin for WasmPlugin {
         &self.fingerprint
     }
 
-    fn analyze(
+    fn analyze_expanding(
         &self,
         path: &str,
         source: &str,
         manifests: &[Manifest],
+        macros: &[MacroSource],
     ) -> Result<FileFacts, PluginError> {
         let key = health::Key::document(operation::ANALYZE, path, source);
         let reports_entry_points = self.info.has_capability(ENTRY_POINTS_CAPABILITY);
-        self.call(key, source.len(), |store, b| {
+        let given_bytes: usize = macros.iter().map(|m| m.text.len()).sum();
+        self.call(key, source.len() + given_bytes, |store, b| {
             Ok(per_version!(b, b => {
                 let wit_manifests: Vec<_> = manifests.iter().map(Into::into).collect();
                 let syntax = b.lingo_plugin_syntax();
                 let document = syntax.document();
                 let doc = document.call_constructor(&mut *store, path, source)?;
+                conv::expand(&document, &mut *store, doc, macros)?;
                 let language = document.call_language(&mut *store, doc)?;
                 let symbols = document.call_symbols(&mut *store, doc)?;
                 let references = document.call_references(&mut *store, doc)?;
@@ -598,6 +601,7 @@ impl LanguagePlugin for WasmPlugin {
                 } else {
                     None
                 };
+                let made = conv::macros(&document, &mut *store, doc)?;
                 let modules = b.lingo_plugin_modules().call_module_of(
                     &mut *store,
                     doc,
@@ -616,6 +620,10 @@ impl LanguagePlugin for WasmPlugin {
                     modules: modules.into_iter().map(Into::into).collect(),
                     declared_types,
                     entry_points,
+                    macro_definitions: made.definitions,
+                    unexpanded_macros: made.unexpanded,
+                    macros_given: macros.iter().map(|m| (m.name.clone(), m.path.clone())).collect(),
+                    macros_digest: lingo_model::macros_digest(macros),
                 }
             }))
         })
@@ -672,21 +680,13 @@ impl LanguagePlugin for WasmPlugin {
         module_path: &str,
         names: &[String],
     ) -> EditsResult {
-        if !matches!(self.pre, Pre::V0_8_0(_)) {
-            return Err(self.unsupported(operation::RENDER_REEXPORT));
-        }
         let result =
             self.with_document(operation::RENDER_REEXPORT, path, source, |store, b, doc| {
-                Ok(match b {
-                    Bindings::V0_8_0(b) => b
-                        .lingo_plugin_edits()
-                        .call_render_reexport(store, doc, module_path, names)?
-                        .map(|edits| edits.into_iter().map(convert::v0_8_0::edit).collect())
-                        .map_err(Failure::from),
-                    Bindings::V0_7_0(_) => {
-                        Err(Failure::Unsupported("render-reexport (ABI 0.8.0)".into()))
-                    }
-                })
+                Ok(per_version!(b, b => b
+                    .lingo_plugin_edits()
+                    .call_render_reexport(store, doc, module_path, names)?
+                    .map(|edits| edits.into_iter().map(conv::edit).collect())
+                    .map_err(Failure::from)))
             })?;
         result.map_err(|e| self.plugin_error(e))
     }
@@ -784,16 +784,10 @@ impl LanguagePlugin for WasmPlugin {
     }
 
     fn module_declarers(&self, path: &str) -> Result<Vec<String>, PluginError> {
-        if !matches!(self.pre, Pre::V0_8_0(_)) {
-            return Ok(Vec::new());
-        }
         let mut declarers = self.call(
             health::Key::operation(operation::MODULE_DECLARERS),
             path.len(),
-            |store, b| match b {
-                Bindings::V0_8_0(b) => b.lingo_plugin_modules().call_module_declarers(store, path),
-                Bindings::V0_7_0(_) => Ok(Vec::new()),
-            },
+            |store, b| per_version!(b, b => b.lingo_plugin_modules().call_module_declarers(store, path)),
         )?;
         // Candidates the host looks up, not paths it opens: a few, short.
         declarers.retain(|d| !d.is_empty() && d.len() <= MAX_DECLARER_BYTES);
@@ -802,21 +796,13 @@ impl LanguagePlugin for WasmPlugin {
     }
 
     fn declare_module(&self, (parent, text): (&str, &str), path: &str) -> EditsResult {
-        if !matches!(self.pre, Pre::V0_8_0(_)) {
-            return Err(self.unsupported(operation::DECLARE_MODULE));
-        }
         let result =
             self.with_document(operation::DECLARE_MODULE, parent, text, |store, b, doc| {
-                Ok(match b {
-                    Bindings::V0_8_0(b) => b
-                        .lingo_plugin_edits()
-                        .call_declare_module(store, doc, path)?
-                        .map(|edits| edits.into_iter().map(convert::v0_8_0::edit).collect())
-                        .map_err(Failure::from),
-                    Bindings::V0_7_0(_) => {
-                        Err(Failure::Unsupported("declare-module (ABI 0.8.0)".into()))
-                    }
-                })
+                Ok(per_version!(b, b => b
+                    .lingo_plugin_edits()
+                    .call_declare_module(store, doc, path)?
+                    .map(|edits| edits.into_iter().map(conv::edit).collect())
+                    .map_err(Failure::from)))
             })?;
         result.map_err(|e| self.plugin_error(e))
     }

@@ -1,6 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.7.0: the hostile test plugin, kept
-//! as built in `tests/fixtures/abi-0.7.0/`, with no name unused on purpose),
+//! current ABI and the one before it (0.8.0: the hostile test plugin, kept
+//! as built in `tests/fixtures/abi-0.8.0/`, which defines and expands no
+//! macro across files),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -16,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_7_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.7.0/hostile.wasm")
+fn component_0_8_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.8.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -45,8 +46,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.8.0");
-    assert_eq!(SUPPORTED_ABI, ["0.8.0", "0.7.0"]);
+    assert_eq!(ABI_VERSION, "0.9.0");
+    assert_eq!(SUPPORTED_ABI, ["0.9.0", "0.8.0"]);
 }
 
 #[test]
@@ -58,7 +59,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.8.0, 0.7.0"),
+            && message.contains("supports 0.9.0, 0.8.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -67,23 +68,91 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_7_0_loads_with_no_name_unused_on_purpose() {
-    let registry = registry(vec![component_0_7_0()], false);
+fn a_component_built_against_abi_0_8_0_loads_and_expands_no_macro_across_files() {
+    let registry = registry(vec![component_0_8_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.7.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.7.0");
-    // Its policy can say whether fields and methods share a namespace...
-    assert!(!plugin.info().policy.members_share_one_namespace);
-    // ...but not which names are unused on purpose, nor which modifiers
-    // mark a bodiless declaration: none assumed.
+        .expect("the 0.8.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.8.0");
+    // What 0.8.0 says of its policy arrives (its thousand bodiless
+    // modifiers cut to the cap).
     let policy = &plugin.info().policy;
-    assert_eq!(policy.unused_locals, NameRule::default());
-    assert_eq!(policy.unused_declarations, NameRule::default());
-    assert!(policy.bodiless_modifiers.is_empty());
-    let tokens = plugin.tokens("a.range", "rangé\n").unwrap();
-    assert_eq!(tokens.len(), 5);
+    assert_eq!(policy.bodiless_modifiers.len(), 256);
+    // It answers what 0.8.0 has...
+    assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
+    assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
+    // ...and defines, leaves unexpanded and takes no macro: the facts say
+    // none, and definitions handed over are not passed on.
+    let given = [lingo::model::MacroSource {
+        name: "m".into(),
+        path: "b.range".into(),
+        text: "range".into(),
+    }];
+    let facts = plugin
+        .analyze_expanding("a.range", "range\n", &[], &given)
+        .unwrap();
+    assert!(facts.macro_definitions.is_empty());
+    assert!(facts.unexpanded_macros.is_empty());
+}
+
+#[test]
+fn the_current_hostile_plugins_macros_are_checked() {
+    let hostile = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
+    let registry = registry(vec![hostile], false);
+    let limits = lingo::validate::FactLimits::default();
+    let plugin = registry.for_path(Path::new("a.range")).unwrap();
+    // Spans beyond the text, reversed, inside a character, on line
+    // u32::MAX, an empty name: repaired or dropped; the good one stays.
+    let source = "rangé\n";
+    let facts = plugin.analyze("a.range", source, &[]).unwrap();
+    let (checked, report) = lingo::validate::check(facts, source, &limits);
+    let kept: Vec<&str> = checked
+        .macro_definitions
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    assert!(kept.contains(&"whole"), "{kept:?}");
+    assert!(!kept.contains(&""), "{kept:?}");
+    assert!(
+        checked.macro_definitions.iter().all(|d| d.span.start.offset < d.span.end.offset
+            && source.is_char_boundary(d.span.end.offset as usize)),
+        "{:?}",
+        checked.macro_definitions
+    );
+    assert!(
+        report.broken_rules().iter().any(|r| r.contains("macro definition")),
+        "{report:?}"
+    );
+    // An unknown reason is `unsupported`, never trusted as more.
+    assert!(checked.unexpanded_macros.iter().any(|u| u.name == "max"
+        && u.reason == lingo::model::UnexpandedReason::Unsupported));
+    // A plugin refusing the definitions handed to it still answers.
+    let given = [lingo::model::MacroSource {
+        name: "m".into(),
+        path: "b.range".into(),
+        text: "m".repeat(1 << 16),
+    }];
+    let facts = plugin
+        .analyze_expanding("a.range", source, &[], &given)
+        .unwrap();
+    assert_eq!(facts.macros_given, [("m".to_string(), "b.range".to_string())]);
+    // Names a mebibyte long are cut to the name limit.
+    let facts = plugin.analyze("a.longstr", "x\n", &[]).unwrap();
+    let (checked, _) = lingo::validate::check(facts, "x\n", &limits);
+    assert!(!checked.macro_definitions.is_empty());
+    assert!(
+        checked
+            .macro_definitions
+            .iter()
+            .all(|d| d.name.len() <= limits.max_name_bytes)
+    );
+    assert!(
+        checked
+            .unexpanded_macros
+            .iter()
+            .all(|u| u.name.len() <= limits.max_name_bytes)
+    );
 }
 
 #[test]

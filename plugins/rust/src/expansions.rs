@@ -1,43 +1,56 @@
-//! The items a file's invocations of its own `macro_rules!` macros make:
-//! each invocation in item position (a file's, a module's, an `impl`'s or a
-//! trait's body) of a macro defined above it in the file, expanded by
-//! [`crate::mbe`].
+//! The items a file's macro invocations make: each invocation in item
+//! position (a file's, a module's, an `impl`'s or a trait's body) of a
+//! `macro_rules!` macro defined above it in the file or handed over by the
+//! host from another file, expanded by [`crate::mbe`]; and the file's own
+//! definitions, for the host to hand to the files that invoke them.
 
-use lingo_plugin_sdk::{Expanded, ExpandedPiece};
+use lingo_plugin_sdk::types::MacroSource;
+use lingo_plugin_sdk::{
+    DefinedMacro, Expanded, ExpandedPiece, Expansions, Unexpanded, UnexpandedReason,
+};
+use std::rc::Rc;
+
+use lingo_plugin_sdk::MAX_EXPANSIONS;
 use tree_sitter::Node;
 
-use crate::mbe::{Expander, MacroRules};
+use crate::mbe::{ExpandError, Expander, MacroRules};
 
 /// How the expansion of an invocation among associated items is parsed:
 /// inside a declaration of the kind its context is.
 const IMPL_WRAPPER: (&str, &str) = ("impl __LingoExpansion {\n", "\n}");
 const TRAIT_WRAPPER: (&str, &str) = ("trait __LingoExpansion {\n", "\n}");
 
-/// The expansions of the file `source` whose tree is `root`.
-pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
-    let mut definitions: Vec<(usize, MacroRules)> = Vec::new();
-    let mut invocations: Vec<Node> = Vec::new();
-    // Item positions only: a file's items and the bodies of modules, impls
-    // and traits, found without descending into functions.
+/// Definitions read per file, of its own and of those handed over each: past
+/// them a file's invocations are left undefined.
+const MAX_DEFINITIONS: usize = 1024;
+
+/// What a walk over a file's item positions finds.
+#[derive(Default)]
+struct ItemMacros<'t> {
+    /// `macro_rules!` definitions, in source order.
+    definitions: Vec<Node<'t>>,
+    invocations: Vec<Node<'t>>,
+}
+
+/// The definitions and invocations in item position of the tree at `root`:
+/// a file's items and the bodies of modules, impls and traits, found
+/// without descending into functions.
+fn item_macros(root: Node) -> ItemMacros {
+    let mut found = ItemMacros::default();
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             match child.kind() {
-                "macro_definition" => {
-                    let text = &source[child.start_byte()..child.end_byte()];
-                    if let Ok(rules) = MacroRules::parse(text) {
-                        definitions.push((child.start_byte(), rules));
-                    }
-                }
-                "macro_invocation" => invocations.push(child),
+                "macro_definition" => found.definitions.push(child),
+                "macro_invocation" => found.invocations.push(child),
                 // `name!(…);` among items may parse as a statement.
                 "expression_statement" => {
                     if let Some(inner) = child
                         .named_child(0)
                         .filter(|c| c.kind() == "macro_invocation")
                     {
-                        invocations.push(inner);
+                        found.invocations.push(inner);
                     }
                 }
                 "mod_item" | "impl_item" | "trait_item" => {
@@ -49,29 +62,138 @@ pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
             }
         }
     }
-    if definitions.is_empty() {
-        return Vec::new();
+    found.definitions.sort_by_key(Node::start_byte);
+    found.invocations.sort_by_key(Node::start_byte);
+    found
+}
+
+/// The `macro_rules!` macros the file at `root` defines in item position,
+/// `#[macro_export]` ones marked exported.
+pub fn macro_definitions(root: Node, source: &str) -> Vec<DefinedMacro> {
+    item_macros(root)
+        .definitions
+        .into_iter()
+        .filter_map(|definition| {
+            let name = definition.child_by_field_name("name")?;
+            Some(DefinedMacro {
+                name: source[name.byte_range()].to_string(),
+                range: (definition.start_byte() as u32, definition.end_byte() as u32),
+                exported: has_macro_export(definition, source),
+            })
+        })
+        .collect()
+}
+
+/// Whether an attribute before `definition` (past comments and other
+/// attributes) is `#[macro_export]`.
+fn has_macro_export(definition: Node, source: &str) -> bool {
+    let mut previous = definition.prev_named_sibling();
+    while let Some(node) = previous {
+        match node.kind() {
+            "attribute_item" => {
+                let attribute = node.named_child(0);
+                let path = attribute.and_then(|a| a.named_child(0));
+                if path.is_some_and(|p| &source[p.byte_range()] == "macro_export") {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        previous = node.prev_named_sibling();
     }
-    invocations.sort_by_key(Node::start_byte);
-    let mut out = Vec::new();
-    for invocation in invocations {
+    false
+}
+
+/// The expansions of the file `source` whose tree is `root`, with the
+/// definitions `given` from other files, and the invocations left
+/// unexpanded.
+pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions {
+    let found = item_macros(root);
+    let mut result = Expansions::default();
+    if found.invocations.is_empty() {
+        return result;
+    }
+    let own: Vec<(usize, Rc<MacroRules>)> = found
+        .definitions
+        .iter()
+        .take(MAX_DEFINITIONS)
+        .filter_map(|d| {
+            let rules = MacroRules::parse(&source[d.byte_range()]).ok()?;
+            Some((d.start_byte(), Rc::new(rules)))
+        })
+        .collect();
+    let given: Vec<Rc<MacroRules>> = given
+        .iter()
+        .take(MAX_DEFINITIONS)
+        .filter_map(|g| MacroRules::parse(&g.text).ok().filter(|r| r.name == g.name))
+        .map(Rc::new)
+        .collect();
+    // The expander of the definitions above the invocation, made again
+    // only when an invocation is past more of them.
+    let mut expander: Option<(usize, Expander)> = None;
+    for invocation in found.invocations {
         let Some((name, arguments)) = name_and_arguments(invocation, source) else {
             continue;
         };
-        // Textual scope: the macros defined above the invocation.
-        let visible = definitions
-            .iter()
-            .filter(|(start, rules)| *start < invocation.start_byte() && rules.name == name)
-            .map(|(_, rules)| rules.clone());
-        let expander = Expander::new(visible, "crate");
+        let name_node = invocation
+            .child_by_field_name("macro")
+            .unwrap_or(invocation);
+        let anchor = (name_node.start_byte() as u32, name_node.end_byte() as u32);
+        let left = |name: &str, reason| Unexpanded {
+            name: name.to_string(),
+            range: anchor,
+            extent: (
+                invocation.start_byte() as u32,
+                invocation.end_byte() as u32,
+            ),
+            reason,
+        };
+        // Textual scope: the macros defined above the invocation, the
+        // latest first; another file's where the file defines none of a
+        // name.
+        let above = own.partition_point(|(start, _)| *start < invocation.start_byte());
+        if expander.as_ref().is_none_or(|(made_for, _)| *made_for != above) {
+            let visible = &own[..above];
+            let elsewhere = given
+                .iter()
+                .filter(|g| !visible.iter().any(|(_, a)| a.name == g.name));
+            let rules = visible.iter().rev().map(|(_, r)| r).chain(elsewhere);
+            expander = Some((above, Expander::new(rules.cloned(), "crate")));
+        }
+        let Some((_, expander)) = &expander else {
+            continue;
+        };
+        if result.expanded.len() >= MAX_EXPANSIONS {
+            result.unexpanded.push(left(name, UnexpandedReason::Budget));
+            continue;
+        }
         if !expander.knows(name) {
+            result
+                .unexpanded
+                .push(left(name, UnexpandedReason::Undefined));
             continue;
         }
         let range = (arguments.start_byte(), arguments.end_byte());
-        let Ok(expansion) = expander.expand_items(name, &source[range.0..range.1], range.0 as u32)
-        else {
-            continue;
-        };
+        let expansion =
+            match expander.expand_items(name, &source[range.0..range.1], range.0 as u32) {
+                Ok(expansion) => expansion,
+                Err(error) => {
+                    let reason = match error {
+                        ExpandError::Budget(_) => UnexpandedReason::Budget,
+                        _ => UnexpandedReason::Unsupported,
+                    };
+                    result.unexpanded.push(left(name, reason));
+                    continue;
+                }
+            };
+        // What it invokes that is not known is another file's macro, or
+        // one the workspace does not define.
+        for inner in &expansion.unknown {
+            result
+                .unexpanded
+                .push(left(inner, UnexpandedReason::Undefined));
+        }
         // The declaration whose body the invocation is in (past a statement).
         let body = invocation
             .parent()
@@ -83,10 +205,7 @@ pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
             _ => ("", ""),
         };
         let shift = prefix.len() as u32;
-        let name_node = invocation
-            .child_by_field_name("macro")
-            .unwrap_or(invocation);
-        out.push(Expanded {
+        result.expanded.push(Expanded {
             text: format!("{prefix}{}{suffix}", expansion.text),
             pieces: expansion
                 .pieces
@@ -99,11 +218,11 @@ pub fn expansions(root: Node, source: &str) -> Vec<Expanded> {
                     })
                 })
                 .collect(),
-            anchor: (name_node.start_byte() as u32, name_node.end_byte() as u32),
+            anchor,
             wrapped: !prefix.is_empty(),
         });
     }
-    out
+    result
 }
 
 /// The macro name an invocation is written with (a path's last segment)
@@ -231,5 +350,146 @@ with_helper!(made);
         }
         // An invocation of a macro the file does not define stays as it is.
         assert!(!symbols.iter().any(|s| s.name == "__LingoExpansion"));
+    }
+}
+
+#[cfg(test)]
+mod across_files {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::types::{MacroSource, Span};
+
+    use crate::Rust;
+
+    const MACROS: &str = r#"//! The crate's macros.
+macro_rules! cfg_sync {
+    ($($item:item)*) => { $( #[cfg(feature = "sync")] $item )* }
+}
+
+/// Runs `$e` on the runtime.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! cfg_rt {
+    ($($item:item)*) => { $( #[cfg(feature = "rt")] $item )* }
+}
+"#;
+
+    const USER: &str = r#"cfg_sync! {
+    pub mod mutex;
+    cfg_io! { pub struct Reader; }
+}
+cfg_rt! { pub fn spawn() {} }
+pin_project! { struct Pinned { field: u8 } }
+fn body() { cfg_rt! { fn hidden() {} } }
+"#;
+
+    fn text<'s>(source: &'s str, span: &Span) -> &'s str {
+        &source[span.start.offset as usize..span.end.offset as usize]
+    }
+
+    fn given(names: &[&str]) -> Vec<MacroSource> {
+        let document = Document::<Rust>::new("src/macros.rs".into(), MACROS.into());
+        document
+            .macro_definitions()
+            .into_iter()
+            .filter(|d| names.contains(&d.name.as_str()))
+            .map(|d| MacroSource {
+                name: d.name.clone(),
+                path: "src/macros.rs".into(),
+                text: text(MACROS, &d.span).to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_file_names_its_definitions_and_which_are_exported() {
+        let document = Document::<Rust>::new("src/macros.rs".into(), MACROS.into());
+        let listed: Vec<(String, bool, String)> = document
+            .macro_definitions()
+            .iter()
+            .map(|d| {
+                let first_line = text(MACROS, &d.span).lines().next().unwrap_or_default();
+                (d.name.clone(), d.exported, first_line.to_string())
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("cfg_sync".into(), false, "macro_rules! cfg_sync {".into()),
+                ("cfg_rt".into(), true, "macro_rules! cfg_rt {".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn without_definitions_item_invocations_are_left_undefined() {
+        let document = Document::<Rust>::new("src/lib.rs".into(), USER.into());
+        let left: Vec<(String, String)> = document
+            .unexpanded_macros()
+            .iter()
+            .map(|u| (u.name.clone(), u.reason.clone()))
+            .collect();
+        // Item positions only: not the invocation inside `body`.
+        let expected = [("cfg_sync", "undefined"), ("cfg_rt", "undefined"), ("pin_project", "undefined")];
+        assert_eq!(
+            left,
+            expected.map(|(n, r)| (n.to_string(), r.to_string()))
+        );
+        assert!(!document.symbols().iter().any(|s| s.name == "mutex"));
+    }
+
+    #[test]
+    fn definitions_handed_over_expand_and_what_they_invoke_is_reported() {
+        let document = Document::<Rust>::new("src/lib.rs".into(), USER.into());
+        document.expand(given(&["cfg_sync", "cfg_rt"])).unwrap();
+        let symbols = document.symbols();
+        for name in ["mutex", "spawn"] {
+            let symbol = symbols.iter().find(|s| s.name == name).expect(name);
+            assert_eq!(text(USER, &symbol.name_span), name);
+        }
+        assert!(!symbols.iter().any(|s| s.name == "hidden"));
+        let left: Vec<(String, String, String)> = document
+            .unexpanded_macros()
+            .iter()
+            .map(|u| (u.name.clone(), text(USER, &u.span).to_string(), u.reason.clone()))
+            .collect();
+        // `cfg_io!` is inside `cfg_sync!`'s expansion: reported at the
+        // invocation that made it.
+        assert_eq!(
+            left,
+            [
+                ("cfg_io".to_string(), "cfg_sync".to_string(), "undefined".to_string()),
+                ("pin_project".into(), "pin_project".into(), "undefined".into()),
+            ]
+        );
+        // Handing over nothing again forgets them.
+        document.expand(Vec::new()).unwrap();
+        assert!(!document.symbols().iter().any(|s| s.name == "mutex"));
+    }
+
+    #[test]
+    fn a_files_own_definition_above_wins_over_one_handed_over() {
+        let source = "macro_rules! cfg_rt { (fn $n:ident() {}) => { struct $n; } }\ncfg_rt! { fn f() {} }\n";
+        let document = Document::<Rust>::new("src/lib.rs".into(), source.into());
+        document.expand(given(&["cfg_rt"])).unwrap();
+        let symbols = document.symbols();
+        let f = symbols.iter().find(|s| s.name == "f").expect("f");
+        assert_eq!(format!("{:?}", f.kind), "SymbolKind::Struct");
+        assert!(document.unexpanded_macros().is_empty());
+    }
+
+    #[test]
+    fn a_handed_over_definition_that_does_not_parse_or_names_another_macro_is_ignored() {
+        let document = Document::<Rust>::new("src/lib.rs".into(), "cfg_rt! { fn f() {} }\n".into());
+        let mut sources = given(&["cfg_rt"]);
+        sources[0].name = "other".into();
+        sources.push(MacroSource {
+            name: "cfg_rt".into(),
+            path: "src/x.rs".into(),
+            text: "macro_rules! cfg_rt { (".into(),
+        });
+        document.expand(sources).unwrap();
+        assert!(!document.symbols().iter().any(|s| s.name == "f"));
+        assert_eq!(document.unexpanded_macros()[0].reason, "undefined");
     }
 }

@@ -94,9 +94,20 @@ impl Language for Rust {
         macros::embedded_code(root, source)
     }
 
-    /// The items invocations of the file's own `macro_rules!` macros make.
-    fn expansions(root: Node, source: &str) -> Vec<lingo_plugin_sdk::Expanded> {
-        expansions::expansions(root, source)
+    /// The items invocations of `macro_rules!` macros make: the file's
+    /// own, and those the host hands over from other files.
+    fn expansions(
+        root: Node,
+        source: &str,
+        given: &[lingo_plugin_sdk::types::MacroSource],
+    ) -> lingo_plugin_sdk::Expansions {
+        expansions::expansions(root, source, given)
+    }
+
+    /// The file's `macro_rules!` definitions, `#[macro_export]` ones
+    /// visible outside the crate.
+    fn macro_definitions(root: Node, source: &str) -> Vec<lingo_plugin_sdk::DefinedMacro> {
+        expansions::macro_definitions(root, source)
     }
 
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {

@@ -327,7 +327,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             Some(file) => file.facts()?.syntax_errors(),
             None => 0,
         };
-        let reparsed = reanalyse(&*plugin, path, text, &analysis.snapshot().manifests)
+        let reparsed = reanalyse(&*plugin, path, text, analysis.snapshot())
             .map_err(|e| plugin_refusal(symbol, e))?;
         if *path == target.path {
             new_location = reparsed
@@ -527,7 +527,6 @@ fn qualified_source(
     })?;
     let target = (target_path, trial.as_str());
     let separator = plugin.info().path_separator.clone();
-    let manifests = &analysis.snapshot().manifests;
     let mut bindings: BTreeMap<&str, Option<String>> = BTreeMap::new();
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let (start, end) = (
@@ -547,7 +546,7 @@ fn qualified_source(
                     .find(|(path, _)| path == specifier)
                     .map(|(_, names)| names.clone())
                     .unwrap_or_default();
-                let found = module_binding(plugin, target, specifier, &names, manifests)
+                let found = module_binding(plugin, target, specifier, &names, analysis.snapshot())
                     .map_err(|e| plugin_refusal(symbol, e))?;
                 bindings.insert(specifier, found.clone());
                 found

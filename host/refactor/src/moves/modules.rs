@@ -73,7 +73,7 @@ impl Modules {
                 &*source.plugin,
                 &target.path,
                 "",
-                &analysis.snapshot().manifests,
+                analysis.snapshot(),
             )
             .map_err(|e| RefactorError::InvalidTargetPath {
                 path: target.path.clone(),

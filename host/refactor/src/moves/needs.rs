@@ -47,10 +47,10 @@ pub(super) fn module_binding(
     (path, text): (&str, &str),
     specifier: &str,
     names: &[String],
-    manifests: &[lingo_model::Manifest],
+    snapshot: &lingo_index::Snapshot,
 ) -> Result<Option<String>, PluginError> {
     let imported = add_import(plugin, path, text, specifier, names)?;
-    let facts = reanalyse(plugin, path, &imported, manifests)?;
+    let facts = reanalyse(plugin, path, &imported, snapshot)?;
     Ok(facts
         .imports
         .iter()

@@ -247,7 +247,7 @@ pub(super) fn rewrite_users(
                 (path, &file.source),
                 specifier,
                 &[symbol.name.to_string()],
-                manifests,
+                analysis.snapshot(),
             )
             .map_err(refusal)?,
             _ => None,
@@ -348,7 +348,7 @@ fn drop_unused_module_imports(
         return Ok(text);
     };
     let file = analysis.snapshot().file(path);
-    let now = reanalyse(plugin, path, &text, &analysis.snapshot().manifests)?;
+    let now = reanalyse(plugin, path, &text, analysis.snapshot())?;
     for import in &now.imports {
         let Some(binding) = import.names.first().map(|n| n.local_name()) else {
             continue;

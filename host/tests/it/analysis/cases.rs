@@ -371,6 +371,33 @@ pub fn outer(p: Parser) -> u32 {
         query: Definition,
         expected: "src/a_impl.rs:4 Handle.current qualified uncertain\nsrc/b.rs:4 Handle.current qualified uncertain",
     },
+    Case {
+        // A type declared inside an invocation of a macro another file
+        // defines, used from an integration test by the crate's name.
+        name: "rust_item_made_by_another_files_macro",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod runtime;\n",
+            "//- src/macros.rs\nmacro_rules! cfg_rt {\n    ($($item:item)*) => { $( #[cfg(feature = \"rt\")] $item )* }\n}\n",
+            "//- src/runtime.rs\ncfg_rt! {\n    /// The runtime.\n    pub struct Runtime;\n}\n",
+            "//- tests/t.rs\nuse demo::runtime::Runtime;\n\nfn f() -> Runtime {\n    Run$0time\n}\n",
+        ),
+        query: Definition,
+        expected: "src/runtime.rs:3 Runtime import",
+    },
+    Case {
+        // `$crate::` paths and an exported macro from another module of the
+        // crate, nested in another invocation the file's own macro makes.
+        name: "rust_nested_invocations_of_other_files_macros_expand",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod sync;\n",
+            "//- src/macros.rs\n#[macro_export]\nmacro_rules! feature {\n    (#![$meta:meta] $($item:item)*) => { $( #[cfg($meta)] $item )* }\n}\nmacro_rules! cfg_sync {\n    ($($item:item)*) => { $crate::feature! { #![feature = \"sync\"] $($item)* } }\n}\n",
+            "//- src/sync.rs\ncfg_sync! {\n    pub struct Mutex;\n}\n\npub fn make() -> Mutex {\n    Mu$0tex\n}\n",
+        ),
+        query: Definition,
+        expected: "src/sync.rs:2 Mutex scope",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function

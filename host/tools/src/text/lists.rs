@@ -272,6 +272,12 @@ fn references_completeness(completeness: &Completeness) -> String {
             completeness.unparsed_mentions
         ));
     }
+    if completeness.unexpanded_mentions > 0 {
+        lacks.push(format!(
+            "{} mentions in macro invocations not expanded",
+            completeness.unexpanded_mentions
+        ));
+    }
     lacks.extend(unseen(completeness.incomplete.as_ref()));
     if lacks.is_empty() && completeness.name_only > 0 {
         return "certain ones complete, guesses labelled".into();
@@ -865,6 +871,7 @@ mod tests {
             ambiguous: None,
             possibly_missed_sites: None,
             unparsed_mentions: 0,
+            unexpanded_mentions: 0,
             complete,
             note: String::new(),
             incomplete: None,

@@ -10,6 +10,7 @@ mod rules;
 mod transcribe;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub use lexer::LexError;
 use lexer::{Delimiter, Kind, Origin, Tree, lex};
@@ -46,6 +47,9 @@ pub struct Expansion {
     /// The tokens of `text` in order: their byte range in `text`, and their
     /// range in the file when they are written in the invocation.
     pub pieces: Vec<Piece>,
+    /// The names of the invocations in item position the expansion made
+    /// of macros the expander does not know: left as written.
+    pub unknown: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,13 +62,15 @@ pub struct Piece {
 /// The `macro_rules!` macros an invocation may name, by name, and how
 /// `$crate` is written where they expand.
 pub struct Expander {
-    macros: HashMap<String, Vec<MacroRules>>,
+    macros: HashMap<String, Vec<Rc<MacroRules>>>,
     krate: String,
 }
 
 impl Expander {
-    pub fn new(macros: impl IntoIterator<Item = MacroRules>, krate: &str) -> Self {
-        let mut by_name: HashMap<String, Vec<MacroRules>> = HashMap::new();
+    /// The expander of `macros`; of several of one name, the first whose
+    /// rules match an invocation expands it.
+    pub fn new(macros: impl IntoIterator<Item = Rc<MacroRules>>, krate: &str) -> Self {
+        let mut by_name: HashMap<String, Vec<Rc<MacroRules>>> = HashMap::new();
         for rules in macros {
             by_name.entry(rules.name.clone()).or_default().push(rules);
         }
@@ -95,8 +101,13 @@ impl Expander {
         };
         let mut room = Room(MAX_TOKENS);
         let mut steps = Steps(MAX_STEPS);
-        let items = self.expand(name, &group.trees, 0, &mut room, &mut steps)?;
-        Ok(render(&items))
+        let mut unknown = Vec::new();
+        let items = self.expand(name, &group.trees, 0, &mut room, &mut steps, &mut unknown)?;
+        unknown.dedup();
+        Ok(Expansion {
+            unknown,
+            ..render(&items)
+        })
     }
 
     /// `name!` over `input`, and the invocations in item position its output makes.
@@ -107,6 +118,7 @@ impl Expander {
         depth: usize,
         room: &mut Room,
         steps: &mut Steps,
+        unknown: &mut Vec<String>,
     ) -> Result<Vec<Tree>, ExpandError> {
         if depth >= MAX_DEPTH {
             return Err(ExpandError::Budget("nesting depth"));
@@ -128,9 +140,15 @@ impl Expander {
         let mut items = Vec::with_capacity(output.len());
         let mut at = 0;
         while at < output.len() {
-            if let Some((inner, arguments, end)) = self.invocation_at(&output, at) {
-                let expanded = self.expand(inner, arguments, depth + 1, room, steps)?;
-                items.extend(expanded);
+            if let Some((inner, arguments, end)) = invocation_at(&output, at) {
+                if self.knows(inner) {
+                    let expanded =
+                        self.expand(inner, arguments, depth + 1, room, steps, unknown)?;
+                    items.extend(expanded);
+                } else {
+                    unknown.push(inner.to_string());
+                    items.extend_from_slice(&output[at..end]);
+                }
                 at = end;
             } else {
                 items.push(output[at].clone());
@@ -139,45 +157,51 @@ impl Expander {
         }
         Ok(items)
     }
+}
 
-    /// A known macro's invocation in item position at `trees[at]`
-    /// (`name! (…);`, `name! { … }`, `$crate::name! …`): its name, its
-    /// arguments and where it ends.
-    fn invocation_at<'t>(
-        &self,
-        trees: &'t [Tree],
-        at: usize,
-    ) -> Option<(&'t str, &'t [Tree], usize)> {
-        let mut n = at;
-        // A path to the macro: `crate::`, `$crate::`, `::`.
-        if trees.get(n).is_some_and(|t| t.is("::")) {
-            n += 1;
+/// A macro invocation in item position at `trees[at]` (`name! (…);`,
+/// `name! { … }`, `$crate::name! …`, after the start, a `;`, a block or an
+/// attribute): its name, its arguments and where it ends.
+fn invocation_at(trees: &[Tree], at: usize) -> Option<(&str, &[Tree], usize)> {
+    let item_start = match at.checked_sub(1).map(|before| &trees[before]) {
+        None => true,
+        Some(Tree::Token(token)) => &*token.text == ";",
+        Some(Tree::Group(group)) => {
+            matches!(group.delimiter, Delimiter::Brace | Delimiter::Bracket)
         }
-        let name = loop {
-            let segment = trees
-                .get(n)
-                .and_then(Tree::token)
-                .filter(|t| t.kind == Kind::Ident)?;
-            if !trees.get(n + 1).is_some_and(|t| t.is("::")) {
-                break segment;
-            }
-            n += 2;
-            if n > at + 32 {
-                return None;
-            }
-        };
-        if !trees.get(n + 1).is_some_and(|t| t.is("!")) || !self.knows(&name.text) {
-            return None;
-        }
-        let Some(Tree::Group(group)) = trees.get(n + 2) else {
-            return None;
-        };
-        let mut end = n + 3;
-        if group.delimiter != Delimiter::Brace && trees.get(end).is_some_and(|t| t.is(";")) {
-            end += 1;
-        }
-        Some((&name.text, &group.trees, end))
+    };
+    if !item_start {
+        return None;
     }
+    let mut n = at;
+    // A path to the macro: `crate::`, `$crate::`, `::`.
+    if trees.get(n).is_some_and(|t| t.is("::")) {
+        n += 1;
+    }
+    let name = loop {
+        let segment = trees
+            .get(n)
+            .and_then(Tree::token)
+            .filter(|t| t.kind == Kind::Ident)?;
+        if !trees.get(n + 1).is_some_and(|t| t.is("::")) {
+            break segment;
+        }
+        n += 2;
+        if n > at + 32 {
+            return None;
+        }
+    };
+    if !trees.get(n + 1).is_some_and(|t| t.is("!")) {
+        return None;
+    }
+    let Some(Tree::Group(group)) = trees.get(n + 2) else {
+        return None;
+    };
+    let mut end = n + 3;
+    if group.delimiter != Delimiter::Brace && trees.get(end).is_some_and(|t| t.is(";")) {
+        end += 1;
+    }
+    Some((&name.text, &group.trees, end))
 }
 
 /// A level of trees being rendered: the trees, the next one's index, and
@@ -218,7 +242,11 @@ fn render(trees: &[Tree]) -> Expansion {
             }
         }
     }
-    Expansion { text, pieces }
+    Expansion {
+        text,
+        pieces,
+        unknown: Vec::new(),
+    }
 }
 
 fn piece(text: &mut String, pieces: &mut Vec<Piece>, token: &str, origin: Option<Origin>) {
@@ -242,7 +270,9 @@ mod tests {
 
     fn expander(definitions: &[&str]) -> Expander {
         Expander::new(
-            definitions.iter().map(|d| MacroRules::parse(d).unwrap()),
+            definitions
+                .iter()
+                .map(|d| Rc::new(MacroRules::parse(d).unwrap())),
             "crate",
         )
     }

@@ -34,7 +34,7 @@ use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin,
 use lingo_plugin_sdk::types::{
     Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
     EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
-    Local, Manifest, ModuleIdentity, ModuleLayout, NameRule, PluginError, PluginInfo, Position,
+    Local, MacroDefinition, MacroSource, Manifest, ModuleIdentity, UnexpandedMacro, ModuleLayout, NameRule, PluginError, PluginInfo, Position,
     Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit,
     Token, TokenKind, TypeAnnotationPosition, Visibility,
 };
@@ -714,6 +714,59 @@ impl syntax::GuestDocument for Document {
     }
     fn node_at(&self, offset: u32) -> Vec<SyntaxNode> {
         Document::node_at(self, offset)
+    }
+    fn macro_definitions(&self) -> Vec<MacroDefinition> {
+        let definition = |name: &str, span| MacroDefinition {
+            name: name.to_string(),
+            span,
+            exported: true,
+        };
+        match self.case {
+            // Spans beyond the text, reversed, inside a character and on
+            // line u32::MAX, an empty name; then one good definition.
+            Case::Range | Case::MaxLine => vec![
+                definition("beyond", Document::beyond_span(self)),
+                definition("reversed", Document::reversed_span(self)),
+                definition("mid", Document::mid_char_span(self)),
+                definition("max", Document::max_span()),
+                definition("", Document::whole(self)),
+                definition("whole", Document::whole(self)),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as usize;
+                vec![definition("m", Document::whole(self)); count]
+            }
+            Case::LongStrings => vec![definition(&"m".repeat(1 << 20), Document::whole(self))],
+            _ => Vec::new(),
+        }
+    }
+    fn unexpanded_macros(&self) -> Vec<UnexpandedMacro> {
+        let left = |name: &str, span: Span, reason: &str| UnexpandedMacro {
+            name: name.to_string(),
+            extent: span.clone(),
+            span,
+            reason: reason.to_string(),
+        };
+        match self.case {
+            Case::Range | Case::MaxLine => vec![
+                left("beyond", Document::beyond_span(self), "undefined"),
+                left("max", Document::max_span(), "no such reason"),
+                left("whole", Document::whole(self), "budget"),
+            ],
+            Case::Huge => {
+                let count = setting(&self.text, "references", 3_000_000) as usize;
+                vec![left("m", Document::whole(self), "undefined"); count]
+            }
+            Case::LongStrings => vec![left(
+                &"m".repeat(1 << 20),
+                Document::whole(self),
+                &"r".repeat(1 << 20),
+            )],
+            _ => Vec::new(),
+        }
+    }
+    fn expand(&self, _macros: Vec<MacroSource>) -> Result<(), PluginError> {
+        Err(PluginError::Unsupported("hostile: expand".into()))
     }
 }
 

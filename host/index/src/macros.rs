@@ -1,0 +1,251 @@
+//! Macro definitions routed to the files that invoke them: which other
+//! file's definition each name a file leaves unexpanded stands for, and the
+//! re-analysis of the files whose given definitions changed.
+//!
+//! The host knows no language's macros: the plugins say what a file
+//! defines (name, text, whether other packages see it) and which
+//! invocations it could not expand; the host matches names, package by
+//! package, and hands the texts back.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+
+use lingo_model::validate::{self, FactLimits};
+use lingo_model::{FileFacts, MacroSource, Manifest, UnexpandedReason, macros_digest};
+use lingo_runtime::{LanguagePlugin, PluginError};
+
+use lingo_model::sync::lock;
+
+use crate::FileEntry;
+
+/// Rounds of routing per refresh: a definition handed over may expand to
+/// invocations of further macros, found only by expanding it.
+pub(crate) const MAX_ROUNDS: usize = 4;
+/// Definitions handed to one file.
+pub(crate) const MAX_GIVEN: usize = 256;
+/// Bytes of definition text handed to one file.
+pub(crate) const MAX_GIVEN_BYTES: usize = 1 << 20;
+
+/// One definition the workspace has.
+struct Definition<'a> {
+    path: &'a str,
+    package: Option<&'a str>,
+    exported: bool,
+    text: &'a str,
+}
+
+/// The workspace's macro definitions by name.
+pub(crate) struct MacroEnvironment<'a> {
+    by_name: HashMap<&'a str, Vec<Definition<'a>>>,
+}
+
+/// The package a file's facts place it in (its first module's).
+fn package(entry: &FileEntry) -> Option<&str> {
+    let facts = entry.facts.as_ref().ok()?;
+    facts.modules.first()?.crate_or_package.as_deref()
+}
+
+impl<'a> MacroEnvironment<'a> {
+    /// The definitions every file's facts list, with their texts.
+    pub(crate) fn of(files: impl IntoIterator<Item = &'a Arc<FileEntry>>) -> Self {
+        let mut by_name: HashMap<&'a str, Vec<Definition<'a>>> = HashMap::new();
+        for entry in files {
+            let Ok(facts) = &entry.facts else { continue };
+            for definition in &facts.macro_definitions {
+                let span = &definition.span;
+                // Validated facts: the span is inside the text, on
+                // character boundaries.
+                let Some(text) = entry
+                    .source
+                    .get(span.start.offset as usize..span.end.offset as usize)
+                else {
+                    continue;
+                };
+                by_name
+                    .entry(definition.name.as_str())
+                    .or_default()
+                    .push(Definition {
+                        path: &entry.path,
+                        package: package(entry),
+                        exported: definition.exported,
+                        text,
+                    });
+            }
+        }
+        MacroEnvironment { by_name }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// The definitions `entry` is to be given: for each name it leaves
+    /// undefined or was given before, the one definition it sees (its own
+    /// package's, else an exported one; the nearest by path, then the
+    /// first by path), in name order, within [`MAX_GIVEN`] and
+    /// [`MAX_GIVEN_BYTES`].
+    pub(crate) fn sources_for(&self, path: &str, facts: &FileFacts) -> Vec<MacroSource> {
+        let names: BTreeSet<&str> = facts
+            .unexpanded_macros
+            .iter()
+            .filter(|u| u.reason == UnexpandedReason::Undefined)
+            .map(|u| u.name.as_str())
+            .chain(facts.macros_given.iter().map(|(name, _)| name.as_str()))
+            .collect();
+        if names.is_empty() || self.by_name.is_empty() {
+            return Vec::new();
+        }
+        let own_package = facts
+            .modules
+            .first()
+            .and_then(|m| m.crate_or_package.as_deref());
+        let mut given = Vec::new();
+        let mut bytes = 0;
+        for name in names {
+            let Some(candidates) = self.by_name.get(name) else {
+                continue;
+            };
+            let best = candidates
+                .iter()
+                .filter(|d| d.path != path)
+                .filter(|d| d.exported || (d.package.is_some() && d.package == own_package))
+                .min_by_key(|d| {
+                    (
+                        d.package != own_package || own_package.is_none(),
+                        std::cmp::Reverse(shared_prefix(d.path, path)),
+                        d.path,
+                    )
+                });
+            let Some(best) = best else { continue };
+            bytes += best.text.len();
+            if given.len() == MAX_GIVEN || bytes > MAX_GIVEN_BYTES {
+                break;
+            }
+            given.push(MacroSource {
+                name: name.to_string(),
+                path: best.path.to_string(),
+                text: best.text.to_string(),
+            });
+        }
+        given
+    }
+}
+
+/// How many leading path segments `a` and `b` share.
+fn shared_prefix(a: &str, b: &str) -> usize {
+    a.split('/')
+        .zip(b.split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Route definitions to invokers until nothing changes (at most
+/// [`MAX_ROUNDS`]): each file whose definitions to be given differ from
+/// those its facts were made with is analysed again with them, on all
+/// cores. Returns the entries analysed again (to be stored), by path.
+pub(crate) fn route(
+    files: &mut BTreeMap<String, Arc<FileEntry>>,
+    manifests: &[Manifest],
+) -> BTreeMap<String, Arc<FileEntry>> {
+    let mut routed = BTreeMap::new();
+    for _ in 0..MAX_ROUNDS {
+        let work: Vec<(Arc<FileEntry>, Vec<MacroSource>)> = {
+            let environment = MacroEnvironment::of(files.values());
+            files
+                .values()
+                .filter_map(|entry| {
+                    let facts = entry.facts.as_ref().ok()?;
+                    if environment.is_empty() && facts.macros_given.is_empty() {
+                        return None;
+                    }
+                    let sources = environment.sources_for(&entry.path, facts);
+                    (macros_digest(&sources) != facts.macros_digest)
+                        .then(|| (entry.clone(), sources))
+                })
+                .collect()
+        };
+        if work.is_empty() {
+            break;
+        }
+        for entry in analyse_all(work, manifests) {
+            routed.insert(entry.path.clone(), entry.clone());
+            files.insert(entry.path.clone(), entry);
+        }
+    }
+    routed
+}
+
+/// Analyse each file again with its definitions, on all cores. A file the
+/// plugin now fails on keeps its facts.
+fn analyse_all(
+    work: Vec<(Arc<FileEntry>, Vec<MacroSource>)>,
+    manifests: &[Manifest],
+) -> Vec<Arc<FileEntry>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(work.len());
+    let queue = Mutex::new(work);
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let Some((entry, sources)) = lock(&queue).pop() else {
+                        break;
+                    };
+                    // A panic analysing one file costs that file only.
+                    let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        analyse(&entry, &sources, manifests)
+                    }));
+                    match again {
+                        Ok(Some(again)) => lock(&done).push(Arc::new(again)),
+                        Ok(None) => {}
+                        Err(_) => tracing::error!(path = %entry.path, "analysing the file with its macros panicked; it keeps its facts"),
+                    }
+                }
+            });
+        }
+    });
+    done.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `entry` analysed again with `sources`, validated as every fact is.
+pub(crate) fn analyse(
+    entry: &FileEntry,
+    sources: &[MacroSource],
+    manifests: &[Manifest],
+) -> Option<FileEntry> {
+    let facts = entry
+        .plugin
+        .analyze_expanding(&entry.path, &entry.source, manifests, sources)
+        .inspect_err(|error| {
+            tracing::warn!(path = %entry.path, %error, "file could not be analysed with the macros it invokes");
+        })
+        .ok()?;
+    let (facts, report) = validate::check(facts, &entry.source, &FactLimits::default());
+    Some(FileEntry {
+        facts: Ok(Arc::new(facts)),
+        repairs: report.broken_rules(),
+        ..crate::clone_entry(entry)
+    })
+}
+
+/// `plugin`'s facts of `text` at `path` (a file's text not yet on disk, or
+/// one just read), with the definitions `files` hold of the macros it
+/// invokes: analysed once, and once more with them where it invokes any.
+pub(crate) fn analyse_text<'a>(
+    files: impl IntoIterator<Item = &'a Arc<FileEntry>>,
+    plugin: &dyn LanguagePlugin,
+    path: &str,
+    text: &str,
+    manifests: &[Manifest],
+) -> Result<FileFacts, PluginError> {
+    let facts = plugin.analyze(path, text, manifests)?;
+    // Only names are looked up: the facts are validated by the caller.
+    let environment = MacroEnvironment::of(files);
+    let sources = environment.sources_for(path, &facts);
+    if sources.is_empty() {
+        return Ok(facts);
+    }
+    plugin.analyze_expanding(path, text, manifests, &sources)
+}
