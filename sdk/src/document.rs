@@ -147,6 +147,7 @@ impl<L: Language> Document<L> {
             imports: Vec::new(),
         };
         if !expansions.is_empty() {
+            merged.drop_replaced(&expansions, &mut references.by_tagged);
             for expanded in &expansions {
                 let made = Document::<L>::expansion(path, &expanded.text).facts_for_merge();
                 merged.add(made, expanded, source, lines);

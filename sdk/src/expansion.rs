@@ -258,6 +258,69 @@ impl Facts {
         }
     }
 
+    /// Drop the file's own references inside the invocations `expanded`
+    /// (the grammar's reading of their token trees, which their expansions
+    /// replace), every index that points at references moved along. Call it
+    /// before [`Facts::add`]; `by_tagged` holds reference indices.
+    pub fn drop_replaced(
+        &mut self,
+        expanded: &[Expanded],
+        by_tagged: &mut HashMap<(usize, usize), u32>,
+    ) {
+        let mut ranges: Vec<(u32, u32)> = expanded
+            .iter()
+            .filter_map(|e| {
+                let start = e.pieces.iter().map(|p| p.origin.0).min()?;
+                let end = e.pieces.iter().map(|p| p.origin.1).max()?;
+                Some((start, end))
+            })
+            .collect();
+        ranges.sort_unstable();
+        let replaced = |offset: u32| {
+            let at = ranges.partition_point(|r| r.0 <= offset);
+            at > 0 && offset < ranges[at - 1].1
+        };
+        let mut new_index: Vec<Option<u32>> = Vec::with_capacity(self.references.len());
+        let mut kept = 0u32;
+        for reference in &self.references {
+            if replaced(reference.span.start.offset) {
+                new_index.push(None);
+            } else {
+                new_index.push(Some(kept));
+                kept += 1;
+            }
+        }
+        if kept as usize == self.references.len() {
+            return;
+        }
+        let mut index = 0;
+        self.references.retain(|_| {
+            index += 1;
+            new_index[index - 1].is_some()
+        });
+        for reference in &mut self.references {
+            if let Some(receiver) = &mut reference.receiver {
+                match new_index
+                    .get(receiver.reference as usize)
+                    .copied()
+                    .flatten()
+                {
+                    Some(moved) => receiver.reference = moved,
+                    None => reference.receiver = None,
+                }
+            }
+        }
+        by_tagged.retain(
+            |_, index| match new_index.get(*index as usize).copied().flatten() {
+                Some(moved) => {
+                    *index = moved;
+                    true
+                }
+                None => false,
+            },
+        );
+    }
+
     /// Symbols, locals and references in document order again, every index
     /// that points at them moved along; `by_tagged` holds reference indices.
     pub fn sort(&mut self, by_tagged: &mut HashMap<(usize, usize), u32>) {

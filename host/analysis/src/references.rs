@@ -537,9 +537,8 @@ mod tests {
                 .collect::<Vec<_>>();
             regions
         };
-        let unparsed = |name: &str, facts: &FileFacts| {
-            mentions_in(name, source, facts, errors(facts).iter())
-        };
+        let unparsed =
+            |name: &str, facts: &FileFacts| mentions_in(name, source, facts, errors(facts).iter());
         assert_eq!(unparsed("helper", &facts), 0);
         facts.diagnostics.push(Diagnostic {
             severity: Severity::Error,
@@ -551,5 +550,38 @@ mod tests {
         // excluded (the one at 3): `helper` at 31 and at 46.
         assert_eq!(unparsed("helper", &facts), 2);
         assert_eq!(unparsed("", &facts), 0);
+        // Inside an invocation left unexpanded, likewise; a declaration's
+        // name is no missed use either.
+        facts.diagnostics.clear();
+        facts.unexpanded_macros.push(lingo_model::UnexpandedMacro {
+            name: "m".into(),
+            span: span(0, 1),
+            extent: span(31, source.len() as u32),
+            reason: lingo_model::UnexpandedReason::Undefined,
+        });
+        let unexpanded = |facts: &FileFacts| {
+            mentions_in(
+                "helper",
+                source,
+                facts,
+                facts.unexpanded_macros.iter().map(|u| &u.extent),
+            )
+        };
+        assert_eq!(unexpanded(&facts), 2);
+        facts.symbols.push(lingo_model::Symbol {
+            name: "helper".into(),
+            kind: lingo_model::SymbolKind::Function,
+            language_kind: "function_item".into(),
+            span: span(31, 37),
+            name_span: span(31, 37),
+            container: None,
+            container_name: None,
+            signature: None,
+            doc: None,
+            visibility: lingo_model::Visibility::Public,
+            modifiers: Vec::new(),
+            arity: None,
+        });
+        assert_eq!(unexpanded(&facts), 1);
     }
 }

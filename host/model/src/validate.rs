@@ -243,9 +243,12 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
             spans.report,
         );
         spans.span(&mut definition.span);
-        let kept = !definition.name.is_empty() && definition.span.start.offset < definition.span.end.offset;
+        let kept = !definition.name.is_empty()
+            && definition.span.start.offset < definition.span.end.offset;
         if !kept {
-            spans.report.count("macro definition without a name or text");
+            spans
+                .report
+                .count("macro definition without a name or text");
         }
         kept
     });

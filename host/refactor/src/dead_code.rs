@@ -264,13 +264,8 @@ fn delete_in(
         let text = remove(analysis, file, facts, (text, &extents), &certain)?;
         return Ok(Deleted { text, uncertain });
     }
-    let after = reanalyse(
-        &*file.plugin,
-        &file.path,
-        &text,
-        analysis.snapshot(),
-    )
-    .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
+    let after = reanalyse(&*file.plugin, &file.path, &text, analysis.snapshot())
+        .map_err(|e| format!("the edited text could not be parsed again: {e}"))?;
     if after.syntax_errors() > facts.syntax_errors() {
         return Err(format!(
             "deleting would leave {} syntax errors instead of {}",

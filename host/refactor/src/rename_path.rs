@@ -358,16 +358,13 @@ fn module_at(
     entry: &FileEntry,
     path: &str,
 ) -> Result<Option<ModuleIdentity>, RefactorError> {
-    let facts = reanalyse(
-        &*entry.plugin,
-        path,
-        &entry.source,
-        analysis.snapshot(),
-    )
-    .map_err(|e| RefactorError::InvalidTargetPath {
-        path: path.to_string(),
-        reason: format!("its plugin could not read the file there: {e}"),
-    })?;
+    let facts =
+        reanalyse(&*entry.plugin, path, &entry.source, analysis.snapshot()).map_err(|e| {
+            RefactorError::InvalidTargetPath {
+                path: path.to_string(),
+                reason: format!("its plugin could not read the file there: {e}"),
+            }
+        })?;
     Ok(facts.modules.into_iter().next())
 }
 

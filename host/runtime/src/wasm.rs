@@ -18,7 +18,9 @@ use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
 use super::stderr::panic_message;
 use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
-use lingo_model::{MacroSource, FileFacts, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token};
+use lingo_model::{
+    FileFacts, MacroSource, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token,
+};
 
 /// The capability of a plugin whose `entry-points` answers may be trusted,
 /// an empty one included.

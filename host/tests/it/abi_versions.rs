@@ -115,18 +115,28 @@ fn the_current_hostile_plugins_macros_are_checked() {
     assert!(kept.contains(&"whole"), "{kept:?}");
     assert!(!kept.contains(&""), "{kept:?}");
     assert!(
-        checked.macro_definitions.iter().all(|d| d.span.start.offset < d.span.end.offset
-            && source.is_char_boundary(d.span.end.offset as usize)),
+        checked
+            .macro_definitions
+            .iter()
+            .all(|d| d.span.start.offset < d.span.end.offset
+                && source.is_char_boundary(d.span.end.offset as usize)),
         "{:?}",
         checked.macro_definitions
     );
     assert!(
-        report.broken_rules().iter().any(|r| r.contains("macro definition")),
+        report
+            .broken_rules()
+            .iter()
+            .any(|r| r.contains("macro definition")),
         "{report:?}"
     );
     // An unknown reason is `unsupported`, never trusted as more.
-    assert!(checked.unexpanded_macros.iter().any(|u| u.name == "max"
-        && u.reason == lingo::model::UnexpandedReason::Unsupported));
+    assert!(
+        checked
+            .unexpanded_macros
+            .iter()
+            .any(|u| u.name == "max" && u.reason == lingo::model::UnexpandedReason::Unsupported)
+    );
     // A plugin refusing the definitions handed to it still answers.
     let given = [lingo::model::MacroSource {
         name: "m".into(),
@@ -136,7 +146,10 @@ fn the_current_hostile_plugins_macros_are_checked() {
     let facts = plugin
         .analyze_expanding("a.range", source, &[], &given)
         .unwrap();
-    assert_eq!(facts.macros_given, [("m".to_string(), "b.range".to_string())]);
+    assert_eq!(
+        facts.macros_given,
+        [("m".to_string(), "b.range".to_string())]
+    );
     // Names a mebibyte long are cut to the name limit.
     let facts = plugin.analyze("a.longstr", "x\n", &[]).unwrap();
     let (checked, _) = lingo::validate::check(facts, "x\n", &limits);

@@ -16,6 +16,7 @@ mod go_real_code;
 mod graph_overlay;
 mod graph_persist;
 mod language_knowledge;
+mod macros;
 mod name_table_limit;
 mod python_real_code;
 mod queries_compile;

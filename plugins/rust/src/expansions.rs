@@ -143,17 +143,17 @@ pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions
         let left = |name: &str, reason| Unexpanded {
             name: name.to_string(),
             range: anchor,
-            extent: (
-                invocation.start_byte() as u32,
-                invocation.end_byte() as u32,
-            ),
+            extent: (invocation.start_byte() as u32, invocation.end_byte() as u32),
             reason,
         };
         // Textual scope: the macros defined above the invocation, the
         // latest first; another file's where the file defines none of a
         // name.
         let above = own.partition_point(|(start, _)| *start < invocation.start_byte());
-        if expander.as_ref().is_none_or(|(made_for, _)| *made_for != above) {
+        if expander
+            .as_ref()
+            .is_none_or(|(made_for, _)| *made_for != above)
+        {
             let visible = &own[..above];
             let elsewhere = given
                 .iter()
@@ -175,18 +175,18 @@ pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions
             continue;
         }
         let range = (arguments.start_byte(), arguments.end_byte());
-        let expansion =
-            match expander.expand_items(name, &source[range.0..range.1], range.0 as u32) {
-                Ok(expansion) => expansion,
-                Err(error) => {
-                    let reason = match error {
-                        ExpandError::Budget(_) => UnexpandedReason::Budget,
-                        _ => UnexpandedReason::Unsupported,
-                    };
-                    result.unexpanded.push(left(name, reason));
-                    continue;
-                }
-            };
+        let expansion = match expander.expand_items(name, &source[range.0..range.1], range.0 as u32)
+        {
+            Ok(expansion) => expansion,
+            Err(error) => {
+                let reason = match error {
+                    ExpandError::Budget(_) => UnexpandedReason::Budget,
+                    _ => UnexpandedReason::Unsupported,
+                };
+                result.unexpanded.push(left(name, reason));
+                continue;
+            }
+        };
         // What it invokes that is not known is another file's macro, or
         // one the workspace does not define.
         for inner in &expansion.unknown {
@@ -430,11 +430,12 @@ fn body() { cfg_rt! { fn hidden() {} } }
             .map(|u| (u.name.clone(), u.reason.clone()))
             .collect();
         // Item positions only: not the invocation inside `body`.
-        let expected = [("cfg_sync", "undefined"), ("cfg_rt", "undefined"), ("pin_project", "undefined")];
-        assert_eq!(
-            left,
-            expected.map(|(n, r)| (n.to_string(), r.to_string()))
-        );
+        let expected = [
+            ("cfg_sync", "undefined"),
+            ("cfg_rt", "undefined"),
+            ("pin_project", "undefined"),
+        ];
+        assert_eq!(left, expected.map(|(n, r)| (n.to_string(), r.to_string())));
         assert!(!document.symbols().iter().any(|s| s.name == "mutex"));
     }
 
@@ -451,15 +452,29 @@ fn body() { cfg_rt! { fn hidden() {} } }
         let left: Vec<(String, String, String)> = document
             .unexpanded_macros()
             .iter()
-            .map(|u| (u.name.clone(), text(USER, &u.span).to_string(), u.reason.clone()))
+            .map(|u| {
+                (
+                    u.name.clone(),
+                    text(USER, &u.span).to_string(),
+                    u.reason.clone(),
+                )
+            })
             .collect();
         // `cfg_io!` is inside `cfg_sync!`'s expansion: reported at the
         // invocation that made it.
         assert_eq!(
             left,
             [
-                ("cfg_io".to_string(), "cfg_sync".to_string(), "undefined".to_string()),
-                ("pin_project".into(), "pin_project".into(), "undefined".into()),
+                (
+                    "cfg_io".to_string(),
+                    "cfg_sync".to_string(),
+                    "undefined".to_string()
+                ),
+                (
+                    "pin_project".into(),
+                    "pin_project".into(),
+                    "undefined".into()
+                ),
             ]
         );
         // Handing over nothing again forgets them.
@@ -469,7 +484,8 @@ fn body() { cfg_rt! { fn hidden() {} } }
 
     #[test]
     fn a_files_own_definition_above_wins_over_one_handed_over() {
-        let source = "macro_rules! cfg_rt { (fn $n:ident() {}) => { struct $n; } }\ncfg_rt! { fn f() {} }\n";
+        let source =
+            "macro_rules! cfg_rt { (fn $n:ident() {}) => { struct $n; } }\ncfg_rt! { fn f() {} }\n";
         let document = Document::<Rust>::new("src/lib.rs".into(), source.into());
         document.expand(given(&["cfg_rt"])).unwrap();
         let symbols = document.symbols();

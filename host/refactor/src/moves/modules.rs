@@ -69,19 +69,14 @@ impl Modules {
         let source_module = facts.modules.first().cloned();
         let target_module = match &target.entry {
             Some(entry) => entry.facts()?.modules.first().cloned(),
-            None => reanalyse(
-                &*source.plugin,
-                &target.path,
-                "",
-                analysis.snapshot(),
-            )
-            .map_err(|e| RefactorError::InvalidTargetPath {
-                path: target.path.clone(),
-                reason: format!("its plugin could not place it in a module: {e}"),
-            })?
-            .modules
-            .into_iter()
-            .next(),
+            None => reanalyse(&*source.plugin, &target.path, "", analysis.snapshot())
+                .map_err(|e| RefactorError::InvalidTargetPath {
+                    path: target.path.clone(),
+                    reason: format!("its plugin could not place it in a module: {e}"),
+                })?
+                .modules
+                .into_iter()
+                .next(),
         };
         let same = match (&source_module, &target_module) {
             (Some(s), Some(t)) => s.path == t.path,

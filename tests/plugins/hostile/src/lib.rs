@@ -34,9 +34,10 @@ use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin,
 use lingo_plugin_sdk::types::{
     Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
     EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
-    Local, MacroDefinition, MacroSource, Manifest, ModuleIdentity, UnexpandedMacro, ModuleLayout, NameRule, PluginError, PluginInfo, Position,
-    Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SyntaxNode, TextEdit,
-    Token, TokenKind, TypeAnnotationPosition, Visibility,
+    Local, MacroDefinition, MacroSource, Manifest, ModuleIdentity, ModuleLayout, NameRule,
+    PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol,
+    SymbolKind, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro,
+    Visibility,
 };
 
 struct Hostile;
