@@ -250,7 +250,10 @@ fn render(trees: &[Tree]) -> Expansion {
 }
 
 fn piece(text: &mut String, pieces: &mut Vec<Piece>, token: &str, origin: Option<Origin>) {
-    if !text.is_empty() && !text.ends_with('\n') {
+    let previous = pieces
+        .last()
+        .map_or("", |p| &text[p.start as usize..p.end as usize]);
+    if !text.is_empty() && !text.ends_with('\n') && spaced(previous, token) {
         text.push(' ');
     }
     let start = text.len() as u32;
@@ -260,6 +263,34 @@ fn piece(text: &mut String, pieces: &mut Vec<Piece>, token: &str, origin: Option
         end: text.len() as u32,
         origin,
     });
+}
+
+/// Whether a space goes between `previous` and `token` in rendered code:
+/// everywhere, as the parser reads it alike, except around the
+/// punctuation written tight in Rust (`a::b`, `f(x, y)`, `Vec<u8>`,
+/// `&self`, `#[attr]`), so that signatures read as written. Never between
+/// two tokens that would run into one.
+fn spaced(previous: &str, token: &str) -> bool {
+    let word = |t: &str| {
+        t.chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'' || c == '"')
+    };
+    let tight_after = ["(", "[", "::", ".", "#", "&", "<", "!"];
+    let tight_before = [",", ";", ".", ")", "]", "::", "?", ":", ">"];
+    if tight_before.contains(&token) && !(token == ":" && previous == ":") {
+        return false;
+    }
+    if tight_after.contains(&previous) {
+        // `&&`, `<<`, `::<`, `!=`: a space keeps them apart.
+        return !(word(token) || ["(", "[", "&", "'", "*"].contains(&token))
+            || (previous == "&" && token == "&");
+    }
+    // `Vec<`, `f(` and `name!` after a word.
+    if word(previous) && ["<", "(", "!"].contains(&token) {
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -306,7 +337,7 @@ mod tests {
         );
         assert_eq!(
             text,
-            "# [ cfg ( feature = \"sync\" ) ] pub mod mutex ; # [ cfg ( feature = \"sync\" ) ] pub use mutex :: { Mutex , MutexGuard } ;"
+            "#[cfg(feature = \"sync\")] pub mod mutex; #[cfg(feature = \"sync\")] pub use mutex:: { Mutex, MutexGuard };"
         );
         assert_eq!(
             places,
@@ -328,7 +359,7 @@ mod tests {
         let feature = "macro_rules! feature {\n  (#![$meta:meta] $($item:item)*) => { $( #[cfg($meta)] $item )* }\n}";
         let outer = "macro_rules! cfg_rt {\n  ($($item:item)*) => { $crate::feature! { #![feature = \"rt\"] $($item)* } }\n}";
         let (text, places) = expand(&expander(&[feature, outer]), "cfg_rt! { fn spawn() {} }");
-        assert_eq!(text, "# [ cfg ( feature = \"rt\" ) ] fn spawn ( ) { }");
+        assert_eq!(text, "#[cfg(feature = \"rt\")] fn spawn() { }");
         assert_eq!(places, ["fn", "spawn"]);
     }
 
@@ -336,10 +367,7 @@ mod tests {
     fn rules_are_tried_in_order_with_repetitions_and_separators() {
         let m = "macro_rules! make {\n  () => {};\n  ($name:ident: $($field:ident: $ty:ty),* $(,)?) => { pub struct $name { $(pub $field: $ty),* } };\n}";
         let (text, places) = expand(&expander(&[m]), "make!(Point: x: Vec<u8>, y: u32,);");
-        assert_eq!(
-            text,
-            "pub struct Point { pub x : Vec < u8 > , pub y : u32 }"
-        );
+        assert_eq!(text, "pub struct Point { pub x: Vec<u8>, pub y: u32 }");
         assert_eq!(places, ["Point", "x", "Vec", "u8", "y", "u32"]);
         let (empty, _) = expand(&expander(&[m]), "make!();");
         assert_eq!(empty, "");
@@ -349,7 +377,7 @@ mod tests {
     fn nested_repetitions() {
         let m = "macro_rules! enums {\n  ($($name:ident { $($variant:ident)* })*) => { $(enum $name { $($variant,)* })* };\n}";
         let (text, _) = expand(&expander(&[m]), "enums! { A { X Y } B { Z } }");
-        assert_eq!(text, "enum A { X , Y , } enum B { Z , }");
+        assert_eq!(text, "enum A { X, Y, } enum B { Z, }");
     }
 
     #[test]
@@ -402,6 +430,16 @@ mod tests {
                 Some((s, end)) => assert_eq!(&source[s as usize..end as usize], token),
                 None => assert!("#[cfg(feature=\"sync\")]".contains(token), "{token}"),
             }
+        }
+    }
+
+    #[test]
+    fn rendered_code_reads_as_written_and_never_runs_tokens_together() {
+        let reader = "macro_rules! reader {\n  ($name:ident, $ty:ty) => { impl<R> $name<R> { fn get(&mut self) -> $ty { 0 } } }\n}";
+        let (text, _) = expand(&expander(&[reader]), "reader!(ReadU8, u8)");
+        assert_eq!(text, "impl<R> ReadU8<R> { fn get(&mut self) -> u8 { 0 } }");
+        for (previous, token) in [("a", "b"), ("&", "&"), ("<", "<"), ("!", "="), ("1", "x")] {
+            assert!(spaced(previous, token), "{previous} {token}");
         }
     }
 }
