@@ -105,6 +105,8 @@ def symbol_stats(s: dict) -> dict:
     c = dict.fromkeys(COUNTS, 0)
     c["lingo"] = len(lingo)
     by_category = defaultdict(lambda: dict.fromkeys(["truth", "certain", "guess", "listed", "counted", "silent"], 0))
+    by_area = defaultdict(lambda: dict.fromkeys(["truth", "certain", "guess", "listed", "counted", "silent",
+                                                  "certain_listed", "false_certain"], 0))
     fate = []
     matched_merged = set()
     for i, t in enumerate(truth):
@@ -123,6 +125,9 @@ def symbol_stats(s: dict) -> dict:
         cat = by_category[t.get("category", "other")]
         cat["truth"] += 1
         cat[how] += 1
+        area = by_area[area_of(t["file"])]
+        area["truth"] += 1
+        area[how] += 1
         fate.append(how)
     matched = {j for _, j in found.values()}
     unjudged = {(u["file"], u["line"], u["character"]) for u in s.get("unverifiable", [])}
@@ -131,9 +136,16 @@ def symbol_stats(s: dict) -> dict:
     c["unjudged"] = len(left_out)
     c["certain"] = sum(1 for j in certain if j not in matched_merged and j not in left_out)
     c["tp_certain"] = c["found_certain"]
+    false_certain = [lingo[j] for j in certain if j not in matched and j not in left_out]
+    for j in certain:
+        if j not in matched_merged and j not in left_out:
+            by_area[area_of(lingo[j]["file"])]["certain_listed"] += 1
+    for r in false_certain:
+        by_area[area_of(r["file"])]["false_certain"] += 1
     return {
         **c,
         "by_category": dict(by_category),
+        "by_area": dict(by_area),
         "fate": fate,
         "extra": [lingo[j] for j in range(len(lingo)) if j not in matched],
         "false_certain": [lingo[j] for j in certain if j not in matched and j not in left_out],
@@ -198,6 +210,32 @@ def category_table(records: list[dict], stats: dict, markdown: bool) -> str:
         misses = c["listed"] + c["counted"] + c["silent"]
         rows.append([name, str(c["truth"]), ratio(c["certain"], c["truth"]),
                      ratio(c["certain"] + c["guess"], c["truth"]), f"{misses} ({c['silent']})"])
+    return table(head, rows, markdown)
+
+
+def area_of(path: str) -> str:
+    """The top folder of a workspace-relative path (`src`, `tests`...), `.` at the root."""
+    return path.split("/", 1)[0] if "/" in path else "."
+
+
+def area_table(records: list[dict], stats: dict, markdown: bool) -> str:
+    """Truth sites and lingo's certain ones by the top folder they are in."""
+    head = ["folder", "truth refs", "certain precision", "certain recall", "recall with guesses",
+            "misses (silent)"]
+    areas = defaultdict(lambda: defaultdict(int))
+    for r in records:
+        for x in stats[id(r)]:
+            for name, c in x.get("by_area", {}).items():
+                for k, v in c.items():
+                    areas[name][k] += v
+    rows = []
+    for name in sorted(areas, key=lambda a: -areas[a]["truth"]):
+        c = areas[name]
+        misses = c["listed"] + c["counted"] + c["silent"]
+        rows.append([name, str(c["truth"]),
+                     ratio(c["certain_listed"] - c["false_certain"], c["certain_listed"]),
+                     ratio(c["certain"], c["truth"]), ratio(c["certain"] + c["guess"], c["truth"]),
+                     f"{misses} ({c['silent']})"])
     return table(head, rows, markdown)
 
 
@@ -288,7 +326,8 @@ def markdown_fragment(by_lang: dict, stats: dict) -> str:
                        r["reference_tool"]] for r in records], True))
     for lang, rs in by_lang.items():
         out += ["", f"**{lang}**", "", project_table(lang, rs, stats, True), "",
-                category_table(rs, stats, True), "", kind_table(rs, stats, True), "",
+                category_table(rs, stats, True), "", area_table(rs, stats, True), "",
+                kind_table(rs, stats, True), "",
                 targets_line(lang, rs, stats)]
     out += ["", "Samples and truth:", ""]
     out += [f"- {notes(r, stats[id(r)])}" for r in records]
@@ -310,6 +349,7 @@ def main() -> None:
               f" lingo {', '.join(sorted({r['lingo_commit'] for r in rs}))}\n")
         print(project_table(lang, rs, stats, False) + "\n")
         print(category_table(rs, stats, False) + "\n")
+        print(area_table(rs, stats, False) + "\n")
         print(kind_table(rs, stats, False) + "\n")
         print(targets_line(lang, rs, stats))
         for r in rs:

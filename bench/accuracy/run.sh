@@ -13,7 +13,9 @@
 # NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results).
 #
 # Projects and tools (pinned; sources from crates.io, npm, PyPI and Debian only):
-#   rust        regex-syntax 0.8.11, indexmap 2.14.2 (crates.io)   rust-analyzer (rustup component, + rust-src)
+#   rust        regex-syntax 0.8.11, indexmap 2.14.2, tokio 1.54.1, tracing 0.1.44 (crates.io;
+#               tokio and tracing declare items inside macro invocations, and their tests/ name
+#               the crate)   rust-analyzer (rustup component, + rust-src)
 #   go          go-cmp 0.5.9 (golang-github-google-go-cmp-dev),
 #               pflag 1.0.6~git20210604 (golang-github-spf13-pflag-dev)   gopls + go from Debian
 #   typescript  rxjs 7.8.2 src/ + its tsconfig, mobx 6.16.1 src/ (npm; the tsconfig is written here)
@@ -45,6 +47,8 @@ say() { echo "== $*" >&2; }
 PROJECTS=(
   "rust regex-syntax 0.8.11"
   "rust indexmap 2.14.2"
+  "rust tokio 1.54.1"
+  "rust tracing 0.1.44"
   "go go-cmp 0.5.9"
   "go pflag 1.0.6~git20210604"
   "typescript rxjs 7.8.2"

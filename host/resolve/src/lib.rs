@@ -580,11 +580,42 @@ impl<'s> Resolver<'s> {
         // the type's file), then of a type with that name in this file.
         // Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
-        let owner_files = self.owner_files(file, facts, reference);
+        let owners = self.owner_types(file, facts, reference);
+        let owner_files: Vec<Arc<FileEntry>> = owners
+            .iter()
+            .map(|o| self.table.file(*o).clone())
+            .fold(Vec::new(), |mut files, f| {
+                if !files.iter().any(|x: &Arc<FileEntry>| x.path == f.path) {
+                    files.push(f);
+                }
+                files
+            });
         for owner_file in &owner_files {
             let members = self.members_of(owner, reference, Some(owner_file));
             if !members.is_empty() {
                 return members;
+            }
+        }
+        // Blocks for the type declared in other files (`impl Handle` beside
+        // `use crate::runtime::Handle;`).
+        for ty in &owners {
+            let blocks = self.blocks_apart(*ty);
+            if blocks.is_empty() {
+                continue;
+            }
+            let found = self.where_named(&reference.name, Resolution::Qualified, |r, s| {
+                s.container_name.as_deref() == Some(owner.as_str())
+                    && s.container.is_some_and(|c| {
+                        blocks.contains(&SymbolRef {
+                            file: r.file,
+                            symbol: c,
+                        })
+                    })
+                    && (!reference.is_member || self.is_member_at(r, s))
+            });
+            let found = self.by_access(found, reference);
+            if !found.is_empty() {
+                return found;
             }
         }
         // This file's type of that name, unless the qualifier resolved to
@@ -604,14 +635,14 @@ impl<'s> Resolver<'s> {
         share(self.members_of(owner, reference, None), 0.9)
     }
 
-    /// The files declaring the type a reference's qualifier names, when the
-    /// qualifier resolves by the language's rules.
-    fn owner_files(
+    /// The declarations of the type (or module) a reference's qualifier
+    /// names, when the qualifier resolves by the language's rules.
+    fn owner_types(
         &self,
         file: &Arc<FileEntry>,
         facts: &FileFacts,
         reference: &Reference,
-    ) -> Vec<Arc<FileEntry>> {
+    ) -> Vec<SymbolRef> {
         // The qualifier names a type or module: looked up as a type's name
         // (not as a member of the enclosing type named like a type).
         let Some(owner_reference) = reference.qualifier_owner() else {
@@ -622,15 +653,11 @@ impl<'s> Resolver<'s> {
         } else {
             self.qualified(file, facts, &owner_reference)
         };
-        let mut files: Vec<Arc<FileEntry>> = Vec::new();
-        for definition in found.iter().filter(|d| d.confidence >= 1.0) {
-            if let Target::Symbol { file, .. } = &definition.target
-                && !files.iter().any(|f| f.path == file.path)
-            {
-                files.push(file.clone());
-            }
-        }
-        files
+        found
+            .iter()
+            .filter(|d| d.confidence >= 1.0)
+            .filter_map(|d| self.symbol_ref(d))
+            .collect()
     }
 
     /// Symbols named as `reference` declared by a container named `owner`;

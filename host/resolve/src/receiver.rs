@@ -21,6 +21,38 @@ const MAX_SUPERTYPE_DEPTH: usize = 8;
 /// Supertypes looked at in all, whatever their depth.
 const MAX_SUPERTYPES: usize = 64;
 
+/// Same-named blocks looked at for one type's blocks declared apart.
+const MAX_BLOCKS_APART: usize = 64;
+
+/// Lookups of blocks declared apart nested in each other on this thread (a
+/// block's name resolves through paths whose owners have blocks too): past
+/// this, none are looked for.
+const MAX_APART_NESTING: usize = 2;
+
+thread_local! {
+    static APART_NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of [`Resolver::blocks_apart`] on this thread, left on drop.
+struct ApartGuard;
+
+impl ApartGuard {
+    fn enter() -> Option<ApartGuard> {
+        APART_NESTING.with(|n| {
+            (n.get() < MAX_APART_NESTING).then(|| {
+                n.set(n.get() + 1);
+                ApartGuard
+            })
+        })
+    }
+}
+
+impl Drop for ApartGuard {
+    fn drop(&mut self) {
+        APART_NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
 impl Resolver<'_> {
     /// `x.name` where the value `x` has a type the source states, that is
     /// exactly one type declaration of the workspace: that type's members
@@ -290,11 +322,66 @@ impl Resolver<'_> {
         let type_name = self.table.symbol(ty).name.as_str();
         let unique = self.type_name_is_unique(type_name);
         let part_files: Vec<u32> = self.parts_of(ty).iter().map(|p| p.file).collect();
-        self.where_named(name, Resolution::Qualified, |r, s| {
+        let found = self.where_named(name, Resolution::Qualified, |r, s| {
             s.container_name.as_deref() == Some(type_name)
                 && self.is_member_at(r, s)
                 && (r.file == ty.file || unique || part_files.contains(&r.file))
+        });
+        if !found.is_empty() || unique {
+            return found;
+        }
+        // Blocks declared apart from the type, in other files.
+        let apart = self.blocks_apart(ty);
+        self.where_named(name, Resolution::Qualified, |r, s| {
+            s.container_name.as_deref() == Some(type_name)
+                && self.is_member_at(r, s)
+                && s.container.is_some_and(|c| {
+                    apart.contains(&SymbolRef {
+                        file: r.file,
+                        symbol: c,
+                    })
+                })
         })
+    }
+
+    /// The blocks for the type `ty` declared in other files (a Rust `impl
+    /// Handle { .. }` beside `use crate::runtime::Handle;`): same-named
+    /// non-type containers whose name, read as the reference it is in
+    /// their own file, resolves certainly to `ty`.
+    pub(super) fn blocks_apart(&self, ty: SymbolRef) -> Vec<SymbolRef> {
+        let type_name = &self.table.symbol(ty).name;
+        let Some(_guard) = ApartGuard::enter() else {
+            return Vec::new();
+        };
+        let mut blocks = Vec::new();
+        for &r in self.table.named(type_name) {
+            if r.file == ty.file || blocks.len() >= MAX_BLOCKS_APART {
+                continue;
+            }
+            let block = self.table.symbol(r);
+            if block.kind != SymbolKind::Object {
+                continue;
+            }
+            let file = self.table.file(r);
+            let Ok(facts) = &file.facts else { continue };
+            let at = block.name_span.start.offset;
+            let first = facts
+                .references
+                .partition_point(|x| x.span.start.offset < at);
+            let Some(named) = facts.references[first..]
+                .iter()
+                .take_while(|x| x.span.start.offset == at)
+                .find(|x| x.name == *type_name)
+            else {
+                continue;
+            };
+            let resolved = self.resolve(file, named);
+            let to_ty = |d: &Definition| d.confidence >= 1.0 && self.symbol_ref(d) == Some(ty);
+            if resolved.len() == 1 && to_ty(&resolved[0]) {
+                blocks.push(r);
+            }
+        }
+        blocks
     }
 
     /// The types `ty`'s base lists name (`class C : B, I`, `impl I for C`,
@@ -419,7 +506,7 @@ impl Resolver<'_> {
         first.is_some() && files.all(|f| Some(f) == first)
     }
 
-    fn symbol_ref(&self, definition: &Definition) -> Option<SymbolRef> {
+    pub(super) fn symbol_ref(&self, definition: &Definition) -> Option<SymbolRef> {
         match &definition.target {
             Target::Symbol { file, index } => Some(SymbolRef {
                 file: self.table.file_number(&file.path)?,

@@ -369,7 +369,22 @@ pub fn outer(p: Parser) -> u32 {
             "//- src/b.rs\npub struct Handle;\n\nimpl Handle {\n    pub fn current() -> u32 {\n        2\n    }\n}\n\npub fn f() -> u32 {\n    crate::a::Handle::cur$0rent()\n}\n",
         ),
         query: Definition,
-        expected: "src/a_impl.rs:4 Handle.current qualified uncertain\nsrc/b.rs:4 Handle.current qualified uncertain",
+        expected: "src/a_impl.rs:4 Handle.current qualified",
+    },
+    Case {
+        // Members of an `impl` in another file than the type, reached
+        // through a typed value: the block's name resolves to the type.
+        name: "rust_member_of_an_impl_in_another_file_through_a_typed_value",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod a;\npub mod a_impl;\npub mod b;\npub mod c;\n",
+            "//- src/a.rs\npub struct Handle;\n",
+            "//- src/a_impl.rs\nuse crate::a::Handle;\n\nimpl Handle {\n    pub fn current(&self) -> u32 {\n        1\n    }\n}\n",
+            "//- src/b.rs\npub struct Handle;\n\nimpl Handle {\n    pub fn current(&self) -> u32 {\n        2\n    }\n}\n",
+            "//- src/c.rs\nuse crate::a::Handle;\n\npub fn g(h: Handle) -> u32 {\n    h.cur$0rent()\n}\n",
+        ),
+        query: Definition,
+        expected: "src/a_impl.rs:4 Handle.current qualified",
     },
     Case {
         // A type declared inside an invocation of a macro another file
