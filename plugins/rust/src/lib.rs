@@ -3,6 +3,7 @@
 //! the arguments of well-known macros and the items `macro_rules!` macros
 //! make.
 
+mod cargo;
 mod entry;
 mod expansions;
 mod flow;
@@ -69,8 +70,8 @@ impl Language for Rust {
         Some(|_path, root, source, lines| imports::imports(root, source, lines));
     const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
         module_of: modules::module_of,
-        resolve_import: |importer, import_path, _manifests| {
-            modules::resolve_import(importer, import_path)
+        resolve_import: |importer, import_path, manifests| {
+            modules::resolve_import(importer, import_path, manifests)
         },
     });
     const RENDER_IMPORT: Option<RenderImportHook> = Some(imports::render_import);

@@ -4,44 +4,7 @@
 use lingo_plugin_sdk::types::{Manifest, ModuleIdentity};
 use tree_sitter::Node;
 
-/// The crate name in a `Cargo.toml`, with `-` spelled `_`: the `[lib]`
-/// target's `name` when it sets one, else the package's.
-fn crate_name(manifest: &str) -> Option<String> {
-    let mut section = "";
-    let (mut package, mut lib) = (None, None);
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            section = line;
-            continue;
-        }
-        let Some(value) = line
-            .strip_prefix("name")
-            .map(str::trim_start)
-            .and_then(|v| v.strip_prefix('='))
-        else {
-            continue;
-        };
-        let Some(name) = toml_string(value) else {
-            continue;
-        };
-        match section {
-            "[package]" => package = package.or(Some(name)),
-            "[lib]" => lib = lib.or(Some(name)),
-            _ => {}
-        }
-    }
-    lib.or(package).map(|name| name.replace('-', "_"))
-}
-
-/// The basic or literal TOML string at the start of `value` (comments after it
-/// are ignored).
-fn toml_string(value: &str) -> Option<String> {
-    let value = value.trim_start();
-    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let rest = &value[1..];
-    rest.find(quote).map(|end| rest[..end].to_string())
-}
+use crate::cargo::{CargoManifest, renamed_crate};
 
 /// The module of the file at `path`: the nearest `Cargo.toml` above it names
 /// the crate; the path inside `src/` names the module.
@@ -53,15 +16,17 @@ pub fn module_of(
 ) -> Vec<ModuleIdentity> {
     let manifest = manifests
         .iter()
-        .filter_map(|m| {
-            let dir = m.path.strip_suffix("Cargo.toml")?;
-            path.starts_with(dir).then_some((dir, m))
+        .filter(|m| {
+            m.path
+                .strip_suffix("Cargo.toml")
+                .is_some_and(|dir| path.starts_with(dir) && (dir.is_empty() || dir.ends_with('/')))
         })
-        .max_by_key(|(dir, _)| dir.len());
-    let (dir, crate_name) = match manifest {
-        Some((dir, m)) => (
-            dir,
-            crate_name(&m.contents).unwrap_or_else(|| "crate".into()),
+        .max_by_key(|m| m.path.len())
+        .and_then(CargoManifest::read);
+    let (dir, crate_name) = match &manifest {
+        Some(m) => (
+            m.dir.as_str(),
+            m.crate_name.clone().unwrap_or_else(|| "crate".into()),
         ),
         None => ("", "crate".to_string()),
     };
@@ -96,7 +61,11 @@ pub fn module_of(
 }
 
 /// Candidate modules for a `use` path written in module `importer`.
-pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<String> {
+pub fn resolve_import(
+    importer: &ModuleIdentity,
+    import_path: &str,
+    manifests: &[Manifest],
+) -> Vec<String> {
     let segments: Vec<&str> = import_path
         .split("::")
         .map(str::trim)
@@ -137,9 +106,13 @@ pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<Strin
             vec![join(base.join("::"), rest)]
         }
         // Uniform paths: a child module of the importer, or another crate.
-        _ => vec![
-            join(importer.path.clone(), &segments),
-            join(first.to_string(), rest),
-        ],
+        // A dependency the manifest renames names the package's crate.
+        _ => match renamed_crate(manifests, &krate, first) {
+            Some(renamed) => vec![join(importer.path.clone(), &segments), join(renamed, rest)],
+            None => vec![
+                join(importer.path.clone(), &segments),
+                join(first.to_string(), rest),
+            ],
+        },
     }
 }

@@ -291,7 +291,7 @@ mod tests {
             "geo::shapes"
         );
         assert_eq!(
-            crate::modules::resolve_import(&module("geo::a", "geo"), "crate::shapes::round"),
+            crate::modules::resolve_import(&module("geo::a", "geo"), "crate::shapes::round", &[]),
             ["geo::shapes::round"]
         );
     }

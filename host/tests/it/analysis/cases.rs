@@ -372,6 +372,21 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/a_impl.rs:4 Handle.current qualified",
     },
     Case {
+        // A workspace member importing a sibling by the name its manifest
+        // gives the dependency (`engine = { package = "core-lib", .. }`).
+        name: "rust_renamed_workspace_dependency",
+        fixture: concat!(
+            "//- Cargo.toml\n[workspace]\nmembers = [\"app\", \"core\"]\n",
+            "//- app/Cargo.toml\n[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nengine = { package = \"core-lib\", path = \"../core\" }\n",
+            "//- app/src/lib.rs\nuse engine::Widget;\n\npub fn make() -> Widget {\n    Wid$0get\n}\n",
+            "//- core/Cargo.toml\n[package]\nname = \"core-lib\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- core/src/lib.rs\npub struct Widget;\n",
+            "//- core/src/other.rs\npub struct Widget;\n",
+        ),
+        query: Definition,
+        expected: "core/src/lib.rs:1 Widget import",
+    },
+    Case {
         // Members of an `impl` in another file than the type, reached
         // through a typed value: the block's name resolves to the type.
         name: "rust_member_of_an_impl_in_another_file_through_a_typed_value",
