@@ -508,4 +508,23 @@ fn body() { cfg_rt! { fn hidden() {} } }
         assert!(!document.symbols().iter().any(|s| s.name == "f"));
         assert_eq!(document.unexpanded_macros()[0].reason, "undefined");
     }
+
+    #[test]
+    fn invocations_past_the_bound_are_left_unexpanded_for_budget() {
+        let over = lingo_plugin_sdk::MAX_EXPANSIONS + 6;
+        let mut source = String::from("macro_rules! item { ($i:item) => { $i } }\n");
+        for n in 0..over {
+            source.push_str(&format!("item! {{ struct S{n}; }}\n"));
+        }
+        let document = Document::<Rust>::new("src/lib.rs".into(), source);
+        let structs = document
+            .symbols()
+            .iter()
+            .filter(|s| s.name.starts_with('S'))
+            .count();
+        assert_eq!(structs, lingo_plugin_sdk::MAX_EXPANSIONS);
+        let left = document.unexpanded_macros();
+        assert_eq!(left.len(), 6);
+        assert!(left.iter().all(|u| u.reason == "budget" && u.name == "item"));
+    }
 }
