@@ -213,6 +213,7 @@ impl<'s> Resolver<'s> {
                 &import.module_path,
                 &imported.name,
                 Resolution::Import,
+                false,
             );
         }
         let found = if !reference.qualifier.is_empty() {
@@ -522,6 +523,7 @@ impl<'s> Resolver<'s> {
                     &import.module_path,
                     &imported.name,
                     Resolution::Import,
+                    reference.kind == ReferenceKind::Call,
                 );
                 if !found.is_empty() {
                     return found;
@@ -534,7 +536,10 @@ impl<'s> Resolver<'s> {
             .imports
             .iter()
             .filter(|i| i.kind == ImportKind::Glob)
-            .flat_map(|i| self.in_modules(file, facts, &i.module_path, name, Resolution::Import))
+            .flat_map(|i| {
+                let calls = reference.kind == ReferenceKind::Call;
+                self.in_modules(file, facts, &i.module_path, name, Resolution::Import, calls)
+            })
             .collect();
         globbed
     }
@@ -571,7 +576,8 @@ impl<'s> Resolver<'s> {
             }
         }
         for path in &paths {
-            let found = self.in_modules(file, facts, path, name, Resolution::Qualified);
+            let calls = reference.kind == ReferenceKind::Call;
+            let found = self.in_modules(file, facts, path, name, Resolution::Qualified, calls);
             if !found.is_empty() {
                 return found;
             }
@@ -754,6 +760,7 @@ impl<'s> Resolver<'s> {
         import_path: &str,
         name: &str,
         resolution: Resolution,
+        calls: bool,
     ) -> Vec<Definition> {
         let lookup = (
             file.plugin.info().name.clone(),
@@ -764,10 +771,15 @@ impl<'s> Resolver<'s> {
                 .collect::<Vec<_>>()
                 .join("\n"),
             import_path.to_string(),
-            name.to_string(),
+            // What a call names is never a module: looked up apart.
+            if calls {
+                format!("{name}()")
+            } else {
+                name.to_string()
+            },
         );
         let found = self.table.lookup(lookup, || {
-            self.in_modules_via(file, facts, import_path, name, resolution, 0)
+            self.in_modules_via(file, facts, import_path, name, resolution, calls, 0)
                 .iter()
                 .filter_map(|d| match &d.target {
                     Target::Symbol { file, index } => Some(SymbolRef {
@@ -792,6 +804,10 @@ impl<'s> Resolver<'s> {
             .collect()
     }
 
+    /// `name` in the modules `import_path` names from `file`, else
+    /// re-exported by them; with `calls`, no module, namespace or package
+    /// (what a call names is a value).
+    #[allow(clippy::too_many_arguments)]
     fn in_modules_via(
         &self,
         file: &Arc<FileEntry>,
@@ -799,6 +815,7 @@ impl<'s> Resolver<'s> {
         import_path: &str,
         name: &str,
         resolution: Resolution,
+        calls: bool,
         depth: usize,
     ) -> Vec<Definition> {
         let mut out = Vec::new();
@@ -815,11 +832,17 @@ impl<'s> Resolver<'s> {
                     .filter_map(|p| self.table.file_number(p))
                     .collect();
                 out.extend(self.where_named(name, resolution, |r, s| {
-                    in_module.contains(&r.file) && self.at_module_level(r, s, module)
+                    in_module.contains(&r.file)
+                        && self.at_module_level(r, s, module)
+                        && !(calls
+                            && matches!(
+                                s.kind,
+                                SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
+                            ))
                 }));
                 if out.is_empty() && depth < MAX_REEXPORT_DEPTH {
                     for number in &in_module {
-                        out.extend(self.reexported(*number, name, resolution, depth + 1));
+                        out.extend(self.reexported(*number, name, resolution, calls, depth + 1));
                     }
                 }
                 if !out.is_empty() {
@@ -855,6 +878,7 @@ impl<'s> Resolver<'s> {
         file: u32,
         name: &str,
         resolution: Resolution,
+        calls: bool,
         depth: usize,
     ) -> Vec<Definition> {
         let entry = &self.table.files()[file as usize];
@@ -870,6 +894,7 @@ impl<'s> Resolver<'s> {
                     &import.module_path,
                     &imported.name,
                     resolution,
+                    calls,
                     depth,
                 ));
             } else if import.kind == ImportKind::Glob {
@@ -879,6 +904,7 @@ impl<'s> Resolver<'s> {
                     &import.module_path,
                     name,
                     resolution,
+                    calls,
                     depth,
                 ));
             }

@@ -525,6 +525,9 @@ fn body() { cfg_rt! { fn hidden() {} } }
         assert_eq!(structs, lingo_plugin_sdk::MAX_EXPANSIONS);
         let left = document.unexpanded_macros();
         assert_eq!(left.len(), 6);
-        assert!(left.iter().all(|u| u.reason == "budget" && u.name == "item"));
+        assert!(
+            left.iter()
+                .all(|u| u.reason == "budget" && u.name == "item")
+        );
     }
 }

@@ -618,15 +618,16 @@ mod tests {
 
     #[test]
     fn other_macros_and_unparsable_arguments_keep_their_tokens() {
-        // A macro of the crate's own: its tokens are names, as before.
-        // `println!` whose arguments are not expressions: left as tokens.
+        // Another macro's arguments that read as expressions are read so
+        // (`a.b()` a method call); `println!` whose arguments are not
+        // expressions: left as tokens.
         let source = "fn t() {\n    my_macro!(a.b());\n    println!(a => b);\n}\n";
         assert_eq!(
             reference_lines(source),
             [
                 "my_macro call 13..21 1:4",
+                "b call 25..26 1:16 member",
                 "a reference 23..24 1:14",
-                "b reference 25..26 1:16",
                 "println call 35..42 2:4",
                 "a reference 44..45 2:13",
                 "b reference 49..50 2:18",

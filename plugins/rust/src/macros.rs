@@ -74,16 +74,15 @@ pub fn embedded_code(root: Node, source: &str) -> Vec<Embedded> {
     out
 }
 
-/// Each `!` in `source` right after (spaces aside) the name of one of the
-/// macros above: where an invocation whose arguments are embedded code may
-/// be. The `!` of `!=`, of negations and of every other macro (a file of
-/// `windows_targets::link!`, say) are left out, and with them most of the
-/// walk. A name in a comment or a string counts too, which only costs a
-/// visit.
+/// Each `!` in `source` right after (spaces aside) a name and before a
+/// delimiter: where an invocation whose arguments may be embedded code may
+/// be. The `!` of `!=` and of negations are left out, and with them most
+/// of the walk. A name in a comment or a string counts too, which only
+/// costs a visit.
 fn known_invocations(source: &str) -> Occurrences {
-    let known = |name: &str| {
-        EXPRESSION_MACROS.iter().any(|(m, _)| *m == name) || PATTERN_MACROS.contains(&name)
-    };
+    // Any macro's name: one this file does not know may still take
+    // expressions (`assert_ok!(fs::read(path).await)`), tried below.
+    let known = |name: &str| !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit());
     let positions = source
         .match_indices('!')
         .filter(|&(bang, _)| {
@@ -93,7 +92,8 @@ fn known_invocations(source: &str) -> Occurrences {
                 .rev()
                 .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
                 .map_or(0, |(i, c)| i + c.len_utf8());
-            known(&before[name_start..])
+            let opens = source[bang + 1..].trim_start().starts_with(['(', '[', '{']);
+            opens && known(&before[name_start..])
         })
         .map(|(bang, _)| bang)
         .collect();
@@ -135,7 +135,15 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
         if let Some(index) = format_index {
             format_captures(&children, index, source, out);
         }
-    } else if PATTERN_MACROS.contains(&name) {
+    } else if !PATTERN_MACROS.contains(&name) {
+        // Another macro, written where an expression or statement goes:
+        // its arguments, read as expressions when they look like them (a
+        // parse that fails is dropped, but error recovery is slow, so what
+        // is written in a syntax of its own is not tried).
+        if !in_item_position(node) && looks_like_expressions(&children, source) {
+            out.push(region(start, end, EXPRESSIONS));
+        }
+    } else {
         let Some(comma) = children.iter().find(|c| c.kind() == ",") else {
             return;
         };
@@ -146,6 +154,35 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
             out.push(region(comma.end_byte(), pattern_end, PATTERN));
         }
     }
+}
+
+/// Whether the invocation `node` stands where an item goes (a file's, a
+/// module's, an `impl`'s or a trait's body), where it makes declarations,
+/// not values.
+fn in_item_position(node: Node) -> bool {
+    let parent = node
+        .parent()
+        .filter(|p| p.kind() != "expression_statement")
+        .or_else(|| node.parent().and_then(|p| p.parent()));
+    parent.is_none_or(|p| matches!(p.kind(), "source_file" | "declaration_list"))
+}
+
+/// Whether a token tree's top-level tokens (`children`, delimiters
+/// included) may be comma-separated expressions: none of a statement's or
+/// an item's, nor a macro DSL's (`=>`, `;`), nor of [`in_a_syntax_of_its_own`].
+fn looks_like_expressions(children: &[Node], source: &str) -> bool {
+    const NOT_IN_EXPRESSIONS: &[&str] = &[
+        ";", "=>", "fn", "struct", "enum", "impl", "trait", "mod", "use", "let", "pub", "type",
+        "const", "static",
+    ];
+    let inner = children
+        .get(1..children.len().saturating_sub(1))
+        .unwrap_or(&[]);
+    !inner.is_empty()
+        && !in_a_syntax_of_its_own(children)
+        && !inner
+            .iter()
+            .any(|token| NOT_IN_EXPRESSIONS.contains(&&source[token.byte_range()]))
 }
 
 /// Whether the top-level arguments of a macro's token tree are written in
@@ -333,8 +370,8 @@ mod tests {
     }
 
     #[test]
-    fn only_the_bangs_after_known_names_are_kept() {
-        let source = "é! x! !y a != b vec ! [] matches!";
+    fn only_the_bangs_after_a_name_and_before_a_delimiter_are_kept() {
+        let source = "é! x! !y a != b vec ! [] matches!(v, _) mine! { a }";
         let found = known_invocations(source);
         // The `!` of the first occurrence of `pattern`.
         let bang = |pattern: &str| {
@@ -344,7 +381,7 @@ mod tests {
             let at = bang(pattern);
             assert!(!found.within(at, at + 1), "the `!` of {pattern}");
         }
-        for pattern in ["vec !", "matches!"] {
+        for pattern in ["vec !", "matches!", "mine!"] {
             let at = bang(pattern);
             assert!(found.within(at, at + 1), "the `!` of {pattern}");
         }

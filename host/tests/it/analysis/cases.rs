@@ -372,6 +372,21 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/a_impl.rs:4 Handle.current qualified",
     },
     Case {
+        // `fs::read(..)` is the function `pub use self::read::read;`
+        // re-exports, not the private module `read` beside it (a call names
+        // a value), read inside another crate's macro as an expression.
+        name: "rust_a_call_is_never_a_module_and_unknown_macros_hold_expressions",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod fs;\n",
+            "//- src/fs/mod.rs\nmod read;\npub use self::read::read;\n",
+            "//- src/fs/read.rs\npub fn read(path: &str) -> Vec<u8> {\n    path.into()\n}\n",
+            "//- tests/fs.rs\nuse demo::fs;\n\n#[test]\nfn reads() {\n    let out = assert_ok!(fs::re$0ad(\"bar\"));\n}\n",
+        ),
+        query: Definition,
+        expected: "src/fs/read.rs:1 read qualified",
+    },
+    Case {
         // A workspace member importing a sibling by the name its manifest
         // gives the dependency (`engine = { package = "core-lib", .. }`).
         name: "rust_renamed_workspace_dependency",
