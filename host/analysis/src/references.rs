@@ -529,13 +529,12 @@ mod tests {
             arguments: lingo_model::OptU32::NONE,
         });
         let errors = |facts: &FileFacts| {
-            let regions = facts
+            facts
                 .diagnostics
                 .iter()
                 .filter(|d| d.code == SYNTAX_ERROR_CODE)
                 .map(|d| d.span)
-                .collect::<Vec<_>>();
-            regions
+                .collect::<Vec<_>>()
         };
         let unparsed =
             |name: &str, facts: &FileFacts| mentions_in(name, source, facts, errors(facts).iter());

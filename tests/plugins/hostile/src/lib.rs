@@ -744,7 +744,7 @@ impl syntax::GuestDocument for Document {
     fn unexpanded_macros(&self) -> Vec<UnexpandedMacro> {
         let left = |name: &str, span: Span, reason: &str| UnexpandedMacro {
             name: name.to_string(),
-            extent: span.clone(),
+            extent: span,
             span,
             reason: reason.to_string(),
         };
