@@ -719,7 +719,33 @@ impl<'s> Resolver<'s> {
     /// left as found.
     fn by_access(&self, found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
         let wants_callable = match reference.kind {
-            _ if !reference.is_member => return found,
+            // A path naming a member (`Type::name`) where the type has a
+            // field and a method of that name: the path does not say which
+            // (a field is never a path's target in some languages, the only
+            // one in others), so neither is certain.
+            _ if !reference.is_member => {
+                let symbol = target_symbol;
+                let callable = found
+                    .iter()
+                    .filter(|d| symbol(d).is_some_and(|s| is_member_kind(s.kind)))
+                    .map(|d| symbol(d).is_some_and(|s| s.kind.is_callable()));
+                let (mut calls, mut values) = (false, false);
+                for c in callable {
+                    calls |= c;
+                    values |= !c;
+                }
+                if !(calls && values) {
+                    return found;
+                }
+                return found
+                    .into_iter()
+                    .map(|mut d| {
+                        d.confidence =
+                            (d.confidence * OTHER_KIND_CONFIDENCE * 100.0).round() / 100.0;
+                        d
+                    })
+                    .collect();
+            }
             ReferenceKind::Call => true,
             ReferenceKind::Reference | ReferenceKind::Write => false,
             _ => return found,

@@ -387,6 +387,17 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/fs/read.rs:1 read qualified",
     },
     Case {
+        // `Inner::id` where `Inner` has a field and a method named `id`:
+        // the path alone does not say which, so neither is certain.
+        name: "rust_path_to_a_name_both_a_field_and_a_method",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub struct Inner {\n    id: u32,\n}\n\nimpl Inner {\n    pub fn id(&self) -> u32 {\n        self.id\n    }\n}\n\npub fn ids(all: &[Inner]) -> Vec<u32> {\n    all.iter().map(Inner::i$0d).collect()\n}\n",
+        ),
+        query: Definition,
+        expected: "src/lib.rs:2 Inner.id qualified uncertain\nsrc/lib.rs:6 Inner.id qualified uncertain",
+    },
+    Case {
         // `#[macro_export]` puts a macro at the crate's root: `use
         // demo::span;` in a test names it, wherever it is defined.
         name: "rust_exported_macro_at_the_crate_root",
