@@ -9,8 +9,8 @@ use crate::cargo::{CargoManifest, renamed_crate};
 /// The module of the file at `path`: the nearest `Cargo.toml` above it names
 /// the crate; the path inside `src/` names the module.
 pub fn module_of(
-    root: Node,
-    source: &str,
+    _root: Node,
+    _source: &str,
     path: &str,
     manifests: &[Manifest],
 ) -> Vec<ModuleIdentity> {
@@ -54,40 +54,10 @@ pub fn module_of(
         path.push_str("::");
         path.push_str(s);
     }
-    let crate_root =
-        (path != krate && only_exported_macros(root, source)).then(|| ModuleIdentity {
-            path: krate.clone(),
-            crate_or_package: Some(krate.clone()),
-        });
-    let mut modules = vec![ModuleIdentity {
+    vec![ModuleIdentity {
         path,
         crate_or_package: Some(krate),
-    }];
-    modules.extend(crate_root);
-    modules
-}
-
-/// Whether the file at `root` declares macros and nothing else, one at
-/// least `#[macro_export]`ed: such macros live at the crate's root
-/// (`tracing::span!`, `use tokio::select;`), so the file belongs to the
-/// root module too. A file with other items does not: they would be
-/// reachable by paths that do not name them.
-fn only_exported_macros(root: Node, source: &str) -> bool {
-    let mut cursor = root.walk();
-    let only_macros = root.named_children(&mut cursor).all(|item| {
-        matches!(
-            item.kind(),
-            "macro_definition"
-                | "attribute_item"
-                | "inner_attribute_item"
-                | "line_comment"
-                | "block_comment"
-        )
-    });
-    only_macros
-        && crate::expansions::macro_definitions(root, source)
-            .iter()
-            .any(|d| d.exported)
+    }]
 }
 
 /// Candidate modules for a `use` path written in module `importer`.

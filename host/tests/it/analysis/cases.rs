@@ -398,19 +398,6 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/lib.rs:2 Inner.id qualified uncertain\nsrc/lib.rs:6 Inner.id qualified uncertain",
     },
     Case {
-        // `#[macro_export]` puts a macro at the crate's root: `use
-        // demo::span;` in a test names it, wherever it is defined.
-        name: "rust_exported_macro_at_the_crate_root",
-        fixture: concat!(
-            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-            "//- src/lib.rs\n#[macro_use]\nmod macros;\n",
-            "//- src/macros.rs\n/// A span.\n#[macro_export]\nmacro_rules! span {\n    ($name:expr) => { $name };\n}\n",
-            "//- tests/t.rs\nuse demo::span;\n\n#[test]\nfn spans() {\n    let s = sp$0an!(\"x\");\n}\n",
-        ),
-        query: Definition,
-        expected: "src/macros.rs:3 span import",
-    },
-    Case {
         // A workspace member importing a sibling by the name its manifest
         // gives the dependency (`engine = { package = "core-lib", .. }`).
         name: "rust_renamed_workspace_dependency",
