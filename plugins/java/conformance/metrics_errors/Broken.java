@@ -1,0 +1,5 @@
+class Broken {
+    void ok() {}
+    void broken( {
+    }
+}

@@ -1,0 +1,6 @@
+package com.acme.model;
+
+/** Something with an area. */
+public interface Shape {
+    double area();
+}

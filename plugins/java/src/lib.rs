@@ -1,0 +1,388 @@
+//! The lingo plugin for Java: tree-sitter-java plus the `.scm` queries in
+//! `queries/`, with Rust code only for visibility, modifiers, imports,
+//! packages and source roots, declared types, entry points and edits.
+
+mod declarations;
+#[cfg(test)]
+mod edit_tests;
+mod entry;
+mod flow;
+mod imports;
+mod modules;
+mod placement;
+mod types;
+
+use lingo_plugin_sdk::types::{
+    Arity, DeclaredType, LanguagePolicy, Local, Manifest, ModuleIdentity, ModuleLayout, NameRule,
+    PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
+};
+use lingo_plugin_sdk::{
+    EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
+    Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig,
+};
+use tree_sitter::Node;
+
+/// Java, as a lingo language.
+pub struct Java;
+
+const SYMBOLS: &str = include_str!("../queries/symbols.scm");
+const REFERENCES: &str = include_str!("../queries/references.scm");
+const LOCALS: &str = include_str!("../queries/locals.scm");
+
+static SYMBOL_CONFIG: SymbolConfig = SymbolConfig {
+    signature_end_fields: &["body"],
+    comment_kinds: &["line_comment", "block_comment"],
+    // Annotations are inside a declaration's `modifiers`, not beside it.
+    attribute_kinds: &[],
+    path_separator: ".",
+};
+
+static METRICS_CONFIG: MetricsConfig = MetricsConfig {
+    function_tags: &["method", "constructor"],
+    branch_kinds: &[
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "for_statement",
+        "enhanced_for_statement",
+        // Each `case` label of a switch (statement or expression).
+        "case",
+        "catch_clause",
+        "ternary_expression",
+    ],
+    nesting_kinds: &[
+        "if_statement",
+        "while_statement",
+        "do_statement",
+        "for_statement",
+        "enhanced_for_statement",
+        "switch_expression",
+        "catch_clause",
+        "ternary_expression",
+    ],
+    else_kinds: &["else"],
+    nesting_only_kinds: &["lambda_expression"],
+    binary_kinds: &["binary_expression"],
+    boolean_operators: &["&&", "||"],
+    parameters_field: "parameters",
+    atomic_operand_kinds: &["string_literal", "character_literal", "text_block"],
+};
+
+impl Language for Java {
+    const NAME: &'static str = "java";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const LANGUAGES: &'static [&'static str] = &["java"];
+    const EXTENSIONS: &'static [&'static str] = &["java"];
+    const IMPORTS: Option<ImportsHook> =
+        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+    const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
+        module_of: modules::module_of,
+        resolve_import: |_importer, import_path, _manifests| modules::resolve_import(import_path),
+    });
+    const RENDER_IMPORT: Option<RenderImportHook> = Some(imports::render_import);
+    const REMOVE_IMPORT: Option<RemoveImportHook> = Some(imports::remove_import);
+    const RENDER_DECLARATION: Option<RenderDeclarationHook> = Some(placement::render_declaration);
+    const ENTRY_POINT: Option<EntryPointHook> = Some(|node, name, enclosing, _attached, source| {
+        entry::entry_point(node, name, enclosing, source)
+    });
+    const UNREACHABLE: Option<Reachability> = Some(Reachability {
+        is_statement_block: flow::is_statement_block,
+        leaves_block: flow::leaves_block,
+        hoisted: lingo_plugin_sdk::never_hoisted,
+    });
+
+    fn is_self_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "this"
+    }
+
+    fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
+        ("java", tree_sitter_java::LANGUAGE.into())
+    }
+
+    fn queries(_language: &str) -> &'static Queries {
+        lingo_plugin_sdk::cached_queries!(
+            tree_sitter_java::LANGUAGE.into(),
+            SYMBOLS,
+            REFERENCES,
+            LOCALS
+        )
+    }
+
+    fn symbol_config() -> &'static SymbolConfig {
+        &SYMBOL_CONFIG
+    }
+
+    fn metrics_config() -> &'static MetricsConfig {
+        &METRICS_CONFIG
+    }
+
+    /// `Decoder d = value;`, `var d = value;`.
+    fn local_value(name: Node) -> Option<Node> {
+        let declarator = name.parent()?;
+        if declarator.kind() != "variable_declarator"
+            || declarator.child_by_field_name("name") != Some(name)
+        {
+            return None;
+        }
+        declarator.child_by_field_name("value")
+    }
+
+    fn arity(node: Node, _source: &str) -> Option<Arity> {
+        declarations::arity(node)
+    }
+
+    fn policy() -> LanguagePolicy {
+        LanguagePolicy {
+            // Maven's and Gradle's output folders.
+            skip_dirs: vec!["target".into(), "build".into()],
+            // A bare name in a class body may be a field or method of the
+            // class (an implicit `this`).
+            bare_names_reach_members: true,
+            type_annotation: TypeAnnotationPosition::BeforeName,
+            // The package clause says a file's package.
+            module_layout: ModuleLayout::DeclaredInText,
+            cyclic_imports: true,
+            // `package a.b;` does not see what package `a` declares.
+            enclosing_modules_visible: false,
+            // A Java class may have a field and a method of one name.
+            members_share_one_namespace: false,
+            // `_` is an unnamed variable (Java 22).
+            unused_locals: NameRule {
+                names: vec!["_".into()],
+                prefixes: vec![],
+            },
+            unused_declarations: NameRule {
+                names: vec![],
+                prefixes: vec![],
+            },
+            bodiless_modifiers: vec!["abstract".into(), "native".into()],
+            private_reaches_nested_modules: false,
+        }
+    }
+
+    fn declared_types(
+        root: Node,
+        source: &str,
+        lines: &LineIndex,
+        symbols: &[Symbol],
+        locals: &[Local],
+    ) -> Vec<DeclaredType> {
+        types::declared_types(root, source, lines, symbols, locals)
+    }
+
+    fn symbol_kind(tag: &str) -> SymbolKind {
+        match tag {
+            "annotation_type" => SymbolKind::Interface,
+            "annotation_element" => SymbolKind::Method,
+            "record_component" => SymbolKind::Field,
+            other => lingo_plugin_sdk::default_symbol_kind(other),
+        }
+    }
+
+    /// A field's declarators share the Javadoc above the field.
+    fn documented_node(node: Node) -> Node {
+        declarations::declaration_of(node)
+    }
+
+    fn signature_text(node: Node, source: &str) -> Option<String> {
+        declarations::signature_text(node, source)
+    }
+
+    fn symbol_range(node: Node, _source: &str) -> Option<(usize, usize)> {
+        declarations::symbol_range(node)
+    }
+
+    fn doc_comment(comment: &str) -> Option<String> {
+        lingo_plugin_sdk::doc::slash_doc_text(comment)
+    }
+
+    fn visibility(node: Node, source: &str) -> Visibility {
+        declarations::visibility(node, source)
+    }
+
+    fn modifiers(node: Node, source: &str) -> Vec<String> {
+        declarations::modifiers(node, source)
+    }
+
+    fn declaration_extent(
+        root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize), PluginError> {
+        placement::declaration_extent(root, source, start, end)
+    }
+
+    fn place_declaration(
+        source_root: Node,
+        source: &str,
+        start: usize,
+        end: usize,
+        target_root: Node,
+        target: &str,
+        target_module: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        placement::place_declaration(
+            source_root,
+            source,
+            start,
+            end,
+            target_root,
+            target,
+            target_module,
+        )
+    }
+
+    /// A package is imported by its full name (`a.b`, written `import a.b.*;`).
+    fn import_specifier(
+        _importer: &ModuleIdentity,
+        target: &ModuleIdentity,
+        _manifests: &[Manifest],
+    ) -> Result<String, PluginError> {
+        if target.path.is_empty() {
+            return Err(PluginError::Failed(
+                "the unnamed package cannot be imported".into(),
+            ));
+        }
+        Ok(target.path.clone())
+    }
+}
+
+lingo_plugin_sdk::export_plugin!(Java);
+
+#[cfg(test)]
+mod tests {
+    use super::Java;
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+
+    /// Every query compiles and captures only what the SDK reads.
+    #[test]
+    fn queries_check() {
+        lingo_plugin_sdk::testing::check_queries::<Java>();
+    }
+
+    /// The capabilities follow from the hooks the plugin provides.
+    #[test]
+    fn capabilities_are_the_hooks_provided() {
+        use lingo_plugin_sdk::types::Capability;
+        lingo_plugin_sdk::testing::assert_capabilities::<Java>(&[
+            Capability::Symbols,
+            Capability::References,
+            Capability::Locals,
+            Capability::Diagnostics,
+            Capability::Metrics,
+            Capability::IncrementalUpdate,
+            Capability::NodeAt,
+            Capability::Tokens,
+            Capability::Unreachable,
+            Capability::Imports,
+            Capability::ModuleResolution,
+            Capability::RenderImport,
+            Capability::RemoveImport,
+            Capability::RenderDeclaration,
+            Capability::EntryPoints,
+        ]);
+    }
+
+    /// One line per reference: `name kind qualifier` with `.member <- receiver`
+    /// for member accesses (`()` when the receiver is a call).
+    fn described(source: &str) -> Vec<String> {
+        let document = Document::<Java>::new("a/A.java".into(), source.into());
+        let references = document.references();
+        references
+            .iter()
+            .map(|r| {
+                let kind = format!("{:?}", r.kind);
+                let kind = kind.rsplit("::").next().unwrap_or(&kind).to_lowercase();
+                let mut line = format!("{} {kind}", r.name);
+                if !r.qualifier.is_empty() {
+                    line.push_str(&format!(" {}", r.qualifier.join(".")));
+                }
+                if r.is_member {
+                    line.push_str(" member");
+                }
+                if let Some(on) = &r.receiver {
+                    let call = if on.called { "()" } else { "" };
+                    line.push_str(&format!(
+                        " <- {}{call}",
+                        references[on.reference as usize].name
+                    ));
+                }
+                line
+            })
+            .collect()
+    }
+
+    #[test]
+    fn paths_members_and_receivers() {
+        let source = "package a;\n\
+            import java.util.List;\n\
+            import static a.b.Util.join;\n\
+            class A extends java.util.AbstractList<String> implements Runnable {\n\
+            int count;\n\
+            public void run() {\n\
+            Map.Entry<String, Integer> e = null;\n\
+            this.count = Math.max(count, 1);\n\
+            helper().go();\n\
+            A.this.count++;\n\
+            Runnable r = System.out::println;\n\
+            }\n\
+            }\n";
+        assert_eq!(
+            described(source),
+            [
+                "List import java.util",
+                "join import a.b.Util",
+                "AbstractList extends java.util",
+                "String type",
+                "Runnable implements",
+                "Entry type Map",
+                "Map type",
+                "String type",
+                "Integer type",
+                "count write A member",
+                "max call Math",
+                "Math reference",
+                "count reference",
+                "go call member <- helper()",
+                "helper call",
+                "count write member",
+                "A reference",
+                "Runnable type",
+                "println reference System.out",
+                "out reference System",
+                "System reference",
+            ]
+        );
+    }
+
+    #[test]
+    fn overloads_have_their_arity_and_calls_their_argument_count() {
+        let source = "class A {\n\
+            void f(int a) {}\n\
+            void f(int a, int b) {}\n\
+            void g(String... xs) {}\n\
+            void h() { f(1); f(1, 2); g(); new A(); }\n\
+            }\n";
+        let document = Document::<Java>::new("A.java".into(), source.into());
+        let arities: Vec<String> = document
+            .symbols()
+            .iter()
+            .filter_map(|s| {
+                s.arity
+                    .map(|a| format!("{} {}..{:?}", s.name, a.min, a.max))
+            })
+            .collect();
+        assert_eq!(
+            arities,
+            ["f 1..Some(1)", "f 2..Some(2)", "g 0..None", "h 0..Some(0)"]
+        );
+        let calls: Vec<String> = document
+            .references()
+            .iter()
+            .filter_map(|r| r.arguments.map(|n| format!("{} {n}", r.name)))
+            .collect();
+        assert_eq!(calls, ["f 1", "f 2", "g 0", "A 0"]);
+    }
+}
