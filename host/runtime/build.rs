@@ -14,6 +14,7 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("lingo-plugin-csharp", "lingo_plugin_csharp"),
     ("lingo-plugin-go", "lingo_plugin_go"),
     ("lingo-plugin-python", "lingo_plugin_python"),
+    ("lingo-plugin-java", "lingo_plugin_java"),
 ];
 /// Plugins built for the test suites only; their directory is exported.
 const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_hostile")];

@@ -12,6 +12,7 @@ pub enum Lang {
     Go,
     CSharp,
     Python,
+    Java,
 }
 
 impl Lang {
@@ -22,6 +23,7 @@ impl Lang {
             "go" => Lang::Go,
             "csharp" => Lang::CSharp,
             "python" => Lang::Python,
+            "java" => Lang::Java,
             _ => return None,
         })
     }
@@ -33,6 +35,7 @@ impl Lang {
             Lang::Go => "go",
             Lang::CSharp => "csharp",
             Lang::Python => "python",
+            Lang::Java => "java",
         }
     }
 
@@ -44,6 +47,7 @@ impl Lang {
             Lang::Go => lingo_plugin_go::Go::EXTENSIONS,
             Lang::CSharp => lingo_plugin_csharp::CSharp::EXTENSIONS,
             Lang::Python => lingo_plugin_python::Python::EXTENSIONS,
+            Lang::Java => lingo_plugin_java::Java::EXTENSIONS,
         }
     }
 }

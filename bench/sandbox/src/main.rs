@@ -90,7 +90,7 @@ fn options() -> Options {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sandbox --lang rust|typescript|go|csharp|python --dir TREE [--passes N] [--native-only | --component-only] [--queries] [--plugin FILE.wasm]"
+        "usage: sandbox --lang rust|typescript|go|csharp|python|java --dir TREE [--passes N] [--native-only | --component-only] [--queries] [--plugin FILE.wasm]"
     );
     std::process::exit(2)
 }

@@ -69,6 +69,7 @@ pub fn pass(lang: Lang, files: &[Source]) -> (Counts, Stages, String) {
         Lang::Go => pass_of::<lingo_plugin_go::Go>(files),
         Lang::CSharp => pass_of::<lingo_plugin_csharp::CSharp>(files),
         Lang::Python => pass_of::<lingo_plugin_python::Python>(files),
+        Lang::Java => pass_of::<lingo_plugin_java::Java>(files),
     }
 }
 
@@ -138,6 +139,7 @@ pub fn parse_only(lang: Lang, files: &[Source]) {
         Lang::Go => lingo_plugin_go::Go::grammar(path).1,
         Lang::CSharp => lingo_plugin_csharp::CSharp::grammar(path).1,
         Lang::Python => lingo_plugin_python::Python::grammar(path).1,
+        Lang::Java => lingo_plugin_java::Java::grammar(path).1,
     };
     let mut parser = tree_sitter::Parser::new();
     for file in files {
@@ -160,6 +162,7 @@ pub fn query_passes(lang: Lang, files: &[Source]) {
         Lang::Go => query_passes_of::<lingo_plugin_go::Go>(files),
         Lang::CSharp => query_passes_of::<lingo_plugin_csharp::CSharp>(files),
         Lang::Python => query_passes_of::<lingo_plugin_python::Python>(files),
+        Lang::Java => query_passes_of::<lingo_plugin_java::Java>(files),
     }
 }
 

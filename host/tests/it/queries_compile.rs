@@ -15,6 +15,7 @@ fn grammar_of(plugin: &str) -> Option<Language> {
         "csharp" => Some(tree_sitter_c_sharp::LANGUAGE.into()),
         "go" => Some(tree_sitter_go::LANGUAGE.into()),
         "python" => Some(tree_sitter_python::LANGUAGE.into()),
+        "java" => Some(tree_sitter_java::LANGUAGE.into()),
         // Shared TypeScript/JavaScript queries; the plugin's own tests
         // compile each language's composition (`queries/languages/`)
         // against its grammar.
