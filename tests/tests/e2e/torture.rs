@@ -1,7 +1,8 @@
 //! Torture sources for each built-in language (Rust, TypeScript, Go, C#,
-//! Python): 10,000-deep nesting of declarations, blocks and parenthesised
-//! expressions (and 300-deep declarations, which parse at once; Python,
-//! which nests blocks by indentation, nests lambdas instead), a member
+//! Python, Java): 10,000-deep nesting of declarations, blocks and
+//! parenthesised expressions (and 300-deep declarations, which parse at
+//! once; Python, which nests blocks by indentation, nests lambdas instead;
+//! Java, which has no nested packages, nests classes), a member
 //! chain 10,000 links long, a 20 MB file, 300,000 declarations in one
 //! file, invalid UTF-8, NUL bytes and a binary file with a source
 //! extension. Each case runs on a fresh
@@ -167,6 +168,7 @@ enum Lang {
     Go,
     CSharp,
     Python,
+    Java,
 }
 
 impl Lang {
@@ -177,6 +179,7 @@ impl Lang {
             Lang::Go => "go",
             Lang::CSharp => "cs",
             Lang::Python => "py",
+            Lang::Java => "java",
         }
     }
 
@@ -191,6 +194,7 @@ impl Lang {
                 "namespace Calm {\n  class Host {\n    int calm_fn() { return 1; }\n  }\n}\n"
             }
             Lang::Python => "def calm_fn():\n    return 1\n",
+            Lang::Java => "class Host {\n  int calm_fn() { return 1; }\n}\n",
         }
     }
 
@@ -347,6 +351,32 @@ impl Lang {
                 4,
                 "f",
             ),
+            (Lang::Java, Case::DeepDeclarations | Case::NestedDeclarations) => Source::new(
+                format!("{}void f() {{}}{}\n", open("class C{} {"), close("}")),
+                "void f(",
+                5,
+                "f",
+            ),
+            (Lang::Java, Case::DeepBlocks) => Source::new(
+                format!(
+                    "class C {{ void f() {{{}int x = 1;{}}} }}\n",
+                    "{".repeat(n),
+                    close("}")
+                ),
+                "void f(",
+                5,
+                "f",
+            ),
+            (Lang::Java, Case::DeepParentheses) => Source::new(
+                format!(
+                    "class C {{ int f() {{ return {}1{}; }} }}\n",
+                    "(".repeat(n),
+                    close(")")
+                ),
+                "int f(",
+                4,
+                "f",
+            ),
             (lang, Case::LongChain) => {
                 let chain = format!("x{}", ".a".repeat(n));
                 let (text, marker, skip) = match lang {
@@ -361,7 +391,7 @@ impl Lang {
                         "func f(",
                         5,
                     ),
-                    Lang::CSharp => (
+                    Lang::CSharp | Lang::Java => (
                         format!("class C {{ int f() {{ return {chain}; }} }}\n"),
                         "int f(",
                         4,
@@ -420,6 +450,7 @@ impl Lang {
             Lang::Go => ("package crowded\n\nconst (\n", "a@=0\n", ")\n"),
             Lang::CSharp => ("class Crowded {\n", "int a@;\n", "}\n"),
             Lang::Python => ("", "a@=0\n", ""),
+            Lang::Java => ("class Crowded {\n", "int a@;\n", "}\n"),
         }
     }
 
@@ -455,7 +486,7 @@ impl Lang {
                     "\nfunc last() {}\n",
                 ],
             ),
-            Lang::CSharp => (
+            Lang::CSharp | Lang::Java => (
                 "class Odd {\n  void before() {}\n  // ",
                 [
                     "\n  void in_string() { var s = \"",
@@ -911,9 +942,20 @@ torture_tests! {
     python_nul_bytes: Python NulBytes;
     python_binary_file: Python Binary;
 
+    java_deep_classes: Java DeepDeclarations;
+    java_300_nested_classes: Java NestedDeclarations;
+    java_deep_blocks: Java DeepBlocks;
+    java_deep_parentheses: Java DeepParentheses;
+    java_20_mb_file: Java Huge;
+    java_300k_declarations: Java Crowded;
+    java_invalid_utf8: Java InvalidUtf8;
+    java_nul_bytes: Java NulBytes;
+    java_binary_file: Java Binary;
+
     rust_long_member_chain: Rust LongChain;
     typescript_long_member_chain: TypeScript LongChain;
     go_long_member_chain: Go LongChain;
     csharp_long_member_chain: CSharp LongChain;
     python_long_member_chain: Python LongChain;
+    java_long_member_chain: Java LongChain;
 }
