@@ -158,6 +158,11 @@ proptest! {
     fn csharp_never_fails(source in soup()) {
         assert_parses("src/Program.cs", &source);
     }
+
+    #[test]
+    fn java_never_fails(source in soup()) {
+        assert_parses("src/a/Main.java", &source);
+    }
 }
 
 /// Deep nesting of each language's constructs, as a generated file could
@@ -195,6 +200,16 @@ fn deep_nesting_never_fails() {
             format!(
                 "package main\nfunc f() {{ {} }}",
                 "{".repeat(depth) + &"}".repeat(depth)
+            ),
+        ),
+        (
+            "src/a/Main.java",
+            format!(
+                "{}void m() {{ int x = {}1{}; }}{}",
+                "class C {".repeat(depth),
+                "(".repeat(depth),
+                ")".repeat(depth),
+                "}".repeat(depth)
             ),
         ),
     ];
