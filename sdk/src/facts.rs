@@ -521,6 +521,25 @@ pub fn references<L: Language>(
         // In the order of the file's own: by where the tagged node starts.
         out.sort_by_key(|found| found.tagged.0);
     }
+    // Templates' (start, the furthest end of those starting up to it).
+    let mut templates: Vec<(u32, u32)> = symbols
+        .iter()
+        .filter(|s| L::holds_no_references(&s.language_kind))
+        .map(|s| (s.span.start.offset, s.span.end.offset))
+        .collect();
+    if !templates.is_empty() {
+        templates.sort_unstable();
+        let mut furthest = 0;
+        for template in &mut templates {
+            furthest = furthest.max(template.1);
+            template.1 = furthest;
+        }
+        out.retain(|found| {
+            let at = found.reference.span.start.offset;
+            let before = templates.partition_point(|(start, _)| *start <= at);
+            before == 0 || templates[before - 1].1 <= at
+        });
+    }
     link_receivers(out)
 }
 

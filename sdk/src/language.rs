@@ -477,6 +477,14 @@ pub trait Language: 'static {
         false
     }
 
+    /// Whether the body of a `definition.<tag>` symbol is a template, not
+    /// code, so that no name in it is reported as a reference (the rules
+    /// of a Rust `macro_rules!`: what they name is resolved where they
+    /// expand).
+    fn holds_no_references(_tag: &str) -> bool {
+        false
+    }
+
     /// The node whose preceding comments document the declaration `node`: a
     /// wrapper such as an `export` statement. By default the node itself.
     fn documented_node(node: Node) -> Node {

@@ -11,7 +11,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
 use lingo_model::validate::{self, FactLimits};
-use lingo_model::{FileFacts, MacroSource, Manifest, UnexpandedReason, macros_digest};
+use lingo_model::{
+    FileFacts, MacroSource, Manifest, RoutedInvocation, UnexpandedReason, macros_digest,
+};
 use lingo_runtime::{LanguagePlugin, PluginError};
 
 use lingo_model::sync::lock;
@@ -222,7 +224,10 @@ pub(crate) fn analyse(
             tracing::warn!(path = %entry.path, %error, "file could not be analysed with the macros it invokes");
         })
         .ok()?;
-    let (facts, report) = validate::check(facts, &entry.source, &FactLimits::default());
+    let (mut facts, report) = validate::check(facts, &entry.source, &FactLimits::default());
+    if let Ok(before) = &entry.facts {
+        facts.routed_invocations = routed_invocations(before, &facts);
+    }
     Some(FileEntry {
         facts: Ok(Arc::new(facts)),
         repairs: report.broken_rules(),
@@ -247,5 +252,44 @@ pub(crate) fn analyse_text<'a>(
     if sources.is_empty() {
         return Ok(facts);
     }
-    plugin.analyze_expanding(path, text, manifests, &sources)
+    let mut expanded = plugin.analyze_expanding(path, text, manifests, &sources)?;
+    expanded.routed_invocations = routed_invocations(&facts, &expanded);
+    Ok(expanded)
+}
+
+/// The invocations of given definitions in `after` (an analysis of the
+/// same text with the definitions it names in `macros_given`) that
+/// `before` left undefined or had already routed: those of a name it was
+/// given that it no longer reports undefined at the same place (expanded,
+/// or left for another reason). Each invokes the definition given for its
+/// name.
+fn routed_invocations(before: &FileFacts, after: &FileFacts) -> Vec<RoutedInvocation> {
+    let given: BTreeSet<&str> = after
+        .macros_given
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let left: BTreeSet<(&str, u32)> = after
+        .unexpanded_macros
+        .iter()
+        .filter(|u| u.reason == UnexpandedReason::Undefined)
+        .map(|u| (u.name.as_str(), u.span.start.offset))
+        .collect();
+    let mut out: Vec<RoutedInvocation> = before
+        .unexpanded_macros
+        .iter()
+        .filter(|u| u.reason == UnexpandedReason::Undefined)
+        .map(|u| RoutedInvocation {
+            name: u.name.clone(),
+            span: u.span,
+        })
+        .chain(before.routed_invocations.iter().cloned())
+        .filter(|i| {
+            given.contains(i.name.as_str())
+                && !left.contains(&(i.name.as_str(), i.span.start.offset))
+        })
+        .collect();
+    out.sort_by_key(|i| (i.span.start.offset, i.name.clone()));
+    out.dedup();
+    out
 }

@@ -767,6 +767,16 @@ pub struct UnexpandedMacro {
     pub reason: UnexpandedReason,
 }
 
+/// An invocation of a definition from another file (`macros_given`),
+/// found by the host: reported `undefined` by an analysis without it, and
+/// no longer so with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoutedInvocation {
+    pub name: String,
+    /// The invocation's name.
+    pub span: Span,
+}
+
 /// A definition from another file, handed to the plugin with a file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MacroSource {
@@ -819,6 +829,9 @@ pub struct FileFacts {
     /// definitions are stale.
     pub macros_given: Vec<(String, String)>,
     pub macros_digest: String,
+    /// The invocations of definitions in `macros_given` (host-made): each
+    /// invokes the definition given for its name.
+    pub routed_invocations: Vec<RoutedInvocation>,
 }
 
 impl FileFacts {
@@ -839,6 +852,7 @@ impl FileFacts {
         self.macro_definitions.shrink_to_fit();
         self.unexpanded_macros.shrink_to_fit();
         self.macros_given.shrink_to_fit();
+        self.routed_invocations.shrink_to_fit();
     }
 
     /// The facts of a file of `language` that declares, references and
@@ -859,6 +873,7 @@ impl FileFacts {
             unexpanded_macros: Vec::new(),
             macros_given: Vec::new(),
             macros_digest: String::new(),
+            routed_invocations: Vec::new(),
         }
     }
 

@@ -202,6 +202,11 @@ impl<'s> Resolver<'s> {
                 Resolution::Scope,
             )];
         }
+        if reference.kind == ReferenceKind::Call
+            && let Some(invoked) = self.invoked_macro(facts, reference)
+        {
+            return invoked;
+        }
         if reference.kind == ReferenceKind::Import
             && let Some((import, imported)) = import_at(facts, reference)
         {
@@ -228,6 +233,22 @@ impl<'s> Resolver<'s> {
         } else {
             self.bare(file, facts, reference)
         };
+        // What a call names is a value, never a module, namespace or package.
+        let found = if reference.kind == ReferenceKind::Call {
+            found
+                .into_iter()
+                .filter(|d| {
+                    !target_symbol(d).is_some_and(|s| {
+                        matches!(
+                            s.kind,
+                            SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
+                        )
+                    })
+                })
+                .collect()
+        } else {
+            found
+        };
         if !found.is_empty() {
             return by_arity(found, reference);
         }
@@ -251,6 +272,37 @@ impl<'s> Resolver<'s> {
             Wanted::Any
         };
         self.name_only(&reference.name, wanted, reference)
+    }
+
+    /// The definition a macro invocation was expanded with, when the file
+    /// was given it from another file (`routed_invocations`): the
+    /// declarations of that name inside the given file's definitions of
+    /// it. `None` when `reference` is no such invocation (or the given
+    /// file declares no symbol there).
+    fn invoked_macro(&self, facts: &FileFacts, reference: &Reference) -> Option<Vec<Definition>> {
+        let name = reference.name.as_str();
+        facts
+            .routed_invocations
+            .iter()
+            .find(|i| i.name == name && i.span.start.offset == reference.span.start.offset)?;
+        let (_, path) = facts.macros_given.iter().find(|(given, _)| given == name)?;
+        let number = self.table.file_number(path)?;
+        let defining = self.table.files().get(number as usize)?;
+        let definitions = &defining.facts.as_ref().ok()?.macro_definitions;
+        let resolution = if reference.qualifier.is_empty() {
+            Resolution::Import
+        } else {
+            Resolution::Qualified
+        };
+        let found = self.where_named(name, resolution, |r, s| {
+            r.file == number
+                && definitions.iter().any(|d| {
+                    d.name == name
+                        && d.span.start.offset <= s.name_span.start.offset
+                        && s.name_span.end.offset <= d.span.end.offset
+                })
+        });
+        (!found.is_empty()).then_some(found)
     }
 
     /// `m.name` where `m` is a name an import binds that declares nothing

@@ -626,6 +626,8 @@ impl LanguagePlugin for WasmPlugin {
                     unexpanded_macros: made.unexpanded,
                     macros_given: macros.iter().map(|m| (m.name.clone(), m.path.clone())).collect(),
                     macros_digest: lingo_model::macros_digest(macros),
+                    // Made by the index, which knows the earlier analysis.
+                    routed_invocations: Vec::new(),
                 }
             }))
         })

@@ -1,8 +1,10 @@
 //! The items a file's macro invocations make: each invocation in item
 //! position (a file's, a module's, an `impl`'s or a trait's body) of a
 //! `macro_rules!` macro defined above it in the file or handed over by the
-//! host from another file, expanded by [`crate::mbe`]; and the file's own
-//! definitions, for the host to hand to the files that invoke them.
+//! host from another file, expanded by [`crate::mbe`]; invocations where an
+//! expression goes reported, not expanded (which definition they invoke is
+//! the host's to route); and the file's own definitions, for the host to
+//! hand to the files that invoke them.
 
 use lingo_plugin_sdk::types::MacroSource;
 use lingo_plugin_sdk::{
@@ -30,6 +32,87 @@ struct ItemMacros<'t> {
     /// `macro_rules!` definitions, in source order.
     definitions: Vec<Node<'t>>,
     invocations: Vec<Node<'t>>,
+}
+
+/// The standard library's macros (`std`'s and `core`'s prelude ones): an
+/// invocation of one the file does not define is no workspace macro's and
+/// is not reported undefined.
+const STANDARD_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "assert_matches",
+    "cfg",
+    "column",
+    "compile_error",
+    "concat",
+    "dbg",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_matches",
+    "debug_assert_ne",
+    "env",
+    "eprint",
+    "eprintln",
+    "file",
+    "format",
+    "format_args",
+    "include",
+    "include_bytes",
+    "include_str",
+    "line",
+    "matches",
+    "module_path",
+    "option_env",
+    "panic",
+    "print",
+    "println",
+    "stringify",
+    "thread_local",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "vec",
+    "write",
+    "writeln",
+    "addr_of",
+    "addr_of_mut",
+    "pin",
+    "ready",
+    "is_x86_feature_detected",
+];
+
+/// The invocations outside item position (in function bodies, constants'
+/// values, statics...), in source order: their arguments are not expanded,
+/// but which definition each invokes is reported.
+fn expression_macros(root: Node) -> Vec<Node> {
+    let mut found = Vec::new();
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend {
+            match node.kind() {
+                "macro_invocation" if !crate::macros::in_item_position(node) => found.push(node),
+                _ => {}
+            }
+            // A token tree holds no invocation the grammar reads; a
+            // definition's rules are no code of the file.
+            let opaque = matches!(node.kind(), "token_tree" | "macro_definition");
+            if !opaque && cursor.goto_first_child() {
+                continue;
+            }
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    found
 }
 
 /// The definitions and invocations in item position of the tree at `root`:
@@ -111,9 +194,17 @@ fn has_macro_export(definition: Node, source: &str) -> bool {
 pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions {
     let found = item_macros(root);
     let mut result = Expansions::default();
-    if found.invocations.is_empty() {
+    // Item-position invocations are expanded; the others only reported.
+    let mut invocations: Vec<(Node, bool)> = found
+        .invocations
+        .iter()
+        .map(|&i| (i, true))
+        .chain(expression_macros(root).into_iter().map(|i| (i, false)))
+        .collect();
+    if invocations.is_empty() {
         return result;
     }
+    invocations.sort_by_key(|(i, _)| i.start_byte());
     let own: Vec<(usize, Rc<MacroRules>)> = found
         .definitions
         .iter()
@@ -132,7 +223,7 @@ pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions
     // The expander of the definitions above the invocation, made again
     // only when an invocation is past more of them.
     let mut expander: Option<(usize, Expander)> = None;
-    for invocation in found.invocations {
+    for (invocation, item_position) in invocations {
         let Some((name, arguments)) = name_and_arguments(invocation, source) else {
             continue;
         };
@@ -164,6 +255,21 @@ pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions
         let Some((_, expander)) = &expander else {
             continue;
         };
+        if !item_position {
+            // Where an expression or statement goes: which definition it
+            // invokes (none known: undefined, unless the standard library
+            // has it), its code not made.
+            if expander.knows(name) {
+                result
+                    .unexpanded
+                    .push(left(name, UnexpandedReason::Unsupported));
+            } else if !STANDARD_MACROS.contains(&name) {
+                result
+                    .unexpanded
+                    .push(left(name, UnexpandedReason::Undefined));
+            }
+            continue;
+        }
         if result.expanded.len() >= MAX_EXPANSIONS {
             result.unexpanded.push(left(name, UnexpandedReason::Budget));
             continue;
@@ -429,11 +535,13 @@ fn body() { cfg_rt! { fn hidden() {} } }
             .iter()
             .map(|u| (u.name.clone(), u.reason.clone()))
             .collect();
-        // Item positions only: not the invocation inside `body`.
+        // The invocation inside `body` too: where an expression goes,
+        // reported but never expanded.
         let expected = [
             ("cfg_sync", "undefined"),
             ("cfg_rt", "undefined"),
             ("pin_project", "undefined"),
+            ("cfg_rt", "undefined"),
         ];
         assert_eq!(left, expected.map(|(n, r)| (n.to_string(), r.to_string())));
         assert!(!document.symbols().iter().any(|s| s.name == "mutex"));
@@ -475,6 +583,8 @@ fn body() { cfg_rt! { fn hidden() {} } }
                     "pin_project".into(),
                     "undefined".into()
                 ),
+                // In `body`: defined now, but not expanded there.
+                ("cfg_rt".into(), "cfg_rt".into(), "unsupported".into()),
             ]
         );
         // Handing over nothing again forgets them.

@@ -196,6 +196,12 @@ impl Language for Rust {
         tag == "impl"
     }
 
+    /// A `macro_rules!`'s rules are a template: what they name resolves
+    /// where an invocation expands them.
+    fn holds_no_references(tag: &str) -> bool {
+        tag == "macro"
+    }
+
     /// `///` and `/** */` are outer doc comments; `//!` documents the
     /// enclosing item, not the next one.
     fn doc_comment(comment: &str) -> Option<String> {
@@ -842,5 +848,27 @@ mod tests {
             }])
             .unwrap();
         assert_eq!(calls(&document), ["assert", "b", "c"]);
+    }
+
+    /// A `macro_rules!`'s rules name nothing where they are written: the
+    /// names in them (`$crate::span::Span::new()`, the macro's own name
+    /// among them) resolve where an invocation expands them.
+    #[test]
+    fn a_macro_definitions_rules_hold_no_references() {
+        let source = "#[macro_export]\nmacro_rules! span {\n    ($lvl:expr) => { $crate::span::Span::new($lvl) };\n}\nfn f() { span!(level()); }\n";
+        let document = document(source);
+        let names: Vec<String> = document
+            .references()
+            .iter()
+            .map(|r| format!("{} {:?}", r.name, r.kind))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "macro_export ReferenceKind::Reference",
+                "span ReferenceKind::Call",
+                "level ReferenceKind::Call"
+            ]
+        );
     }
 }

@@ -159,7 +159,7 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
 /// Whether the invocation `node` stands where an item goes (a file's, a
 /// module's, an `impl`'s or a trait's body), where it makes declarations,
 /// not values.
-fn in_item_position(node: Node) -> bool {
+pub(crate) fn in_item_position(node: Node) -> bool {
     let parent = node
         .parent()
         .filter(|p| p.kind() != "expression_statement")

@@ -454,6 +454,38 @@ pub fn outer(p: Parser) -> u32 {
         query: Definition,
         expected: "src/sync.rs:2 Mutex scope",
     },
+    Case {
+        // A macro exported from a module file, invoked where expressions
+        // go: from a test that imports the crate's module of the same name
+        // (`use demo::span;`), and from the crate through `#[macro_use]`.
+        // The invocations are the macro's; `span::Id` stays the module's;
+        // the definition's own rules name nothing.
+        name: "rust_exported_macro_invoked_beside_a_module_of_its_name",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod span;\n\npub fn root() -> span::Id {\n    span!(1)\n}\n",
+            "//- src/span.rs\npub struct Id;\n",
+            "//- src/macros.rs\n#[macro_export]\nmacro_rules! sp$0an {\n    ($x:expr) => { $crate::span::Id };\n}\n",
+            "//- tests/t.rs\nuse demo::span;\n\n#[test]\nfn spans() {\n    let _i: span::Id = span!(2);\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:6 call in root import
+            tests/t.rs:5 call in spans import
+        ",
+    },
+    Case {
+        name: "rust_module_beside_an_exported_macro_of_its_name",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod span;\n\npub fn root() -> span::Id {\n    span!(1)\n}\n",
+            "//- src/span.rs\npub struct Id;\n",
+            "//- src/macros.rs\n#[macro_export]\nmacro_rules! span {\n    ($x:expr) => { $crate::span::Id };\n}\n",
+            "//- tests/t.rs\nuse demo::span;\n\n#[test]\nfn spans() {\n    let _i: sp$0an::Id = span!(2);\n}\n",
+        ),
+        query: Definition,
+        expected: "src/lib.rs:3 span import",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function
