@@ -65,7 +65,7 @@ static METRICS_CONFIG: MetricsConfig = MetricsConfig {
     binary_kinds: &["binary_expression"],
     boolean_operators: &["&&", "||"],
     parameters_field: "parameters",
-    atomic_operand_kinds: &["string_literal", "character_literal", "text_block"],
+    atomic_operand_kinds: &["string_literal", "character_literal"],
 };
 
 impl Language for Java {
