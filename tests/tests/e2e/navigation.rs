@@ -1724,3 +1724,135 @@ mod go {
         server.stop().await;
     }
 }
+
+/// Java: a Maven source root `src/main/java` with packages
+/// `com.geo.shapes` (an interface, two classes implementing it, and
+/// `Areas` with two overloads of `areaOf` of one parameter each),
+/// `com.geo.report` (imports the shapes by name) and `com.geo.app`.
+/// Package `com.geo.legacy` declares `areaOf` and a nested `Circle` again
+/// and is never imported.
+mod java {
+    use super::*;
+
+    const REPORT: &str = "src/main/java/com/geo/report/Report.java";
+
+    #[tokio::test]
+    async fn definition_follows_the_import_not_the_decoy() {
+        let server = serve("java").await;
+        // In Report.java: `new Circle(` (line 11, column 29) and
+        // `Areas.areaOf(` (line 13, column 31): two overloads take one
+        // argument, so the call is one of them, not known which.
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": REPORT, "line": 10, "character": 29 }),
+            expect![[r#"
+                resolution import
+                src/main/java/com/geo/shapes/Circle.java:3 Circle
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "find_definition",
+            json!({ "path": REPORT, "line": 12, "character": 31 }),
+            expect![[r#"
+                resolution qualified
+                src/main/java/com/geo/shapes/Areas.java:8 areaOf (confidence 0.50)
+                src/main/java/com/geo/shapes/Areas.java:16 areaOf (confidence 0.50)
+            "#]],
+        )
+        .await;
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn references_are_exact_and_complete() {
+        let server = serve("java").await;
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Circle", "path": "src/main/java/com/geo/shapes/Circle.java" }),
+            expect![[r#"
+                src/main/java/com/geo/shapes/Circle.java:3 declaration declaration
+                src/main/java/com/geo/report/Report.java:4 import import
+                src/main/java/com/geo/report/Report.java:11 type import
+                src/main/java/com/geo/report/Report.java:11 call import
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 3
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        // Calls on values typed `Shape`; the classes' own `area` methods
+        // are other declarations.
+        check(
+            &server,
+            "find_references",
+            json!({ "symbol": "Shape.area" }),
+            expect![[r#"
+                src/main/java/com/geo/shapes/Shape.java:5 declaration declaration
+                src/main/java/com/geo/shapes/Areas.java:11 call qualified
+                src/main/java/com/geo/shapes/Areas.java:17 call qualified
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 2
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn call_hierarchy_both_ways() {
+        let server = serve("java").await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "summary", "direction": "both" }),
+            expect![[r#"
+                incoming:
+                  twice (src/main/java/com/geo/report/Report.java) scope
+                outgoing:
+                  areaOf (src/main/java/com/geo/shapes/Areas.java) qualified (confidence 0.50)
+                  areaOf (src/main/java/com/geo/shapes/Areas.java) qualified (confidence 0.50)
+                  Circle (src/main/java/com/geo/shapes/Circle.java) import
+                  Square (src/main/java/com/geo/shapes/Square.java) import
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 2
+                  note: every same-named reference in the workspace was resolved; these are all of them
+                outgoing_completeness: complete, external_names ["format","of"], unresolved_calls 0
+                  note: every call to a workspace declaration resolved; the external names are declared nowhere in the workspace (library or built-in code)
+            "#]],
+        )
+        .await;
+        check(
+            &server,
+            "get_call_hierarchy",
+            json!({ "symbol": "twice", "direction": "incoming", "depth": 2 }),
+            expect![[r#"
+                incoming:
+                  main (src/main/java/com/geo/app/Main.java) qualified
+                incoming_completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
+            "#]],
+        )
+        .await;
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn implementations_from_implements_clauses() {
+        let server = serve("java").await;
+        check(
+            &server,
+            "find_implementations",
+            json!({ "symbol": "Shape" }),
+            expect![[r#"
+                public class Circle implements Shape IMPLEMENTS (src/main/java/com/geo/shapes/Circle.java)
+                public class Square implements Shape IMPLEMENTS (src/main/java/com/geo/shapes/Square.java)
+                completeness: complete, name_only 0
+                  note: implementations are found from base lists and implements clauses written in the workspace; types from dependencies are not indexed
+            "#]],
+        )
+        .await;
+        server.stop().await;
+    }
+}
