@@ -15,6 +15,7 @@ mod fuzz_tool_arguments;
 mod go_real_code;
 mod graph_overlay;
 mod graph_persist;
+mod java_real_code;
 mod language_knowledge;
 mod macros;
 mod name_table_limit;
