@@ -309,7 +309,7 @@ async fn complexity_numbers_are_the_ones_counted_by_hand() {
 
 #[tokio::test]
 async fn the_analyses_answer_in_every_language_and_refuse_bad_envelopes() {
-    for language in ["rust", "typescript", "go", "csharp"] {
+    for language in ["rust", "typescript", "go", "csharp", "java"] {
         let server = McpServer::start(&fixture(&format!("nav/{language}")), &[])
             .await
             .expect("start lingo");
