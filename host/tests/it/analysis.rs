@@ -309,6 +309,11 @@ fn csharp() {
     run(cases::CSHARP);
 }
 
+#[test]
+fn java() {
+    run(cases::JAVA);
+}
+
 /// A file its plugin could not analyse makes every resolution-dependent
 /// answer incomplete, and the answer says why.
 #[test]

@@ -19,6 +19,14 @@ pub const WRONG_TODAY: &[(&str, &str)] = &[
         "a receiver `(&Parser{})` (a composite literal's address in parentheses) is not typed: the call is a name-only guess",
     ),
     (
+        "java_static_import_of_a_method",
+        "`import static demo.util.Strings.join;` names `join` of module `demo.util.Strings`, a class, not a package: the host finds no module of that path, and the call stays unresolved",
+    ),
+    (
+        "java_import_of_a_nested_type",
+        "`import demo.model.Order.Item;` names `Item` of module `demo.model.Order`, a class, not a package: the import is unresolved and the use is a name-only guess",
+    ),
+    (
         "go_implementations_by_embedding",
         "the EXTENDS edge of an embedding starts at the embedded field `Derived.Base`, not at the type `Derived`",
     ),
@@ -472,6 +480,24 @@ pub fn outer(p: Parser) -> u32 {
         expected: "
             src/lib.rs:6 call in root import
             tests/t.rs:5 call in spans import
+        ",
+    },
+    Case {
+        // `Self` in the type's `impl` (in another file) is a use of the
+        // type; `Self` in a trait is not.
+        name: "rust_self_in_an_impl_is_a_use_of_the_type",
+        fixture: rust_crate!(
+            "pub struct Par$0ser;\n\npub trait Make {\n    fn make() -> Self;\n}\n",
+            "use crate::parser::Parser;\n\nimpl Parser {\n    pub fn new() -> Self {\n        Self::default_one()\n    }\n\n    fn default_one() -> Self {\n        Self\n    }\n}\n"
+        ),
+        query: References,
+        expected: "
+            src/run.rs:1 import in - import
+            src/run.rs:3 type in Parser import
+            src/run.rs:4 type in Parser.new import
+            src/run.rs:5 reference in Parser.new import
+            src/run.rs:8 type in Parser.default_one import
+            src/run.rs:9 reference in Parser.default_one import
         ",
     },
     Case {
@@ -1538,5 +1564,151 @@ pub const CSHARP: &[Case] = &[
         ),
         query: SymbolInfo,
         expected: "iparser public references 2+0 callers 0+0 callees 0+0 implementations 1+0 members [parse]",
+    },
+];
+
+/// A Java source root `src/main/java` with package `demo`: `Parser`
+/// implementing `IParser`, with a field `count`, methods `parse` and
+/// `check` (which calls `parse` by its bare name, an implicit `this`) and a
+/// static `create`; a static `Helpers.parse` of the same name.
+macro_rules! java_project {
+    ($parser:expr, $run:expr) => {
+        concat!(
+            "//- src/main/java/demo/Parser.java\n",
+            $parser,
+            "//- src/main/java/demo/Run.java\n",
+            $run
+        )
+    };
+}
+
+macro_rules! java_parser {
+    () => {
+        java_parser!("parse", "IParser")
+    };
+    ($call:literal, $interface:literal) => {
+        concat!(
+            "package demo;\n\n",
+            "public class Parser implements IParser {\n",
+            "    public int count;\n\n",
+            "    public static Parser create() { return new Parser(); }\n\n",
+            "    public int parse() { return count; }\n\n",
+            "    public int check() { return ",
+            $call,
+            "(); }\n}\n\n",
+            "interface ",
+            $interface,
+            " {\n    int parse();\n}\n\n",
+            "final class Helpers {\n    static int parse() { return 0; }\n}\n"
+        )
+    };
+}
+
+pub const JAVA: &[Case] = &[
+    Case {
+        name: "java_member_call_through_a_typed_parameter",
+        fixture: java_project!(
+            java_parser!(),
+            "package demo;\n\nclass Run {\n    int use(Parser p) { return p.pa$0rse(); }\n}\n"
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Parser.java:8 Parser.parse qualified",
+    },
+    Case {
+        name: "java_chained_call",
+        fixture: java_project!(
+            java_parser!(),
+            "package demo;\n\nclass Run {\n    int use() { return Parser.create().pa$0rse(); }\n}\n"
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Parser.java:8 Parser.parse qualified",
+    },
+    Case {
+        name: "java_bare_call_is_a_member_of_the_enclosing_type",
+        fixture: java_project!(java_parser!("pa$0rse", "IParser"), "package demo;\n"),
+        query: Definition,
+        expected: "src/main/java/demo/Parser.java:8 Parser.parse scope",
+    },
+    // Overloads are told apart by argument count, not by argument types:
+    // `write(1)` may be `write(int)` or the varargs `write(String, int...)`,
+    // so its use is uncertain; `write(1, 2)` is not `write(int)`.
+    Case {
+        name: "java_overloads_told_apart_by_argument_count_only",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Writer {
+    public void wr$0ite(int a) { }
+
+    public void write(int a, int b) { }
+
+    public void write(String s, int... rest) { }
+
+    public void all() { write(1); write(1, 2); }
+}
+"#,
+            "package demo;\n\nclass Run {\n    void use(Writer w) { w.write(3); w.write(3, 4); }\n}\n"
+        ),
+        query: References,
+        expected: "
+            src/main/java/demo/Parser.java:10 call in Writer.all scope uncertain
+            src/main/java/demo/Run.java:4 call in Run.use qualified uncertain
+        ",
+    },
+    Case {
+        name: "java_field_and_method_of_one_name",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Counter {
+    int size;
+
+    int size() { return size; }
+}
+"#,
+            "package demo;\n\nclass Run {\n    int use(Counter c) { return c.si$0ze(); }\n}\n"
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Parser.java:6 Counter.size qualified",
+    },
+    Case {
+        name: "java_implementations_of_an_interface",
+        fixture: java_project!(
+            java_parser!("parse", "IPa$0rser"),
+            "package demo;\n\nclass Other implements IParser {\n    public int parse() { return 1; }\n}\n"
+        ),
+        query: Implementations,
+        expected: "
+            src/main/java/demo/Parser.java:3 Parser IMPLEMENTS 1
+            src/main/java/demo/Run.java:3 Other IMPLEMENTS 1
+        ",
+    },
+    Case {
+        name: "java_import_of_a_class_of_another_package",
+        fixture: concat!(
+            "//- src/main/java/demo/model/Shape.java\npackage demo.model;\n\npublic class Shape {\n    public double area() { return 0; }\n}\n",
+            "//- src/main/java/demo/legacy/Shape.java\npackage demo.legacy;\n\npublic class Shape {\n    public double area() { return 1; }\n}\n",
+            "//- src/main/java/demo/app/Main.java\npackage demo.app;\n\nimport demo.model.Shape;\n\nclass Main {\n    double use(Sh$0ape s) { return s.area(); }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/model/Shape.java:3 Shape import",
+    },
+    Case {
+        name: "java_static_import_of_a_method",
+        fixture: concat!(
+            "//- src/main/java/demo/util/Strings.java\npackage demo.util;\n\npublic final class Strings {\n    public static String join(String a, String b) { return a + b; }\n}\n",
+            "//- src/main/java/demo/app/Main.java\npackage demo.app;\n\nimport static demo.util.Strings.join;\n\nclass Main {\n    String use() { return jo$0in(\"a\", \"b\"); }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/util/Strings.java:4 Strings.join import",
+    },
+    Case {
+        name: "java_import_of_a_nested_type",
+        fixture: concat!(
+            "//- src/main/java/demo/model/Order.java\npackage demo.model;\n\npublic class Order {\n    public static class Item {\n        public long cents() { return 1; }\n    }\n}\n",
+            "//- src/main/java/demo/app/Main.java\npackage demo.app;\n\nimport demo.model.Order.Item;\n\nclass Main {\n    long use(It$0em i) { return i.cents(); }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/model/Order.java:4 Order.Item import",
     },
 ];
