@@ -14,7 +14,7 @@ mod types;
 
 use lingo_plugin_sdk::types::{
     Arity, DeclaredType, LanguagePolicy, Local, Manifest, ModuleIdentity, ModuleLayout, NameRule,
-    PluginError, Symbol, SymbolKind, TextEdit, TypeAnnotationPosition, Visibility,
+    PluginError, Symbol, SymbolKind, TextEdit, TokenKind, TypeAnnotationPosition, Visibility,
 };
 use lingo_plugin_sdk::{
     EntryPointHook, ImportsHook, Language, LineIndex, MetricsConfig, ModuleResolution, Queries,
@@ -90,6 +90,16 @@ impl Language for Java {
         leaves_block: flow::leaves_block,
         hoisted: lingo_plugin_sdk::never_hoisted,
     });
+
+    /// `void` and `boolean` are named leaves of the grammar, `var` a type
+    /// identifier: keywords all three, as `int` is.
+    fn token_kind(node: Node, source: &str) -> Option<TokenKind> {
+        match node.kind() {
+            "void_type" | "boolean_type" => Some(TokenKind::Keyword),
+            "type_identifier" if &source[node.byte_range()] == "var" => Some(TokenKind::Keyword),
+            _ => None,
+        }
+    }
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {
         receiver.kind() == "this"
@@ -355,6 +365,19 @@ mod tests {
                 "System reference",
             ]
         );
+    }
+
+    #[test]
+    fn void_boolean_and_var_are_keywords() {
+        let source = "class A { void f(boolean b) { var v = b; int i = 0; } }";
+        let document = Document::<Java>::new("A.java".into(), source.into());
+        let keywords: Vec<&str> = document
+            .tokens()
+            .iter()
+            .filter(|t| t.kind == lingo_plugin_sdk::types::TokenKind::Keyword)
+            .map(|t| &source[t.start as usize..t.end as usize])
+            .collect();
+        assert_eq!(keywords, ["class", "void", "boolean", "var", "int"]);
     }
 
     #[test]
