@@ -101,3 +101,37 @@ fn a_nested_type_moves_to_a_new_file_of_its_package() {
         "package a;\n\npublic class Outer {\n}\n"
     );
 }
+
+#[test]
+fn a_public_type_joins_no_file_that_has_one() {
+    let source = "package a;\n\npublic class Moved {}\n";
+    let tree = parse(source);
+    let start = source.find("public class").expect("present");
+    let end = source.len() - 1;
+    let target = "package a;\n\npublic class Here {}\n";
+    let refused = placement::place_declaration(
+        tree.root_node(),
+        source,
+        start,
+        end,
+        parse(target).root_node(),
+        target,
+        "a",
+    );
+    assert!(refused.is_err());
+    let target = "package a;\n\nclass Here {}\n";
+    let edits = placement::place_declaration(
+        tree.root_node(),
+        source,
+        start,
+        end,
+        parse(target).root_node(),
+        target,
+        "a",
+    )
+    .expect("placed");
+    assert_eq!(
+        apply(target, &edits),
+        "package a;\n\nclass Here {}\n\npublic class Moved {}\n"
+    );
+}

@@ -175,5 +175,26 @@ pub fn place_declaration(
             "the target file is in package `{target_package}`, not `{package}`"
         )));
     }
+    // A file holds at most one public top-level type.
+    let declaration = type_at(source_root, start, end);
+    if declaration.is_some_and(|d| is_public(d, source)) {
+        let mut cursor = target_root.walk();
+        if let Some(public) = target_root
+            .named_children(&mut cursor)
+            .find(|c| TYPE_KINDS.contains(&c.kind()) && is_public(*c, target))
+        {
+            let name = public
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, target));
+            return Err(PluginError::InvalidInput(format!(
+                "the target file already declares the public type `{name}`: a file holds one"
+            )));
+        }
+    }
     Ok(vec![appended(target, &format!("{rendered}\n"))])
+}
+
+/// Whether the declaration's modifiers say `public`.
+fn is_public(declaration: Node, source: &str) -> bool {
+    crate::declarations::modifier_words(declaration, source).contains(&"public")
 }
