@@ -718,8 +718,23 @@ fn references_in<L: Language>(
                         .map(|owner| vec![owner])
                 })
                 .unwrap_or_default();
+            let mut qualifier = qualifier;
+            // A path that starts with a word standing for a declaration
+            // (`Self::new`) starts with that declaration's path.
+            if let Some(head) = m.capture("qualifier").map(leftmost_leaf)
+                && qualifier.first().map(String::as_str) == Some(text(head, tree_text))
+                && let Some((alias, path)) = L::aliased_name(head, tree_text)
+            {
+                qualifier.splice(0..1, path.into_iter().chain([alias]));
+            }
             let is_member = receiver.is_some() && qualifying_receiver.is_none();
-            let name = text(name_node, tree_text).to_string();
+            let mut name = text(name_node, tree_text).to_string();
+            if !is_member && let Some((alias, path)) = L::aliased_name(name_node, tree_text) {
+                name = alias;
+                if qualifier.is_empty() {
+                    qualifier = path;
+                }
+            }
             let local = (qualifier.is_empty() && !is_member)
                 .then(|| resolve_local(locals_by_name, locals, &name, start))
                 .flatten();
@@ -748,6 +763,16 @@ fn references_in<L: Language>(
             })
         })
         .collect()
+}
+
+/// The first token of a path node (`a` of `a::b::c`): its first child,
+/// down to a leaf, within the path's depth.
+fn leftmost_leaf(node: Node) -> Node {
+    let mut node = node;
+    while let Some(first) = node.named_child(0) {
+        node = first;
+    }
+    node
 }
 
 fn reference_kind(tag: &str) -> Option<ReferenceKind> {

@@ -477,6 +477,15 @@ pub trait Language: 'static {
         false
     }
 
+    /// The declaration a word stands for where the language lets a word
+    /// name a declaration by another name (Rust's `Self` inside an `impl`):
+    /// that declaration's name, and the path written before it. A
+    /// reference written so keeps its span (the word as written), so that a
+    /// rename leaves it as it is. `None` for any other word.
+    fn aliased_name(_word: Node, _source: &str) -> Option<(String, Vec<String>)> {
+        None
+    }
+
     /// Whether the body of a `definition.<tag>` symbol is a template, not
     /// code, so that no name in it is reported as a reference (the rules
     /// of a Rust `macro_rules!`: what they name is resolved where they

@@ -145,7 +145,13 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
             // with a prefix); a span that does not end with it is left.
             let text = &file.source[site.start..site.end];
             let Some(prefix) = text.strip_suffix(old_name.as_str()) else {
-                unparsed.push(format!("{path}:{}", line_of(&file.source, site.start)));
+                // Another word the language lets stand for the name (a
+                // Rust `Self`) goes on meaning the renamed declaration.
+                let another_word =
+                    !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_');
+                if !another_word {
+                    unparsed.push(format!("{path}:{}", line_of(&file.source, site.start)));
+                }
                 continue;
             };
             let start = site.start + prefix.len();

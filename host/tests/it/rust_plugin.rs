@@ -365,6 +365,8 @@ fn impl_headers_reference_the_trait_and_the_self_type() {
             "Point type 44:5 in=Point",
             "Point type 45:22 in=ORIGIN",
             "Point type 45:30 in=ORIGIN",
+            // `-> Self`: the impl's type, by its name.
+            "Point type 48:40 in=new",
             "Point type 49:8 in=new",
         ]
     );

@@ -196,6 +196,11 @@ impl Language for Rust {
         tag == "impl"
     }
 
+    /// `Self` inside an `impl` names the type the `impl` is for.
+    fn aliased_name(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+        types::self_alias(word, source)
+    }
+
     /// A `macro_rules!`'s rules are a template: what they name resolves
     /// where an invocation expands them.
     fn holds_no_references(tag: &str) -> bool {
@@ -492,10 +497,17 @@ mod tests {
             .iter()
             .map(|r: &Reference| {
                 let (start, end) = (r.span.start.offset as usize, r.span.end.offset as usize);
-                assert_eq!(&source[start..end], r.name, "span of {r:?}");
+                let written = &source[start..end];
+                // `Self` stands for the impl's type, by its name.
+                assert!(written == r.name || written == "Self", "span of {r:?}");
+                let name = if written == r.name {
+                    r.name.clone()
+                } else {
+                    format!("{} as {written}", r.name)
+                };
                 let mut line = format!(
                     "{} {} {start}..{end} {}:{}",
-                    r.name,
+                    name,
                     kind(r.kind),
                     r.span.start.line,
                     r.span.start.character
@@ -684,6 +696,27 @@ mod tests {
             assert!(
                 lines.contains(&expected.to_string()),
                 "{expected}: {lines:?}"
+            );
+        }
+    }
+
+    /// `Self` in an `impl` names the impl's type, by its name and path, at
+    /// the word as written: in types, literals, calls and paths. In a trait
+    /// it is the implementor and stays `Self`.
+    #[test]
+    fn self_in_an_impl_names_the_impls_type() {
+        let source = "impl shapes::P {\n    fn new() -> Self { Self::empty(); Self(1) }\n}\ntrait T { fn f() -> Self; }\n";
+        let lines = reference_lines(source);
+        for expected in [
+            "P as Self type 33..37 1:16 q=shapes",
+            "P as Self reference 40..44 1:23 q=shapes",
+            "empty call 46..51 1:29 q=shapes::P",
+            "P as Self call 55..59 1:38 q=shapes",
+            "Self type 87..91 3:20",
+        ] {
+            assert!(
+                lines.contains(&expected.to_string()),
+                "{expected}: {lines:#?}"
             );
         }
     }

@@ -249,6 +249,30 @@ fn only_type_argument(generic: Node) -> Option<Node> {
     }
 }
 
+/// What `Self` written at `word` stands for: the type the `impl` around
+/// it is for, by its name and the path written before it. `None` for any
+/// other word, and in a trait (where `Self` is the implementor).
+pub fn self_alias(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+    if source.get(word.byte_range())? != "Self" {
+        return None;
+    }
+    let mut ancestors = Vec::new();
+    let mut current = word.parent();
+    // Each step goes one level up, so this ends at the root.
+    while let Some(node) = current {
+        if matches!(node.kind(), "impl_item" | "trait_item") {
+            ancestors.push(node);
+            break;
+        }
+        current = node.parent();
+    }
+    let written = named_type(impl_type(&ancestors)?, source, &|| None)?;
+    Some((
+        source[written.name.byte_range()].to_string(),
+        written.qualifier,
+    ))
+}
+
 /// The type the `impl` around a node is for (what `Self` denotes there),
 /// given the node's ancestors, innermost first.
 fn impl_type<'t>(ancestors: &[Node<'t>]) -> Option<Node<'t>> {

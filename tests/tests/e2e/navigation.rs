@@ -236,9 +236,10 @@ mod rust {
                 src/report.rs:3 import import
                 src/report.rs:7 reference import
                 src/shapes.rs:13 type scope
+                src/shapes.rs:14 type scope
                 src/shapes.rs:15 type scope
                 src/shapes.rs:19 type scope
-                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 5
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 6
                   note: every same-named reference in the workspace was resolved; these are all of them
             "#]],
         )
