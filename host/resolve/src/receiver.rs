@@ -31,6 +31,41 @@ const MAX_APART_NESTING: usize = 2;
 
 thread_local! {
     static APART_NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The types whose supertypes this thread is looking up, outermost
+    /// first: a base list written through the type's own scope
+    /// (`class J implements T.S`, where `T` is looked up among `J`'s
+    /// nested types, and so among its supertypes) comes back to them.
+    static SUPERTYPES_IN_PROGRESS: std::cell::RefCell<Vec<SymbolRef>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Lookups of supertypes nested in each other on this thread: past this,
+/// a type has none that can be found.
+const MAX_SUPERTYPES_NESTING: usize = 8;
+
+/// One type's supertypes being looked up on this thread, until drop.
+struct SupertypesGuard;
+
+impl SupertypesGuard {
+    /// `None` when `ty`'s supertypes are already being looked up on this
+    /// thread (a cycle through its own scope) or too many lookups nest.
+    fn enter(ty: SymbolRef) -> Option<SupertypesGuard> {
+        SUPERTYPES_IN_PROGRESS.with(|in_progress| {
+            let mut in_progress = in_progress.borrow_mut();
+            (!in_progress.contains(&ty) && in_progress.len() < MAX_SUPERTYPES_NESTING).then(|| {
+                in_progress.push(ty);
+                SupertypesGuard
+            })
+        })
+    }
+}
+
+impl Drop for SupertypesGuard {
+    fn drop(&mut self) {
+        SUPERTYPES_IN_PROGRESS.with(|in_progress| {
+            in_progress.borrow_mut().pop();
+        });
+    }
 }
 
 /// One level of [`Resolver::blocks_apart`] on this thread, left on drop.
@@ -387,6 +422,9 @@ impl Resolver<'_> {
     /// The types `ty`'s base lists name (`class C : B, I`, `impl I for C`,
     /// `interface I extends J`), each resolved certainly to one type.
     fn supertypes(&self, ty: SymbolRef) -> Vec<SymbolRef> {
+        let Some(_guard) = SupertypesGuard::enter(ty) else {
+            return Vec::new();
+        };
         let type_name = self.table.symbol(ty).name.as_str();
         let unique = self.type_name_is_unique(type_name);
         // The type itself and the blocks named after it (a Rust `impl`)

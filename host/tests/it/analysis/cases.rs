@@ -1139,6 +1139,16 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // As in Java: a base written through a type ends its lookup.
+        name: "cs_base_written_through_a_type",
+        fixture: concat!(
+            "//- T.cs\nnamespace A\n{\n    public sealed class T\n    {\n        public interface S { }\n    }\n}\n",
+            "//- J.cs\nnamespace A\n{\n    sealed class J : T.$0S { }\n}\n",
+        ),
+        query: Definition,
+        expected: "T.cs:5 T.S qualified",
+    },
+    Case {
         name: "cs_overloads_told_apart_by_argument_count",
         fixture: cs_project!(
             r#"namespace Demo
@@ -1605,6 +1615,18 @@ macro_rules! java_parser {
 }
 
 pub const JAVA: &[Case] = &[
+    Case {
+        // A supertype written through a type (`T.S`) is looked up in the
+        // class's own scope, whose nested types include its supertypes':
+        // the lookup comes back to the class, and ends there.
+        name: "java_supertype_written_through_a_type",
+        fixture: concat!(
+            "//- src/main/java/a/T.java\npackage a;\n\npublic final class T {\n    interface S {}\n}\n",
+            "//- src/main/java/a/J.java\npackage a;\n\nfinal class J implements T.$0S {}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/a/T.java:4 T.S qualified",
+    },
     Case {
         name: "java_member_call_through_a_typed_parameter",
         fixture: java_project!(
