@@ -212,14 +212,7 @@ impl<'s> Resolver<'s> {
         {
             // The name an import statement brings in: exactly what the
             // import says, or (a module outside the workspace) nothing.
-            return self.in_modules(
-                file,
-                facts,
-                &import.module_path,
-                &imported.name,
-                Resolution::Import,
-                false,
-            );
+            return self.imported(file, facts, &import.module_path, &imported.name, reference);
         }
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
@@ -569,14 +562,8 @@ impl<'s> Resolver<'s> {
             if let Some(imported) = import.names.iter().find(|n| n.local_name() == name)
                 && import_reaches(facts, import, reference)
             {
-                let found = self.in_modules(
-                    file,
-                    facts,
-                    &import.module_path,
-                    &imported.name,
-                    Resolution::Import,
-                    reference.kind == ReferenceKind::Call,
-                );
+                let found =
+                    self.imported(file, facts, &import.module_path, &imported.name, reference);
                 if !found.is_empty() {
                     return found;
                 }
@@ -588,12 +575,72 @@ impl<'s> Resolver<'s> {
             .imports
             .iter()
             .filter(|i| i.kind == ImportKind::Glob)
-            .flat_map(|i| {
-                let calls = reference.kind == ReferenceKind::Call;
-                self.in_modules(file, facts, &i.module_path, name, Resolution::Import, calls)
-            })
+            .flat_map(|i| self.imported(file, facts, &i.module_path, name, reference))
             .collect();
         globbed
+    }
+
+    /// `name` as an import from `module_path` brings it in, for
+    /// `reference`: declared in the modules that path names, else (a path
+    /// whose last segment is a type: Java's `import static a.B.m;` and
+    /// `import a.Outer.Inner;`, C#'s `using static A.B;`, Rust's `use
+    /// a::Enum::Variant;`) a member or nested type of that type, itself
+    /// found the same way (each step one segment shorter).
+    fn imported(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        module_path: &str,
+        name: &str,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        let calls = reference.kind == ReferenceKind::Call;
+        let found = self.in_modules(file, facts, module_path, name, Resolution::Import, calls);
+        if !found.is_empty() {
+            return found;
+        }
+        let separator = file.plugin.info().path_separator.as_str();
+        let Some((parent, type_name)) = (!separator.is_empty())
+            .then(|| module_path.rsplit_once(separator))
+            .flatten()
+            .filter(|(parent, type_name)| !parent.is_empty() && !type_name.is_empty())
+        else {
+            return found;
+        };
+        let owner = Reference::type_use(
+            lingo_model::Name::new(type_name),
+            thin_vec::ThinVec::new(),
+            reference.span,
+        );
+        let member = Reference {
+            name: lingo_model::Name::new(name),
+            qualifier: thin_vec::ThinVec::new(),
+            is_member: false,
+            receiver: None,
+            local: OptU32::NONE,
+            ..reference.clone()
+        };
+        let types: Vec<SymbolRef> = self
+            .imported(file, facts, parent, type_name, &owner)
+            .iter()
+            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+            .filter_map(|d| self.symbol_ref(d))
+            .collect();
+        types
+            .into_iter()
+            .flat_map(|ty| {
+                let members = self.members_of_type(ty, &member);
+                if members.is_empty() {
+                    self.nested_types_of(ty, name)
+                } else {
+                    members
+                }
+            })
+            .map(|d| Definition {
+                resolution: Resolution::Import,
+                ..d
+            })
+            .collect()
     }
 
     /// `a::b::name` or `Type::name`.

@@ -19,14 +19,6 @@ pub const WRONG_TODAY: &[(&str, &str)] = &[
         "a receiver `(&Parser{})` (a composite literal's address in parentheses) is not typed: the call is a name-only guess",
     ),
     (
-        "java_static_import_of_a_method",
-        "`import static demo.util.Strings.join;` names `join` of module `demo.util.Strings`, a class, not a package: the host finds no module of that path, and the call stays unresolved",
-    ),
-    (
-        "java_import_of_a_nested_type",
-        "`import demo.model.Order.Item;` names `Item` of module `demo.model.Order`, a class, not a package: the import is unresolved and the use is a name-only guess",
-    ),
-    (
         "go_implementations_by_embedding",
         "the EXTENDS edge of an embedding starts at the embedded field `Derived.Base`, not at the type `Derived`",
     ),
@@ -481,6 +473,16 @@ pub fn outer(p: Parser) -> u32 {
             src/lib.rs:6 call in root import
             tests/t.rs:5 call in spans import
         ",
+    },
+    Case {
+        // `use a::Enum::Variant;` imports a member of a type.
+        name: "rust_import_of_an_enum_variant",
+        fixture: rust_crate!(
+            "pub enum Token {\n    Word,\n    Number,\n}\n",
+            "use crate::parser::Token::Number;\n\npub fn first() -> crate::parser::Token {\n    Num$0ber\n}\n"
+        ),
+        query: Definition,
+        expected: "src/parser.rs:3 Token.Number import",
     },
     Case {
         // `Self` in the type's `impl` (in another file) is a use of the
@@ -1139,6 +1141,16 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // `using static A.B;` brings in the static members of `B`.
+        name: "cs_using_static",
+        fixture: concat!(
+            "//- Strings.cs\nnamespace A\n{\n    public static class Strings\n    {\n        public static string Join(string a, string b) { return a + b; }\n    }\n}\n",
+            "//- Main.cs\nusing static A.Strings;\n\nnamespace B\n{\n    class Main\n    {\n        string Use() { return Jo$0in(\"a\", \"b\"); }\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "Strings.cs:5 Strings.Join import",
+    },
+    Case {
         // As in Java: a base written through a type ends its lookup.
         name: "cs_base_written_through_a_type",
         fixture: concat!(
@@ -1720,6 +1732,16 @@ public class Counter {
         fixture: concat!(
             "//- src/main/java/demo/util/Strings.java\npackage demo.util;\n\npublic final class Strings {\n    public static String join(String a, String b) { return a + b; }\n}\n",
             "//- src/main/java/demo/app/Main.java\npackage demo.app;\n\nimport static demo.util.Strings.join;\n\nclass Main {\n    String use() { return jo$0in(\"a\", \"b\"); }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/util/Strings.java:4 Strings.join import",
+    },
+    Case {
+        // `import static a.B.*;` brings in every static member of `B`.
+        name: "java_static_import_of_all_members",
+        fixture: concat!(
+            "//- src/main/java/demo/util/Strings.java\npackage demo.util;\n\npublic final class Strings {\n    public static String join(String a, String b) { return a + b; }\n}\n",
+            "//- src/main/java/demo/app/Main.java\npackage demo.app;\n\nimport static demo.util.Strings.*;\n\nclass Main {\n    String use() { return jo$0in(\"a\", \"b\"); }\n}\n",
         ),
         query: Definition,
         expected: "src/main/java/demo/util/Strings.java:4 Strings.join import",
