@@ -227,9 +227,15 @@ pub fn expansions(root: Node, source: &str, given: &[MacroSource]) -> Expansions
         let Some((name, arguments)) = name_and_arguments(invocation, source) else {
             continue;
         };
-        let name_node = invocation
+        // The name itself: `error` of `tracing::error!`, where a reference
+        // to the macro is.
+        let path = invocation
             .child_by_field_name("macro")
             .unwrap_or(invocation);
+        let name_node = match path.kind() {
+            "scoped_identifier" => path.child_by_field_name("name").unwrap_or(path),
+            _ => path,
+        };
         let anchor = (name_node.start_byte() as u32, name_node.end_byte() as u32);
         let left = |name: &str, reason| Unexpanded {
             name: name.to_string(),

@@ -466,12 +466,13 @@ pub fn outer(p: Parser) -> u32 {
             "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod span;\n\npub fn root() -> span::Id {\n    span!(1)\n}\n",
             "//- src/span.rs\npub struct Id;\n",
             "//- src/macros.rs\n#[macro_export]\nmacro_rules! sp$0an {\n    ($x:expr) => { $crate::span::Id };\n}\n",
-            "//- tests/t.rs\nuse demo::span;\n\n#[test]\nfn spans() {\n    let _i: span::Id = span!(2);\n}\n",
+            "//- tests/t.rs\nuse demo::span;\n\n#[test]\nfn spans() {\n    let _i: span::Id = span!(2);\n    demo::span!(3);\n}\n",
         ),
         query: References,
         expected: "
             src/lib.rs:6 call in root import
             tests/t.rs:5 call in spans import
+            tests/t.rs:6 call in spans qualified
         ",
     },
     Case {
