@@ -30,6 +30,13 @@
 (invocation_expression function: (identifier) @name (#eq? @name "nameof")) @reference.ignore
 
 ; ---------------------------------------------------------------------------
+; Constructor initializers: `: this(..)` calls a constructor of the class,
+; `: base(..)` one of its base class (named so by the plugin).
+
+(constructor_initializer "this" @name) @reference.call
+(constructor_initializer "base" @name) @reference.call
+
+; ---------------------------------------------------------------------------
 ; using directives: the last segment of the imported path.
 
 (using_directive

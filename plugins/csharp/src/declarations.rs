@@ -298,3 +298,78 @@ pub fn arity(node: Node, source: &str) -> Option<Arity> {
         max: (!any_more).then_some(max),
     })
 }
+
+/// How many arguments a call passes: an invocation's or object creation's
+/// `arguments`, or a constructor initializer's argument list (which the
+/// grammar gives no field).
+pub fn call_arguments(call: Node) -> Option<u32> {
+    let arguments = match call.kind() {
+        "constructor_initializer" => {
+            let mut cursor = call.walk();
+            call.named_children(&mut cursor)
+                .find(|c| c.kind() == "argument_list")?
+        }
+        _ => call.child_by_field_name("arguments")?,
+    };
+    let mut cursor = arguments.walk();
+    let count = arguments
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra())
+        .count();
+    u32::try_from(count).ok()
+}
+
+/// What `this` or `base` in a constructor initializer (`: this(1)`,
+/// `: base(x)`) names: the enclosing class (or struct, or record), or the
+/// first type of its base list, by name and the path written before it.
+pub fn initialized_type(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+    if !matches!(word.kind(), "this" | "base") || word.parent()?.kind() != "constructor_initializer"
+    {
+        return None;
+    }
+    let mut current = word.parent();
+    // Each step goes one level up, so this ends at the root.
+    let declaration = loop {
+        let node = current?;
+        if matches!(
+            node.kind(),
+            "class_declaration" | "struct_declaration" | "record_declaration"
+        ) {
+            break node;
+        }
+        current = node.parent();
+    };
+    if word.kind() == "this" {
+        let name = declaration.child_by_field_name("name")?;
+        return Some((source.get(name.byte_range())?.to_string(), Vec::new()));
+    }
+    let mut cursor = declaration.walk();
+    let bases = declaration
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "base_list")?;
+    let mut cursor = bases.walk();
+    let mut base = bases.named_children(&mut cursor).next()?;
+    // `Base<T>`: the generic type's name.
+    if base.kind() == "generic_name" {
+        base = base.named_child(0)?;
+    }
+    match base.kind() {
+        "identifier" => Some((source.get(base.byte_range())?.to_string(), Vec::new())),
+        "qualified_name" => {
+            let name = base.child_by_field_name("name")?;
+            let qualifier = base.child_by_field_name("qualifier")?;
+            let path: Vec<String> = source
+                .get(qualifier.byte_range())?
+                .split('.')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            let name = match name.kind() {
+                "generic_name" => name.named_child(0)?,
+                _ => name,
+            };
+            Some((source.get(name.byte_range())?.to_string(), path))
+        }
+        _ => None,
+    }
+}

@@ -157,6 +157,18 @@ impl Language for CSharp {
         &["parenthesized_expression", "postfix_unary_expression"]
     }
 
+    /// A constructor initializer's arguments too (`: base(a, b)`), which
+    /// the grammar gives no field.
+    fn call_arguments(call: Node) -> Option<u32> {
+        declarations::call_arguments(call)
+    }
+
+    /// `this` and `base` in a constructor initializer: the class, and its
+    /// base class.
+    fn aliased_name(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+        declarations::initialized_type(word, source)
+    }
+
     fn arity(node: Node, source: &str) -> Option<lingo_plugin_sdk::types::Arity> {
         declarations::arity(node, source)
     }

@@ -1142,6 +1142,18 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // `: this(..)` and `: base(..)` call a constructor of the class and
+        // of its base class, told apart by argument count.
+        name: "cs_constructor_initializers_call_constructors",
+        fixture: concat!(
+            "//- Shapes.cs\nnamespace A\n{\n    public class Shape\n    {\n        public Shape() { }\n\n        public Sh$0ape(int sides) { }\n    }\n\n",
+            "    public class Square : Shape\n    {\n        public Square(int side) : base(4) { }\n\n        public Square() : this(1) { }\n\n        public Square(string s) : base() { }\n    }\n}\n",
+        ),
+        query: References,
+        // `: base(4)`, not `: base()`.
+        expected: "Shapes.cs:12 call in Square.Square scope",
+    },
+    Case {
         // `using static A.B;` brings in the static members of `B`.
         name: "cs_using_static",
         fixture: concat!(
@@ -1347,7 +1359,11 @@ pub const CSHARP: &[Case] = &[
 "#
         ),
         query: References,
-        expected: "Run.cs:5 call in Run.One scope",
+        // `: this(x)` calls it too.
+        expected: "
+            Parser.cs:7 call in Point.Point scope
+            Run.cs:5 call in Run.One scope
+        ",
     },
     Case {
         name: "cs_bare_name_of_an_inherited_member",
