@@ -944,6 +944,24 @@ impl<'s> Resolver<'s> {
         depth: usize,
     ) -> Vec<Definition> {
         let mut out = Vec::new();
+        let own_package = facts.modules.first().map(|m| &m.crate_or_package);
+        // A private declaration of another package is not visible from
+        // here (tokio's private `mod read` beside `pub use self::read::read`,
+        // imported by a test as `tokio::fs::read`): what is visible, or
+        // re-exported, is meant first.
+        let visible = |r: SymbolRef, s: &Symbol| {
+            s.visibility != lingo_model::Visibility::Private
+                || own_package.is_none_or(|own| {
+                    let theirs = self
+                        .table
+                        .file(r)
+                        .facts
+                        .as_ref()
+                        .ok()
+                        .and_then(|f| f.modules.first());
+                    own.is_none() || theirs.is_none_or(|m| &m.crate_or_package == own)
+                })
+        };
         for importer in &facts.modules {
             let candidates = self
                 .table
@@ -956,7 +974,7 @@ impl<'s> Resolver<'s> {
                     .iter()
                     .filter_map(|p| self.table.file_number(p))
                     .collect();
-                out.extend(self.where_named(name, resolution, |r, s| {
+                let declared = self.where_named(name, resolution, |r, s| {
                     in_module.contains(&r.file)
                         && self.at_module_level(r, s, module)
                         && !(calls
@@ -964,11 +982,22 @@ impl<'s> Resolver<'s> {
                                 s.kind,
                                 SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
                             ))
-                }));
+                });
+                let (seen, hidden): (Vec<Definition>, Vec<Definition>) =
+                    declared.into_iter().partition(|d| {
+                        self.symbol_ref(d)
+                            .is_none_or(|r| visible(r, self.table.symbol(r)))
+                    });
+                out.extend(seen);
                 if out.is_empty() && depth < MAX_REEXPORT_DEPTH {
                     for number in &in_module {
                         out.extend(self.reexported(*number, name, resolution, calls, depth + 1));
                     }
+                }
+                // Where nothing visible is found, what is private is still
+                // what the import names (where privacy is a convention only).
+                if out.is_empty() {
+                    out = hidden;
                 }
                 if !out.is_empty() {
                     return out;

@@ -476,6 +476,20 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // A private module beside a public re-export of one name: another
+        // crate (a test) importing the name gets what it can see.
+        name: "rust_import_from_another_crate_skips_a_private_module",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod fs;\n",
+            "//- src/fs/mod.rs\nmod read;\npub use self::read::read;\n",
+            "//- src/fs/read.rs\npub fn read() -> u8 {\n    1\n}\n",
+            "//- tests/t.rs\nuse demo::fs::re$0ad;\n\n#[test]\nfn reads() {\n    read();\n}\n",
+        ),
+        query: Definition,
+        expected: "src/fs/read.rs:1 read import",
+    },
+    Case {
         // `use a::Enum::Variant;` imports a member of a type.
         name: "rust_import_of_an_enum_variant",
         fixture: rust_crate!(
