@@ -212,7 +212,11 @@ impl<'s> Resolver<'s> {
         {
             // The name an import statement brings in: exactly what the
             // import says, or (a module outside the workspace) nothing.
-            return self.imported(file, facts, &import.module_path, &imported.name, reference);
+            let found = self.imported(file, facts, &import.module_path, &imported.name, reference);
+            if found.is_empty() {
+                return self.imported_macro(file, facts, &import.module_path, &imported.name);
+            }
+            return found;
         }
         let found = if !reference.qualifier.is_empty() {
             self.qualified(file, facts, reference)
@@ -278,15 +282,27 @@ impl<'s> Resolver<'s> {
             .routed_invocations
             .iter()
             .find(|i| i.name == name && i.span.start.offset == reference.span.start.offset)?;
-        let (_, path) = facts.macros_given.iter().find(|(given, _)| given == name)?;
-        let number = self.table.file_number(path)?;
-        let defining = self.table.files().get(number as usize)?;
-        let definitions = &defining.facts.as_ref().ok()?.macro_definitions;
         let resolution = if reference.qualifier.is_empty() {
             Resolution::Import
         } else {
             Resolution::Qualified
         };
+        let (found, _) = self.given_macro(facts, name, resolution)?;
+        Some(found)
+    }
+
+    /// The declarations inside the definition of `name` the file was given
+    /// (`macros_given`), and the file that defines it.
+    fn given_macro(
+        &self,
+        facts: &FileFacts,
+        name: &str,
+        resolution: Resolution,
+    ) -> Option<(Vec<Definition>, u32)> {
+        let (_, path) = facts.macros_given.iter().find(|(given, _)| given == name)?;
+        let number = self.table.file_number(path)?;
+        let defining = self.table.files().get(number as usize)?;
+        let definitions = &defining.facts.as_ref().ok()?.macro_definitions;
         let found = self.where_named(name, resolution, |r, s| {
             r.file == number
                 && definitions.iter().any(|d| {
@@ -295,7 +311,49 @@ impl<'s> Resolver<'s> {
                         && s.name_span.end.offset <= d.span.end.offset
                 })
         });
-        (!found.is_empty()).then_some(found)
+        (!found.is_empty()).then_some((found, number))
+    }
+
+    /// An import that names nothing declared in its modules, of a name the
+    /// file invokes as a macro given from another file of the package
+    /// those modules belong to (`use tracing::error;` beside `error!(..)`,
+    /// the macro exported from a module file to the crate's root): that
+    /// definition.
+    fn imported_macro(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        module_path: &str,
+        name: &str,
+    ) -> Vec<Definition> {
+        let Some((found, defining)) = self.given_macro(facts, name, Resolution::Import) else {
+            return Vec::new();
+        };
+        let package_of = |number: u32| {
+            self.table.files()[number as usize]
+                .facts
+                .as_ref()
+                .ok()
+                .and_then(|f| f.modules.first())
+                .and_then(|m| m.crate_or_package.clone())
+        };
+        let Some(package) = package_of(defining) else {
+            return Vec::new();
+        };
+        let imports_that_package = facts.modules.iter().any(|importer| {
+            self.table
+                .resolve_import(file, importer, module_path, self.snapshot)
+                .iter()
+                .filter_map(|module| self.snapshot.modules.get(module))
+                .flatten()
+                .filter_map(|p| self.table.file_number(p))
+                .any(|number| package_of(number).as_deref() == Some(package.as_str()))
+        });
+        if imports_that_package {
+            found
+        } else {
+            Vec::new()
+        }
     }
 
     /// `m.name` where `m` is a name an import binds that declares nothing

@@ -518,6 +518,19 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // `use demo::fire;` of a macro exported from a module file: the
+        // import names the macro the test invokes.
+        name: "rust_import_of_an_exported_macro",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\n",
+            "//- src/macros.rs\n#[macro_export]\nmacro_rules! fire {\n    ($x:expr) => { $x };\n}\n",
+            "//- tests/t.rs\nuse demo::fi$0re;\n\n#[test]\nfn fires() {\n    fire!(1);\n}\n",
+        ),
+        query: Definition,
+        expected: "src/macros.rs:2 fire import",
+    },
+    Case {
         name: "rust_module_beside_an_exported_macro_of_its_name",
         fixture: concat!(
             "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
