@@ -1191,6 +1191,11 @@ impl Workspace {
                     "it is larger than the {} MiB indexing limit",
                     MAX_FILE_BYTES >> 20
                 )
+            } else if let Some(progress) = &snapshot.partial {
+                format!(
+                    "the first index has not reached it yet ({} of {} files); ask again shortly",
+                    progress.indexed, progress.total
+                )
             } else {
                 "it is hidden, excluded by an ignore file (.gitignore, .ignore), or in a skipped build or vendor folder".to_string()
             };

@@ -76,3 +76,28 @@ fn with_a_watcher_a_workspace_wide_request_sees_a_reported_change() {
     );
     assert!(snapshot.generation > first.generation);
 }
+
+/// A file the first index has not reached yet is not indexed for a reason
+/// the answer gives: indexing is under way, not an ignore rule.
+#[test]
+fn a_file_the_first_index_has_not_reached_says_so() {
+    let root = scratch("first-index-pending");
+    let workspace = Workspace::new(&root, common::registry().clone()).unwrap();
+    workspace.refresh();
+    // A snapshot published before the index reached the file.
+    let mut pending = workspace.snapshot();
+    pending.partial = Some(lingo::workspace::Progress {
+        indexed: 0,
+        total: 1,
+    });
+    std::fs::write(root.join("src/lib.rs"), "pub fn alpha() {}\n").unwrap();
+    let error = workspace
+        .file(&pending, "src/lib.rs")
+        .err()
+        .expect("not in the snapshot");
+    let message = error.to_string();
+    assert!(
+        message.contains("the first index has not reached it yet (0 of 1 files)"),
+        "{message}"
+    );
+}
