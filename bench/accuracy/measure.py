@@ -604,7 +604,16 @@ def main() -> None:
 
     lingo = McpClient([args.lingo, "serve", "--toolsets", "all", "--root", str(root)], log=args.logs / f"{args.out.stem}-lingo.log")
     lingo.initialize()
-    _, health = lingo.call("health_check", {})
+    # Asked only once the first index is complete: an answer from a
+    # snapshot the first index is still filling would miss what it has not
+    # reached yet (at most ten minutes).
+    deadline = time.monotonic() + 600
+    while True:
+        _, health = lingo.call("health_check", {"format": "json"})
+        state = health.get("workspace", {}).get("state") if isinstance(health, dict) else None
+        if state == "Ready" or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     for decl in sample:
         decl["lingo"] = lingo_references(lingo, decl)
     lingo.close()
