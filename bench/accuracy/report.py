@@ -34,6 +34,7 @@ Measures (summed over the sample, micro-averaged):
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -340,7 +341,11 @@ def main() -> None:
     ap.add_argument("--markdown", type=Path, help="also write a markdown fragment for BENCHMARKS.md here")
     ap.add_argument("--worst", type=int, default=0)
     args = ap.parse_args()
-    records = [json.loads(p.read_text()) for p in args.results]
+    # A large result is kept gzipped (`<language>-<project>.json.gz`).
+    records = [
+        json.loads(gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_text())
+        for p in args.results
+    ]
     stats = {id(r): [symbol_stats(s) for s in r["symbols"]] for r in records}
     by_lang = {lang: [r for r in records if r["language"] == lang] for lang in LANGUAGES}
     by_lang = {k: v for k, v in by_lang.items() if v}

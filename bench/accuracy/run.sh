@@ -29,7 +29,7 @@
 #               checked against roslyn/dlls.sha256
 #   python      requests 2.34.2, click 8.5.1 (PyPI sdists, `pip download`: their src/ and tests/;
 #               the pyrightconfig.json is written here)   pyright 1.1.414 (npm), pyright-langserver
-# Results: $RESULTS/<language>-<project>.json.
+# Results: $RESULTS/<language>-<project>.json (.json.gz over 1 MB).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -295,6 +295,14 @@ for entry in "${PROJECTS[@]}"; do
     --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
     --seed "$SEED" --sample "$SAMPLE" --out "$out" --logs "$WORK/logs"
   say "$lang: $name done in $((SECONDS - start)) s"
+  # A result over 1 MB (tracing's: ten thousand invocations in its
+  # generated test crate) is kept gzipped; report.py reads either.
+  if [ "$(stat -c %s "$out")" -gt 1000000 ]; then
+    gzip -9 -f "$out"
+    out="$out.gz"
+  else
+    rm -f "$out.gz"
+  fi
   results+=("$out")
 done
 
