@@ -91,10 +91,9 @@ fn a_file_the_first_index_has_not_reached_says_so() {
         total: 1,
     });
     std::fs::write(root.join("src/lib.rs"), "pub fn alpha() {}\n").unwrap();
-    let error = workspace
-        .file(&pending, "src/lib.rs")
-        .err()
-        .expect("not in the snapshot");
+    let Err(error) = workspace.file(&pending, "src/lib.rs") else {
+        panic!("not in the snapshot, so not indexed");
+    };
     let message = error.to_string();
     assert!(
         message.contains("the first index has not reached it yet (0 of 1 files)"),
