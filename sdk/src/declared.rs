@@ -74,6 +74,7 @@ impl Written<'_> {
             type_qualifier: self.qualifier,
             span: lines.span(source_text, name.start_byte(), name.end_byte()),
             source,
+            element: Vec::new(),
         }
     }
 }
@@ -109,8 +110,8 @@ pub fn preorder_over_targets<'t>(
     });
 }
 
-/// One line per declared type of `document`, `target: Type.Path source`
-/// (the path joined with `separator`; the target as `symbol X` or `local X`
+/// One line per declared type of `document`, `target: Type.Path source`,
+/// then the tuple element when it is one (`[0]`) (the path joined with `separator`; the target as `symbol X` or `local X`
 /// when `label_targets`), for plugins' tests. Panics when a type's span
 /// does not hold its name in `source`.
 pub fn describe_declared_types<L: Language>(
@@ -142,7 +143,11 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::Receiver => "receiver",
                 DeclaredTypeSource::SelfType => "self-type",
             };
-            format!("{target}: {} {how}", ty.join(separator))
+            let element = match d.element.as_slice() {
+                [] => String::new(),
+                path => format!(" {path:?}"),
+            };
+            format!("{target}: {} {how}{element}", ty.join(separator))
         })
         .collect()
 }

@@ -195,9 +195,17 @@ impl<L: Language> Document<L> {
             facts
                 .locals
                 .iter()
-                .map(|binding| Local {
-                    value: facts::local_value::<L>(&state.tree, binding, &facts.references),
-                    ..binding.local.clone()
+                .map(|binding| {
+                    let (value, element) =
+                        facts::local_value::<L>(&state.tree, binding, &facts.references)
+                            .map_or((None, Vec::new()), |(value, element)| {
+                                (Some(value), element)
+                            });
+                    Local {
+                        value,
+                        element,
+                        ..binding.local.clone()
+                    }
                 })
                 .collect()
         })

@@ -449,6 +449,7 @@ fn locals_in<L: Language>(
                     scope: lines.span(source, start, scope_end),
                     language_kind: m.tag.to_string(),
                     value: None,
+                    element: Vec::new(),
                 },
                 start,
                 visible_from,
@@ -608,19 +609,24 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
 }
 
 /// The value `binding` (a local of the file's own tree) is initialised
-/// with, as the language's `local_value` hook finds it, when a reference
-/// of the file is tagged exactly there.
+/// with, as the language's `local_value` hook finds it, or the value it
+/// destructures and the tuple element it binds, as `destructured_value`
+/// finds them, when a reference of the file is tagged exactly there.
 pub fn local_value<L: Language>(
     tree: &Tree,
     binding: &LocalBinding,
     linked: &LinkedReferences,
-) -> Option<Receiver> {
+) -> Option<(Receiver, Vec<u32>)> {
     let (start, end) = (binding.start, binding.local.span.end.offset as usize);
     let name = tree.root_node().descendant_for_byte_range(start, end)?;
     if (name.start_byte(), name.end_byte()) != (start, end) {
         return None;
     }
-    linked.value_of::<L>(L::local_value(name)?)
+    let (value, element) = match L::local_value(name) {
+        Some(value) => (value, Vec::new()),
+        None => L::destructured_value(name)?,
+    };
+    Some((linked.value_of::<L>(value)?, element))
 }
 
 /// The value inside `node` with the language's transparent wrappers

@@ -429,6 +429,17 @@ pub trait Language: 'static {
         None
     }
 
+    /// The expression a binding of a tuple pattern destructures, and the
+    /// element it binds as indices from the outermost tuple in
+    /// (`local.element`): `channel()` and `[1]` for `rx` in
+    /// `let (tx, rx) = channel()`, `Open(p)` and `[1]` for `err` in
+    /// `f, err := Open(p)`. Asked when `local_value` finds none; none by
+    /// default. The host types such a local by the element of the value's
+    /// stated tuple type (`declared-type.element`).
+    fn destructured_value(_name: Node) -> Option<(Node, Vec<u32>)> {
+        None
+    }
+
     /// How many arguments a call of the declaration `node` takes
     /// (`symbol.arity`), for functions, methods and constructors whose
     /// overloads calls tell apart by argument count. None by default: the

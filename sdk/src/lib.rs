@@ -53,7 +53,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.9.0";
+pub const ABI_VERSION: &str = "0.10.0";
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -378,6 +378,10 @@ pub struct Local {
     pub language_kind: Name,
     /// The value it is initialised with, named by another reference.
     pub value: Option<Receiver>,
+    /// The tuple element of `value` it binds, as indices from the outermost
+    /// tuple in (`[1]` for `rx` in `let (tx, rx) = channel()`); empty when it
+    /// binds the whole value.
+    pub element: Box<[u32]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -636,6 +640,10 @@ pub struct DeclaredType {
     /// Span of the type name.
     pub span: Span,
     pub source: DeclaredTypeSource,
+    /// The element of a stated tuple type this type is, as indices from the
+    /// outermost tuple in (`[0]` for `Sender` in `-> (Sender, Receiver)`);
+    /// empty when it is the target's whole type.
+    pub element: Box<[u32]>,
 }
 
 impl DeclaredType {

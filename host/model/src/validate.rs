@@ -43,6 +43,8 @@ pub struct FactLimits {
     pub max_nodes: usize,
     /// Macro definitions, and unexpanded invocations, each.
     pub max_macros: usize,
+    /// Indices in a tuple element's path (tuples nested in tuples).
+    pub max_tuple_depth: usize,
 }
 
 impl Default for FactLimits {
@@ -66,6 +68,7 @@ impl Default for FactLimits {
             max_modifiers: 32,
             max_nodes: 512,
             max_macros: 10_000,
+            max_tuple_depth: 8,
         }
     }
 }
@@ -549,6 +552,13 @@ fn check_local(local: &mut Local, spans: &mut SpanChecker<'_>, limits: &FactLimi
     );
     spans.span(&mut local.span);
     spans.span(&mut local.scope);
+    // An element too deep to follow leaves the value unknown: the local
+    // does not bind the whole of it.
+    if local.element.len() > limits.max_tuple_depth {
+        local.element = Box::default();
+        local.value = None;
+        spans.report.count("local tuple element too deep");
+    }
 }
 
 fn check_reference(
@@ -622,6 +632,10 @@ fn check_declared_type(
     }
     if declared.type_name.is_empty() {
         spans.report.count("declared type without a type name");
+        return false;
+    }
+    if declared.element.len() > limits.max_tuple_depth {
+        spans.report.count("declared type tuple element too deep");
         return false;
     }
     cap_string(
@@ -1233,6 +1247,7 @@ mod tests {
             type_qualifier: vec!["m".into()],
             span: span(start, end),
             source: crate::facts::DeclaredTypeSource::Annotation,
+            element: Box::default(),
         }
     }
 
@@ -1245,7 +1260,30 @@ mod tests {
             scope: span(0, 3),
             language_kind: "variable".into(),
             value: None,
+            element: Box::default(),
         });
+        // A local destructuring an element nested past the limit: its
+        // value is no longer known.
+        input.references.push(Reference::type_use(
+            "f".into(),
+            thin_vec::ThinVec::new(),
+            span(2, 3),
+        ));
+        input.locals.push(Local {
+            name: "y".into(),
+            span: span(1, 2),
+            scope: span(0, 3),
+            language_kind: "variable".into(),
+            value: Some(crate::facts::Receiver {
+                reference: 0,
+                called: true,
+            }),
+            element: vec![0; 1000].into_boxed_slice(),
+        });
+        let mut too_deep = declared(DeclaredTarget::Symbol(0), "Deep", 1, 2);
+        too_deep.element = vec![1; 9].into_boxed_slice();
+        let mut second = declared(DeclaredTarget::Symbol(0), "Second", 1, 2);
+        second.element = vec![1; 8].into_boxed_slice();
         input.declared_types = vec![
             declared(DeclaredTarget::Symbol(0), "T", 1, 2),
             declared(DeclaredTarget::Local(0), "U", 2, 3),
@@ -1253,16 +1291,23 @@ mod tests {
             declared(DeclaredTarget::Local(9), "Gone", 0, 1),
             declared(DeclaredTarget::Local(0), "", 0, 1),
             declared(DeclaredTarget::Local(0), &"V".repeat(5000), 0, 99),
+            too_deep,
+            second.clone(),
         ];
         input.declared_types[1].type_qualifier = vec!["q".into(); 100];
         let (output, report) = check(input, "abc", &FactLimits::default());
         let limits = FactLimits::default();
         assert_eq!(
             output.declared_types.len(),
-            3,
+            4,
             "{:?}",
             output.declared_types
         );
+        assert_eq!(output.declared_types[3], second);
+        assert_eq!(report.broken["declared type tuple element too deep"], 1);
+        assert_eq!(output.locals[1].value, None);
+        assert!(output.locals[1].element.is_empty());
+        assert_eq!(report.broken["local tuple element too deep"], 1);
         assert_eq!(
             output.declared_types[0],
             declared(DeclaredTarget::Symbol(0), "T", 1, 2)
@@ -1412,8 +1457,14 @@ mod tests {
         }
 
         fn any_declared_type() -> impl Strategy<Value = crate::facts::DeclaredType> {
-            (any::<bool>(), any_index(), any_span(), "[A-Za-z]{0,12}").prop_map(
-                |(on_symbol, index, span, type_name)| {
+            (
+                any::<bool>(),
+                any_index(),
+                any_span(),
+                "[A-Za-z]{0,12}",
+                proptest::collection::vec(any::<u32>(), 0..12),
+            )
+                .prop_map(|(on_symbol, index, span, type_name, element)| {
                     let index = index.unwrap_or(0);
                     crate::facts::DeclaredType {
                         target: if on_symbol {
@@ -1425,9 +1476,9 @@ mod tests {
                         type_qualifier: Vec::new(),
                         span,
                         source: crate::facts::DeclaredTypeSource::Annotation,
+                        element: element.into_boxed_slice(),
                     }
-                },
-            )
+                })
         }
 
         fn assert_rules(facts: &FileFacts, source: &str, limits: &FactLimits) {
@@ -1476,6 +1527,7 @@ mod tests {
             for declared in &facts.declared_types {
                 assert!(span_ok(&declared.span));
                 assert!(!declared.type_name.is_empty());
+                assert!(declared.element.len() <= limits.max_tuple_depth);
                 match declared.target {
                     crate::facts::DeclaredTarget::Symbol(i) => assert!((i as usize) < count),
                     crate::facts::DeclaredTarget::Local(i) => {

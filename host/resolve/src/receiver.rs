@@ -109,7 +109,7 @@ impl Resolver<'_> {
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
         };
-        match self.type_of(file, value, receiver.called, depth) {
+        match self.type_of(file, value, receiver.called, &[], depth) {
             Some(ty) => self.members_of_type(ty, reference),
             None => Vec::new(),
         }
@@ -139,15 +139,17 @@ impl Resolver<'_> {
     }
 
     /// The type of the value `value` denotes (or, `called`, of what calling
-    /// it returns), when it resolves certainly and the source states it:
-    /// a type itself (`Type.member`, `new Type().member`), a local,
-    /// parameter, field or property with a declared type, a function with
-    /// a declared return type, or a local initialised with any of these.
+    /// it returns), or of its tuple `element` when that is not empty, when
+    /// it resolves certainly and the source states it: a type itself
+    /// (`Type.member`, `new Type().member`), a local, parameter, field or
+    /// property with a declared type, a function with a declared return
+    /// type, or a local initialised with any of these or destructuring one.
     fn type_of(
         &self,
         file: &Arc<FileEntry>,
         value: &Reference,
         called: bool,
+        element: &[u32],
         depth: usize,
     ) -> Option<SymbolRef> {
         let found = self.resolve_within(file, value, depth + 1);
@@ -155,7 +157,11 @@ impl Resolver<'_> {
         let (owner_file, target) = match &definition.target {
             Target::Symbol { file, index } => {
                 if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
-                    // `Type.member`, `new Type().member`, `Type(x).member`.
+                    // `Type.member`, `new Type().member`, `Type(x).member`:
+                    // a value of the type, not a tuple.
+                    if !element.is_empty() {
+                        return None;
+                    }
                     return Some(SymbolRef {
                         file: self.table.file_number(&file.path)?,
                         symbol: *index as u32,
@@ -167,7 +173,7 @@ impl Resolver<'_> {
             Target::Local { .. } if called => return None,
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
-        self.type_of_target(owner_file, target, called, depth)
+        self.type_of_target(owner_file, target, called, element, depth)
     }
 
     /// The one workspace type the declaration `target` of `file` has, as
@@ -178,15 +184,17 @@ impl Resolver<'_> {
         file: &Arc<FileEntry>,
         target: DeclaredTarget,
     ) -> Option<SymbolRef> {
-        self.type_of_target(file, target, false, 0)
+        self.type_of_target(file, target, false, &[], 0)
     }
 
-    /// The type of `target` (or, `called`, of what calling it returns).
+    /// The type of `target` (or, `called`, of what calling it returns), or
+    /// of that value's tuple `element` when it is not empty.
     fn type_of_target(
         &self,
         owner_file: &Arc<FileEntry>,
         target: DeclaredTarget,
         called: bool,
+        element: &[u32],
         depth: usize,
     ) -> Option<SymbolRef> {
         let wanted = |source: DeclaredTypeSource| {
@@ -205,18 +213,21 @@ impl Resolver<'_> {
         let declared = owner_facts
             .declared_types
             .iter()
-            .find(|d| d.target == target && wanted(d.source));
+            .find(|d| d.target == target && wanted(d.source) && *d.element == *element);
         match (declared, target) {
             (Some(declared), _) => self.declared_type(owner_file, declared, depth),
             // `let p = make()`, `d := NewDecoder(r)`: a local without a
-            // written type has the type of the value it is initialised with.
+            // written type has the type of the value it is initialised with;
+            // `let (tx, rx) = channel()`: of the element it destructures.
             (None, DeclaredTarget::Local(index)) => {
-                let value = owner_facts.locals.get(index as usize)?.value?;
+                let local = owner_facts.locals.get(index as usize)?;
+                let value = local.value?;
                 if depth + 1 >= MAX_RECEIVER_DEPTH {
                     return None;
                 }
                 let named = owner_facts.references.get(value.reference as usize)?;
-                self.type_of(owner_file, named, value.called, depth + 1)
+                let element: Vec<u32> = local.element.iter().chain(element).copied().collect();
+                self.type_of(owner_file, named, value.called, &element, depth + 1)
             }
             (None, DeclaredTarget::Symbol(_)) => None,
         }

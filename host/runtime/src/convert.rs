@@ -309,12 +309,14 @@ macro_rules! since_0_2_0_conversions {
 
         impl From<wit::Local> for model::Local {
             fn from(l: wit::Local) -> Self {
+                let element = local_element(&l);
                 model::Local {
                     name: lingo_model::Name::new(&l.name),
                     span: l.span.into(),
                     scope: l.scope.into(),
                     language_kind: lingo_model::Name::new(&l.language_kind),
                     value: l.value.map(Into::into),
+                    element,
                 }
             }
         }
@@ -323,6 +325,7 @@ macro_rules! since_0_2_0_conversions {
             fn from(d: wit::DeclaredType) -> Self {
                 use model::DeclaredTypeSource as M;
                 use wit::DeclaredTypeSource as W;
+                let element = declared_element(&d);
                 model::DeclaredType {
                     target: match d.target {
                         wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
@@ -339,6 +342,7 @@ macro_rules! since_0_2_0_conversions {
                         W::Receiver => M::Receiver,
                         W::SelfType => M::SelfType,
                     },
+                    element,
                 }
             }
         }
@@ -532,7 +536,104 @@ pub struct Macros {
     pub unexpanded: Vec<lingo_model::UnexpandedMacro>,
 }
 
-/// `lingo:plugin@0.9.0` (the current ABI).
+/// What ABI 0.9.0 added: macro definitions handed across files, and the
+/// invocations a document leaves unexpanded.
+macro_rules! since_0_9_0_conversions {
+    () => {
+        /// Hand `doc` the definitions of other files it invokes (nothing to do
+        /// when there are none). A plugin that refuses them leaves the
+        /// invocations unexpanded, and its facts say so.
+        pub fn expand(
+            document: &GuestDocument,
+            mut store: impl AsContextMut,
+            doc: ResourceAny,
+            given: &[model::MacroSource],
+        ) -> wasmtime::Result<()> {
+            if given.is_empty() {
+                return Ok(());
+            }
+            let sources: Vec<wit::MacroSource> = given
+                .iter()
+                .map(|g| wit::MacroSource {
+                    name: g.name.clone(),
+                    path: g.path.clone(),
+                    text: g.text.clone(),
+                })
+                .collect();
+            if let Err(error) = document.call_expand(&mut store, doc, &sources)? {
+                let (Failure::Unsupported(reason)
+                | Failure::InvalidInput(reason)
+                | Failure::Failed(reason)) = Failure::from(error);
+                tracing::warn!(%reason, "the plugin did not take the macros of other files");
+            }
+            Ok(())
+        }
+
+        /// The macros `doc` defines and leaves unexpanded.
+        pub fn macros(
+            document: &GuestDocument,
+            mut store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Macros> {
+            let definitions = document.call_macro_definitions(&mut store, doc)?;
+            let unexpanded = document.call_unexpanded_macros(&mut store, doc)?;
+            Ok(Macros {
+                definitions: definitions
+                    .into_iter()
+                    .map(|d| model::MacroDefinition {
+                        name: d.name,
+                        span: d.span.into(),
+                        exported: d.exported,
+                    })
+                    .collect(),
+                unexpanded: unexpanded
+                    .into_iter()
+                    .map(|u| model::UnexpandedMacro {
+                        name: u.name,
+                        span: u.span.into(),
+                        extent: u.extent.into(),
+                        reason: model::UnexpandedReason::parse(&u.reason),
+                    })
+                    .collect(),
+            })
+        }
+    };
+}
+
+/// What ABI 0.10.0 added: the tuple element a local destructures and the
+/// element of a stated tuple type.
+macro_rules! since_0_10_0_conversions {
+    () => {
+        fn local_element(local: &wit::Local) -> Box<[u32]> {
+            local.element.clone().into_boxed_slice()
+        }
+
+        fn declared_element(declared: &wit::DeclaredType) -> Box<[u32]> {
+            declared.element.clone().into_boxed_slice()
+        }
+    };
+}
+
+/// `lingo:plugin@0.10.0` (the current ABI).
+pub mod v0_10_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_10_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_10_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+}
+
+/// `lingo:plugin@0.9.0`: no tuple is destructured.
 pub mod v0_9_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_9_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -547,99 +648,13 @@ pub mod v0_9_0 {
     since_0_4_0_conversions!();
     since_0_5_0_conversions!();
     since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
 
-    /// Hand `doc` the definitions of other files it invokes (nothing to do
-    /// when there are none). A plugin that refuses them leaves the
-    /// invocations unexpanded, and its facts say so.
-    pub fn expand(
-        document: &GuestDocument,
-        mut store: impl AsContextMut,
-        doc: ResourceAny,
-        given: &[model::MacroSource],
-    ) -> wasmtime::Result<()> {
-        if given.is_empty() {
-            return Ok(());
-        }
-        let sources: Vec<wit::MacroSource> = given
-            .iter()
-            .map(|g| wit::MacroSource {
-                name: g.name.clone(),
-                path: g.path.clone(),
-                text: g.text.clone(),
-            })
-            .collect();
-        if let Err(error) = document.call_expand(&mut store, doc, &sources)? {
-            let (Failure::Unsupported(reason)
-            | Failure::InvalidInput(reason)
-            | Failure::Failed(reason)) = Failure::from(error);
-            tracing::warn!(%reason, "the plugin did not take the macros of other files");
-        }
-        Ok(())
+    fn local_element(_local: &wit::Local) -> Box<[u32]> {
+        Box::default()
     }
 
-    /// The macros `doc` defines and leaves unexpanded.
-    pub fn macros(
-        document: &GuestDocument,
-        mut store: impl AsContextMut,
-        doc: ResourceAny,
-    ) -> wasmtime::Result<Macros> {
-        let definitions = document.call_macro_definitions(&mut store, doc)?;
-        let unexpanded = document.call_unexpanded_macros(&mut store, doc)?;
-        Ok(Macros {
-            definitions: definitions
-                .into_iter()
-                .map(|d| model::MacroDefinition {
-                    name: d.name,
-                    span: d.span.into(),
-                    exported: d.exported,
-                })
-                .collect(),
-            unexpanded: unexpanded
-                .into_iter()
-                .map(|u| model::UnexpandedMacro {
-                    name: u.name,
-                    span: u.span.into(),
-                    extent: u.extent.into(),
-                    reason: model::UnexpandedReason::parse(&u.reason),
-                })
-                .collect(),
-        })
-    }
-}
-
-/// `lingo:plugin@0.8.0`: no macro is defined or expanded across files.
-pub mod v0_8_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_8_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_8_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-
-    pub fn expand(
-        _document: &GuestDocument,
-        _store: impl AsContextMut,
-        _doc: ResourceAny,
-        _given: &[model::MacroSource],
-    ) -> wasmtime::Result<()> {
-        Ok(())
-    }
-
-    pub fn macros(
-        _document: &GuestDocument,
-        _store: impl AsContextMut,
-        _doc: ResourceAny,
-    ) -> wasmtime::Result<Macros> {
-        Ok(Macros {
-            definitions: Vec::new(),
-            unexpanded: Vec::new(),
-        })
+    fn declared_element(_declared: &wit::DeclaredType) -> Box<[u32]> {
+        Box::default()
     }
 }

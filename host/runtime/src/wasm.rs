@@ -12,7 +12,7 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_8_0, v0_9_0};
+use super::bindings::{v0_9_0, v0_10_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{Limits, SandboxState, Stop};
@@ -38,14 +38,14 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_10_0(v0_10_0::LanguagePlugin),
     V0_9_0(v0_9_0::LanguagePlugin),
-    V0_8_0(v0_8_0::LanguagePlugin),
 }
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_10_0(v0_10_0::LanguagePluginPre<SandboxState>),
     V0_9_0(v0_9_0::LanguagePluginPre<SandboxState>),
-    V0_8_0(v0_8_0::LanguagePluginPre<SandboxState>),
 }
 
 /// `$body` with `$b` bound to the instance's bindings and `conv` to the
@@ -53,14 +53,14 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_10_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_10_0 as conv;
+                $body
+            }
             Bindings::V0_9_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_9_0 as conv;
-                $body
-            }
-            Bindings::V0_8_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_8_0 as conv;
                 $body
             }
         }
@@ -156,8 +156,8 @@ impl WasmPlugin {
             ))
         })?;
         let pre = match abi {
+            AbiVersion::V0_10_0 => v0_10_0::LanguagePluginPre::new(pre).map(Pre::V0_10_0),
             AbiVersion::V0_9_0 => v0_9_0::LanguagePluginPre::new(pre).map(Pre::V0_9_0),
-            AbiVersion::V0_8_0 => v0_8_0::LanguagePluginPre::new(pre).map(Pre::V0_8_0),
         }
         .map_err(|e| invalid(format!("{e:#}")))?;
         let mut plugin = WasmPlugin {
@@ -242,8 +242,8 @@ impl WasmPlugin {
     fn instantiate(&self) -> Result<Instance, PluginError> {
         let mut store = SandboxState::store(&self.engine, &self.limits);
         let instantiated = match &self.pre {
+            Pre::V0_10_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_10_0),
             Pre::V0_9_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_9_0),
-            Pre::V0_8_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_8_0),
         };
         match instantiated {
             Ok(bindings) => Ok(Instance { store, bindings }),
@@ -494,23 +494,23 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_10_0,
     V0_9_0,
-    V0_8_0,
 }
 
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.10.0" => Some(AbiVersion::V0_10_0),
             "0.9.0" => Some(AbiVersion::V0_9_0),
-            "0.8.0" => Some(AbiVersion::V0_8_0),
             _ => None,
         }
     }
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_10_0 => "0.10.0",
             AbiVersion::V0_9_0 => "0.9.0",
-            AbiVersion::V0_8_0 => "0.8.0",
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.8.0: the hostile test plugin, kept
-//! as built in `tests/fixtures/abi-0.8.0/`, which defines and expands no
-//! macro across files),
+//! current ABI and the one before it (0.9.0: the hostile test plugin, kept
+//! as built in `tests/fixtures/abi-0.9.0/`, whose locals destructure no
+//! tuple),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_8_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.8.0/hostile.wasm")
+fn component_0_9_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.9.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -46,8 +46,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.9.0");
-    assert_eq!(SUPPORTED_ABI, ["0.9.0", "0.8.0"]);
+    assert_eq!(ABI_VERSION, "0.10.0");
+    assert_eq!(SUPPORTED_ABI, ["0.10.0", "0.9.0"]);
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.9.0, 0.8.0"),
+            && message.contains("supports 0.10.0, 0.9.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -68,32 +68,27 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_8_0_loads_and_expands_no_macro_across_files() {
-    let registry = registry(vec![component_0_8_0()], false);
+fn a_component_built_against_abi_0_9_0_loads_and_destructures_no_tuple() {
+    let registry = registry(vec![component_0_9_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.8.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.8.0");
-    // What 0.8.0 says of its policy arrives (its thousand bodiless
+        .expect("the 0.9.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.9.0");
+    // What 0.9.0 says of its policy arrives (its thousand bodiless
     // modifiers cut to the cap).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
-    // It answers what 0.8.0 has...
+    // It answers what 0.9.0 has: tokens, declarers, the macros it defines
+    // and leaves unexpanded...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
-    // ...and defines, leaves unexpanded and takes no macro: the facts say
-    // none, and definitions handed over are not passed on.
-    let given = [lingo::model::MacroSource {
-        name: "m".into(),
-        path: "b.range".into(),
-        text: "range".into(),
-    }];
-    let facts = plugin
-        .analyze_expanding("a.range", "range\n", &[], &given)
-        .unwrap();
-    assert!(facts.macro_definitions.is_empty());
-    assert!(facts.unexpanded_macros.is_empty());
+    let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
+    assert!(!facts.macro_definitions.is_empty());
+    // ...and its locals bind whole values: no tuple element is read.
+    assert!(!facts.locals.is_empty());
+    assert!(facts.locals.iter().all(|l| l.element.is_empty()));
+    assert!(facts.declared_types.iter().all(|d| d.element.is_empty()));
 }
 
 #[test]

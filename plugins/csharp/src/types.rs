@@ -239,6 +239,7 @@ impl Context<'_> {
                 .lines
                 .span(self.source, name.start_byte(), name.end_byte()),
             source,
+            element: Vec::new(),
         });
     }
 

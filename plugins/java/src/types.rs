@@ -183,6 +183,7 @@ impl Context<'_> {
                 .lines
                 .span(self.source, name.start_byte(), name.end_byte()),
             source: how,
+            element: Vec::new(),
         });
     }
 

@@ -35,6 +35,8 @@
   pattern: [
     (tuple_pattern (identifier) @local.definition.variable)
     (tuple_pattern (mut_pattern (identifier) @local.definition.variable))
+    (tuple_pattern (tuple_pattern (identifier) @local.definition.variable))
+    (tuple_pattern (tuple_pattern (mut_pattern (identifier) @local.definition.variable)))
     (tuple_struct_pattern type: (_) (identifier) @local.definition.variable)
     (slice_pattern (identifier) @local.definition.variable)
     (ref_pattern (identifier) @local.definition.variable)

@@ -143,6 +143,10 @@ impl Language for Rust {
             .flatten()
     }
 
+    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+        types::destructured_value(name)
+    }
+
     /// Skips Cargo's build output.
     /// `(x).m()`, `(&x).m()`, `(*x).m()`: the value is `x`'s. Not `x?` or
     /// `x.await`, whose type is not `x`'s.
@@ -779,6 +783,11 @@ mod tests {
             let d = self.x;\n\
             let e = 1 + f();\n\
             let (g, h) = (p, p);\n\
+            let (tx, mut rx) = mpsc::channel(8);\n\
+            let (i, (j, mut k)) = pair();\n\
+            let (_, w) = pair();\n\
+            let (first, .., last) = many();\n\
+            let (m, n): (A, B) = pair();\n\
             }\n";
         let document = document(source);
         let references = document.references();
@@ -789,10 +798,30 @@ mod tests {
                 let value = l.value.as_ref()?;
                 let call = if value.called { "()" } else { "" };
                 let named = &references[value.reference as usize].name;
-                Some(format!("{} = {named}{call}", l.name))
+                let element = match l.element.as_slice() {
+                    [] => String::new(),
+                    path => format!(" {path:?}"),
+                };
+                Some(format!("{} = {named}{call}{element}", l.name))
             })
             .collect();
-        assert_eq!(lines, ["a = make()", "b = new()", "c = p", "d = x"]);
+        assert_eq!(
+            lines,
+            [
+                "a = make()",
+                "b = new()",
+                "c = p",
+                "d = x",
+                "tx = channel() [0]",
+                "rx = channel() [1]",
+                "i = pair() [0]",
+                "j = pair() [1, 0]",
+                "k = pair() [1, 1]",
+                "w = pair() [1]",
+                // After `..` an element is counted from the end.
+                "first = many() [0]",
+            ]
+        );
     }
 
     /// One line per declared type: target name, type (qualified), source.
@@ -818,7 +847,8 @@ mod tests {
             trait Tr { fn make() -> Self; }\n\
             const ORIGIN: Point = Point { x: 0 };\n\
             static NAMES: &[&str] = &[];\n\
-            struct Q { a: Box<ast::Parser>, b: std::sync::Arc<Mutex<P>>, c: Rc<'static, L> }\n";
+            struct Q { a: Box<ast::Parser>, b: std::sync::Arc<Mutex<P>>, c: Rc<'static, L> }\n\
+            fn channel<T>() -> (Sender<T>, (u8, mpsc::Receiver<T>)) {}\n";
         assert_eq!(
             declared_lines(source),
             [
@@ -838,6 +868,8 @@ mod tests {
                 "a: ast::Parser annotation",
                 "b: Mutex annotation",
                 "c: L annotation",
+                "channel: Sender return-type [0]",
+                "channel: mpsc::Receiver return-type [1, 1]",
             ]
         );
     }

@@ -1,7 +1,8 @@
 //! The types Rust source states without inference: parameters', annotated
 //! `let`s', `const`s' and `static`s' types, `let`s initialised by a struct literal or by
 //! `T::new(..)` / `T::default()` or by a copy of `self` (`self.clone()`), fields' types, functions' return types
-//! (`Self` as the `impl`'s type) and the type of each `impl` block.
+//! (`Self` as the `impl`'s type; each element of a tuple), the type of each `impl` block, and the element of a
+//! value each binding of a `let`'s tuple pattern destructures.
 
 use std::cell::OnceCell;
 
@@ -87,7 +88,7 @@ impl<'a> Context<'a> {
                     .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("return_type"))
                 {
-                    self.push(out, target, ty, DeclaredTypeSource::ReturnType);
+                    self.push_elements(out, target, ty, DeclaredTypeSource::ReturnType);
                 }
             }
             "impl_item" => {
@@ -180,6 +181,38 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// [`Context::push`] of `ty`, or of each element of it when it is a
+    /// tuple type (`-> (Sender<T>, Receiver<T>)`), tuples nested in it
+    /// included down to [`MAX_TUPLE_DEPTH`].
+    fn push_elements(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        source: DeclaredTypeSource,
+    ) {
+        let mut pending = vec![(ty, Vec::new())];
+        while let Some((ty, element)) = pending.pop() {
+            if ty.kind() != "tuple_type" {
+                let before = out.len();
+                self.push(out, target, ty, source);
+                if let Some(pushed) = out.get_mut(before) {
+                    pushed.element = element;
+                }
+                continue;
+            }
+            if element.len() >= MAX_TUPLE_DEPTH {
+                continue;
+            }
+            // Pushed last first, so that they come out in source order.
+            for (index, item) in tuple_items(ty).into_iter().enumerate().rev() {
+                let mut path = element.clone();
+                path.push(index as u32);
+                pending.push((item, path));
+            }
+        }
+    }
+
     fn push(
         &self,
         out: &mut Vec<DeclaredType>,
@@ -215,6 +248,59 @@ impl<'a> Context<'a> {
             return;
         }
         out.push(written.declared(target, self.source, self.lines, source));
+    }
+}
+
+/// Tuples nested in tuples followed, in a pattern or a type.
+const MAX_TUPLE_DEPTH: usize = 8;
+
+/// The items of a tuple pattern or type, in order: its children but the
+/// punctuation and comments (`_` is an unnamed node, still an item).
+fn tuple_items(tuple: Node) -> Vec<Node> {
+    let mut cursor = tuple.walk();
+    tuple
+        .children(&mut cursor)
+        .filter(|c| !c.is_extra() && !matches!(c.kind(), "(" | ")" | ","))
+        .collect()
+}
+
+/// The value a binding of a `let`'s tuple pattern destructures and the
+/// element it binds (`channel()` and `[1]` for `rx` in
+/// `let (tx, mut rx) = channel()`), the name node given. None outside a
+/// tuple pattern, or after a `..` in one (the element's index is then
+/// counted from the end).
+pub fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+    let mut node = name;
+    if node.parent()?.kind() == "mut_pattern" {
+        node = node.parent()?;
+    }
+    let mut element = Vec::new();
+    loop {
+        let parent = node.parent()?;
+        match parent.kind() {
+            "tuple_pattern" if element.len() < MAX_TUPLE_DEPTH => {
+                let items = tuple_items(parent);
+                let index = items.iter().position(|item| *item == node)?;
+                if items[..index]
+                    .iter()
+                    .any(|item| item.kind() == "remaining_field_pattern")
+                {
+                    return None;
+                }
+                element.push(index as u32);
+                node = parent;
+            }
+            "let_declaration" if !element.is_empty() => {
+                if parent.child_by_field_name("pattern")? != node
+                    || parent.child_by_field_name("type").is_some()
+                {
+                    return None;
+                }
+                element.reverse();
+                return Some((parent.child_by_field_name("value")?, element));
+            }
+            _ => return None,
+        }
     }
 }
 

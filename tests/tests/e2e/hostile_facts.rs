@@ -336,6 +336,7 @@ async fn indices_out_of_range_are_dropped_and_reported() {
             &["local"],
             &["receiver"],
             &["local value"],
+            &["tuple element too deep"],
             &["metric"],
         ],
     )

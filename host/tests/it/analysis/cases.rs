@@ -542,6 +542,26 @@ pub fn outer(p: Parser) -> u32 {
         query: Definition,
         expected: "src/lib.rs:3 span import",
     },
+    Case {
+        // `let (tx, mut rx) = mpsc::channel();`: each binding has the type
+        // of its element of the function's stated tuple, so `recv_many` is
+        // the receiver's, not the sender's of the same name.
+        name: "rust_bindings_of_a_tuple_pattern_have_their_elements_types",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod mpsc;\n",
+            "//- src/mpsc.rs\npub struct Sender;\npub struct Receiver;\n\n",
+            "impl Sender {\n    pub fn recv_many(&self) {}\n}\n\n",
+            "impl Receiver {\n    pub fn recv_ma$0ny(&mut self) {}\n}\n\n",
+            "pub fn channel() -> (Sender, (u8, Receiver)) {\n    (Sender, (0, Receiver))\n}\n",
+            "//- tests/t.rs\nuse demo::mpsc;\n\n#[test]\nfn receives() {\n",
+            "    let (tx, (_, mut rx)) = mpsc::channel();\n    tx.recv_many();\n    rx.recv_many();\n}\n",
+        ),
+        query: References,
+        expected: "
+            tests/t.rs:7 call in receives qualified
+        ",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function

@@ -444,6 +444,7 @@ impl Document {
             scope,
             language_kind: "variable".into(),
             value: None,
+            element: Vec::new(),
         };
         match self.case {
             Case::LongStrings => {
@@ -452,13 +453,24 @@ impl Document {
             }
             Case::Range => {
                 let line = self.first_line();
-                vec![Local {
-                    value: Some(Receiver {
-                        reference: u32::MAX,
-                        called: false,
-                    }),
-                    ..local("range_local".into(), line, line)
-                }]
+                vec![
+                    Local {
+                        value: Some(Receiver {
+                            reference: u32::MAX,
+                            called: false,
+                        }),
+                        ..local("range_local".into(), line, line)
+                    },
+                    // An element of a tuple nested a million deep.
+                    Local {
+                        value: Some(Receiver {
+                            reference: 0,
+                            called: true,
+                        }),
+                        element: vec![u32::MAX; MIB],
+                        ..local("deep_local".into(), line, line)
+                    },
+                ]
             }
             Case::MaxLine => vec![
                 local("maxline_local".into(), Self::max_span(), Self::max_span()),
@@ -652,6 +664,7 @@ impl syntax::GuestDocument for Document {
                 type_qualifier: Vec::new(),
                 span: self.span(0, 0),
                 source: DeclaredTypeSource::Annotation,
+                element: vec![0; MIB],
             })
             .collect(),
             _ => Vec::new(),
