@@ -7,10 +7,13 @@
 #   bench/accuracy/run.sh                    # every project of every language lingo has a plugin for
 #   bench/accuracy/run.sh rust go            # the projects of some languages
 #   bench/accuracy/run.sh indexmap pflag     # some projects, by name
+#   LINGO=/tmp/lingo bench/accuracy/run.sh zod zod-paths   # another binary, nothing built
 #
 # Environment: WORK (scratch directory, default /tmp/lingo-accuracy),
 # SAMPLE (declarations per project, default 80), SEED (default 20240611),
-# NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results).
+# NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results),
+# LINGO (the binary measured, default target/debug/lingo; when set nothing is built),
+# LINGO_COMMIT (the commit it was built at, for the record; default the checkout's HEAD).
 #
 # Projects and tools (pinned; sources from crates.io, npm, PyPI and Debian only):
 #   rust        regex-syntax 0.8.11, indexmap 2.14.2, tokio 1.54.1, tracing 0.1.44 (crates.io;
@@ -18,7 +21,12 @@
 #               the crate)   rust-analyzer (rustup component, + rust-src)
 #   go          go-cmp 0.5.9 (golang-github-google-go-cmp-dev),
 #               pflag 1.0.6~git20210604 (golang-github-spf13-pflag-dev)   gopls + go from Debian
-#   typescript  rxjs 7.8.2 src/ + its tsconfig, mobx 6.16.1 src/ (npm; the tsconfig is written here)
+#   typescript  rxjs 7.8.2 src/ + its tsconfig, mobx 6.16.1 src/ (npm; the tsconfig is written here),
+#               zod 4.1.12 src/ + package.json (npm; its tests import the package by its own name,
+#               "zod/v4" etc.): as `zod`, resolved through package.json `exports` and its
+#               `@zod/source` condition (tsconfig customConditions), and as `zod-paths`,
+#               resolved through tsconfig `paths` (package.json without `exports`); the
+#               tsconfigs are written here
 #               typescript 5.9.3 tsserver via typescript-language-server 4.4.1
 #   csharp      keepass2 2.47+dfsg-2 (KeePass/KeePass.csproj, which compiles KeePassLib too),
 #               dbus-sharp 0.8.1-2.1 (src/dbus-sharp.csproj) (Debian source packages, `apt-get source`)
@@ -53,23 +61,32 @@ PROJECTS=(
   "go pflag 1.0.6~git20210604"
   "typescript rxjs 7.8.2"
   "typescript mobx 6.16.1"
+  "typescript zod 4.1.12"
+  "typescript zod-paths 4.1.12"
   "csharp keepass2 2.47+dfsg-2"
   "csharp dbus-sharp 0.8.1-2.1"
   "python requests 2.34.2"
   "python click 8.5.1"
 )
 
-# --- lingo: built once, copied so that a rebuild during the run cannot change it
-if [ -z "${NO_BUILD:-}" ]; then
+# --- lingo: built once (unless LINGO names a binary), copied so that a rebuild
+# during the run cannot change it
+if [ -z "${NO_BUILD:-}" ] && [ -z "${LINGO:-}" ]; then
   say "cargo build -p lingo"
   (cd "$REPO" && cargo build -p lingo)
 fi
-cp -p "$REPO/target/debug/lingo" "$WORK/lingo"  # -p: its build time goes in the results
+LINGO_GIVEN="${LINGO:-$REPO/target/debug/lingo}"
+[ -x "$LINGO_GIVEN" ] || { say "no lingo binary at $LINGO_GIVEN"; exit 1; }
+[ "$(realpath "$LINGO_GIVEN")" = "$(realpath -m "$WORK/lingo")" ] \
+  || cp -p "$LINGO_GIVEN" "$WORK/lingo"  # -p: its build time goes in the results
 LINGO="$WORK/lingo"
-# the commit measured, as the checkout is when the binary is copied (bench/ aside)
-LINGO_COMMIT="$(git -C "$REPO" rev-parse --short HEAD)"
-[ -n "$(git -C "$REPO" status --porcelain --untracked-files=no -- . ':!bench')" ] \
-  && LINGO_COMMIT+="+uncommitted changes"
+# the commit measured: LINGO_COMMIT, or the checkout as it is when the binary
+# is copied (bench/ aside)
+if [ -z "${LINGO_COMMIT:-}" ]; then
+  LINGO_COMMIT="$(git -C "$REPO" rev-parse --short HEAD)"
+  [ -n "$(git -C "$REPO" status --porcelain --untracked-files=no -- . ':!bench')" ] \
+    && LINGO_COMMIT+="+uncommitted changes"
+fi
 say "lingo: $LINGO_COMMIT, built $(date -u -r "$LINGO" '+%F %T UTC')"
 
 plugins="$("$LINGO" index --root "$HERE" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["plugins"]))')"
@@ -138,15 +155,16 @@ typescript_tools() {
   local tools="$WORK/ts-tools"
   mkdir -p "$tools"
   if [ ! -x "$tools/node_modules/.bin/typescript-language-server" ] || [ ! -d "$tools/node_modules/rxjs/src" ] \
-     || [ ! -d "$tools/node_modules/mobx/src" ]; then
+     || [ ! -d "$tools/node_modules/mobx/src" ] || [ ! -d "$tools/node_modules/zod/src" ]; then
     (cd "$tools" && npm install --no-audit --no-fund --loglevel=error \
-      typescript@5.9.3 typescript-language-server@4.4.1 rxjs@7.8.2 mobx@6.16.1 >&2)
+      typescript@5.9.3 typescript-language-server@4.4.1 rxjs@7.8.2 mobx@6.16.1 zod@4.1.12 >&2)
   fi
   TOOL="$tools"
 }
 
 setup_typescript() {
-  local pkg="$WORK/ts-tools/node_modules/$1" p="$WORK/projects/$1-$2"
+  # zod-paths: the zod package, set up another way
+  local pkg="$WORK/ts-tools/node_modules/${1%-paths}" p="$WORK/projects/$1-$2"
   rm -rf "$p" && mkdir -p "$p"
   cp -r "$pkg/src" "$pkg/package.json" "$p/"
   case "$1" in
@@ -157,6 +175,23 @@ setup_typescript() {
       # mobx ships src/ (with src/global.d.ts) but no tsconfig: a plain strict one
       printf '{ "compilerOptions": { "target": "es2019", "lib": ["es2019", "dom"], "strict": true,\n  "noEmit": true, "downlevelIteration": true, "experimentalDecorators": true }, "include": ["src"] }\n' \
         > "$p/tsconfig.json" ;;
+    zod)
+      # the tests import "zod", "zod/v4", "zod/v4/core"...: package.json `exports`
+      # maps each to its source under the "@zod/source" condition (they also
+      # import "vitest", absent: unresolved for both tools)
+      printf '{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext",
+  "moduleResolution": "bundler", "customConditions": ["@zod/source"], "skipLibCheck": true,
+  "noEmit": true, "types": [] }, "include": ["src"] }\n' > "$p/tsconfig.json" ;;
+    zod-paths)
+      # the same sources, the package's own name mapped by tsconfig `paths`
+      # instead, as the exports map does (`zod/v4/locales/*` names files);
+      # package.json keeps its name but not its `exports`, the only route left
+      python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p.pop("exports"); json.dump(p, open(sys.argv[1],"w"), indent=2)' \
+        "$p/package.json"
+      printf '{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext",
+  "moduleResolution": "bundler", "skipLibCheck": true, "noEmit": true, "types": [],
+  "baseUrl": ".", "paths": { "zod": ["./src/index.ts"], "zod/v4/locales/*": ["./src/v4/locales/*"],
+  "zod/*": ["./src/*/index.ts"] } }, "include": ["src"] }\n' > "$p/tsconfig.json" ;;
   esac
   echo "$p"
 }
