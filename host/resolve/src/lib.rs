@@ -357,9 +357,9 @@ impl<'s> Resolver<'s> {
     }
 
     /// `m.name` where `m` is a name an import binds that declares nothing
-    /// with a type (`from pkg import formatting`): the import may name a
-    /// module, so `name` is looked up as `pkg.formatting.name`, the way a
-    /// qualified path is.
+    /// with a type (`from pkg import formatting`), or a path that starts
+    /// with one (`z.iso.name`): the import may name a module, so `name` is
+    /// looked up as `pkg.formatting.name`, the way a qualified path is.
     fn through_imported_module(
         &self,
         file: &Arc<FileEntry>,
@@ -372,15 +372,16 @@ impl<'s> Resolver<'s> {
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
         };
-        let plain_name = value.qualifier.is_empty()
-            && value.local.get().is_none()
-            && value.receiver.is_none()
-            && !value.is_member;
-        if !plain_name || !binds(facts, &value.name) {
+        let path_of_names =
+            value.local.get().is_none() && value.receiver.is_none() && !value.is_member;
+        let head = value.qualifier.first().unwrap_or(&value.name);
+        if !path_of_names || !binds(facts, head) {
             return Vec::new();
         }
+        let mut qualifier = value.qualifier.clone();
+        qualifier.push(value.name.clone());
         let path = Reference {
-            qualifier: thin_vec::thin_vec![value.name.clone()],
+            qualifier,
             is_member: false,
             receiver: None,
             ..reference.clone()
@@ -739,6 +740,10 @@ impl<'s> Resolver<'s> {
                 return found;
             }
         }
+        let found = self.through_namespace_reexports(file, facts, reference);
+        if !found.is_empty() {
+            return found;
+        }
         // `Type::member`: members of the type the qualifier resolves to (in
         // the type's file), then of a type with that name in this file.
         // Another type of the same name elsewhere could be meant.
@@ -796,6 +801,131 @@ impl<'s> Resolver<'s> {
             }
         }
         share(self.members_of(owner, reference, None), 0.9)
+    }
+
+    /// `ns.inner.name` where a qualifier segment is a module re-exported
+    /// under a name (`export * as inner from "./inner"`, or `import * as
+    /// z from "./all"; export { z }` then `import { z } from "lib"`): each
+    /// segment after the imported one followed through the re-export, from
+    /// the file that writes it, then `name` in the module reached.
+    fn through_namespace_reexports(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+    ) -> Vec<Definition> {
+        if reference.is_member {
+            return Vec::new();
+        }
+        let Some((first, rest)) = reference.qualifier.split_first() else {
+            return Vec::new();
+        };
+        let calls = reference.kind == ReferenceKind::Call;
+        for import in &facts.imports {
+            for imported in import.names.iter().filter(|n| n.local_name() == first) {
+                // A namespace import binds the module itself; a named one
+                // binds a name the module exports, itself to follow.
+                let named =
+                    (import.kind != ImportKind::Namespace).then_some(imported.name.as_str());
+                let segments: Vec<&str> = named
+                    .into_iter()
+                    .chain(rest.iter().map(lingo_model::Name::as_str))
+                    .collect();
+                if segments.is_empty() {
+                    continue;
+                }
+                let mut at = (file.clone(), import.module_path.clone());
+                let reached = segments.iter().all(|segment| {
+                    let next = at.0.facts.as_ref().ok().and_then(|their| {
+                        self.namespace_reexport(&at.0, their, &at.1, segment, &mut Vec::new(), 0)
+                    });
+                    next.map(|next| at = next).is_some()
+                });
+                let Some(their) = at.0.facts.as_ref().ok().filter(|_| reached) else {
+                    continue;
+                };
+                let found = self.in_modules(
+                    &at.0,
+                    their,
+                    &at.1,
+                    &reference.name,
+                    Resolution::Qualified,
+                    calls,
+                );
+                if !found.is_empty() {
+                    return found;
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    /// The module re-exported as `name` by the modules `import_path` names
+    /// from `file` (directly, or through their glob and named re-exports,
+    /// at most [`MAX_REEXPORT_DEPTH`] deep, each module of `seen` looked in
+    /// once): the file that writes that re-export and the path it writes.
+    fn namespace_reexport(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        import_path: &str,
+        name: &str,
+        seen: &mut Vec<(String, String)>,
+        depth: usize,
+    ) -> Option<(Arc<FileEntry>, String)> {
+        if depth > MAX_REEXPORT_DEPTH {
+            return None;
+        }
+        for importer in &facts.modules {
+            let candidates = self
+                .table
+                .resolve_import(file, importer, import_path, self.snapshot);
+            for module in candidates.iter() {
+                let Some(paths) = self.snapshot.modules.get(module) else {
+                    continue;
+                };
+                let visit = (module.to_string(), name.to_string());
+                if seen.contains(&visit) {
+                    continue;
+                }
+                seen.push(visit);
+                for number in paths.iter().filter_map(|p| self.table.file_number(p)) {
+                    let entry = &self.table.files()[number as usize];
+                    let Ok(theirs) = &entry.facts else {
+                        continue;
+                    };
+                    for import in theirs.imports.iter().filter(|i| i.reexport) {
+                        let named = import.names.iter().find(|n| n.local_name() == name);
+                        let found = match (import.kind, named) {
+                            (ImportKind::Namespace, Some(_)) => {
+                                Some((entry.clone(), import.module_path.clone()))
+                            }
+                            (_, Some(named)) if named.name != "*" => self.namespace_reexport(
+                                entry,
+                                theirs,
+                                &import.module_path,
+                                &named.name,
+                                seen,
+                                depth + 1,
+                            ),
+                            (ImportKind::Glob, None) => self.namespace_reexport(
+                                entry,
+                                theirs,
+                                &import.module_path,
+                                name,
+                                seen,
+                                depth + 1,
+                            ),
+                            _ => None,
+                        };
+                        if found.is_some() {
+                            return found;
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The declarations of the type (or module) a reference's qualifier

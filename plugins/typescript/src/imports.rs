@@ -327,8 +327,103 @@ fn unquote(name: &str) -> String {
     name.trim_matches(|c| c == '"' || c == '\'').to_string()
 }
 
-/// Every import of the file, in document order.
-pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+/// Every import of the file at `path`, in document order, then what its
+/// local export lists (`export { a as b }`) re-export.
+pub fn imports(path: &str, root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
+    let mut out = statements(root, source, lines);
+    let local = local_exports(path, root, source, lines, &out);
+    out.extend(local);
+    out
+}
+
+/// `export { a, b as c }` without `from`, at the top of the file: a name
+/// this file imports is re-exported from the module it came from
+/// (`import * as z from "./external"; export { z }` re-exports that module
+/// as `z`); a name declared here and exported under another name is
+/// re-exported from the file itself (`export { stringType as string }`),
+/// so that `string` leads to `stringType`. A name exported as itself
+/// needs neither: its declaration is found by its name.
+fn local_exports(
+    path: &str,
+    root: Node,
+    source: &str,
+    lines: &LineIndex,
+    imports: &[Import],
+) -> Vec<Import> {
+    let mut collector = Collector {
+        source,
+        lines,
+        out: Vec::new(),
+    };
+    let own_file = format!("./{}", path.rsplit('/').next().unwrap_or(path));
+    let mut statements = root.walk();
+    for statement in root.named_children(&mut statements) {
+        if statement.kind() != "export_statement"
+            || statement.child_by_field_name("source").is_some()
+        {
+            continue;
+        }
+        let type_only = has_type_keyword(statement);
+        let mut clauses = statement.walk();
+        let Some(clause) = statement
+            .named_children(&mut clauses)
+            .find(|c| c.kind() == "export_clause")
+        else {
+            continue;
+        };
+        let mut specifiers = clause.walk();
+        for specifier in clause.named_children(&mut specifiers) {
+            let Some(name) = specifier.child_by_field_name("name") else {
+                continue;
+            };
+            let local = text(name, source);
+            let exported = specifier
+                .child_by_field_name("alias")
+                .map_or_else(|| local.to_string(), |a| unquote(text(a, source)));
+            let bound = imports.iter().filter(|i| !i.reexport).find_map(|i| {
+                i.names
+                    .iter()
+                    .find(|n| n.alias.as_deref().unwrap_or(&n.name) == local)
+                    .map(|n| (i, n))
+            });
+            let type_only = type_only || has_type_keyword(specifier);
+            match bound {
+                Some((import, imported)) => {
+                    let (kind, name) = match import.kind {
+                        ImportKind::Namespace => (ImportKind::Namespace, "*"),
+                        _ => (ImportKind::Named, imported.name.as_str()),
+                    };
+                    let name = collector.name(name, Some(&exported), specifier);
+                    collector.push(
+                        &import.module_path,
+                        kind,
+                        vec![name],
+                        type_only || import.type_only,
+                        true,
+                        specifier,
+                    );
+                }
+                None if exported != local => {
+                    let name = collector.name(local, Some(&exported), specifier);
+                    collector.push(
+                        &own_file,
+                        ImportKind::Named,
+                        vec![name],
+                        type_only,
+                        true,
+                        specifier,
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    collector.out
+}
+
+/// The file's import and re-export statements and `require()` calls, in
+/// document order.
+fn statements(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
     let mut collector = Collector {
         source,
         lines,
@@ -372,5 +467,59 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lingo_plugin_sdk::LineIndex;
+
+    /// One line per import: `module kind name>alias,... reexport`.
+    fn described(path: &str, source: &str) -> Vec<String> {
+        let tree = lingo_plugin_sdk::testing::parse::<crate::TypeScript>(path, source);
+        super::imports(path, tree.root_node(), source, &LineIndex::new(source))
+            .iter()
+            .map(|i| {
+                let names: Vec<String> = i
+                    .names
+                    .iter()
+                    .map(|n| match &n.alias {
+                        Some(alias) => format!("{}>{alias}", n.name),
+                        None => n.name.clone(),
+                    })
+                    .collect();
+                let reexport = if i.reexport { " reexport" } else { "" };
+                let kind = format!("{:?}", i.kind);
+                let kind = kind.trim_start_matches("ImportKind::");
+                format!("{} {kind} {}{reexport}", i.module_path, names.join(","))
+            })
+            .collect()
+    }
+
+    /// A local export list re-exports what the file imports from where it
+    /// came, and what it declares under another name from the file itself;
+    /// a declaration exported under its own name needs nothing.
+    #[test]
+    fn local_export_lists_are_reexports_where_a_name_is_imported_or_renamed() {
+        let source = "import * as z from \"./external\";\n\
+            import { a as b } from \"./a\";\n\
+            import d from \"./d\";\n\
+            function stringType() {}\n\
+            function kept() {}\n\
+            export { z, b as c, d, stringType as string, kept };\n\
+            export type { z as zz };\n";
+        assert_eq!(
+            described("src/v4/types.ts", source),
+            [
+                "./external Namespace *>z",
+                "./a Named a>b",
+                "./d Default default>d",
+                "./external Namespace *>z reexport",
+                "./a Named a>c reexport",
+                "./d Named default>d reexport",
+                "./types.ts Named stringType>string reexport",
+                "./external Namespace *>zz reexport",
+            ]
+        );
     }
 }

@@ -187,7 +187,7 @@ impl Language for TypeScript {
         "jsconfig.json",
     ];
     const IMPORTS: Option<ImportsHook> =
-        Some(|_path, root, source, lines| imports::imports(root, source, lines));
+        Some(|path, root, source, lines| imports::imports(path, root, source, lines));
     const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
         module_of: |_root, _source, path, manifests| modules::module_of(path, manifests),
         resolve_import: modules::resolve_import,

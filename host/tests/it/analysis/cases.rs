@@ -896,6 +896,41 @@ export function outer(p: Parser): number {
         query: SymbolInfo,
         expected: "parser public references 2+0 callers 0+0 callees 0+0 implementations 0+0 members [count parse]",
     },
+    Case {
+        // `export { stringType as string }` beside the declaration: the
+        // exported name leads to it, through a namespace the package's
+        // index re-exports (`import * as z ...; export { z }`) and a
+        // named import of that namespace.
+        name: "ts_a_local_export_under_another_name_through_a_reexported_namespace",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/types.ts\nexport class ZodString {}\n\nfunction string$0Type(): ZodString {\n  return new ZodString();\n}\n\nexport { stringType as string };\n",
+            "//- src/external.ts\nexport * from \"./types\";\nexport * as iso from \"./iso\";\n",
+            "//- src/iso.ts\nexport function duration(): number {\n  return 1;\n}\n",
+            "//- src/index.ts\nimport * as z from \"./external\";\nexport { z };\nexport * from \"./external\";\n",
+            "//- src/app.ts\nimport { z } from \"./index\";\nimport * as all from \"./index\";\n\nexport const s = z.string();\nexport const t = all.string();\n",
+        ),
+        query: References,
+        expected: "
+            src/app.ts:4 call in s qualified
+            src/app.ts:5 call in t qualified
+            src/types.ts:7 reference in - scope
+        ",
+    },
+    Case {
+        // `z.iso.duration()`: `iso` is `export * as iso from "./iso"`,
+        // reached through glob re-exports.
+        name: "ts_a_namespace_reexport_inside_a_qualified_path",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/external.ts\nexport * as iso from \"./iso\";\n",
+            "//- src/iso.ts\nexport function duration(): number {\n  return 1;\n}\n",
+            "//- src/index.ts\nexport * from \"./external\";\n",
+            "//- src/app.ts\nimport * as z from \"./index\";\n\nexport const d = z.iso.dura$0tion();\n",
+        ),
+        query: Definition,
+        expected: "src/iso.ts:1 duration qualified",
+    },
 ];
 
 /// A Go module of one package: `Parser` with a method `Parse`, a function
