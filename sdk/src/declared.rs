@@ -142,6 +142,7 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::ReturnType => "return-type",
                 DeclaredTypeSource::Receiver => "receiver",
                 DeclaredTypeSource::SelfType => "self-type",
+                DeclaredTypeSource::ThisType => "this-type",
             };
             let element = match d.element.as_slice() {
                 [] => String::new(),

@@ -627,6 +627,9 @@ pub enum DeclaredTypeSource {
     ReturnType,
     Receiver,
     SelfType,
+    /// A method returning the value it is called on (TypeScript's `this`):
+    /// the named type is the declaring one.
+    ThisType,
 }
 
 /// A type the source states for a declaration.

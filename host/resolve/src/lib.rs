@@ -166,7 +166,7 @@ const MAX_REEXPORT_DEPTH: usize = 4;
 
 /// Receivers followed at most from one member access (`a.b.c.d()`): each
 /// step resolves the receiver's own receiver.
-const MAX_RECEIVER_DEPTH: usize = 4;
+const MAX_RECEIVER_DEPTH: usize = 6;
 
 impl<'s> Resolver<'s> {
     /// The resolver of `snapshot`, whose name table is `table`.
@@ -242,6 +242,22 @@ impl<'s> Resolver<'s> {
                         )
                     })
                 })
+                .collect()
+        } else {
+            found
+        };
+        // What a type position names is a type: where a value shares its
+        // name (TypeScript's `interface X` merged with `const X`), the type.
+        let found = if matches!(
+            reference.kind,
+            ReferenceKind::Type | ReferenceKind::Extends | ReferenceKind::Implements
+        ) && found
+            .iter()
+            .any(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+        {
+            found
+                .into_iter()
+                .filter(|d| target_symbol(d).is_none_or(|s| is_type_kind(s.kind)))
                 .collect()
         } else {
             found

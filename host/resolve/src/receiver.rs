@@ -152,6 +152,7 @@ impl Resolver<'_> {
         element: &[u32],
         depth: usize,
     ) -> Option<SymbolRef> {
+        let calling_file = file;
         let found = self.resolve_within(file, value, depth + 1);
         let definition = self.one_declaration(&found)?;
         let (owner_file, target) = match &definition.target {
@@ -167,7 +168,23 @@ impl Resolver<'_> {
                         symbol: *index as u32,
                     });
                 }
-                (file, DeclaredTarget::Symbol(*index as u32))
+                let target = DeclaredTarget::Symbol(*index as u32);
+                // `a.b().c()` where `b` returns the value it is called on
+                // (TypeScript's `this`): `a`'s type, which may be a subtype
+                // of `b`'s owner. Unknown when `a`'s is.
+                if called && returns_its_receiver(file, target) {
+                    if let Some(receiver) = value.receiver {
+                        let Ok(facts) = &calling_file.facts else {
+                            return None;
+                        };
+                        let on = facts.references.get(receiver.reference as usize)?;
+                        if depth + 1 >= MAX_RECEIVER_DEPTH {
+                            return None;
+                        }
+                        return self.type_of(calling_file, on, receiver.called, element, depth + 1);
+                    }
+                }
+                (file, target)
             }
             // What calling a local returns is not written down.
             Target::Local { .. } if called => return None,
@@ -199,7 +216,12 @@ impl Resolver<'_> {
     ) -> Option<SymbolRef> {
         let wanted = |source: DeclaredTypeSource| {
             if called {
-                source == DeclaredTypeSource::ReturnType
+                // A method returning what it is called on, called on no
+                // value (`this.pipe()` qualified by its class): its owner.
+                matches!(
+                    source,
+                    DeclaredTypeSource::ReturnType | DeclaredTypeSource::ThisType
+                )
             } else {
                 matches!(
                     source,
@@ -564,4 +586,15 @@ impl Resolver<'_> {
             Target::Local { .. } => None,
         }
     }
+}
+
+/// Whether the function or method `target` of `file` returns the value it
+/// is called on (a `this-type` declared type).
+fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
+    file.facts.as_ref().is_ok_and(|facts| {
+        facts
+            .declared_types
+            .iter()
+            .any(|d| d.target == target && d.source == DeclaredTypeSource::ThisType)
+    })
 }

@@ -323,8 +323,6 @@ macro_rules! since_0_2_0_conversions {
 
         impl From<wit::DeclaredType> for model::DeclaredType {
             fn from(d: wit::DeclaredType) -> Self {
-                use model::DeclaredTypeSource as M;
-                use wit::DeclaredTypeSource as W;
                 let element = declared_element(&d);
                 model::DeclaredType {
                     target: match d.target {
@@ -334,14 +332,7 @@ macro_rules! since_0_2_0_conversions {
                     type_name: d.type_name,
                     type_qualifier: d.type_qualifier,
                     span: d.span.into(),
-                    source: match d.source {
-                        W::Annotation => M::Annotation,
-                        W::Constructor => M::Constructor,
-                        W::Literal => M::Literal,
-                        W::ReturnType => M::ReturnType,
-                        W::Receiver => M::Receiver,
-                        W::SelfType => M::SelfType,
-                    },
+                    source: declared_type_source(d.source),
                     element,
                 }
             }
@@ -600,8 +591,8 @@ macro_rules! since_0_9_0_conversions {
     };
 }
 
-/// What ABI 0.10.0 added: the tuple element a local destructures and the
-/// element of a stated tuple type.
+/// What ABI 0.10.0 added: the tuple element a local destructures, the
+/// element of a stated tuple type, and the `this-type` source.
 macro_rules! since_0_10_0_conversions {
     () => {
         fn local_element(local: &wit::Local) -> Box<[u32]> {
@@ -610,6 +601,20 @@ macro_rules! since_0_10_0_conversions {
 
         fn declared_element(declared: &wit::DeclaredType) -> Box<[u32]> {
             declared.element.clone().into_boxed_slice()
+        }
+
+        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+            use model::DeclaredTypeSource as M;
+            use wit::DeclaredTypeSource as W;
+            match source {
+                W::Annotation => M::Annotation,
+                W::Constructor => M::Constructor,
+                W::Literal => M::Literal,
+                W::ReturnType => M::ReturnType,
+                W::Receiver => M::Receiver,
+                W::SelfType => M::SelfType,
+                W::ThisType => M::ThisType,
+            }
         }
     };
 }
@@ -656,5 +661,18 @@ pub mod v0_9_0 {
 
     fn declared_element(_declared: &wit::DeclaredType) -> Box<[u32]> {
         Box::default()
+    }
+
+    fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+        use model::DeclaredTypeSource as M;
+        use wit::DeclaredTypeSource as W;
+        match source {
+            W::Annotation => M::Annotation,
+            W::Constructor => M::Constructor,
+            W::Literal => M::Literal,
+            W::ReturnType => M::ReturnType,
+            W::Receiver => M::Receiver,
+            W::SelfType => M::SelfType,
+        }
     }
 }

@@ -26,6 +26,9 @@ pub fn declared_types(
     // name (what `this` denotes as a type there), `None` for an interface
     // or object type, where `this` is whatever implements it.
     let mut bodies: Vec<Option<Node>> = Vec::new();
+    // The named classes and interfaces around it, innermost last: the type
+    // a method returning `this` is declared on.
+    let mut owners: Vec<Option<Node>> = Vec::new();
     let mut cursor = root.walk();
     // Preorder walk without recursion (deeply nested code must not overflow
     // the component's stack); each node is left once its subtree is done.
@@ -33,15 +36,18 @@ pub fn declared_types(
         let node = cursor.node();
         if let Some(body) = type_body(node) {
             bodies.push(body);
+            owners.push(owner_name(node));
         }
         let this_type = bodies.last().copied().flatten();
-        context.visit(node, this_type, &mut out);
+        let owner = owners.last().copied().flatten();
+        context.visit(node, this_type, owner, &mut out);
         if cursor.goto_first_child() {
             continue;
         }
         loop {
             if type_body(cursor.node()).is_some() {
                 bodies.pop();
+                owners.pop();
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -51,6 +57,26 @@ pub fn declared_types(
             }
         }
     }
+}
+
+/// The name of a class or interface declaration (`None` for other type
+/// bodies, which the methods in them are not declared on by name).
+fn owner_name(node: Node) -> Option<Node> {
+    match node.kind() {
+        "class_declaration" | "abstract_class_declaration" | "class" | "interface_declaration" => {
+            node.child_by_field_name("name")
+        }
+        _ => None,
+    }
+}
+
+/// Whether `function`'s return type is `this`.
+fn returns_this(function: Node) -> bool {
+    function
+        .child_by_field_name("return_type")
+        .filter(|t| t.kind() == "type_annotation")
+        .and_then(first_named_child)
+        .is_some_and(|t| t.kind() == "this_type")
 }
 
 /// For a node that opens a type body, the class name `this` denotes as a
@@ -124,8 +150,15 @@ struct Context<'a> {
 
 impl Context<'_> {
     /// The declared types `node` states; `this_type` is the class name
-    /// `this` denotes as a type at `node`.
-    fn visit<'t>(&self, node: Node<'t>, this_type: Option<Node<'t>>, out: &mut Vec<DeclaredType>) {
+    /// `this` denotes as a type at `node`, `owner` the class or interface
+    /// whose body holds it.
+    fn visit<'t>(
+        &self,
+        node: Node<'t>,
+        this_type: Option<Node<'t>>,
+        owner: Option<Node<'t>>,
+        out: &mut Vec<DeclaredType>,
+    ) {
         match node.kind() {
             // `p: T`, `p?: T`, and parameter properties
             // (`private readonly p: T`), which are fields too.
@@ -207,6 +240,18 @@ impl Context<'_> {
                     if let Some(ty) = node.child_by_field_name("return_type") {
                         self.annotated(out, target, ty, this_type);
                     }
+                } else if let Some(owner) = owner.filter(|_| returns_this(node)) {
+                    // `min(n: number): this`: what it is called on.
+                    let written = Written {
+                        name: owner,
+                        qualifier: Vec::new(),
+                    };
+                    out.push(written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::ThisType,
+                    ));
                 } else {
                     self.returns(out, target, node, this_type);
                 }
@@ -561,7 +606,7 @@ export const registry = new Registry();
                 "local sub: Subscription annotation",
                 "local inner: ns.Inner constructor",
                 "local pending: Queue annotation",
-                "symbol pipe: Subscriber return-type",
+                "symbol pipe: Subscriber this-type",
                 "symbol size: Size annotation",
                 "symbol create: Subscriber return-type",
                 "local source: Observable annotation",
@@ -605,9 +650,14 @@ function check(x: unknown): asserts x is A {}
 interface Shape { next(): this; size: number; }
 let outside: T;
 "#;
+        // `next(): this` names no type but states one: what it is called
+        // on, declared by `Shape`.
         assert_eq!(
             declared_lines("src/none.ts", source),
-            ["symbol outside: T annotation"]
+            [
+                "symbol next: Shape this-type",
+                "symbol outside: T annotation"
+            ]
         );
     }
 

@@ -41,6 +41,7 @@ fn source_name(source: DeclaredTypeSource) -> &'static str {
         DeclaredTypeSource::ReturnType => "return-type",
         DeclaredTypeSource::Receiver => "receiver",
         DeclaredTypeSource::SelfType => "self-type",
+        DeclaredTypeSource::ThisType => "this-type",
     }
 }
 

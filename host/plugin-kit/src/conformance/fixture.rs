@@ -109,6 +109,7 @@ const TYPE_SOURCES: &[&str] = &[
     "return-type",
     "receiver",
     "self-type",
+    "this-type",
 ];
 /// How the host found a definition (`name-only`: a guess by name), or
 /// `unresolved`.

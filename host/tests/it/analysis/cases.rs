@@ -931,6 +931,32 @@ export function outer(p: Parser): number {
         query: Definition,
         expected: "src/iso.ts:1 duration qualified",
     },
+    Case {
+        // An interface merged with a const of its name is a type where a
+        // type is written (`extends ZodType`), and a method returning
+        // `this` returns what it is called on: `a.nullable().min(1)` on a
+        // `ZodAny` is `ZodAny.min`, `t.nullable().min(2)` the base's.
+        name: "ts_this_returning_methods_keep_the_receivers_type_through_a_merged_interface",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/schemas.ts\nexport interface ZodType {\n  nullable(): this;\n  mi$0n(n: number): this;\n}\nexport interface _ZodType extends ZodType {}\nexport const ZodType: { new (): ZodType } = null as any;\nexport interface ZodAny extends _ZodType {\n  min(n: number): this;\n}\nexport function any(): ZodAny {\n  return null as any;\n}\n",
+            "//- src/app.ts\nimport * as z from \"./schemas\";\n\nexport function f(t: z.ZodType) {\n  const a = z.any();\n  a.nullable().min(1);\n  t.nullable().min(2);\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/app.ts:6 call in f qualified
+        ",
+    },
+    Case {
+        name: "ts_a_this_returning_call_on_a_subtype_is_the_subtypes_member",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/schemas.ts\nexport interface ZodType {\n  nullable(): this;\n  min(n: number): this;\n}\nexport interface _ZodType extends ZodType {}\nexport const ZodType: { new (): ZodType } = null as any;\nexport interface ZodAny extends _ZodType {\n  min(n: number): this;\n}\nexport function any(): ZodAny {\n  return null as any;\n}\n",
+            "//- src/app.ts\nimport * as z from \"./schemas\";\n\nexport function f(t: z.ZodType) {\n  const a = z.any();\n  a.nullable().mi$0n(1);\n  t.nullable().min(2);\n}\n",
+        ),
+        query: Definition,
+        expected: "src/schemas.ts:8 ZodAny.min qualified",
+    },
 ];
 
 /// A Go module of one package: `Parser` with a method `Parse`, a function
