@@ -14,6 +14,9 @@ use lingo_model::{
     DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, SymbolKind,
 };
 
+/// Types of one union followed at most (`type U = A | B | ...`).
+const MAX_UNION: usize = 32;
+
 /// Supertype levels searched for a member (`C : B`, `B : A`...); also ends
 /// cycles of base lists.
 const MAX_SUPERTYPE_DEPTH: usize = 8;
@@ -109,10 +112,16 @@ impl Resolver<'_> {
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
         };
-        match self.type_of(file, value, receiver.called, &[], depth) {
-            Some(ty) => self.members_of_type(ty, reference),
-            None => Vec::new(),
+        // A union (`type Issue = A | B`): the member of each type that has it.
+        let mut found: Vec<Definition> = Vec::new();
+        for ty in self.type_of(file, value, receiver.called, &[], depth) {
+            for member in self.members_of_type(ty, reference) {
+                if !found.iter().any(|f| same_target(f, &member)) {
+                    found.push(member);
+                }
+            }
         }
+        found
     }
 
     /// `self.name` / `this.name` (which the plugin qualifies by the
@@ -144,6 +153,7 @@ impl Resolver<'_> {
     /// (`Type.member`, `new Type().member`), a local, parameter, field or
     /// property with a declared type, a function with a declared return
     /// type, or a local initialised with any of these or destructuring one.
+    /// Several types for a union; none when the type is not known.
     fn type_of(
         &self,
         file: &Arc<FileEntry>,
@@ -151,22 +161,29 @@ impl Resolver<'_> {
         called: bool,
         element: &[u32],
         depth: usize,
-    ) -> Option<SymbolRef> {
+    ) -> Vec<SymbolRef> {
         let calling_file = file;
         let found = self.resolve_within(file, value, depth + 1);
-        let definition = self.one_declaration(&found)?;
+        let Some(definition) = self.one_declaration(&found) else {
+            return Vec::new();
+        };
         let (owner_file, target) = match &definition.target {
             Target::Symbol { file, index } => {
                 if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
                     // `Type.member`, `new Type().member`, `Type(x).member`:
                     // a value of the type, not a tuple.
                     if !element.is_empty() {
-                        return None;
+                        return Vec::new();
                     }
-                    return Some(SymbolRef {
-                        file: self.table.file_number(&file.path)?,
-                        symbol: *index as u32,
-                    });
+                    return self
+                        .table
+                        .file_number(&file.path)
+                        .map(|number| SymbolRef {
+                            file: number,
+                            symbol: *index as u32,
+                        })
+                        .into_iter()
+                        .collect();
                 }
                 let target = DeclaredTarget::Symbol(*index as u32);
                 // `a.b().c()` where `b` returns the value it is called on
@@ -174,20 +191,20 @@ impl Resolver<'_> {
                 // of `b`'s owner. Unknown when `a`'s is.
                 if called && returns_its_receiver(file, target) {
                     if let Some(receiver) = value.receiver {
-                        let Ok(facts) = &calling_file.facts else {
-                            return None;
+                        let on =
+                            calling_file.facts.as_ref().ok().and_then(|facts| {
+                                facts.references.get(receiver.reference as usize)
+                            });
+                        let Some(on) = on.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
+                            return Vec::new();
                         };
-                        let on = facts.references.get(receiver.reference as usize)?;
-                        if depth + 1 >= MAX_RECEIVER_DEPTH {
-                            return None;
-                        }
                         return self.type_of(calling_file, on, receiver.called, element, depth + 1);
                     }
                 }
                 (file, target)
             }
             // What calling a local returns is not written down.
-            Target::Local { .. } if called => return None,
+            Target::Local { .. } if called => return Vec::new(),
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
         self.type_of_target(owner_file, target, called, element, depth)
@@ -201,11 +218,15 @@ impl Resolver<'_> {
         file: &Arc<FileEntry>,
         target: DeclaredTarget,
     ) -> Option<SymbolRef> {
-        self.type_of_target(file, target, false, &[], 0)
+        match self.type_of_target(file, target, false, &[], 0).as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 
     /// The type of `target` (or, `called`, of what calling it returns), or
-    /// of that value's tuple `element` when it is not empty.
+    /// of that value's tuple `element` when it is not empty; several for a
+    /// union.
     fn type_of_target(
         &self,
         owner_file: &Arc<FileEntry>,
@@ -213,7 +234,7 @@ impl Resolver<'_> {
         called: bool,
         element: &[u32],
         depth: usize,
-    ) -> Option<SymbolRef> {
+    ) -> Vec<SymbolRef> {
         let wanted = |source: DeclaredTypeSource| {
             if called {
                 // A method returning what it is called on, called on no
@@ -231,7 +252,9 @@ impl Resolver<'_> {
                 )
             }
         };
-        let owner_facts = owner_file.facts.as_ref().ok()?;
+        let Ok(owner_facts) = owner_file.facts.as_ref() else {
+            return Vec::new();
+        };
         let declared = owner_facts
             .declared_types
             .iter()
@@ -242,38 +265,93 @@ impl Resolver<'_> {
             // written type has the type of the value it is initialised with;
             // `let (tx, rx) = channel()`: of the element it destructures.
             (None, DeclaredTarget::Local(index)) => {
-                let local = owner_facts.locals.get(index as usize)?;
-                let value = local.value?;
-                if depth + 1 >= MAX_RECEIVER_DEPTH {
-                    return None;
-                }
-                let named = owner_facts.references.get(value.reference as usize)?;
+                let Some(local) = owner_facts.locals.get(index as usize) else {
+                    return Vec::new();
+                };
+                let named = local.value.and_then(|value| {
+                    Some((owner_facts.references.get(value.reference as usize)?, value))
+                });
+                let Some((named, value)) = named.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
+                    return Vec::new();
+                };
                 let element: Vec<u32> = local.element.iter().chain(element).copied().collect();
                 self.type_of(owner_file, named, value.called, &element, depth + 1)
             }
-            (None, DeclaredTarget::Symbol(_)) => None,
+            (None, DeclaredTarget::Symbol(_)) => Vec::new(),
         }
     }
 
-    /// The one type declaration of the workspace that `declared` (written
-    /// in `file`) names, resolved as a type reference at that place.
+    /// The type declaration of the workspace that `declared` (written in
+    /// `file`) names, resolved as a type reference at that place; through
+    /// an alias the source states a type for (`type One = Two`), what that
+    /// names, several for a union (`type U = A | B`, each of its types
+    /// stated); an alias stating none (`type P = { x: X }`) is a type of
+    /// its own members. Empty when it names no one type.
     fn declared_type(
         &self,
         file: &Arc<FileEntry>,
         declared: &DeclaredType,
         depth: usize,
-    ) -> Option<SymbolRef> {
+    ) -> Vec<SymbolRef> {
+        let found = self.resolve_within(file, &self.type_use_at(file, declared), depth + 1);
+        let certain: Vec<&Definition> = found.iter().filter(|d| d.confidence >= 1.0).collect();
+        if let [alias] = certain.as_slice()
+            && target_symbol(alias).is_some_and(|s| s.kind == SymbolKind::TypeParameter)
+            && let Target::Symbol {
+                file: alias_file,
+                index,
+            } = &alias.target
+            && let Some(alias_ref) = self.symbol_ref(alias)
+        {
+            let Ok(alias_facts) = &alias_file.facts else {
+                return Vec::new();
+            };
+            let target = DeclaredTarget::Symbol(*index as u32);
+            let stated: Vec<&DeclaredType> = alias_facts
+                .declared_types
+                .iter()
+                .filter(|d| {
+                    d.target == target
+                        && d.source == DeclaredTypeSource::Annotation
+                        && d.element.is_empty()
+                })
+                .take(MAX_UNION)
+                .collect();
+            if stated.is_empty() {
+                return vec![alias_ref];
+            }
+            if depth + 1 >= MAX_RECEIVER_DEPTH {
+                return Vec::new();
+            }
+            let mut union = Vec::new();
+            for part in stated {
+                for ty in self.declared_type(alias_file, part, depth + 1) {
+                    if !union.contains(&ty) {
+                        union.push(ty);
+                    }
+                }
+            }
+            return union;
+        }
+        self.one_type(&certain).into_iter().collect()
+    }
+
+    /// `declared` as a type reference where it is written: inside the
+    /// declarations around it (whose nested types are in scope there).
+    fn type_use_at(&self, file: &Arc<FileEntry>, declared: &DeclaredType) -> Reference {
         let mut type_reference = declared.type_use();
-        // Resolved where it is written: inside the declarations around it
-        // (whose nested types are in scope there).
         if let Ok(facts) = &file.facts {
             type_reference.enclosing =
                 super::enclosing_symbol_at(facts, declared.span.start.offset);
         }
-        let types: Vec<SymbolRef> = self
-            .resolve_within(file, &type_reference, depth + 1)
+        type_reference
+    }
+
+    /// The one type `certain` (certain definitions of a type name) names:
+    /// a single type declaration, or alternatives of one.
+    fn one_type(&self, certain: &[&Definition]) -> Option<SymbolRef> {
+        let types: Vec<SymbolRef> = certain
             .iter()
-            .filter(|d| d.confidence >= 1.0)
             .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
             .filter_map(|d| self.symbol_ref(d))
             .collect();
@@ -597,4 +675,17 @@ fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
             .iter()
             .any(|d| d.target == target && d.source == DeclaredTypeSource::ThisType)
     })
+}
+
+/// Whether two definitions are of the same declaration.
+fn same_target(a: &Definition, b: &Definition) -> bool {
+    match (&a.target, &b.target) {
+        (Target::Symbol { file: f, index: i }, Target::Symbol { file: g, index: j }) => {
+            f.path == g.path && i == j
+        }
+        (Target::Local { file: f, index: i }, Target::Local { file: g, index: j }) => {
+            f.path == g.path && i == j
+        }
+        _ => false,
+    }
 }

@@ -70,6 +70,53 @@ fn owner_name(node: Node) -> Option<Node> {
     }
 }
 
+/// Members of one union followed at most (`A | B | ...`).
+const MAX_UNION_MEMBERS: usize = 32;
+
+/// The types of a union, nested unions and parentheses flattened, in
+/// order; the type itself when it is no union. At most
+/// [`MAX_UNION_MEMBERS`].
+fn union_members(ty: Node) -> Vec<Node> {
+    let mut members = Vec::new();
+    let mut pending = vec![ty];
+    while let Some(ty) = pending.pop() {
+        if members.len() >= MAX_UNION_MEMBERS {
+            break;
+        }
+        match ty.kind() {
+            "union_type" | "parenthesized_type" => {
+                let mut cursor = ty.walk();
+                let inner: Vec<Node> = ty
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "comment")
+                    .collect();
+                // Last first, so that they come out in source order.
+                pending.extend(inner.into_iter().rev());
+            }
+            // Named types are stated; the rest (`null`, literals, object
+            // types) states none.
+            _ => members.push(ty),
+        }
+    }
+    members
+}
+
+/// The type a cast states: `T` in `value as T` (not `as const`).
+fn cast_type(value: Node) -> Option<Node> {
+    if value.kind() != "as_expression" {
+        return None;
+    }
+    let mut cursor = value.walk();
+    let parts: Vec<Node> = value
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    match parts.as_slice() {
+        [_, ty] => Some(*ty),
+        _ => None,
+    }
+}
+
 /// Whether `function`'s return type is `this`.
 fn returns_this(function: Node) -> bool {
     function
@@ -273,6 +320,21 @@ impl Context<'_> {
                     self.returns(out, target, function, this_type);
                 }
             }
+            // `type One = Two<T>`, `type U = A | B | null`: the types it
+            // stands for, each stated (an object type states none: the
+            // alias is a type of its own members).
+            "type_alias_declaration" => {
+                let (Some(target), Some(value)) = (
+                    node.child_by_field_name("name")
+                        .and_then(|n| self.targets.symbol(n)),
+                    node.child_by_field_name("value"),
+                ) else {
+                    return;
+                };
+                for member in union_members(value) {
+                    self.annotated(out, target, member, this_type);
+                }
+            }
             "class_declaration" | "abstract_class_declaration" | "class" => {
                 let Some(name) = node.child_by_field_name("name") else {
                     return;
@@ -306,6 +368,9 @@ impl Context<'_> {
     ) {
         if let Some(ty) = ty {
             self.annotated(out, target, ty, this_type);
+        } else if let Some(cast) = value.and_then(cast_type) {
+            // `const issue = raw as Issue`: the type the cast states.
+            self.annotated(out, target, cast, this_type);
         } else if let Some(written) = value.and_then(|v| self.constructed(v)) {
             out.push(written.declared(
                 target,
@@ -650,13 +715,39 @@ function check(x: unknown): asserts x is A {}
 interface Shape { next(): this; size: number; }
 let outside: T;
 "#;
-        // `next(): this` names no type but states one: what it is called
-        // on, declared by `Shape`.
+        // A cast states the type it casts to; `next(): this` names no type
+        // but states one: what it is called on, declared by `Shape`.
         assert_eq!(
             declared_lines("src/none.ts", source),
             [
+                "local cast: A annotation",
                 "symbol next: Shape this-type",
                 "symbol outside: T annotation"
+            ]
+        );
+    }
+
+    /// A type alias states the types it stands for: each named type of a
+    /// union (`null`, literals and object types state none), and a cast
+    /// states its type.
+    #[test]
+    fn aliases_state_the_types_they_stand_for() {
+        let source = "type U = A | (B | null) | \"lit\" | { x: X };\n\
+            type One<T> = ns.Two<T>;\n\
+            type Obj = { a: A };\n\
+            type Param<T> = T;\n\
+            export function f(raw: unknown) {\n\
+              const issue = raw as U;\n\
+              const fixed = raw as const;\n\
+            }\n";
+        assert_eq!(
+            declared_lines("src/alias.ts", source),
+            [
+                "symbol U: A annotation",
+                "symbol U: B annotation",
+                "symbol One: ns.Two annotation",
+                "symbol a: A annotation",
+                "local issue: U annotation",
             ]
         );
     }

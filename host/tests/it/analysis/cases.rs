@@ -957,6 +957,31 @@ export function outer(p: Parser): number {
         query: Definition,
         expected: "src/schemas.ts:8 ZodAny.min qualified",
     },
+    Case {
+        // `raw as Issue` where `type Issue = TooSmall | Invalid | null`:
+        // `issue.format` is the property of each type of the union.
+        name: "ts_a_member_of_a_union_alias_is_each_types_member",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/issues.ts\nexport interface TooSmall {\n  code: \"too_small\";\n  format: string;\n}\nexport interface Invalid {\n  code: \"invalid\";\n  format: string;\n}\nexport interface Other {\n  code: \"other\";\n}\nexport type Issue = TooSmall | Invalid | null;\nexport type Alias = Other;\n",
+            "//- src/app.ts\nimport type { Issue, Alias } from \"./issues\";\n\nexport function f(raw: unknown): string {\n  const issue = raw as Issue;\n  const other = raw as Alias;\n  return issue.for$0mat + other.code;\n}\n",
+        ),
+        query: Definition,
+        expected: "
+            src/issues.ts:3 TooSmall.format qualified
+            src/issues.ts:7 Invalid.format qualified
+        ",
+    },
+    Case {
+        name: "ts_a_member_through_an_alias_of_one_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/issues.ts\nexport interface TooSmall {\n  code: \"too_small\";\n  format: string;\n}\nexport interface Invalid {\n  code: \"invalid\";\n  format: string;\n}\nexport interface Other {\n  code: \"other\";\n}\nexport type Issue = TooSmall | Invalid | null;\nexport type Alias = Other;\n",
+            "//- src/app.ts\nimport type { Issue, Alias } from \"./issues\";\n\nexport function f(raw: unknown): string {\n  const issue = raw as Issue;\n  const other = raw as Alias;\n  return issue.format + other.co$0de;\n}\n",
+        ),
+        query: Definition,
+        expected: "src/issues.ts:10 Other.code qualified",
+    },
 ];
 
 /// A Go module of one package: `Parser` with a method `Parse`, a function
