@@ -114,29 +114,19 @@ impl Language for Go {
 
     /// `a, b := x, y` and `var a, b = x, y`: the value in the name's place,
     /// when there are as many values as names.
+    /// `x, err := F()`, `var x, err = F()`: the one call's result
+    /// destructured, `x` its first element.
+    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+        let (names, values) = assigned(name)?;
+        let position = names.iter().position(|n| *n == name)?;
+        match values.as_slice() {
+            [one] if names.len() > 1 => Some((*one, vec![position as u32])),
+            _ => None,
+        }
+    }
+
     fn local_value(name: Node) -> Option<Node> {
-        let parent = name.parent()?;
-        let (names, values): (Vec<Node>, Node) = match parent.kind() {
-            "expression_list" => {
-                let declaration = parent.parent()?;
-                if declaration.kind() != "short_var_declaration"
-                    || declaration.child_by_field_name("left") != Some(parent)
-                {
-                    return None;
-                }
-                let mut cursor = parent.walk();
-                let names = parent.named_children(&mut cursor).collect();
-                (names, declaration.child_by_field_name("right")?)
-            }
-            "var_spec" => {
-                let mut cursor = parent.walk();
-                let names = parent.children_by_field_name("name", &mut cursor).collect();
-                (names, parent.child_by_field_name("value")?)
-            }
-            _ => return None,
-        };
-        let mut cursor = values.walk();
-        let values: Vec<Node> = values.named_children(&mut cursor).collect();
+        let (names, values) = assigned(name)?;
         let position = names.iter().position(|n| *n == name)?;
         (names.len() == values.len()).then(|| values[position])
     }
@@ -280,6 +270,35 @@ impl Language for Go {
 lingo_plugin_sdk::export_plugin!(Go);
 
 /// The unit tests' tree of Go source.
+
+/// The names a short variable declaration or `var` spec holding `name`
+/// binds, and the values it assigns them, in order.
+fn assigned(name: Node) -> Option<(Vec<Node>, Vec<Node>)> {
+    let parent = name.parent()?;
+    let (names, values): (Vec<Node>, Node) = match parent.kind() {
+        "expression_list" => {
+            let declaration = parent.parent()?;
+            if declaration.kind() != "short_var_declaration"
+                || declaration.child_by_field_name("left") != Some(parent)
+            {
+                return None;
+            }
+            let mut cursor = parent.walk();
+            let names = parent.named_children(&mut cursor).collect();
+            (names, declaration.child_by_field_name("right")?)
+        }
+        "var_spec" => {
+            let mut cursor = parent.walk();
+            let names = parent.children_by_field_name("name", &mut cursor).collect();
+            (names, parent.child_by_field_name("value")?)
+        }
+        _ => return None,
+    };
+    let mut cursor = values.walk();
+    let values = values.named_children(&mut cursor).collect();
+    Some((names, values))
+}
+
 #[cfg(test)]
 mod test_support {
     pub use lingo_plugin_sdk::testing::apply;
@@ -343,7 +362,15 @@ mod tests {
         out.extend(document.locals().iter().filter_map(|l| {
             let value = l.value.as_ref()?;
             let name = &references[value.reference as usize].name;
-            Some(format!("{} = {name}{}", l.name, call(value.called)))
+            let element = match l.element.as_slice() {
+                [] => String::new(),
+                path => format!(" {path:?}"),
+            };
+            Some(format!(
+                "{} = {name}{}{element}",
+                l.name,
+                call(value.called)
+            ))
         }));
         out
     }
@@ -380,6 +407,9 @@ mod tests {
                 "d = NewDecoder()",
                 "e = s",
                 "w = Stdout",
+                // `x, err := f()`: the elements of `f`'s results.
+                "x = f() [0]",
+                "err = f() [1]",
             ]
         );
     }

@@ -229,8 +229,9 @@ impl<'t> Context<'_, 't> {
         }
     }
 
-    /// A function's or method's first result type (`T`, `(*T, error)`,
-    /// `(t T, err error)`).
+    /// A function's or method's result types: `T` or `(T)` as its type,
+    /// each of several (`(*T, error)`, `(a, b T, err error)`) as the tuple
+    /// element it is (`[0]` for `*T`), which `x, err := F()` destructures.
     fn result(&self, node: Node<'t>, out: &mut Vec<DeclaredType>) {
         let target = node
             .child_by_field_name("name")
@@ -238,23 +239,44 @@ impl<'t> Context<'_, 't> {
         let Some(target) = target else {
             return;
         };
-        let Some(mut result) = node.child_by_field_name("result") else {
+        let Some(result) = node.child_by_field_name("result") else {
             return;
         };
-        if result.kind() == "parameter_list" {
-            // `(*T, error)`, `(t *T, err error)`: the first result's type.
-            let first = named_children(result)
-                .into_iter()
-                .find(|p| p.kind() != "comment");
-            match first
-                .filter(|p| p.kind() == "parameter_declaration")
-                .and_then(|p| p.child_by_field_name("type"))
-            {
-                Some(ty) => result = ty,
-                None => return,
+        if result.kind() != "parameter_list" {
+            self.push(out, target, result, DeclaredTypeSource::ReturnType);
+            return;
+        }
+        // One type per result: a declaration naming several (`a, b T`)
+        // gives each of them.
+        let mut types = Vec::new();
+        for declaration in named_children(result) {
+            if !matches!(
+                declaration.kind(),
+                "parameter_declaration" | "variadic_parameter_declaration"
+            ) {
+                continue;
+            }
+            let Some(ty) = declaration.child_by_field_name("type") else {
+                return;
+            };
+            let mut cursor = declaration.walk();
+            let names = declaration
+                .children_by_field_name("name", &mut cursor)
+                .count()
+                .max(1);
+            types.extend(std::iter::repeat_n(ty, names));
+        }
+        if let [only] = types.as_slice() {
+            self.push(out, target, *only, DeclaredTypeSource::ReturnType);
+            return;
+        }
+        for (index, ty) in types.into_iter().enumerate() {
+            let before = out.len();
+            self.push(out, target, ty, DeclaredTypeSource::ReturnType);
+            if let Some(pushed) = out.get_mut(before) {
+                pushed.element = vec![index as u32];
             }
         }
-        self.push(out, target, result, DeclaredTypeSource::ReturnType);
     }
 
     /// `x := T{..}`, `x := &T{..}`, `x := new(T)`; not function calls
@@ -479,7 +501,7 @@ mod tests {
                 "Closer: io.Closer annotation",
                 "Base: Base annotation",
                 "s: scanner annotation",
-                "Next: Token return-type",
+                "Next: Token return-type [0]",
                 "Peek: Token return-type",
                 "Default: Decoder literal",
                 "std: Decoder annotation",
@@ -487,7 +509,7 @@ mod tests {
                 "NewDecoder: Decoder return-type",
                 "r: io.Reader annotation",
                 "Decode: Decoder receiver",
-                "Decode: Token return-type",
+                "Decode: Token return-type [0]",
                 "d: Decoder annotation",
                 "t: Token annotation",
                 "s: scanner annotation",
@@ -546,7 +568,8 @@ mod tests {
             \tnew := func(x any) *Token { return nil }\n\
             \tt := new(Token)\n\
             }\n";
-        assert_eq!(declared_lines(source), Vec::<String>::new());
+        // Only the named result of `(int, *Token)` states a type.
+        assert_eq!(declared_lines(source), ["f: Token return-type [1]"]);
     }
 
     #[test]

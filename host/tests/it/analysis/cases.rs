@@ -1033,6 +1033,18 @@ func (m Measured) Size() int {
 
 pub const GO: &[Case] = &[
     Case {
+        // `p, err := Open()` of a function returning `(*Parser, error)`:
+        // `p` is the first result, so `p.Size()` is the parser's method,
+        // not `Measured`'s of the same name.
+        name: "go_the_results_a_short_declaration_destructures",
+        fixture: go_module!(
+            go_parser!(),
+            "package demo\n\ntype Opened struct{}\n\nfunc (o *Opened) Parse() int {\n\treturn 1\n}\n\nfunc Open() (*Opened, error) {\n\treturn &Opened{}, nil\n}\n\nfunc run() int {\n\to, err := Open()\n\tif err != nil {\n\t\treturn 0\n\t}\n\treturn o.Pa$0rse()\n}\n"
+        ),
+        query: Definition,
+        expected: "run.go:5 Opened.Parse qualified",
+    },
+    Case {
         name: "go_member_call_through_a_typed_parameter",
         fixture: go_module!(
             go_parser!(),
