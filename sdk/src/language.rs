@@ -337,6 +337,7 @@ pub trait Language: 'static {
             },
             bodiless_modifiers: Vec::new(),
             private_reaches_nested_modules: false,
+            file_named_after_public_type: false,
         }
     }
 

@@ -515,6 +515,10 @@ pub struct LanguagePolicy {
     /// nested in it (Rust; stated from ABI 0.8.0 on, not assumed before).
     #[serde(default)]
     pub private_reaches_nested_modules: bool,
+    /// Whether a file's public top-level type is named as the file is
+    /// (Java; stated from ABI 0.10.0 on, not assumed before).
+    #[serde(default)]
+    pub file_named_after_public_type: bool,
 }
 
 /// A set of names: those equal to one of `names` and those starting with
@@ -606,6 +610,7 @@ impl LanguagePolicy {
             unused_declarations: NameRule::default(),
             bodiless_modifiers: Vec::new(),
             private_reaches_nested_modules: false,
+            file_named_after_public_type: false,
         }
     }
 }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use super::RefactorError;
 use super::edit::LineIndex;
 use super::plan::{
-    self, DocumentChange, DocumentId, Plan, RenameNames, TextDocumentEdit, TextEdit, Warning,
-    warning,
+    self, DocumentChange, DocumentId, FileOperation, Plan, RenameNames, TextDocumentEdit, TextEdit,
+    Warning, warning,
 };
 use crate::reanalyse::reanalyse;
 use lingo_analysis::{Analysis, FilePosition, References, SiteView, Subject, Target};
@@ -180,6 +180,13 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
             edits: text_edits,
         }));
     }
+    // A public top-level type named as its file, where the language says
+    // so (Java): the file takes the new name, after its edits.
+    if let Subject::Symbol(r) = &subject
+        && let Some(renamed) = file_named_after(analysis, *r, &old_name, new_name)?
+    {
+        edits.push(renamed);
+    }
     if request.force {
         warnings.push(Warning {
             code: warning::VALIDATION_SKIPPED.into(),
@@ -233,6 +240,55 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
             to: new_name.to_string(),
         }),
     ))
+}
+
+/// The file rename a rename of `symbol` brings with it: a public type at
+/// the top of a file named after it (`Parser.java`), where the language's
+/// policy says a file is named after its public type. An error when a
+/// file of the new name exists.
+fn file_named_after(
+    analysis: &Analysis,
+    symbol: SymbolRef,
+    old_name: &str,
+    new_name: &str,
+) -> Result<Option<DocumentChange>, RefactorError> {
+    let table = analysis.table();
+    let file = table.file(symbol);
+    let declared = table.symbol(symbol);
+    if !file.plugin.info().policy.file_named_after_public_type
+        || declared.container.is_some()
+        || declared.visibility != lingo_model::Visibility::Public
+        || !is_type_kind(declared.kind)
+    {
+        return Ok(None);
+    }
+    let (folder, file_name) = match file.path.rsplit_once('/') {
+        Some((folder, name)) => (Some(folder), name),
+        None => (None, file.path.as_str()),
+    };
+    let Some((stem, extension)) = file_name.split_once('.') else {
+        return Ok(None);
+    };
+    if stem != old_name {
+        return Ok(None);
+    }
+    let new_file = format!("{new_name}.{extension}");
+    let new_path = match folder {
+        Some(folder) => format!("{folder}/{new_file}"),
+        None => new_file,
+    };
+    if analysis.file(&new_path).is_ok() || analysis.workspace().root().join(&new_path).exists() {
+        return Err(RefactorError::InvalidName {
+            name: new_name.to_string(),
+            reason: format!(
+                "`{old_name}` is public and named as its file, which would become `{new_path}`; that file exists"
+            ),
+        });
+    }
+    Ok(Some(DocumentChange::File(FileOperation::Rename {
+        old_uri: file.path.clone(),
+        new_uri: new_path,
+    })))
 }
 
 /// A declaration whose name a rename replaces.

@@ -360,6 +360,7 @@ macro_rules! since_0_2_0_conversions {
                         unused_declarations: unused_names(&i.policy).1,
                         bodiless_modifiers: bodiless_modifiers(&i.policy),
                         private_reaches_nested_modules: private_reaches_nested_modules(&i.policy),
+                        file_named_after_public_type: file_named_after_public_type(&i.policy),
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
@@ -592,7 +593,8 @@ macro_rules! since_0_9_0_conversions {
 }
 
 /// What ABI 0.10.0 added: the tuple element a local destructures, the
-/// element of a stated tuple type, and the `this-type` source.
+/// element of a stated tuple type, the `this-type` source, and whether a
+/// public type names its file.
 macro_rules! since_0_10_0_conversions {
     () => {
         fn local_element(local: &wit::Local) -> Box<[u32]> {
@@ -601,6 +603,10 @@ macro_rules! since_0_10_0_conversions {
 
         fn declared_element(declared: &wit::DeclaredType) -> Box<[u32]> {
             declared.element.clone().into_boxed_slice()
+        }
+
+        fn file_named_after_public_type(policy: &wit::LanguagePolicy) -> bool {
+            policy.file_named_after_public_type
         }
 
         fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
@@ -661,6 +667,10 @@ pub mod v0_9_0 {
 
     fn declared_element(_declared: &wit::DeclaredType) -> Box<[u32]> {
         Box::default()
+    }
+
+    fn file_named_after_public_type(_policy: &wit::LanguagePolicy) -> bool {
+        false
     }
 
     fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {

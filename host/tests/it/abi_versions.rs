@@ -371,6 +371,7 @@ fn built_in_plugins_state_their_policy() {
             bodiless_modifiers: policy(file).bodiless_modifiers,
             // Only Rust's nested modules see their parents' private items.
             private_reaches_nested_modules: module_layout == DeclaredFilePerModule,
+            file_named_after_public_type: false,
         };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};
@@ -406,6 +407,8 @@ fn built_in_plugins_state_their_policy() {
             FilePerModule
         )
     );
+    // Only Java names a file after its public type.
+    assert!(policy("A.java").file_named_after_public_type);
     // No built-in plugin reports declared types yet; the fact is there.
     let facts = registry
         .for_path(Path::new("a.rs"))

@@ -198,6 +198,7 @@ impl Language for CSharp {
             },
             bodiless_modifiers: vec!["abstract".into(), "extern".into()],
             private_reaches_nested_modules: false,
+            file_named_after_public_type: false,
         }
     }
 

@@ -167,6 +167,8 @@ impl Language for Java {
             },
             bodiless_modifiers: vec!["abstract".into(), "native".into()],
             private_reaches_nested_modules: false,
+            // `public class Parser` lives in `Parser.java`.
+            file_named_after_public_type: true,
         }
     }
 

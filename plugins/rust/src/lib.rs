@@ -180,6 +180,7 @@ impl Language for Rust {
             bodiless_modifiers: vec![],
             // `crate::a::b` sees what `crate::a` keeps private.
             private_reaches_nested_modules: true,
+            file_named_after_public_type: false,
         }
     }
 

@@ -1086,6 +1086,8 @@ async fn refactored_java_still_compiles() {
         json!({ "tool": "delete", "kind": "unused_imports" }),
         json!({ "tool": "rename", "symbol": "Report.twice", "path": report, "new_name": "doubled" }),
         json!({ "tool": "rename", "symbol": "Report.summary", "path": report, "new_name": "describe" }),
+        // A public class is named as its file: the file is renamed with it.
+        json!({ "tool": "rename", "symbol": "Report", "path": report, "new_name": "Digest" }),
     ] {
         let mut arguments = call.clone();
         let tool = arguments["tool"].as_str().unwrap().to_string();
@@ -1105,9 +1107,16 @@ async fn refactored_java_still_compiles() {
         );
     }
     let now = files(&root);
-    assert!(!now[report].contains("java.util.Map"), "{}", now[report]);
+    let digest = "src/main/java/com/geo/report/Digest.java";
+    assert!(!now.contains_key(report), "{now:#?}");
+    assert!(!now[digest].contains("java.util.Map"), "{}", now[digest]);
     assert!(
-        now["src/main/java/com/geo/app/Main.java"].contains("Report.doubled(1)"),
+        now[digest].contains("public class Digest"),
+        "{}",
+        now[digest]
+    );
+    assert!(
+        now["src/main/java/com/geo/app/Main.java"].contains("Digest.doubled(1)"),
         "{now:#?}"
     );
     for snapshot in snapshots.iter().rev() {

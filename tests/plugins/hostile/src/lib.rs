@@ -601,6 +601,7 @@ impl plugin::Guest for Hostile {
                 },
                 bodiless_modifiers: vec!["abstract".into(); 1000],
                 private_reaches_nested_modules: false,
+                file_named_after_public_type: false,
             },
         }
     }
