@@ -1,5 +1,6 @@
-//! End-to-end tests, one binary: a real MCP client (the official Rust SDK,
-//! and the Inspector CLI) drives the built `lingo` binary.
+//! End-to-end tests, one binary: a real MCP client (the official Rust SDK;
+//! the TypeScript and Python SDKs and the Inspector CLI) drives the built
+//! `lingo` binary.
 
 mod analyses;
 mod client_bounds;
@@ -20,6 +21,7 @@ mod protocol;
 mod refactor;
 mod resolution_rules;
 mod sandbox;
+mod sdk_clients;
 mod tool_answers;
 mod tool_coverage;
 mod toolsets;
