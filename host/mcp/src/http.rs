@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -328,13 +328,16 @@ impl ServerHandler for Handler {
             .await;
         watcher.abort();
         let value = outcome.map_err(to_error_data)?;
-        let result: CallToolResult = serde_json::from_value(value).map_err(|error| {
+        let mut result: CallToolResult = serde_json::from_value(value).map_err(|error| {
             ErrorData::new(
                 ErrorCode::INTERNAL_ERROR,
                 format!("Internal error: answer not in the SDK's shape: {error}"),
                 None,
             )
         })?;
+        // 2026-07-28 requires it on every result (rmcp leaves it out for
+        // older revisions, as it does the list's).
+        result.result_type = Some(ResultType::COMPLETE);
         Ok(result.into())
     }
 }

@@ -119,14 +119,17 @@ fn cache_hints(result: &mut Map<String, Value>) {
     result.insert("cacheScope".into(), json!("public"));
 }
 
+/// Where a 2026-07-28 result's metadata names the server.
+const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
 /// The answer to `server/discover`: the revisions, capabilities and
-/// identity of the server.
+/// identity of the server (in `_meta`, as the revision places it).
 pub fn discover(capabilities: Value, server_info: Value, instructions: &str) -> Value {
     let mut result = Map::new();
     result.insert("resultType".into(), json!("complete"));
     result.insert("supportedVersions".into(), json!(supported_versions()));
     result.insert("capabilities".into(), capabilities);
-    result.insert("serverInfo".into(), server_info);
+    result.insert("_meta".into(), json!({ SERVER_INFO_META_KEY: server_info }));
     result.insert("instructions".into(), json!(instructions));
     cache_hints(&mut result);
     Value::Object(result)

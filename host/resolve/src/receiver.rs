@@ -189,17 +189,19 @@ impl Resolver<'_> {
                 // `a.b().c()` where `b` returns the value it is called on
                 // (TypeScript's `this`): `a`'s type, which may be a subtype
                 // of `b`'s owner. Unknown when `a`'s is.
-                if called && returns_its_receiver(file, target) {
-                    if let Some(receiver) = value.receiver {
-                        let on =
-                            calling_file.facts.as_ref().ok().and_then(|facts| {
-                                facts.references.get(receiver.reference as usize)
-                            });
-                        let Some(on) = on.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
-                            return Vec::new();
-                        };
-                        return self.type_of(calling_file, on, receiver.called, element, depth + 1);
-                    }
+                if called
+                    && returns_its_receiver(file, target)
+                    && let Some(receiver) = value.receiver
+                {
+                    let on = calling_file
+                        .facts
+                        .as_ref()
+                        .ok()
+                        .and_then(|facts| facts.references.get(receiver.reference as usize));
+                    let Some(on) = on.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
+                        return Vec::new();
+                    };
+                    return self.type_of(calling_file, on, receiver.called, element, depth + 1);
                 }
                 (file, target)
             }

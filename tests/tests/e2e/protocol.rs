@@ -562,7 +562,11 @@ async fn the_stateless_revision_is_spoken_beside_the_handshake() {
             .unwrap()
             .contains(&json!("2025-11-25"))
     );
-    assert_eq!(result["serverInfo"]["name"], json!("lingo"));
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("lingo"),
+        "{discover}"
+    );
     assert!(result["capabilities"]["tools"].is_object());
     assert!(
         result["instructions"]

@@ -12,9 +12,6 @@
 //! server that offers it, else falls back to the `initialize` handshake;
 //! `legacy` (the TypeScript SDK's default) is the handshake alone, which
 //! lingo answers with 2025-11-25.
-//!
-//! Tests marked `#[ignore]` state the answer a user should get where lingo
-//! answers something else today; the reason says what is wrong.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -194,13 +191,9 @@ fn check(report: &Value, mode: Mode) {
         "{name}: negotiated revision (lingo speaks 2026-07-28 and 2025-11-25 back to \
          2024-11-05)\n{report:#}"
     );
-    // The handshake's answer names the server. (On 2026-07-28 the SDKs read
-    // the name from `_meta["io.modelcontextprotocol/serverInfo"]` of
-    // `server/discover`, where lingo's HTTP endpoint puts it; on stdio lingo
-    // answers a top-level `serverInfo` instead, so the SDKs see no name.)
-    if let Mode::Legacy = mode {
-        assert_eq!(report["serverInfo"]["name"], "lingo", "{name}\n{report:#}");
-    }
+    // The server is named: by the handshake's answer, or on 2026-07-28 by
+    // `_meta["io.modelcontextprotocol/serverInfo"]` of `server/discover`.
+    assert_eq!(report["serverInfo"]["name"], "lingo", "{name}\n{report:#}");
 
     let tools: Vec<&str> = report["tools"]
         .as_array()
@@ -328,13 +321,9 @@ async fn the_typescript_sdk_speaks_2026_07_28_over_stdio() {
     over_stdio(Sdk::TypeScript, Mode::Auto).await;
 }
 
-/// Over HTTP lingo's `call_tool` (host/mcp/src/http.rs) deserializes the
-/// answer into rmcp's `CallToolResult`, whose `result_type` stays `None`,
-/// so a 2026-07-28 `tools/call` result has no `resultType`, which that
-/// revision requires: the SDK refuses it ("Invalid result for tools/call:
-/// missing required resultType"). `tools/list` carries it.
+/// A 2026-07-28 `tools/call` result over HTTP carries the `resultType` the
+/// revision requires (the SDKs refuse a result without it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "over HTTP a 2026-07-28 tools/call result has no resultType, which the SDK refuses"]
 async fn the_typescript_sdk_speaks_2026_07_28_over_http() {
     over_http(Sdk::TypeScript, Mode::Auto).await;
 }
@@ -354,11 +343,7 @@ async fn the_python_sdk_speaks_2026_07_28_over_stdio() {
     over_stdio(Sdk::Python, Mode::Auto).await;
 }
 
-/// As for the TypeScript SDK: no `resultType` in the 2026-07-28
-/// `tools/call` result over HTTP (pydantic: "CallToolResult.resultType
-/// Field required").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "over HTTP a 2026-07-28 tools/call result has no resultType, which the SDK refuses"]
 async fn the_python_sdk_speaks_2026_07_28_over_http() {
     over_http(Sdk::Python, Mode::Auto).await;
 }
