@@ -203,6 +203,44 @@ impl Language for Python {
     }
 
     /// `x = value`, `x: T = value`.
+    /// `reader, writer = open_pair()`, `(a, (b, c)) = f()`: the one value
+    /// destructured and the element the name binds.
+    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+        let mut node = name;
+        let mut element = Vec::new();
+        // Each step goes one level up, at most eight tuples deep.
+        while element.len() < 8 {
+            let parent = node.parent()?;
+            match parent.kind() {
+                "pattern_list" | "tuple_pattern" => {
+                    let mut cursor = parent.walk();
+                    let items: Vec<Node> = parent
+                        .named_children(&mut cursor)
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    if items.iter().any(|i| i.kind() == "list_splat_pattern") {
+                        return None;
+                    }
+                    element.push(items.iter().position(|i| *i == node)? as u32);
+                    node = parent;
+                }
+                "assignment" if !element.is_empty() => {
+                    if parent.child_by_field_name("left") != Some(node) {
+                        return None;
+                    }
+                    let value = parent.child_by_field_name("right")?;
+                    if matches!(value.kind(), "expression_list" | "tuple" | "pattern_list") {
+                        return None;
+                    }
+                    element.reverse();
+                    return Some((value, element));
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     fn local_value(name: Node) -> Option<Node> {
         let assignment = name.parent()?;
         (assignment.kind() == "assignment" && assignment.child_by_field_name("left") == Some(name))

@@ -96,11 +96,25 @@ impl Context<'_> {
                 }
             }
             "function_definition" => {
-                if let (Some(name), Some(ty)) = (
+                let (Some(name), Some(ty)) = (
                     node.child_by_field_name("name"),
                     node.child_by_field_name("return_type"),
-                ) {
-                    self.annotated(out, name, ty, DeclaredTypeSource::ReturnType);
+                ) else {
+                    return;
+                };
+                match tuple_items(ty, self.source) {
+                    // `-> tuple[Reader, Writer]`: each element, which
+                    // `r, w = open_pair()` destructures.
+                    Some(items) => {
+                        for (index, item) in items.into_iter().enumerate() {
+                            let before = out.len();
+                            self.annotated(out, name, item, DeclaredTypeSource::ReturnType);
+                            if let Some(pushed) = out.get_mut(before) {
+                                pushed.element = vec![index as u32];
+                            }
+                        }
+                    }
+                    None => self.annotated(out, name, ty, DeclaredTypeSource::ReturnType),
                 }
             }
             "assignment" => self.assignment(node, out),
@@ -282,6 +296,43 @@ fn is_none(node: Node) -> bool {
 
 /// The one type argument of `Optional[T]`, in either shape the grammar
 /// gives it.
+/// The element types of a fixed-length tuple annotation (`tuple[A, B]`,
+/// `Tuple[A, B]`, `typing.Tuple[A, B]`); `None` for any other annotation
+/// and for `tuple[A, ...]`.
+fn tuple_items<'t>(annotation: Node<'t>, source: &str) -> Option<Vec<Node<'t>>> {
+    let mut node = annotation;
+    while node.kind() == "type" {
+        node = node.named_child(0)?;
+    }
+    let (base, items): (Node, Vec<Node>) = match node.kind() {
+        "generic_type" => {
+            let base = node.named_child(0)?;
+            let mut cursor = node.walk();
+            let parameters = node
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "type_parameter")?;
+            let mut cursor = parameters.walk();
+            let items = parameters.named_children(&mut cursor).collect();
+            (base, items)
+        }
+        "subscript" => {
+            let base = node.child_by_field_name("value")?;
+            let mut cursor = node.walk();
+            let items = node
+                .children_by_field_name("subscript", &mut cursor)
+                .collect();
+            (base, items)
+        }
+        _ => return None,
+    };
+    let base_name = text(base, source);
+    let last = base_name.rsplit('.').next().unwrap_or(base_name);
+    let fixed = items
+        .iter()
+        .all(|item| !text(*item, source).trim().starts_with("..."));
+    (matches!(last, "tuple" | "Tuple") && items.len() > 1 && fixed).then_some(items)
+}
+
 fn only_argument(generic: Node) -> Option<Node> {
     let arguments = if generic.kind() == "subscript" {
         generic.child_by_field_name("subscript")?
@@ -356,6 +407,55 @@ def run(p: models.Parser, n=3):
                 "local r: Parser annotation",
                 "local e: errors.ParseError annotation",
             ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod tuple_tests {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::declared::describe_declared_types;
+
+    /// `-> tuple[A, B]` states each element's type, and `a, b = f()` names
+    /// the element each binding destructures; `tuple[A, ...]` and a value
+    /// that is itself a tuple state none.
+    #[test]
+    fn tuple_returns_and_the_bindings_that_destructure_them() {
+        let source = "\
+def pair() -> tuple[Reader, Writer]:
+    pass
+
+def many() -> Tuple[Reader, ...]:
+    pass
+
+def run():
+    reader, writer = pair()
+    (first, (second, third)) = pair()
+    x, y = 1, 2
+    head, *rest = pair()
+";
+        let document = Document::<crate::Python>::new("m.py".into(), source.into());
+        assert_eq!(
+            describe_declared_types(&document, source, ".", true),
+            [
+                "symbol pair: Reader return-type [0]",
+                "symbol pair: Writer return-type [1]",
+            ]
+        );
+        let references = document.references();
+        let values: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| {
+                let value = l.value.as_ref()?;
+                let named = &references[value.reference as usize].name;
+                Some(format!("{} = {named} {:?}", l.name, l.element))
+            })
+            .collect();
+        assert_eq!(
+            values,
+            ["reader = pair [0]", "writer = pair [1]", "first = pair [0]"]
         );
     }
 }
