@@ -270,8 +270,6 @@ impl Language for Go {
 
 lingo_plugin_sdk::export_plugin!(Go);
 
-/// The unit tests' tree of Go source.
-
 /// The names a short variable declaration or `var` spec holding `name`
 /// binds, and the values it assigns them, in order.
 fn assigned(name: Node) -> Option<(Vec<Node>, Vec<Node>)> {
@@ -300,6 +298,7 @@ fn assigned(name: Node) -> Option<(Vec<Node>, Vec<Node>)> {
     Some((names, values))
 }
 
+/// The unit tests' tree of Go source.
 #[cfg(test)]
 mod test_support {
     pub use lingo_plugin_sdk::testing::apply;

@@ -186,8 +186,7 @@ impl Language for TypeScript {
         "tsconfig.*.json",
         "jsconfig.json",
     ];
-    const IMPORTS: Option<ImportsHook> =
-        Some(|path, root, source, lines| imports::imports(path, root, source, lines));
+    const IMPORTS: Option<ImportsHook> = Some(imports::imports);
     const MODULE_RESOLUTION: Option<ModuleResolution> = Some(ModuleResolution {
         module_of: |_root, _source, path, manifests| modules::module_of(path, manifests),
         resolve_import: modules::resolve_import,
