@@ -848,7 +848,7 @@ mod tests {
             trait Tr { fn make() -> Self; }\n\
             const ORIGIN: Point = Point { x: 0 };\n\
             static NAMES: &[&str] = &[];\n\
-            struct Q { a: Box<ast::Parser>, b: std::sync::Arc<Mutex<P>>, c: Rc<'static, L> }\n\
+            struct Q { a: Box<ast::Parser>, b: std::sync::Arc<Mutex<P>>, c: Rc<'static, L>, d: Pin<Box<Lexer>> }\n\
             fn channel<T>() -> (Sender<T>, (u8, mpsc::Receiver<T>)) {}\n";
         assert_eq!(
             declared_lines(source),
@@ -869,6 +869,7 @@ mod tests {
                 "a: ast::Parser annotation",
                 "b: Mutex annotation",
                 "c: L annotation",
+                "d: Lexer annotation",
                 "channel: Sender return-type [0]",
                 "channel: mpsc::Receiver return-type [1, 1]",
             ]

@@ -318,8 +318,9 @@ fn binding_name(pattern: Node) -> Option<Node> {
     }
 }
 
-/// Standard pointer types that dereference to their one type argument.
-const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc"];
+/// Standard pointer types that dereference to their one type argument
+/// (`Pin<P>` to what `P` points to).
+const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc", "Pin"];
 
 /// The one type argument of a generic type (`T` in `Box<T>`), lifetimes
 /// aside; `None` when it has several.
