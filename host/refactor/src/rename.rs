@@ -594,20 +594,31 @@ fn shared_sites(file: &FileEntry, facts: &FileFacts, sites: &BTreeSet<Site>) -> 
         .filter(|s| !s.declaration)
         .map(|s| s.start)
         .collect();
-    let mut at: BTreeMap<usize, usize> = BTreeMap::new();
-    let spans = facts
-        .references
-        .iter()
-        .map(|r| r.span)
-        .chain(facts.locals.iter().map(|l| l.span));
-    for span in spans {
-        let start = span.start.offset as usize;
+    // The distinct uses starting at each site: the same use read again
+    // (a macro invocation expanded several times) is one.
+    let mut at: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for reference in &facts.references {
+        let start = reference.span.start.offset as usize;
         if starts.contains(&start) {
-            *at.entry(start).or_default() += 1;
+            let use_of = format!(
+                "{:?} {} {:?} {} {}",
+                reference.kind,
+                reference.span.end.offset,
+                reference.qualifier,
+                reference.is_member,
+                reference.local.get().is_some()
+            );
+            at.entry(start).or_default().insert(use_of);
+        }
+    }
+    for local in &facts.locals {
+        let start = local.span.start.offset as usize;
+        if starts.contains(&start) {
+            at.entry(start).or_default().insert("a binding".into());
         }
     }
     at.into_iter()
-        .filter(|(_, count)| *count > 1)
+        .filter(|(_, uses)| uses.len() > 1)
         .map(|(start, _)| format!("{}:{}", file.path, line_of(&file.source, start)))
         .collect()
 }
