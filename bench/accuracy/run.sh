@@ -103,19 +103,9 @@ rust_tools() {
   "$TOOL" --version >&2
 }
 
-crate_source() {  # name version -> the unpacked crate in the cargo registry
-  local src
-  src="$(ls -d "$CARGO_HOME"/registry/src/*/"$1-$2" 2>/dev/null | head -1 || true)"
-  if [ -z "$src" ]; then
-    say "fetching $1 $2 into the cargo registry"
-    local f="$WORK/fetch-$1"
-    mkdir -p "$f/src" && echo 'fn main() {}' > "$f/src/main.rs"
-    printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n%s = "=%s"\n' "$1" "$2" > "$f/Cargo.toml"
-    (cd "$f" && cargo fetch >&2)
-    src="$(ls -d "$CARGO_HOME"/registry/src/*/"$1-$2" | head -1)"
-  fi
-  echo "$src"
-}
+# crate_source: crates.io sources through the cargo registry
+# shellcheck source=../lib/crates.sh
+source "$HERE/../lib/crates.sh"
 
 setup_rust() {  # name version -> project directory
   local p="$WORK/projects/$1-$2"
