@@ -384,6 +384,7 @@ impl Runner {
                         .then(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
                     limits: Limits::default(),
                     extension_owners: Default::default(),
+                    compilation: Default::default(),
                 })
                 .expect("load the built-in plugins"),
             ),

@@ -7,14 +7,20 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Built-in plugins: (package name, wasm file stem). Embedded in the binary.
-const BUILT_IN: &[(&str, &str)] = &[
-    ("lingo-plugin-rust", "lingo_plugin_rust"),
-    ("lingo-plugin-typescript", "lingo_plugin_typescript"),
-    ("lingo-plugin-csharp", "lingo_plugin_csharp"),
-    ("lingo-plugin-go", "lingo_plugin_go"),
-    ("lingo-plugin-python", "lingo_plugin_python"),
-    ("lingo-plugin-java", "lingo_plugin_java"),
+/// Built-in plugins: (package name, wasm file stem, folder under
+/// `plugins/`). Embedded in the binary, each with the `info()` answer its
+/// folder records in `info.json` (kept true by a test of the `it` suite).
+const BUILT_IN: &[(&str, &str, &str)] = &[
+    ("lingo-plugin-rust", "lingo_plugin_rust", "rust"),
+    (
+        "lingo-plugin-typescript",
+        "lingo_plugin_typescript",
+        "typescript",
+    ),
+    ("lingo-plugin-csharp", "lingo_plugin_csharp", "csharp"),
+    ("lingo-plugin-go", "lingo_plugin_go", "go"),
+    ("lingo-plugin-python", "lingo_plugin_python", "python"),
+    ("lingo-plugin-java", "lingo_plugin_java", "java"),
 ];
 /// Plugins built for the test suites only; their directory is exported.
 const TEST_ONLY: &[(&str, &str)] = &[("lingo-plugin-hostile", "lingo_plugin_hostile")];
@@ -51,10 +57,11 @@ fn main() {
 
     let mut embedded = String::from(
         "/// The built-in plugins: (file name, component bytes, the bytes'\n\
-         /// sha256 in hex, computed here so that a start does not hash them).\n\
-         pub static BUILT_IN_PLUGINS: &[(&str, &[u8], &str)] = &[\n",
+         /// sha256 in hex, computed here so that a start does not hash them,\n\
+         /// the `info()` answer recorded beside the plugin's source, if any).\n\
+         pub static BUILT_IN_PLUGINS: &[(&str, &[u8], &str, Option<&str>)] = &[\n",
     );
-    for (_, stem) in BUILT_IN {
+    for (_, stem, folder) in BUILT_IN {
         let wasm = out_dir.join(format!("{stem}.wasm"));
         assert!(
             wasm.exists(),
@@ -63,9 +70,14 @@ fn main() {
         );
         let bytes = std::fs::read(&wasm).expect("read the plugin component");
         let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes));
+        let info = workspace.join("plugins").join(folder).join("info.json");
+        let stated = if info.exists() {
+            format!("Some(include_str!({info:?}))")
+        } else {
+            "None".to_string()
+        };
         embedded.push_str(&format!(
-            "    (\"{stem}.wasm\", include_bytes!({:?}), \"{digest}\"),\n",
-            wasm
+            "    (\"{stem}.wasm\", include_bytes!({wasm:?}), \"{digest}\", {stated}),\n",
         ));
     }
     embedded.push_str("];\n");
@@ -91,7 +103,11 @@ fn build_plugins(workspace: &Path, target_dir: &Path) {
             "--target-dir",
         ])
         .arg(target_dir);
-    for (package, _) in BUILT_IN.iter().chain(TEST_ONLY) {
+    let packages = BUILT_IN
+        .iter()
+        .map(|(package, ..)| package)
+        .chain(TEST_ONLY.iter().map(|(package, _)| package));
+    for package in packages {
         command.args(["-p", package]);
     }
     // The outer build's settings are for the host, not for the wasm target.

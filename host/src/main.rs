@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use lingo::mcp::Server;
-use lingo::runtime::{Limits, PluginRegistry, RuntimeConfig};
+use lingo::runtime::{Compilation, Limits, PluginRegistry, RuntimeConfig};
 use lingo::tools::{Selection, ToolContext, ToolRegistry};
 use lingo::workspace::Workspace;
 
@@ -424,6 +424,7 @@ fn runtime_config(args: &ServeArgs) -> anyhow::Result<RuntimeConfig> {
                 )
             })
             .collect(),
+        compilation: Compilation::Optimized,
     })
 }
 
@@ -437,10 +438,14 @@ fn load_plugins(config: &RuntimeConfig) -> anyhow::Result<PluginRegistry> {
     Ok(registry)
 }
 
-/// The workspace of `args`, with its index database, and a file watcher when
-/// `watch` (a server that answers many requests).
-fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace>> {
-    let config = runtime_config(args)?;
+/// The workspace of `args`, with its index database. A server (`serving`)
+/// also watches the files, and starts its plugins on baseline code when
+/// the cache has no optimized code, to answer within a second.
+fn open_workspace(args: &ServeArgs, serving: bool) -> anyhow::Result<Arc<Workspace>> {
+    let mut config = runtime_config(args)?;
+    if serving {
+        config.compilation = Compilation::Tiered;
+    }
     let registry = Arc::new(load_plugins(&config)?);
     let mut workspace = match &config.cache_dir {
         Some(dir) => Workspace::with_store(&args.root, registry, dir)?,
@@ -449,7 +454,7 @@ fn open_workspace(args: &ServeArgs, watch: bool) -> anyhow::Result<Arc<Workspace
     // A change a crash interrupted is finished (or discarded) before
     // anything reads the files.
     workspace.recover();
-    if watch {
+    if serving {
         workspace.watch();
     }
     Ok(Arc::new(workspace))
@@ -854,7 +859,10 @@ fn serve(command: ServeCommand) -> anyhow::Result<()> {
     let tools = ToolRegistry::new();
     let server = match &hosted.projects {
         Some(path) => {
-            let config = runtime_config(&args)?;
+            let config = RuntimeConfig {
+                compilation: Compilation::Tiered,
+                ..runtime_config(&args)?
+            };
             let opener = lingo::projects::WorkspaceOpener {
                 plugins: Arc::new(load_plugins(&config)?),
                 cache_dir: config.cache_dir.clone(),

@@ -148,6 +148,7 @@ fn main() {
             cache_dir: Some(std::env::temp_dir().join("lingo-bench-sandbox-cache")),
             limits: Limits::default(),
             extension_owners: Default::default(),
+            compilation: Default::default(),
         })
         .expect("load the built-in plugins")
     });

@@ -103,6 +103,7 @@ mod tests {
                 cache_dir: Some(cache.path().join("components")),
                 limits: Limits::default(),
                 extension_owners: Default::default(),
+                compilation: Default::default(),
             })
             .unwrap(),
         );

@@ -49,6 +49,10 @@ pub const WORKSPACE_WAIT: Duration = Duration::from_secs(10);
 /// How long a question about one file waits before analysing that file
 /// alone.
 pub const FILE_WAIT: Duration = Duration::from_secs(1);
+/// The same while the first index runs (seconds to minutes on a large
+/// tree): long enough for a small workspace's first index, short enough
+/// that a server's first answer about one file comes within a second.
+pub const FIRST_INDEX_FILE_WAIT: Duration = Duration::from_millis(200);
 /// Indexed files up to which every request refreshes, and a refresh stats
 /// every file and every folder the last walk entered, even with a watcher
 /// (about 1 µs each, warm): a change notice arrives a moment after the
@@ -775,7 +779,12 @@ impl Workspace {
             return Ok((current, file));
         }
         let run = self.start_refresh();
-        if self.refresher.wait(run, FILE_WAIT) {
+        let wait = if self.initial.get().is_some() {
+            FILE_WAIT
+        } else {
+            FIRST_INDEX_FILE_WAIT
+        };
+        if self.refresher.wait(run, wait) {
             let snapshot = self.snapshot();
             if snapshot.partial.is_some() {
                 note_refreshing(&snapshot);

@@ -46,40 +46,54 @@ pub fn load_or_compile(
     digest: &str,
     dir: Option<&Path>,
 ) -> wasmtime::Result<Component> {
-    let Some(dir) = dir else {
-        return Component::new(engine, wasm);
-    };
-    let path = cache_path(dir, engine, digest);
-    if path.exists() {
-        if !trusted(&path) {
-            // wasmtime runs precompiled code as it finds it: a file someone
-            // else could have written is never loaded, nor replaced.
-            tracing::warn!(path = %path.display(), "compiled component not owned by this user, or writable by others; ignored");
-            return Component::new(engine, wasm);
-        }
-        // SAFETY: the file was written by `Component::serialize` of an engine
-        // with the same compatibility hash (part of the file name), and it
-        // and its directory are this user's and writable by nobody else
-        // (`trusted`); wasmtime re-checks the header.
-        match unsafe { Component::deserialize_file(engine, &path) } {
-            Ok(component) => {
-                tracing::debug!(path = %path.display(), "compiled component loaded from cache");
-                touch(&path);
-                return Ok(component);
-            }
-            Err(error) => {
-                tracing::warn!(path = %path.display(), %error, "stale compiled component; recompiling")
-            }
-        }
+    if let Some(component) = load_cached(engine, digest, dir) {
+        return Ok(component);
     }
     let component = Component::new(engine, wasm)?;
-    if let Err(error) = write_atomically(&path, &component.serialize()?) {
-        tracing::warn!(path = %path.display(), %error, "could not cache compiled component");
-    }
-    if let Some(components) = path.parent() {
-        prune(components, MAX_CACHED_COMPONENTS);
+    if let Some(dir) = dir {
+        let path = cache_path(dir, engine, digest);
+        if path.exists() && !trusted(&path) {
+            // Not ours to replace either.
+            return Ok(component);
+        }
+        if let Err(error) = write_atomically(&path, &component.serialize()?) {
+            tracing::warn!(path = %path.display(), %error, "could not cache compiled component");
+        }
+        if let Some(components) = path.parent() {
+            prune(components, MAX_CACHED_COMPONENTS);
+        }
     }
     Ok(component)
+}
+
+/// The compiled form of the component with `digest` for `engine`, when the
+/// cache holds one this user may believe.
+pub fn load_cached(engine: &Engine, digest: &str, dir: Option<&Path>) -> Option<Component> {
+    let path = cache_path(dir?, engine, digest);
+    if !path.exists() {
+        return None;
+    }
+    if !trusted(&path) {
+        // wasmtime runs precompiled code as it finds it: a file someone
+        // else could have written is never loaded, nor replaced.
+        tracing::warn!(path = %path.display(), "compiled component not owned by this user, or writable by others; ignored");
+        return None;
+    }
+    // SAFETY: the file was written by `Component::serialize` of an engine
+    // with the same compatibility hash (part of the file name), and it
+    // and its directory are this user's and writable by nobody else
+    // (`trusted`); wasmtime re-checks the header.
+    match unsafe { Component::deserialize_file(engine, &path) } {
+        Ok(component) => {
+            tracing::debug!(path = %path.display(), "compiled component loaded from cache");
+            touch(&path);
+            Some(component)
+        }
+        Err(error) => {
+            tracing::warn!(path = %path.display(), %error, "stale compiled component; recompiling");
+            None
+        }
+    }
 }
 
 /// Compiled components kept at most: every rebuild of a plugin (or new
@@ -217,7 +231,7 @@ mod tests {
     #[test]
     fn built_in_digests_are_the_bytes_digests() {
         assert!(!crate::BUILT_IN_PLUGINS.is_empty());
-        for (name, bytes, built) in crate::BUILT_IN_PLUGINS {
+        for (name, bytes, built, _) in crate::BUILT_IN_PLUGINS {
             assert_eq!(*built, digest(bytes), "{name}");
         }
     }

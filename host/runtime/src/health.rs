@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::PluginError;
+use super::sandbox::Tier;
 
 /// Inputs tracked at most; beyond, breakers that are not open are dropped.
 const MAX_BREAKERS: usize = 1024;
@@ -50,6 +51,14 @@ pub struct PluginHealth {
     /// Linear memory held by all plugin instances sharing the budget.
     pub instance_memory_bytes: usize,
     pub memory_budget_bytes: usize,
+    /// Which compiler the code serving calls came from: `baseline` while
+    /// a server compiles the optimized code in the background, else
+    /// `optimized`; absent until the plugin's first call compiles it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_tier: Option<Tier>,
+    /// Why the optimized code could not replace the baseline code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier_up_failure: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -199,6 +208,11 @@ impl Health {
         self.lock().calls += 1;
     }
 
+    /// Calls made so far.
+    pub fn calls(&self) -> u64 {
+        self.lock().calls
+    }
+
     /// The call of `operation` returned (values or typed errors).
     pub fn succeeded(&self, key: &Key) {
         let mut state = self.lock();
@@ -300,6 +314,8 @@ impl Health {
             idle_instances,
             instance_memory_bytes: memory.0,
             memory_budget_bytes: memory.1,
+            code_tier: None,
+            tier_up_failure: None,
         }
     }
 }

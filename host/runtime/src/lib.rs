@@ -12,18 +12,21 @@ mod health;
 mod memory;
 mod sandbox;
 mod stderr;
+mod tier_up;
 mod wasm;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 pub use cache::default_dir as default_cache_dir;
 pub use cache::{create_private_dir, write_atomically};
-pub use sandbox::Limits;
+pub use sandbox::{Limits, Tier};
 pub use wasm::{EditsResult, MemoryBudget, PluginHealth, WasmPlugin};
+
+use tier_up::TierUp;
 
 use lingo_model::patterns::NamePatterns;
 use lingo_model::{
@@ -323,6 +326,24 @@ pub struct PluginRegistry {
     conflicts: Vec<ExtensionConflict>,
     /// The plugins' manifest file-name patterns, compiled once.
     manifest_patterns: NamePatterns,
+    /// The thread that gives plugins on baseline code their optimized
+    /// code (a tiered registry's), and the plugins it watches.
+    tier_up: Option<(Arc<TierUp>, Vec<Weak<WasmPlugin>>)>,
+}
+
+/// How plugins are compiled when the cache has no optimized code for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compilation {
+    /// Optimized code (Cranelift) before the first call: for a run that
+    /// works through a whole workspace at once (`lingo index`, analyses,
+    /// the plugin kit), where the code's speed counts most.
+    #[default]
+    Optimized,
+    /// Baseline code (Winch) first, a fraction of the time, so that a
+    /// server answers within a second of its start; optimized code is
+    /// compiled in the background, the plugins the workspace calls most
+    /// first, cached, and swapped in.
+    Tiered,
 }
 
 /// Where plugins come from and how they are confined.
@@ -334,30 +355,37 @@ pub struct RuntimeConfig {
     pub limits: Limits,
     /// Extension -> name of the plugin that handles it, where several claim it.
     pub extension_owners: HashMap<String, String>,
+    pub compilation: Compilation,
 }
 
 impl PluginRegistry {
     /// Load the built-in plugins and the extra ones. A plugin that fails to
     /// load is recorded and skipped; the others still load.
     pub fn load(config: &RuntimeConfig) -> anyhow::Result<Self> {
-        let engine = sandbox::engine()?;
         let mut registry = PluginRegistry {
             plugins: Vec::new(),
             by_extension: HashMap::new(),
             failures: Vec::new(),
             conflicts: Vec::new(),
             manifest_patterns: NamePatterns::new([]),
+            tier_up: None,
         };
-        // Each plugin's bytes with their digest: the built-in ones' were
-        // computed at build time, and they are not copied.
-        type Source = (Cow<'static, [u8]>, Option<&'static str>);
+        let tier_up =
+            (config.compilation == Compilation::Tiered).then(|| Arc::new(TierUp::default()));
+        // Each plugin's bytes with their digest and the `info()` it states
+        // ahead: the built-in ones' were recorded at build time, and their
+        // bytes are not copied.
+        type Source = (Cow<'static, [u8]>, Option<&'static str>, Option<PluginInfo>);
         let mut sources: Vec<(String, Result<Source, PluginError>)> = Vec::new();
         if config.include_built_in {
-            for (name, bytes, digest) in BUILT_IN_PLUGINS {
-                sources.push((
-                    format!("embedded:{name}"),
-                    Ok((Cow::Borrowed(*bytes), Some(*digest))),
-                ));
+            for (name, bytes, digest, stated) in BUILT_IN_PLUGINS {
+                let origin = format!("embedded:{name}");
+                let stated = stated.and_then(|json| {
+                    serde_json::from_str(json)
+                        .inspect_err(|error| tracing::error!(%origin, %error, "stated plugin info does not decode; asking the plugin"))
+                        .ok()
+                });
+                sources.push((origin, Ok((Cow::Borrowed(*bytes), Some(*digest), stated))));
             }
         }
         for path in &config.extra_plugins {
@@ -366,22 +394,32 @@ impl PluginRegistry {
                 file: origin.clone(),
                 reason: e.to_string(),
             });
-            sources.push((origin, bytes.map(|bytes| (Cow::Owned(bytes), None))));
+            sources.push((origin, bytes.map(|bytes| (Cow::Owned(bytes), None, None))));
         }
+        let mut watched = Vec::new();
         for (origin, source) in sources {
-            let loaded = source.and_then(|(bytes, digest)| {
+            let loaded = source.and_then(|(bytes, digest, stated)| {
                 let digest = digest.map_or_else(|| cache::digest(&bytes), str::to_string);
-                WasmPlugin::load_with_digest(
-                    &engine,
+                let source = wasm::Source {
+                    wasm: bytes,
+                    cache_dir: config.cache_dir.clone(),
+                    compilation: config.compilation,
+                    tier_up: tier_up.clone(),
+                };
+                WasmPlugin::load_for_registry(
                     &origin,
-                    &bytes,
                     digest,
-                    config.cache_dir.as_deref(),
+                    stated,
+                    source,
                     config.limits.clone(),
                 )
             });
             match loaded {
-                Ok(plugin) => registry.plugins.push(Arc::new(plugin)),
+                Ok(plugin) => {
+                    let plugin = Arc::new(plugin);
+                    watched.push(Arc::downgrade(&plugin));
+                    registry.plugins.push(plugin);
+                }
                 Err(error) => {
                     registry.failures.push(LoadFailure {
                         origin,
@@ -392,7 +430,24 @@ impl PluginRegistry {
             }
         }
         registry.assign_extensions(&config.extension_owners);
+        if let Some(tier_up) = tier_up {
+            let thread = Arc::clone(&tier_up);
+            let plugins = watched.clone();
+            std::thread::Builder::new()
+                .name("lingo-tier-up".into())
+                .spawn(move || thread.run(plugins))?;
+            registry.tier_up = Some((tier_up, watched));
+        }
         Ok(registry)
+    }
+
+    /// Wait, at most `limit`, until no plugin runs on baseline code whose
+    /// optimized code is still to come (those whose optimized code failed
+    /// keep their baseline code, and their health says why).
+    pub fn wait_for_optimized_code(&self, limit: Duration) {
+        if let Some((tier_up, plugins)) = &self.tier_up {
+            tier_up.wait_idle(plugins, limit);
+        }
     }
 
     /// A registry of already loaded plugins (tests, tools).
@@ -406,6 +461,7 @@ impl PluginRegistry {
             failures: Vec::new(),
             conflicts: Vec::new(),
             manifest_patterns: NamePatterns::new([]),
+            tier_up: None,
         };
         registry.assign_extensions(extension_owners);
         registry
@@ -513,6 +569,14 @@ impl PluginRegistry {
         names.sort();
         names.dedup();
         names
+    }
+}
+
+impl Drop for PluginRegistry {
+    fn drop(&mut self) {
+        if let Some((tier_up, _)) = &self.tier_up {
+            tier_up.stop();
+        }
     }
 }
 

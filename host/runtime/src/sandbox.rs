@@ -227,15 +227,43 @@ impl WasiView for SandboxState {
     }
 }
 
-/// The shared engine: component model, epoch interruption, a ticker thread.
+/// The compiler a plugin's code comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Winch, wasmtime's baseline compiler: a plugin compiles in about a
+    /// sixth of Cranelift's time, into slower code. Never cached: it only
+    /// serves until the optimized code is ready.
+    Baseline,
+    /// Cranelift: the code the cache keeps and every later start loads.
+    Optimized,
+}
+
+/// The shared engine of optimized code: component model, epoch
+/// interruption, a ticker thread.
 pub fn engine() -> anyhow::Result<Engine> {
-    static ENGINE: OnceLock<Engine> = OnceLock::new();
-    if let Some(engine) = ENGINE.get() {
+    engine_for(Tier::Optimized)
+}
+
+/// The shared engine of `tier`, configured alike but for the compiler
+/// (compiled code belongs to the engine that made it). A platform Winch
+/// does not support has no baseline engine.
+pub fn engine_for(tier: Tier) -> anyhow::Result<Engine> {
+    static OPTIMIZED: OnceLock<Engine> = OnceLock::new();
+    static BASELINE: OnceLock<Engine> = OnceLock::new();
+    let slot = match tier {
+        Tier::Optimized => &OPTIMIZED,
+        Tier::Baseline => &BASELINE,
+    };
+    if let Some(engine) = slot.get() {
         return Ok(engine.clone());
     }
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    if tier == Tier::Baseline {
+        config.strategy(wasmtime::Strategy::Winch);
+    }
     // A 32-bit linear memory is reserved whole (the default 4 GiB on 64-bit
     // hosts), so it never needs to move when it grows: compiled code may
     // then keep the memory's base in a register across loops instead of
@@ -247,7 +275,14 @@ pub fn engine() -> anyhow::Result<Engine> {
         config.profiler(wasmtime::ProfilingStrategy::PerfMap);
     }
     let engine = Engine::new(&config).map_err(|e| anyhow::anyhow!("{e:#}"))?;
-    let engine = ENGINE.get_or_init(|| {
+    let mut created = false;
+    let engine = slot.get_or_init(|| {
+        created = true;
+        engine
+    });
+    if created {
+        // Deadlines are counted in this engine's epochs: one ticker each,
+        // for as long as the engine lives (the static keeps it).
         let ticker = engine.weak();
         std::thread::Builder::new()
             .name("lingo-epoch".into())
@@ -258,9 +293,8 @@ pub fn engine() -> anyhow::Result<Engine> {
                     std::thread::sleep(EPOCH_TICK);
                 }
             })
-            .expect("spawn epoch ticker");
-        engine
-    });
+            .map_err(|e| anyhow::anyhow!("cannot start the epoch ticker: {e}"))?;
+    }
     Ok(engine.clone())
 }
 

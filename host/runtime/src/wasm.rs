@@ -3,7 +3,9 @@
 //! request's), a circuit breaker per operation, and replacement of instances
 //! that trap, with the trap's kind and the plugin's panic message.
 
-use std::sync::Mutex;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Engine, Store, Trap};
@@ -15,9 +17,10 @@ pub use super::memory::MemoryBudget;
 use super::bindings::{v0_9_0, v0_10_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
-use super::sandbox::{Limits, SandboxState, Stop};
+use super::sandbox::{self, Limits, SandboxState, Stop, Tier};
 use super::stderr::panic_message;
-use super::{LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
+use super::tier_up::TierUp;
+use super::{Compilation, LanguagePlugin, PluginError, SUPPORTED_ABI, cache};
 use lingo_model::{
     FileFacts, MacroSource, Manifest, ModuleIdentity, PluginInfo, Span, SyntaxNode, Token,
 };
@@ -71,6 +74,26 @@ macro_rules! per_version {
 struct Instance {
     store: Store<SandboxState>,
     bindings: Bindings,
+    /// The code it runs: an instance of replaced code is not pooled.
+    tier: Tier,
+}
+
+/// The compiled code instances are made from: the engine that compiled
+/// it, the pre-linked component, and which compiler made it.
+struct Code {
+    engine: Engine,
+    pre: Pre,
+    tier: Tier,
+}
+
+/// What a plugin's code is compiled from, when it is compiled at its first
+/// call or replaced later, and how.
+pub(crate) struct Source {
+    pub wasm: Cow<'static, [u8]>,
+    pub cache_dir: Option<PathBuf>,
+    pub compilation: Compilation,
+    /// Told when the plugin gets baseline code.
+    pub tier_up: Option<Arc<TierUp>>,
 }
 
 /// A loaded plugin component.
@@ -79,8 +102,20 @@ pub struct WasmPlugin {
     origin: String,
     /// sha256 of the component's bytes.
     fingerprint: String,
-    engine: Engine,
-    pre: Pre,
+    abi: AbiVersion,
+    /// None until the first call of a plugin whose info was stated ahead
+    /// (built-in ones); replaced once at most, by optimized code, when it
+    /// runs on baseline code ([`WasmPlugin::tier_up`]).
+    code: RwLock<Option<Arc<Code>>>,
+    /// Held while compiling, so that concurrent first calls compile once.
+    compiling: Mutex<()>,
+    /// Why the code could not be compiled at the first call: every later
+    /// call fails with it at once.
+    compile_failure: OnceLock<PluginError>,
+    /// Why the optimized code could not replace the baseline code.
+    tier_up_failure: Mutex<Option<String>>,
+    /// None when the code was compiled at load and is never replaced.
+    source: Option<Source>,
     limits: Limits,
     /// Idle instances (at most `limits.pool_size`); a call takes one (or
     /// makes one) and gives it back unless it failed or grew too large.
@@ -118,7 +153,7 @@ impl WasmPlugin {
         engine: &Engine,
         origin: &str,
         wasm: &[u8],
-        cache_dir: Option<&std::path::Path>,
+        cache_dir: Option<&Path>,
         limits: Limits,
     ) -> Result<Self, PluginError> {
         let digest = cache::digest(wasm);
@@ -132,35 +167,68 @@ impl WasmPlugin {
         origin: &str,
         wasm: &[u8],
         digest: String,
-        cache_dir: Option<&std::path::Path>,
+        cache_dir: Option<&Path>,
         limits: Limits,
     ) -> Result<Self, PluginError> {
-        let invalid = |reason: String| PluginError::InvalidComponent {
-            file: origin.to_string(),
-            reason,
-        };
-        if !wasmparser_is_component(wasm) {
-            return Err(invalid(
-                "the file is not a WebAssembly component (wrong header)".into(),
-            ));
-        }
+        check_header(origin, wasm)?;
         let component = cache::load_or_compile(engine, wasm, &digest, cache_dir)
-            .map_err(|e| invalid(format!("{e:#}")))?;
-        let abi = check_abi(engine, &component, origin)?;
-        let mut linker = Linker::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(|e| invalid(format!("{e:#}")))?;
-        let pre = linker.instantiate_pre(&component).map_err(|e| {
-            invalid(format!(
-                "cannot be linked (it may import more than WASI): {e:#}"
-            ))
-        })?;
-        let pre = match abi {
-            AbiVersion::V0_10_0 => v0_10_0::LanguagePluginPre::new(pre).map(Pre::V0_10_0),
-            AbiVersion::V0_9_0 => v0_9_0::LanguagePluginPre::new(pre).map(Pre::V0_9_0),
+            .map_err(|e| invalid(origin, format!("{e:#}")))?;
+        let code = link(engine, &component, Tier::Optimized, origin)?;
+        Self::with_code(code, origin, digest, cache_dir, limits, None)
+    }
+
+    /// Load for a registry. With `stated` (the built-in plugins' `info()`,
+    /// recorded beside their source and checked by a test) nothing is
+    /// compiled until the first call; else the code is compiled now and
+    /// the plugin asked who it is. `source.compilation` says which code
+    /// comes first when the cache has no optimized code: baseline code is
+    /// told to `source.tier_up`, whose thread replaces it.
+    pub(crate) fn load_for_registry(
+        origin: &str,
+        digest: String,
+        stated: Option<PluginInfo>,
+        source: Source,
+        limits: Limits,
+    ) -> Result<Self, PluginError> {
+        check_header(origin, &source.wasm)?;
+        if let Some(info) = stated {
+            let abi = AbiVersion::parse(&info.abi_version)
+                .filter(|abi| SUPPORTED_ABI.contains(&abi.as_str()))
+                .ok_or_else(|| PluginError::IncompatibleAbi {
+                    file: origin.to_string(),
+                    found: info.abi_version.clone(),
+                    supported: SUPPORTED_ABI.join(", "),
+                })?;
+            let mut plugin = Self::new(origin, digest, abi, None, Some(source), limits);
+            plugin.accept_info(info);
+            return Ok(plugin);
         }
-        .map_err(|e| invalid(format!("{e:#}")))?;
-        let mut plugin = WasmPlugin {
+        let code = compile(origin, &digest, &source)?;
+        let baseline = code.tier == Tier::Baseline;
+        let cache_dir = source.cache_dir.clone();
+        let plugin = Self::with_code(
+            code,
+            origin,
+            digest,
+            cache_dir.as_deref(),
+            limits,
+            Some(source),
+        )?;
+        if baseline {
+            plugin.baseline_compiled();
+        }
+        Ok(plugin)
+    }
+
+    fn new(
+        origin: &str,
+        digest: String,
+        abi: AbiVersion,
+        code: Option<Code>,
+        source: Option<Source>,
+        limits: Limits,
+    ) -> Self {
+        WasmPlugin {
             info: PluginInfo {
                 name: origin.to_string(),
                 version: String::new(),
@@ -174,8 +242,12 @@ impl WasmPlugin {
             },
             origin: origin.to_string(),
             fingerprint: digest,
-            engine: engine.clone(),
-            pre,
+            abi,
+            code: RwLock::new(code.map(Arc::new)),
+            compiling: Mutex::new(()),
+            compile_failure: OnceLock::new(),
+            tier_up_failure: Mutex::new(None),
+            source,
             health: health::Health::new(
                 origin,
                 health::BreakerConfig {
@@ -185,12 +257,29 @@ impl WasmPlugin {
             ),
             limits,
             idle: Mutex::new(Vec::new()),
-        };
+        }
+    }
+
+    /// The plugin of linked `code`: its `info()` from the cache or asked.
+    fn with_code(
+        code: Code,
+        origin: &str,
+        digest: String,
+        cache_dir: Option<&Path>,
+        limits: Limits,
+        source: Option<Source>,
+    ) -> Result<Self, PluginError> {
+        let abi = code.pre.abi();
+        let mut plugin = Self::new(origin, digest, abi, Some(code), source, limits);
+        // Cached info is kept under the optimized engine's key, whichever
+        // code runs now.
+        let info_engine =
+            sandbox::engine().map_err(|e| invalid(origin, format!("no engine: {e:#}")))?;
         // The SDK compiles every query here, so a broken one fails the load
         // with its file and position (from the captured panic message). A
         // component that loaded before has its answer cached: nothing is
         // instantiated until the first real call.
-        let cached = cache::load_info(cache_dir, engine, &plugin.fingerprint);
+        let cached = cache::load_info(cache_dir, &info_engine, &plugin.fingerprint);
         let from_cache = cached.is_some();
         let info: PluginInfo = match cached {
             Some(info) => info,
@@ -212,16 +301,21 @@ impl WasmPlugin {
                 supported: SUPPORTED_ABI.join(", "),
             });
         }
+        plugin.accept_info(info);
+        if !from_cache {
+            cache::store_info(cache_dir, &info_engine, &plugin.fingerprint, &plugin.info);
+        }
+        Ok(plugin)
+    }
+
+    /// Take `info` as the plugin's, repaired where it breaks the rules.
+    fn accept_info(&mut self, info: PluginInfo) {
         let (info, report) = lingo_model::validate::check_info(info, &Default::default());
         if !report.is_clean() {
-            tracing::warn!(%origin, rules = ?report.rules(), "plugin info repaired");
+            tracing::warn!(origin = %self.origin, rules = ?report.rules(), "plugin info repaired");
         }
-        if !from_cache {
-            cache::store_info(cache_dir, engine, &plugin.fingerprint, &info);
-        }
-        plugin.health.set_plugin(&info.name);
-        plugin.info = info;
-        Ok(plugin)
+        self.health.set_plugin(&info.name);
+        self.info = info;
     }
 
     /// [`WasmPlugin::load`] on the shared engine (whose ticker thread
@@ -229,24 +323,149 @@ impl WasmPlugin {
     pub fn load_shared(
         origin: &str,
         wasm: &[u8],
-        cache_dir: Option<&std::path::Path>,
+        cache_dir: Option<&Path>,
         limits: Limits,
     ) -> Result<Self, PluginError> {
-        let engine = super::sandbox::engine().map_err(|e| PluginError::InvalidComponent {
-            file: origin.to_string(),
-            reason: format!("no engine: {e:#}"),
-        })?;
+        let engine = sandbox::engine().map_err(|e| invalid(origin, format!("no engine: {e:#}")))?;
         Self::load(&engine, origin, wasm, cache_dir, limits)
     }
 
+    /// Which compiler the code that serves the next call came from; None
+    /// before the first call compiles it.
+    pub fn tier(&self) -> Option<Tier> {
+        self.current_code().map(|code| code.tier)
+    }
+
+    /// Calls made into the plugin so far.
+    pub fn calls(&self) -> u64 {
+        self.health.calls()
+    }
+
+    pub(crate) fn info_name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Whether the optimized code failed to replace the baseline code.
+    pub(crate) fn tier_up_failed(&self) -> bool {
+        lingo_model::sync::lock(&self.tier_up_failure).is_some()
+    }
+
+    fn baseline_compiled(&self) {
+        if let Some(tier_up) = self.source.as_ref().and_then(|s| s.tier_up.as_ref()) {
+            tier_up.baseline_compiled();
+        }
+    }
+
+    /// Replace baseline code by optimized code, compiled from the plugin's
+    /// bytes or loaded from the cache, and written to it. Calls running on
+    /// the baseline code finish on it; the next ones get instances of the
+    /// new code. On failure the plugin keeps serving from the baseline
+    /// code, and its health says why.
+    pub fn tier_up(&self) -> Result<(), PluginError> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        if self.tier() != Some(Tier::Baseline) {
+            return Ok(());
+        }
+        let upgraded = (|| {
+            let engine = sandbox::engine()
+                .map_err(|e| invalid(&self.origin, format!("no engine: {e:#}")))?;
+            let component = cache::load_or_compile(
+                &engine,
+                &source.wasm,
+                &self.fingerprint,
+                source.cache_dir.as_deref(),
+            )
+            .map_err(|e| invalid(&self.origin, format!("{e:#}")))?;
+            let code = link(&engine, &component, Tier::Optimized, &self.origin)?;
+            if code.pre.abi() != self.abi {
+                return Err(invalid(
+                    &self.origin,
+                    "the optimized code exports another ABI version".into(),
+                ));
+            }
+            Ok(code)
+        })();
+        match upgraded {
+            Ok(code) => {
+                *write(&self.code) = Some(Arc::new(code));
+                self.lock_idle().clear();
+                Ok(())
+            }
+            Err(error) => {
+                *lingo_model::sync::lock(&self.tier_up_failure) = Some(error.to_string());
+                Err(error)
+            }
+        }
+    }
+
+    fn current_code(&self) -> Option<Arc<Code>> {
+        self.code
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// The code to make instances from, compiled now if this is the first
+    /// call (once, whoever calls at the same time).
+    fn code(&self) -> Result<Arc<Code>, PluginError> {
+        if let Some(code) = self.current_code() {
+            return Ok(code);
+        }
+        let _compiling = lingo_model::sync::lock(&self.compiling);
+        if let Some(code) = self.current_code() {
+            return Ok(code);
+        }
+        if let Some(failure) = self.compile_failure.get() {
+            return Err(failure.clone());
+        }
+        let Some(source) = &self.source else {
+            return Err(invalid(&self.origin, "no code to run".into()));
+        };
+        let compiled = compile(&self.origin, &self.fingerprint, source).and_then(|code| {
+            if code.pre.abi() == self.abi {
+                Ok(code)
+            } else {
+                Err(invalid(
+                    &self.origin,
+                    format!(
+                        "its exports carry ABI {}, its stated info {}",
+                        code.pre.abi().as_str(),
+                        self.abi.as_str()
+                    ),
+                ))
+            }
+        });
+        match compiled {
+            Ok(code) => {
+                let code = Arc::new(code);
+                *write(&self.code) = Some(Arc::clone(&code));
+                if code.tier == Tier::Baseline {
+                    self.baseline_compiled();
+                }
+                Ok(code)
+            }
+            Err(error) => {
+                let _ = self.compile_failure.set(error.clone());
+                Err(error)
+            }
+        }
+    }
+
     fn instantiate(&self) -> Result<Instance, PluginError> {
-        let mut store = SandboxState::store(&self.engine, &self.limits);
-        let instantiated = match &self.pre {
+        let code = self.code()?;
+        let mut store = SandboxState::store(&code.engine, &self.limits);
+        let instantiated = match &code.pre {
             Pre::V0_10_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_10_0),
             Pre::V0_9_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_9_0),
         };
         match instantiated {
-            Ok(bindings) => Ok(Instance { store, bindings }),
+            Ok(bindings) => Ok(Instance {
+                store,
+                bindings,
+                tier: code.tier,
+            }),
             Err(error) => Err(self.classify(error, store.data())),
         }
     }
@@ -320,6 +539,9 @@ impl WasmPlugin {
     /// `pooled_memory_bytes`, or the instances together hold more than half
     /// of their budget (idle memory must not starve running calls).
     fn give_back(&self, instance: Instance) {
+        if Some(instance.tier) != self.tier() {
+            return;
+        }
         let held = instance.store.data().memory.held();
         if held > self.limits.pooled_memory_bytes
             || self.limits.memory.used() > self.limits.total_memory_bytes / 2
@@ -337,10 +559,13 @@ impl WasmPlugin {
     /// tripped operations, the pool and the shared memory budget.
     pub fn health(&self) -> PluginHealth {
         let idle = self.lock_idle().len();
-        self.health.report(
+        let mut report = self.health.report(
             idle,
             (self.limits.memory.used(), self.limits.total_memory_bytes),
-        )
+        );
+        report.code_tier = self.tier();
+        report.tier_up_failure = lingo_model::sync::lock(&self.tier_up_failure).clone();
+        report
     }
 
     /// Record a failure found outside a call (facts that broke the rules),
@@ -484,6 +709,98 @@ fn first_line(text: &str) -> String {
         .chars()
         .take(300)
         .collect()
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The first code of a plugin, as `source.compilation` says: optimized
+/// code from the cache, else baseline code when tiered and the platform has
+/// it (and it takes the component), else optimized code compiled now.
+fn compile(origin: &str, digest: &str, source: &Source) -> Result<Code, PluginError> {
+    let optimized = sandbox::engine().map_err(|e| invalid(origin, format!("no engine: {e:#}")))?;
+    let cache_dir = source.cache_dir.as_deref();
+    if source.compilation == Compilation::Tiered {
+        if let Some(component) = cache::load_cached(&optimized, digest, cache_dir) {
+            return link(&optimized, &component, Tier::Optimized, origin);
+        }
+        let started = std::time::Instant::now();
+        let baseline = sandbox::engine_for(Tier::Baseline).and_then(|engine| {
+            let component = Component::new(&engine, &source.wasm)?;
+            Ok((engine, component))
+        });
+        match baseline {
+            Ok((engine, component)) => {
+                tracing::debug!(%origin, seconds = started.elapsed().as_secs_f64(), "baseline code compiled");
+                return link(&engine, &component, Tier::Baseline, origin);
+            }
+            Err(error) => {
+                tracing::debug!(%origin, error = %format!("{error:#}"), "no baseline code; compiling optimized code now");
+            }
+        }
+    }
+    let component = cache::load_or_compile(&optimized, &source.wasm, digest, cache_dir)
+        .map_err(|e| invalid(origin, format!("{e:#}")))?;
+    link(&optimized, &component, Tier::Optimized, origin)
+}
+
+fn invalid(origin: &str, reason: String) -> PluginError {
+    PluginError::InvalidComponent {
+        file: origin.to_string(),
+        reason,
+    }
+}
+
+/// Refuse bytes that are not a component before compiling them.
+fn check_header(origin: &str, wasm: &[u8]) -> Result<(), PluginError> {
+    if wasmparser_is_component(wasm) {
+        Ok(())
+    } else {
+        Err(invalid(
+            origin,
+            "the file is not a WebAssembly component (wrong header)".into(),
+        ))
+    }
+}
+
+/// Check the ABI of a compiled component and pre-link it with WASI.
+fn link(
+    engine: &Engine,
+    component: &Component,
+    tier: Tier,
+    origin: &str,
+) -> Result<Code, PluginError> {
+    let abi = check_abi(engine, component, origin)?;
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| invalid(origin, format!("{e:#}")))?;
+    let pre = linker.instantiate_pre(component).map_err(|e| {
+        invalid(
+            origin,
+            format!("cannot be linked (it may import more than WASI): {e:#}"),
+        )
+    })?;
+    let pre = match abi {
+        AbiVersion::V0_10_0 => v0_10_0::LanguagePluginPre::new(pre).map(Pre::V0_10_0),
+        AbiVersion::V0_9_0 => v0_9_0::LanguagePluginPre::new(pre).map(Pre::V0_9_0),
+    }
+    .map_err(|e| invalid(origin, format!("{e:#}")))?;
+    Ok(Code {
+        engine: engine.clone(),
+        pre,
+        tier,
+    })
+}
+
+impl Pre {
+    fn abi(&self) -> AbiVersion {
+        match self {
+            Pre::V0_10_0(_) => AbiVersion::V0_10_0,
+            Pre::V0_9_0(_) => AbiVersion::V0_9_0,
+        }
+    }
 }
 
 /// A component's preamble: `\0asm`, then version 0x0d and layer 1.

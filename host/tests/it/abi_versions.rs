@@ -28,6 +28,7 @@ fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegist
         cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
         limits: Limits::default(),
         extension_owners: Default::default(),
+        compilation: Default::default(),
     })
     .expect("a registry")
 }

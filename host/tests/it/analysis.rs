@@ -330,6 +330,7 @@ fn answers_say_what_they_could_not_see() {
             ..Limits::default()
         },
         extension_owners: Default::default(),
+        compilation: Default::default(),
     })
     .expect("the built-in plugins and the hostile one");
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -24,5 +24,6 @@ mod queries_compile;
 mod real_code;
 mod runtime_limits;
 mod rust_plugin;
+mod tiered_compilation;
 mod typescript_plugin;
 mod typescript_real_code;

@@ -40,6 +40,7 @@ fn plugin_facts(path: &str, source: &str) -> FileFacts {
         cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
         limits: Limits::default(),
         extension_owners: Default::default(),
+        compilation: Default::default(),
     })
     .expect("load the built-in plugins");
     registry

@@ -928,6 +928,7 @@ fn find_references_sees_a_call_inside_assert_eq() {
         cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
         limits: Limits::default(),
         extension_owners: Default::default(),
+        compilation: Default::default(),
     })
     .expect("load the built-in plugins");
     let workspace = Workspace::new(&root, Arc::new(registry)).expect("a workspace");

@@ -56,6 +56,7 @@ pub fn load_plugin(
         cache_dir,
         limits: Limits::default(),
         extension_owners: Default::default(),
+        compilation: Default::default(),
     })
     .map_err(|e| LoadError::Runtime {
         file: file.clone(),

@@ -22,6 +22,7 @@ pub fn registry() -> &'static Arc<PluginRegistry> {
                 cache_dir: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("lingo-cache")),
                 limits: Limits::default(),
                 extension_owners: Default::default(),
+                compilation: Default::default(),
             })
             .expect("load the built-in plugins"),
         )
