@@ -21,6 +21,7 @@ mod graph_metrics;
 mod hierarchy;
 mod implementations;
 mod incomplete;
+mod mentions;
 mod node;
 mod outline;
 mod references;

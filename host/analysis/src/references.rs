@@ -5,9 +5,10 @@ use petgraph::Direction;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::mentions::{self, Mentions, Region};
 use super::view::{ReferenceSite, SiteView, SubjectView};
 use super::{Analysis, AnalysisError, Incompleteness, Subject, Target};
-use lingo_model::{FileFacts, ReferenceKind, SYNTAX_ERROR_CODE, SymbolKind};
+use lingo_model::{ReferenceKind, SymbolKind};
 use lingo_resolve::graph::{CodeGraph, EdgeKind, Node, Site};
 use lingo_resolve::{Resolution, SymbolRef};
 
@@ -338,8 +339,8 @@ impl Analysis {
             })
             .collect();
         let ambiguous = missed.iter().filter(|m| m.candidates > 0).count();
-        let unparsed = self.unparsed_mentions(&declaration.name);
-        let unexpanded = self.unexpanded_mentions(&declaration.name);
+        let unparsed = self.mentions(&declaration.name, Region::Unparsed);
+        let unexpanded = self.mentions(&declaration.name, Region::Unexpanded);
         let shown: Vec<SiteView> = missed
             .iter()
             .take(MAX_MISSED_SHOWN)
@@ -394,88 +395,20 @@ impl Analysis {
 }
 
 impl Analysis {
-    /// Mentions of `name` as a whole word inside the regions of syntax
-    /// errors (which may hide code the parser could not read) that are no
-    /// reference of the file's facts. Work is bounded by the bytes of those
-    /// regions.
-    fn unparsed_mentions(&self, name: &str) -> usize {
-        self.table()
-            .files()
-            .iter()
-            .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
-            .map(|(source, facts)| {
-                let regions = facts
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.code == SYNTAX_ERROR_CODE)
-                    .map(|d| &d.span);
-                mentions_in(name, source, facts, regions)
-            })
-            .sum()
-    }
-
-    /// Mentions of `name` as a whole word inside the macro invocations the
-    /// plugins left unexpanded that are no reference of the file's facts.
-    /// Work is bounded by the bytes of those invocations.
-    fn unexpanded_mentions(&self, name: &str) -> usize {
-        self.table()
-            .files()
-            .iter()
-            .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
-            .map(|(source, facts)| {
-                let regions = facts.unexpanded_macros.iter().map(|u| &u.extent);
-                mentions_in(name, source, facts, regions)
-            })
-            .sum()
-    }
-}
-
-/// Mentions of `name` as a whole word inside `regions` of one file
-/// (`source`, `facts`) that are no reference of its facts.
-fn mentions_in<'f>(
-    name: &str,
-    source: &str,
-    facts: &FileFacts,
-    regions: impl Iterator<Item = &'f lingo_model::Span>,
-) -> usize {
-    if name.is_empty() {
-        return 0;
-    }
-    let mut known: Option<std::collections::HashSet<u32>> = None;
-    let mut count = 0;
-    for region in regions {
-        let (start, end) = (region.start.offset as usize, region.end.offset as usize);
-        let Some(region) = source.get(start..end) else {
-            continue;
-        };
-        for (at, _) in region.match_indices(name) {
-            let offset = start + at;
-            let whole_word = !source[..offset]
-                .chars()
-                .next_back()
-                .is_some_and(is_word_char)
-                && !source[offset + name.len()..]
-                    .chars()
-                    .next()
-                    .is_some_and(is_word_char);
-            if !whole_word {
-                continue;
-            }
-            let known = known.get_or_insert_with(|| {
-                let references = facts.references.iter().map(|r| r.span.start.offset);
-                let declarations = facts.symbols.iter().map(|s| s.name_span.start.offset);
-                references.chain(declarations).collect()
-            });
-            if !known.contains(&(offset as u32)) {
-                count += 1;
-            }
+    /// Mentions of `name` no fact covers, in `region`s of every file:
+    /// looked up in this generation's table of them (built by the first
+    /// request that asks), or counted by a scan when that build stopped.
+    fn mentions(&self, name: &str, region: Region) -> usize {
+        let files = self.table().files();
+        match self
+            .snapshot()
+            .memo()
+            .get_or_init(|_| Mentions::build(files))
+        {
+            Ok(mentions) => mentions.of(name, region, files),
+            Err(_) => mentions::scan(name, region, files),
         }
     }
-    count
-}
-
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -493,94 +426,4 @@ struct Constructions {
 /// By file, then position.
 fn sort_sites(sites: &mut [ReferenceSite]) {
     sites.sort_by(|a, b| a.site.place().cmp(&b.site.place()));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use lingo_model::{Diagnostic, Position, Reference, ReferenceKind, Severity, Span};
-
-    fn span(start: u32, end: u32) -> Span {
-        let at = |offset| Position {
-            line: 0,
-            character: offset,
-            offset,
-        };
-        Span {
-            start: at(start),
-            end: at(end),
-        }
-    }
-
-    #[test]
-    fn mentions_in_syntax_errors_that_are_no_reference_are_counted() {
-        let source = "ok(helper); <T>(x): helper_two helper $helper helper()";
-        let mut facts = FileFacts::empty("test");
-        // `helper` at 3 is a reference; the region starts at 12.
-        facts.references.push(Reference {
-            name: "helper".into(),
-            kind: ReferenceKind::Reference,
-            span: span(3, 9),
-            qualifier: thin_vec::ThinVec::new(),
-            is_member: false,
-            enclosing: lingo_model::OptU32::NONE,
-            local: lingo_model::OptU32::NONE,
-            receiver: None,
-            arguments: lingo_model::OptU32::NONE,
-        });
-        let errors = |facts: &FileFacts| {
-            facts
-                .diagnostics
-                .iter()
-                .filter(|d| d.code == SYNTAX_ERROR_CODE)
-                .map(|d| d.span)
-                .collect::<Vec<_>>()
-        };
-        let unparsed =
-            |name: &str, facts: &FileFacts| mentions_in(name, source, facts, errors(facts).iter());
-        assert_eq!(unparsed("helper", &facts), 0);
-        facts.diagnostics.push(Diagnostic {
-            severity: Severity::Error,
-            code: SYNTAX_ERROR_CODE.into(),
-            message: "syntax error".into(),
-            span: span(0, source.len() as u32),
-        });
-        // Whole words only (not `helper_two` or `$helper`), references
-        // excluded (the one at 3): `helper` at 31 and at 46.
-        assert_eq!(unparsed("helper", &facts), 2);
-        assert_eq!(unparsed("", &facts), 0);
-        // Inside an invocation left unexpanded, likewise; a declaration's
-        // name is no missed use either.
-        facts.diagnostics.clear();
-        facts.unexpanded_macros.push(lingo_model::UnexpandedMacro {
-            name: "m".into(),
-            span: span(0, 1),
-            extent: span(31, source.len() as u32),
-            reason: lingo_model::UnexpandedReason::Undefined,
-        });
-        let unexpanded = |facts: &FileFacts| {
-            mentions_in(
-                "helper",
-                source,
-                facts,
-                facts.unexpanded_macros.iter().map(|u| &u.extent),
-            )
-        };
-        assert_eq!(unexpanded(&facts), 2);
-        facts.symbols.push(lingo_model::Symbol {
-            name: "helper".into(),
-            kind: lingo_model::SymbolKind::Function,
-            language_kind: "function_item".into(),
-            span: span(31, 37),
-            name_span: span(31, 37),
-            container: None,
-            container_name: None,
-            signature: None,
-            doc: None,
-            visibility: lingo_model::Visibility::Public,
-            modifiers: Vec::new(),
-            arity: None,
-        });
-        assert_eq!(unexpanded(&facts), 1);
-    }
 }
