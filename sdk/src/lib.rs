@@ -19,6 +19,7 @@ pub mod extent;
 mod facts;
 mod grammar;
 mod language;
+pub mod manifests;
 mod metrics;
 mod query;
 pub mod query_check;

@@ -3,6 +3,8 @@
 //! (`tokio_util = { package = "tokio-util", .. }`, directly or through the
 //! workspace's `[workspace.dependencies]`).
 
+use std::rc::Rc;
+
 use lingo_plugin_sdk::types::Manifest;
 use toml::{Table, Value};
 
@@ -98,7 +100,7 @@ impl CargoManifest {
 /// dependency: the renamed package's crate name. `None` where no manifest
 /// renames it, or the manifests that do disagree.
 pub fn renamed_crate(manifests: &[Manifest], importer: &str, first: &str) -> Option<String> {
-    let read: Vec<CargoManifest> = manifests.iter().filter_map(CargoManifest::read).collect();
+    let read = read_all(manifests);
     // The importer's own manifest; for a test, example or benchmark crate
     // (named after its file), any.
     let own: Vec<&CargoManifest> = read
@@ -150,6 +152,16 @@ pub fn renamed_crate(manifests: &[Manifest], importer: &str, first: &str) -> Opt
             .and_then(|m| m.crate_name.clone())
             .unwrap_or_else(|| package.replace('-', "_")),
     )
+}
+
+/// Every `Cargo.toml` of `manifests`, read (once while they are the same).
+fn read_all(manifests: &[Manifest]) -> Rc<Vec<CargoManifest>> {
+    lingo_plugin_sdk::manifests::read_once(manifests, |manifests| {
+        manifests
+            .iter()
+            .filter_map(CargoManifest::read)
+            .collect::<Vec<_>>()
+    })
 }
 
 #[cfg(test)]
@@ -207,6 +219,19 @@ mod tests {
         // A test crate of the package sees the package's renames.
         assert_eq!(
             renamed_crate(&manifests, "tests_it", "engine").as_deref(),
+            Some("corelib")
+        );
+        // The reading is kept between calls only while the manifests are
+        // the same: an edit of the same length is seen.
+        let mut edited = manifests.clone();
+        edited[2].contents = edited[2].contents.replace("corelib", "corebin");
+        assert_eq!(edited[2].contents.len(), manifests[2].contents.len());
+        assert_eq!(
+            renamed_crate(&edited, "app", "engine").as_deref(),
+            Some("corebin")
+        );
+        assert_eq!(
+            renamed_crate(&manifests, "app", "engine").as_deref(),
             Some("corelib")
         );
     }

@@ -200,9 +200,16 @@ fn workspace_package(
     custom_conditions: &[String],
 ) -> Vec<String> {
     let (name, sub_path) = split_package(import_path);
-    let Some((folder, manifest)) = manifests.iter().find_map(|m| {
+    // Each package.json's name, read once while the manifests are the same.
+    let names = lingo_plugin_sdk::manifests::read_once(manifests, |manifests| {
+        manifests
+            .iter()
+            .map(|m| manifest_folder(m).and_then(|_| package_name(m)))
+            .collect::<Vec<Option<String>>>()
+    });
+    let Some((folder, manifest)) = manifests.iter().zip(names.iter()).find_map(|(m, package)| {
         let folder = manifest_folder(m)?;
-        (package_name(m).as_deref() == Some(name)).then_some((folder, m))
+        (package.as_deref() == Some(name)).then_some((folder, m))
     }) else {
         return Vec::new();
     };
