@@ -12,12 +12,13 @@ use crate::expansion::{self, MAX_EXPANSIONS, Unexpanded, UnexpandedReason};
 use crate::facts::{self, LinkedReferences, LocalBinding, SymbolNode};
 use crate::language::Language;
 use crate::metrics;
+use crate::overloads;
 use crate::query;
 use crate::text::LineIndex;
 use crate::types::{
-    DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local, MacroDefinition,
-    MacroSource, Manifest, ModuleIdentity, PluginError, Reference, Span, Symbol, SyntaxNode,
-    TextEdit, Token, UnexpandedMacro,
+    CallArguments, DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local,
+    MacroDefinition, MacroSource, Manifest, ModuleIdentity, ParameterList, PluginError, Reference,
+    Span, Symbol, SyntaxNode, TextEdit, Token, UnexpandedMacro,
 };
 
 /// A parsed document of language `L`.
@@ -385,6 +386,37 @@ impl<L: Language> GuestDocument for Document<L> {
         // node) is empty: no type is stated there.
         declared.retain(|d| !d.type_name.is_empty());
         declared
+    }
+
+    fn parameter_lists(&self) -> Vec<ParameterList> {
+        let Some(hooks) = L::OVERLOAD_TYPES else {
+            return Vec::new();
+        };
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        overloads::parameter_lists(
+            &hooks,
+            state.tree.root_node(),
+            &state.source,
+            &state.lines,
+            &facts.symbols,
+            &facts.symbol_nodes,
+        )
+    }
+
+    fn call_arguments(&self) -> Vec<CallArguments> {
+        let Some(hooks) = L::OVERLOAD_TYPES else {
+            return Vec::new();
+        };
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        overloads::call_arguments::<L>(
+            &hooks,
+            state.tree.root_node(),
+            &state.source,
+            &facts.references,
+            &facts.locals,
+        )
     }
 
     fn entry_points(&self) -> Vec<EntryPoint> {

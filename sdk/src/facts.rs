@@ -632,7 +632,7 @@ pub fn local_value<L: Language>(
 /// The value inside `node` with the language's transparent wrappers
 /// (parentheses, `await`, `x!`...) taken off. Each step goes one level
 /// down, so this ends.
-fn unwrapped<L: Language>(node: Node) -> Node {
+pub(crate) fn unwrapped<L: Language>(node: Node) -> Node {
     let mut node = node;
     while L::transparent_expressions().contains(&node.kind()) {
         let mut cursor = node.walk();

@@ -299,6 +299,11 @@ pub trait Language: 'static {
     /// WIT `document.unreachable`). Without it the host answers
     /// `Unsupported` for unreachable code.
     const UNREACHABLE: Option<Reachability> = None;
+    /// The parameter and argument types that tell overloads apart (the
+    /// WIT `document.parameter-lists` and `document.call-arguments`,
+    /// which need no capability: without the hook both are empty and the
+    /// host tells overloads apart by arity alone).
+    const OVERLOAD_TYPES: Option<crate::OverloadTypes> = None;
 
     /// The language identifier and grammar for a file path.
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language);
@@ -338,6 +343,7 @@ pub trait Language: 'static {
             bodiless_modifiers: Vec::new(),
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
+            conversions: crate::no_conversions(),
         }
     }
 

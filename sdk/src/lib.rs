@@ -21,6 +21,7 @@ mod grammar;
 mod language;
 pub mod manifests;
 mod metrics;
+mod overloads;
 mod query;
 pub mod query_check;
 pub mod query_files;
@@ -44,6 +45,7 @@ pub use language::{
     RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig, default_symbol_kind,
     never_hoisted,
 };
+pub use overloads::OverloadTypes;
 pub use query::{MAX_QUERY_START_DEPTH, Queries};
 pub use text::LineIndex;
 pub use tokens::default_token_kind;
@@ -54,7 +56,17 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.10.0";
+pub const ABI_VERSION: &str = "0.11.0";
+
+/// The conversion rules of a language without overloads told apart by
+/// argument types (`language-policy.conversions`): none stated.
+pub fn no_conversions() -> types::ConversionRules {
+    types::ConversionRules {
+        nominal: false,
+        top_types: Vec::new(),
+        widening: Vec::new(),
+    }
+}
 
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///

@@ -218,8 +218,8 @@ impl Analysis {
 
     /// For a constructor: the calls that create its type by name (`new
     /// T(..)`, the call edges into the type, its parts in other files
-    /// included) whose argument count fits it, each shared among the
-    /// type's constructors that fit as well; and whether other
+    /// included) whose argument count and types fit it, each shared among
+    /// the type's constructors that fit as well; and whether other
     /// constructors may call it (the type's other constructors, or
     /// constructors of types extending it), which no reference names.
     fn constructions(&self, graph: &CodeGraph, symbol: SymbolRef) -> Option<Constructions> {
@@ -272,10 +272,23 @@ impl Analysis {
                     (Some(count), Some(arity)) => arity.fits(count),
                     _ => true,
                 };
-                let fitting = siblings.iter().filter(|r| fits(r)).count();
-                if !fits(&symbol) || fitting == 0 {
+                if !fits(&symbol) {
                     continue;
                 }
+                let fitting: Vec<SymbolRef> =
+                    siblings.iter().copied().filter(|r| fits(r)).collect();
+                // Of those, the ones the arguments' types leave.
+                let calling = &table.files()[site.file as usize];
+                let left = if fitting.len() > 1 {
+                    self.resolver()
+                        .overloads_left(calling, site.reference, &fitting)
+                } else {
+                    fitting
+                };
+                if !left.contains(&symbol) {
+                    continue;
+                }
+                let fitting = left.len();
                 let Some(mut found) = ReferenceSite::of_edge(table, edge) else {
                     continue;
                 };

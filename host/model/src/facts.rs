@@ -519,6 +519,37 @@ pub struct LanguagePolicy {
     /// (Java; stated from ABI 0.10.0 on, not assumed before).
     #[serde(default)]
     pub file_named_after_public_type: bool,
+    /// How values of the built-in types convert, for telling overloads
+    /// apart by argument types (stated from ABI 0.11.0 on; none before).
+    #[serde(default)]
+    pub conversions: ConversionRules,
+}
+
+/// The conversions a call's arguments may undergo without a cast.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversionRules {
+    /// Whether a value passes for a declared type only as that type or a
+    /// subtype of it (false: types compared by members, or not stated).
+    pub nominal: bool,
+    /// Built-in types every value passes for.
+    pub top_types: Vec<String>,
+    /// Built-in types, each with the other built-in types it passes for.
+    pub widening: Vec<(String, Vec<String>)>,
+}
+
+impl ConversionRules {
+    /// Whether `name` is one of the built-in types the rules know.
+    pub fn is_built_in(&self, name: &str) -> bool {
+        self.top_types.iter().any(|t| t == name) || self.widening.iter().any(|(f, _)| f == name)
+    }
+
+    /// Whether a value of the built-in type `from` passes for the
+    /// built-in type `to` by a widening (not identity, not a top type).
+    pub fn widens(&self, from: &str, to: &str) -> bool {
+        self.widening
+            .iter()
+            .any(|(f, targets)| f == from && targets.iter().any(|t| t == to))
+    }
 }
 
 /// A set of names: those equal to one of `names` and those starting with
@@ -611,6 +642,7 @@ impl LanguagePolicy {
             bodiless_modifiers: Vec::new(),
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
+            conversions: ConversionRules::default(),
         }
     }
 }
@@ -663,6 +695,66 @@ impl DeclaredType {
             self.span,
         )
     }
+}
+
+/// A parameter's type as the overload rules compare it (ABI 0.11.0 on).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParameterType {
+    /// A built-in type by the language's name for it.
+    BuiltIn(String),
+    /// A named type exactly as written, resolved where it is written.
+    Named(NamedType),
+    /// A type the rules cannot compare (type parameter, array, none...).
+    Other,
+}
+
+/// A type name as written, with the path before it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedType {
+    pub type_name: String,
+    pub type_qualifier: Vec<String>,
+    /// Span of the type name.
+    pub span: Span,
+}
+
+impl NamedType {
+    /// The type as a type use at its span, for resolving it.
+    pub fn type_use(&self) -> Reference {
+        Reference::type_use(
+            Name::new(&self.type_name),
+            self.type_qualifier.iter().map(Name::from).collect(),
+            self.span,
+        )
+    }
+}
+
+/// The parameter types of one function, method or constructor, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParameterList {
+    /// Index into the file's symbols.
+    pub function: u32,
+    pub types: Box<[ParameterType]>,
+}
+
+/// What one argument of a call is (ABI 0.11.0 on).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgumentValue {
+    /// A value of a built-in type, by the language's name for it.
+    BuiltIn(String),
+    Null,
+    /// The value another reference of the file names.
+    Value(Receiver),
+    Unknown,
+}
+
+/// The arguments of one call, by position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallArguments {
+    /// Index into the file's references of the call.
+    pub call: u32,
+    pub values: Box<[ArgumentValue]>,
 }
 
 /// Why something outside the source calls a declaration (a plugin fact,
@@ -832,6 +924,13 @@ pub struct FileFacts {
     pub modules: Vec<ModuleIdentity>,
     /// Types stated for the symbols and locals (none from 0.1.0 plugins).
     pub declared_types: Vec<DeclaredType>,
+    /// Parameter types of functions whose overloads calls tell apart, by
+    /// function index (none before ABI 0.11.0).
+    #[serde(default)]
+    pub parameter_lists: Vec<ParameterList>,
+    /// What calls pass, by call index (none before ABI 0.11.0).
+    #[serde(default)]
+    pub call_arguments: Vec<CallArguments>,
     /// The declarations something outside the source calls; `None` when
     /// the plugin does not say (before ABI 0.4.0, or without the
     /// `entry-points` capability), so that nothing can be known unused.
@@ -862,6 +961,8 @@ impl FileFacts {
         self.metrics.shrink_to_fit();
         self.modules.shrink_to_fit();
         self.declared_types.shrink_to_fit();
+        self.parameter_lists.shrink_to_fit();
+        self.call_arguments.shrink_to_fit();
         if let Some(entry_points) = &mut self.entry_points {
             entry_points.shrink_to_fit();
         }
@@ -884,6 +985,8 @@ impl FileFacts {
             metrics: Vec::new(),
             modules: Vec::new(),
             declared_types: Vec::new(),
+            parameter_lists: Vec::new(),
+            call_arguments: Vec::new(),
             entry_points: None,
             macro_definitions: Vec::new(),
             unexpanded_macros: Vec::new(),

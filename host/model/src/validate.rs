@@ -9,8 +9,9 @@
 use std::collections::BTreeMap;
 
 use crate::facts::{
-    DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import, Local, Name,
-    OptU32, PluginInfo, Position, Reference, Severity, Span, Symbol, SyntaxNode, Token,
+    ArgumentValue, DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import,
+    Local, Name, OptU32, ParameterList, ParameterType, PluginInfo, Position, Reference,
+    ReferenceKind, Severity, Span, Symbol, SyntaxNode, Token,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -45,6 +46,8 @@ pub struct FactLimits {
     pub max_macros: usize,
     /// Indices in a tuple element's path (tuples nested in tuples).
     pub max_tuple_depth: usize,
+    /// Parameters of one function and arguments of one call, each.
+    pub max_parameters: usize,
 }
 
 impl Default for FactLimits {
@@ -69,6 +72,7 @@ impl Default for FactLimits {
             max_nodes: 512,
             max_macros: 10_000,
             max_tuple_depth: 8,
+            max_parameters: 256,
         }
     }
 }
@@ -182,6 +186,9 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
             spans.report.count("local value index out of range");
         }
     }
+
+    check_parameter_lists(&mut facts.parameter_lists, symbol_count, &mut spans, limits);
+    check_call_arguments(&mut facts, limits, spans.report);
 
     cap_len(
         &mut facts.imports,
@@ -460,6 +467,7 @@ pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Rep
             "unused-on-purpose names",
         ),
         (&mut info.policy.bodiless_modifiers, "bodiless modifiers"),
+        (&mut info.policy.conversions.top_types, "top types"),
     ] {
         let before = list.len();
         list.retain(|item| !item.is_empty() && item.len() <= label);
@@ -468,7 +476,138 @@ pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Rep
         }
         cap_len(list, MAX_INFO_LIST, rule, &mut report);
     }
+    let widening = &mut info.policy.conversions.widening;
+    let before = widening.len();
+    widening.retain_mut(|(from, to)| {
+        to.retain(|t| !t.is_empty() && t.len() <= label);
+        cap_len(to, MAX_INFO_LIST, "widened types", &mut Report::default());
+        !from.is_empty() && from.len() <= label
+    });
+    if widening.len() < before {
+        report.count("built-in types");
+    }
+    cap_len(widening, MAX_INFO_LIST, "built-in types", &mut report);
     (info, report)
+}
+
+/// Check the parameter lists: one per function of the file, by function
+/// index; each type's names capped, a named type without a name is one
+/// the rules cannot compare.
+fn check_parameter_lists(
+    lists: &mut Vec<ParameterList>,
+    symbol_count: usize,
+    spans: &mut SpanChecker<'_>,
+    limits: &FactLimits,
+) {
+    lists.retain(|list| {
+        let ok = (list.function as usize) < symbol_count;
+        if !ok {
+            spans
+                .report
+                .count("parameter list function index out of range");
+        }
+        ok
+    });
+    lists.sort_by_key(|list| list.function);
+    let before = lists.len();
+    lists.dedup_by_key(|list| list.function);
+    if lists.len() < before {
+        spans.report.count("parameter list given twice");
+    }
+    for list in lists.iter_mut() {
+        if list.types.len() > limits.max_parameters {
+            spans.report.cap(
+                "too many parameters",
+                list.types.len() - limits.max_parameters,
+            );
+            let mut kept = std::mem::take(&mut list.types).into_vec();
+            kept.truncate(limits.max_parameters);
+            list.types = kept.into_boxed_slice();
+        }
+        for ty in list.types.iter_mut() {
+            match ty {
+                ParameterType::BuiltIn(name)
+                    if name.is_empty() || name.len() > limits.max_label_bytes =>
+                {
+                    spans
+                        .report
+                        .count("parameter built-in type name empty or too long");
+                    *ty = ParameterType::Other;
+                }
+                ParameterType::Named(named) if named.type_name.is_empty() => {
+                    spans.report.count("parameter named type without a name");
+                    *ty = ParameterType::Other;
+                }
+                ParameterType::Named(named) => {
+                    cap_string(
+                        &mut named.type_name,
+                        limits.max_name_bytes,
+                        "parameter type name too long",
+                        spans.report,
+                    );
+                    cap_len(
+                        &mut named.type_qualifier,
+                        limits.max_qualifier_segments,
+                        "parameter type qualifier too long",
+                        spans.report,
+                    );
+                    for segment in &mut named.type_qualifier {
+                        cap_string(
+                            segment,
+                            limits.max_name_bytes,
+                            "parameter type qualifier segment too long",
+                            spans.report,
+                        );
+                    }
+                    spans.span(&mut named.span);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Check the calls' arguments: one list per call reference of the file,
+/// by call index, as many values as the call's argument count; a value
+/// naming a reference out of range (or the call itself) is unknown.
+fn check_call_arguments(facts: &mut FileFacts, limits: &FactLimits, report: &mut Report) {
+    let references = &facts.references;
+    let reference_count = references.len();
+    facts.call_arguments.retain(|call| {
+        let ok = references.get(call.call as usize).is_some_and(|r| {
+            r.kind == ReferenceKind::Call && r.arguments.get() == Some(call.values.len() as u32)
+        });
+        if !ok {
+            report.count("call arguments not of a call with that many arguments");
+        }
+        ok && call.values.len() <= limits.max_parameters
+    });
+    facts.call_arguments.sort_by_key(|call| call.call);
+    let before = facts.call_arguments.len();
+    facts.call_arguments.dedup_by_key(|call| call.call);
+    if facts.call_arguments.len() < before {
+        report.count("call arguments given twice");
+    }
+    for call in &mut facts.call_arguments {
+        for value in call.values.iter_mut() {
+            match value {
+                ArgumentValue::Value(receiver)
+                    if receiver.reference as usize >= reference_count
+                        || receiver.reference == call.call =>
+                {
+                    report.count("argument value index out of range");
+                    *value = ArgumentValue::Unknown;
+                }
+                ArgumentValue::BuiltIn(name)
+                    if name.is_empty() || name.len() > limits.max_label_bytes =>
+                {
+                    report.count("argument built-in type name empty or too long");
+                    *value = ArgumentValue::Unknown;
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Entries of each list in a plugin's info, at most.
@@ -843,6 +982,10 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
             e.symbol != u32::MAX
         });
     }
+    facts.parameter_lists.retain_mut(|list| {
+        list.function = new_index[list.function as usize];
+        list.function != u32::MAX
+    });
     // The type of a dropped symbol goes with it.
     facts.declared_types.retain_mut(|d| match &mut d.target {
         DeclaredTarget::Symbol(s) => {

@@ -23,7 +23,8 @@
 //! means the enclosing types' member before anything the file's scope and
 //! imports bind; for plugins that cannot say (ABI 0.1.0), only as a
 //! name-only guess after them. A call whose argument count is known keeps
-//! the overloads whose arity fits it; several left are uncertain.
+//! the overloads whose arity fits it, then those its arguments' types
+//! leave (`overloads.rs`); several left are uncertain.
 
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ use serde::Serialize;
 mod derived;
 pub mod graph;
 pub mod name_search;
+mod overloads;
 mod receiver;
 mod table;
 
@@ -263,7 +265,7 @@ impl<'s> Resolver<'s> {
             found
         };
         if !found.is_empty() {
-            return by_arity(found, reference);
+            return self.by_arguments(file, facts, reference, found);
         }
         // `ext.name` where `ext` is an import the workspace cannot resolve
         // (a dependency): a same-named declaration here is not meant.
@@ -1557,16 +1559,61 @@ fn by_arity(found: Vec<Definition>, reference: &Reference) -> Vec<Definition> {
         return found;
     }
     let arity = |d: &Definition| target_symbol(d).and_then(|s| s.arity);
-    let fits = |d: &Definition| arity(d).is_none_or(|a| a.fits(arguments));
-    let kept: Vec<Definition> = if found.iter().any(fits) {
-        found.into_iter().filter(fits).collect()
-    } else {
-        found
-    };
+    let kept = fitting_arity(found, arguments);
     if kept.len() > 1 && kept.iter().all(|d| arity(d).is_some()) {
         share(kept, 1.0)
     } else {
         kept
+    }
+}
+
+impl Resolver<'_> {
+    /// [`by_arity`], then among several overloads left, those the
+    /// arguments' types leave (`overloads.rs`): one left keeps its
+    /// certainty, several are each less than certain.
+    fn by_arguments(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        found: Vec<Definition>,
+    ) -> Vec<Definition> {
+        let Some(arguments) = reference.arguments.get() else {
+            return found;
+        };
+        if found.len() < 2 {
+            return found;
+        }
+        let kept = fitting_arity(found, arguments);
+        if kept.len() > 1
+            && kept
+                .iter()
+                .all(|d| target_symbol(d).and_then(|s| s.arity).is_some())
+        {
+            let chosen = self.by_argument_types(file, facts, reference, kept);
+            if chosen.len() == 1 {
+                chosen
+            } else {
+                share(chosen, 1.0)
+            }
+        } else {
+            kept
+        }
+    }
+}
+
+/// The candidates whose arity fits a call of `arguments` arguments (all of
+/// them when none fits).
+fn fitting_arity(found: Vec<Definition>, arguments: u32) -> Vec<Definition> {
+    let fits = |d: &Definition| {
+        target_symbol(d)
+            .and_then(|s| s.arity)
+            .is_none_or(|a| a.fits(arguments))
+    };
+    if found.iter().any(fits) {
+        found.into_iter().filter(fits).collect()
+    } else {
+        found
     }
 }
 

@@ -212,6 +212,18 @@ impl Resolver<'_> {
         self.type_of_target(owner_file, target, called, element, depth)
     }
 
+    /// The one workspace type of the value `value` (written in `file`)
+    /// denotes or, `called`, of what calling it returns; several for a
+    /// union, none when not known.
+    pub(super) fn type_of_value(
+        &self,
+        file: &Arc<FileEntry>,
+        value: &Reference,
+        called: bool,
+    ) -> Vec<SymbolRef> {
+        self.type_of(file, value, called, &[], 0)
+    }
+
     /// The one workspace type the declaration `target` of `file` has, as
     /// the source states it: its declared type, or for a local without one,
     /// the type of the value it is initialised with.
@@ -535,8 +547,24 @@ impl Resolver<'_> {
     /// The types `ty`'s base lists name (`class C : B, I`, `impl I for C`,
     /// `interface I extends J`), each resolved certainly to one type.
     fn supertypes(&self, ty: SymbolRef) -> Vec<SymbolRef> {
+        self.base_types(ty).0
+    }
+
+    /// Whether every supertype of `ty` is known: each name its base lists
+    /// (and its supertypes') write resolves certainly to one type, or names
+    /// no type of the workspace (a library's, which no workspace type can
+    /// be a supertype of).
+    pub(super) fn supertypes_are_known(&self, ty: SymbolRef) -> bool {
+        std::iter::once(ty)
+            .chain(self.all_supertypes(ty))
+            .all(|t| self.base_types(t).1)
+    }
+
+    /// [`Self::supertypes`], and whether each name of the base lists
+    /// either resolved or names no type of the workspace.
+    fn base_types(&self, ty: SymbolRef) -> (Vec<SymbolRef>, bool) {
         let Some(_guard) = SupertypesGuard::enter(ty) else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
         let type_name = self.table.symbol(ty).name.as_str();
         let unique = self.type_name_is_unique(type_name);
@@ -549,9 +577,13 @@ impl Resolver<'_> {
                     && (r.file == ty.file || unique))
         });
         let mut out = Vec::new();
+        let mut known = true;
         for holder in holders {
             let file = self.table.file(*holder);
-            let Ok(facts) = &file.facts else { continue };
+            let Ok(facts) = &file.facts else {
+                known = false;
+                continue;
+            };
             let lists = self.table.base_lists(holder.file, facts);
             // Its own base list, and those its direct members hold (a Go
             // embedded field is a member whose type is embedded).
@@ -571,13 +603,21 @@ impl Resolver<'_> {
                     && one.confidence >= 1.0
                     && target_symbol(one).is_some_and(|s| is_type_kind(s.kind))
                     && let Some(r) = self.symbol_ref(one)
-                    && !out.contains(&r)
                 {
-                    out.push(r);
+                    if !out.contains(&r) {
+                        out.push(r);
+                    }
+                } else if self
+                    .table
+                    .named(&base.name)
+                    .iter()
+                    .any(|r| is_type_kind(self.table.symbol(*r).kind))
+                {
+                    known = false;
                 }
             }
         }
-        out
+        (out, known)
     }
 
     /// The one declaration `found` names certainly: a single one, or

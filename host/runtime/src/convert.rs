@@ -361,6 +361,7 @@ macro_rules! since_0_2_0_conversions {
                         bodiless_modifiers: bodiless_modifiers(&i.policy),
                         private_reaches_nested_modules: private_reaches_nested_modules(&i.policy),
                         file_named_after_public_type: file_named_after_public_type(&i.policy),
+                        conversions: conversions(&i.policy),
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
@@ -625,7 +626,106 @@ macro_rules! since_0_10_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.10.0` (the current ABI).
+/// What ABI 0.11.0 added: the parameter types of functions, what calls
+/// pass, and the language's conversions of its built-in types.
+macro_rules! since_0_11_0_conversions {
+    () => {
+        fn conversions(policy: &wit::LanguagePolicy) -> model::ConversionRules {
+            let rules = &policy.conversions;
+            model::ConversionRules {
+                nominal: rules.nominal,
+                top_types: rules.top_types.clone(),
+                widening: rules
+                    .widening
+                    .iter()
+                    .map(|w| (w.from.clone(), w.to.clone()))
+                    .collect(),
+            }
+        }
+
+        /// The document's parameter lists.
+        pub fn parameter_lists(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::ParameterList>> {
+            Ok(document
+                .call_parameter_lists(store, doc)?
+                .into_iter()
+                .map(|list| model::ParameterList {
+                    function: list.function,
+                    types: list
+                        .types
+                        .into_iter()
+                        .map(|ty| match ty {
+                            wit::ParameterType::BuiltIn(name) => {
+                                model::ParameterType::BuiltIn(name)
+                            }
+                            wit::ParameterType::Named(named) => {
+                                model::ParameterType::Named(model::NamedType {
+                                    type_name: named.type_name,
+                                    type_qualifier: named.type_qualifier,
+                                    span: named.span.into(),
+                                })
+                            }
+                            wit::ParameterType::Other => model::ParameterType::Other,
+                        })
+                        .collect(),
+                })
+                .collect())
+        }
+
+        /// The document's calls' arguments.
+        pub fn call_arguments(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::CallArguments>> {
+            Ok(document
+                .call_call_arguments(store, doc)?
+                .into_iter()
+                .map(|call| model::CallArguments {
+                    call: call.call,
+                    values: call
+                        .values
+                        .into_iter()
+                        .map(|value| match value {
+                            wit::ArgumentValue::BuiltIn(name) => {
+                                model::ArgumentValue::BuiltIn(name)
+                            }
+                            wit::ArgumentValue::Null => model::ArgumentValue::Null,
+                            wit::ArgumentValue::Value(r) => model::ArgumentValue::Value(r.into()),
+                            wit::ArgumentValue::Unknown => model::ArgumentValue::Unknown,
+                        })
+                        .collect(),
+                })
+                .collect())
+        }
+    };
+}
+
+/// `lingo:plugin@0.11.0` (the current ABI).
+pub mod v0_11_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_11_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_11_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+}
+
+/// `lingo:plugin@0.10.0`: no parameter or argument types, so overloads
+/// are told apart by arity alone.
 pub mod v0_10_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_10_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -642,47 +742,24 @@ pub mod v0_10_0 {
     since_0_8_0_conversions!();
     since_0_9_0_conversions!();
     since_0_10_0_conversions!();
-}
 
-/// `lingo:plugin@0.9.0`: no tuple is destructured.
-pub mod v0_9_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_9_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_9_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-
-    fn local_element(_local: &wit::Local) -> Box<[u32]> {
-        Box::default()
+    fn conversions(_policy: &wit::LanguagePolicy) -> model::ConversionRules {
+        model::ConversionRules::default()
     }
 
-    fn declared_element(_declared: &wit::DeclaredType) -> Box<[u32]> {
-        Box::default()
+    pub fn parameter_lists(
+        _document: &GuestDocument<'_>,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::ParameterList>> {
+        Ok(Vec::new())
     }
 
-    fn file_named_after_public_type(_policy: &wit::LanguagePolicy) -> bool {
-        false
-    }
-
-    fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
-        use model::DeclaredTypeSource as M;
-        use wit::DeclaredTypeSource as W;
-        match source {
-            W::Annotation => M::Annotation,
-            W::Constructor => M::Constructor,
-            W::Literal => M::Literal,
-            W::ReturnType => M::ReturnType,
-            W::Receiver => M::Receiver,
-            W::SelfType => M::SelfType,
-        }
+    pub fn call_arguments(
+        _document: &GuestDocument<'_>,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::CallArguments>> {
+        Ok(Vec::new())
     }
 }

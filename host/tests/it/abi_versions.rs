@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.9.0: the hostile test plugin, kept
-//! as built in `tests/fixtures/abi-0.9.0/`, whose locals destructure no
-//! tuple),
+//! current ABI and the one before it (0.10.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.10.0/`, which states no parameter
+//! or argument types),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_9_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.9.0/hostile.wasm")
+fn component_0_10_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.10.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.10.0");
-    assert_eq!(SUPPORTED_ABI, ["0.10.0", "0.9.0"]);
+    assert_eq!(ABI_VERSION, "0.11.0");
+    assert_eq!(SUPPORTED_ABI, ["0.11.0", "0.10.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.10.0, 0.9.0"),
+            && message.contains("supports 0.11.0, 0.10.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,27 +69,71 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_9_0_loads_and_destructures_no_tuple() {
-    let registry = registry(vec![component_0_9_0()], false);
+fn a_component_built_against_abi_0_10_0_loads_and_states_no_argument_types() {
+    let registry = registry(vec![component_0_10_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.9.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.9.0");
-    // What 0.9.0 says of its policy arrives (its thousand bodiless
-    // modifiers cut to the cap).
+        .expect("the 0.10.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.10.0");
+    // What 0.10.0 says of its policy arrives (its thousand bodiless
+    // modifiers cut to the cap); it states no conversions.
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
-    // It answers what 0.9.0 has: tokens, declarers, the macros it defines
-    // and leaves unexpanded...
+    assert_eq!(policy.conversions, Default::default());
+    // It answers what 0.10.0 has: tokens, declarers, the macros it defines
+    // and leaves unexpanded, tuple elements...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
     let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
     assert!(!facts.macro_definitions.is_empty());
-    // ...and its locals bind whole values: no tuple element is read.
     assert!(!facts.locals.is_empty());
-    assert!(facts.locals.iter().all(|l| l.element.is_empty()));
-    assert!(facts.declared_types.iter().all(|d| d.element.is_empty()));
+    // ...and no parameter or argument types: overloads by arity alone.
+    assert!(facts.parameter_lists.is_empty());
+    assert!(facts.call_arguments.is_empty());
+}
+
+#[test]
+fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
+    let hostile = Path::new(lingo::runtime::artifact_dir()).join("lingo_plugin_hostile.wasm");
+    let registry = registry(vec![hostile], false);
+    let plugin = registry.for_path(Path::new("a.range")).unwrap();
+    // The policy's conversions: empty and oversized names dropped, lists
+    // cut to the cap.
+    let conversions = &plugin.info().policy.conversions;
+    assert_eq!(conversions.top_types, ["object"]);
+    assert_eq!(conversions.widening.len(), 1);
+    assert_eq!(conversions.widening[0].0, "int");
+    assert_eq!(conversions.widening[0].1.len(), 256);
+    let source = "rangé\n";
+    let facts = plugin.analyze("a.range", source, &[]).unwrap();
+    let (checked, report) =
+        lingo::validate::check(facts, source, &lingo::validate::FactLimits::default());
+    // A function out of range is dropped, the one listed twice kept once
+    // (its unnamed type made uncomparable); no list is longer than the cap.
+    assert!(
+        checked
+            .parameter_lists
+            .iter()
+            .all(|l| (l.function as usize) < checked.symbols.len() && l.types.len() <= 256),
+        "{:?}",
+        checked.parameter_lists
+    );
+    assert!(checked.parameter_lists.len() <= 1);
+    // Arguments of a call out of range, or of a reference that is no call
+    // with that many arguments, are dropped.
+    assert!(checked.call_arguments.iter().all(|c| {
+        checked.references.get(c.call as usize).is_some_and(|r| {
+            r.kind == lingo::model::ReferenceKind::Call
+                && r.arguments.get() == Some(c.values.len() as u32)
+        })
+    }));
+    let rules = report.rules().join("; ");
+    assert!(
+        rules.contains("parameter list function index out of range"),
+        "{rules}"
+    );
+    assert!(rules.contains("call arguments not of a call"), "{rules}");
 }
 
 #[test]
@@ -373,6 +417,7 @@ fn built_in_plugins_state_their_policy() {
             // Only Rust's nested modules see their parents' private items.
             private_reaches_nested_modules: module_layout == DeclaredFilePerModule,
             file_named_after_public_type: false,
+            conversions: policy(file).conversions,
         };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};
@@ -410,6 +455,15 @@ fn built_in_plugins_state_their_policy() {
     );
     // Only Java names a file after its public type.
     assert!(policy("A.java").file_named_after_public_type);
+    // C# and Java tell overloads apart by argument types: their rules are
+    // nominal and list `int` widening to `long`; the others state none.
+    for file in ["a.cs", "A.java"] {
+        let rules = policy(file).conversions;
+        assert!(rules.nominal && rules.widens("int", "long"), "{file}");
+    }
+    for file in ["a.rs", "a.go", "a.ts", "a.py"] {
+        assert_eq!(policy(file).conversions, Default::default(), "{file}");
+    }
     // No built-in plugin reports declared types yet; the fact is there.
     let facts = registry
         .for_path(Path::new("a.rs"))

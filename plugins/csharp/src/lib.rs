@@ -9,6 +9,7 @@ mod entry;
 mod flow;
 mod imports;
 mod modules;
+mod overloads;
 mod placement;
 mod preprocess;
 mod render;
@@ -109,6 +110,13 @@ impl Language for CSharp {
         leaves_block: flow::leaves_block,
         hoisted: flow::hoisted,
     });
+    const OVERLOAD_TYPES: Option<lingo_plugin_sdk::OverloadTypes> =
+        Some(lingo_plugin_sdk::OverloadTypes {
+            parameter_types: overloads::parameter_types,
+            argument_nodes: overloads::argument_nodes,
+            literal: overloads::literal,
+            declared_built_in: overloads::declared_built_in,
+        });
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {
         receiver.kind() == "this"
@@ -199,6 +207,7 @@ impl Language for CSharp {
             bodiless_modifiers: vec!["abstract".into(), "extern".into()],
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
+            conversions: overloads::conversion_rules(),
         }
     }
 

@@ -298,7 +298,7 @@ fn initializer(declarator: Node) -> Option<Node> {
 /// stripped, generic arguments dropped, the path split off (`global::`
 /// dropped). `None` for predefined types, `var`, `dynamic`, arrays, tuples,
 /// pointers and function pointers.
-fn named_type<'t>(ty: Node<'t>, source: &str) -> Option<Written<'t>> {
+pub(crate) fn named_type<'t>(ty: Node<'t>, source: &str) -> Option<Written<'t>> {
     let mut ty = ty;
     // Each step goes one level down the tree, so this ends.
     loop {

@@ -161,6 +161,7 @@ impl Language for Go {
             bodiless_modifiers: vec![],
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
+            conversions: lingo_plugin_sdk::no_conversions(),
         }
     }
 

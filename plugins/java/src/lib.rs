@@ -9,6 +9,7 @@ mod entry;
 mod flow;
 mod imports;
 mod modules;
+mod overloads;
 mod placement;
 mod types;
 
@@ -90,6 +91,13 @@ impl Language for Java {
         leaves_block: flow::leaves_block,
         hoisted: lingo_plugin_sdk::never_hoisted,
     });
+    const OVERLOAD_TYPES: Option<lingo_plugin_sdk::OverloadTypes> =
+        Some(lingo_plugin_sdk::OverloadTypes {
+            parameter_types: overloads::parameter_types,
+            argument_nodes: overloads::argument_nodes,
+            literal: overloads::literal,
+            declared_built_in: overloads::declared_built_in,
+        });
 
     /// `void` and `boolean` are named leaves of the grammar, `var` a type
     /// identifier: keywords all three, as `int` is.
@@ -169,6 +177,7 @@ impl Language for Java {
             private_reaches_nested_modules: false,
             // `public class Parser` lives in `Parser.java`.
             file_named_after_public_type: true,
+            conversions: overloads::conversion_rules(),
         }
     }
 

@@ -249,7 +249,7 @@ fn is_own_type_parameter(method: Node, ty: Node, source: &str) -> bool {
 /// The outer named type of a type as written: annotations stripped, generic
 /// arguments dropped, the path split off. `None` for primitive types,
 /// `void`, `var`, arrays and wildcards.
-fn named_type<'t>(ty: Node<'t>, source: &str) -> Option<Written<'t>> {
+pub(crate) fn named_type<'t>(ty: Node<'t>, source: &str) -> Option<Written<'t>> {
     let mut ty = ty;
     // Each step goes one level down the tree, so this ends.
     loop {

@@ -181,6 +181,7 @@ impl Language for Rust {
             // `crate::a::b` sees what `crate::a` keeps private.
             private_reaches_nested_modules: true,
             file_named_after_public_type: false,
+            conversions: lingo_plugin_sdk::no_conversions(),
         }
     }
 

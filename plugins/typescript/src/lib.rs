@@ -274,6 +274,7 @@ impl Language for TypeScript {
             bodiless_modifiers: vec!["abstract".into(), "declare".into()],
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
+            conversions: lingo_plugin_sdk::no_conversions(),
         }
     }
 

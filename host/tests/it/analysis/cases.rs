@@ -1351,7 +1351,8 @@ pub const CSHARP: &[Case] = &[
         ",
     },
     Case {
-        name: "cs_overloads_of_one_argument_count_are_uncertain",
+        // A literal's type tells `Write(int)` from `Write(string, int = 0)`.
+        name: "cs_overloads_told_apart_by_a_literal_argument",
         fixture: cs_project!(
             r#"namespace Demo
 {
@@ -1368,10 +1369,137 @@ pub const CSHARP: &[Case] = &[
             "\n"
         ),
         query: Definition,
+        expected: "Parser.cs:5 Writer.Write scope",
+    },
+    Case {
+        // An argument whose type is not known leaves both overloads.
+        name: "cs_overloads_of_one_argument_count_are_uncertain_for_an_untyped_argument",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Writer
+    {
+        public void Write(int a) { }
+
+        public void Write(string s, int b = 0) { }
+
+        public void All(System.Func<int> f) { Wr$0ite(f()); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: Definition,
         expected: "
             Parser.cs:5 Writer.Write scope uncertain
             Parser.cs:7 Writer.Write scope uncertain
         ",
+    },
+    Case {
+        // `Equals(Uuid)` beside `Equals(object)`: a `Uuid` value calls the
+        // first (identity beats a top type); a `string` the second; a
+        // value of unknown type either.
+        name: "cs_overloads_by_declared_types_and_the_top_type",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public struct Uuid
+    {
+        public bool Eq$0uals(Uuid other) { return true; }
+
+        public override bool Equals(object obj) { return false; }
+
+        public Uuid(string text) { }
+
+        public Uuid(byte[] bytes, int offset) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static bool Use(Uuid a, Uuid b, object o)
+        {
+            var c = new Uuid("x");
+            return a.Equals(b) && a.Equals(c) && a.Equals("text") && a.Equals(o);
+        }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "
+            Run.cs:8 call in Run.Use qualified
+            Run.cs:8 call in Run.Use qualified
+        ",
+    },
+    Case {
+        // A derived type passes for its base class, not for an unrelated
+        // one; a string literal passes for neither.
+        name: "cs_overloads_by_subtype",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Shape { }
+
+    public class Circle : Shape { }
+
+    public class Color { }
+
+    public static class Painter
+    {
+        public static void Paint(Shape s) { }
+
+        public static void Paint(Color c) { }
+
+        public static void Paint(string name) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(Circle c)
+        {
+            Painter.Pa$0int(c);
+        }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Parser.cs:11 Painter.Paint qualified",
+    },
+    Case {
+        // Constructor overloads: a string literal calls the one taking a
+        // string, an `int` the other.
+        name: "cs_constructor_overloads_by_argument_types",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Token
+    {
+        public To$0ken(string text) { }
+
+        public Token(int code) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static Token Use() { return new Token("x"); }
+
+        public static Token Code() { return new Token(7); }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "Run.cs:5 call in Run.Use scope",
     },
     Case {
         name: "cs_property_named_like_its_type",
@@ -1825,11 +1953,12 @@ pub const JAVA: &[Case] = &[
         query: Definition,
         expected: "src/main/java/demo/Parser.java:8 Parser.parse scope",
     },
-    // Overloads are told apart by argument count, not by argument types:
-    // `write(1)` may be `write(int)` or the varargs `write(String, int...)`,
-    // so its use is uncertain; `write(1, 2)` is not `write(int)`.
+    // Overloads are told apart by argument count, then by argument types:
+    // `write(1, 2)` is not `write(int)`; `write(1)` may be `write(int)` or
+    // the varargs `write(String, int...)` by count, and an `int` is no
+    // `String`.
     Case {
-        name: "java_overloads_told_apart_by_argument_count_only",
+        name: "java_overloads_told_apart_by_argument_count_and_types",
         fixture: java_project!(
             r#"package demo;
 
@@ -1847,8 +1976,39 @@ public class Writer {
         ),
         query: References,
         expected: "
-            src/main/java/demo/Parser.java:10 call in Writer.all scope uncertain
-            src/main/java/demo/Run.java:4 call in Run.use qualified uncertain
+            src/main/java/demo/Parser.java:10 call in Writer.all scope
+            src/main/java/demo/Run.java:4 call in Run.use qualified
+        ",
+    },
+    // A primitive passes for its own type before a widening or `Object`;
+    // a boxed value for `Object`, not for an unrelated class; an unknown
+    // value leaves every overload.
+    Case {
+        name: "java_overloads_by_primitive_boxed_and_declared_types",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Log {
+    public void pr$0int(long value) { }
+
+    public void print(Object value) { }
+
+    public void print(Log other) { }
+
+    public void all(Integer boxed, Log log, java.util.function.Supplier<Log> make) {
+        print(1);
+        print(boxed);
+        print(log);
+        print(make.get());
+    }
+}
+"#,
+            "package demo;\n"
+        ),
+        query: References,
+        expected: "
+            src/main/java/demo/Parser.java:11 call in Log.all scope
+            src/main/java/demo/Parser.java:14 call in Log.all scope uncertain
         ",
     },
     Case {

@@ -9,7 +9,8 @@
 //!   that is its own container.
 //! - `range`: container, `enclosing`, `local`, metrics `symbol`,
 //!   declared-type target, entry-point symbol, member-access receiver and
-//!   local value indices out of range, and one entry point listed twice.
+//!   local value indices out of range, and one entry point listed twice;
+//!   parameter lists and call arguments out of range.
 //! - `huge`: a huge number of references (and syntax nodes from `node-at`).
 //!   The counts can be set in the file: `references=N symbols=N nodes=N`.
 //! - `longstr`: names, signatures, docs and other strings of 1 MiB each.
@@ -32,12 +33,13 @@
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
-    Capability, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint,
-    EntryPointKind, FunctionMetrics, Halstead, Import, ImportKind, ImportedName, LanguagePolicy,
-    Local, MacroDefinition, MacroSource, Manifest, ModuleIdentity, ModuleLayout, NameRule,
-    PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol,
-    SymbolKind, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro,
-    Visibility,
+    ArgumentValue, CallArguments, Capability, ConversionRules, DeclaredTarget, DeclaredType,
+    DeclaredTypeSource, Diagnostic, EntryPoint, EntryPointKind, FunctionMetrics, Halstead, Import,
+    ImportKind, ImportedName, LanguagePolicy, Local, MacroDefinition, MacroSource, Manifest,
+    ModuleIdentity, ModuleLayout, NameRule, NamedType, ParameterList, ParameterType, PluginError,
+    PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind,
+    SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro, Visibility,
+    Widening,
 };
 
 struct Hostile;
@@ -602,6 +604,20 @@ impl plugin::Guest for Hostile {
                 bodiless_modifiers: vec!["abstract".into(); 1000],
                 private_reaches_nested_modules: false,
                 file_named_after_public_type: false,
+                conversions: ConversionRules {
+                    nominal: true,
+                    top_types: vec![String::new(), "x".repeat(100_000), "object".into()],
+                    widening: vec![
+                        Widening {
+                            from: String::new(),
+                            to: vec!["long".into()],
+                        },
+                        Widening {
+                            from: "int".into(),
+                            to: vec!["long".into(); 1000],
+                        },
+                    ],
+                },
             },
         }
     }
@@ -668,6 +684,54 @@ impl syntax::GuestDocument for Document {
                 element: vec![0; MIB],
             })
             .collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn parameter_lists(&self) -> Vec<ParameterList> {
+        match self.case {
+            // A function out of range, one listed twice, a type without a
+            // name, and too many parameters.
+            Case::Range => vec![
+                ParameterList {
+                    function: 1_000_000,
+                    types: vec![ParameterType::Other],
+                },
+                ParameterList {
+                    function: 0,
+                    types: vec![ParameterType::Named(NamedType {
+                        type_name: String::new(),
+                        type_qualifier: Vec::new(),
+                        span: self.span(0, 0),
+                    })],
+                },
+                ParameterList {
+                    function: 0,
+                    types: vec![ParameterType::BuiltIn("int".into()); 100_000],
+                },
+            ],
+            _ => Vec::new(),
+        }
+    }
+    fn call_arguments(&self) -> Vec<CallArguments> {
+        match self.case {
+            // A call out of range, and values naming references out of
+            // range or the call itself.
+            Case::Range => vec![
+                CallArguments {
+                    call: u32::MAX,
+                    values: vec![ArgumentValue::Null],
+                },
+                CallArguments {
+                    call: 0,
+                    values: vec![
+                        ArgumentValue::Value(Receiver {
+                            reference: u32::MAX,
+                            called: false,
+                        }),
+                        ArgumentValue::BuiltIn(String::new()),
+                    ],
+                },
+            ],
             _ => Vec::new(),
         }
     }

@@ -1,0 +1,316 @@
+//! Overloads told apart by the types of a call's arguments, by the
+//! plugins' parameter lists, call arguments and conversion rules.
+//!
+//! An overload is dropped only when an argument's type is known and
+//! provably does not pass for its parameter's: both built-in types the
+//! rules list, or declared types of the workspace whose supertypes are
+//! all known, in a language whose rules are nominal, with no conversion
+//! operator declared on either. Among those left, one whose every
+//! argument passes at least as directly (identity, then widening or a
+//! supertype, then a top type) and one more directly is better; the
+//! overloads no other is better than are kept. Anything unknown keeps an
+//! overload and compares with none, so a wrong type guess can only leave
+//! an answer less certain.
+
+use std::sync::Arc;
+
+use super::{Definition, MAX_RECEIVER_DEPTH, Resolver, SymbolRef, Target, target_symbol};
+use lingo_index::FileEntry;
+use lingo_model::{
+    ArgumentValue, ConversionRules, FileFacts, NamedType, ParameterType, Reference, SymbolKind,
+};
+
+/// A type an argument has or a parameter declares, as the rules compare it.
+#[derive(Clone, PartialEq, Eq)]
+enum Compared {
+    /// A built-in type by the language's name for it.
+    BuiltIn(String),
+    /// A type declared in the workspace.
+    Declared(SymbolRef),
+    Unknown,
+}
+
+/// How directly an argument passes for a parameter, most direct first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Fit {
+    Identity,
+    /// A widening of a built-in type, or a supertype.
+    Widening,
+    /// A type every value passes for.
+    Top,
+}
+
+/// What comparing one argument with one parameter proves.
+#[derive(Clone, PartialEq, Eq)]
+enum Match {
+    Fits(Fit),
+    Fails,
+    /// Nothing; the parameter's type, for telling equal parameters apart.
+    Unknown(Compared),
+}
+
+impl Resolver<'_> {
+    /// Among the declarations `candidates` (overloads that all fit the
+    /// argument count of the call `call` of `file`), those its arguments'
+    /// types leave: all of them when nothing is known.
+    pub fn overloads_left(
+        &self,
+        file: &Arc<FileEntry>,
+        call: u32,
+        candidates: &[SymbolRef],
+    ) -> Vec<SymbolRef> {
+        let Ok(facts) = &file.facts else {
+            return candidates.to_vec();
+        };
+        let Some(reference) = facts.references.get(call as usize) else {
+            return candidates.to_vec();
+        };
+        let definitions: Vec<Definition> = candidates
+            .iter()
+            .map(|r| {
+                Definition::certain(
+                    Target::Symbol {
+                        file: self.table.file(*r).clone(),
+                        index: r.symbol as usize,
+                    },
+                    super::Resolution::Scope,
+                )
+            })
+            .collect();
+        self.by_argument_types(file, facts, reference, definitions)
+            .iter()
+            .filter_map(|d| self.symbol_ref(d))
+            .collect()
+    }
+
+    /// Among `candidates` of the call `reference` (overloads that all fit
+    /// its argument count), those its arguments' types leave (see the
+    /// module's doc); all of them when nothing is known.
+    pub(super) fn by_argument_types(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        candidates: Vec<Definition>,
+    ) -> Vec<Definition> {
+        let rules = &file.plugin.info().policy.conversions;
+        let Some(call) = index_in(&facts.references, reference) else {
+            return candidates;
+        };
+        let Ok(at) = facts.call_arguments.binary_search_by_key(&call, |c| c.call) else {
+            return candidates;
+        };
+        let arguments: Vec<Compared> = facts.call_arguments[at]
+            .values
+            .iter()
+            .map(|value| self.argument_type(file, facts, value, rules))
+            .collect();
+        if arguments.iter().all(|a| *a == Compared::Unknown) {
+            return candidates;
+        }
+        let matches: Vec<Option<Vec<Match>>> = candidates
+            .iter()
+            .map(|candidate| self.parameter_matches(candidate, &arguments, rules))
+            .collect();
+        let applicable: Vec<usize> = (0..candidates.len())
+            .filter(|&i| {
+                matches[i]
+                    .as_ref()
+                    .is_none_or(|m| !m.contains(&Match::Fails))
+            })
+            .collect();
+        // None applies: what the facts say is off somewhere (a conversion
+        // the rules do not list); nothing is dropped.
+        if applicable.is_empty() {
+            return candidates;
+        }
+        applicable
+            .iter()
+            .filter(|&&i| {
+                !applicable
+                    .iter()
+                    .any(|&j| j != i && better(&matches[j], &matches[i]))
+            })
+            .map(|&i| candidates[i].clone())
+            .collect()
+    }
+
+    /// The type of one argument: a built-in one the plugin names, or the
+    /// one workspace type of the value another reference names.
+    fn argument_type(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        value: &ArgumentValue,
+        rules: &ConversionRules,
+    ) -> Compared {
+        match value {
+            ArgumentValue::BuiltIn(name) if rules.is_built_in(name) => {
+                Compared::BuiltIn(name.clone())
+            }
+            ArgumentValue::Value(receiver) => {
+                let Some(named) = facts.references.get(receiver.reference as usize) else {
+                    return Compared::Unknown;
+                };
+                match self.type_of_value(file, named, receiver.called).as_slice() {
+                    [one] if self.table.symbol(*one).kind != SymbolKind::TypeParameter => {
+                        Compared::Declared(*one)
+                    }
+                    _ => Compared::Unknown,
+                }
+            }
+            _ => Compared::Unknown,
+        }
+    }
+
+    /// How each argument passes for the parameter of `candidate` at its
+    /// position; `None` when the candidate's parameters are not stated.
+    fn parameter_matches(
+        &self,
+        candidate: &Definition,
+        arguments: &[Compared],
+        rules: &ConversionRules,
+    ) -> Option<Vec<Match>> {
+        let Target::Symbol { file, index } = &candidate.target else {
+            return None;
+        };
+        let facts = file.facts.as_ref().ok()?;
+        let at = facts
+            .parameter_lists
+            .binary_search_by_key(&(*index as u32), |l| l.function)
+            .ok()?;
+        let parameters = &facts.parameter_lists[at].types;
+        Some(
+            arguments
+                .iter()
+                .enumerate()
+                .map(|(position, argument)| {
+                    let parameter = match parameters.get(position) {
+                        Some(ParameterType::BuiltIn(name)) if rules.is_built_in(name) => {
+                            Compared::BuiltIn(name.clone())
+                        }
+                        Some(ParameterType::Named(named)) => self.named_type(file, named),
+                        _ => Compared::Unknown,
+                    };
+                    self.compare(argument, parameter, rules)
+                })
+                .collect(),
+        )
+    }
+
+    /// The one workspace type `named` (written in `file`) names; unknown
+    /// when it names none (a library's type) or a type parameter.
+    fn named_type(&self, file: &Arc<FileEntry>, named: &NamedType) -> Compared {
+        let mut type_use = named.type_use();
+        if let Ok(facts) = &file.facts {
+            type_use.enclosing = super::enclosing_symbol_at(facts, named.span.start.offset);
+        }
+        let found = self.resolve_within(file, &type_use, MAX_RECEIVER_DEPTH - 1);
+        let certain: Vec<&Definition> = found.iter().filter(|d| d.confidence >= 1.0).collect();
+        match certain.as_slice() {
+            [one] if target_symbol(one).is_some_and(|s| super::is_type_kind(s.kind)) => self
+                .symbol_ref(one)
+                .map_or(Compared::Unknown, Compared::Declared),
+            _ => Compared::Unknown,
+        }
+    }
+
+    /// What an argument of type `argument` proves about a parameter of
+    /// type `parameter`.
+    fn compare(&self, argument: &Compared, parameter: Compared, rules: &ConversionRules) -> Match {
+        use Compared::{BuiltIn, Declared, Unknown};
+        let unknown = |parameter| Match::Unknown(parameter);
+        match (argument, &parameter) {
+            (_, BuiltIn(p)) if rules.top_types.contains(p) => Match::Fits(Fit::Top),
+            (Unknown, _) | (_, Unknown) => unknown(parameter),
+            (BuiltIn(a), BuiltIn(p)) if a == p => Match::Fits(Fit::Identity),
+            (BuiltIn(a), BuiltIn(p)) if rules.widens(a, p) => Match::Fits(Fit::Widening),
+            (BuiltIn(_), BuiltIn(_)) => Match::Fails,
+            (Declared(a), Declared(p)) => {
+                if self.parts_of(*a).contains(p) {
+                    Match::Fits(Fit::Identity)
+                } else if self.all_supertypes(*a).contains(p) {
+                    Match::Fits(Fit::Widening)
+                } else if rules.nominal
+                    && self.supertypes_are_known(*a)
+                    && !self.declares_conversion(*a)
+                    && !self.declares_conversion(*p)
+                {
+                    Match::Fails
+                } else {
+                    unknown(parameter)
+                }
+            }
+            // A literal or built-in value for a declared type: only an
+            // enumeration (C#'s `0`) or a conversion operator takes one.
+            (BuiltIn(_), Declared(p)) => {
+                if rules.nominal
+                    && self.table.symbol(*p).kind != SymbolKind::Enum
+                    && !self.declares_conversion(*p)
+                {
+                    Match::Fails
+                } else {
+                    unknown(parameter)
+                }
+            }
+            (Declared(a), BuiltIn(_)) => {
+                if rules.nominal && !self.declares_conversion(*a) {
+                    Match::Fails
+                } else {
+                    unknown(parameter)
+                }
+            }
+        }
+    }
+
+    /// Whether the type `ty` (in any of its parts) declares an operator,
+    /// which may convert its values to or from other types.
+    fn declares_conversion(&self, ty: SymbolRef) -> bool {
+        self.parts_of(ty).iter().any(|part| {
+            let Ok(facts) = &self.table.file(*part).facts else {
+                return true;
+            };
+            facts
+                .symbols
+                .iter()
+                .any(|s| s.container == Some(part.symbol) && s.kind == SymbolKind::Operator)
+        })
+    }
+}
+
+/// Whether the argument comparisons `a` make an overload better than the
+/// one `b` describes: every argument passes at least as directly, one more
+/// directly. Arguments whose parameters are the same type are equal
+/// whatever is known of them.
+fn better(a: &Option<Vec<Match>>, b: &Option<Vec<Match>>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    let mut strictly = false;
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Match::Fits(x), Match::Fits(y)) => {
+                if x > y {
+                    return false;
+                }
+                strictly |= x < y;
+            }
+            (Match::Unknown(p), Match::Unknown(q)) if *p != Compared::Unknown && p == q => {}
+            _ => return false,
+        }
+    }
+    strictly
+}
+
+/// The index of `reference` in `references` when it is one of them (not a
+/// copy): calls are looked up by index, and a reference made for a lookup
+/// is no call with arguments.
+fn index_in(references: &[Reference], reference: &Reference) -> Option<u32> {
+    let range = references.as_ptr_range();
+    let at = reference as *const Reference;
+    if !range.contains(&at) {
+        return None;
+    }
+    let offset = (at as usize - range.start as usize) / std::mem::size_of::<Reference>();
+    u32::try_from(offset).ok()
+}

@@ -1,0 +1,158 @@
+//! The facts that tell overloads apart by argument types: each function's
+//! parameter types (`document.parameter-lists`) and what each call passes
+//! (`document.call-arguments`), from the language's [`OverloadTypes`] hook.
+
+use tree_sitter::Node;
+
+use crate::facts::{LinkedReferences, LocalBinding, SymbolNode, unwrapped};
+use crate::metrics::find_node;
+use crate::types::{
+    ArgumentValue, CallArguments, ParameterList, ParameterType, ReferenceKind, Symbol, SymbolKind,
+};
+use crate::{Language, LineIndex};
+
+/// How a language's overloads are told apart by argument types: what
+/// [`Language::OVERLOAD_TYPES`] holds. Without it the plugin reports no
+/// parameter or argument types, and the host tells overloads apart by
+/// their arity alone.
+#[derive(Clone, Copy)]
+pub struct OverloadTypes {
+    /// The parameter types of the function, method or constructor whose
+    /// declaration is `node`, one per argument a call passes (an extension
+    /// method's `this` parameter left out); `None` where the plugin cannot
+    /// tell. A `params`/varargs parameter is [`ParameterType::Other`].
+    pub parameter_types:
+        fn(node: Node, source: &str, lines: &LineIndex) -> Option<Vec<ParameterType>>,
+    /// The argument expressions of `call` (the node a `@reference.call`
+    /// pattern tags), by position; `None` when one is passed by name or
+    /// spread, or the call has no argument list.
+    pub argument_nodes: for<'t> fn(call: Node<'t>) -> Option<Vec<Node<'t>>>,
+    /// What `argument` (wrappers looked through) is when it is a literal:
+    /// [`ArgumentValue::BuiltIn`] with its type's name, or
+    /// [`ArgumentValue::Null`]; `None` for anything else.
+    pub literal: fn(argument: Node, source: &str) -> Option<ArgumentValue>,
+    /// The built-in type the source declares for the local or parameter
+    /// whose name is `name`, by the language's name for it; `None` when it
+    /// declares another type or none.
+    pub declared_built_in: fn(name: Node, source: &str) -> Option<String>,
+}
+
+/// The parameter lists of the document's functions, methods and
+/// constructors that state an arity (the ones whose overloads calls tell
+/// apart).
+pub fn parameter_lists(
+    hooks: &OverloadTypes,
+    root: Node,
+    source: &str,
+    lines: &LineIndex,
+    symbols: &[Symbol],
+    nodes: &[SymbolNode],
+) -> Vec<ParameterList> {
+    let mut out = Vec::new();
+    for (index, (symbol, at)) in symbols.iter().zip(nodes).enumerate() {
+        let function_like = matches!(
+            symbol.kind,
+            SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
+        );
+        if !function_like || symbol.arity.is_none() {
+            continue;
+        }
+        let Some(node) = find_node(root, at) else {
+            continue;
+        };
+        if let Some(types) = (hooks.parameter_types)(node, source, lines) {
+            out.push(ParameterList {
+                function: index as u32,
+                types,
+            });
+        }
+    }
+    out
+}
+
+/// The arguments of the document's calls whose argument count is known
+/// and whose arguments are all passed by position.
+pub fn call_arguments<L: Language>(
+    hooks: &OverloadTypes,
+    root: Node,
+    source: &str,
+    linked: &LinkedReferences,
+    locals: &[LocalBinding],
+) -> Vec<CallArguments> {
+    let mut out = Vec::new();
+    for (&(start, end), &index) in &linked.by_tagged {
+        let Some(reference) = linked.references.get(index as usize) else {
+            continue;
+        };
+        let Some(count) = reference.arguments else {
+            continue;
+        };
+        if reference.kind != ReferenceKind::Call || count == 0 {
+            continue;
+        }
+        // The tagged node is the call itself: nothing smaller spans it.
+        let Some(call) = root
+            .descendant_for_byte_range(start, end)
+            .filter(|n| n.start_byte() == start && n.end_byte() == end)
+        else {
+            continue;
+        };
+        let Some(arguments) = (hooks.argument_nodes)(call) else {
+            continue;
+        };
+        if arguments.len() != count as usize {
+            continue;
+        }
+        let values = arguments
+            .into_iter()
+            .map(|argument| {
+                argument_value::<L>(hooks, root, source, linked, locals, argument, index)
+            })
+            .collect();
+        out.push(CallArguments {
+            call: index,
+            values,
+        });
+    }
+    out.sort_by_key(|c| c.call);
+    out
+}
+
+/// What one argument is: a literal, a local or parameter declared with a
+/// built-in type, the value another reference names, or unknown.
+fn argument_value<L: Language>(
+    hooks: &OverloadTypes,
+    root: Node,
+    source: &str,
+    linked: &LinkedReferences,
+    locals: &[LocalBinding],
+    argument: Node,
+    call: u32,
+) -> ArgumentValue {
+    let argument = unwrapped::<L>(argument);
+    if let Some(literal) = (hooks.literal)(argument, source) {
+        return literal;
+    }
+    let Some(value) = linked
+        .value_of::<L>(argument)
+        .filter(|v| v.reference != call)
+    else {
+        return ArgumentValue::Unknown;
+    };
+    let built_in = linked
+        .references
+        .get(value.reference as usize)
+        .filter(|_| !value.called)
+        .and_then(|r| r.local)
+        .and_then(|l| locals.get(l as usize))
+        .and_then(|binding| {
+            let end = binding.local.span.end.offset as usize;
+            root.descendant_for_byte_range(binding.start, end)
+                .filter(|n| n.start_byte() == binding.start && n.end_byte() == end)
+        })
+        .and_then(|name| (hooks.declared_built_in)(name, source));
+    match built_in {
+        Some(name) => ArgumentValue::BuiltIn(name),
+        None => ArgumentValue::Value(value),
+    }
+}
