@@ -199,7 +199,8 @@ pub fn argument_nodes(call: Node) -> Option<Vec<Node>> {
     Some(out)
 }
 
-/// The built-in type of a literal (`1L` is a `long`), or `null`.
+/// The built-in type of a literal (`1L` is a `long`) or of a cast to a
+/// built-in type (`(uint)n`), or `null`.
 pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
     let text = &source[argument.byte_range()];
     let built_in = |name: &str| Some(ArgumentValue::BuiltIn(name.to_string()));
@@ -220,6 +221,11 @@ pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
         }
         "integer_literal" => built_in(integer_type(text)),
         "real_literal" => built_in(real_type(text)),
+        // `(uint)x`: a value of the built-in type cast to.
+        "cast_expression" => argument
+            .child_by_field_name("type")
+            .filter(|ty| ty.kind() == "predefined_type")
+            .and_then(|ty| built_in(&source[ty.byte_range()])),
         // `-1`, `+2.5`: the literal's type.
         "prefix_unary_expression" if text.starts_with(['-', '+']) => {
             let operand = argument.named_child(0)?;
@@ -393,7 +399,7 @@ mod tests {
             W(1, 2L, 3u, 4.0, 5f, 6m, 'c', \"s\", true, null, -7, 0xFFFFFFFF);\n\
             W(n, s, f, v, many, Make(), new Frame(), n + 1, x => x);\n\
             W(text: s);\n\
-            W(\"u8\"u8, $\"{n}\", @\"v\");\n\
+            W(\"u8\"u8, $\"{n}\", @\"v\", (uint)n, (Frame)f, (int?)n);\n\
             }\n\
             }\n";
         assert_eq!(
@@ -401,7 +407,7 @@ mod tests {
             [
                 "W(int, long, uint, double, float, decimal, char, string, bool, null, int, uint)",
                 "W(int, string, f, v, many, Make(), Frame(), ?, ?)",
-                "W(?, string, string)",
+                "W(?, string, string, uint, ?, ?)",
             ]
         );
     }

@@ -155,7 +155,8 @@ pub fn argument_nodes(call: Node) -> Option<Vec<Node>> {
     )
 }
 
-/// The built-in type of a literal (`1L` is a `long`), or `null`.
+/// The built-in type of a literal (`1L` is a `long`) or of a cast to a
+/// primitive type (`(long) n`), or `null`.
 pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
     let text = &source[argument.byte_range()];
     let built_in = |name: &str| Some(ArgumentValue::BuiltIn(name.to_string()));
@@ -181,6 +182,16 @@ pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
                 built_in("double")
             }
         }
+        // `(long) n`: a value of the primitive type cast to.
+        "cast_expression" => argument
+            .child_by_field_name("type")
+            .filter(|ty| {
+                matches!(
+                    ty.kind(),
+                    "integral_type" | "floating_point_type" | "boolean_type"
+                )
+            })
+            .and_then(|ty| built_in(&source[ty.byte_range()])),
         // `-1`, `+2.5`: the literal's type.
         "unary_expression" if text.starts_with(['-', '+']) => {
             let operand = argument.child_by_field_name("operand")?;
@@ -317,14 +328,14 @@ mod tests {
             class C {\n\
             void m(int n, Frame f, long[] many, Integer boxed) {\n\
             String s = \"a\"; var v = f; int[] arr = null;\n\
-            w(1, 2L, 0x10, 4.0, 5f, 'c', \"s\", true, null, -7);\n\
+            w(1, 2L, 0x10, 4.0, 5f, 'c', \"s\", true, null, -7, (long) n, (Frame) f);\n\
             w(n, s, f, v, many, make(), new Frame(), n + 1, x -> x, boxed, arr);\n\
             }\n\
             }\n";
         assert_eq!(
             argument_lines(source),
             [
-                "w(int, long, int, double, float, char, String, boolean, null, int)",
+                "w(int, long, int, double, float, char, String, boolean, null, int, long, ?)",
                 "w(int, String, f, v, many, make(), Frame(), ?, ?, Integer, arr)",
             ]
         );
