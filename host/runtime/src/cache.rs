@@ -49,7 +49,7 @@ pub fn load_or_compile(
     if let Some(component) = load_cached(engine, digest, dir) {
         return Ok(component);
     }
-    let component = Component::new(engine, wasm)?;
+    let component = crate::compile_pool::compile(engine, wasm)?;
     if let Some(dir) = dir {
         let path = cache_path(dir, engine, digest);
         if path.exists() && !trusted(&path) {

@@ -7,6 +7,7 @@
 
 mod bindings;
 mod cache;
+mod compile_pool;
 mod convert;
 mod health;
 mod memory;

@@ -264,13 +264,9 @@ pub fn engine_for(tier: Tier) -> anyhow::Result<Engine> {
     if tier == Tier::Baseline {
         config.strategy(wasmtime::Strategy::Winch);
     }
-    // A plugin is compiled at its first call, which may come from a task
-    // of the rayon pool (the graph build resolving imports) while other
-    // tasks wait for that compile: a compile that fanned out onto the same
-    // pool could find every worker waiting, or have a worker that waits
-    // inside it run a task that asks for the compile again. So it runs on
-    // the calling thread alone.
-    config.parallel_compilation(false);
+    // Compiles spread over every core, on a pool of their own
+    // (`compile_pool.rs`): never on the pool a first call may come from.
+    config.parallel_compilation(true);
     // A 32-bit linear memory is reserved whole (the default 4 GiB on 64-bit
     // hosts), so it never needs to move when it grows: compiled code may
     // then keep the memory's base in a register across loops instead of

@@ -728,7 +728,7 @@ fn compile(origin: &str, digest: &str, source: &Source) -> Result<Code, PluginEr
         }
         let started = std::time::Instant::now();
         let baseline = sandbox::engine_for(Tier::Baseline).and_then(|engine| {
-            let component = Component::new(&engine, &source.wasm)?;
+            let component = super::compile_pool::compile(&engine, &source.wasm)?;
             Ok((engine, component))
         });
         match baseline {
