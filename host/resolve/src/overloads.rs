@@ -263,17 +263,23 @@ impl Resolver<'_> {
         }
     }
 
-    /// Whether the type `ty` (in any of its parts) declares an operator,
-    /// which may convert its values to or from other types.
+    /// Whether the type `ty` (in any of its parts) declares an operator
+    /// that may convert its values to or from other types: one named by a
+    /// word (the type it converts to, `operator uint`), not by the symbol
+    /// of an operation (`operator ==`, `operator +`).
     fn declares_conversion(&self, ty: SymbolRef) -> bool {
         self.parts_of(ty).iter().any(|part| {
             let Ok(facts) = &self.table.file(*part).facts else {
                 return true;
             };
-            facts
-                .symbols
-                .iter()
-                .any(|s| s.container == Some(part.symbol) && s.kind == SymbolKind::Operator)
+            facts.symbols.iter().any(|s| {
+                s.container == Some(part.symbol)
+                    && s.kind == SymbolKind::Operator
+                    && s.name
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c.is_alphabetic() || c == '_')
+            })
         })
     }
 }

@@ -1473,6 +1473,76 @@ pub const CSHARP: &[Case] = &[
         expected: "Parser.cs:11 Painter.Paint qualified",
     },
     Case {
+        // An equality operator converts nothing: a `uint` is no `Sig`. A
+        // conversion operator may make one a `Path`: both stay.
+        name: "cs_overloads_and_operators",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public struct Sig
+    {
+        public static bool operator ==(Sig a, Sig b) { return true; }
+
+        public static bool operator !=(Sig a, Sig b) { return false; }
+    }
+
+    public struct Path
+    {
+        public static implicit operator Path(uint value) { return new Path(); }
+    }
+
+    public class Writer
+    {
+        public void Wr$0ite(uint value) { }
+
+        public void Write(Sig sig) { }
+
+        public void Put(uint value) { }
+
+        public void Put(Path path) { }
+
+        public void All(uint n) { Write((uint)1); Write(n); Put(n); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: References,
+        expected: "
+            Parser.cs:25 call in Writer.All scope
+            Parser.cs:25 call in Writer.All scope
+        ",
+    },
+    Case {
+        // A type with a conversion operator may take a `uint`.
+        name: "cs_a_conversion_operator_keeps_its_types_overload",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public struct Path
+    {
+        public static implicit operator Path(uint value) { return new Path(); }
+    }
+
+    public class Writer
+    {
+        public void Put(uint value) { }
+
+        public void Put(Path path) { }
+
+        public void All(uint n) { P$0ut(n); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: Definition,
+        expected: "
+            Parser.cs:10 Writer.Put scope uncertain
+            Parser.cs:12 Writer.Put scope uncertain
+        ",
+    },
+    Case {
         // Constructor overloads: a string literal calls the one taking a
         // string, an `int` the other.
         name: "cs_constructor_overloads_by_argument_types",
