@@ -17,7 +17,8 @@ use std::sync::Arc;
 use super::{Definition, MAX_RECEIVER_DEPTH, Resolver, SymbolRef, Target, target_symbol};
 use lingo_index::FileEntry;
 use lingo_model::{
-    ArgumentValue, ConversionRules, FileFacts, NamedType, ParameterType, Reference, SymbolKind,
+    ArgumentValue, ConversionRules, DeclaredTarget, DeclaredTypeSource, FileFacts, NamedType,
+    ParameterType, Reference, SymbolKind,
 };
 
 /// A type an argument has or a parameter declares, as the rules compare it.
@@ -156,11 +157,59 @@ impl Resolver<'_> {
                     [one] if self.table.symbol(*one).kind != SymbolKind::TypeParameter => {
                         Compared::Declared(*one)
                     }
+                    [] => self
+                        .stated_built_in(file, named, receiver.called, rules)
+                        .map_or(Compared::Unknown, Compared::BuiltIn),
                     _ => Compared::Unknown,
                 }
             }
             _ => Compared::Unknown,
         }
+    }
+
+    /// The built-in type the source states for what `value` names (a
+    /// field, property or variable: `uint Length`) or, `called`, for what
+    /// calling it returns, when it names one declaration certainly.
+    fn stated_built_in(
+        &self,
+        file: &Arc<FileEntry>,
+        value: &Reference,
+        called: bool,
+        rules: &ConversionRules,
+    ) -> Option<String> {
+        let found = self.resolve_within(file, value, MAX_RECEIVER_DEPTH - 1);
+        let [one] = found.as_slice() else {
+            return None;
+        };
+        if one.confidence < 1.0 {
+            return None;
+        }
+        let (owner, target) = match &one.target {
+            Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
+            Target::Local { file, index } if !called => {
+                (file, DeclaredTarget::Local(*index as u32))
+            }
+            Target::Local { .. } => return None,
+        };
+        let wanted = if called {
+            DeclaredTypeSource::ReturnType
+        } else {
+            DeclaredTypeSource::Annotation
+        };
+        owner
+            .facts
+            .as_ref()
+            .ok()?
+            .declared_types
+            .iter()
+            .find(|d| {
+                d.target == target
+                    && d.source == wanted
+                    && d.element.is_empty()
+                    && d.type_qualifier.is_empty()
+                    && rules.is_built_in(&d.type_name)
+            })
+            .map(|d| d.type_name.clone())
     }
 
     /// How each argument passes for the parameter of `candidate` at its

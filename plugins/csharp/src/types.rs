@@ -19,9 +19,11 @@ const NOT_TYPES: &[&str] = &["var", "dynamic"];
 /// (constructor); the return types of methods, local functions and
 /// operators; an extension method's `this` parameter's type as the method's
 /// receiver. A type is reported only when it names one: `ref`, `scoped` and
-/// `?` are stripped, generic arguments dropped; predefined types (`int`,
-/// `void`, `object`...), `var`, `dynamic`, arrays, tuples, pointers and type
-/// parameters are not. Targets are only the document's symbols and locals.
+/// `?` are stripped, generic arguments dropped; `var`, `dynamic`, arrays,
+/// tuples, pointers and type parameters are not, nor predefined types
+/// (`int`, `object`...) but those of fields, properties and returns
+/// (`void` aside), which tell overloads apart. Targets are only the
+/// document's symbols and locals.
 pub fn declared_types(
     root: Node,
     source: &str,
@@ -224,6 +226,21 @@ impl Context<'_> {
         source: DeclaredTypeSource,
     ) {
         let Some(written) = named_type(ty, self.source) else {
+            // A field's, property's or return's built-in type (`uint
+            // Length`), which tells overloads apart when it is passed.
+            if ty.kind() == "predefined_type"
+                && matches!(target, DeclaredTarget::Symbol(_))
+                && &self.source[ty.byte_range()] != "void"
+            {
+                out.push(DeclaredType {
+                    target,
+                    type_name: self.source[ty.byte_range()].to_string(),
+                    type_qualifier: Vec::new(),
+                    span: self.lines.span(self.source, ty.start_byte(), ty.end_byte()),
+                    source,
+                    element: Vec::new(),
+                });
+            }
             return;
         };
         let name = written.name;
@@ -487,6 +504,7 @@ public record Packet(Header Header, int Length);
                 "Create: Decoder return-type",
                 "options: Options annotation",
                 "Header: Header annotation",
+                "Length: int annotation",
             ]
         );
     }
@@ -511,6 +529,7 @@ public record Packet(Header Header, int Length);
                 "input: Stream annotation",
                 "Reset: Cursor receiver",
                 "cursor: Cursor annotation",
+                "Count: int return-type",
                 "Count: IEnumerable receiver",
                 "items: IEnumerable annotation",
                 "NotExtension: Frame return-type",
@@ -554,7 +573,7 @@ public record Packet(Header Header, int Length);
     }
 
     #[test]
-    fn predefined_types_arrays_tuples_and_type_parameters_are_not_reported() {
+    fn arrays_tuples_type_parameters_and_locals_built_in_types_are_not_reported() {
         let source = "unsafe class Box<T>\n\
             {\n\
             int _count; string _name; object _tag; dynamic _any;\n\
@@ -580,7 +599,17 @@ public record Packet(Header Header, int Length);
             public delegate Frame Factory();\n\
             public string Name { get; }\n\
             }\n";
-        assert_eq!(declared_lines(source), ["map: Func annotation"]);
+        // A member's built-in type is reported, to tell overloads apart.
+        assert_eq!(
+            declared_lines(source),
+            [
+                "_count: int annotation",
+                "_name: string annotation",
+                "_tag: object annotation",
+                "map: Func annotation",
+                "Name: string annotation",
+            ]
+        );
     }
 
     #[test]

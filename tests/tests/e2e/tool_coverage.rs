@@ -500,13 +500,11 @@ mod find_type_definition {
             json!("Drawing.Canvas")
         );
 
-        let x = server
-            .call(
-                "find_type_definition",
-                json!({ "path": "Canvas/Canvas.cs", "symbol": "X" }),
-            )
-            .await;
-        expect_error(x, "TYPE_NOT_FOUND", "symbol");
+        // `public int X`: written, a built-in type, declared nowhere in
+        // the workspace.
+        let x = types_of(&server, "Canvas/Canvas.cs", "X").await;
+        assert_eq!(x["type_definitions"], json!([]), "{x:#}");
+        assert_eq!(x["unresolved_types"][0]["name"], json!("int"), "{x:#}");
         let method = server
             .call(
                 "find_type_definition",

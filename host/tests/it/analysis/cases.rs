@@ -1514,6 +1514,40 @@ pub const CSHARP: &[Case] = &[
         ",
     },
     Case {
+        // A property's, field's or return's built-in type picks the
+        // overload: `h.Length` is a `uint`, `h.Serial` an `int`,
+        // `h.Size()` a `long`.
+        name: "cs_overloads_by_members_built_in_types",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Header
+    {
+        public uint Length { get; set; }
+
+        public int Serial;
+
+        public long Size() { return 0; }
+    }
+
+    public class Writer
+    {
+        public void Wr$0ite(uint value) { }
+
+        public void Write(int value) { }
+
+        public void Write(long value) { }
+
+        public void All(Header h) { Write(h.Length); Write(h.Serial); Write(h.Size()); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: References,
+        expected: "Parser.cs:20 call in Writer.All scope",
+    },
+    Case {
         // A type with a conversion operator may take a `uint`.
         name: "cs_a_conversion_operator_keeps_its_types_overload",
         fixture: cs_project!(
