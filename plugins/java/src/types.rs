@@ -16,8 +16,9 @@ use tree_sitter::Node;
 /// fields and constants; a `var` initialised by `new T(..)` (constructor);
 /// the return types of methods and annotation elements. A type is reported
 /// only when it names one: generic arguments and annotations are dropped;
-/// primitive types, `void`, `var`, arrays, varargs, union `catch` types and
-/// type parameters are not. Targets are only the document's symbols and
+/// `void`, `var`, arrays, varargs, union `catch` types and type parameters
+/// are not, nor primitive types but those of fields, record components,
+/// constants and returns, which tell overloads apart. Targets are only the document's symbols and
 /// locals.
 pub fn declared_types(
     root: Node,
@@ -168,6 +169,22 @@ impl Context<'_> {
         how: DeclaredTypeSource,
     ) {
         let Some(written) = named_type(ty, self.source) else {
+            // A field's, constant's or return's primitive type (`int
+            // size`), which tells overloads apart when it is passed.
+            if matches!(
+                ty.kind(),
+                "integral_type" | "floating_point_type" | "boolean_type"
+            ) && matches!(target, DeclaredTarget::Symbol(_))
+            {
+                out.push(DeclaredType {
+                    target,
+                    type_name: self.source[ty.byte_range()].to_string(),
+                    type_qualifier: Vec::new(),
+                    span: self.lines.span(self.source, ty.start_byte(), ty.end_byte()),
+                    source: how,
+                    element: Vec::new(),
+                });
+            }
             return;
         };
         let name = written.name;
@@ -381,6 +398,7 @@ record Packet(Header header, int length) {}
                 "fallback: Decoder annotation",
                 "DEFAULTS: Options annotation",
                 "entry: java.util.Map.Entry annotation",
+                "count: int annotation",
                 "input: InputStream annotation",
                 "logger: Logger annotation",
                 "read: Frame return-type",
@@ -397,6 +415,7 @@ record Packet(Header header, int length) {}
                 "size: Function annotation",
                 "f: Frame annotation",
                 "header: Header annotation",
+                "length: int annotation",
                 "kind: Kind return-type",
             ]
         );

@@ -2084,6 +2084,31 @@ public class Writer {
             src/main/java/demo/Run.java:4 call in Run.use qualified
         ",
     },
+    // A field's and a return's primitive type pick the overload.
+    Case {
+        name: "java_overloads_by_members_primitive_types",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Sink {
+    int count;
+
+    long total() { return 0; }
+
+    public void pu$0t(int value) { }
+
+    public void put(long value) { }
+
+    public void put(String value) { }
+
+    public void all() { put(count); put(total()); put("x"); }
+}
+"#,
+            "package demo;\n"
+        ),
+        query: References,
+        expected: "src/main/java/demo/Parser.java:14 call in Sink.all scope",
+    },
     // A primitive passes for its own type before a widening or `Object`;
     // a boxed value for `Object`, not for an unrelated class; an unknown
     // value leaves every overload.
