@@ -39,6 +39,7 @@ Standard library only. Writes one JSON file with every symbol's raw results.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import datetime
 import json
 import math
@@ -524,6 +525,9 @@ def main() -> None:
                     help="C#: a project file (relative to --root) for the Roslyn server to load")
     ap.add_argument("--seed", type=int, default=20240611)
     ap.add_argument("--sample", type=int, default=80)
+    ap.add_argument("--only-overloads", action="store_true",
+                    help="draw from overloaded methods and constructors only (a name declared twice or "
+                         "more as a method or constructor in one file)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--logs", type=Path, default=Path("/tmp/lingo-accuracy/logs"))
     args = ap.parse_args()
@@ -557,10 +561,15 @@ def main() -> None:
     every, declared_at, generated_files = declarations(client, lang, root, files)
     # C#: constructors (extra_kinds) are drawn through common_names only
     decls = [d for d in every if d["kind"] in KIND_NAMES.values()]
+    if args.only_overloads:
+        callable_kinds = {"method", "function", "constructor"}
+        per_file_name = Counter((d["file"], d["name"]) for d in every if d["kind"] in callable_kinds)
+        decls = [d for d in every
+                 if d["kind"] in callable_kinds and per_file_name[(d["file"], d["name"])] >= 2]
     step = max(1, math.ceil(len(decls) / args.sample))
     start = random.Random(args.seed).randrange(step)
     picked = decls[start::step]
-    for label, kind, name, detail in getattr(lang, "common_names", []):
+    for label, kind, name, detail in ([] if args.only_overloads else getattr(lang, "common_names", [])):
         matches = [d for d in every if d["kind"] == kind and (name is None or d["name"] == name)
                    and (detail is None or detail in d["detail"].split())]
         if matches:

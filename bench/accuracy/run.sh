@@ -12,6 +12,8 @@
 # Environment: WORK (scratch directory, default /tmp/lingo-accuracy),
 # SAMPLE (declarations per project, default 80), SEED (default 20240611),
 # NO_BUILD=1 (use target/debug/lingo as it is), RESULTS (default bench/accuracy/results),
+# OVERLOADS=1 (sample overloaded methods and constructors only: <language>-<project>-overloads.json
+# and overloads.md instead of summary.md),
 # LINGO (the binary measured, default target/debug/lingo; when set nothing is built),
 # LINGO_COMMIT (the commit it was built at, for the record; default the checkout's HEAD).
 #
@@ -309,13 +311,14 @@ for entry in "${PROJECTS[@]}"; do
   fi
   "${lang}_tools"
   root="$("setup_$lang" "$name" "$version")"
-  out="$RESULTS/$lang-$name.json"
+  out="$RESULTS/$lang-$name${OVERLOADS:+-overloads}.json"
   say "$lang: $name $version (sample $SAMPLE, seed $SEED)"
   start=$SECONDS
   extra=()
   if [ "$lang" = csharp ]; then
     for c in $(csproj_of "$name"); do extra+=(--csproj "$c"); done
   fi
+  if [ -n "${OVERLOADS:-}" ]; then extra+=(--only-overloads); fi
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
     --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
     --seed "$SEED" --sample "$SAMPLE" --out "$out" --logs "$WORK/logs"
@@ -331,4 +334,6 @@ for entry in "${PROJECTS[@]}"; do
   results+=("$out")
 done
 
-[ ${#results[@]} -gt 0 ] && python3 "$HERE/report.py" --worst 5 --markdown "$RESULTS/summary.md" "${results[@]}"
+summary="$RESULTS/summary.md"
+[ -n "${OVERLOADS:-}" ] && summary="$RESULTS/overloads.md"
+[ ${#results[@]} -gt 0 ] && python3 "$HERE/report.py" --worst 5 --markdown "$summary" "${results[@]}"
