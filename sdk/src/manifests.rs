@@ -57,12 +57,7 @@ pub fn read_once<T: 'static>(manifests: &[Manifest], read: impl FnOnce(&[Manifes
 mod tests {
     use super::*;
 
-    fn manifest(path: &str, contents: &str) -> Manifest {
-        Manifest {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
+    use crate::testing::manifest;
 
     #[test]
     fn a_reading_is_kept_while_the_manifests_are_the_same() {

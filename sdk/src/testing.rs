@@ -1,10 +1,11 @@
 //! Helpers for a plugin's native unit tests: a tree of the plugin's own
-//! grammar, and edits applied to a text as the host applies them.
+//! grammar, edits applied to a text as the host applies them, manifests.
 
 use tree_sitter::{Parser, Tree};
 
-use crate::Language;
-use crate::types::{Capability, TextEdit};
+use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
+use crate::types::{ArgumentValue, Capability, Manifest, ParameterType, TextEdit};
+use crate::{Document, Language};
 
 /// Asserts that `L` claims exactly the capabilities `stated`, in any
 /// order: the list its hooks give, checked against the one a plugin
@@ -69,4 +70,72 @@ pub fn check_queries<L: Language>() {
     for language in L::LANGUAGES {
         L::queries(language);
     }
+}
+
+/// A manifest the host would hand the plugin: `contents` read at `path`.
+pub fn manifest(path: &str, contents: &str) -> Manifest {
+    Manifest {
+        path: path.into(),
+        contents: contents.into(),
+    }
+}
+
+/// One line per parameter list of `document`: the function's name, then
+/// each parameter's type (`Read(int, named IO.Stream, other)`).
+pub fn describe_parameter_lists<L: Language>(document: &Document<L>) -> Vec<String> {
+    let symbols = document.symbols();
+    document
+        .parameter_lists()
+        .iter()
+        .map(|list| {
+            let types: Vec<String> = list
+                .types
+                .iter()
+                .map(|t| match t {
+                    ParameterType::BuiltIn(name) => name.clone(),
+                    ParameterType::Named(named) => {
+                        let mut path = named.type_qualifier.clone();
+                        path.push(named.type_name.clone());
+                        format!("named {}", path.join("."))
+                    }
+                    ParameterType::Other => "other".into(),
+                })
+                .collect();
+            let name = symbols
+                .get(list.function as usize)
+                .map_or("?", |s| s.name.as_str());
+            format!("{name}({})", types.join(", "))
+        })
+        .collect()
+}
+
+/// One line per call of `document` whose arguments it states: the name
+/// called, then what each argument is (`W(int, s, Make(), null, ?)`: a
+/// built-in type, the value a reference names, called when followed by
+/// `()`, `null`, or `?` for unknown).
+pub fn describe_call_arguments<L: Language>(document: &Document<L>) -> Vec<String> {
+    let references = document.references();
+    let name = |index: u32| {
+        references
+            .get(index as usize)
+            .map_or("?".to_string(), |r| r.name.clone())
+    };
+    document
+        .call_arguments()
+        .iter()
+        .map(|call| {
+            let values: Vec<String> = call
+                .values
+                .iter()
+                .map(|v| match v {
+                    ArgumentValue::BuiltIn(name) => name.clone(),
+                    ArgumentValue::Null => "null".into(),
+                    ArgumentValue::Value(r) if r.called => format!("{}()", name(r.reference)),
+                    ArgumentValue::Value(r) => name(r.reference),
+                    ArgumentValue::Unknown => "?".into(),
+                })
+                .collect();
+            format!("{}({})", name(call.call), values.join(", "))
+        })
+        .collect()
 }

@@ -171,9 +171,7 @@ impl WasmPlugin {
         limits: Limits,
     ) -> Result<Self, PluginError> {
         check_header(origin, wasm)?;
-        let component = cache::load_or_compile(engine, wasm, &digest, cache_dir)
-            .map_err(|e| invalid(origin, format!("{e:#}")))?;
-        let code = link(engine, &component, Tier::Optimized, origin)?;
+        let code = optimized_code(engine, wasm, &digest, cache_dir, origin)?;
         Self::with_code(code, origin, digest, cache_dir, limits, None)
     }
 
@@ -371,14 +369,13 @@ impl WasmPlugin {
         let upgraded = (|| {
             let engine = sandbox::engine()
                 .map_err(|e| invalid(&self.origin, format!("no engine: {e:#}")))?;
-            let component = cache::load_or_compile(
+            let code = optimized_code(
                 &engine,
                 &source.wasm,
                 &self.fingerprint,
                 source.cache_dir.as_deref(),
-            )
-            .map_err(|e| invalid(&self.origin, format!("{e:#}")))?;
-            let code = link(&engine, &component, Tier::Optimized, &self.origin)?;
+                &self.origin,
+            )?;
             if code.pre.abi() != self.abi {
                 return Err(invalid(
                     &self.origin,
@@ -741,9 +738,21 @@ fn compile(origin: &str, digest: &str, source: &Source) -> Result<Code, PluginEr
             }
         }
     }
-    let component = cache::load_or_compile(&optimized, &source.wasm, digest, cache_dir)
+    optimized_code(&optimized, &source.wasm, digest, cache_dir, origin)
+}
+
+/// Optimized code of `wasm` (whose digest is `digest`): loaded from the
+/// cache, or compiled and cached; then linked.
+fn optimized_code(
+    engine: &Engine,
+    wasm: &[u8],
+    digest: &str,
+    cache_dir: Option<&Path>,
+    origin: &str,
+) -> Result<Code, PluginError> {
+    let component = cache::load_or_compile(engine, wasm, digest, cache_dir)
         .map_err(|e| invalid(origin, format!("{e:#}")))?;
-    link(&optimized, &component, Tier::Optimized, origin)
+    link(engine, &component, Tier::Optimized, origin)
 }
 
 fn invalid(origin: &str, reason: String) -> PluginError {

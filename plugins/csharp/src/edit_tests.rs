@@ -2,7 +2,7 @@
 //! (`cargo test -p lingo-plugin-csharp`).
 
 use lingo_plugin_sdk::testing::{self, apply};
-use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError};
+use lingo_plugin_sdk::types::{ModuleIdentity, PluginError};
 use tree_sitter::Tree;
 
 use crate::{CSharp, imports, modules, render};
@@ -146,12 +146,7 @@ fn render_declaration_refuses_members_and_bad_names() {
     ));
 }
 
-fn manifest(path: &str, contents: &str) -> Manifest {
-    Manifest {
-        path: path.into(),
-        contents: contents.into(),
-    }
-}
+use lingo_plugin_sdk::testing::manifest;
 
 #[test]
 fn assembly_names_come_from_the_project_file() {

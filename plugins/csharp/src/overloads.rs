@@ -300,72 +300,16 @@ pub fn declared_built_in(name: Node, source: &str) -> Option<String> {
 mod tests {
     use lingo_plugin_sdk::Document;
     use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
-    use lingo_plugin_sdk::types::{ArgumentValue, ParameterType};
+    use lingo_plugin_sdk::testing::{describe_call_arguments, describe_parameter_lists};
 
     use crate::CSharp;
 
-    /// One line per parameter list: the function, then each type.
     fn parameter_lines(source: &str) -> Vec<String> {
-        let document = Document::<CSharp>::new("A.cs".into(), source.into());
-        let symbols = document.symbols();
-        document
-            .parameter_lists()
-            .iter()
-            .map(|list| {
-                let types: Vec<String> = list
-                    .types
-                    .iter()
-                    .map(|t| match t {
-                        ParameterType::BuiltIn(name) => name.clone(),
-                        ParameterType::Named(named) => {
-                            let mut path = named.type_qualifier.clone();
-                            path.push(named.type_name.clone());
-                            format!("named {}", path.join("."))
-                        }
-                        ParameterType::Other => "other".into(),
-                    })
-                    .collect();
-                format!(
-                    "{}({})",
-                    symbols[list.function as usize].name,
-                    types.join(", ")
-                )
-            })
-            .collect()
+        describe_parameter_lists(&Document::<CSharp>::new("A.cs".into(), source.into()))
     }
 
-    /// One line per call: the callee, then what each argument is.
     fn argument_lines(source: &str) -> Vec<String> {
-        let document = Document::<CSharp>::new("A.cs".into(), source.into());
-        let references = document.references();
-        document
-            .call_arguments()
-            .iter()
-            .map(|call| {
-                let values: Vec<String> = call
-                    .values
-                    .iter()
-                    .map(|v| match v {
-                        ArgumentValue::BuiltIn(name) => name.clone(),
-                        ArgumentValue::Null => "null".into(),
-                        ArgumentValue::Value(r) => {
-                            let named = &references[r.reference as usize].name;
-                            if r.called {
-                                format!("{named}()")
-                            } else {
-                                named.clone()
-                            }
-                        }
-                        ArgumentValue::Unknown => "?".into(),
-                    })
-                    .collect();
-                format!(
-                    "{}({})",
-                    references[call.call as usize].name,
-                    values.join(", ")
-                )
-            })
-            .collect()
+        describe_call_arguments(&Document::<CSharp>::new("A.cs".into(), source.into()))
     }
 
     #[test]

@@ -98,12 +98,7 @@ pub fn resolve_import(importer: &ModuleIdentity, import_path: &str) -> Vec<Strin
 mod tests {
     use super::*;
 
-    fn manifest(path: &str, contents: &str) -> Manifest {
-        Manifest {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
+    use lingo_plugin_sdk::testing::manifest;
 
     #[test]
     fn the_module_path_comes_from_the_module_directive() {

@@ -168,12 +168,7 @@ fn read_all(manifests: &[Manifest]) -> Rc<Vec<CargoManifest>> {
 mod tests {
     use super::*;
 
-    fn manifest(path: &str, contents: &str) -> Manifest {
-        Manifest {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
+    use lingo_plugin_sdk::testing::manifest;
 
     #[test]
     fn crate_names_come_from_the_lib_target_else_the_package() {

@@ -274,12 +274,7 @@ fn source_of_output(entry: &str) -> String {
 mod tests {
     use super::*;
 
-    fn manifest(path: &str, contents: &str) -> Manifest {
-        Manifest {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
+    use lingo_plugin_sdk::testing::manifest;
 
     fn importer(path: &str) -> ModuleIdentity {
         ModuleIdentity {

@@ -233,12 +233,7 @@ fn strict_json(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn manifest(path: &str, contents: &str) -> Manifest {
-        Manifest {
-            path: path.into(),
-            contents: contents.into(),
-        }
-    }
+    use lingo_plugin_sdk::testing::manifest;
 
     #[test]
     fn comments_and_trailing_commas_are_read_past_but_not_inside_strings() {
