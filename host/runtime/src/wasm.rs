@@ -35,6 +35,10 @@ const TOKENS_CAPABILITY: &str = "tokens";
 /// The capability of a plugin whose `unreachable` answers may be asked for.
 const UNREACHABLE_CAPABILITY: &str = "unreachable";
 
+/// How often a call waiting for another call's compile of the same plugin
+/// looks at its own budget.
+const COMPILE_WAIT_STEP: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// The ABI's interface prefix in a component's export names.
 const ABI_PACKAGE: &str = "lingo:plugin/";
 
@@ -410,7 +414,7 @@ impl WasmPlugin {
         if let Some(code) = self.current_code() {
             return Ok(code);
         }
-        let _compiling = lingo_model::sync::lock(&self.compiling);
+        let _compiling = self.compile_lock()?;
         if let Some(code) = self.current_code() {
             return Ok(code);
         }
@@ -446,6 +450,27 @@ impl WasmPlugin {
             Err(error) => {
                 let _ = self.compile_failure.set(error.clone());
                 Err(error)
+            }
+        }
+    }
+
+    /// The right to compile this plugin. While another call compiles it,
+    /// wait within this request's budget: a request that runs out (or is
+    /// cancelled) meanwhile says so instead of waiting for the compile.
+    fn compile_lock(&self) -> Result<std::sync::MutexGuard<'_, ()>, PluginError> {
+        let budget = lingo_model::budget::current();
+        loop {
+            match self.compiling.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+                    return Ok(poisoned.into_inner());
+                }
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    if let Some(budget) = &budget {
+                        budget.check().map_err(PluginError::Exhausted)?;
+                    }
+                    std::thread::sleep(COMPILE_WAIT_STEP);
+                }
             }
         }
     }

@@ -127,3 +127,38 @@ fn the_built_in_plugins_state_their_info_truly() {
         record.assert_eq(&answered);
     }
 }
+
+/// A call that finds another call compiling its plugin waits within its
+/// own request's budget: out of time, it says so while the compile goes
+/// on, and the plugin then serves as usual.
+#[test]
+fn a_call_waiting_for_another_calls_compile_keeps_to_its_budget() {
+    use lingo::budget::{Budget, Exhausted};
+    use lingo::runtime::PluginError;
+
+    let cache = empty_cache("wait");
+    // Optimized code (Cranelift): seconds to compile.
+    let registry = load(&cache, Compilation::Optimized);
+    let plugin = registry.for_path(Path::new("src/lib.rs")).expect("rust");
+    let source = "pub fn f() {}\n";
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| plugin.analyze("src/lib.rs", source, &[]));
+        // Let the first call take the compile.
+        std::thread::sleep(Duration::from_millis(300));
+        let request = Budget::new(Some(Duration::from_millis(100)));
+        let waited = request.scope(|| plugin.analyze("src/lib.rs", source, &[]));
+        let still_compiling = tier(plugin.as_ref()).is_none();
+        assert!(
+            matches!(
+                waited,
+                Err(PluginError::Exhausted(Exhausted::DeadlineExceeded))
+            ),
+            "{waited:?}"
+        );
+        assert!(still_compiling, "the second call waited for the compile");
+        let facts = first.join().expect("first call").expect("analyze");
+        assert_eq!(facts.symbols.len(), 1);
+    });
+    assert_eq!(tier(plugin.as_ref()), Some(Tier::Optimized));
+    assert!(plugin.analyze("src/lib.rs", source, &[]).is_ok());
+}
