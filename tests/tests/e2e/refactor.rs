@@ -2638,3 +2638,52 @@ async fn a_public_go_function_moved_out_of_the_root_package_names_the_path_that_
     assert_eq!(refused["code"], "POTENTIAL_BEHAVIOR_CHANGE", "{refused:#}");
     server.stop().await;
 }
+
+/// Java, checked by javac: a public class moved to another package with
+/// its file (`com.geo.shapes.Square` to `com.geo.legacy`, the folder that
+/// mirrors it): the new file declares the package, the user in a third
+/// package imports it from there, and the result compiles; the rollback
+/// gives every byte back.
+#[tokio::test]
+async fn a_java_class_moves_to_another_package_and_still_compiles() {
+    let scratch = Scratch::new("refactor-move-java");
+    let root = copy(&scratch, "java");
+    let out = scratch.path().join("java-build");
+    let source = "src/main/java/com/geo/shapes/Square.java";
+    let target = "src/main/java/com/geo/legacy/Square.java";
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let moved = server
+        .call(
+            "move_type_to_namespace",
+            json!({
+                "sourceFile": source,
+                "symbolName": "Square",
+                "targetNamespace": "com.geo.legacy",
+                "updateFileLocation": true,
+            }),
+        )
+        .await
+        .ok();
+    assert_eq!(moved["success"], true, "{moved:#}");
+    let now = files(&root);
+    assert!(!now.contains_key(source), "{now:#?}");
+    assert!(
+        now[target].starts_with("package com.geo.legacy;"),
+        "{now:#?}"
+    );
+    let report = &now["src/main/java/com/geo/report/Report.java"];
+    assert!(report.contains("import com.geo.legacy.Square;"), "{report}");
+    assert!(
+        !report.contains("import com.geo.shapes.Square;"),
+        "{report}"
+    );
+    let (compiles, output) = compile("java", &root, &out);
+    assert!(compiles, "java: after the move:\n{output}\n{now:#?}");
+    server
+        .call("rollback", json!({ "snapshot_id": moved["snapshot_id"] }))
+        .await
+        .ok();
+    assert_eq!(files(&root), before, "java: rollback");
+    server.stop().await;
+}
