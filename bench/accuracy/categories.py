@@ -62,7 +62,10 @@ TYPE_BEFORE = {
                          r"|\bref|\bin|\bparams|\bthis|\breadonly|\bstatic|\bconst|\bpublic|\bprivate"
                          r"|\bprotected|\binternal|\boverride|\bvirtual|\babstract|\bsealed|\bpartial"
                          r"|\bevent|\breturn\s+new)\s*$"),
+    "java": re.compile(r"(<|,|\(|\bnew|\bextends|\bimplements|\bthrows|\binstanceof|\bfinal"
+                       r"|\bstatic|\bpublic|\bprivate|\bprotected|\babstract|\breturn\s+new|@)\s*$"),
 }
+JAVA_IMPORT = re.compile(r"^\s*import\s")
 PY_IMPORT = re.compile(r"^\s*(from\s+[\w.]+\s+)?import\b")
 # the text before a name inside the statement's continuation lines: names, `as`, commas
 PY_IMPORT_CONTINUED = re.compile(r"^[\w\s,]*$")
@@ -188,7 +191,7 @@ def in_import(lang: str, lines: list[str], line: int, before: str) -> bool:
     if lang == "python":
         return py_in_import(lines, line, before) or py_in_all(lines, line, before)
     start = {"rust": RUST_USE, "typescript": TS_IMPORT, "go": re.compile(r"^\s*import\b"),
-             "csharp": CSHARP_USING}[lang]
+             "csharp": CSHARP_USING, "java": JAVA_IMPORT}[lang]
     text = before
     for back in range(0, 40):
         if start.match(text):

@@ -189,6 +189,28 @@ class CSharp(Language):
         return (self.server_info or {}).get("version", "")
 
 
+class Java(Language):
+    """javac's Compiler Tree API through javac/JavacRefs.java: the source
+    directories run.sh names are one compilation; every name javac binds
+    is a reference of what it binds to."""
+    name = "java"
+    language_id = "java"
+    extensions = (".java",)
+    extra_kinds = {9: "constructor"}
+    common_names = [("toString override", "method", "toString", None),
+                    ("equals", "method", "equals", None),
+                    ("constructor", "constructor", None, None)]
+
+    def __init__(self, classes: str, root: Path, source_dirs: list[str]):
+        self.argv = ["java", "--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+                     "-Xss16m", "-cp", classes, "JavacRefs"]
+        for d in source_dirs:
+            self.argv += ["--source", str(root / d)]
+
+    def version(self):
+        return (self.server_info or {}).get("version", "")
+
+
 class Python(Language):
     """pyright's language server. The project's pyrightconfig.json (run.sh
     writes one: every source directory, `src` on the import path, basic
@@ -513,7 +535,9 @@ def lingo_checkout_commit() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go", "csharp", "python"])
+    ap.add_argument("--lang", required=True, choices=["rust", "typescript", "go", "csharp", "java", "python"])
+    ap.add_argument("--source-dir", action="append", default=[],
+                    help="Java: a source directory javac compiles, relative to --root (repeatable)")
     ap.add_argument("--root", required=True, type=Path)
     ap.add_argument("--project", required=True, help="project name and version, for the record")
     ap.add_argument("--lingo", required=True, help="path to the lingo binary")
@@ -539,6 +563,7 @@ def main() -> None:
         "typescript": lambda: TypeScript(args.tool or "/tmp/lingo-accuracy/ts-tools"),
         "go": lambda: Go(args.tool or "gopls", args.gopath),
         "csharp": lambda: CSharp(args.tool or "/tmp/lingo-accuracy/cs-tools/lib/RoslynRefs.exe", root, args.csproj),
+        "java": lambda: Java(args.tool or "/tmp/lingo-accuracy/java-tools", root, args.source_dir),
         "python": lambda: Python(args.tool or "/tmp/lingo-accuracy/py-tools"),
     }[args.lang]()
 

@@ -37,6 +37,9 @@
 #               dependencies from the public repository Ourpalm/ILRuntime at a pinned commit
 #               (ILRUNTIME_GIT: a local clone or snapshot of it; else downloaded), every DLL
 #               checked against roslyn/dlls.sha256
+#   java        gson 2.14.0 (gson/src/main/java at the tag gson-parent-2.14.0 of github.com/google/gson;
+#               GSON_GIT: a local clone or snapshot)   javac 17's Compiler Tree API through
+#               javac/JavacRefs.java (every name javac binds, one compilation)
 #   python      requests 2.34.2, click 8.5.1 (PyPI sdists, `pip download`: their src/ and tests/;
 #               the pyrightconfig.json is written here)   pyright 1.1.414 (npm), pyright-langserver
 # Results: $RESULTS/<language>-<project>.json (.json.gz over 1 MB).
@@ -67,6 +70,7 @@ PROJECTS=(
   "typescript zod-paths 4.1.12"
   "csharp keepass2 2.47+dfsg-2"
   "csharp dbus-sharp 0.8.1-2.1"
+  "java gson 2.14.0"
   "python requests 2.34.2"
   "python click 8.5.1"
 )
@@ -267,6 +271,30 @@ csproj_of() {  # name -> the project files Roslyn loads, relative to the project
 }
 
 # --- Python: sdists from PyPI (pure Python, src/ layout), pyright
+# --- Java: gson's main sources at a release tag (GSON_GIT: a local clone or
+# snapshot of github.com/google/gson; else cloned), javac's Compiler Tree API
+# through javac/JavacRefs.java
+java_tools() {
+  local tools="$WORK/java-tools"
+  command -v javac >/dev/null || { apt-get update >&2; apt-get install -y openjdk-17-jdk-headless >&2; }
+  mkdir -p "$tools"
+  javac --add-exports jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED -d "$tools" "$HERE/javac/JavacRefs.java" >&2
+  TOOL="$tools"
+  javac -version >&2
+}
+
+setup_java() {  # name version -> project directory (the library's main sources)
+  local p="$WORK/projects/$1-$2" git="${GSON_GIT:-}"
+  [ -z "$git" ] && [ -d /work/.mirror/google+gson/repo ] && git=/work/.mirror/google+gson/repo
+  if [ -z "$git" ]; then
+    git="$WORK/gson.git"
+    [ -d "$git" ] || git clone --quiet --bare https://github.com/google/gson "$git" >&2
+  fi
+  rm -rf "$p" && mkdir -p "$p"
+  git -C "$git" archive "gson-parent-$2" gson/src/main/java | tar -x -C "$p"
+  echo "$p"
+}
+
 python_tools() {
   local tools="$WORK/py-tools"
   mkdir -p "$tools"
@@ -318,6 +346,7 @@ for entry in "${PROJECTS[@]}"; do
   if [ "$lang" = csharp ]; then
     for c in $(csproj_of "$name"); do extra+=(--csproj "$c"); done
   fi
+  if [ "$lang" = java ]; then extra+=(--source-dir gson/src/main/java); fi
   if [ -n "${OVERLOADS:-}" ]; then extra+=(--only-overloads); fi
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
     --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \

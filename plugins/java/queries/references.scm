@@ -33,6 +33,13 @@
 (import_declaration (scoped_identifier name: (identifier) @name) (asterisk)) @reference.ignore
 (import_declaration
   (scoped_identifier scope: (_) @qualifier name: (identifier) @name)) @reference.import
+; An import of a nested type or a static member (`import a.Outer.Inner;`,
+; `import static a.B.m;`) names the type around it too: the segment before
+; the last, when it is written as a type is (capitalised).
+(import_declaration
+  (scoped_identifier
+    scope: (scoped_identifier scope: (_) @qualifier name: (identifier) @name)
+    (#match? @name "^[A-Z]"))) @reference.type
 
 ; Annotations name the annotation type.
 (marker_annotation name: (identifier) @name) @reference.type

@@ -355,6 +355,7 @@ mod tests {
             [
                 "List import java.util",
                 "join import a.b.Util",
+                "Util type a.b",
                 "AbstractList extends java.util",
                 "String type",
                 "Runnable implements",
