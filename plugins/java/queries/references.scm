@@ -30,6 +30,12 @@
 ; Imports: the last segment of the imported path. `import a.b.*;` names no
 ; declaration.
 
+; `import static a.B.*;` names the type `B` (written as a type is,
+; capitalised); `import a.b.*;` names a package.
+(import_declaration
+  (scoped_identifier scope: (_) @qualifier name: (identifier) @name)
+  (asterisk)
+  (#match? @name "^[A-Z]")) @reference.type
 (import_declaration (scoped_identifier name: (identifier) @name) (asterisk)) @reference.ignore
 (import_declaration
   (scoped_identifier scope: (_) @qualifier name: (identifier) @name)) @reference.import

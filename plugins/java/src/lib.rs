@@ -340,6 +340,8 @@ mod tests {
         let source = "package a;\n\
             import java.util.List;\n\
             import static a.b.Util.join;\n\
+            import static a.b.Strings.*;\n\
+            import a.c.*;\n\
             class A extends java.util.AbstractList<String> implements Runnable {\n\
             int count;\n\
             public void run() {\n\
@@ -356,6 +358,7 @@ mod tests {
                 "List import java.util",
                 "join import a.b.Util",
                 "Util type a.b",
+                "Strings type a.b",
                 "AbstractList extends java.util",
                 "String type",
                 "Runnable implements",
