@@ -68,6 +68,27 @@ pub fn no_conversions() -> types::ConversionRules {
     }
 }
 
+/// The conversion rules of a language whose overloads are told apart by
+/// argument types: nominal or not, the top types, and each built-in type
+/// with the built-in types it widens to, as static tables.
+pub fn conversion_rules(
+    nominal: bool,
+    top_types: &[&str],
+    widening: &[(&str, &[&str])],
+) -> types::ConversionRules {
+    types::ConversionRules {
+        nominal,
+        top_types: top_types.iter().map(|t| t.to_string()).collect(),
+        widening: widening
+            .iter()
+            .map(|(from, to)| types::Widening {
+                from: from.to_string(),
+                to: to.iter().map(|t| t.to_string()).collect(),
+            })
+            .collect(),
+    }
+}
+
 /// Export `$language` (a type implementing [`Language`]) as the component.
 ///
 /// Only a WebAssembly build exports anything: natively (unit tests, the

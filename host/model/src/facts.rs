@@ -689,12 +689,17 @@ pub struct DeclaredType {
 impl DeclaredType {
     /// The stated type as a type use at its span, for resolving it.
     pub fn type_use(&self) -> Reference {
-        Reference::type_use(
-            Name::new(&self.type_name),
-            self.type_qualifier.iter().map(Name::from).collect(),
-            self.span,
-        )
+        type_use(&self.type_name, &self.type_qualifier, self.span)
     }
+}
+
+/// A type name written at `span` (after the path `qualifier`) as a type use.
+fn type_use(name: &str, qualifier: &[String], span: Span) -> Reference {
+    Reference::type_use(
+        Name::new(name),
+        qualifier.iter().map(Name::from).collect(),
+        span,
+    )
 }
 
 /// A parameter's type as the overload rules compare it (ABI 0.11.0 on).
@@ -721,11 +726,7 @@ pub struct NamedType {
 impl NamedType {
     /// The type as a type use at its span, for resolving it.
     pub fn type_use(&self) -> Reference {
-        Reference::type_use(
-            Name::new(&self.type_name),
-            self.type_qualifier.iter().map(Name::from).collect(),
-            self.span,
-        )
+        type_use(&self.type_name, &self.type_qualifier, self.span)
     }
 }
 

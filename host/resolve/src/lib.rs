@@ -1112,27 +1112,24 @@ impl<'s> Resolver<'s> {
         let found = self.table.lookup(lookup, || {
             self.in_modules_via(file, facts, import_path, name, resolution, calls, 0)
                 .iter()
-                .filter_map(|d| match &d.target {
-                    Target::Symbol { file, index } => Some(SymbolRef {
-                        file: self.table.file_number(&file.path)?,
-                        symbol: *index as u32,
-                    }),
-                    Target::Local { .. } => None,
-                })
+                .filter_map(|d| self.symbol_ref(d))
                 .collect()
         });
         found
             .iter()
-            .map(|r| {
-                Definition::certain(
-                    Target::Symbol {
-                        file: self.table.file(*r).clone(),
-                        index: r.symbol as usize,
-                    },
-                    resolution,
-                )
-            })
+            .map(|r| self.certain_at(*r, resolution))
             .collect()
+    }
+
+    /// The declaration `r` as a certain definition found by `resolution`.
+    fn certain_at(&self, r: SymbolRef, resolution: Resolution) -> Definition {
+        Definition::certain(
+            Target::Symbol {
+                file: self.table.file(r).clone(),
+                index: r.symbol as usize,
+            },
+            resolution,
+        )
     }
 
     /// `name` in the modules `import_path` names from `file`, else

@@ -68,15 +68,7 @@ impl Resolver<'_> {
         };
         let definitions: Vec<Definition> = candidates
             .iter()
-            .map(|r| {
-                Definition::certain(
-                    Target::Symbol {
-                        file: self.table.file(*r).clone(),
-                        index: r.symbol as usize,
-                    },
-                    super::Resolution::Scope,
-                )
-            })
+            .map(|r| self.certain_at(*r, super::Resolution::Scope))
             .collect();
         self.by_argument_types(file, facts, reference, definitions)
             .iter()

@@ -3,7 +3,7 @@
 //! its built-in types.
 
 use lingo_plugin_sdk::LineIndex;
-use lingo_plugin_sdk::types::{ArgumentValue, ConversionRules, NamedType, ParameterType, Widening};
+use lingo_plugin_sdk::types::{ArgumentValue, ConversionRules, NamedType, ParameterType};
 use tree_sitter::Node;
 
 use crate::types::named_type;
@@ -53,17 +53,7 @@ const REFERENCE_BUILT_INS: &[&str] = &["object", "string", "dynamic"];
 
 /// The conversion rules of `language-policy.conversions`.
 pub fn conversion_rules() -> ConversionRules {
-    ConversionRules {
-        nominal: true,
-        top_types: TOP_TYPES.iter().map(|t| t.to_string()).collect(),
-        widening: WIDENING
-            .iter()
-            .map(|(from, to)| Widening {
-                from: from.to_string(),
-                to: to.iter().map(|t| t.to_string()).collect(),
-            })
-            .collect(),
-    }
+    lingo_plugin_sdk::conversion_rules(true, TOP_TYPES, WIDENING)
 }
 
 /// The parameter types of a method, constructor, operator or local
