@@ -683,7 +683,7 @@ fn analyze(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
-    let value = &answer.value;
+    let value = &answer.value();
     let out = match args.format.as_str() {
         "text" => tool.render(&arguments, &answer),
         "markdown"

@@ -268,21 +268,26 @@ fn error_body(error: &RpcError) -> Value {
 
 /// `{"jsonrpc":"2.0","id":<id as sent>,"<member>":<value>}`.
 fn encode(id: &Id, member: &str, value: &Value) -> Vec<u8> {
+    // Writing a `Value` into a `Vec` cannot fail (its keys are strings).
+    encode_with(id, member, |line| {
+        let _ = serde_json::to_writer(line, value);
+    })
+}
+
+/// A success reply line whose result `write` appends.
+pub fn success_with(id: &Id, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    encode_with(id, "result", write)
+}
+
+/// `{"jsonrpc":"2.0","id":<id as sent>,"<member>":<what write appends>}`.
+fn encode_with(id: &Id, member: &str, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut line = Vec::with_capacity(64);
     line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     line.extend_from_slice(id.as_raw().as_bytes());
     line.extend_from_slice(b",\"");
     line.extend_from_slice(member.as_bytes());
     line.extend_from_slice(b"\":");
-    // Writing a `Value` into a `Vec` cannot fail (its keys are strings).
-    if serde_json::to_writer(&mut line, value).is_err() {
-        line.truncate(0);
-        line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        line.extend_from_slice(id.as_raw().as_bytes());
-        line.extend_from_slice(
-            br#","error":{"code":-32603,"message":"Internal error: unserialisable reply"}"#,
-        );
-    }
+    write(&mut line);
     line.push(b'}');
     line
 }

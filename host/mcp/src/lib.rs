@@ -22,6 +22,7 @@ pub mod revision;
 mod surface_tests;
 #[cfg(test)]
 mod tests;
+mod tool_reply;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,6 +41,7 @@ use lingo_model::budget::{Budget, Exhausted};
 use lingo_model::suggest::similar;
 use lingo_tools::error::ToolError;
 use lingo_tools::{Answer, Selection, ToolContext, ToolRegistry};
+pub use tool_reply::ToolReply;
 
 pub use revision::{HANDSHAKE_PROTOCOL_VERSIONS, Revision, STATELESS_PROTOCOL_VERSIONS};
 /// Largest request accepted, in bytes.
@@ -297,7 +299,7 @@ impl Server {
     }
 
     /// Run a `tools/call` of a tool `surface` offers under `budget` for the
-    /// caller holding `grant`, on a blocking thread.
+    /// caller holding `grant`, on a blocking thread: its `CallToolResult`.
     pub async fn call_tool_as(
         self: &Arc<Self>,
         params: Value,
@@ -305,6 +307,19 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
     ) -> Result<Value, RpcError> {
+        self.reply_to_call(params, budget, grant, surface)
+            .await
+            .map(ToolReply::into_value)
+    }
+
+    /// [`Server::call_tool_as`], the result left for the caller to write.
+    pub async fn reply_to_call(
+        self: &Arc<Self>,
+        params: Value,
+        budget: Arc<Budget>,
+        grant: &Grant,
+        surface: &Surface,
+    ) -> Result<ToolReply, RpcError> {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
             Scope::Hosted(registry) => Some(registry.clone()),
@@ -338,9 +353,9 @@ impl Server {
                 return Ok(match outcome {
                     Ok(value) => {
                         let text = project_tools::render(&value);
-                        tool_result(value, text, false)
+                        ToolReply::json(value, text, false)
                     }
-                    Err(error) => refusal(&error),
+                    Err(error) => ToolReply::refused(&error),
                 });
             }
         }
@@ -363,7 +378,7 @@ impl Server {
             Scope::One(context) => context.clone(),
             Scope::Opening(ready) => match opened(ready.clone(), self.request_timeout).await {
                 Ok(context) => context,
-                Err(error) => return Ok(refusal(&error)),
+                Err(error) => return Ok(ToolReply::refused(&error)),
             },
             Scope::Hosted(registry) => {
                 let project = match arguments.get("projectId") {
@@ -375,7 +390,7 @@ impl Server {
                 };
                 let project = match project {
                     Ok(project) => project,
-                    Err(error) => return Ok(refusal(&error)),
+                    Err(error) => return Ok(ToolReply::refused(&error)),
                 };
                 project
                     .take()
@@ -404,7 +419,7 @@ impl Server {
         .await?;
         let (answer, is_error) = match outcome {
             Ok(mut answer) => {
-                mark_incomplete(&mut answer.value, &budget);
+                mark_incomplete(&mut answer, &budget);
                 (answer, false)
             }
             Err(error) => {
@@ -413,14 +428,17 @@ impl Server {
             }
         };
         let text = tool.render(&arguments, &answer);
+        let reply = ToolReply::answered(answer, text, is_error);
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
-            let size = text.len() + json_len(&answer.value);
+            let size = reply.text().len() + reply.structured_len();
             if size > limit {
-                return Ok(refusal(&ToolError::ResourceLimitExceeded { limit }));
+                return Ok(ToolReply::refused(&ToolError::ResourceLimitExceeded {
+                    limit,
+                }));
             }
         }
-        Ok(tool_result(answer.value, text, is_error))
+        Ok(reply)
     }
 }
 
@@ -446,32 +464,6 @@ async fn opened(
             timeout.as_secs()
         ))),
     }
-}
-
-/// The bytes `value` takes as compact JSON, counted as it is written out
-/// rather than held: the answer is serialised whole once more, when sent.
-fn json_len(value: &Value) -> usize {
-    /// A writer that keeps nothing but the count.
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // A `Value` always serialises, and the counter never fails.
-    serde_json::to_writer(&mut count, value).map_or(0, |()| count.0)
-}
-
-/// A tool call refused with `error` (an `isError` result).
-fn refusal(error: &ToolError) -> Value {
-    let refusal = error.refusal();
-    let text = lingo_tools::text::error(&refusal);
-    tool_result(refusal.to_json(), text, true)
 }
 
 /// The error of a call over a token's or a project's request rate.
@@ -548,14 +540,16 @@ fn clip(text: &str) -> String {
 }
 
 /// How many tool calls run at once, process-wide (all projects, both
-/// transports): four per core, at least 8 and at most 64. The calls are
-/// CPU work on a few cores; more threads than that only add their stacks
-/// and allocator heaps (128 calls on 128 threads held 350 MB more on a
-/// 1M-line tree) and share the cores less fairly. The others wait their
-/// turn, in arrival order, within their deadline.
+/// transports): two per core, at least 4 (so that two long analyses leave
+/// room for navigation) and at most 64. The calls are CPU work on a few
+/// cores; more threads than that only add their stacks and allocator heaps
+/// (128 calls on 128 threads held 350 MB more on a 1M-line tree; 8 turns
+/// on 2 cores peaked 24 MB above 4, at the same throughput) and share the
+/// cores less fairly. The others wait their turn, in arrival order, within
+/// their deadline.
 pub fn tool_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    (cores * 4).clamp(8, 64)
+    (cores * 2).clamp(4, 64)
 }
 
 /// The turns of [`tool_threads`].
@@ -608,25 +602,13 @@ where
 
 /// An answer that lost work to plugin failures says so: `complete: false`
 /// and the reasons, whatever the tool claimed.
-fn mark_incomplete(value: &mut Value, budget: &Budget) {
+fn mark_incomplete(answer: &mut Answer, budget: &Budget) {
     let (lost, reasons) = budget.losses();
     if lost == 0 {
         return;
     }
-    if let Value::Object(map) = value {
-        map.insert("complete".into(), Value::Bool(false));
-        map.insert("incompleteReasons".into(), json!(reasons));
-    }
-}
-
-/// MCP `CallToolResult`: the text a model reads, and the structured answer
-/// for programs.
-fn tool_result(value: Value, text: String, is_error: bool) -> Value {
-    json!({
-        "content": [{ "type": "text", "text": text }],
-        "structuredContent": value,
-        "isError": is_error,
-    })
+    answer.note("complete", Value::Bool(false));
+    answer.note("incompleteReasons", json!(reasons));
 }
 
 /// What `initialize` tells the model about using the server, with the
@@ -772,9 +754,11 @@ struct Reply {
     outcome: Result<Value, RpcError>,
 }
 
-/// What the writer sends: a reply, or a notification (a call's progress).
+/// What the writer sends: a reply, a reply written already (a tool call's,
+/// written by its task), or a notification (a call's progress).
 enum Outgoing {
     Reply(Reply),
+    Written(Vec<u8>),
     Notification(Value),
 }
 
@@ -834,33 +818,34 @@ where
     W: AsyncWrite + Unpin,
 {
     while let Some(outgoing) = receiver.recv().await {
-        let reply = match outgoing {
-            Outgoing::Reply(reply) => reply,
-            Outgoing::Notification(message) => {
-                let mut line = serde_json::to_vec(&message).unwrap_or_default();
-                line.push(b'\n');
-                if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
-                    break;
-                }
-                continue;
+        let mut line = match outgoing {
+            Outgoing::Reply(reply) => {
+                within_limit(&reply.id, jsonrpc::reply(&reply.id, &reply.outcome))
             }
+            Outgoing::Written(line) => line,
+            Outgoing::Notification(message) => serde_json::to_vec(&message).unwrap_or_default(),
         };
-        let mut line = jsonrpc::reply(&reply.id, &reply.outcome);
-        if line.len() > MAX_RESPONSE_BYTES {
-            let error = RpcError::new(
-                jsonrpc::INTERNAL_ERROR,
-                format!(
-                    "Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit",
-                    line.len()
-                ),
-            );
-            line = jsonrpc::failure(&reply.id, &error);
-        }
         line.push(b'\n');
         if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
             break; // the client went away
         }
     }
+}
+
+/// `line`, the reply to `id`, or an internal error when it is over
+/// [`MAX_RESPONSE_BYTES`].
+fn within_limit(id: &Id, line: Vec<u8>) -> Vec<u8> {
+    if line.len() <= MAX_RESPONSE_BYTES {
+        return line;
+    }
+    let error = RpcError::new(
+        jsonrpc::INTERNAL_ERROR,
+        format!(
+            "Internal error: response of {} bytes exceeds the {MAX_RESPONSE_BYTES}-byte limit",
+            line.len()
+        ),
+    );
+    jsonrpc::failure(id, &error)
 }
 
 /// The reading side of one connection.
@@ -1024,12 +1009,19 @@ async fn run_call(
     budget: Arc<Budget>,
 ) {
     let outcome = server
-        .call_tool(params, budget)
-        .await
-        .map(|result| revision.shape("tools/call", result));
+        .reply_to_call(params, budget, &Grant::local(), &server.surface)
+        .await;
+    // Written here, on this call's task, rather than by the one writer.
+    let line = match outcome {
+        Ok(reply) => jsonrpc::success_with(&id, |out| {
+            reply.write_json(revision.result_type(), out);
+        }),
+        Err(error) => jsonrpc::failure(&id, &error),
+    };
+    let line = within_limit(&id, line);
     let call = lock(&pending).remove(&key);
     if let Some(call) = call {
-        let _ = replies.send(Outgoing::Reply(Reply { id, outcome })).await;
+        let _ = replies.send(Outgoing::Written(line)).await;
         drop(call); // the slot is freed once the reply is queued
     }
 }

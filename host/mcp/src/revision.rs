@@ -88,6 +88,15 @@ impl Revision {
         }
     }
 
+    /// The `resultType` this revision gives every result (2026-07-28:
+    /// `complete`), if any.
+    pub fn result_type(self) -> Option<&'static str> {
+        match self {
+            Revision::Handshake => None,
+            Revision::Stateless(_) => Some(RESULT_COMPLETE),
+        }
+    }
+
     /// `result` of `method` as this revision shapes it: a stateless result
     /// says it is complete, and a list says how long it may be cached.
     pub fn shape(self, method: &str, result: Value) -> Value {
@@ -100,13 +109,16 @@ impl Revision {
         };
         result
             .entry("resultType")
-            .or_insert_with(|| json!("complete"));
+            .or_insert_with(|| json!(RESULT_COMPLETE));
         if method.ends_with("/list") {
             cache_hints(&mut result);
         }
         Value::Object(result)
     }
 }
+
+/// The `resultType` of a finished result.
+const RESULT_COMPLETE: &str = "complete";
 
 /// The newest revision spoken.
 fn newest() -> &'static str {

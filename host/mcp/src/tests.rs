@@ -63,21 +63,29 @@ fn a_panicking_tool_answers_internal_error_and_the_next_call_works() {
 
 #[test]
 fn an_answer_that_lost_work_says_so() {
+    let tools = lingo_tools::ToolRegistry::new();
+    let references = tools.find("find_references").unwrap();
     let runtime = runtime();
     let budget = Budget::new(Some(Duration::from_secs(60)));
     let answer = runtime.block_on(run_tool(budget.clone(), || {
         lingo_model::budget::note_loss("plugin `x` timed out");
-        Ok(json!({ "complete": true, "items": [] }))
+        Ok(Answer::refusal(&ToolError::Internal("a stand-in".into())))
     }));
-    let mut value = answer.expect("no panic").expect("a value");
-    mark_incomplete(&mut value, &budget);
+    let mut answer = answer.expect("no panic").expect("an answer");
+    mark_incomplete(&mut answer, &budget);
+    let value = answer.value();
     assert_eq!(value["complete"], json!(false));
     assert_eq!(value["incompleteReasons"], json!(["plugin `x` timed out"]));
+    let text = references.render(&json!({}), &answer);
+    assert!(
+        text.ends_with("Note: incomplete: plugin `x` timed out\n"),
+        "{text}"
+    );
 
     let untouched = Budget::new(None);
-    let mut value = json!({ "complete": true });
-    mark_incomplete(&mut value, &untouched);
-    assert_eq!(value, json!({ "complete": true }));
+    let mut answer = Answer::refusal(&ToolError::Internal("a stand-in".into()));
+    mark_incomplete(&mut answer, &untouched);
+    assert!(answer.notes().is_empty());
 }
 
 #[test]
@@ -473,6 +481,6 @@ fn an_answer_is_counted_as_many_bytes_as_it_is_sent_in() {
         "empty": [],
     });
     let sent = serde_json::to_vec(&value).expect("serialises");
-    assert_eq!(super::json_len(&value), sent.len());
-    assert_eq!(super::json_len(&Value::Null), 4);
+    let reply = ToolReply::json(value, String::new(), false);
+    assert_eq!(reply.structured_len(), sent.len());
 }

@@ -48,7 +48,7 @@ fn references_of_area(root: &Path, cache: &Path) -> Vec<(String, u64)> {
             &json!({ "symbol": "area", "path": "src/shapes.rs", "format": "json" }),
         )
         .expect("find_references answers")
-        .value;
+        .value();
     let mut sites: Vec<(String, u64)> = answer["references"]
         .as_array()
         .unwrap()

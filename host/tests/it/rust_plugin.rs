@@ -945,7 +945,7 @@ fn find_references_sees_a_call_inside_assert_eq() {
             &serde_json::json!({ "symbol": "only_in_assert", "include_declaration": false }),
         )
         .expect("find_references answers")
-        .value;
+        .value();
     let sites: Vec<String> = answer["references"]
         .as_array()
         .unwrap()

@@ -162,7 +162,7 @@ mod tests {
             generation: 4,
             paths: None,
         };
-        Answer::of(graph, text::graph).unwrap()
+        Answer::of(graph, text::graph)
     }
 
     #[test]
@@ -178,7 +178,7 @@ mod tests {
             "unanalyzedFiles": 2,
         });
         for (key, note) in notes.as_object().unwrap() {
-            answer.value[key] = note.clone();
+            answer.note(key, note.clone());
         }
         let text = graph.render(&json!({}), &answer);
         assert!(text.starts_with("## Graph\n\na --CALLS--> b\n\n"), "{text}");

@@ -5,6 +5,7 @@
 //! The MCP tools: their names, aliases, input schemas and handlers.
 
 mod analyze;
+mod answer;
 mod args;
 mod code_health;
 mod definition;
@@ -35,6 +36,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+pub use answer::Answer;
 pub use args::{Group, SharedArgs, ToolArgs, listed as listed_schema};
 pub use toolsets::{Selection, SelectionError, Toolset};
 
@@ -64,44 +66,6 @@ pub(crate) struct About<R> {
     pub description: &'static str,
     /// Writes the answer's compact text (the default `content`).
     pub text: text::Text<R>,
-}
-
-/// A tool's answer: the structured answer, and the typed answer it came
-/// from, kept to write the compact text.
-pub struct Answer {
-    /// `structuredContent`: the typed answer as JSON, with the notes the
-    /// registry and the protocol layer add (`unanalyzedFiles`, `complete`...).
-    pub value: Value,
-    /// Writes the compact text of the typed answer.
-    text: WriteText,
-}
-
-/// Writes an answer's compact text.
-type WriteText = Box<dyn Fn(&text::Request, &mut text::Writer) + Send + Sync>;
-
-impl Answer {
-    /// `answer` as JSON, its text written by `text`.
-    pub(crate) fn of<R: Serialize + Send + Sync + 'static>(
-        answer: R,
-        text: text::Text<R>,
-    ) -> Result<Answer, ToolError> {
-        Ok(Answer {
-            value: target::to_json(&answer)?,
-            text: Box::new(move |request, writer| text(&answer, request, writer)),
-        })
-    }
-
-    /// A refusal as an answer: the error's JSON, written as text by
-    /// [`text::error`].
-    pub fn refusal(error: &ToolError) -> Answer {
-        let refusal = error.refusal();
-        let value = refusal.to_json();
-        let text = text::error(&refusal);
-        Answer {
-            value,
-            text: Box::new(move |_, writer| writer.always(&text)),
-        }
-    }
 }
 
 /// One tool.
@@ -136,7 +100,10 @@ impl Tool {
         let shared = SharedArgs::names();
         let text = about.text;
         let handler: Handler = Box::new(move |context, arguments, schema| {
-            Answer::of(run(context, A::parse(arguments, schema, &shared)?)?, text)
+            Ok(Answer::of(
+                run(context, A::parse(arguments, schema, &shared)?)?,
+                text,
+            ))
         });
         Tool {
             name: about.name,
@@ -301,19 +268,15 @@ impl ToolRegistry {
             }
         }
         let mut answer = tool.run(context, arguments)?;
-        let value = &mut answer.value;
         let unanalyzed = context.workspace.snapshot().failed_files();
         // Every answer says when files of the index could not be analysed.
-        if let (true, Value::Object(map)) = (unanalyzed > 0, &mut *value) {
-            map.insert("unanalyzedFiles".into(), json!(unanalyzed));
+        if unanalyzed > 0 {
+            answer.note("unanalyzedFiles", json!(unanalyzed));
         }
         // An answer read from an index a refresh is still updating says so.
-        if let (Some(detail), Value::Object(map)) = (
-            lingo_model::budget::current().and_then(|b| b.refreshing()),
-            value,
-        ) {
-            map.insert("refreshing".into(), Value::Bool(true));
-            map.insert("index".into(), detail);
+        if let Some(detail) = lingo_model::budget::current().and_then(|b| b.refreshing()) {
+            answer.note("refreshing", Value::Bool(true));
+            answer.note("index", detail);
         }
         Ok(answer)
     }
@@ -344,7 +307,6 @@ impl Tool {
     /// the call's token budget, or the JSON when the call asked for
     /// `format: json`. Arguments a call refused read as their defaults.
     pub fn render(&self, arguments: &Value, answer: &Answer) -> String {
-        let value = &answer.value;
         let empty = Map::new();
         let arguments = arguments.as_object().unwrap_or(&empty);
         let max_tokens = arguments
@@ -354,10 +316,15 @@ impl Tool {
                 (n as usize).clamp(text::MIN_MAX_TOKENS, text::MAX_MAX_TOKENS)
             });
         match arguments.get("format").and_then(Value::as_str) {
-            Some("json") => return serde_json::to_string_pretty(value).unwrap_or_default(),
-            Some("sarif") if value["success"] != Value::Bool(false) => {
-                let log = lingo_analyze::sarif::sarif(self.name, value);
-                return serde_json::to_string_pretty(&log).unwrap_or_default();
+            Some("json") => {
+                return serde_json::to_string_pretty(&answer.value()).unwrap_or_default();
+            }
+            Some("sarif") => {
+                let value = answer.value();
+                if value["success"] != Value::Bool(false) {
+                    let log = lingo_analyze::sarif::sarif(self.name, &value);
+                    return serde_json::to_string_pretty(&log).unwrap_or_default();
+                }
             }
             _ => {}
         }
@@ -367,9 +334,9 @@ impl Tool {
             arguments,
             max_tokens,
         };
-        (answer.text)(&request, &mut writer);
+        answer.write_text(&request, &mut writer);
         let mut out = writer.finish();
-        let notes = text::index_notes(value);
+        let notes = text::index_notes(answer.notes());
         if !notes.is_empty() {
             out.push('\n');
             out.push_str(&notes.join("\n"));

@@ -321,27 +321,28 @@ pub(crate) fn source_line(text: &str) -> String {
 
 /// The notes an answer carries about itself (lost work, a refreshing
 /// index, files that could not be analysed), one line each.
-pub fn index_notes(value: &Value) -> Vec<String> {
-    let mut notes = Vec::new();
-    if value["complete"] == Value::Bool(false) {
-        let reasons: Vec<&str> = value["incompleteReasons"]
+pub fn index_notes(notes: &Map<String, Value>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let note = |key: &str| notes.get(key).unwrap_or(&Value::Null);
+    if note("complete") == &Value::Bool(false) {
+        let reasons: Vec<&str> = note("incompleteReasons")
             .as_array()
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        notes.push(format!("Note: incomplete: {}", reasons.join("; ")));
+        lines.push(format!("Note: incomplete: {}", reasons.join("; ")));
     }
-    if value["refreshing"] == Value::Bool(true) {
-        notes.push(format!(
+    if note("refreshing") == &Value::Bool(true) {
+        lines.push(format!(
             "Note: answered from index generation {} while it refreshes",
-            value["index"]["generation"]
+            note("index")["generation"]
         ));
     }
-    if let Some(files) = value["unanalyzedFiles"].as_u64() {
-        notes.push(format!(
+    if let Some(files) = note("unanalyzedFiles").as_u64() {
+        lines.push(format!(
             "Note: {files} files could not be analysed (health_check lists them)"
         ));
     }
-    notes
+    lines
 }
 
 #[cfg(test)]
