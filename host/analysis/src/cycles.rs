@@ -60,10 +60,10 @@ impl Analysis {
         let mut index: HashMap<Key, NodeIndex> = HashMap::new();
         let mut seen: HashMap<(NodeIndex, NodeIndex), ()> = HashMap::new();
         for (from, to, weight) in code.all_edges() {
-            if !weight.kind.is_dependency() || weight.confidence < 1.0 {
+            if !weight.kind.is_dependency() || weight.confidence() < 1.0 {
                 continue;
             }
-            let Some(site) = weight.site else { continue };
+            let Some(site) = weight.site() else { continue };
             let (from, to) = match level {
                 CycleLevel::Modules => {
                     // A reference to a module itself (a path's `crate::`

@@ -295,7 +295,7 @@ impl Analysis {
                 if edge.kind == EdgeKind::Contains {
                     continue;
                 }
-                let Some(site) = edge.site else { continue };
+                let Some(site) = edge.site() else { continue };
                 let Some(file) = table.files().get(site.file as usize) else {
                     continue;
                 };

@@ -307,7 +307,7 @@ impl Subgraph {
                 self.edges.len() - 1
             }
         };
-        self.edges[slot].3.extend(edge.site);
+        self.edges[slot].3.extend(edge.site());
     }
 
     /// The nodes as the renderer sees them (source lines, the line of the

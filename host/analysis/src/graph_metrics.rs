@@ -252,7 +252,7 @@ impl Analysis {
             .collect();
         let mut weights: BTreeMap<(NodeIndex, NodeIndex), u32> = BTreeMap::new();
         for (from, to, weight) in code.all_edges() {
-            if !weight.kind.is_dependency() || weight.confidence < 1.0 {
+            if !weight.kind.is_dependency() || weight.confidence() < 1.0 {
                 continue;
             }
             let from = node_name(from);

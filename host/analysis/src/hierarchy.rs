@@ -215,15 +215,15 @@ impl<'g> Walk<'g> {
                 Node::File(f) => (f, 0, true),
             };
             // Descending confidence, in hundredths (as answers round it).
-            let confidence_key = 100 - (edge.confidence.clamp(0.0, 1.0) * 100.0).round() as u32;
+            let confidence_key = 100 - (edge.confidence().clamp(0.0, 1.0) * 100.0).round() as u32;
             let key = (a, b, is_file, edge.resolution, confidence_key);
             let entry = by_other.entry(key).or_insert((
                 other,
                 Vec::new(),
                 edge.resolution,
-                edge.confidence,
+                edge.confidence(),
             ));
-            entry.1.extend(edge.site);
+            entry.1.extend(edge.site());
         }
         let incoming = self.direction == Direction::Incoming;
         let mut out = Vec::new();
@@ -294,7 +294,7 @@ fn unresolved_calls(
 ) -> OutgoingCompleteness {
     let resolved: HashSet<Site> = graph
         .edges(Node::Symbol(root), Direction::Outgoing)
-        .filter_map(|(e, _)| e.site)
+        .filter_map(|(e, _)| e.site())
         .collect();
     let file = table.file(root);
     let Ok(facts) = &file.facts else {

@@ -89,8 +89,8 @@ impl Analysis {
                         relation: edge.kind,
                         depth,
                         resolution: edge.resolution,
-                        confidence: rounded(edge.confidence),
-                        site: edge.site.and_then(|s| SiteView::new(table, s)),
+                        confidence: rounded(edge.confidence()),
+                        site: edge.site().and_then(|s| SiteView::new(table, s)),
                     });
                     next.push(other);
                 }

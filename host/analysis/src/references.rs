@@ -255,7 +255,7 @@ impl Analysis {
         for part in &parts {
             for (edge, _) in graph.edges(Node::Symbol(*part), Direction::Incoming) {
                 extended |= edge.kind == EdgeKind::Extends;
-                let Some(site) = edge.site else { continue };
+                let Some(site) = edge.site() else { continue };
                 let Some(reference) = table
                     .files()
                     .get(site.file as usize)

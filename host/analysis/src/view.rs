@@ -222,9 +222,9 @@ impl ReferenceSite {
     /// The site an edge stands on (none for CONTAINS edges).
     pub fn of_edge(table: &SymbolTable, edge: &Edge) -> Option<Self> {
         Some(ReferenceSite {
-            site: SiteView::new(table, edge.site?)?,
+            site: SiteView::new(table, edge.site()?)?,
             resolution: edge.resolution,
-            confidence: rounded(edge.confidence),
+            confidence: rounded(edge.confidence()),
         })
     }
 }

@@ -234,7 +234,7 @@ fn supertypes(
         graph
             .edges(node, direction)
             .filter(|(e, _)| {
-                matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements) && e.confidence >= 1.0
+                matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements) && e.confidence() >= 1.0
             })
             .map(|(_, other)| other)
             .filter(|other| seen.insert(*other))

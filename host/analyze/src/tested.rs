@@ -142,7 +142,7 @@ fn reached_from_tests(analysis: &Analysis) -> Result<Reached, Exhausted> {
     // Each declaration is queued once: bounded by the graph's size.
     while let Some(at) = queue.pop_front() {
         for (edge, to) in graph.edges(Node::Symbol(at), Direction::Outgoing) {
-            if !edge.kind.is_dependency() || edge.confidence < 1.0 {
+            if !edge.kind.is_dependency() || edge.confidence() < 1.0 {
                 continue;
             }
             if let Node::Symbol(r) = to

@@ -661,7 +661,7 @@ fn file_changes(
                 if edge.kind == EdgeKind::Contains || from.file() == number {
                     continue;
                 }
-                if let Some(site) = edge.site.and_then(|s| SiteView::new(table, s)) {
+                if let Some(site) = edge.site().and_then(|s| SiteView::new(table, s)) {
                     uses.push(site.label());
                 }
             }

@@ -273,12 +273,7 @@ impl CodeGraph {
                 graph.add_edge(
                     symbol_node(at(container)),
                     symbol_node(at(index as u32)),
-                    Edge {
-                        kind: EdgeKind::Contains,
-                        site: None,
-                        resolution: Resolution::Declaration,
-                        confidence: 1.0,
-                    },
+                    Edge::new(EdgeKind::Contains, None, Resolution::Declaration, 1.0),
                 );
             }
         }
@@ -597,12 +592,12 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
             out.edges.push((
                 from,
                 to,
-                Edge {
-                    kind: edge_kind(table, facts, reference, to),
-                    site: Some(site),
-                    resolution: definition.resolution,
-                    confidence: definition.confidence as f32,
-                },
+                Edge::new(
+                    edge_kind(table, facts, reference, to),
+                    Some(site),
+                    definition.resolution,
+                    definition.confidence,
+                ),
             ));
         }
     }

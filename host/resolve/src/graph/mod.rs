@@ -106,14 +106,49 @@ pub struct Site {
     pub reference: u32,
 }
 
-/// An edge: what it means, where it is written and how sure it is.
+/// An edge: what it means, where it is written and how sure it is. Twelve
+/// bytes (a 1M-line tree has about three million): the site's file number
+/// `u32::MAX` stands for no site, and the confidence, which resolution
+/// rounds to hundredths, is kept as a number of hundredths.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Edge {
     pub kind: EdgeKind,
-    /// None for CONTAINS edges, which come from declarations, not references.
-    pub site: Option<Site>,
     pub resolution: Resolution,
-    pub confidence: f32,
+    hundredths: u8,
+    site: Site,
+}
+
+const _: () = assert!(std::mem::size_of::<Edge>() == 12);
+
+impl Edge {
+    /// The edge from a reference written at `site` (none for CONTAINS
+    /// edges, which come from declarations), `confidence` in 0..=1.
+    pub fn new(
+        kind: EdgeKind,
+        site: Option<Site>,
+        resolution: Resolution,
+        confidence: f64,
+    ) -> Edge {
+        Edge {
+            kind,
+            resolution,
+            hundredths: (confidence.clamp(0.0, 1.0) * 100.0).round() as u8,
+            site: site.unwrap_or(Site {
+                file: u32::MAX,
+                reference: u32::MAX,
+            }),
+        }
+    }
+
+    /// Where the reference it comes from is written.
+    pub fn site(&self) -> Option<Site> {
+        (self.site.file != u32::MAX).then_some(self.site)
+    }
+
+    /// How sure the resolution is, in 0..=1 (hundredths).
+    pub fn confidence(&self) -> f32 {
+        f32::from(self.hundredths) / 100.0
+    }
 }
 
 /// A reference that did not become an edge.
@@ -208,8 +243,10 @@ impl CodeGraph {
         // A full build lists a node's edges newest first: by file number
         // descending, CONTAINS edges last.
         let mut merged: Vec<((i64, u32), &Edge, Node)> = base
-            .filter(|(_, edge, _)| !self.overlay.masks(edge.site))
-            .map(|(position, edge, other)| (overlay::build_order(edge.site, position), edge, other))
+            .filter(|(_, edge, _)| !self.overlay.masks(edge.site()))
+            .map(|(position, edge, other)| {
+                (overlay::build_order(edge.site(), position), edge, other)
+            })
             .collect();
         merged.extend(
             self.overlay
@@ -217,7 +254,7 @@ impl CodeGraph {
                 .map(|(position, other)| {
                     let edge = &self.overlay.edges[position as usize].2;
                     (
-                        overlay::build_order(edge.site, position),
+                        overlay::build_order(edge.site(), position),
                         edge,
                         graph[other],
                     )
@@ -233,7 +270,7 @@ impl CodeGraph {
         let base = graph
             .raw_edges()
             .iter()
-            .filter(|e| !self.overlay.masks(e.weight.site))
+            .filter(|e| !self.overlay.masks(e.weight.site()))
             .map(move |e| (graph[e.source()], graph[e.target()], &e.weight));
         if self.overlay.is_empty() {
             return Box::new(base);
@@ -246,7 +283,7 @@ impl CodeGraph {
             .iter()
             .map(move |(from, to, edge)| (graph[*from], graph[*to], edge))
             .peekable();
-        let file_of = |edge: &Edge| edge.site.map_or(-1, |s| s.file as i64);
+        let file_of = |edge: &Edge| edge.site().map_or(-1, |s| s.file as i64);
         Box::new(std::iter::from_fn(move || {
             match (base.peek(), laid.peek()) {
                 (Some(b), Some(o)) if file_of(o.2) < file_of(b.2) => laid.next(),

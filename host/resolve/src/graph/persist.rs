@@ -137,7 +137,7 @@ fn fits(edges: &FileEdges, number: u32, files: &[Arc<FileEntry>]) -> bool {
     };
     let site_fits = |site: &Site| site.file == number && (site.reference as usize) < references;
     edges.edges.iter().all(|(from, to, edge)| {
-        node_fits(from) && node_fits(to) && edge.site.as_ref().is_none_or(site_fits)
+        node_fits(from) && node_fits(to) && edge.site().as_ref().is_none_or(site_fits)
     }) && edges.unresolved.iter().all(|miss| site_fits(&miss.site))
 }
 
