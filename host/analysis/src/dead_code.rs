@@ -595,7 +595,7 @@ mod tests {
             signature: None,
             doc: None,
             visibility: Visibility::Private,
-            modifiers: Vec::new(),
+            modifiers: thin_vec::ThinVec::new(),
             arity: None,
         };
         let at = |text: &str| source.find(text).unwrap();

@@ -278,7 +278,7 @@ mod tests {
             signature: None,
             doc: None,
             visibility: lingo_model::Visibility::Public,
-            modifiers: Vec::new(),
+            modifiers: thin_vec::ThinVec::new(),
             arity: None,
         });
         assert_eq!(unexpanded(&facts), 1);

@@ -211,7 +211,7 @@ impl Builder<'_> {
             signature: symbol.signature.clone(),
             doc_comment: symbol.doc.clone(),
             container_name: symbol.container_name.as_deref().map(String::from),
-            modifiers: symbol.modifiers.clone(),
+            modifiers: symbol.modifiers.to_vec(),
             source,
             children: Vec::new(),
         };

@@ -127,7 +127,7 @@ impl Analysis {
         let details = SymbolDetails {
             doc: symbol.doc.clone(),
             visibility: symbol.visibility,
-            modifiers: symbol.modifiers.clone(),
+            modifiers: symbol.modifiers.to_vec(),
             module: facts.modules.first().map(|m| m.path.clone()),
             metrics: facts.metrics.iter().find(|m| m.symbol == r.symbol).cloned(),
             members: members

@@ -172,7 +172,8 @@ pub struct Symbol {
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub visibility: Visibility,
-    pub modifiers: Vec<String>,
+    /// Most declarations have none: an empty list takes one word.
+    pub modifiers: ThinVec<String>,
     /// How many arguments a call of it takes (functions, methods,
     /// constructors), where the plugin can tell.
     #[serde(default)]

@@ -652,12 +652,12 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
             spans.report,
         );
     }
-    cap_len(
-        &mut symbol.modifiers,
-        limits.max_modifiers,
-        "too many modifiers",
-        spans.report,
-    );
+    let modifiers = &mut symbol.modifiers;
+    if modifiers.len() > limits.max_modifiers {
+        let over = modifiers.len() - limits.max_modifiers;
+        spans.report.cap("too many modifiers", over);
+        modifiers.truncate(limits.max_modifiers);
+    }
     for modifier in &mut symbol.modifiers {
         cap_string(
             modifier,
@@ -1135,7 +1135,7 @@ mod tests {
             signature: None,
             doc: None,
             visibility: Visibility::Public,
-            modifiers: Vec::new(),
+            modifiers: thin_vec::ThinVec::new(),
             arity: None,
         }
     }

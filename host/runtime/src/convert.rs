@@ -95,7 +95,7 @@ macro_rules! shared_conversions {
                     doc: s.doc,
                     visibility: s.visibility.into(),
                     arity,
-                    modifiers: s.modifiers,
+                    modifiers: s.modifiers.into_iter().collect(),
                 }
             }
         }
