@@ -303,20 +303,26 @@ pub fn arity(node: Node, source: &str) -> Option<Arity> {
 /// `arguments`, or a constructor initializer's argument list (which the
 /// grammar gives no field).
 pub fn call_arguments(call: Node) -> Option<u32> {
-    let arguments = match call.kind() {
-        "constructor_initializer" => {
-            let mut cursor = call.walk();
-            call.named_children(&mut cursor)
-                .find(|c| c.kind() == "argument_list")?
-        }
-        _ => call.child_by_field_name("arguments")?,
-    };
+    let arguments = argument_list(call)?;
     let mut cursor = arguments.walk();
     let count = arguments
         .named_children(&mut cursor)
         .filter(|c| !c.is_extra())
         .count();
     u32::try_from(count).ok()
+}
+
+/// The argument list of a call, an object creation or a constructor
+/// initializer (`: base(..)`, which has no field for it).
+pub fn argument_list(call: Node) -> Option<Node> {
+    match call.kind() {
+        "constructor_initializer" => {
+            let mut cursor = call.walk();
+            call.named_children(&mut cursor)
+                .find(|c| c.kind() == "argument_list")
+        }
+        _ => call.child_by_field_name("arguments"),
+    }
 }
 
 /// What `this` or `base` in a constructor initializer (`: this(1)`,

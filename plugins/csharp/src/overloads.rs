@@ -162,14 +162,7 @@ fn is_type_parameter(function: Node, name: &str, source: &str) -> bool {
 /// A call's argument expressions by position: `None` when one is named
 /// (`Parse(text, strict: true)`), which may reorder them.
 pub fn argument_nodes(call: Node) -> Option<Vec<Node>> {
-    let list = match call.kind() {
-        "constructor_initializer" => {
-            let mut cursor = call.walk();
-            call.named_children(&mut cursor)
-                .find(|c| c.kind() == "argument_list")?
-        }
-        _ => call.child_by_field_name("arguments")?,
-    };
+    let list = crate::declarations::argument_list(call)?;
     let mut cursor = list.walk();
     let mut out = Vec::new();
     for argument in list.named_children(&mut cursor) {
