@@ -175,7 +175,7 @@ fn site(definition: &Definition) -> Option<DefinitionSite> {
                 declared: Some(Declared {
                     container: symbol.container_name.as_deref().map(String::from),
                     namespace: super::view::namespace_of(file, *index),
-                    signature: symbol.signature.clone(),
+                    signature: symbol.signature.as_deref().map(String::from),
                 }),
                 resolution,
                 confidence,

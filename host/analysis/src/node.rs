@@ -158,7 +158,7 @@ pub fn node_at(
             language_kind: s.language_kind.to_string(),
             start_line: s.span.start.line + 1,
             end_line: s.span.end.line + 1,
-            signature: s.signature.clone(),
+            signature: s.signature.as_deref().map(String::from),
             chunk_id: chunk_id(file, index),
         });
     Ok(NodeAt {

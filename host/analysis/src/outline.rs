@@ -195,8 +195,8 @@ impl Builder<'_> {
         let size = 160
             + symbol.name.len()
             + symbol.language_kind.len()
-            + symbol.signature.as_ref().map_or(0, String::len)
-            + symbol.doc.as_ref().map_or(0, String::len)
+            + symbol.signature.as_deref().map_or(0, str::len)
+            + symbol.doc.as_deref().map_or(0, str::len)
             + symbol.container_name.as_ref().map_or(0, |c| c.len())
             + symbol.modifiers.iter().map(|m| m.len() + 3).sum::<usize>()
             + source.as_ref().map_or(0, String::len);
@@ -208,8 +208,8 @@ impl Builder<'_> {
             end_line: u64::from(symbol.span.end.line) + 1,
             visibility: symbol.visibility,
             chunk_id: chunk_id(self.file, index),
-            signature: symbol.signature.clone(),
-            doc_comment: symbol.doc.clone(),
+            signature: symbol.signature.as_deref().map(String::from),
+            doc_comment: symbol.doc.as_deref().map(String::from),
             container_name: symbol.container_name.as_deref().map(String::from),
             modifiers: symbol.modifiers.to_vec(),
             source,

@@ -171,8 +171,8 @@ impl Analysis {
                     line: symbol.span.start.line + 1,
                     end_line: symbol.span.end.line + 1,
                     container_name: symbol.container_name.as_deref().map(String::from),
-                    signature: symbol.signature.clone(),
-                    doc_comment: symbol.doc.clone(),
+                    signature: symbol.signature.as_deref().map(String::from),
+                    doc_comment: symbol.doc.as_deref().map(String::from),
                     chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
                 }
             })

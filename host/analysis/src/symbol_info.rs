@@ -125,7 +125,7 @@ impl Analysis {
         // In declaration order (the graph lists edges newest first).
         members.sort_by_key(|m| (m.file, table.symbol(*m).span.start.offset));
         let details = SymbolDetails {
-            doc: symbol.doc.clone(),
+            doc: symbol.doc.as_deref().map(String::from),
             visibility: symbol.visibility,
             modifiers: symbol.modifiers.to_vec(),
             module: facts.modules.first().map(|m| m.path.clone()),

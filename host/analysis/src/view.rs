@@ -75,7 +75,7 @@ impl SymbolView {
             name_range: (&symbol.name_span).into(),
             container: qualified_container(file, r.symbol as usize),
             namespace: namespace_of(file, r.symbol as usize),
-            signature: symbol.signature.clone(),
+            signature: symbol.signature.as_deref().map(String::from),
             language: file.facts.as_ref().map(|f| f.language.clone()).ok(),
         }
     }

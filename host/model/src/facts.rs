@@ -169,8 +169,9 @@ pub struct Symbol {
     pub name_span: Span,
     pub container: Option<u32>,
     pub container_name: Option<Name>,
-    pub signature: Option<String>,
-    pub doc: Option<String>,
+    /// Boxed rather than `String`: held for every declaration, never grown.
+    pub signature: Option<Box<str>>,
+    pub doc: Option<Box<str>>,
     pub visibility: Visibility,
     /// Most declarations have none: an empty list takes one word.
     pub modifiers: ThinVec<String>,

@@ -637,7 +637,7 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
         );
     }
     if let Some(signature) = &mut symbol.signature {
-        cap_string(
+        cap_boxed(
             signature,
             limits.max_signature_bytes,
             "signature too long",
@@ -645,7 +645,7 @@ fn check_symbol(symbol: &mut Symbol, spans: &mut SpanChecker<'_>, limits: &FactL
         );
     }
     if let Some(doc) = &mut symbol.doc {
-        cap_string(
+        cap_boxed(
             doc,
             limits.max_doc_bytes,
             "doc comment too long",
@@ -1015,6 +1015,15 @@ fn cap_string(text: &mut String, max: usize, rule: &'static str, report: &mut Re
     }
 }
 
+/// [`cap_string`] for a boxed text.
+fn cap_boxed(text: &mut Box<str>, max: usize, rule: &'static str, report: &mut Report) {
+    if text.len() > max {
+        let mut cut = String::from(std::mem::take(text));
+        cap_string(&mut cut, max, rule, report);
+        *text = cut.into_boxed_str();
+    }
+}
+
 /// [`cap_string`] for an interned name.
 fn cap_name(name: &mut Name, max: usize, rule: &'static str, report: &mut Report) {
     if name.len() > max {
@@ -1338,7 +1347,7 @@ mod tests {
             symbol("c", None),
         ]);
         input.symbols[0].name = Name::new(&"ü".repeat(5000));
-        input.symbols[1].doc = Some("x".repeat(1 << 20));
+        input.symbols[1].doc = Some("x".repeat(1 << 20).into());
         let (output, report) = check(input, "abc", &limits);
         assert_eq!(output.symbols.len(), 2);
         assert!(output.symbols[0].name.len() <= limits.max_name_bytes);
