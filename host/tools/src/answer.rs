@@ -69,12 +69,6 @@ impl Answer {
         Answer::of(error.refusal(), write)
     }
 
-    /// An answer that is JSON already (the hosted projects' own tools),
-    /// its text written by `text`.
-    pub fn of_value(value: Value, text: text::Text<Value>) -> Answer {
-        Answer::of(value, text)
-    }
-
     /// Add `key` at the top level of the structured answer, replacing what
     /// the typed answer says under that name.
     pub fn note(&mut self, key: &str, value: Value) {
@@ -115,13 +109,6 @@ impl Answer {
         let _ = serde_json::to_writer(out, &self.value());
     }
 
-    /// The structured answer's JSON text.
-    pub fn to_json_string(&self) -> String {
-        let mut out = Vec::new();
-        self.write_json(&mut out);
-        String::from_utf8(out).unwrap_or_default()
-    }
-
     /// Write the typed answer's compact text.
     pub(crate) fn write_text(&self, request: &text::Request, writer: &mut text::Writer) {
         self.typed.write_text(request, writer)
@@ -146,6 +133,12 @@ mod tests {
         names: Vec<&'static str>,
     }
 
+    fn json_text(answer: &Answer) -> String {
+        let mut out = Vec::new();
+        answer.write_json(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
     fn found() -> Answer {
         fn write(found: &Found, _: &text::Request, writer: &mut text::Writer) {
             writer.always(&found.names.join(","));
@@ -162,7 +155,7 @@ mod tests {
     #[test]
     fn the_json_written_is_the_value_and_notes_replace_fields() {
         let mut answer = found();
-        let direct: Value = serde_json::from_str(&answer.to_json_string()).unwrap();
+        let direct: Value = serde_json::from_str(&json_text(&answer)).unwrap();
         assert_eq!(direct, json!({ "complete": true, "names": ["a", "é\"b"] }));
         assert_eq!(direct, answer.value());
 
@@ -170,7 +163,7 @@ mod tests {
         answer.note("unanalyzedFiles", json!(2));
         let noted = json!({ "complete": false, "names": ["a", "é\"b"], "unanalyzedFiles": 2 });
         assert_eq!(answer.value(), noted);
-        let written: Value = serde_json::from_str(&answer.to_json_string()).unwrap();
+        let written: Value = serde_json::from_str(&json_text(&answer)).unwrap();
         assert_eq!(written, noted);
     }
 }
