@@ -8,6 +8,7 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Server, percentile_ms};
@@ -118,6 +119,58 @@ pub fn definition_calls(answer: &Value) -> Vec<Call> {
         .collect()
 }
 
+/// What the driver reads of a reply: its id and whether it is an error
+/// (serde skips the rest without building it, so that the driver's own
+/// parsing takes little of the CPU it shares with the server).
+#[derive(Deserialize)]
+struct Reply {
+    id: Option<u64>,
+    error: Option<RpcError>,
+    result: Option<ToolResult>,
+}
+
+#[derive(Deserialize)]
+struct RpcError {
+    code: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolResult {
+    #[serde(default)]
+    is_error: bool,
+    structured_content: Option<StructuredError>,
+}
+
+/// A tool result's structured content, of which only an error is read.
+#[derive(Deserialize)]
+struct StructuredError {
+    error: Option<ErrorCode>,
+}
+
+#[derive(Deserialize)]
+struct ErrorCode {
+    code: String,
+}
+
+impl Reply {
+    /// The error this reply reports: a JSON-RPC error's code, or a tool
+    /// error's.
+    fn error_code(&self) -> Option<String> {
+        if let Some(error) = &self.error {
+            return Some(format!("JSON-RPC {}", error.code));
+        }
+        let result = self.result.as_ref().filter(|r| r.is_error)?;
+        Some(
+            result
+                .structured_content
+                .as_ref()
+                .and_then(|c| c.error.as_ref())
+                .map_or_else(|| "UNKNOWN".to_string(), |e| e.code.clone()),
+        )
+    }
+}
+
 /// Send `calls` (cycled until `requests` were sent) keeping `in_flight`
 /// outstanding; every answer is read and checked.
 pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usize) -> LoadResult {
@@ -163,8 +216,8 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
             let read = stdout.read_line(&mut line).expect("read the server");
             assert!(read > 0, "the server closed its stdout under load");
             let arrived = Instant::now();
-            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
-            let Some(id) = message["id"].as_u64() else {
+            let message: Reply = serde_json::from_str(&line).expect("a JSON-RPC line");
+            let Some(id) = message.id else {
                 continue; // a notification
             };
             let index = (id - first_id) as usize;
@@ -181,15 +234,7 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
                 .entry(calls[index % calls.len()].tool)
                 .or_default()
                 .push(latency);
-            if let Some(error) = message.get("error") {
-                *errors
-                    .entry(format!("JSON-RPC {}", error["code"]))
-                    .or_default() += 1;
-            } else if message["result"]["isError"] == json!(true) {
-                let code = message["result"]["structuredContent"]["error"]["code"]
-                    .as_str()
-                    .unwrap_or("UNKNOWN")
-                    .to_string();
+            if let Some(code) = message.error_code() {
                 *errors.entry(code).or_default() += 1;
             }
             answered += 1;
