@@ -5,11 +5,12 @@ use regex::RegexBuilder;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::view::doc_summary;
 use super::{Analysis, AnalysisError};
 use lingo_model::suggest::similar;
-use lingo_model::{Name, Symbol, SymbolKind};
+use lingo_model::{Symbol, SymbolKind};
 use lingo_resolve::SymbolRef;
-use lingo_resolve::name_search;
+use lingo_resolve::name_search::{self, Found};
 
 /// What to look for.
 #[derive(Debug, Clone, Default)]
@@ -37,6 +38,8 @@ pub struct SearchHit {
     pub end_line: u32,
     pub container_name: Option<String>,
     pub signature: Option<String>,
+    /// The doc comment's first paragraph (get_symbol_info answers all of
+    /// it).
     pub doc_comment: Option<String>,
     /// `path:line:name`, for node_source.
     pub chunk_id: String,
@@ -78,7 +81,7 @@ impl Analysis {
         };
         // Each distinct name is asked once; its declarations follow.
         let names = self.table.name_search();
-        let matched: Vec<(&Name, u8)> = match &regex {
+        let matched: Vec<Found> = match &regex {
             Some(re) => names
                 .names()
                 .filter(|(name, _)| re.is_match(name))
@@ -88,7 +91,11 @@ impl Analysis {
                     } else {
                         name_search::rank(lower, &query.to_lowercase())
                     };
-                    (name, rank.unwrap_or(3))
+                    Found {
+                        name,
+                        rank: rank.unwrap_or(3),
+                        declarations: self.table.named(name).len() as u32,
+                    }
                 })
                 .collect(),
             None => names.containing(query, search.case_sensitive),
@@ -101,11 +108,11 @@ impl Analysis {
         // Names in answer order (best match first, then shorter names); the
         // declarations of each group of names that rank alike are read only
         // while the window asked for is not full, the rest only counted.
-        let mut matched: Vec<(u8, usize, &Name)> = matched
+        let mut matched: Vec<(u8, usize, Found)> = matched
             .into_iter()
-            .map(|(name, score)| (score, name.len(), name))
+            .map(|found| (found.rank, found.name.len(), found))
             .collect();
-        matched.sort_unstable_by_key(|&(score, len, _)| (score, len));
+        matched.sort_unstable_by_key(|&(rank, len, _)| (rank, len));
         let end = offset.saturating_add(limit);
         let filtered = prefix.is_some() || !kinds.is_empty();
         let mut total = 0;
@@ -114,7 +121,7 @@ impl Analysis {
             if hits.len() >= end && !filtered {
                 total += group
                     .iter()
-                    .map(|(_, _, name)| self.table.named(name).len())
+                    .map(|(_, _, found)| found.declarations as usize)
                     .sum::<usize>();
                 continue;
             }
@@ -122,8 +129,8 @@ impl Analysis {
             // (files are numbered in path order), so ordering reads no name
             // or path.
             let mut found: Vec<(Place, SymbolRef)> = Vec::new();
-            for &(_, _, name) in group {
-                for &declaration in self.table.named(name) {
+            for (_, _, name) in group {
+                for &declaration in self.table.named(name.name) {
                     if let Some(p) = &prefix
                         && !is_under(&self.table.file(declaration).path, p)
                     {
@@ -172,7 +179,7 @@ impl Analysis {
                     end_line: symbol.span.end.line + 1,
                     container_name: symbol.container_name.as_deref().map(String::from),
                     signature: symbol.signature.as_deref().map(String::from),
-                    doc_comment: symbol.doc.as_deref().map(String::from),
+                    doc_comment: symbol.doc.as_deref().and_then(doc_summary),
                     chunk_id: format!("{path}:{}:{}", symbol.span.start.line + 1, symbol.name),
                 }
             })

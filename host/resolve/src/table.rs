@@ -177,8 +177,14 @@ impl SymbolTable {
 
     /// The declared names laid out for search by part of a name.
     pub fn name_search(&self) -> &NameSearch {
-        self.name_search
-            .get_or_init(|| NameSearch::new(self.by_name.keys().cloned().collect()))
+        self.name_search.get_or_init(|| {
+            NameSearch::new(
+                self.by_name
+                    .iter()
+                    .map(|(name, declarations)| (name.clone(), declarations.len()))
+                    .collect(),
+            )
+        })
     }
 
     /// Every `language_kind` some declaration has, sorted.
