@@ -484,3 +484,26 @@ fn an_answer_is_counted_as_many_bytes_as_it_is_sent_in() {
     let reply = ToolReply::json(value, String::new(), false);
     assert_eq!(reply.structured_len(), sent.len());
 }
+
+#[test]
+fn a_reply_over_the_response_limit_is_sent_as_an_internal_error_for_its_id() {
+    let id = Id::from_value(&json!(7));
+    let small = jsonrpc::success_with(&id, |out| out.extend_from_slice(b"{}"));
+    assert_eq!(within_limit(&id, small.clone()), small);
+
+    let text = "x".repeat(MAX_RESPONSE_BYTES);
+    let large = jsonrpc::success_with(&id, |out| {
+        serde_json::to_writer(&mut *out, &json!({ "text": text })).expect("serialises");
+    });
+    assert!(large.len() > MAX_RESPONSE_BYTES);
+    let sent = within_limit(&id, large);
+    assert!(sent.len() < 512, "{} bytes", sent.len());
+    let reply: Value = serde_json::from_slice(&sent).expect("one JSON-RPC message");
+    assert_eq!(reply["id"], json!(7));
+    assert_eq!(reply["error"]["code"], json!(jsonrpc::INTERNAL_ERROR));
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("exceeds the 10485760-byte limit"),
+        "{message}"
+    );
+}
