@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::AnalysisError;
-use super::view::chunk_id;
+use super::view::{chunk_id, doc_summary};
 use lingo_index::FileEntry;
-use lingo_model::{FileFacts, Visibility};
+use lingo_model::{FileFacts, Name, Visibility};
 
 /// One declaration of an outline, with the ones nested in it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -15,8 +15,10 @@ use lingo_model::{FileFacts, Visibility};
 pub struct OutlineNode {
     #[serde(rename = "type")]
     pub kind: &'static str,
-    pub language_kind: String,
-    pub name: String,
+    #[schemars(with = "String")]
+    pub language_kind: Name,
+    #[schemars(with = "String")]
+    pub name: Name,
     /// 1-based.
     pub line: u64,
     pub end_line: u64,
@@ -25,10 +27,13 @@ pub struct OutlineNode {
     pub chunk_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// The doc comment's first paragraph (get_symbol_info answers all of
+    /// it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_comment: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub container_name: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub container_name: Option<Name>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<String>,
     /// The declaration's full source, when bodies are not collapsed.
@@ -192,25 +197,26 @@ impl Builder<'_> {
                 .unwrap_or_default()
                 .to_string()
         });
+        let doc_comment = symbol.doc.as_deref().and_then(doc_summary);
         let size = 160
             + symbol.name.len()
             + symbol.language_kind.len()
             + symbol.signature.as_deref().map_or(0, str::len)
-            + symbol.doc.as_deref().map_or(0, str::len)
+            + doc_comment.as_ref().map_or(0, String::len)
             + symbol.container_name.as_ref().map_or(0, |c| c.len())
             + symbol.modifiers.iter().map(|m| m.len() + 3).sum::<usize>()
             + source.as_ref().map_or(0, String::len);
         let mut node = OutlineNode {
             kind: symbol.kind.as_str(),
-            language_kind: symbol.language_kind.to_string(),
-            name: symbol.name.to_string(),
+            language_kind: symbol.language_kind.clone(),
+            name: symbol.name.clone(),
             line: u64::from(symbol.span.start.line) + 1,
             end_line: u64::from(symbol.span.end.line) + 1,
             visibility: symbol.visibility,
             chunk_id: chunk_id(self.file, index),
             signature: symbol.signature.as_deref().map(String::from),
-            doc_comment: symbol.doc.as_deref().map(String::from),
-            container_name: symbol.container_name.as_deref().map(String::from),
+            doc_comment,
+            container_name: symbol.container_name.clone(),
             modifiers: symbol.modifiers.to_vec(),
             source,
             children: Vec::new(),

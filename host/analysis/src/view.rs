@@ -322,6 +322,38 @@ pub fn line_text(file: &FileEntry, offset: u32) -> String {
     }
 }
 
+/// Characters of a doc comment's summary at most.
+pub const MAX_DOC_SUMMARY_CHARS: usize = 240;
+
+/// The summary of a doc comment, as lists of declarations show it: its
+/// first paragraph (up to the first blank line) on one line, cut at
+/// [`MAX_DOC_SUMMARY_CHARS`] with `…`; `None` when it has no text.
+/// `get_symbol_info` answers the whole comment.
+pub fn doc_summary(doc: &str) -> Option<String> {
+    let paragraph = doc
+        .lines()
+        .map(str::trim)
+        .skip_while(|line| line.is_empty())
+        .take_while(|line| !line.is_empty());
+    let mut summary = String::new();
+    for line in paragraph {
+        if !summary.is_empty() {
+            summary.push(' ');
+        }
+        summary.push_str(line);
+        // A character takes 4 bytes at most: enough text to cut from.
+        if summary.len() > 4 * MAX_DOC_SUMMARY_CHARS {
+            break;
+        }
+    }
+    if let Some((cut, _)) = summary.char_indices().nth(MAX_DOC_SUMMARY_CHARS) {
+        summary.truncate(cut);
+        summary.truncate(summary.trim_end().len());
+        summary.push('…');
+    }
+    (!summary.is_empty()).then_some(summary)
+}
+
 /// `path:line:name`, the 1-based line of the declaration's start (the
 /// chunk ids of outline, search_symbols and node_source).
 pub fn chunk_id(file: &FileEntry, index: usize) -> String {
@@ -334,5 +366,36 @@ pub fn chunk_id(file: &FileEntry, index: usize) -> String {
             symbol.name
         ),
         None => format!("{}:0:", file.path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_doc_summary_is_the_first_paragraph_on_one_line() {
+        let long = "word ".repeat(100);
+        let cut = format!("{}…", "word ".repeat(48).trim_end());
+        let cases: [(&str, Option<&str>); 6] = [
+            (
+                "The Tokio runtime.\n\nThe runtime provides...",
+                Some("The Tokio runtime."),
+            ),
+            (
+                "\n  Spans two\n  lines.\n\n# Examples",
+                Some("Spans two lines."),
+            ),
+            ("", None),
+            ("\n \n", None),
+            ("Größe ändern.", Some("Größe ändern.")),
+            (&long, Some(&cut)),
+        ];
+        for (doc, summary) in cases {
+            assert_eq!(doc_summary(doc).as_deref(), summary, "{doc:?}");
+        }
+        let wide = "é".repeat(300);
+        let summary = doc_summary(&wide).expect("a summary");
+        assert_eq!(summary.chars().count(), MAX_DOC_SUMMARY_CHARS + 1);
     }
 }
