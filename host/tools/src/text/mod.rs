@@ -165,22 +165,34 @@ pub(crate) fn relative_to<'n>(name: &'n str, context: Option<&str>) -> &'n str {
 /// Whether `word` stands in `text` as a whole word (not inside a longer
 /// identifier): `struct` in `type Point struct`, not in `StructA`.
 pub(crate) fn has_word(text: &str, word: &str) -> bool {
-    if word.is_empty() {
+    let (bytes, word) = (text.as_bytes(), word.as_bytes());
+    let Some(&first) = word.first() else {
         return false;
-    }
+    };
     let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
+    // Signatures are short: a byte search for the word's first byte beats
+    // building a substring searcher per call. A match starts and ends on
+    // character boundaries, `word` being whole characters.
+    let mut from = 0;
+    while let Some(found) = bytes[from..].iter().position(|&b| b == first) {
+        let at = from + found;
+        if bytes[at..].starts_with(word) {
+            let before = text[..at].chars().next_back();
+            let after = text[at + word.len()..].chars().next();
+            if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+                return true;
+            }
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// Whether a declaration's signature already says its kind, so that a
 /// line need not: the kind as a word (`struct` in `type Point struct`,
 /// `class`, `namespace`), its first part (`function` of
 /// `function_signature`), or, for a callable, the parameter list itself.
-fn kind_said_by(signature: &str, kind: &str) -> bool {
+pub(crate) fn kind_said_by(signature: &str, kind: &str) -> bool {
     const CALLABLE: [&str; 3] = ["function", "method", "constructor"];
     let head = kind.split('_').next().unwrap_or(kind);
     has_word(signature, kind)
@@ -311,11 +323,21 @@ pub(crate) fn subject_heading(subject: &lingo_analysis::SubjectView, request: &R
 
 /// One line of source as a list shows it: trimmed, at most 160 characters.
 pub(crate) fn source_line(text: &str) -> String {
+    let mut line = String::new();
+    push_source_line(&mut line, text);
+    line
+}
+
+/// [`source_line`] of `text`, written at the end of `out`.
+pub(crate) fn push_source_line(out: &mut String, text: &str) {
     const MAX_CHARS: usize = 160;
     let trimmed = text.trim();
     match trimmed.char_indices().nth(MAX_CHARS) {
-        Some((end, _)) => format!("{}…", &trimmed[..end]),
-        None => trimmed.to_string(),
+        Some((end, _)) => {
+            out.push_str(&trimmed[..end]);
+            out.push('…');
+        }
+        None => out.push_str(trimmed),
     }
 }
 
@@ -354,6 +376,28 @@ mod tests {
 
     fn options_of(arguments: Value) -> Result<(Format, usize), ToolError> {
         Ok(options(&SharedArgs::from_call(&arguments)?))
+    }
+
+    #[test]
+    fn a_word_is_found_whole_only() {
+        let cases = [
+            ("pub struct Point", "struct", true),
+            ("pub structure Point", "struct", false),
+            ("type Point struct", "struct", true),
+            ("fn new() -> Self", "fn", true),
+            ("fnord()", "fn", false),
+            ("x_fn fn", "fn", true),
+            ("é fn", "fn", true),
+            ("éfn", "fn", false),
+            ("class Größe", "Größe", true),
+            ("class Größer", "Größe", false),
+            ("", "fn", false),
+            ("fn", "", false),
+            ("$fn fn$", "fn", false),
+        ];
+        for (text, word, expected) in cases {
+            assert_eq!(has_word(text, word), expected, "{word:?} in {text:?}");
+        }
     }
 
     #[test]

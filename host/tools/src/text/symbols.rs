@@ -1,11 +1,13 @@
 //! Text of the answers about one declaration or one place: definitions,
 //! type definitions, symbol info, outlines, syntax nodes and source.
 
+use std::fmt::Write as _;
+
 use serde_json::{Value, json};
 
 use super::{
-    BYTES_PER_TOKEN, Request, Writer, container_shown, guess_note, has_word, kind_prefix,
-    source_line, subject_heading, subject_qualified_name, view_qualified_name,
+    BYTES_PER_TOKEN, Request, Writer, container_shown, guess_note, has_word, kind_said_by,
+    push_source_line, source_line, subject_heading, subject_qualified_name, view_qualified_name,
 };
 use lingo_analysis::{
     DefinitionSite, Definitions, NodeAt, NodeSource, Outline, OutlineNode, Range, SubjectView,
@@ -248,6 +250,7 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
         answer.outline.iter().rev().map(|d| (d, 0)).collect();
     let mut lines: Vec<String> = Vec::new();
     let mut declarations = 0;
+    let mut line = String::new();
     while let Some((declaration, depth)) = stack.pop() {
         declarations += 1;
         let signature = declaration
@@ -255,15 +258,20 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
             .as_deref()
             .filter(|s| !s.is_empty())
             .unwrap_or(&declaration.name);
-        let kind = kind_prefix(signature, &declaration.language_kind);
-        let line = format!(
-            "{}{} {kind}{}",
-            "  ".repeat(depth),
-            declaration.line,
-            source_line(signature)
-        );
+        // `line kind signature`, indented; written into one buffer.
+        line.clear();
+        for _ in 0..depth {
+            line.push_str("  ");
+        }
+        let _ = write!(line, "{} ", declaration.line);
+        let kind = declaration.language_kind.as_str();
+        if !kind_said_by(signature, kind) {
+            line.push_str(kind);
+            line.push(' ');
+        }
+        push_source_line(&mut line, signature);
         if lines.last() != Some(&line) {
-            lines.push(line);
+            lines.push(line.clone());
         }
         stack.extend(declaration.children.iter().rev().map(|c| (c, depth + 1)));
     }
