@@ -32,7 +32,7 @@ pub fn tool() -> Tool {
         About {
             name: "outline",
             aliases: &["getOutline", "get_outline"],
-            description: "Outline of a file: list its functions, classes, methods and every other declaration (kind, 1-based lines, signature, doc comment), nested under its container. Cheaper than reading the file.",
+            description: "Outline of a file: list its functions, classes, methods and every other declaration (kind, 1-based lines, signature, first paragraph of its doc comment), nested under its container. Cheaper than reading the file.",
             text: text::outline,
         },
         run,
