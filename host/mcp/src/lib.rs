@@ -812,24 +812,39 @@ where
 }
 
 /// Write replies and notifications as lines until every sender is gone or
-/// the client goes.
+/// the client goes. Lines queued while one was written go out together in
+/// one write (each write of tokio's stdout is a hop to a blocking thread).
 async fn write_replies<W>(mut receiver: mpsc::Receiver<Outgoing>, mut output: W)
 where
     W: AsyncWrite + Unpin,
 {
+    /// Bytes gathered into one write at most (past it, the rest waits).
+    const BATCH_BYTES: usize = 1 << 20;
     while let Some(outgoing) = receiver.recv().await {
-        let mut line = match outgoing {
-            Outgoing::Reply(reply) => {
-                within_limit(&reply.id, jsonrpc::reply(&reply.id, &reply.outcome))
+        let mut batch = line_of(outgoing);
+        while batch.len() < BATCH_BYTES {
+            match receiver.try_recv() {
+                Ok(outgoing) => batch.extend_from_slice(&line_of(outgoing)),
+                Err(_) => break,
             }
-            Outgoing::Written(line) => line,
-            Outgoing::Notification(message) => serde_json::to_vec(&message).unwrap_or_default(),
-        };
-        line.push(b'\n');
-        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+        }
+        if output.write_all(&batch).await.is_err() || output.flush().await.is_err() {
             break; // the client went away
         }
     }
+}
+
+/// `outgoing` as one line, its newline included.
+fn line_of(outgoing: Outgoing) -> Vec<u8> {
+    let mut line = match outgoing {
+        Outgoing::Reply(reply) => {
+            within_limit(&reply.id, jsonrpc::reply(&reply.id, &reply.outcome))
+        }
+        Outgoing::Written(line) => line,
+        Outgoing::Notification(message) => serde_json::to_vec(&message).unwrap_or_default(),
+    };
+    line.push(b'\n');
+    line
 }
 
 /// `line`, the reply to `id`, or an internal error when it is over
