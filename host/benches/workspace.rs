@@ -28,7 +28,7 @@
 //! ```text
 //! cargo bench --profile dev -p lingo --bench workspace -- --root TREE \
 //!     [--lingo PATH] [--cache-dir DIR] [--sample 200] [--seed 42] [--edits 5] [--log FILE] \
-//!     [--load 3000] [--in-flight 128] [--first NAME@PATH]
+//!     [--load 3000] [--in-flight 128] [--first NAME@PATH] [--timeline FILE]
 //! ```
 //!
 //! `host/benches/run-workspace.sh` builds the tree, runs this and the other
@@ -72,12 +72,15 @@ struct Options {
     first: Option<(String, String)>,
     /// Measure a rename with about this many references, then stop.
     rename_near: Option<u64>,
+    /// Write each request of the concurrent load run here: its index, tool,
+    /// and when it was sent and answered (ms from the run's start).
+    timeline: Option<PathBuf>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: workspace --root TREE [--lingo PATH] [--cache-dir DIR] [--sample N] \
-         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N] [--first NAME@PATH] [--rename-near N]"
+         [--seed N] [--edits N] [--log FILE] [--load N] [--in-flight N] [--first NAME@PATH] [--rename-near N] [--timeline FILE]"
     );
     std::process::exit(2);
 }
@@ -95,6 +98,7 @@ fn options() -> Options {
         in_flight: 128,
         first: None,
         rename_near: None,
+        timeline: None,
     };
     let mut args = std::env::args().skip(1);
     let mut root = None;
@@ -111,6 +115,7 @@ fn options() -> Options {
             "--load" => options.load = number(&value()) as usize,
             "--in-flight" => options.in_flight = (number(&value()) as usize).max(1),
             "--rename-near" => options.rename_near = Some(number(&value())),
+            "--timeline" => options.timeline = Some(value().into()),
             "--first" => {
                 let value = value();
                 let (name, path) = value.split_once('@').unwrap_or_else(|| usage());
@@ -628,6 +633,9 @@ fn main() {
     let loads = (options.load > 0 && !mix.is_empty()).then(|| {
         let concurrent = load::run(&mut server, &mix, options.load, options.in_flight);
         concurrent.print("concurrent");
+        if let Some(path) = &options.timeline {
+            std::fs::write(path, concurrent.timeline(&mix)).expect("write the timeline");
+        }
         let serial = load::run(&mut server, &mix, options.load.min(1000), 1);
         serial.print("one at a time");
         (concurrent, serial)

@@ -28,11 +28,29 @@ pub struct LoadResult {
     /// The same latencies by tool.
     pub per_tool: BTreeMap<&'static str, Vec<Duration>>,
     pub errors: BTreeMap<String, usize>,
+    /// Per request in the order answered: its index, and when it was sent
+    /// and answered, from the run's start.
+    pub answered: Vec<(usize, Duration, Duration)>,
 }
 
 impl LoadResult {
     pub fn per_second(&self) -> f64 {
         self.requests as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// The run as tab-separated lines: index, tool, sent and answered (ms
+    /// from the start), one per request in the order answered.
+    pub fn timeline(&self, calls: &[Call]) -> String {
+        let mut text = String::from("index\ttool\tsent_ms\tanswered_ms\n");
+        for (index, sent, answered) in &self.answered {
+            text.push_str(&format!(
+                "{index}\t{}\t{:.3}\t{:.3}\n",
+                calls[index % calls.len()].tool,
+                sent.as_secs_f64() * 1e3,
+                answered.as_secs_f64() * 1e3
+            ));
+        }
+        text
     }
 
     pub fn print(&self, label: &str) {
@@ -183,6 +201,7 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
     let mut latencies = Vec::with_capacity(requests);
     let mut per_tool: BTreeMap<&'static str, Vec<Duration>> = BTreeMap::new();
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+    let mut answered_at = Vec::with_capacity(requests);
     let started = Instant::now();
     let stdin = &mut server.stdin;
     let stdout = &mut server.stdout;
@@ -228,8 +247,10 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
                 let (sent_index, at) = sent_times.recv().expect("the writer's send time");
                 sent_at[sent_index] = Some(at);
             }
-            let latency = arrived - sent_at[index].unwrap_or(started);
+            let sent = sent_at[index].unwrap_or(started);
+            let latency = arrived - sent;
             latencies.push(latency);
+            answered_at.push((index, sent - started, arrived - started));
             per_tool
                 .entry(calls[index % calls.len()].tool)
                 .or_default()
@@ -248,5 +269,6 @@ pub fn run(server: &mut Server, calls: &[Call], requests: usize, in_flight: usiz
         latencies,
         per_tool,
         errors,
+        answered: answered_at,
     }
 }

@@ -23,6 +23,7 @@ mod surface_tests;
 #[cfg(test)]
 mod tests;
 mod tool_reply;
+mod turns;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -35,6 +36,8 @@ use tokio::task::{AbortHandle, JoinSet};
 
 use self::framing::Frame;
 use self::jsonrpc::{Id, Incoming, RpcError};
+use self::turns::Turn;
+pub use self::turns::tool_threads;
 use crate::projects::access::Grant;
 use crate::projects::{ProjectRegistry, tools as project_tools};
 use lingo_model::budget::{Budget, Exhausted};
@@ -307,18 +310,20 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
     ) -> Result<Value, RpcError> {
-        self.reply_to_call(params, budget, grant, surface)
+        self.reply_to_call(params, budget, grant, surface, Turn::when_needed())
             .await
             .map(ToolReply::into_value)
     }
 
-    /// [`Server::call_tool_as`], the result left for the caller to write.
-    pub async fn reply_to_call(
+    /// [`Server::call_tool_as`], the result left for the caller to write;
+    /// the tool runs when `turn` comes.
+    pub(crate) async fn reply_to_call(
         self: &Arc<Self>,
         params: Value,
         budget: Arc<Budget>,
         grant: &Grant,
         surface: &Surface,
+        turn: Turn,
     ) -> Result<ToolReply, RpcError> {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
@@ -345,7 +350,7 @@ impl Server {
             if project_tools::NAMES.contains(&name.as_str()) {
                 let (registry, grant) = (registry.clone(), grant.clone());
                 let (tool_name, call_arguments) = (name.clone(), arguments.clone());
-                let outcome = run_tool(budget, move || {
+                let outcome = run_tool(budget, turn, move || {
                     project_tools::call(&tool_name, &registry, &call_arguments, &grant)
                         .unwrap_or_else(|| Err(ToolError::Internal("not a project tool".into())))
                 })
@@ -409,7 +414,7 @@ impl Server {
         };
         let server = self.clone();
         let call_arguments = arguments.clone();
-        let outcome = run_tool(budget.clone(), move || {
+        let outcome = run_tool(budget.clone(), turn, move || {
             let tool = server
                 .tools
                 .at(position)
@@ -539,39 +544,22 @@ fn clip(text: &str) -> String {
     }
 }
 
-/// How many tool calls run at once, process-wide (all projects, both
-/// transports): two per core, at least 4 (so that two long analyses leave
-/// room for navigation) and at most 64. The calls are CPU work on a few
-/// cores; more threads than that only add their stacks and allocator heaps
-/// (128 calls on 128 threads held 350 MB more on a 1M-line tree; 8 turns
-/// on 2 cores peaked 24 MB above 4, at the same throughput) and share the
-/// cores less fairly. The others wait their turn, in arrival order, within
-/// their deadline.
-pub fn tool_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    (cores * 2).clamp(4, 64)
-}
-
-/// The turns of [`tool_threads`].
-static TOOL_TURNS: std::sync::LazyLock<Arc<Semaphore>> =
-    std::sync::LazyLock::new(|| Arc::new(Semaphore::new(tool_threads())));
-
 /// Run a tool's `work` on a blocking thread with `budget` as its current
-/// budget, once one of [`tool_threads`] turns is free. A panic answers
+/// budget, once `turn` comes. A panic answers
 /// INTERNAL_ERROR; a call still waiting or running [`DEADLINE_GRACE`]
 /// past the deadline is cancelled and answered REQUEST_TIMEOUT.
-async fn run_tool<F, T>(budget: Arc<Budget>, work: F) -> Result<Result<T, ToolError>, RpcError>
+async fn run_tool<F, T>(
+    budget: Arc<Budget>,
+    turn: Turn,
+    work: F,
+) -> Result<Result<T, ToolError>, RpcError>
 where
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,
     T: Send + 'static,
 {
     let scoped = budget.clone();
     let task = async move {
-        let turn = TOOL_TURNS
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the turns are never closed");
+        let turn = turn.taken().await;
         // The turn goes with the work: a call answered as timed out keeps
         // it until its thread has stopped.
         tokio::task::spawn_blocking(move || {
@@ -820,31 +808,42 @@ where
 {
     /// Bytes gathered into one write at most (past it, the rest waits).
     const BATCH_BYTES: usize = 1 << 20;
+    // One buffer for every batch: a fresh one per write grew by
+    // reallocation to as much as a megabyte each time, and the allocator
+    // handed those pages back and faulted them in again.
+    let mut batch = Vec::new();
     while let Some(outgoing) = receiver.recv().await {
-        let mut batch = line_of(outgoing);
+        batch.clear();
+        push_line(&mut batch, outgoing);
         while batch.len() < BATCH_BYTES {
             match receiver.try_recv() {
-                Ok(outgoing) => batch.extend_from_slice(&line_of(outgoing)),
+                Ok(outgoing) => push_line(&mut batch, outgoing),
                 Err(_) => break,
             }
         }
         if output.write_all(&batch).await.is_err() || output.flush().await.is_err() {
             break; // the client went away
         }
+        if batch.capacity() > 2 * BATCH_BYTES {
+            batch = Vec::new(); // one reply over the batch size: not kept
+        }
     }
 }
 
-/// `outgoing` as one line, its newline included.
-fn line_of(outgoing: Outgoing) -> Vec<u8> {
-    let mut line = match outgoing {
-        Outgoing::Reply(reply) => {
-            within_limit(&reply.id, jsonrpc::reply(&reply.id, &reply.outcome))
+/// Append `outgoing` to `batch` as one line, its newline included.
+fn push_line(batch: &mut Vec<u8>, outgoing: Outgoing) {
+    match outgoing {
+        Outgoing::Reply(reply) => batch.extend_from_slice(&within_limit(
+            &reply.id,
+            jsonrpc::reply(&reply.id, &reply.outcome),
+        )),
+        Outgoing::Written(line) => batch.extend_from_slice(&line),
+        Outgoing::Notification(message) => {
+            // Writing a `Value` into a Vec fails on nothing.
+            let _ = serde_json::to_writer(&mut *batch, &message);
         }
-        Outgoing::Written(line) => line,
-        Outgoing::Notification(message) => serde_json::to_vec(&message).unwrap_or_default(),
-    };
-    line.push(b'\n');
-    line
+    }
+    batch.push(b'\n');
 }
 
 /// `line`, the reply to `id`, or an internal error when it is over
@@ -980,6 +979,7 @@ impl Connection {
             (id, key.clone()),
             (params, revision),
             budget,
+            Turn::take_place(),
         );
         let handle = self.tasks.spawn(task);
         if let Some(call) = lock(&self.pending).get_mut(&key) {
@@ -1022,9 +1022,10 @@ async fn run_call(
     (id, key): (Id, String),
     (params, revision): (Value, Revision),
     budget: Arc<Budget>,
+    turn: Turn,
 ) {
     let outcome = server
-        .reply_to_call(params, budget, &Grant::local(), &server.surface)
+        .reply_to_call(params, budget, &Grant::local(), &server.surface, turn)
         .await;
     // Written here, on this call's task, rather than by the one writer.
     let line = match outcome {

@@ -48,13 +48,17 @@ fn runtime() -> tokio::runtime::Runtime {
 fn a_panicking_tool_answers_internal_error_and_the_next_call_works() {
     let runtime = runtime();
     let budget = Budget::new(Some(Duration::from_secs(60)));
-    let answer = runtime.block_on(run_tool::<_, Value>(budget, || panic!("a tool bug")));
+    let answer = runtime.block_on(run_tool::<_, Value>(budget, Turn::when_needed(), || {
+        panic!("a tool bug")
+    }));
     let error = answer.expect_err("a panic is an error reply");
     assert_eq!(error.code, jsonrpc::INTERNAL_ERROR);
     assert!(error.message.contains("panicked"), "{}", error.message);
 
     let budget = Budget::new(Some(Duration::from_secs(60)));
-    let answer = runtime.block_on(run_tool(budget, || Ok(json!({ "ok": true }))));
+    let answer = runtime.block_on(run_tool(budget, Turn::when_needed(), || {
+        Ok(json!({ "ok": true }))
+    }));
     assert_eq!(
         answer.expect("no panic").expect("a value"),
         json!({ "ok": true })
@@ -67,7 +71,7 @@ fn an_answer_that_lost_work_says_so() {
     let references = tools.find("find_references").unwrap();
     let runtime = runtime();
     let budget = Budget::new(Some(Duration::from_secs(60)));
-    let answer = runtime.block_on(run_tool(budget.clone(), || {
+    let answer = runtime.block_on(run_tool(budget.clone(), Turn::when_needed(), || {
         lingo_model::budget::note_loss("plugin `x` timed out");
         Ok(Answer::refusal(&ToolError::Internal("a stand-in".into())))
     }));
@@ -94,7 +98,7 @@ fn a_call_that_ignores_its_deadline_is_answered_as_timed_out() {
     let budget = Budget::new(Some(Duration::from_millis(10)));
     let watched = budget.clone();
     let started = std::time::Instant::now();
-    let answer = runtime.block_on(run_tool(budget, || {
+    let answer = runtime.block_on(run_tool(budget, Turn::when_needed(), || {
         std::thread::sleep(Duration::from_secs(10));
         Ok(json!({}))
     }));
