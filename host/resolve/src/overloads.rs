@@ -6,11 +6,15 @@
 //! rules list, or declared types of the workspace whose supertypes are
 //! all known, in a language whose rules are nominal, with no conversion
 //! operator declared on either. Among those left, one whose every
-//! argument passes at least as directly (identity, then widening or a
-//! supertype, then a top type) and one more directly is better; the
-//! overloads no other is better than are kept. Anything unknown keeps an
-//! overload and compares with none, so a wrong type guess can only leave
-//! an answer less certain.
+//! argument passes at least as well and one better is better; the
+//! overloads no other is better than are kept. An argument passes better
+//! for a parameter when it passes more directly (identity, then widening
+//! or a supertype, then a top type) or, both by a widening, when the
+//! parameter's type passes for the other's and not the other way round
+//! (`int` for `long` rather than for `double`; a class for its base
+//! class): the better conversion target of C# and the most specific
+//! method of Java. Anything unknown keeps an overload and compares with
+//! none, so a wrong type guess can only leave an answer less certain.
 
 use std::sync::Arc;
 
@@ -44,7 +48,8 @@ enum Fit {
 /// What comparing one argument with one parameter proves.
 #[derive(Clone, PartialEq, Eq)]
 enum Match {
-    Fits(Fit),
+    /// It passes, this directly, for the parameter's type.
+    Fits(Fit, Compared),
     Fails,
     /// Nothing; the parameter's type, for telling equal parameters apart.
     Unknown(Compared),
@@ -122,7 +127,7 @@ impl Resolver<'_> {
             .filter(|&&i| {
                 !applicable
                     .iter()
-                    .any(|&j| j != i && better(&matches[j], &matches[i]))
+                    .any(|&j| j != i && self.better(&matches[j], &matches[i], rules))
             })
             .map(|&i| candidates[i].clone())
             .collect()
@@ -261,17 +266,18 @@ impl Resolver<'_> {
     fn compare(&self, argument: &Compared, parameter: Compared, rules: &ConversionRules) -> Match {
         use Compared::{BuiltIn, Declared, Unknown};
         let unknown = |parameter| Match::Unknown(parameter);
+        let fits = |fit, parameter| Match::Fits(fit, parameter);
         match (argument, &parameter) {
-            (_, BuiltIn(p)) if rules.top_types.contains(p) => Match::Fits(Fit::Top),
+            (_, BuiltIn(p)) if rules.top_types.contains(p) => fits(Fit::Top, parameter),
             (Unknown, _) | (_, Unknown) => unknown(parameter),
-            (BuiltIn(a), BuiltIn(p)) if a == p => Match::Fits(Fit::Identity),
-            (BuiltIn(a), BuiltIn(p)) if rules.widens(a, p) => Match::Fits(Fit::Widening),
+            (BuiltIn(a), BuiltIn(p)) if a == p => fits(Fit::Identity, parameter),
+            (BuiltIn(a), BuiltIn(p)) if rules.widens(a, p) => fits(Fit::Widening, parameter),
             (BuiltIn(_), BuiltIn(_)) => Match::Fails,
             (Declared(a), Declared(p)) => {
                 if self.parts_of(*a).contains(p) {
-                    Match::Fits(Fit::Identity)
+                    fits(Fit::Identity, parameter)
                 } else if self.all_supertypes(*a).contains(p) {
-                    Match::Fits(Fit::Widening)
+                    fits(Fit::Widening, parameter)
                 } else if rules.nominal
                     && self.supertypes_are_known(*a)
                     && !self.declares_conversion(*a)
@@ -304,6 +310,56 @@ impl Resolver<'_> {
         }
     }
 
+    /// Whether the argument comparisons `a` make an overload better than the
+    /// one `b` describes: every argument passes at least as well, one
+    /// better (see the module's doc). Arguments whose parameters are the
+    /// same type are equal whatever is known of them.
+    fn better(
+        &self,
+        a: &Option<Vec<Match>>,
+        b: &Option<Vec<Match>>,
+        rules: &ConversionRules,
+    ) -> bool {
+        let (Some(a), Some(b)) = (a, b) else {
+            return false;
+        };
+        let mut strictly = false;
+        for (x, y) in a.iter().zip(b) {
+            match (x, y) {
+                (Match::Fits(x, p), Match::Fits(y, q)) => {
+                    if x > y {
+                        return false;
+                    }
+                    if x < y {
+                        strictly = true;
+                    } else if *x == Fit::Widening && p != q {
+                        match (self.passes_for(p, q, rules), self.passes_for(q, p, rules)) {
+                            (true, false) => strictly = true,
+                            (false, true) => return false,
+                            // Neither target is better: equal here.
+                            _ => {}
+                        }
+                    }
+                }
+                (Match::Unknown(p), Match::Unknown(q)) if *p != Compared::Unknown && p == q => {}
+                _ => return false,
+            }
+        }
+        strictly
+    }
+
+    /// Whether a value of the type `from` passes for the type `to` by a
+    /// widening or as a subtype (both known; not identity, not a top type).
+    fn passes_for(&self, from: &Compared, to: &Compared, rules: &ConversionRules) -> bool {
+        match (from, to) {
+            (Compared::BuiltIn(from), Compared::BuiltIn(to)) => rules.widens(from, to),
+            (Compared::Declared(from), Compared::Declared(to)) => {
+                self.all_supertypes(*from).contains(to)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the type `ty` (in any of its parts) declares an operator
     /// that may convert its values to or from other types: one named by a
     /// word (the type it converts to, `operator uint`), not by the symbol
@@ -323,30 +379,6 @@ impl Resolver<'_> {
             })
         })
     }
-}
-
-/// Whether the argument comparisons `a` make an overload better than the
-/// one `b` describes: every argument passes at least as directly, one more
-/// directly. Arguments whose parameters are the same type are equal
-/// whatever is known of them.
-fn better(a: &Option<Vec<Match>>, b: &Option<Vec<Match>>) -> bool {
-    let (Some(a), Some(b)) = (a, b) else {
-        return false;
-    };
-    let mut strictly = false;
-    for (x, y) in a.iter().zip(b) {
-        match (x, y) {
-            (Match::Fits(x), Match::Fits(y)) => {
-                if x > y {
-                    return false;
-                }
-                strictly |= x < y;
-            }
-            (Match::Unknown(p), Match::Unknown(q)) if *p != Compared::Unknown && p == q => {}
-            _ => return false,
-        }
-    }
-    strictly
 }
 
 /// The index of `reference` in `references` when it is one of them (not a

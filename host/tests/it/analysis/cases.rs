@@ -1473,6 +1473,120 @@ pub const CSHARP: &[Case] = &[
         expected: "Parser.cs:11 Painter.Paint qualified",
     },
     Case {
+        // An `int` passes for `long` and for `double` by a widening; `long`
+        // is the better target (a `long` passes for a `double`, not the
+        // reverse). A `float` passes only for `double`; a `Circle` only for
+        // the classes.
+        name: "cs_overloads_by_the_better_conversion_target",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Item { }
+
+    public class Shape : Item { }
+
+    public class Circle : Shape { }
+
+    public static class Scale
+    {
+        public static void By$0(long n) { }
+
+        public static void By(double n) { }
+
+        public static void By(Shape s) { }
+
+        public static void By(Item i) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(int count, Circle circle, float f)
+        {
+            Scale.By(count);
+            Scale.By(circle);
+            Scale.By(f);
+        }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "
+            Run.cs:7 call in Run.Use qualified
+        ",
+    },
+    Case {
+        // The `Shape` overload is the better target for a `Circle`.
+        name: "cs_overloads_by_the_nearest_base_class",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Item { }
+
+    public class Shape : Item { }
+
+    public class Circle : Shape { }
+
+    public static class Scale
+    {
+        public static void By(Shape s) { }
+
+        public static void By(Item i) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(Circle circle)
+        {
+            Scale.B$0y(circle);
+        }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "Parser.cs:11 Scale.By qualified",
+    },
+    Case {
+        // A `byte` passes for `short` and for `ushort`, neither a better
+        // target than the other by conversions alone: both stay.
+        name: "cs_overloads_with_no_better_conversion_target_stay_uncertain",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public static class Scale
+    {
+        public static void Pair(short n) { }
+
+        public static void Pair(ushort n) { }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(byte small)
+        {
+            Scale.Pa$0ir(small);
+        }
+    }
+}
+"#
+        ),
+        query: Definition,
+        expected: "
+            Parser.cs:5 Scale.Pair qualified uncertain
+            Parser.cs:7 Scale.Pair qualified uncertain
+        ",
+    },
+    Case {
         // An equality operator converts nothing: a `uint` is no `Sig`. A
         // conversion operator may make one a `Path`: both stay.
         name: "cs_overloads_and_operators",
@@ -2139,6 +2253,37 @@ public class Log {
             src/main/java/demo/Parser.java:11 call in Log.all scope
             src/main/java/demo/Parser.java:14 call in Log.all scope uncertain
         ",
+    },
+    // The most specific method: an `int` passes for `long` and for
+    // `double`, and `long` for `double`, so `put(long)` is the one; a
+    // `Circle` goes to the `Shape` overload rather than the `Item` one.
+    Case {
+        name: "java_overloads_by_the_most_specific_method",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Sink {
+    static class Item { }
+
+    static class Shape extends Item { }
+
+    static class Circle extends Shape { }
+
+    public void pu$0t(long value) { }
+
+    public void put(double value) { }
+
+    public void put(Shape value) { }
+
+    public void put(Item value) { }
+
+    public void all(int count, Circle circle, float f) { put(count); put(circle); put(f); }
+}
+"#,
+            "package demo;\n"
+        ),
+        query: References,
+        expected: "src/main/java/demo/Parser.java:18 call in Sink.all scope",
     },
     Case {
         name: "java_field_and_method_of_one_name",
