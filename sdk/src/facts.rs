@@ -563,7 +563,7 @@ impl LinkedReferences {
     /// is: one tagged exactly there that is a call (the call's result), or
     /// whose name ends the expression (`x`, `a.x`, `pkg.X`); not a larger
     /// construct that merely holds the name (a literal whose key it is).
-    fn at(&self, range: (usize, usize)) -> Option<Receiver> {
+    pub(crate) fn at(&self, range: (usize, usize)) -> Option<Receiver> {
         let index = *self.by_tagged.get(&range)?;
         let reference = self.references.get(index as usize)?;
         let called = reference.kind == ReferenceKind::Call;

@@ -2,12 +2,15 @@
 //! parameter types (`document.parameter-lists`) and what each call passes
 //! (`document.call-arguments`), from the language's [`OverloadTypes`] hook.
 
+use std::collections::HashMap;
+
 use tree_sitter::Node;
 
 use crate::facts::{LinkedReferences, LocalBinding, SymbolNode, unwrapped};
 use crate::metrics::find_node;
 use crate::types::{
-    ArgumentValue, CallArguments, ParameterList, ParameterType, ReferenceKind, Symbol, SymbolKind,
+    ArgumentValue, CallArguments, ParameterList, ParameterType, Receiver, ReferenceKind, Symbol,
+    SymbolKind,
 };
 use crate::{Language, LineIndex};
 
@@ -35,6 +38,11 @@ pub struct OverloadTypes {
     /// whose name is `name`, by the language's name for it; `None` when it
     /// declares another type or none.
     pub declared_built_in: fn(name: Node, source: &str) -> Option<String>,
+    /// For a cast of a value to a named type (`(ObjectPath)value`), the
+    /// node of the type as written, whose reference then names the
+    /// argument's type; `None` for anything else (a cast to a built-in
+    /// type is a [`OverloadTypes::literal`]).
+    pub cast_type: for<'t> fn(argument: Node<'t>) -> Option<Node<'t>>,
 }
 
 /// The parameter lists of the document's functions, methods and
@@ -80,6 +88,9 @@ pub fn call_arguments<L: Language>(
     locals: &[LocalBinding],
 ) -> Vec<CallArguments> {
     let mut out = Vec::new();
+    // Type references by the span of their name, built at the first cast
+    // to a named type (the query may tag the cast around the type's name).
+    let mut by_name: Option<HashMap<(usize, usize), u32>> = None;
     for (&(start, end), &index) in &linked.by_tagged {
         let Some(reference) = linked.references.get(index as usize) else {
             continue;
@@ -106,7 +117,8 @@ pub fn call_arguments<L: Language>(
         let values = arguments
             .into_iter()
             .map(|argument| {
-                argument_value::<L>(hooks, root, source, linked, locals, argument, index)
+                let context = (linked, locals, &mut by_name);
+                argument_value::<L>(hooks, root, source, context, argument, index)
             })
             .collect();
         out.push(CallArguments {
@@ -124,14 +136,40 @@ fn argument_value<L: Language>(
     hooks: &OverloadTypes,
     root: Node,
     source: &str,
-    linked: &LinkedReferences,
-    locals: &[LocalBinding],
+    (linked, locals, by_name): (
+        &LinkedReferences,
+        &[LocalBinding],
+        &mut Option<HashMap<(usize, usize), u32>>,
+    ),
     argument: Node,
     call: u32,
 ) -> ArgumentValue {
     let argument = unwrapped::<L>(argument);
     if let Some(literal) = (hooks.literal)(argument, source) {
         return literal;
+    }
+    if let Some(ty) = (hooks.cast_type)(argument) {
+        // A value of the type cast to: the type's reference names it (the
+        // host takes a reference to a type as a value of it). Not the
+        // operand's type, which the cast changes.
+        let range = (ty.start_byte(), ty.end_byte());
+        let named = linked.at(range).filter(|r| !r.called).or_else(|| {
+            let by_name = by_name.get_or_insert_with(|| {
+                (linked.references.iter().enumerate())
+                    .filter(|(_, r)| r.kind == ReferenceKind::Type)
+                    .map(|(i, r)| {
+                        let span = (r.span.start.offset as usize, r.span.end.offset as usize);
+                        (span, i as u32)
+                    })
+                    .collect()
+            });
+            let reference = *by_name.get(&range)?;
+            Some(Receiver {
+                reference,
+                called: false,
+            })
+        });
+        return named.map_or(ArgumentValue::Unknown, ArgumentValue::Value);
     }
     let Some(value) = linked
         .value_of::<L>(argument)

@@ -84,8 +84,8 @@ impl Analysis {
         let matched: Vec<Found> = match &regex {
             Some(re) => names
                 .names()
-                .filter(|(name, _)| re.is_match(name))
-                .map(|(name, lower)| {
+                .filter(|(name, _, _)| re.is_match(name))
+                .map(|(name, lower, declarations)| {
                     let rank = if search.case_sensitive {
                         name_search::rank(name, query)
                     } else {
@@ -94,7 +94,7 @@ impl Analysis {
                     Found {
                         name,
                         rank: rank.unwrap_or(3),
-                        declarations: self.table.named(name).len() as u32,
+                        declarations,
                     }
                 })
                 .collect(),

@@ -330,13 +330,14 @@ impl NameSearch {
         })
     }
 
-    /// Every name with its lower-case text, for matching of another kind
-    /// (a regular expression).
-    pub fn names(&self) -> impl Iterator<Item = (&Name, &str)> {
+    /// Every name with its lower-case text and how many declarations have
+    /// it, for matching of another kind (a regular expression).
+    pub fn names(&self) -> impl Iterator<Item = (&Name, &str, u32)> {
         self.names
             .iter()
+            .zip(&self.declarations)
             .enumerate()
-            .map(|(index, name)| (name, self.lower.get(index)))
+            .map(|(index, (name, &declarations))| (name, self.lower.get(index), declarations))
     }
 }
 

@@ -116,6 +116,7 @@ impl Language for CSharp {
             argument_nodes: overloads::argument_nodes,
             literal: overloads::literal,
             declared_built_in: overloads::declared_built_in,
+            cast_type: overloads::cast_type,
         });
 
     fn is_self_receiver(receiver: Node, _source: &str) -> bool {

@@ -220,6 +220,18 @@ pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
     }
 }
 
+/// The type a cast converts its operand to, when it names one
+/// (`(ObjectPath)value`, `(Demo.Path)value`): not a built-in, array,
+/// nullable, generic or tuple type.
+pub fn cast_type(argument: Node) -> Option<Node> {
+    if argument.kind() != "cast_expression" {
+        return None;
+    }
+    argument
+        .child_by_field_name("type")
+        .filter(|ty| matches!(ty.kind(), "identifier" | "qualified_name"))
+}
+
 /// An integer literal's type by its suffix (`u`, `l`, `ul`); unsuffixed,
 /// `int` (a literal beyond `int`'s range is wider, which the constant
 /// conversions listed for `int` do not cover: such a literal is `long`).
@@ -327,6 +339,7 @@ mod tests {
             W(n, s, f, v, many, Make(), new Frame(), n + 1, x => x);\n\
             W(text: s);\n\
             W(\"u8\"u8, $\"{n}\", @\"v\", (uint)n, (Frame)f, (int?)n);\n\
+            W((IO.Stream)f, (List<Frame>)f, (Frame[])f);\n\
             }\n\
             }\n";
         assert_eq!(
@@ -334,7 +347,8 @@ mod tests {
             [
                 "W(int, long, uint, double, float, decimal, char, string, bool, null, int, uint)",
                 "W(int, string, f, v, many, Make(), Frame(), ?, ?)",
-                "W(?, string, string, uint, ?, ?)",
+                "W(?, string, string, uint, Frame, ?)",
+                "W(Stream, ?, ?)",
             ]
         );
     }

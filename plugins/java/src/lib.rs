@@ -97,6 +97,7 @@ impl Language for Java {
             argument_nodes: overloads::argument_nodes,
             literal: overloads::literal,
             declared_built_in: overloads::declared_built_in,
+            cast_type: overloads::cast_type,
         });
 
     /// `void` and `boolean` are named leaves of the grammar, `var` a type

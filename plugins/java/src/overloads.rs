@@ -145,6 +145,22 @@ pub fn argument_nodes(call: Node) -> Option<Vec<Node>> {
     )
 }
 
+/// The type a cast converts its operand to, when it names one class or
+/// interface (`(ObjectPath) value`, `(demo.Path) value`): not a primitive,
+/// array or generic type, nor an intersection (`(A & B) value`).
+pub fn cast_type(argument: Node) -> Option<Node> {
+    if argument.kind() != "cast_expression" {
+        return None;
+    }
+    let mut cursor = argument.walk();
+    let mut types = argument.children_by_field_name("type", &mut cursor);
+    let ty = types.next()?;
+    if types.next().is_some() {
+        return None;
+    }
+    matches!(ty.kind(), "type_identifier" | "scoped_type_identifier").then_some(ty)
+}
+
 /// The built-in type of a literal (`1L` is a `long`) or of a cast to a
 /// primitive type (`(long) n`), or `null`.
 pub fn literal(argument: Node, source: &str) -> Option<ArgumentValue> {
@@ -260,13 +276,15 @@ mod tests {
             String s = \"a\"; var v = f; int[] arr = null;\n\
             w(1, 2L, 0x10, 4.0, 5f, 'c', \"s\", true, null, -7, (long) n, (Frame) f);\n\
             w(n, s, f, v, many, make(), new Frame(), n + 1, x -> x, boxed, arr);\n\
+            w((a.Frame) f, (List<Frame>) f, (Frame[]) f, (Frame & Runnable) f);\n\
             }\n\
             }\n";
         assert_eq!(
             argument_lines(source),
             [
-                "w(int, long, int, double, float, char, String, boolean, null, int, long, ?)",
+                "w(int, long, int, double, float, char, String, boolean, null, int, long, Frame)",
                 "w(int, String, f, v, many, make(), Frame(), ?, ?, Integer, arr)",
+                "w(Frame, ?, ?, ?)",
             ]
         );
     }

@@ -1519,6 +1519,35 @@ pub const CSHARP: &[Case] = &[
         ",
     },
     Case {
+        // A cast names its value's type: `(Path)value` calls `Write(Path)`,
+        // not `Write(object)` or `Write(string)`.
+        name: "cs_overloads_by_a_cast_to_a_declared_type",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Path { }
+
+    public class Writer
+    {
+        public void Wr$0ite(Path p) { }
+
+        public void Write(object o) { }
+
+        public void Write(string s) { }
+
+        public void All(object value) { Write((Path)value); Write(value); Write((Demo.Path)value); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: References,
+        expected: "
+            Parser.cs:13 call in Writer.All scope
+            Parser.cs:13 call in Writer.All scope
+        ",
+    },
+    Case {
         // The `Shape` overload is the better target for a `Circle`.
         name: "cs_overloads_by_the_nearest_base_class",
         fixture: cs_project!(
