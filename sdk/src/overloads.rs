@@ -87,10 +87,15 @@ pub fn call_arguments<L: Language>(
     linked: &LinkedReferences,
     locals: &[LocalBinding],
 ) -> Vec<CallArguments> {
+    let mut reader = ArgumentReader {
+        hooks,
+        root,
+        source,
+        linked,
+        locals,
+        type_names: None,
+    };
     let mut out = Vec::new();
-    // Type references by the span of their name, built at the first cast
-    // to a named type (the query may tag the cast around the type's name).
-    let mut by_name: Option<HashMap<(usize, usize), u32>> = None;
     for (&(start, end), &index) in &linked.by_tagged {
         let Some(reference) = linked.references.get(index as usize) else {
             continue;
@@ -116,10 +121,7 @@ pub fn call_arguments<L: Language>(
         }
         let values = arguments
             .into_iter()
-            .map(|argument| {
-                let context = (linked, locals, &mut by_name);
-                argument_value::<L>(hooks, root, source, context, argument, index)
-            })
+            .map(|argument| reader.value::<L>(argument, index))
             .collect();
         out.push(CallArguments {
             call: index,
@@ -130,67 +132,79 @@ pub fn call_arguments<L: Language>(
     out
 }
 
-/// What one argument is: a literal, a local or parameter declared with a
-/// built-in type, the value another reference names, or unknown.
-fn argument_value<L: Language>(
-    hooks: &OverloadTypes,
-    root: Node,
-    source: &str,
-    (linked, locals, by_name): (
-        &LinkedReferences,
-        &[LocalBinding],
-        &mut Option<HashMap<(usize, usize), u32>>,
-    ),
-    argument: Node,
-    call: u32,
-) -> ArgumentValue {
-    let argument = unwrapped::<L>(argument);
-    if let Some(literal) = (hooks.literal)(argument, source) {
-        return literal;
-    }
-    if let Some(ty) = (hooks.cast_type)(argument) {
-        // A value of the type cast to: the type's reference names it (the
-        // host takes a reference to a type as a value of it). Not the
-        // operand's type, which the cast changes.
-        let range = (ty.start_byte(), ty.end_byte());
-        let named = linked.at(range).filter(|r| !r.called).or_else(|| {
-            let by_name = by_name.get_or_insert_with(|| {
-                (linked.references.iter().enumerate())
-                    .filter(|(_, r)| r.kind == ReferenceKind::Type)
-                    .map(|(i, r)| {
-                        let span = (r.span.start.offset as usize, r.span.end.offset as usize);
-                        (span, i as u32)
-                    })
-                    .collect()
-            });
-            let reference = *by_name.get(&range)?;
-            Some(Receiver {
-                reference,
-                called: false,
+/// What a document's call arguments are, from its tree and references.
+struct ArgumentReader<'a, 't> {
+    hooks: &'a OverloadTypes,
+    root: Node<'t>,
+    source: &'a str,
+    linked: &'a LinkedReferences,
+    locals: &'a [LocalBinding],
+    /// Type references by the span of their name, built at the first cast
+    /// to a named type (a query may tag the cast around the type's name).
+    type_names: Option<HashMap<(usize, usize), u32>>,
+}
+
+impl ArgumentReader<'_, '_> {
+    /// What one argument of the call `call` is: a literal, a local or
+    /// parameter declared with a built-in type, the value another
+    /// reference names, or unknown.
+    fn value<L: Language>(&mut self, argument: Node, call: u32) -> ArgumentValue {
+        let (hooks, linked, source) = (self.hooks, self.linked, self.source);
+        let argument = unwrapped::<L>(argument);
+        if let Some(literal) = (hooks.literal)(argument, source) {
+            return literal;
+        }
+        if let Some(ty) = (hooks.cast_type)(argument) {
+            // A value of the type cast to: the type's reference names it
+            // (the host takes a reference to a type as a value of it). Not
+            // the operand's type, which the cast changes.
+            return self
+                .type_named((ty.start_byte(), ty.end_byte()))
+                .map_or(ArgumentValue::Unknown, ArgumentValue::Value);
+        }
+        let Some(value) = linked
+            .value_of::<L>(argument)
+            .filter(|v| v.reference != call)
+        else {
+            return ArgumentValue::Unknown;
+        };
+        let built_in = linked
+            .references
+            .get(value.reference as usize)
+            .filter(|_| !value.called)
+            .and_then(|r| r.local)
+            .and_then(|l| self.locals.get(l as usize))
+            .and_then(|binding| {
+                let end = binding.local.span.end.offset as usize;
+                self.root
+                    .descendant_for_byte_range(binding.start, end)
+                    .filter(|n| n.start_byte() == binding.start && n.end_byte() == end)
             })
-        });
-        return named.map_or(ArgumentValue::Unknown, ArgumentValue::Value);
+            .and_then(|name| (hooks.declared_built_in)(name, source));
+        match built_in {
+            Some(name) => ArgumentValue::BuiltIn(name),
+            None => ArgumentValue::Value(value),
+        }
     }
-    let Some(value) = linked
-        .value_of::<L>(argument)
-        .filter(|v| v.reference != call)
-    else {
-        return ArgumentValue::Unknown;
-    };
-    let built_in = linked
-        .references
-        .get(value.reference as usize)
-        .filter(|_| !value.called)
-        .and_then(|r| r.local)
-        .and_then(|l| locals.get(l as usize))
-        .and_then(|binding| {
-            let end = binding.local.span.end.offset as usize;
-            root.descendant_for_byte_range(binding.start, end)
-                .filter(|n| n.start_byte() == binding.start && n.end_byte() == end)
+
+    /// The type reference tagged, or named, exactly at `range`.
+    fn type_named(&mut self, range: (usize, usize)) -> Option<Receiver> {
+        let linked = self.linked;
+        if let Some(tagged) = linked.at(range).filter(|r| !r.called) {
+            return Some(tagged);
+        }
+        let type_names = self.type_names.get_or_insert_with(|| {
+            (linked.references.iter().enumerate())
+                .filter(|(_, r)| r.kind == ReferenceKind::Type)
+                .map(|(i, r)| {
+                    let span = (r.span.start.offset as usize, r.span.end.offset as usize);
+                    (span, i as u32)
+                })
+                .collect()
+        });
+        Some(Receiver {
+            reference: *type_names.get(&range)?,
+            called: false,
         })
-        .and_then(|name| (hooks.declared_built_in)(name, source));
-    match built_in {
-        Some(name) => ArgumentValue::BuiltIn(name),
-        None => ArgumentValue::Value(value),
     }
 }

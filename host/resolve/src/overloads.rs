@@ -3,7 +3,9 @@
 //!
 //! An overload is dropped only when an argument's type is known and
 //! provably does not pass for its parameter's: both built-in types the
-//! rules list, or declared types of the workspace whose supertypes are
+//! rules list and not kin (a constant may pass for a narrower kin, as
+//! C#'s `1` for `byte`: such an overload stays, behind any identity), or
+//! declared types of the workspace whose supertypes are
 //! all known, in a language whose rules are nominal, with no conversion
 //! operator declared on either. Among those left, one whose every
 //! argument passes at least as well and one better is better; the
@@ -51,6 +53,11 @@ enum Match {
     /// It passes, this directly, for the parameter's type.
     Fits(Fit, Compared),
     Fails,
+    /// A built-in type the argument's does not widen to, but one of its
+    /// kin (they widen to a common type): a constant may still pass for it
+    /// (C#'s `1` for `byte`), which the rules do not state. Worse than an
+    /// identity, and compared with nothing else.
+    IfConstant(Compared),
     /// Nothing; the parameter's type, for telling equal parameters apart.
     Unknown(Compared),
 }
@@ -272,6 +279,7 @@ impl Resolver<'_> {
             (Unknown, _) | (_, Unknown) => unknown(parameter),
             (BuiltIn(a), BuiltIn(p)) if a == p => fits(Fit::Identity, parameter),
             (BuiltIn(a), BuiltIn(p)) if rules.widens(a, p) => fits(Fit::Widening, parameter),
+            (BuiltIn(a), BuiltIn(p)) if kin(a, p, rules) => Match::IfConstant(parameter),
             (BuiltIn(_), BuiltIn(_)) => Match::Fails,
             (Declared(a), Declared(p)) => {
                 if self.parts_of(*a).contains(p) {
@@ -341,6 +349,9 @@ impl Resolver<'_> {
                         }
                     }
                 }
+                // An identity beats any conversion a constant may have.
+                (Match::Fits(Fit::Identity, _), Match::IfConstant(_)) => strictly = true,
+                (Match::IfConstant(p), Match::IfConstant(q)) if p == q => {}
                 (Match::Unknown(p), Match::Unknown(q)) if *p != Compared::Unknown && p == q => {}
                 _ => return false,
             }
@@ -379,6 +390,21 @@ impl Resolver<'_> {
             })
         })
     }
+}
+
+/// Whether the built-in types `a` and `b` are kin: one widens to the
+/// other, or both widen to a third (`int` and `uint` to `long`).
+fn kin(a: &str, b: &str, rules: &ConversionRules) -> bool {
+    let targets = |ty: &str| -> Vec<&str> {
+        rules
+            .widening
+            .iter()
+            .filter(|(from, _)| from == ty)
+            .flat_map(|(_, to)| to.iter().map(String::as_str))
+            .collect()
+    };
+    let (of_a, of_b) = (targets(a), targets(b));
+    of_b.contains(&a) || of_a.contains(&b) || of_a.iter().any(|t| of_b.contains(t))
 }
 
 /// The index of `reference` in `references` when it is one of them (not a

@@ -13,8 +13,8 @@ const TOP_TYPES: &[&str] = &["object", "dynamic"];
 
 /// C#'s implicit numeric conversions (ECMA-334 §10.2.3). The implicit
 /// constant conversions (an `int` literal in range passes for `byte`) are
-/// not listed: they hold for literals, not for every `int`, and a name
-/// cannot say which.
+/// not listed: they hold for constants, not for every `int`. The host
+/// keeps an overload taking a kindred type for them (behind an identity).
 const WIDENING: &[(&str, &[&str])] = &[
     (
         "sbyte",
