@@ -38,7 +38,8 @@
 #               (ILRUNTIME_GIT: a local clone or snapshot of it; else downloaded), every DLL
 #               checked against roslyn/dlls.sha256
 #   java        gson 2.14.0 (gson/src/main/java at the tag gson-parent-2.14.0 of github.com/google/gson;
-#               GSON_GIT: a local clone or snapshot)   javac 17's Compiler Tree API through
+#               GSON_GIT: a local clone or snapshot), jsoup 1.15.3-1 (its src/main/java, Debian
+#               source package, `apt-get source`)   javac 17's Compiler Tree API through
 #               javac/JavacRefs.java (every name javac binds, one compilation)
 #   python      requests 2.34.2, click 8.5.1 (PyPI sdists, `pip download`: their src/ and tests/;
 #               the pyrightconfig.json is written here)   pyright 1.1.414 (npm), pyright-langserver
@@ -71,6 +72,7 @@ PROJECTS=(
   "csharp keepass2 2.47+dfsg-2"
   "csharp dbus-sharp 0.8.1-2.1"
   "java gson 2.14.0"
+  "java jsoup 1.15.3-1"
   "python requests 2.34.2"
   "python click 8.5.1"
 )
@@ -243,8 +245,8 @@ csharp_tools() {
   TOOL="$lib/RoslynRefs.exe"
 }
 
-setup_csharp() {  # name debian-version -> project directory (only the compiled projects' folders)
-  local src="$WORK/deb-src/$1-$2" p="$WORK/projects/$1-$2"
+deb_source() {  # name debian-version -> the unpacked Debian source package's directory
+  local src="$WORK/deb-src/$1-$2"
   if [ ! -d "$src/tree" ]; then
     if ! apt-get source --print-uris "$1=$2" >/dev/null 2>&1; then
       # deb-src lines for the suites the machine already uses
@@ -255,10 +257,16 @@ setup_csharp() {  # name debian-version -> project directory (only the compiled 
     rm -rf "$src" && mkdir -p "$src"
     (cd "$src" && apt-get source "$1=$2" >&2 && mv "$(find . -mindepth 1 -maxdepth 1 -type d | head -1)" tree)
   fi
+  echo "$src/tree"
+}
+
+setup_csharp() {  # name debian-version -> project directory (only the compiled projects' folders)
+  local src p="$WORK/projects/$1-$2"
+  src="$(deb_source "$1" "$2")"
   rm -rf "$p" && mkdir -p "$p"
   case "$1" in
-    keepass2) cp -r "$src/tree/KeePass" "$src/tree/KeePassLib" "$p/" ;;
-    dbus-sharp) cp -r "$src/tree/src" "$p/" ;;
+    keepass2) cp -r "$src/KeePass" "$src/KeePassLib" "$p/" ;;
+    dbus-sharp) cp -r "$src/src" "$p/" ;;
   esac
   echo "$p"
 }
@@ -284,15 +292,31 @@ java_tools() {
 }
 
 setup_java() {  # name version -> project directory (the library's main sources)
-  local p="$WORK/projects/$1-$2" git="${GSON_GIT:-}"
-  [ -z "$git" ] && [ -d /work/.mirror/google+gson/repo ] && git=/work/.mirror/google+gson/repo
-  if [ -z "$git" ]; then
-    git="$WORK/gson.git"
-    [ -d "$git" ] || git clone --quiet --bare https://github.com/google/gson "$git" >&2
-  fi
+  local p="$WORK/projects/$1-$2" git="${GSON_GIT:-}" src
   rm -rf "$p" && mkdir -p "$p"
-  git -C "$git" archive "gson-parent-$2" gson/src/main/java | tar -x -C "$p"
+  case "$1" in
+    gson)
+      [ -z "$git" ] && [ -d /work/.mirror/google+gson/repo ] && git=/work/.mirror/google+gson/repo
+      if [ -z "$git" ]; then
+        git="$WORK/gson.git"
+        [ -d "$git" ] || git clone --quiet --bare https://github.com/google/gson "$git" >&2
+      fi
+      git -C "$git" archive "gson-parent-$2" gson/src/main/java | tar -x -C "$p"
+      ;;
+    *)  # a Debian source package: its src/main/java
+      src="$(deb_source "$1" "$2")"
+      mkdir -p "$p/src/main"
+      cp -r "$src/src/main/java" "$p/src/main/"
+      ;;
+  esac
   echo "$p"
+}
+
+java_sources() {  # name -> the source folder javac compiles, relative to the project directory
+  case "$1" in
+    gson) echo gson/src/main/java ;;
+    *) echo src/main/java ;;
+  esac
 }
 
 python_tools() {
@@ -346,7 +370,7 @@ for entry in "${PROJECTS[@]}"; do
   if [ "$lang" = csharp ]; then
     for c in $(csproj_of "$name"); do extra+=(--csproj "$c"); done
   fi
-  if [ "$lang" = java ]; then extra+=(--source-dir gson/src/main/java); fi
+  if [ "$lang" = java ]; then extra+=(--source-dir "$(java_sources "$name")"); fi
   if [ -n "${OVERLOADS:-}" ]; then extra+=(--only-overloads); fi
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
     --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \
