@@ -15,7 +15,8 @@
 //! parameter's type passes for the other's and not the other way round
 //! (`int` for `long` rather than for `double`; a class for its base
 //! class): the better conversion target of C# and the most specific
-//! method of Java. Anything unknown keeps an overload and compares with
+//! method of Java. Where types are nominal, an identity is better than a
+//! parameter of unknown type. Anything unknown keeps an overload and compares with
 //! none, so a wrong type guess can only leave an answer less certain.
 
 use std::sync::Arc;
@@ -351,6 +352,13 @@ impl Resolver<'_> {
                 }
                 // An identity beats any conversion a constant may have.
                 (Match::Fits(Fit::Identity, _), Match::IfConstant(_)) => strictly = true,
+                // And, where types are nominal, whatever an unknown
+                // parameter type is: another type the value converts to, a
+                // type parameter (a non-generic method wins), an array or
+                // varargs taking it only in expanded form.
+                (Match::Fits(Fit::Identity, _), Match::Unknown(_)) if rules.nominal => {
+                    strictly = true;
+                }
                 (Match::IfConstant(p), Match::IfConstant(q)) if p == q => {}
                 (Match::Unknown(p), Match::Unknown(q)) if *p != Compared::Unknown && p == q => {}
                 _ => return false,

@@ -1603,6 +1603,38 @@ pub const CSHARP: &[Case] = &[
         ",
     },
     Case {
+        // A `char` literal calls `Emit(char)`: an identity beats the
+        // parameters whose types lingo cannot compare (an array, a params
+        // array, a library type, a type parameter).
+        name: "cs_an_identity_beats_parameters_of_unknown_types",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public class Tokeniser
+    {
+        public void Em$0it(char c) { }
+
+        public void Emit(char[] chars) { }
+
+        public void Emit(System.Text.StringBuilder text) { }
+
+        public void Emit<T>(T value) { }
+
+        public void Emit(params int[] codes) { }
+
+        public void All(char c) { Emit('<'); Emit(c); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: References,
+        expected: "
+            Parser.cs:15 call in Tokeniser.All scope
+            Parser.cs:15 call in Tokeniser.All scope
+        ",
+    },
+    Case {
         // The `Shape` overload is the better target for a `Circle`.
         name: "cs_overloads_by_the_nearest_base_class",
         fixture: cs_project!(
@@ -1746,7 +1778,9 @@ pub const CSHARP: &[Case] = &[
         expected: "Parser.cs:20 call in Writer.All scope",
     },
     Case {
-        // A type with a conversion operator may take a `uint`.
+        // A type with a conversion operator may take a `uint`: its overload
+        // stays, behind the identity (C# calls `Put(uint)`); with no
+        // identity, both stay.
         name: "cs_a_conversion_operator_keeps_its_types_overload",
         fixture: cs_project!(
             r#"namespace Demo
@@ -1762,7 +1796,36 @@ pub const CSHARP: &[Case] = &[
 
         public void Put(Path path) { }
 
-        public void All(uint n) { P$0ut(n); }
+        public void Add(long value) { }
+
+        public void Add(Path path) { }
+
+        public void All(uint n) { P$0ut(n); Add(n); }
+    }
+}
+"#,
+            "\n"
+        ),
+        query: Definition,
+        expected: "Parser.cs:10 Writer.Put scope",
+    },
+    Case {
+        name: "cs_a_conversion_operator_keeps_its_overload_beside_a_widening",
+        fixture: cs_project!(
+            r#"namespace Demo
+{
+    public struct Path
+    {
+        public static implicit operator Path(uint value) { return new Path(); }
+    }
+
+    public class Writer
+    {
+        public void Add(long value) { }
+
+        public void Add(Path path) { }
+
+        public void All(uint n) { A$0dd(n); }
     }
 }
 "#,
@@ -1770,8 +1833,8 @@ pub const CSHARP: &[Case] = &[
         ),
         query: Definition,
         expected: "
-            Parser.cs:10 Writer.Put scope uncertain
-            Parser.cs:12 Writer.Put scope uncertain
+            Parser.cs:10 Writer.Add scope uncertain
+            Parser.cs:12 Writer.Add scope uncertain
         ",
     },
     Case {
@@ -2372,6 +2435,33 @@ public class Sink {
         expected: "
             src/main/java/demo/Parser.java:18 call in Sink.all scope
             src/main/java/demo/Parser.java:18 call in Sink.all scope uncertain
+        ",
+    },
+    // An identity beats parameters whose types lingo cannot compare: an
+    // array, varargs, a library type.
+    Case {
+        name: "java_an_identity_beats_parameters_of_unknown_types",
+        fixture: java_project!(
+            r#"package demo;
+
+public class Tokeniser {
+    void em$0it(char c) { }
+
+    void emit(char[] chars) { }
+
+    void emit(StringBuilder text) { }
+
+    void emit(int... codes) { }
+
+    void all(char c) { emit('<'); emit(c); }
+}
+"#,
+            "package demo;\n"
+        ),
+        query: References,
+        expected: "
+            src/main/java/demo/Parser.java:12 call in Tokeniser.all scope
+            src/main/java/demo/Parser.java:12 call in Tokeniser.all scope
         ",
     },
     Case {
