@@ -1003,6 +1003,18 @@ async fn an_unknown_tool_is_a_protocol_error() {
     server.stop().await;
 }
 
+/// A health report without each plugin's `health` counters.
+fn without_call_counters(mut report: Value) -> Value {
+    if let Some(plugins) = report["components"]["plugins"].as_array_mut() {
+        for plugin in plugins {
+            if let Some(plugin) = plugin.as_object_mut() {
+                plugin.remove("health");
+            }
+        }
+    }
+    report
+}
+
 #[tokio::test]
 async fn aliases_reach_the_same_tools() {
     let server = shop().await;
@@ -1027,7 +1039,11 @@ async fn aliases_reach_the_same_tools() {
 
     let health = server.call("health_check", json!({})).await.ok();
     let diagnose = server.call("diagnose", json!({})).await.ok();
-    assert_eq!(diagnose, health);
+    // The same report, but for the plugins' call counters, which move
+    // between two calls when the server works in the background (a
+    // compile tier swapped in, a refresh).
+    let health = without_call_counters(health);
+    assert_eq!(without_call_counters(diagnose), health);
     // A solution path is checked, not ignored: a file of the workspace.
     let with_solution = server
         .call("diagnose", json!({ "solutionPath": "src/orders.rs" }))
@@ -1046,7 +1062,7 @@ async fn aliases_reach_the_same_tools() {
         assert_eq!(refused, code, "{path}");
     }
     let camel = server.call("healthCheck", json!({})).await.ok();
-    assert_eq!(camel, health);
+    assert_eq!(without_call_counters(camel), health);
     server.stop().await;
 }
 
