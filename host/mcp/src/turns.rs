@@ -54,7 +54,10 @@ impl Turn {
             .poll(&mut Context::from_waker(Waker::noop()))
         {
             Poll::Ready(Ok(permit)) => Turn(Place::Held(permit)),
-            Poll::Ready(Err(_)) | Poll::Pending => Turn(Place::InLine(acquire)),
+            Poll::Pending => Turn(Place::InLine(acquire)),
+            // A finished future is never polled again; `taken` asks anew
+            // (and says why it cannot be had).
+            Poll::Ready(Err(_)) => Turn(Place::NotInLine),
         }
     }
 
