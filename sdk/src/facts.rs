@@ -62,7 +62,7 @@ pub fn symbols<L: Language>(
     // Matches are in document order: their starts are sorted.
     let starts: Vec<usize> = matches.iter().map(|m| m.node.start_byte()).collect();
     let before = after_comments(tree, &starts, config.comment_kinds, config.attribute_kinds);
-    let mut symbols = Vec::with_capacity(matches.len());
+    let mut symbols: Vec<Symbol> = Vec::with_capacity(matches.len());
     let mut nodes: Vec<SymbolNode> = Vec::with_capacity(matches.len());
     // Each symbol's tree node, so a hook is handed the declaration it is
     // nested in without asking the tree for a parent.
@@ -98,6 +98,10 @@ pub fn symbols<L: Language>(
                 })
             });
         let container = named_container.or_else(|| stack.last().copied());
+        let container_tag = container.map(|c| symbols[c].language_kind.as_str());
+        if !L::declares_within(m.tag, container_tag) {
+            continue;
+        }
         // A repeat of a declaration the language merges (Python's `self.x`
         // assigned in several methods) is the first one's: not a symbol,
         // so its name is read as a reference.

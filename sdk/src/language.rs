@@ -488,6 +488,17 @@ pub trait Language: 'static {
         default_symbol_kind(tag)
     }
 
+    /// Whether a `definition.<tag>` match declares a symbol where it is:
+    /// nested in a declaration whose tag is `container` (`None` at the top
+    /// of the file). By default every match does. Python's module variables
+    /// are assigned at any depth of the module's `if`, `for`, `with` and
+    /// `try` blocks, while the same assignment in a function binds a local:
+    /// its queries tag assignments at any depth, and this keeps those that
+    /// no declaration holds.
+    fn declares_within(_tag: &str, _container: Option<&str>) -> bool {
+        true
+    }
+
     /// Whether the name of a `definition.<tag>` symbol also uses a name
     /// declared elsewhere, and so is reported as a reference too (a Rust
     /// `impl` is named after the type it implements).

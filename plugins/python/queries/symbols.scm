@@ -66,45 +66,22 @@
     ]))
 
 
-; Module level.
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))
-(module
-  (expression_statement
-    (assignment left: (identifier) @name) @definition.variable))
-(module
-  (expression_statement
-    (assignment left: (pattern_list (identifier) @name)) @definition.variable))
+; Module level: a name assigned outside every function and class is a
+; module variable, at any depth of the module's `if`, `for`, `while`,
+; `with` and `try` blocks; so is a `for` or `with ... as` target there.
+; These patterns match at any depth and `declares_within` keeps the
+; matches no declaration holds (in a function they bind locals).
+(assignment
+  left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant
+(assignment left: (identifier) @name) @definition.variable
+(assignment
+  left: [(pattern_list (identifier) @name) (tuple_pattern (identifier) @name)]) @definition.variable
+(for_statement left: (identifier) @name @definition.variable)
+(for_statement
+  left: [
+    (pattern_list (identifier) @name @definition.variable)
+    (tuple_pattern (identifier) @name @definition.variable)
+  ])
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @name @definition.variable)))
 (module
   (type_alias_statement left: (type (identifier) @name)) @definition.type_alias)
-
-; Module variables assigned inside a module-level `if` (`if TYPE_CHECKING:`,
-; version checks) or `try` block, one level deep.
-(module
-  [
-    (if_statement consequence: (block (expression_statement
-      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant)))
-    (if_statement alternative: (else_clause body: (block (expression_statement
-      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
-    (if_statement alternative: (elif_clause consequence: (block (expression_statement
-      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
-    (try_statement body: (block (expression_statement
-      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant)))
-    (try_statement (except_clause (block (expression_statement
-      (assignment left: (identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @definition.constant))))
-  ])
-(module
-  [
-    (if_statement consequence: (block (expression_statement
-      (assignment left: (identifier) @name) @definition.variable)))
-    (if_statement alternative: (else_clause body: (block (expression_statement
-      (assignment left: (identifier) @name) @definition.variable))))
-    (if_statement alternative: (elif_clause consequence: (block (expression_statement
-      (assignment left: (identifier) @name) @definition.variable))))
-    (try_statement body: (block (expression_statement
-      (assignment left: (identifier) @name) @definition.variable)))
-    (try_statement (except_clause (block (expression_statement
-      (assignment left: (identifier) @name) @definition.variable))))
-  ])

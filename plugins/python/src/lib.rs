@@ -107,6 +107,13 @@ impl Language for Python {
         &SYMBOL_CONFIG
     }
 
+    /// A module variable is assigned outside every function and class
+    /// (symbols.scm tags assignments at any depth): in a function the
+    /// assignment binds a local, in a class body a class attribute.
+    fn declares_within(tag: &str, container: Option<&str>) -> bool {
+        !matches!(tag, "variable" | "constant") || container.is_none()
+    }
+
     fn metrics_config() -> &'static MetricsConfig {
         &METRICS_CONFIG
     }
@@ -438,6 +445,42 @@ class Server:
                 ("port".to_string(), 5),
                 ("sock".to_string(), 9),
                 ("sock".to_string(), 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn module_variables_at_any_depth_of_the_modules_blocks() {
+        let source = "\
+if chardet is not None:
+    target = chardet.__name__
+    for mod in list(sys.modules):
+        if mod == target:
+            imported_mod = sys.modules[mod]
+            for key, value in pairs:
+                LIMIT = key
+with open(p) as fh:
+    a, *rest = fh
+class C:
+    if flag:
+        hidden = 1
+def f():
+    for i in x:
+        y = i
+";
+        assert_eq!(
+            symbols(source),
+            [
+                "variable target in \"-\" Public",
+                "variable mod in \"-\" Public",
+                "variable imported_mod in \"-\" Public",
+                "variable key in \"-\" Public",
+                "variable value in \"-\" Public",
+                "constant LIMIT in \"-\" Public",
+                "variable fh in \"-\" Public",
+                "variable a in \"-\" Public",
+                "class C in \"-\" Public",
+                "function f in \"-\" Public",
             ]
         );
     }
