@@ -138,7 +138,8 @@ pub fn symbols<L: Language>(
             .or_else(|| container.and_then(|_| L::container_name(node, source)))
             .or_else(|| container.map(|c: usize| symbols_name(&symbols, c)));
         let symbol = Symbol {
-            name: text(name_node, source).to_string(),
+            name: L::symbol_name(m.tag, node, name_node, source)
+                .unwrap_or_else(|| text(name_node, source).to_string()),
             kind: L::symbol_kind(m.tag),
             language_kind: m.tag.to_string(),
             span: lines.span(source, span_start, span_end),
@@ -211,7 +212,8 @@ fn plain_symbol<L: Language>(
     lines: &LineIndex,
 ) -> Symbol {
     Symbol {
-        name: text(name_node, source).to_string(),
+        name: L::symbol_name(tag, node, name_node, source)
+            .unwrap_or_else(|| text(name_node, source).to_string()),
         kind: L::symbol_kind(tag),
         language_kind: tag.to_string(),
         span: lines.span(source, node.start_byte(), node.end_byte()),

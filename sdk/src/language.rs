@@ -488,6 +488,15 @@ pub trait Language: 'static {
         default_symbol_kind(tag)
     }
 
+    /// The name of a `definition.<tag>` symbol when it is not the text of
+    /// its `@name` capture: a declaration the source leaves unnamed (Java's
+    /// anonymous class `new Base() { .. }`) gets a name no reference can
+    /// spell, such as `<anonymous Base>`, its `@name` capture giving only
+    /// its position. By default the capture's text.
+    fn symbol_name(_tag: &str, _node: Node, _name: Node, _source: &str) -> Option<String> {
+        None
+    }
+
     /// Whether a `definition.<tag>` match declares a symbol where it is:
     /// nested in a declaration whose tag is `container` (`None` at the top
     /// of the file). By default every match does. Python's module variables

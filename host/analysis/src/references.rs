@@ -144,11 +144,13 @@ impl Analysis {
             Subject::Local { file, index } => {
                 let facts = file.facts()?;
                 let file_number = self.file_number(file)?;
+                let resolver = self.resolver();
                 let sites: Vec<ReferenceSite> = facts
                     .references
                     .iter()
                     .enumerate()
                     .filter(|(_, r)| r.local.get() == Some(*index as u32))
+                    .filter(|(_, r)| resolver.local_of(file, r).is_some())
                     .filter_map(|(i, _)| {
                         let site = Site {
                             file: file_number,

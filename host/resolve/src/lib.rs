@@ -196,6 +196,10 @@ impl<'s> Resolver<'s> {
             return Vec::new();
         };
         if let Some(local) = reference.local.get() {
+            let shadowing = self.members_shadowing_local(file, facts, reference, local as usize);
+            if !shadowing.is_empty() {
+                return shadowing;
+            }
             return vec![Definition::certain(
                 Target::Local {
                     file: file.clone(),
@@ -532,20 +536,100 @@ impl<'s> Resolver<'s> {
         reference: &Reference,
     ) -> Vec<Definition> {
         self.in_enclosing_types(file, facts, reference, |ty| {
-            self.members_of_type(ty, reference)
-                .into_iter()
-                .filter(|d| {
-                    target_symbol(d).is_some_and(|s| {
-                        s.kind != SymbolKind::Constructor
-                            && (reference.kind != ReferenceKind::Call || s.kind.is_callable())
-                    })
-                })
-                .map(|mut d| {
-                    d.resolution = Resolution::Scope;
-                    d
-                })
-                .collect()
+            self.members_named_bare(ty, reference)
         })
+    }
+
+    /// The members of `ty` (its supertypes' included) a bare `reference`
+    /// may mean: no constructor, and something callable for a call.
+    fn members_named_bare(&self, ty: SymbolRef, reference: &Reference) -> Vec<Definition> {
+        self.members_of_type(ty, reference)
+            .into_iter()
+            .filter(|d| {
+                target_symbol(d).is_some_and(|s| {
+                    s.kind != SymbolKind::Constructor
+                        && (reference.kind != ReferenceKind::Call || s.kind.is_callable())
+                })
+            })
+            .map(|mut d| {
+                d.resolution = Resolution::Scope;
+                d
+            })
+            .collect()
+    }
+
+    /// The local binding `reference` means: the one the plugin bound it
+    /// to, unless a member of a type declared inside that local's scope
+    /// shadows it ([`Self::members_shadowing_local`]).
+    pub fn local_of(&self, file: &Arc<FileEntry>, reference: &Reference) -> Option<u32> {
+        let local = reference.local.get()?;
+        let Ok(facts) = &file.facts else {
+            return Some(local);
+        };
+        self.members_shadowing_local(file, facts, reference, local as usize)
+            .is_empty()
+            .then_some(local)
+    }
+
+    /// Where bare names reach members, the members a bare `reference`
+    /// the plugin bound to the local `local` means instead: those of a
+    /// type declared inside the local's scope, around the reference (an
+    /// anonymous or local class), which shadow the locals outside it.
+    /// Java's `new Base() { .. name .. }` reads the field `name` that
+    /// `Base` declares, not the enclosing method's parameter `name`.
+    fn members_shadowing_local(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        reference: &Reference,
+        local: usize,
+    ) -> Vec<Definition> {
+        let info = file.plugin.info();
+        let reaches_members = info.reports_declared_types() && info.policy.bare_names_reach_members;
+        if !reaches_members
+            || !matches!(
+                reference.kind,
+                ReferenceKind::Call | ReferenceKind::Reference | ReferenceKind::Write
+            )
+        {
+            return Vec::new();
+        }
+        let Some(binding) = facts.locals.get(local) else {
+            return Vec::new();
+        };
+        let declared_at = binding.span.start.offset;
+        let used_at = reference.span.start.offset;
+        let holds = |ty: usize, offset: u32| {
+            let span = &facts.symbols[ty].span;
+            span.start.offset <= offset && offset < span.end.offset
+        };
+        // The types around the use, inside the local's scope: those whose
+        // span (an anonymous class's is its body) holds the use but not
+        // the local's declaration.
+        let inside_scope: Vec<usize> = enclosing_types(facts, reference)
+            .into_iter()
+            .take_while(|&ty| !holds(ty, declared_at))
+            .filter(|&ty| holds(ty, used_at))
+            .collect();
+        if inside_scope.is_empty() {
+            return Vec::new();
+        }
+        let Some(number) = self.table.file_number(&file.path) else {
+            return Vec::new();
+        };
+        inside_scope
+            .into_iter()
+            .map(|ty| {
+                self.members_named_bare(
+                    SymbolRef {
+                        file: number,
+                        symbol: ty as u32,
+                    },
+                    reference,
+                )
+            })
+            .find(|found| !found.is_empty())
+            .unwrap_or_default()
     }
 
     /// Types named as the bare `reference` nested in the types around it,

@@ -667,6 +667,25 @@ impl Resolver<'_> {
                 .map(|f| f.modules.iter().map(|m| m.path.as_str()).collect())
                 .unwrap_or_default()
         };
+        // A type declared in a function or a value's initialiser (a local
+        // or anonymous class) is whole where it is written.
+        let held_by_a_body = |r: SymbolRef| {
+            let symbol = self.table.symbol(r);
+            symbol.container.is_some_and(|c| {
+                let container = self.table.symbol(SymbolRef {
+                    file: r.file,
+                    symbol: c,
+                });
+                !is_type_kind(container.kind)
+                    && !matches!(
+                        container.kind,
+                        SymbolKind::Module | SymbolKind::Namespace | SymbolKind::Package
+                    )
+            })
+        };
+        if held_by_a_body(ty) {
+            return vec![ty];
+        }
         let own = modules(ty.file);
         let mut out = vec![ty];
         for &r in self.table.named(&symbol.name) {
@@ -676,6 +695,7 @@ impl Resolver<'_> {
             let other = self.table.symbol(r);
             if other.kind == symbol.kind
                 && other.container_name == symbol.container_name
+                && !held_by_a_body(r)
                 && modules(r.file).iter().any(|m| own.contains(m))
             {
                 out.push(r);

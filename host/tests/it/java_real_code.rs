@@ -37,13 +37,26 @@ fn parse(source: &str) -> Tree {
 /// The reference kind the plugin gives a name `tags.scm` tags as a class
 /// or an implementation: a superclass extends, an entry of an `implements`
 /// list implements, of an interface's `extends` list extends, `new T()`
-/// calls `T`; any other type list (`permits`) holds types.
+/// calls `T` and `new T() { .. }` extends it; any other type list
+/// (`permits`) holds types.
 fn expected_kind(capture: &str, name: Node) -> Option<ReferenceKind> {
     let parent = name.parent()?;
     Some(match (capture, parent.kind()) {
         ("reference.call", _) => ReferenceKind::Call,
         ("reference.class", "superclass") => ReferenceKind::Extends,
-        ("reference.class", "object_creation_expression") => ReferenceKind::Call,
+        // An anonymous class's `new T(..) { .. }` extends `T` (javac binds
+        // the name to the type; its constructor is the anonymous class's).
+        ("reference.class", "object_creation_expression") => {
+            let mut cursor = parent.walk();
+            if parent
+                .children(&mut cursor)
+                .any(|c| c.kind() == "class_body")
+            {
+                ReferenceKind::Extends
+            } else {
+                ReferenceKind::Call
+            }
+        }
         ("reference.implementation", "type_list") => match parent.parent()?.kind() {
             "super_interfaces" => ReferenceKind::Implements,
             "extends_interfaces" => ReferenceKind::Extends,

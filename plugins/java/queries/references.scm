@@ -98,6 +98,16 @@
 (method_invocation object: _ @receiver name: (identifier) @name) @reference.call
 (method_invocation name: (identifier) @name) @reference.call
 
+; An anonymous class's `new Base(..) { .. }` names the type it extends or
+; implements, for the anonymous class's base list.
+(object_creation_expression
+  type: [
+    (type_identifier) @name
+    (generic_type . (type_identifier) @name)
+    (scoped_type_identifier . (_) @qualifier (type_identifier) @name .)
+    (generic_type . (scoped_type_identifier . (_) @qualifier (type_identifier) @name .))
+  ]
+  (class_body)) @reference.extends
 (object_creation_expression
   type: [
     (type_identifier) @name

@@ -12,6 +12,10 @@
 (record_declaration name: (identifier) @name) @definition.record
 (annotation_type_declaration name: (identifier) @name) @definition.annotation_type
 (enum_constant name: (identifier) @name) @definition.enum_member
+; An anonymous class, `new Base(..) { .. }`: a class whose members shadow
+; the locals around it, named `<anonymous Base>` (`symbol_name`), at its
+; body's `{`.
+(object_creation_expression (class_body . "{" @name)) @definition.anonymous_class
 
 ; A record's components are its fields (each read through a public accessor
 ; of the same name).

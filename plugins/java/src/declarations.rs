@@ -140,8 +140,13 @@ pub fn modifiers(node: Node, source: &str) -> Vec<String> {
 }
 
 /// The span of a field declared alone (`private int count = 0;`): the whole
-/// declaration rather than its declarator.
+/// declaration rather than its declarator; of an anonymous class, its body
+/// (the members it declares shadow names there, not in `new Base(..)`'s
+/// arguments).
 pub fn symbol_range(node: Node) -> Option<(usize, usize)> {
+    if node.kind() == "object_creation_expression" {
+        return class_body(node).map(|body| (body.start_byte(), body.end_byte()));
+    }
     if node.kind() != "variable_declarator" {
         return None;
     }
@@ -211,6 +216,8 @@ pub fn signature_text(node: Node, source: &str) -> Option<String> {
             .child_by_field_name("value")
             .and_then(|value| value.prev_sibling())
             .map(|default| default.start_byte()),
+        // An anonymous class: `new Base(..)`, before its body.
+        "object_creation_expression" => class_body(node).map(|body| body.start_byte()),
         _ => node
             .child_by_field_name("body")
             .map(|body| body.start_byte()),
@@ -246,6 +253,34 @@ pub fn arity(node: Node) -> Option<Arity> {
         min,
         max: (!varargs).then_some(max),
     })
+}
+
+/// The body of an anonymous class's `new Base(..) { .. }`.
+fn class_body(creation: Node) -> Option<Node> {
+    let mut cursor = creation.walk();
+    creation
+        .children(&mut cursor)
+        .find(|c| c.kind() == "class_body")
+}
+
+/// The name of the anonymous class `new Base(..) { .. }` (the
+/// `object_creation_expression`): `<anonymous Base>`, after the type it
+/// extends or implements without its generic arguments or qualifier. No
+/// reference can spell it.
+pub fn anonymous_class_name(creation: Node, source: &str) -> String {
+    let mut ty = creation.child_by_field_name("type");
+    // `Outer.Base<T>`: the last identifier of the name before `<`.
+    while let Some(node) = ty {
+        match node.kind() {
+            "generic_type" => ty = node.named_child(0),
+            "scoped_type_identifier" => {
+                ty = node.named_child(node.named_child_count().saturating_sub(1))
+            }
+            _ => break,
+        }
+    }
+    let base = ty.map_or("", |t| text(t, source));
+    format!("<anonymous {base}>")
 }
 
 #[cfg(test)]

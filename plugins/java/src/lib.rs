@@ -192,8 +192,13 @@ impl Language for Java {
         types::declared_types(root, source, lines, symbols, locals)
     }
 
+    fn symbol_name(tag: &str, node: Node, _name: Node, source: &str) -> Option<String> {
+        (tag == "anonymous_class").then(|| declarations::anonymous_class_name(node, source))
+    }
+
     fn symbol_kind(tag: &str) -> SymbolKind {
         match tag {
+            "anonymous_class" => SymbolKind::Class,
             "annotation_type" => SymbolKind::Interface,
             "annotation_element" => SymbolKind::Method,
             "record_component" => SymbolKind::Field,
@@ -379,6 +384,50 @@ mod tests {
                 "println reference System.out",
                 "out reference System",
                 "System reference",
+            ]
+        );
+    }
+
+    /// An anonymous class is a class named `<anonymous Base>` holding its
+    /// members, extending the type it names; `this.x` in it is its own.
+    #[test]
+    fn anonymous_classes_are_classes_that_extend_what_they_name() {
+        let source = "class A {\n\
+            Runnable make(int n) {\n\
+            return new java.lang.Thread(\"t\") {\n\
+            public void run() { this.setName(\"x\"); }\n\
+            };\n\
+            }\n\
+            }\n";
+        let document = Document::<Java>::new("A.java".into(), source.into());
+        let symbols: Vec<String> = document
+            .symbols()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} in {:?}: {}",
+                    s.language_kind,
+                    s.name,
+                    s.container_name.as_deref().unwrap_or("-"),
+                    s.signature.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
+        assert_eq!(
+            symbols,
+            [
+                "class A in \"-\": class A",
+                "method make in \"A\": Runnable make(int n)",
+                "anonymous_class <anonymous Thread> in \"make\": new java.lang.Thread(\"t\")",
+                "method run in \"<anonymous Thread>\": public void run()",
+            ]
+        );
+        assert_eq!(
+            described(source),
+            [
+                "Runnable type",
+                "Thread extends java.lang",
+                "setName call <anonymous Thread> member",
             ]
         );
     }

@@ -547,7 +547,7 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
             file: file_number,
             reference: index as u32,
         };
-        if reference.local.get().is_some() {
+        if resolver.local_of(file, reference).is_some() {
             out.counts.local += 1;
             continue;
         }

@@ -2530,4 +2530,65 @@ public class Counter {
         query: Definition,
         expected: "src/main/java/demo/model/Order.java:4 Order.Item import",
     },
+    // An anonymous class's members, its supertype's included, shadow the
+    // locals around it: `name` inside `new Field() { .. }` is the field
+    // `Field.name`, not the enclosing method's parameter; a name only the
+    // method declares is still its parameter.
+    Case {
+        name: "java_anonymous_class_field_shadows_the_enclosing_parameter",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String name;\n    String label() { return name; }\n    abstract void write(StringBuilder out);\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    Field make(String name, int n) {\n        return new Field() {\n            void write(StringBuilder out) { out.append(na$0me); }\n        };\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Field.java:4 Field.name scope",
+    },
+    Case {
+        name: "java_anonymous_class_calls_its_supertypes_method_bare",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String name;\n    String label() { return name; }\n    abstract void write(StringBuilder out);\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    String label() { return \"\"; }\n    Field make() {\n        return new Field() {\n            void write(StringBuilder out) { out.append(lab$0el()); }\n        };\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Field.java:5 Field.label scope",
+    },
+    Case {
+        name: "java_anonymous_class_reads_a_captured_parameter",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String name;\n    String label() { return name; }\n    abstract void write(StringBuilder out);\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    Field make(String name, int n) {\n        return new Field() {\n            void write(StringBuilder out) { out.append(n$0); }\n        };\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Make.java:4 n scope",
+    },
+    // The field's references include the bare read in the anonymous
+    // class; the parameter's do not.
+    Case {
+        name: "java_anonymous_class_field_read_is_a_reference_of_the_field",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String na$0me;\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    Field make(String name) {\n        return new Field() {\n            String label() { return name; }\n        };\n    }\n}\n",
+        ),
+        query: References,
+        expected: "src/main/java/demo/Make.java:6 reference in Make.make.<anonymous Field>.label scope",
+    },
+    Case {
+        name: "java_parameter_shadowed_in_an_anonymous_class_is_not_read_there",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String name;\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    Field make(String na$0me) {\n        name.length();\n        return new Field() {\n            String label() { return name; }\n        };\n    }\n}\n",
+        ),
+        query: References,
+        expected: "src/main/java/demo/Make.java:5 reference in Make.make scope",
+    },
+    // `new Field(name) { .. }`: the arguments are outside the body.
+    Case {
+        name: "java_anonymous_class_arguments_are_read_outside_its_body",
+        fixture: concat!(
+            "//- src/main/java/demo/Field.java\npackage demo;\n\nabstract class Field {\n    String name;\n    Field(String name) { this.name = name; }\n}\n",
+            "//- src/main/java/demo/Make.java\npackage demo;\n\nclass Make {\n    Field make(String name) {\n        return new Field(na$0me) {\n            String label() { return name; }\n        };\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Make.java:4 name scope",
+    },
 ];
