@@ -20,7 +20,8 @@ pyright (pyright-langserver).
 3. Truth: textDocument/references at the name (includeDeclaration false),
    inside the project, less other module- or type-level declarations
    (overriding members; Python: overload signatures, a name's other
-   `def`, aliases `as X`) and comment lines (`//`, `/* */`; Python `#`). Each
+   `def`, aliases `as X`; TypeScript: the `y` of `import`/`export { x as
+   y }`) and comment lines (`//`, `/* */`; Python `#`). Each
    site gets a category (categories.py) and is marked `merged` when the
    tool's own go-to-definition there lands on another declaration (a
    reference the tool lists because one method overrides or implements
@@ -366,6 +367,33 @@ def python_declaration(root: Path, ref: dict, cache: dict) -> bool:
     return re.search(r"(^\s*(async\s+)?def|^\s*class|\bas)\s+$", text[: ref["character"]]) is not None
 
 
+def typescript_alias(root: Path, ref: dict, cache: dict) -> bool:
+    """Whether a TypeScript site is the `y` of an import or export
+    specifier `x as y` (`export { nativeEnumType as nativeEnum }`): the
+    declaration of another name, as the `X` of Python's `import .. as X`
+    is. tsserver lists it among the references of `x`; a type assertion's
+    `v as T` is not one (its `as` is outside an `import {`/`export {`
+    list)."""
+    lines = cache.get(ref["file"])
+    if lines is None:
+        lines = cache[ref["file"]] = (root / ref["file"]).read_text(errors="replace").split("\n")
+    text = lines[ref["line"]] if ref["line"] < len(lines) else ""
+    if re.search(r"[\w$]\s+as\s+$", text[: ref["character"]]) is None:
+        return False
+    # The innermost `{` still open before the site, at most 200 lines up.
+    before = "\n".join(lines[max(0, ref["line"] - 200): ref["line"]] + [text[: ref["character"]]])
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        c = before[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth == 0:
+                return re.search(r"\b(import|export)(\s+type)?\s*$", before[:i]) is not None
+            depth -= 1
+    return False
+
+
 def truth_references(client: LspClient, root: Path, decl) -> list[dict]:
     result = client.request(
         "textDocument/references",
@@ -619,6 +647,8 @@ def main() -> None:
                 # tsserver lists overriding and implementing declarations too
                 excluded.append({**r, "why": "declaration"})
             elif lang.name == "python" and python_declaration(root, r, text_cache):
+                excluded.append({**r, "why": "declaration"})
+            elif lang.name == "typescript" and typescript_alias(root, r, text_cache):
                 excluded.append({**r, "why": "declaration"})
             elif in_comment(root, r, text_cache, lang.name):
                 excluded.append({**r, "why": "comment"})
