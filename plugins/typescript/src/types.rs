@@ -261,6 +261,11 @@ impl Context<'_> {
                 let ty = node.child_by_field_name("type");
                 let value = node.child_by_field_name("value");
                 self.typed_or_constructed(out, target, ty, value, this_type);
+                // `static create = (..): ZodString => ..`: a field holding a
+                // function also has the type the function returns.
+                if let Some(function) = value.filter(|v| is_function_value(*v)) {
+                    self.returns(out, target, function, this_type);
+                }
             }
             "property_signature" => {
                 let target = node
@@ -640,6 +645,7 @@ export class Subscriber<T> extends Subscription implements Observer<T> {
   get size(): Size { return this.s; }
   static create<U>(source: Observable<U>): Subscriber<U> { return null; }
   async load(): Promise<Data> { return null; }
+  static make = (params?: Label): Subscriber<Data> => new Subscriber(null);
 }
 
 export abstract class Operator<T, R> {
@@ -676,6 +682,8 @@ export const registry = new Registry();
                 "symbol create: Subscriber return-type",
                 "local source: Observable annotation",
                 "symbol load: Promise return-type",
+                "symbol make: Subscriber return-type",
+                "local params: Label annotation",
                 "symbol Operator: Operator self-type",
                 "symbol call: TeardownLogic return-type",
                 "local subscriber: Subscriber annotation",
