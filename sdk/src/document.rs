@@ -18,7 +18,7 @@ use crate::text::LineIndex;
 use crate::types::{
     CallArguments, DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local,
     MacroDefinition, MacroSource, Manifest, ModuleIdentity, ParameterList, PluginError, Reference,
-    Span, Symbol, SyntaxNode, TextEdit, Token, UnexpandedMacro,
+    Span, Symbol, SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, UnexpandedMacro,
 };
 
 /// A parsed document of language `L`.
@@ -417,6 +417,38 @@ impl<L: Language> GuestDocument for Document<L> {
             &facts.references,
             &facts.locals,
         )
+    }
+
+    fn symbol_values(&self) -> Vec<SymbolValue> {
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, symbol)| {
+                matches!(
+                    symbol.kind,
+                    SymbolKind::Variable
+                        | SymbolKind::Constant
+                        | SymbolKind::Field
+                        | SymbolKind::Property
+                )
+            })
+            .filter_map(|(index, symbol)| {
+                let name = (
+                    symbol.name_span.start.offset as usize,
+                    symbol.name_span.end.offset as usize,
+                );
+                let (value, element) =
+                    facts::initial_value::<L>(&state.tree, name, &facts.references)?;
+                Some(SymbolValue {
+                    symbol: index as u32,
+                    value,
+                    element,
+                })
+            })
+            .collect()
     }
 
     fn entry_points(&self) -> Vec<EntryPoint> {

@@ -623,7 +623,21 @@ pub fn local_value<L: Language>(
     binding: &LocalBinding,
     linked: &LinkedReferences,
 ) -> Option<(Receiver, Vec<u32>)> {
-    let (start, end) = (binding.start, binding.local.span.end.offset as usize);
+    initial_value::<L>(
+        tree,
+        (binding.start, binding.local.span.end.offset as usize),
+        linked,
+    )
+}
+
+/// The value the declaration whose name is at `start..end` of the file's
+/// own tree is initialised with (a local's or a symbol's), as
+/// [`local_value`] finds it.
+pub fn initial_value<L: Language>(
+    tree: &Tree,
+    (start, end): (usize, usize),
+    linked: &LinkedReferences,
+) -> Option<(Receiver, Vec<u32>)> {
     let name = tree.root_node().descendant_for_byte_range(start, end)?;
     if (name.start_byte(), name.end_byte()) != (start, end) {
         return None;

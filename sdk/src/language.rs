@@ -429,9 +429,11 @@ pub trait Language: 'static {
         Vec::new()
     }
 
-    /// The expression the binding named by `name` (a local's name node) is
-    /// initialised with: `make()` in `let p = make()`, `NewDecoder(r)` in
-    /// `d := NewDecoder(r)`. None by default.
+    /// The expression the binding named by `name` (a local's name node,
+    /// or a variable's, constant's, field's or property's) is initialised
+    /// with: `make()` in `let p = make()`, `NewDecoder(r)` in `d :=
+    /// NewDecoder(r)`, `ZodString.create` in a module's `const stringType
+    /// = ZodString.create` (`document.symbol-values`). None by default.
     fn local_value(_name: Node) -> Option<Node> {
         None
     }

@@ -760,6 +760,19 @@ pub struct CallArguments {
     pub values: Box<[ArgumentValue]>,
 }
 
+/// The value a declaration (a variable, constant, field or property) is
+/// initialised with, as another reference of its file names it (a plugin
+/// fact from ABI 0.12.0 on): what types it where no type is stated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SymbolValue {
+    /// Index into the file's symbols.
+    pub symbol: u32,
+    pub value: Receiver,
+    /// The tuple element of `value` it binds, outermost first; empty for
+    /// the whole value (as [`Local::element`]).
+    pub element: Box<[u32]>,
+}
+
 /// Why something outside the source calls a declaration (a plugin fact,
 /// from ABI 0.4.0 on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -934,6 +947,10 @@ pub struct FileFacts {
     /// What calls pass, by call index (none before ABI 0.11.0).
     #[serde(default)]
     pub call_arguments: Vec<CallArguments>,
+    /// The values declarations are initialised with, by symbol index
+    /// (none before ABI 0.12.0).
+    #[serde(default)]
+    pub symbol_values: Vec<SymbolValue>,
     /// The declarations something outside the source calls; `None` when
     /// the plugin does not say (before ABI 0.4.0, or without the
     /// `entry-points` capability), so that nothing can be known unused.
@@ -966,6 +983,7 @@ impl FileFacts {
         self.declared_types.shrink_to_fit();
         self.parameter_lists.shrink_to_fit();
         self.call_arguments.shrink_to_fit();
+        self.symbol_values.shrink_to_fit();
         if let Some(entry_points) = &mut self.entry_points {
             entry_points.shrink_to_fit();
         }
@@ -990,6 +1008,7 @@ impl FileFacts {
             declared_types: Vec::new(),
             parameter_lists: Vec::new(),
             call_arguments: Vec::new(),
+            symbol_values: Vec::new(),
             entry_points: None,
             macro_definitions: Vec::new(),
             unexpanded_macros: Vec::new(),

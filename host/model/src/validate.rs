@@ -187,6 +187,7 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
         }
     }
 
+    check_symbol_values(&mut facts, limits, spans.report);
     check_parameter_lists(&mut facts.parameter_lists, symbol_count, &mut spans, limits);
     check_call_arguments(&mut facts, limits, spans.report);
 
@@ -607,6 +608,28 @@ fn check_call_arguments(facts: &mut FileFacts, limits: &FactLimits, report: &mut
                 _ => {}
             }
         }
+    }
+}
+
+/// Check the declarations' values: one per symbol, by symbol index, each
+/// naming a reference of the file, its tuple element no deeper than
+/// locals' may be.
+fn check_symbol_values(facts: &mut FileFacts, limits: &FactLimits, report: &mut Report) {
+    let (symbol_count, reference_count) = (facts.symbols.len(), facts.references.len());
+    facts.symbol_values.retain(|value| {
+        let ok = (value.symbol as usize) < symbol_count
+            && (value.value.reference as usize) < reference_count
+            && value.element.len() <= limits.max_tuple_depth;
+        if !ok {
+            report.count("symbol value index out of range or element too deep");
+        }
+        ok
+    });
+    facts.symbol_values.sort_by_key(|value| value.symbol);
+    let before = facts.symbol_values.len();
+    facts.symbol_values.dedup_by_key(|value| value.symbol);
+    if facts.symbol_values.len() < before {
+        report.count("symbol value given twice");
     }
 }
 

@@ -205,8 +205,6 @@ impl Resolver<'_> {
                 }
                 (file, target)
             }
-            // What calling a local returns is not written down.
-            Target::Local { .. } if called => return Vec::new(),
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
         self.type_of_target(owner_file, target, called, element, depth)
@@ -273,26 +271,47 @@ impl Resolver<'_> {
             .declared_types
             .iter()
             .find(|d| d.target == target && wanted(d.source) && *d.element == *element);
-        match (declared, target) {
-            (Some(declared), _) => self.declared_type(owner_file, declared, depth),
-            // `let p = make()`, `d := NewDecoder(r)`: a local without a
-            // written type has the type of the value it is initialised with;
-            // `let (tx, rx) = channel()`: of the element it destructures.
-            (None, DeclaredTarget::Local(index)) => {
-                let Some(local) = owner_facts.locals.get(index as usize) else {
-                    return Vec::new();
-                };
-                let named = local.value.and_then(|value| {
-                    Some((owner_facts.references.get(value.reference as usize)?, value))
-                });
-                let Some((named, value)) = named.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
-                    return Vec::new();
-                };
-                let element: Vec<u32> = local.element.iter().chain(element).copied().collect();
-                self.type_of(owner_file, named, value.called, &element, depth + 1)
-            }
-            (None, DeclaredTarget::Symbol(_)) => Vec::new(),
+        if let Some(declared) = declared {
+            return self.declared_type(owner_file, declared, depth);
         }
+        // `let p = make()`, `d := NewDecoder(r)`, a module's `const p =
+        // make()`: a declaration without a written type has the type of
+        // the value it is initialised with; `let (tx, rx) = channel()`: of
+        // the element it destructures.
+        let initialised = match target {
+            DeclaredTarget::Local(index) => owner_facts
+                .locals
+                .get(index as usize)
+                .and_then(|local| Some((local.value?, &*local.element))),
+            DeclaredTarget::Symbol(index) => owner_facts
+                .symbol_values
+                .binary_search_by_key(&index, |v| v.symbol)
+                .ok()
+                .map(|at| {
+                    let value = &owner_facts.symbol_values[at];
+                    (value.value, &*value.element)
+                }),
+        };
+        let Some((value, own_element)) = initialised else {
+            return Vec::new();
+        };
+        let Some(named) = owner_facts
+            .references
+            .get(value.reference as usize)
+            .filter(|_| depth + 1 < MAX_RECEIVER_DEPTH)
+        else {
+            return Vec::new();
+        };
+        // Calling what holds a function (`const string = ZodString.create`)
+        // calls that function; what calling the result of a call returns
+        // is not written down.
+        let value_called = match (called, value.called) {
+            (false, value_called) => value_called,
+            (true, false) => true,
+            (true, true) => return Vec::new(),
+        };
+        let element: Vec<u32> = own_element.iter().chain(element).copied().collect();
+        self.type_of(owner_file, named, value_called, &element, depth + 1)
     }
 
     /// The type declaration of the workspace that `declared` (written in

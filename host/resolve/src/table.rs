@@ -312,6 +312,10 @@ pub fn is_item(symbol: &Symbol) -> bool {
 /// declarations (name, kind, container), imports, module identities, the
 /// types stated for its declarations and its base lists. Positions are
 /// left out: an edit inside a body keeps the shape.
+/// Receivers of a declaration's value hashed into its file's shape, at
+/// most (as many as a member access chain is followed).
+const MAX_HASHED_RECEIVERS: usize = 8;
+
 pub fn shape(file: &FileEntry) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -347,6 +351,28 @@ pub fn shape(file: &FileEntry) -> u64 {
                     declared.type_name.hash(&mut hasher);
                     declared.type_qualifier.hash(&mut hasher);
                     (declared.source as u8).hash(&mut hasher);
+                }
+            }
+            // The values declarations are initialised with: the reference
+            // each names and the receivers it is reached through.
+            for value in &facts.symbol_values {
+                value.symbol.hash(&mut hasher);
+                value.element.hash(&mut hasher);
+                value.value.called.hash(&mut hasher);
+                let mut next = Some(value.value.reference);
+                for _ in 0..MAX_HASHED_RECEIVERS {
+                    let Some(reference) = next.and_then(|i| facts.references.get(i as usize))
+                    else {
+                        break;
+                    };
+                    reference.name.hash(&mut hasher);
+                    reference.qualifier.hash(&mut hasher);
+                    reference.is_member.hash(&mut hasher);
+                    (reference.kind as u8).hash(&mut hasher);
+                    next = reference.receiver.map(|r| {
+                        r.called.hash(&mut hasher);
+                        r.reference
+                    });
                 }
             }
             for reference in &facts.references {

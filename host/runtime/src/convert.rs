@@ -704,7 +704,51 @@ macro_rules! since_0_11_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.11.0` (the current ABI).
+/// What ABI 0.12.0 added: the values declarations are initialised with.
+macro_rules! since_0_12_0_conversions {
+    () => {
+        /// The document's declarations' values.
+        pub fn symbol_values(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::SymbolValue>> {
+            Ok(document
+                .call_symbol_values(store, doc)?
+                .into_iter()
+                .map(|value| model::SymbolValue {
+                    symbol: value.symbol,
+                    value: value.value.into(),
+                    element: value.element.into_boxed_slice(),
+                })
+                .collect())
+        }
+    };
+}
+
+/// `lingo:plugin@0.12.0` (the current ABI).
+pub mod v0_12_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_12_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_12_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+}
+
+/// `lingo:plugin@0.11.0`: no values of declarations, so only their stated
+/// types type them.
 pub mod v0_11_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_11_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -722,44 +766,12 @@ pub mod v0_11_0 {
     since_0_9_0_conversions!();
     since_0_10_0_conversions!();
     since_0_11_0_conversions!();
-}
 
-/// `lingo:plugin@0.10.0`: no parameter or argument types, so overloads
-/// are told apart by arity alone.
-pub mod v0_10_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_10_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_10_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-
-    fn conversions(_policy: &wit::LanguagePolicy) -> model::ConversionRules {
-        model::ConversionRules::default()
-    }
-
-    pub fn parameter_lists(
+    pub fn symbol_values(
         _document: &GuestDocument<'_>,
         _store: impl AsContextMut,
         _doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::ParameterList>> {
-        Ok(Vec::new())
-    }
-
-    pub fn call_arguments(
-        _document: &GuestDocument<'_>,
-        _store: impl AsContextMut,
-        _doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::CallArguments>> {
+    ) -> wasmtime::Result<Vec<model::SymbolValue>> {
         Ok(Vec::new())
     }
 }

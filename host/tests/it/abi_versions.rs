@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.10.0: the hostile test plugin,
-//! kept as built in `tests/fixtures/abi-0.10.0/`, which states no parameter
-//! or argument types),
+//! current ABI and the one before it (0.11.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.11.0/`, which states no values of
+//! declarations),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_10_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.10.0/hostile.wasm")
+fn component_0_11_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.11.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.11.0");
-    assert_eq!(SUPPORTED_ABI, ["0.11.0", "0.10.0"]);
+    assert_eq!(ABI_VERSION, "0.12.0");
+    assert_eq!(SUPPORTED_ABI, ["0.12.0", "0.11.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.11.0, 0.10.0"),
+            && message.contains("supports 0.12.0, 0.11.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,28 +69,28 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_10_0_loads_and_states_no_argument_types() {
-    let registry = registry(vec![component_0_10_0()], false);
+fn a_component_built_against_abi_0_11_0_loads_and_states_no_values() {
+    let registry = registry(vec![component_0_11_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.10.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.10.0");
-    // What 0.10.0 says of its policy arrives (its thousand bodiless
-    // modifiers cut to the cap); it states no conversions.
+        .expect("the 0.11.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.11.0");
+    // What 0.11.0 says of its policy arrives (its thousand bodiless
+    // modifiers cut to the cap, its conversions checked).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
-    assert_eq!(policy.conversions, Default::default());
-    // It answers what 0.10.0 has: tokens, declarers, the macros it defines
-    // and leaves unexpanded, tuple elements...
+    assert_eq!(policy.conversions.top_types, ["object"]);
+    // It answers what 0.11.0 has: tokens, declarers, the macros it defines
+    // and leaves unexpanded, tuple elements, parameter lists...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
     let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
     assert!(!facts.macro_definitions.is_empty());
     assert!(!facts.locals.is_empty());
-    // ...and no parameter or argument types: overloads by arity alone.
-    assert!(facts.parameter_lists.is_empty());
-    assert!(facts.call_arguments.is_empty());
+    assert!(!facts.parameter_lists.is_empty());
+    // ...and no values of declarations: only stated types type them.
+    assert!(facts.symbol_values.is_empty());
 }
 
 #[test]
@@ -107,6 +107,7 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
     assert_eq!(conversions.widening[0].1.len(), 256);
     let source = "rangé\n";
     let facts = plugin.analyze("a.range", source, &[]).unwrap();
+    let stated_values = facts.symbol_values.len();
     let (checked, report) =
         lingo::validate::check(facts, source, &lingo::validate::FactLimits::default());
     // A function out of range is dropped, the one listed twice kept once
@@ -134,6 +135,19 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
         "{rules}"
     );
     assert!(rules.contains("call arguments not of a call"), "{rules}");
+    // Values of symbols out of range, naming references out of range, given
+    // twice or a mebibyte deep are dropped.
+    assert_eq!(stated_values, 3);
+    assert!(checked.symbol_values.iter().all(|v| {
+        (v.symbol as usize) < checked.symbols.len()
+            && (v.value.reference as usize) < checked.references.len()
+            && v.element.len() <= 8
+    }));
+    assert!(checked.symbol_values.len() <= 1);
+    assert!(
+        rules.contains("symbol value index out of range or element too deep"),
+        "{rules}"
+    );
 }
 
 #[test]

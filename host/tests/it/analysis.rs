@@ -314,6 +314,11 @@ fn java() {
     run(cases::JAVA);
 }
 
+#[test]
+fn python() {
+    run(cases::PYTHON);
+}
+
 /// A file its plugin could not analyse makes every resolution-dependent
 /// answer incomplete, and the answer says why.
 #[test]

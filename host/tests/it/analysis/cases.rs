@@ -982,6 +982,31 @@ export function outer(p: Parser): number {
         query: Definition,
         expected: "src/issues.ts:10 Other.code qualified",
     },
+    Case {
+        // `const stringType = ZodString.create` at module level, exported
+        // as `string`: `z.string()` calls what the const holds, a static
+        // field holding a function that returns a `ZodString`.
+        name: "ts_a_module_const_holding_a_static_function_types_its_calls",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/types.ts\nexport class ZodString {\n  min(n: number): ZodString {\n    return this;\n  }\n  static create = (): ZodString => new ZodString();\n}\nconst stringType = ZodString.create;\nexport { stringType as string };\n",
+            "//- src/app.ts\nimport * as z from \"./types\";\n\nexport const s = z.string().mi$0n(1);\n",
+        ),
+        query: Definition,
+        expected: "src/types.ts:2 ZodString.min qualified",
+    },
+    Case {
+        // A module's `export const registry = makeRegistry()`: the type
+        // the function returns, in another file.
+        name: "ts_a_module_const_initialised_by_a_call_has_its_return_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/registry.ts\nexport class Registry {\n  add(name: string): void {}\n}\nexport function makeRegistry(): Registry {\n  return new Registry();\n}\nexport const registry = makeRegistry();\n",
+            "//- src/app.ts\nimport { registry } from \"./registry\";\n\nregistry.ad$0d(\"x\");\n",
+        ),
+        query: Definition,
+        expected: "src/registry.ts:2 Registry.add qualified",
+    },
 ];
 
 /// A Go module of one package: `Parser` with a method `Parse`, a function
@@ -1032,6 +1057,17 @@ func (m Measured) Size() int {
 }
 
 pub const GO: &[Case] = &[
+    Case {
+        // A package-level `var std = NewParser()`: the type `NewParser`
+        // returns.
+        name: "go_a_package_variable_has_the_type_of_its_value",
+        fixture: go_module!(
+            go_parser!(),
+            "package demo\n\nvar std = NewParser()\n\nfunc run() int {\n\treturn std.Pa$0rse()\n}\n"
+        ),
+        query: Definition,
+        expected: "parser.go:11 Parser.Parse qualified",
+    },
     Case {
         // `p, err := Open()` of a function returning `(*Parser, error)`:
         // `p` is the first result, so `p.Size()` is the parser's method,
@@ -2592,3 +2628,17 @@ public class Counter {
         expected: "src/main/java/demo/Make.java:4 name scope",
     },
 ];
+
+pub const PYTHON: &[Case] = &[Case {
+    // A module variable assigned what a function returns, imported by
+    // another module: its method.
+    name: "python_a_module_variable_has_the_type_of_its_value",
+    fixture: concat!(
+        "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
+        "//- pkg/__init__.py\n",
+        "//- pkg/client.py\nclass Client:\n    def send(self):\n        return 1\n\n\ndef make_client() -> Client:\n    return Client()\n\n\ndefault = make_client()\n",
+        "//- pkg/app.py\nfrom pkg.client import default\n\n\ndef run():\n    return default.se$0nd()\n",
+    ),
+    query: Definition,
+    expected: "pkg/client.py:2 Client.send qualified",
+}];

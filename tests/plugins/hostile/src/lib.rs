@@ -38,8 +38,8 @@ use lingo_plugin_sdk::types::{
     ImportKind, ImportedName, LanguagePolicy, Local, MacroDefinition, MacroSource, Manifest,
     ModuleIdentity, ModuleLayout, NameRule, NamedType, ParameterList, ParameterType, PluginError,
     PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind,
-    SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro, Visibility,
-    Widening,
+    SymbolValue, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro,
+    Visibility, Widening,
 };
 
 struct Hostile;
@@ -730,6 +730,39 @@ impl syntax::GuestDocument for Document {
                         }),
                         ArgumentValue::BuiltIn(String::new()),
                     ],
+                },
+            ],
+            _ => Vec::new(),
+        }
+    }
+    fn symbol_values(&self) -> Vec<SymbolValue> {
+        match self.case {
+            // A symbol out of range, a value naming a reference out of
+            // range, one symbol given twice, and an element a mebibyte deep.
+            Case::Range => vec![
+                SymbolValue {
+                    symbol: u32::MAX,
+                    value: Receiver {
+                        reference: 0,
+                        called: false,
+                    },
+                    element: Vec::new(),
+                },
+                SymbolValue {
+                    symbol: 0,
+                    value: Receiver {
+                        reference: u32::MAX,
+                        called: true,
+                    },
+                    element: Vec::new(),
+                },
+                SymbolValue {
+                    symbol: 0,
+                    value: Receiver {
+                        reference: 0,
+                        called: false,
+                    },
+                    element: vec![0; MIB],
                 },
             ],
             _ => Vec::new(),
