@@ -310,13 +310,15 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
     ) -> Result<Value, RpcError> {
-        self.reply_to_call(params, budget, grant, surface, Turn::when_needed())
+        self.reply_to_call(params, budget, grant, surface, Turn::when_needed(), false)
             .await
             .map(ToolReply::into_value)
     }
 
     /// [`Server::call_tool_as`], the result left for the caller to write;
-    /// the tool runs when `turn` comes.
+    /// the tool runs when `turn` comes. Its text is rendered in its turn,
+    /// on its blocking thread, and so (`written`) is the result's JSON for
+    /// the wire: the async workers only pass replies along.
     pub(crate) async fn reply_to_call(
         self: &Arc<Self>,
         params: Value,
@@ -324,6 +326,7 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
         turn: Turn,
+        written: bool,
     ) -> Result<ToolReply, RpcError> {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
@@ -413,27 +416,37 @@ impl Server {
             }
         };
         let server = self.clone();
-        let call_arguments = arguments.clone();
+        let in_turn = budget.clone();
         let outcome = run_tool(budget.clone(), turn, move || {
             let tool = server
                 .tools
                 .at(position)
                 .ok_or_else(|| ToolError::Internal(format!("tool `{tool_name}` vanished")))?;
-            server.tools.call(tool, &context, &call_arguments)
+            let (answer, is_error) = match server.tools.call(tool, &context, &arguments) {
+                Ok(mut answer) => {
+                    mark_incomplete(&mut answer, &in_turn);
+                    (answer, false)
+                }
+                Err(error) => {
+                    tracing::debug!(code = error.code(), %error, "tool error");
+                    (Answer::refusal(&error), true)
+                }
+            };
+            let text = tool.render(&arguments, &answer);
+            let mut reply = ToolReply::answered(answer, text, is_error);
+            if written {
+                reply.write_ahead();
+            }
+            Ok(reply)
         })
         .await?;
-        let (answer, is_error) = match outcome {
-            Ok(mut answer) => {
-                mark_incomplete(&mut answer, &budget);
-                (answer, false)
-            }
+        let reply = match outcome {
+            Ok(reply) => reply,
             Err(error) => {
                 tracing::debug!(code = error.code(), %error, "tool error");
-                (Answer::refusal(&error), true)
+                ToolReply::refused(&error)
             }
         };
-        let text = tool.render(&arguments, &answer);
-        let reply = ToolReply::answered(answer, text, is_error);
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
             let size = reply.text().len() + reply.structured_len();
@@ -1025,7 +1038,7 @@ async fn run_call(
     turn: Turn,
 ) {
     let outcome = server
-        .reply_to_call(params, budget, &Grant::local(), &server.surface, turn)
+        .reply_to_call(params, budget, &Grant::local(), &server.surface, turn, true)
         .await;
     // Written here, on this call's task, rather than by the one writer.
     let line = match outcome {
