@@ -310,15 +310,13 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
     ) -> Result<Value, RpcError> {
-        self.reply_to_call(params, budget, grant, surface, Turn::when_needed(), false)
+        self.reply_to_call(params, budget, grant, surface, Turn::when_needed())
             .await
             .map(ToolReply::into_value)
     }
 
     /// [`Server::call_tool_as`], the result left for the caller to write;
-    /// the tool runs when `turn` comes. Its text is rendered in its turn,
-    /// on its blocking thread, and so (`written`) is the result's JSON for
-    /// the wire: the async workers only pass replies along.
+    /// the tool runs when `turn` comes.
     pub(crate) async fn reply_to_call(
         self: &Arc<Self>,
         params: Value,
@@ -326,7 +324,6 @@ impl Server {
         grant: &Grant,
         surface: &Surface,
         turn: Turn,
-        written: bool,
     ) -> Result<ToolReply, RpcError> {
         let (name, mut arguments) = tool_call_params(params)?;
         let registry = match &self.scope {
@@ -416,37 +413,27 @@ impl Server {
             }
         };
         let server = self.clone();
-        let in_turn = budget.clone();
+        let call_arguments = arguments.clone();
         let outcome = run_tool(budget.clone(), turn, move || {
             let tool = server
                 .tools
                 .at(position)
                 .ok_or_else(|| ToolError::Internal(format!("tool `{tool_name}` vanished")))?;
-            let (answer, is_error) = match server.tools.call(tool, &context, &arguments) {
-                Ok(mut answer) => {
-                    mark_incomplete(&mut answer, &in_turn);
-                    (answer, false)
-                }
-                Err(error) => {
-                    tracing::debug!(code = error.code(), %error, "tool error");
-                    (Answer::refusal(&error), true)
-                }
-            };
-            let text = tool.render(&arguments, &answer);
-            let mut reply = ToolReply::answered(answer, text, is_error);
-            if written {
-                reply.write_ahead();
-            }
-            Ok(reply)
+            server.tools.call(tool, &context, &call_arguments)
         })
         .await?;
-        let reply = match outcome {
-            Ok(reply) => reply,
+        let (answer, is_error) = match outcome {
+            Ok(mut answer) => {
+                mark_incomplete(&mut answer, &budget);
+                (answer, false)
+            }
             Err(error) => {
                 tracing::debug!(code = error.code(), %error, "tool error");
-                ToolReply::refused(&error)
+                (Answer::refusal(&error), true)
             }
         };
+        let text = tool.render(&arguments, &answer);
+        let reply = ToolReply::answered(answer, text, is_error);
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
             let size = reply.text().len() + reply.structured_len();
@@ -1038,7 +1025,7 @@ async fn run_call(
     turn: Turn,
 ) {
     let outcome = server
-        .reply_to_call(params, budget, &Grant::local(), &server.surface, turn, true)
+        .reply_to_call(params, budget, &Grant::local(), &server.surface, turn)
         .await;
     // Written here, on this call's task, rather than by the one writer.
     let line = match outcome {

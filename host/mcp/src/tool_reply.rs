@@ -13,9 +13,6 @@ pub struct ToolReply {
     structured: Structured,
     text: String,
     is_error: bool,
-    /// The result's JSON written ahead ([`ToolReply::write_ahead`]), all
-    /// but what the protocol revision adds and the closing brace.
-    written: Option<Vec<u8>>,
 }
 
 /// `structuredContent`: a tool's typed answer, or JSON already (the hosted
@@ -32,7 +29,6 @@ impl ToolReply {
             structured: Structured::Answer(answer),
             text,
             is_error,
-            written: None,
         }
     }
 
@@ -42,7 +38,6 @@ impl ToolReply {
             structured: Structured::Json(value),
             text,
             is_error,
-            written: None,
         }
     }
 
@@ -51,14 +46,6 @@ impl ToolReply {
         let refusal = error.refusal();
         let text = lingo_tools::text::error(&refusal);
         ToolReply::json(refusal.to_json(), text, true)
-    }
-
-    /// Write the result's JSON now, where the work is (the tool's blocking
-    /// thread), for [`ToolReply::write_json`] to copy.
-    pub fn write_ahead(&mut self) {
-        let mut out = Vec::new();
-        self.write_body(&mut out);
-        self.written = Some(out);
     }
 
     /// How many bytes the structured answer takes on the wire.
@@ -90,20 +77,6 @@ impl ToolReply {
     /// written from the typed answer; with `resultType` when the protocol
     /// revision asks for one.
     pub fn write_json(&self, result_type: Option<&str>, out: &mut Vec<u8>) {
-        match &self.written {
-            Some(written) => out.extend_from_slice(written),
-            None => self.write_body(out),
-        }
-        if let Some(result_type) = result_type {
-            out.extend_from_slice(b",\"resultType\":");
-            push_json(out, &result_type);
-        }
-        out.push(b'}');
-    }
-
-    /// The result's JSON up to its revision's additions: content,
-    /// structured content and whether it is an error.
-    fn write_body(&self, out: &mut Vec<u8>) {
         #[derive(Serialize)]
         struct Content<'a> {
             r#type: &'static str,
@@ -119,6 +92,11 @@ impl ToolReply {
         self.write_structured(out);
         out.extend_from_slice(b",\"isError\":");
         push_json(out, &self.is_error);
+        if let Some(result_type) = result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            push_json(out, &result_type);
+        }
+        out.push(b'}');
     }
 
     fn write_structured(&self, out: &mut Vec<u8>) {
@@ -151,12 +129,6 @@ mod tests {
                 expected["resultType"] = json!(kind);
             }
             assert_eq!(written, expected);
-            // Written ahead, in the tool's turn: the same bytes.
-            let mut ahead = ToolReply::refused(&error);
-            ahead.write_ahead();
-            let mut copied = Vec::new();
-            ahead.write_json(result_type, &mut copied);
-            assert_eq!(copied, out);
         }
     }
 }
