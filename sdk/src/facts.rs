@@ -562,7 +562,20 @@ impl LinkedReferences {
     /// exactly there: called when that reference is a call.
     pub fn value_of<L: Language>(&self, node: Node) -> Option<Receiver> {
         let value = unwrapped::<L>(node);
-        self.at((value.start_byte(), value.end_byte()))
+        self.at((value.start_byte(), value.end_byte())).or_else(|| {
+            let ty = L::literal_type(value)?;
+            self.type_at((ty.start_byte(), ty.end_byte()))
+        })
+    }
+
+    /// The type reference tagged exactly at `range` (file bytes), as the
+    /// value a literal of that type is (`T{..}`).
+    pub(crate) fn type_at(&self, range: (usize, usize)) -> Option<Receiver> {
+        let index = *self.by_tagged.get(&range)?;
+        (self.references.get(index as usize)?.kind == ReferenceKind::Type).then_some(Receiver {
+            reference: index,
+            called: false,
+        })
     }
 
     /// The reference whose value the expression at `range` (file bytes)
@@ -587,6 +600,9 @@ struct Found {
     tagged: (usize, usize),
     /// File range of the receiver value, wrappers looked through.
     receiver: Option<(usize, usize)>,
+    /// When the receiver is a literal of a type (`T{..}`), the file range
+    /// of the type's name.
+    receiver_type: Option<(usize, usize)>,
 }
 
 /// The references with each member access's receiver set to the
@@ -598,16 +614,17 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
     let mut references = Vec::with_capacity(found.len());
     for (index, f) in found.into_iter().enumerate() {
         by_tagged.entry(f.tagged).or_insert(index as u32);
-        receivers.push(f.receiver);
+        receivers.push((f.receiver, f.receiver_type));
         references.push(f.reference);
     }
     let mut linked = LinkedReferences {
         references,
         by_tagged,
     };
-    for (index, range) in receivers.into_iter().enumerate() {
+    for (index, (range, literal_type)) in receivers.into_iter().enumerate() {
         let receiver = range
             .and_then(|range| linked.at(range))
+            .or_else(|| literal_type.and_then(|range| linked.type_at(range)))
             .filter(|r| r.reference as usize != index);
         linked.references[index].receiver = receiver;
     }
@@ -767,12 +784,15 @@ fn references_in<L: Language>(
             let tagged = view
                 .range(m.node)
                 .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
-            let receiver = receiver
-                .filter(|_| is_member)
-                .and_then(|r| view.range(unwrapped::<L>(r)));
+            let receiver_value = receiver.filter(|_| is_member).map(unwrapped::<L>);
+            let receiver_type = receiver_value
+                .and_then(L::literal_type)
+                .and_then(|ty| view.range(ty));
+            let receiver = receiver_value.and_then(|r| view.range(r));
             Some(Found {
                 tagged,
                 receiver,
+                receiver_type,
                 reference: Reference {
                     kind,
                     span: lines.span(source, start, end),

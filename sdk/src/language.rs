@@ -485,6 +485,14 @@ pub trait Language: 'static {
         &["parenthesized_expression"]
     }
 
+    /// The node naming the type of a literal expression `value` (Go's
+    /// `T{..}`, Rust's `T { .. }`), whose value is of that type: a member
+    /// reached through the literal (`(&T{}).M()`) is the type's. The type
+    /// reference must be tagged at that node. None by default.
+    fn literal_type(_value: Node) -> Option<Node> {
+        None
+    }
+
     /// The LSP kind for a `definition.<tag>` capture tag.
     fn symbol_kind(tag: &str) -> SymbolKind {
         default_symbol_kind(tag)

@@ -138,6 +138,14 @@ impl Language for Go {
         &["parenthesized_expression", "unary_expression"]
     }
 
+    /// `T{..}`, `pkg.T{..}`: a value of `T`.
+    fn literal_type(value: Node) -> Option<Node> {
+        (value.kind() == "composite_literal")
+            .then(|| value.child_by_field_name("type"))
+            .flatten()
+            .filter(|ty| matches!(ty.kind(), "type_identifier" | "qualified_type"))
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["vendor".into()],
@@ -405,6 +413,9 @@ mod tests {
                 "label <- test",
                 "label <- test",
                 "Want <- Case",
+                // A composite literal is a value of its type.
+                "o = Options",
+                "q = Config",
                 "d = NewDecoder()",
                 "e = s",
                 "w = Stdout",

@@ -158,6 +158,14 @@ impl Language for Rust {
         ]
     }
 
+    /// `Parser { .. }`: a value of `Parser`.
+    fn literal_type(value: Node) -> Option<Node> {
+        (value.kind() == "struct_expression")
+            .then(|| value.child_by_field_name("name"))
+            .flatten()
+            .filter(|name| name.kind() == "type_identifier")
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["target".into()],

@@ -13,16 +13,10 @@
 
 /// Cases whose expected answer is the right one but not today's, with why
 /// (reported, not failed, so that a fix elsewhere shows up as a note).
-pub const WRONG_TODAY: &[(&str, &str)] = &[
-    (
-        "go_references_of_the_method",
-        "a receiver `(&Parser{})` (a composite literal's address in parentheses) is not typed: the call is a name-only guess",
-    ),
-    (
-        "go_implementations_by_embedding",
-        "the EXTENDS edge of an embedding starts at the embedded field `Derived.Base`, not at the type `Derived`",
-    ),
-];
+pub const WRONG_TODAY: &[(&str, &str)] = &[(
+    "go_implementations_by_embedding",
+    "the EXTENDS edge of an embedding starts at the embedded field `Derived.Base`, not at the type `Derived`",
+)];
 
 /// What is asked at the cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +108,16 @@ pub const RUST: &[Case] = &[
         fixture: rust_crate!(
             rust_parser!(),
             "use crate::parser::Parser;\n\npub fn chained() -> u32 {\n    Parser::new().pa$0rse()\n}\n"
+        ),
+        query: Definition,
+        expected: "src/parser.rs:14 Parser.parse qualified",
+    },
+    Case {
+        // A struct literal is a value of its type.
+        name: "rust_member_call_on_a_struct_literal",
+        fixture: rust_crate!(
+            rust_parser!(),
+            "use crate::parser::Parser;\n\npub fn literal() -> u32 {\n    (Parser { parse: 1 }).pa$0rse()\n}\n"
         ),
         query: Definition,
         expected: "src/parser.rs:14 Parser.parse qualified",
