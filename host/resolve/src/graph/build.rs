@@ -551,7 +551,7 @@ fn resolve_file(resolver: &Resolver, file_number: u32, file: &Arc<FileEntry>) ->
             out.counts.local += 1;
             continue;
         }
-        let from = match reference.enclosing.get() {
+        let from = match base_holder(facts, reference) {
             Some(symbol) => Node::Symbol(SymbolRef {
                 file: file_number,
                 symbol,
@@ -615,7 +615,7 @@ fn edge_kind(
 ) -> EdgeKind {
     let kind = EdgeKind::of_reference(reference.kind);
     let (EdgeKind::Extends, Node::Symbol(target), Some(enclosing)) =
-        (kind, to, reference.enclosing.get())
+        (kind, to, base_holder(facts, reference))
     else {
         return kind;
     };
@@ -626,6 +626,32 @@ fn edge_kind(
         EdgeKind::Implements
     } else {
         kind
+    }
+}
+
+/// The declaration a reference's edges start at: its enclosing one, or for
+/// a base list held by a type's member (a Go embedded field), that type,
+/// whose supertype it states.
+fn base_holder(facts: &lingo_model::FileFacts, reference: &lingo_model::Reference) -> Option<u32> {
+    let enclosing = reference.enclosing.get()?;
+    if !matches!(
+        reference.kind,
+        lingo_model::ReferenceKind::Extends | lingo_model::ReferenceKind::Implements
+    ) {
+        return Some(enclosing);
+    }
+    let symbol = facts.symbols.get(enclosing as usize)?;
+    match symbol.container {
+        Some(container)
+            if !crate::is_type_kind(symbol.kind)
+                && facts
+                    .symbols
+                    .get(container as usize)
+                    .is_some_and(|c| crate::is_type_kind(c.kind)) =>
+        {
+            Some(container)
+        }
+        _ => Some(enclosing),
     }
 }
 
