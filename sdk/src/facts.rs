@@ -513,6 +513,7 @@ pub fn references<L: Language>(
     let mut out = references_in::<L>(
         &context,
         View::file(source),
+        Some(tree.root_node()),
         matches.references,
         &reparsed[0],
     );
@@ -520,6 +521,7 @@ pub fn references<L: Language>(
         out.extend(references_in::<L>(
             &context,
             View::embedded(tree),
+            None,
             matches.references,
             &reparsed[i + 1],
         ));
@@ -700,6 +702,9 @@ struct ReferenceContext<'a> {
 fn references_in<L: Language>(
     context: &ReferenceContext,
     view: View,
+    // The file's own tree, whose nodes the symbols are: `None` for an
+    // embedded one.
+    root: Option<Node>,
     matches: Vec<TaggedMatch>,
     skip: &[(usize, usize)],
 ) -> Vec<Found> {
@@ -759,6 +764,13 @@ fn references_in<L: Language>(
                         .and_then(|_| enclosing(symbol_nodes, start))
                         .and_then(|e| member_owner(symbols, e as usize))
                         .map(|owner| vec![owner])
+                })
+                .or_else(|| {
+                    // `super().m()`, `super.m()`: the member as the
+                    // enclosing type's supertype has it.
+                    receiver.filter(|r| L::is_super_receiver(*r, tree_text))?;
+                    let owner = owner_node(root?, symbols, symbol_nodes, start)?;
+                    L::supertype_of(owner, tree_text)
                 })
                 .unwrap_or_default();
             let mut qualifier = qualifier;
@@ -867,6 +879,36 @@ pub fn enclosing(nodes: &[SymbolNode], offset: usize) -> Option<u32> {
         }
         candidate = node.nested_in?;
     }
+}
+
+/// The tree node of the innermost type declaration around `offset` of the
+/// file's own tree (`root`), found through the symbols around it.
+fn owner_node<'t>(
+    root: Node<'t>,
+    symbols: &[Symbol],
+    nodes: &[SymbolNode],
+    offset: usize,
+) -> Option<Node<'t>> {
+    let mut index = enclosing(nodes, offset)? as usize;
+    // Each step goes to the declaration around: at most as many as there are.
+    for _ in 0..nodes.len() {
+        if matches!(
+            symbols[index].kind,
+            SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum
+        ) {
+            let at = nodes[index];
+            let mut node = root.descendant_for_byte_range(at.start, at.end)?;
+            while node.kind_id() != at.kind_id || node.start_byte() != at.start {
+                node = node.parent()?;
+                if node.end_byte() > at.end {
+                    return None;
+                }
+            }
+            return Some(node);
+        }
+        index = nodes[index].nested_in?;
+    }
+    None
 }
 
 /// The type a member declaration belongs to, for `self.x` / `this.x`

@@ -605,6 +605,23 @@ pub trait Language: 'static {
         false
     }
 
+    /// Whether a member access's `@receiver` stands for the enclosing
+    /// type's supertype (Python's `super()`, Java's `super`). Such a
+    /// reference is reported with that supertype's path
+    /// ([`Language::supertype_of`]) as its qualifier, so that the host
+    /// looks the member up from that type, not from the enclosing one
+    /// (which may override it). False by default.
+    fn is_super_receiver(_receiver: Node, _source: &str) -> bool {
+        false
+    }
+
+    /// The supertype `super` means inside the type declaration `owner`,
+    /// as its path is written there (`["socketserver", "TCPServer"]`);
+    /// none where it names none (no base, or none the source writes).
+    fn supertype_of(_owner: Node, _source: &str) -> Option<Vec<String>> {
+        None
+    }
+
     /// The text to parse in place of `source`, when the grammar should not
     /// see all of it: as many bytes, each newline where it was, what is
     /// left out written as spaces (C#'s branches of `#if` the compiler

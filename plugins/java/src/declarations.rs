@@ -263,6 +263,26 @@ fn class_body(creation: Node) -> Option<Node> {
         .find(|c| c.kind() == "class_body")
 }
 
+/// The path of the class `owner` extends (`extends a.Base<T>`: `a`,
+/// `Base`), or of the type an anonymous class names; none for a class
+/// without `extends` (its supertype is `Object`) or another kind of type.
+pub fn supertype_path(owner: Node, source: &str) -> Option<Vec<String>> {
+    let mut ty = match owner.kind() {
+        "class_declaration" => owner.child_by_field_name("superclass")?.named_child(0),
+        "object_creation_expression" => owner.child_by_field_name("type"),
+        _ => None,
+    }?;
+    if ty.kind() == "generic_type" {
+        ty = ty.named_child(0)?;
+    }
+    matches!(ty.kind(), "type_identifier" | "scoped_type_identifier").then(|| {
+        text(ty, source)
+            .split('.')
+            .map(|part| part.trim().to_string())
+            .collect()
+    })
+}
+
 /// The name of the anonymous class `new Base(..) { .. }` (the
 /// `object_creation_expression`): `<anonymous Base>`, after the type it
 /// extends or implements without its generic arguments or qualifier. No

@@ -114,6 +114,15 @@ impl Language for Java {
         receiver.kind() == "this"
     }
 
+    fn is_super_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "super"
+    }
+
+    /// A class's `extends` type, or the type an anonymous class names.
+    fn supertype_of(owner: Node, source: &str) -> Option<Vec<String>> {
+        declarations::supertype_path(owner, source)
+    }
+
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("java", tree_sitter_java::LANGUAGE.into())
     }

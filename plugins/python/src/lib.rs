@@ -210,6 +210,33 @@ impl Language for Python {
         receiver.kind() == "identifier" && matches!(&source[receiver.byte_range()], "self" | "cls")
     }
 
+    /// `super()`, `super(Cls, self)`.
+    fn is_super_receiver(receiver: Node, source: &str) -> bool {
+        receiver.kind() == "call"
+            && receiver
+                .child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "identifier" && &source[f.byte_range()] == "super")
+    }
+
+    /// The first base a class lists (`class Server(socketserver.TCPServer,
+    /// Mixin)`), which `super()` reaches first.
+    fn supertype_of(owner: Node, source: &str) -> Option<Vec<String>> {
+        if owner.kind() != "class_definition" {
+            return None;
+        }
+        let bases = owner.child_by_field_name("superclasses")?;
+        let mut cursor = bases.walk();
+        let first = bases
+            .named_children(&mut cursor)
+            .find(|b| !matches!(b.kind(), "comment" | "keyword_argument"))?;
+        matches!(first.kind(), "identifier" | "attribute").then(|| {
+            source[first.byte_range()]
+                .split('.')
+                .map(|part| part.trim().to_string())
+                .collect()
+        })
+    }
+
     /// `x = value`, `x: T = value`.
     /// `reader, writer = open_pair()`, `(a, (b, c)) = f()`: the one value
     /// destructured and the element the name binds.

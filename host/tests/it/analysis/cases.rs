@@ -2618,6 +2618,16 @@ public class Counter {
         query: References,
         expected: "src/main/java/demo/Make.java:5 reference in Make.make scope",
     },
+    // `super.write(out)` in a class overriding `write`: its superclass's.
+    Case {
+        name: "java_super_call_is_the_superclass_member_not_the_override",
+        fixture: concat!(
+            "//- src/main/java/demo/Base.java\npackage demo;\n\nclass Base {\n    void write(String out) {}\n}\n",
+            "//- src/main/java/demo/Child.java\npackage demo;\n\nclass Child extends Base {\n    @Override\n    void write(String out) { super.wr$0ite(out); }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/demo/Base.java:4 Base.write qualified",
+    },
     // `new Field(name) { .. }`: the arguments are outside the body.
     Case {
         name: "java_anonymous_class_arguments_are_read_outside_its_body",
@@ -2630,16 +2640,31 @@ public class Counter {
     },
 ];
 
-pub const PYTHON: &[Case] = &[Case {
-    // A module variable assigned what a function returns, imported by
-    // another module: its method.
-    name: "python_a_module_variable_has_the_type_of_its_value",
-    fixture: concat!(
-        "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
-        "//- pkg/__init__.py\n",
-        "//- pkg/client.py\nclass Client:\n    def send(self):\n        return 1\n\n\ndef make_client() -> Client:\n    return Client()\n\n\ndefault = make_client()\n",
-        "//- pkg/app.py\nfrom pkg.client import default\n\n\ndef run():\n    return default.se$0nd()\n",
-    ),
-    query: Definition,
-    expected: "pkg/client.py:2 Client.send qualified",
-}];
+pub const PYTHON: &[Case] = &[
+    Case {
+        // A module variable assigned what a function returns, imported by
+        // another module: its method.
+        name: "python_a_module_variable_has_the_type_of_its_value",
+        fixture: concat!(
+            "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
+            "//- pkg/__init__.py\n",
+            "//- pkg/client.py\nclass Client:\n    def send(self):\n        return 1\n\n\ndef make_client() -> Client:\n    return Client()\n\n\ndefault = make_client()\n",
+            "//- pkg/app.py\nfrom pkg.client import default\n\n\ndef run():\n    return default.se$0nd()\n",
+        ),
+        query: Definition,
+        expected: "pkg/client.py:2 Client.send qualified",
+    },
+    Case {
+        // `super().run()` in a class overriding `run`: the base's, reached
+        // through the first base the class lists and its own bases.
+        name: "python_super_reaches_the_bases_member_not_the_override",
+        fixture: concat!(
+            "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
+            "//- pkg/__init__.py\n",
+            "//- pkg/base.py\nclass Base:\n    def run(self):\n        return 1\n\n\nclass Mid(Base):\n    pass\n",
+            "//- pkg/child.py\nfrom pkg.base import Mid\n\n\nclass Child(Mid):\n    def run(self):\n        return super().r$0un() + 1\n",
+        ),
+        query: Definition,
+        expected: "pkg/base.py:2 Base.run qualified",
+    },
+];
