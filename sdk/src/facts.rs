@@ -116,6 +116,9 @@ pub fn symbols<L: Language>(
             // tree-sitter answers `parent()` by searching down from the root.
             let symbol =
                 plain_symbol::<L>(node, name_node, m.tag, container, &symbols, source, lines);
+            // The declaration around it (read before it is pushed: a node
+            // nested in itself would send `enclosing` round in a circle).
+            let nested_in = stack.last().copied();
             stack.push(symbols.len());
             nodes.push(SymbolNode {
                 start: node.start_byte(),
@@ -123,7 +126,7 @@ pub fn symbols<L: Language>(
                 kind_id: node.kind_id(),
                 name_start: name_node.start_byte(),
                 extent_end: node.end_byte(),
-                nested_in: stack.last().copied(),
+                nested_in,
                 entry_point: None,
             });
             tree_nodes.push(node);

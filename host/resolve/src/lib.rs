@@ -434,13 +434,7 @@ impl<'s> Resolver<'s> {
         // name as well: then both are candidates, neither certain. A name
         // in a type's position is looked up among types as before.
         let info = file.plugin.info();
-        if info.reports_declared_types()
-            && info.policy.bare_names_reach_members
-            && matches!(
-                reference.kind,
-                ReferenceKind::Call | ReferenceKind::Reference | ReferenceKind::Write
-            )
-        {
+        if may_mean_a_member(file, reference) {
             let members = self.enclosing_members(file, facts, reference);
             if !members.is_empty() {
                 if heads_a_path(file, reference) {
@@ -584,14 +578,7 @@ impl<'s> Resolver<'s> {
         reference: &Reference,
         local: usize,
     ) -> Vec<Definition> {
-        let info = file.plugin.info();
-        let reaches_members = info.reports_declared_types() && info.policy.bare_names_reach_members;
-        if !reaches_members
-            || !matches!(
-                reference.kind,
-                ReferenceKind::Call | ReferenceKind::Reference | ReferenceKind::Write
-            )
-        {
+        if !may_mean_a_member(file, reference) {
             return Vec::new();
         }
         let Some(binding) = facts.locals.get(local) else {
@@ -1597,6 +1584,19 @@ fn enclosing_symbol_at(facts: &FileFacts, offset: u32) -> OptU32 {
         current = symbol.container.map(|c| c as usize);
     }
     OptU32::NONE
+}
+
+/// Whether the bare `reference` (a value, a call or a write) may mean a
+/// member of a type around it: where its plugin states types and says
+/// bare names reach members (an implicit `this`).
+fn may_mean_a_member(file: &FileEntry, reference: &Reference) -> bool {
+    let info = file.plugin.info();
+    info.reports_declared_types()
+        && info.policy.bare_names_reach_members
+        && matches!(
+            reference.kind,
+            ReferenceKind::Call | ReferenceKind::Reference | ReferenceKind::Write
+        )
 }
 
 fn enclosing_types(facts: &FileFacts, reference: &Reference) -> Vec<usize> {

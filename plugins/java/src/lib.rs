@@ -441,6 +441,42 @@ mod tests {
         );
     }
 
+    /// Anonymous classes nested 150 deep, each calling `super`: every one
+    /// is a class; nested 3,000 deep (past the SDK's query depth bound and
+    /// the depth it describes declarations to) the facts still come back,
+    /// a name after the deepest declarations included.
+    #[test]
+    fn deeply_nested_anonymous_classes_are_classes() {
+        let nested = |depth: usize| {
+            let mut source = String::from("class A extends B {\n");
+            for _ in 0..depth {
+                source.push_str("Object f() { super.f(); return new B() {\n");
+            }
+            for _ in 0..depth {
+                source.push_str("}; }\n");
+            }
+            // A name after the deepest declarations end.
+            source.push_str("int z = y;\n}\n");
+            Document::<Java>::new("A.java".into(), source)
+        };
+        let document = nested(150);
+        let anonymous = document
+            .symbols()
+            .iter()
+            .filter(|s| s.name == "<anonymous B>")
+            .count();
+        assert_eq!(anonymous, 150);
+        let supers = document
+            .references()
+            .iter()
+            .filter(|r| r.name == "f" && r.qualifier == ["B"])
+            .count();
+        assert_eq!(supers, 150, "each super call is the base's");
+        let deep = nested(3000);
+        assert!(!deep.symbols().is_empty());
+        assert!(deep.references().iter().any(|r| r.name == "y"));
+    }
+
     #[test]
     fn void_boolean_and_var_are_keywords() {
         let source = "class A { void f(boolean b) { var v = b; int i = 0; } }";
