@@ -55,6 +55,10 @@ struct TreeFacts {
     expanded_imports: Vec<Import>,
     /// The invocations left unexpanded, in source order.
     unexpanded: Vec<Unexpanded>,
+    /// The types and values the expansions' declarations state, read from
+    /// the expansions' own trees (the file's tree has token trees there).
+    expanded_declared_types: Vec<DeclaredType>,
+    expanded_symbol_values: Vec<SymbolValue>,
     /// The locals with the value each is bound to, made on first request
     /// (the `locals` call and `declared-types` both read them).
     local_values: OnceCell<Vec<Local>>,
@@ -146,6 +150,8 @@ impl<L: Language> Document<L> {
             locals,
             references: std::mem::take(&mut references.references),
             imports: Vec::new(),
+            declared_types: Vec::new(),
+            symbol_values: Vec::new(),
         };
         if !expansions.is_empty() {
             merged.drop_replaced(&expansions, &mut references.by_tagged);
@@ -163,6 +169,8 @@ impl<L: Language> Document<L> {
             references,
             expanded_imports: merged.imports,
             unexpanded,
+            expanded_declared_types: merged.declared_types,
+            expanded_symbol_values: merged.symbol_values,
             local_values: OnceCell::new(),
         });
         state.facts = Some(computed.clone());
@@ -180,12 +188,23 @@ impl<L: Language> Document<L> {
     /// This document's facts, to be merged into another's.
     fn facts_for_merge(&self) -> expansion::Facts {
         let facts = self.tree_facts();
+        let locals = facts
+            .locals
+            .iter()
+            .zip(self.local_values(&facts))
+            .map(|(binding, valued)| LocalBinding {
+                local: valued.clone(),
+                ..binding.clone()
+            })
+            .collect();
         expansion::Facts {
             symbols: facts.symbols.clone(),
             nodes: facts.symbol_nodes.clone(),
-            locals: facts.locals.clone(),
+            locals,
             references: facts.references.references.clone(),
             imports: <Self as GuestDocument>::imports(self),
+            declared_types: <Self as GuestDocument>::declared_types(self),
+            symbol_values: <Self as GuestDocument>::symbol_values(self),
         }
     }
 
@@ -197,6 +216,11 @@ impl<L: Language> Document<L> {
                 .locals
                 .iter()
                 .map(|binding| {
+                    // A binding a macro made has the value its expansion's
+                    // tree gave it; the file's tree has a token tree there.
+                    if binding.local.value.is_some() {
+                        return binding.local.clone();
+                    }
                     let (value, element) =
                         facts::local_value::<L>(&state.tree, binding, &facts.references)
                             .map_or((None, Vec::new()), |(value, element)| {
@@ -382,6 +406,7 @@ impl<L: Language> GuestDocument for Document<L> {
             &facts.symbols,
             locals,
         );
+        declared.extend(facts.expanded_declared_types.iter().cloned());
         // A name the parser invented to recover from an error (a missing
         // node) is empty: no type is stated there.
         declared.retain(|d| !d.type_name.is_empty());
@@ -448,6 +473,7 @@ impl<L: Language> GuestDocument for Document<L> {
                     element,
                 })
             })
+            .chain(facts.expanded_symbol_values.iter().cloned())
             .collect()
     }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::facts::{LocalBinding, SymbolNode};
 use crate::text::LineIndex;
-use crate::types::{Import, Reference, Span, Symbol};
+use crate::types::{DeclaredTarget, DeclaredType, Import, Reference, Span, Symbol, SymbolValue};
 
 /// Expansions kept per file; an invocation past them is left unexpanded.
 pub const MAX_EXPANSIONS: usize = 1024;
@@ -132,6 +132,13 @@ pub(crate) struct Facts {
     pub locals: Vec<LocalBinding>,
     pub references: Vec<Reference>,
     pub imports: Vec<Import>,
+    /// The types the expansions' declarations state (the file's own are
+    /// read from its tree when asked for; its macro invocations are token
+    /// trees there, which state none).
+    pub declared_types: Vec<DeclaredType>,
+    /// The values the expansions' declarations are initialised with (the
+    /// file's own likewise read from its tree when asked for).
+    pub symbol_values: Vec<SymbolValue>,
 }
 
 impl Facts {
@@ -160,6 +167,8 @@ impl Facts {
         // Made symbol index -> file index: a kept symbol's own, else the
         // file index its container maps to (containers come first).
         let mut symbol_index: Vec<Option<u32>> = Vec::with_capacity(made.symbols.len());
+        // Made symbol index -> file index, for the kept symbols only.
+        let mut kept_symbol: Vec<Option<u32>> = Vec::with_capacity(made.symbols.len());
         for (i, (mut symbol, node)) in made.symbols.into_iter().zip(made.nodes).enumerate() {
             let container = match symbol.container {
                 Some(c) => symbol_index.get(c as usize).copied().flatten(),
@@ -168,6 +177,7 @@ impl Facts {
             let name = expansion.written(&symbol.name_span);
             let (Some(name), false) = (name, Some(i) == wrapper) else {
                 symbol_index.push(container);
+                kept_symbol.push(None);
                 continue;
             };
             if container == enclosing {
@@ -181,6 +191,7 @@ impl Facts {
                 symbol.span.end.offset as usize,
             );
             symbol_index.push(Some(self.symbols.len() as u32));
+            kept_symbol.push(Some(self.symbols.len() as u32));
             self.nodes.push(SymbolNode {
                 start,
                 end: extent_end,
@@ -192,6 +203,7 @@ impl Facts {
             });
             self.symbols.push(symbol);
         }
+        let first_local = self.locals.len();
         let mut local_index: Vec<Option<u32>> = Vec::with_capacity(made.locals.len());
         for mut binding in made.locals {
             let Some(name) = expansion.written(&binding.local.span) else {
@@ -225,18 +237,59 @@ impl Facts {
                 .and_then(|l| local_index.get(l as usize).copied().flatten());
             kept.push(reference);
         }
+        let moved_reference = |index: u32| reference_index.get(index as usize).copied().flatten();
         for mut reference in kept {
             if let Some(receiver) = &mut reference.receiver {
-                match reference_index
-                    .get(receiver.reference as usize)
-                    .copied()
-                    .flatten()
-                {
+                match moved_reference(receiver.reference) {
                     Some(index) => receiver.reference = index,
                     None => reference.receiver = None,
                 }
             }
             self.references.push(reference);
+        }
+        // A local's value is a reference the expansion made: kept only
+        // where that reference is.
+        for binding in &mut self.locals[first_local..] {
+            let local = &mut binding.local;
+            if let Some(value) = &mut local.value {
+                match moved_reference(value.reference) {
+                    Some(index) => value.reference = index,
+                    None => {
+                        local.value = None;
+                        local.element.clear();
+                    }
+                }
+            }
+        }
+        for mut declared in made.declared_types {
+            let target = match declared.target {
+                DeclaredTarget::Symbol(s) => kept_symbol
+                    .get(s as usize)
+                    .copied()
+                    .flatten()
+                    .map(DeclaredTarget::Symbol),
+                DeclaredTarget::Local(l) => local_index
+                    .get(l as usize)
+                    .copied()
+                    .flatten()
+                    .map(DeclaredTarget::Local),
+            };
+            let (Some(target), Some(name)) = (target, expansion.written(&declared.span)) else {
+                continue;
+            };
+            declared.target = target;
+            declared.span = lines.span(source, name.0 as usize, name.1 as usize);
+            self.declared_types.push(declared);
+        }
+        for mut value in made.symbol_values {
+            let symbol = kept_symbol.get(value.symbol as usize).copied().flatten();
+            let (Some(symbol), Some(reference)) = (symbol, moved_reference(value.value.reference))
+            else {
+                continue;
+            };
+            value.symbol = symbol;
+            value.value.reference = reference;
+            self.symbol_values.push(value);
         }
         for mut import in made.imports {
             let named = !import.names.is_empty();
@@ -346,6 +399,21 @@ impl Facts {
             if let Some(receiver) = &mut reference.receiver {
                 receiver.reference = references[receiver.reference as usize];
             }
+        }
+        for binding in &mut self.locals {
+            if let Some(value) = &mut binding.local.value {
+                value.reference = references[value.reference as usize];
+            }
+        }
+        for declared in &mut self.declared_types {
+            declared.target = match declared.target {
+                DeclaredTarget::Symbol(s) => DeclaredTarget::Symbol(symbols[s as usize]),
+                DeclaredTarget::Local(l) => DeclaredTarget::Local(locals[l as usize]),
+            };
+        }
+        for value in &mut self.symbol_values {
+            value.symbol = symbols[value.symbol as usize];
+            value.value.reference = references[value.value.reference as usize];
         }
         for index in by_tagged.values_mut() {
             *index = references[*index as usize];

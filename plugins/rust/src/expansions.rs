@@ -463,6 +463,70 @@ with_helper!(made);
         // An invocation of a macro the file does not define stays as it is.
         assert!(!symbols.iter().any(|s| s.name == "__LingoExpansion"));
     }
+
+    /// What a declaration inside an invocation states is read from the
+    /// expansion's tree, as it is outside one: the type of a field, of a
+    /// parameter and of `self` in an `impl`, a return type, a local's and a
+    /// static's value, each at its token in the invocation.
+    #[test]
+    fn types_and_values_stated_inside_an_invocation_are_facts_of_the_file() {
+        use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredTypeSource};
+        const MADE: &str = r#"macro_rules! cfg_rt {
+    ($($item:item)*) => { $( $item )* }
+}
+cfg_rt! {
+    pub struct Outer { inner: Inner }
+    impl Outer {
+        fn run(&self, other: Other) -> Inner { let made = Inner::new(); made }
+    }
+    static GLOBAL: Inner = Inner::new();
+}
+"#;
+        let at = |span: &Span| &MADE[span.start.offset as usize..span.end.offset as usize];
+        let document = Document::<Rust>::new("src/lib.rs".into(), MADE.into());
+        let symbols = document.symbols();
+        let locals = document.locals();
+        let references = document.references();
+        let listed: Vec<String> = document
+            .declared_types()
+            .iter()
+            .map(|d| {
+                let target = match d.target {
+                    DeclaredTarget::Symbol(s) => symbols[s as usize].name.clone(),
+                    DeclaredTarget::Local(l) => format!("local {}", locals[l as usize].name),
+                };
+                assert_eq!(at(&d.span), d.type_name, "{d:?}");
+                format!("{target}: {} ({:?})", d.type_name, d.source)
+            })
+            .collect();
+        for line in [
+            format!("inner: Inner ({:?})", DeclaredTypeSource::Annotation),
+            format!("Outer: Outer ({:?})", DeclaredTypeSource::SelfType),
+            format!("run: Inner ({:?})", DeclaredTypeSource::ReturnType),
+            format!("local other: Other ({:?})", DeclaredTypeSource::Annotation),
+            format!("GLOBAL: Inner ({:?})", DeclaredTypeSource::Annotation),
+        ] {
+            assert!(listed.contains(&line), "{line} not in {listed:#?}");
+        }
+        let made = locals.iter().find(|l| l.name == "made").expect("the let");
+        let value = made.value.as_ref().expect("its value");
+        let named = &references[value.reference as usize];
+        assert_eq!((named.name.as_str(), value.called), ("new", true));
+        assert!(at(&named.span) == "new" && named.span.start.offset > at_offset(MADE, "let made"));
+        let global = symbols.iter().position(|s| s.name == "GLOBAL").unwrap() as u32;
+        let values = document.symbol_values();
+        let value = values
+            .iter()
+            .find(|v| v.symbol == global)
+            .expect("the static's value");
+        let named = &references[value.value.reference as usize];
+        assert_eq!(named.name, "new");
+        assert!(named.span.start.offset > at_offset(MADE, "static GLOBAL"));
+    }
+
+    fn at_offset(source: &str, text: &str) -> u32 {
+        source.find(text).unwrap() as u32
+    }
 }
 
 #[cfg(test)]

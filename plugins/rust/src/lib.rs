@@ -138,9 +138,13 @@ impl Language for Rust {
         if binding.kind() == "mut_pattern" {
             binding = binding.parent()?;
         }
-        (binding.kind() == "let_declaration")
-            .then(|| binding.child_by_field_name("value"))
-            .flatten()
+        // `let x = v;`, and a `static` or `const` item's `= v`.
+        matches!(
+            binding.kind(),
+            "let_declaration" | "static_item" | "const_item"
+        )
+        .then(|| binding.child_by_field_name("value"))
+        .flatten()
     }
 
     fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
