@@ -443,6 +443,34 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/runtime.rs:3 Runtime import",
     },
     Case {
+        // A field of a struct declared inside a macro invocation has the
+        // type written there: a call through it is the type's method.
+        name: "rust_call_through_a_field_a_macro_made",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod runtime;\npub mod parser;\n",
+            "//- src/macros.rs\nmacro_rules! cfg_rt {\n    ($($item:item)*) => { $( #[cfg(feature = \"rt\")] $item )* }\n}\n",
+            "//- src/parser.rs\npub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n\npub struct Other;\n\nimpl Other {\n    pub fn parse(&self) {}\n}\n",
+            "//- src/runtime.rs\nuse crate::parser::Parser;\n\ncfg_rt! {\n    pub struct Runtime {\n        pub parser: Parser,\n    }\n}\n\npub fn run(r: &Runtime) {\n    r.parser.pa$0rse();\n}\n",
+        ),
+        query: Definition,
+        expected: "src/parser.rs:4 Parser.parse qualified",
+    },
+    Case {
+        // `self` inside an `impl` a macro invocation holds is that impl's
+        // type; its methods' parameters have the types written there.
+        name: "rust_self_and_parameters_inside_a_macro_made_impl",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\n#[macro_use]\nmod macros;\npub mod runtime;\npub mod parser;\n",
+            "//- src/macros.rs\nmacro_rules! cfg_rt {\n    ($($item:item)*) => { $( #[cfg(feature = \"rt\")] $item )* }\n}\n",
+            "//- src/parser.rs\npub struct Parser;\n\nimpl Parser {\n    pub fn pa$0rse(&self) {}\n}\n\npub struct Other;\n\nimpl Other {\n    pub fn parse(&self) {}\n}\n",
+            "//- src/runtime.rs\nuse crate::parser::{Other, Parser};\n\npub struct Runtime {\n    parser: Other,\n}\n\ncfg_rt! {\n    impl Runtime {\n        fn run(&self, given: Parser) {\n            self.parser.parse();\n            given.parse();\n        }\n    }\n}\n",
+        ),
+        query: References,
+        expected: "src/runtime.rs:11 call in Runtime.run qualified",
+    },
+    Case {
         // `$crate::` paths and an exported macro from another module of the
         // crate, nested in another invocation the file's own macro makes.
         name: "rust_nested_invocations_of_other_files_macros_expand",
