@@ -75,6 +75,7 @@ pub fn symbols<L: Language>(
             continue;
         };
         let node = m.node;
+        let name_node = L::symbol_name_node(m.tag, node, name_node, source);
         while let Some(&top) = stack.last() {
             // A node that declares several names (Go's `var a, b int`) is
             // not the container of its own second name.

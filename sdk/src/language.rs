@@ -507,6 +507,24 @@ pub trait Language: 'static {
         None
     }
 
+    /// The node that names a `definition.<tag>` symbol when it is not its
+    /// `@name` capture: a node inside the declaration that says what the
+    /// declaration is about where the capture is only a wrapper around it.
+    /// Rust's `impl Schedule for Arc<Handle>` declares members that a call
+    /// on an `Arc<Handle>` reaches through the pointer, and lingo reads
+    /// `Arc<Handle>` as `Handle` wherever a type is stated: the impl is
+    /// named by `Handle`. The symbol's name, name span and the position
+    /// that is no reference of its own follow that node. By default the
+    /// capture.
+    fn symbol_name_node<'t>(
+        _tag: &str,
+        _node: Node<'t>,
+        name: Node<'t>,
+        _source: &str,
+    ) -> Node<'t> {
+        name
+    }
+
     /// Whether a `definition.<tag>` match declares a symbol where it is:
     /// nested in a declaration whose tag is `container` (`None` at the top
     /// of the file). By default every match does. Python's module variables

@@ -133,6 +133,15 @@ impl Language for Rust {
     }
 
     /// `let p = value;`, `let mut p = value;`.
+    /// `impl Schedule for Arc<Handle>` is named by `Handle`: its members
+    /// are what a call on an `Arc<Handle>` reaches (`types::pointed_impl_name`).
+    fn symbol_name_node<'t>(tag: &str, node: Node<'t>, name: Node<'t>, source: &str) -> Node<'t> {
+        if tag != "impl" {
+            return name;
+        }
+        types::pointed_impl_name(node, name, source).unwrap_or(name)
+    }
+
     fn local_value(name: Node) -> Option<Node> {
         let mut binding = name.parent()?;
         if binding.kind() == "mut_pattern" {

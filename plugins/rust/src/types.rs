@@ -322,6 +322,44 @@ fn binding_name(pattern: Node) -> Option<Node> {
 /// (`Pin<P>` to what `P` points to).
 const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc", "Pin"];
 
+/// The name of the type an `impl` over a standard pointer is about (see
+/// [`SMART_POINTERS`]): `Handle` in `impl Schedule for Arc<Handle>`, whose
+/// `@name` capture `name` is `Arc`. `None` unless the pointer has one type
+/// argument, written as a path (`Handle`, `a::Handle`, `Handle<T>`) that is
+/// not one of the impl's own type parameters (`impl<T> Tr for Box<T>` is
+/// about every `T`: it stays named by the pointer).
+pub fn pointed_impl_name<'t>(
+    impl_item: Node<'t>,
+    name: Node<'t>,
+    source: &str,
+) -> Option<Node<'t>> {
+    let ty = impl_item.child_by_field_name("type")?;
+    if ty.kind() != "generic_type" || !SMART_POINTERS.contains(&&source[name.byte_range()]) {
+        return None;
+    }
+    let mut argument = only_type_argument(ty)?;
+    if argument.kind() == "generic_type" {
+        argument = argument.child_by_field_name("type")?;
+    }
+    let pointed = match argument.kind() {
+        "type_identifier" => argument,
+        "scoped_type_identifier" => argument.child_by_field_name("name")?,
+        _ => return None,
+    };
+    let pointed_name = &source[pointed.byte_range()];
+    let is_parameter = impl_item
+        .child_by_field_name("type_parameters")
+        .is_some_and(|parameters| {
+            let mut cursor = parameters.walk();
+            parameters
+                .named_children(&mut cursor)
+                .filter(|p| p.kind() == "type_parameter")
+                .filter_map(|p| p.child_by_field_name("name"))
+                .any(|p| &source[p.byte_range()] == pointed_name)
+        });
+    (!is_parameter).then_some(pointed)
+}
+
 /// The one type argument of a generic type (`T` in `Box<T>`), lifetimes
 /// aside; `None` when it has several.
 fn only_type_argument(generic: Node) -> Option<Node> {

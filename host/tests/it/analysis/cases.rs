@@ -443,6 +443,19 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/runtime.rs:3 Runtime import",
     },
     Case {
+        // The methods of an impl for a standard pointer to a type are
+        // reached through a value of the pointer, as `Deref` reaches them;
+        // an impl for a pointer to its own type parameter is not the
+        // parameter's.
+        name: "rust_method_of_an_impl_for_a_pointer_to_the_type",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\nuse std::sync::Arc;\n\npub struct Handle;\n\npub trait Schedule {\n    fn schedule(&self);\n}\n\nimpl Schedule for Arc<Handle> {\n    fn schedule(&self) {}\n}\n\nimpl<T> Schedule for Box<T> {\n    fn schedule(&self) {}\n}\n\npub struct Other;\n\nimpl Other {\n    pub fn schedule(&self) {}\n}\n\npub fn run(me: &Arc<Handle>) {\n    me.sche$0dule();\n}\n",
+        ),
+        query: Definition,
+        expected: "src/lib.rs:10 Handle.schedule qualified",
+    },
+    Case {
         // A field of a struct declared inside a macro invocation has the
         // type written there: a call through it is the type's method.
         name: "rust_call_through_a_field_a_macro_made",
