@@ -405,3 +405,43 @@ fn qualifying_in_statement<'t>(
         _ => {}
     }
 }
+
+/// The class `owner` (a class declaration or expression) extends, as its
+/// path is written: `["Base"]` for `extends Base<T>`, `["ns", "Base"]` for
+/// `extends ns.Base`. None without an `extends`, or where it is another
+/// expression (a mixin call `extends Mixin(Base)`).
+pub fn extended_class_path(owner: Node, source: &str) -> Option<Vec<String>> {
+    if !matches!(
+        owner.kind(),
+        "class_declaration" | "abstract_class_declaration" | "class"
+    ) {
+        return None;
+    }
+    let mut cursor = owner.walk();
+    let heritage = owner
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "class_heritage")?;
+    let mut cursor = heritage.walk();
+    let extends = heritage
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "extends_clause")?;
+    let value = extends.child_by_field_name("value")?;
+    let mut path = Vec::new();
+    let mut part = value;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match part.kind() {
+            "identifier" => {
+                path.push(text(part, source).to_string());
+                break;
+            }
+            "member_expression" => {
+                path.push(text(part.child_by_field_name("property")?, source).to_string());
+                part = part.child_by_field_name("object")?;
+            }
+            _ => return None,
+        }
+    }
+    path.reverse();
+    Some(path)
+}

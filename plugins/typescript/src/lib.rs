@@ -205,6 +205,16 @@ impl Language for TypeScript {
         receiver.kind() == "this"
     }
 
+    fn is_super_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "super"
+    }
+
+    /// A class's `extends` expression, when it is a name or a dotted path
+    /// (`extends Base`, `extends ns.Base<T>`); none for a mixin call.
+    fn supertype_of(owner: Node, source: &str) -> Option<Vec<String>> {
+        declarations::extended_class_path(owner, source)
+    }
+
     fn grammar(path: &str) -> (&'static str, tree_sitter::Language) {
         let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
         let language = match extension.to_ascii_lowercase().as_str() {

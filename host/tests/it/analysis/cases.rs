@@ -654,6 +654,18 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // `super.close()` in a class overriding `close`: the superclass's,
+        // found through the path its `extends` writes.
+        name: "ts_super_call_is_the_superclass_member_not_the_override",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/base.ts\nexport class Base {\n  close(): void {}\n}\n",
+            "//- src/child.ts\nimport * as base from \"./base\";\n\nexport class Child extends base.Base {\n  close(): void {\n    super.clo$0se();\n  }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/base.ts:2 Base.close qualified",
+    },
+    Case {
         name: "ts_member_call_through_a_typed_parameter",
         fixture: ts_package!(
             ts_parser!(),
