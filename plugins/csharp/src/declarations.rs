@@ -379,3 +379,52 @@ pub fn initialized_type(word: Node, source: &str) -> Option<(String, Vec<String>
         _ => None,
     }
 }
+
+/// The type `base` means in the class or record `owner`, as its path is
+/// written first in its base list: `["Base"]` for `: Base<T>, IFoo`,
+/// `["Ns", "Base"]` for `: Ns.Base`. None without a base list, or where its
+/// first type is written another way (`global::`). A class whose base list
+/// names interfaces only has no base class the source writes; the host
+/// then finds no member there for `base.M()` (or, for a member the
+/// interface declares, that one: such code calls no base class member).
+pub fn base_class_path(owner: Node, source: &str) -> Option<Vec<String>> {
+    if !matches!(owner.kind(), "class_declaration" | "record_declaration") {
+        return None;
+    }
+    let mut cursor = owner.walk();
+    let bases = owner
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "base_list")?;
+    let mut first = bases.named_child(0)?;
+    if first.kind() == "primary_constructor_base_type" {
+        first = first.child_by_field_name("type")?;
+    }
+    // `A.B.Base<T>`: each part's name without its type arguments, the
+    // path read from the right. Each step goes one level down the tree.
+    let mut path = Vec::new();
+    let mut part = first;
+    loop {
+        match part.kind() {
+            "identifier" => {
+                path.push(text(part, source).to_string());
+                break;
+            }
+            "generic_name" => {
+                path.push(text(part.named_child(0)?, source).to_string());
+                break;
+            }
+            "qualified_name" => {
+                let name = part.child_by_field_name("name")?;
+                let name = match name.kind() {
+                    "generic_name" => name.named_child(0)?,
+                    _ => name,
+                };
+                path.push(text(name, source).to_string());
+                part = part.child_by_field_name("qualifier")?;
+            }
+            _ => return None,
+        }
+    }
+    path.reverse();
+    Some(path)
+}

@@ -123,6 +123,16 @@ impl Language for CSharp {
         receiver.kind() == "this"
     }
 
+    fn is_super_receiver(receiver: Node, _source: &str) -> bool {
+        receiver.kind() == "base"
+    }
+
+    /// The first type of a class's or record's base list (`: Base, IFoo`):
+    /// where the class has a base class, it is written first.
+    fn supertype_of(owner: Node, source: &str) -> Option<Vec<String>> {
+        declarations::base_class_path(owner, source)
+    }
+
     fn grammar(_path: &str) -> (&'static str, tree_sitter::Language) {
         ("csharp", tree_sitter_c_sharp::LANGUAGE.into())
     }

@@ -1377,6 +1377,18 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // `base.Close()` in a class overriding `Close`: the base class's,
+        // found through the first type of its base list (written with its
+        // namespace and type arguments), not the override.
+        name: "cs_base_call_is_the_base_class_member_not_the_override",
+        fixture: concat!(
+            "//- Base.cs\nnamespace Lib.Io\n{\n    public class Stream<T>\n    {\n        public virtual void Close() { }\n    }\n}\n",
+            "//- Child.cs\nnamespace App\n{\n    public class Child : Lib.Io.Stream<int>, System.IDisposable\n    {\n        public override void Close()\n        {\n            base.Clo$0se();\n        }\n\n        public void Dispose() { }\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "Base.cs:5 Stream.Close qualified",
+    },
+    Case {
         // `: this(..)` and `: base(..)` call a constructor of the class and
         // of its base class, told apart by argument count.
         name: "cs_constructor_initializers_call_constructors",
