@@ -274,6 +274,12 @@ impl Resolver<'_> {
         if let Some(declared) = declared {
             return self.declared_type(owner_file, declared, depth);
         }
+        if called && depth + 1 < MAX_RECEIVER_DEPTH {
+            let returned = self.returned_by_function_type(owner_file, target, element, depth);
+            if !returned.is_empty() {
+                return returned;
+            }
+        }
         // `let p = make()`, `d := NewDecoder(r)`, a module's `const p =
         // make()`: a declaration without a written type has the type of
         // the value it is initialised with; `let (tx, rx) = channel()`: of
@@ -312,6 +318,52 @@ impl Resolver<'_> {
         };
         let element: Vec<u32> = own_element.iter().chain(element).copied().collect();
         self.type_of(owner_file, named, value_called, &element, depth + 1)
+    }
+
+    /// What calling `target` returns when its stated type is a function
+    /// type whose declaration states a return type: Go's `f EqualFunc` with
+    /// `type EqualFunc func(x, y int) Result`, a C# delegate. Empty when
+    /// it has no such type.
+    fn returned_by_function_type(
+        &self,
+        owner_file: &Arc<FileEntry>,
+        target: DeclaredTarget,
+        element: &[u32],
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        let Ok(owner_facts) = owner_file.facts.as_ref() else {
+            return Vec::new();
+        };
+        let Some(stated) = owner_facts.declared_types.iter().find(|d| {
+            d.target == target && d.source == DeclaredTypeSource::Annotation && d.element.is_empty()
+        }) else {
+            return Vec::new();
+        };
+        let mut function_types = self.declared_type(owner_file, stated, depth);
+        if function_types.is_empty() {
+            // A delegate is declared like a function: not a type kind.
+            let found =
+                self.resolve_within(owner_file, &self.type_use_at(owner_file, stated), depth + 1);
+            if let [one] = found.as_slice()
+                && one.confidence >= 1.0
+                && let Some(declaration) = self.symbol_ref(one)
+            {
+                function_types.push(declaration);
+            }
+        }
+        function_types
+            .into_iter()
+            .flat_map(|ty| {
+                let type_file = self.table.file(ty);
+                self.type_of_target(
+                    type_file,
+                    DeclaredTarget::Symbol(ty.symbol),
+                    true,
+                    element,
+                    depth + 1,
+                )
+            })
+            .collect()
     }
 
     /// The type declaration of the workspace that `declared` (written in

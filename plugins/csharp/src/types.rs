@@ -143,6 +143,15 @@ impl Context<'_> {
                     self.push(out, target, ty, DeclaredTypeSource::ReturnType);
                 }
             }
+            // What invoking a value of the delegate type returns.
+            "delegate_declaration" => {
+                let target = field("name").and_then(|n| self.targets.symbol(n));
+                if let (Some(target), Some(ty)) = (target, field("type"))
+                    && !is_own_type_parameter(node, ty, self.source)
+                {
+                    self.push(out, target, ty, DeclaredTypeSource::ReturnType);
+                }
+            }
             "operator_declaration" => {
                 let target = field("operator").and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, field("type")) {
@@ -607,6 +616,7 @@ public record Packet(Header Header, int Length);
                 "_name: string annotation",
                 "_tag: object annotation",
                 "map: Func annotation",
+                "Factory: Frame return-type",
                 "Name: string annotation",
             ]
         );

@@ -94,7 +94,17 @@ struct Context<'a, 't> {
 impl<'t> Context<'_, 't> {
     fn visit(&mut self, node: Node<'t>, out: &mut Vec<DeclaredType>) {
         match node.kind() {
-            "type_spec" | "type_alias" => self.type_parameters(node),
+            "type_spec" | "type_alias" => {
+                self.type_parameters(node);
+                // `type EqualFunc func(x, y int) Result`: what calling a
+                // value of the type returns.
+                if let Some(function) = node
+                    .child_by_field_name("type")
+                    .filter(|ty| ty.kind() == "function_type")
+                {
+                    self.result_of(node, function, out);
+                }
+            }
             // A variadic parameter (`xs ...T`) is a slice: not reported.
             "parameter_declaration" => {
                 let Some(ty) = node.child_by_field_name("type") else {
@@ -233,13 +243,20 @@ impl<'t> Context<'_, 't> {
     /// each of several (`(*T, error)`, `(a, b T, err error)`) as the tuple
     /// element it is (`[0]` for `*T`), which `x, err := F()` destructures.
     fn result(&self, node: Node<'t>, out: &mut Vec<DeclaredType>) {
-        let target = node
+        self.result_of(node, node, out);
+    }
+
+    /// The result types `signature` (a declaration or a function type)
+    /// states, for the declaration `named` names, as [`Self::result`] reads
+    /// them.
+    fn result_of(&self, named: Node<'t>, signature: Node<'t>, out: &mut Vec<DeclaredType>) {
+        let target = named
             .child_by_field_name("name")
             .and_then(|n| self.targets.symbol(n));
         let Some(target) = target else {
             return;
         };
-        let Some(result) = node.child_by_field_name("result") else {
+        let Some(result) = signature.child_by_field_name("result") else {
             return;
         };
         if result.kind() != "parameter_list" {
@@ -568,8 +585,12 @@ mod tests {
             \tnew := func(x any) *Token { return nil }\n\
             \tt := new(Token)\n\
             }\n";
-        // Only the named result of `(int, *Token)` states a type.
-        assert_eq!(declared_lines(source), ["f: Token return-type [1]"]);
+        // Only the named result of `(int, *Token)` states a type, and what
+        // calling a `Handler` returns.
+        assert_eq!(
+            declared_lines(source),
+            ["Handler: Token return-type", "f: Token return-type [1]"]
+        );
     }
 
     #[test]

@@ -336,6 +336,22 @@ impl Context<'_> {
                 ) else {
                     return;
                 };
+                // `type Handler = (e: E) => Result`: what calling a value of
+                // the type returns.
+                if value.kind() == "function_type" {
+                    let returned = value
+                        .child_by_field_name("return_type")
+                        .and_then(|ty| self.named_type(ty, this_type));
+                    if let Some(written) = returned {
+                        out.push(written.declared(
+                            target,
+                            self.source,
+                            self.lines,
+                            DeclaredTypeSource::ReturnType,
+                        ));
+                    }
+                    return;
+                }
                 for member in union_members(value) {
                     self.annotated(out, target, member, this_type);
                 }

@@ -654,6 +654,18 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // Calling a value whose type is a function type alias returns what
+        // the alias states.
+        name: "ts_calling_a_value_of_a_function_type_alias_returns_its_result",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/result.ts\nexport class Result {\n  equal(): boolean { return true; }\n}\n\nexport class Other {\n  equal(): boolean { return false; }\n}\n\nexport type EqualFunc = (ix: number, iy: number) => Result;\n",
+            "//- src/walk.ts\nimport { EqualFunc } from \"./result\";\n\nexport function walk(f: EqualFunc): boolean {\n  return f(1, 2).eq$0ual();\n}\n",
+        ),
+        query: Definition,
+        expected: "src/result.ts:2 Result.equal qualified",
+    },
+    Case {
         // `super.close()` in a class overriding `close`: the superclass's,
         // found through the path its `extends` writes.
         name: "ts_super_call_is_the_superclass_member_not_the_override",
@@ -1112,6 +1124,17 @@ func (m Measured) Size() int {
 
 pub const GO: &[Case] = &[
     Case {
+        // Calling a value of a named function type returns what the type
+        // states: `f(x, y).Equal()` with `f EqualFunc`.
+        name: "go_calling_a_value_of_a_function_type_returns_its_result",
+        fixture: concat!(
+            "//- go.mod\nmodule example.com/demo\n\ngo 1.22\n",
+            "//- diff.go\npackage demo\n\ntype Result struct{}\n\nfunc (r Result) Equal() bool { return true }\n\ntype Other struct{}\n\nfunc (o Other) Equal() bool { return false }\n\ntype EqualFunc func(ix, iy int) Result\n\nfunc walk(f EqualFunc) bool {\n\treturn f(1, 2).Eq$0ual()\n}\n",
+        ),
+        query: Definition,
+        expected: "diff.go:5 Result.Equal qualified",
+    },
+    Case {
         // A package-level `var std = NewParser()`: the type `NewParser`
         // returns.
         name: "go_a_package_variable_has_the_type_of_its_value",
@@ -1376,6 +1399,17 @@ macro_rules! cs_parser {
 }
 
 pub const CSHARP: &[Case] = &[
+    Case {
+        // Invoking a value of a delegate type returns what the delegate
+        // declares.
+        name: "cs_invoking_a_delegate_value_returns_its_return_type",
+        fixture: concat!(
+            "//- Frames.cs\nnamespace A\n{\n    public class Frame\n    {\n        public int Size() { return 1; }\n    }\n\n    public class Other\n    {\n        public int Size() { return 2; }\n    }\n\n",
+            "    public delegate Frame Factory(int n);\n\n    public class User\n    {\n        public int Make(Factory factory)\n        {\n            return factory(3).Si$0ze();\n        }\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "Frames.cs:5 Frame.Size qualified",
+    },
     Case {
         // `base.Close()` in a class overriding `Close`: the base class's,
         // found through the first type of its base list (written with its
