@@ -673,19 +673,21 @@ pub fn initial_value<L: Language>(
 }
 
 /// The value inside `node` with the language's transparent wrappers
-/// (parentheses, `await`, `x!`...) taken off. Each step goes one level
+/// (parentheses, `await`, `x!`...) and element accesses
+/// ([`Language::element_expressions`]) taken off. Each step goes one level
 /// down, so this ends.
 pub(crate) fn unwrapped<L: Language>(node: Node) -> Node {
     let mut node = node;
-    while L::transparent_expressions().contains(&node.kind()) {
+    loop {
         let mut cursor = node.walk();
         let mut inner = node.named_children(&mut cursor).filter(|c| !c.is_extra());
-        match (inner.next(), inner.next()) {
-            (Some(only), None) => node = only,
-            _ => break,
-        }
+        let kind = node.kind();
+        node = match (inner.next(), inner.next()) {
+            (Some(only), None) if L::transparent_expressions().contains(&kind) => only,
+            (Some(collection), _) if L::element_expressions().contains(&kind) => collection,
+            _ => return node,
+        };
     }
-    node
 }
 
 /// What resolving the references of each tree needs.

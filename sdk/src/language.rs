@@ -485,6 +485,16 @@ pub trait Language: 'static {
         &["parenthesized_expression"]
     }
 
+    /// Expression kinds that reach an element of the collection their first
+    /// child holds (Go's `xs[i]`, `xs[i:j]`), looked through like the
+    /// transparent ones: for a language that states a collection's type by
+    /// its element's (Go's `[]T`, `map[K]T`, whose values have no members
+    /// of their own), the element's type is the type of the collection's
+    /// value. None by default.
+    fn element_expressions() -> &'static [&'static str] {
+        &[]
+    }
+
     /// The node naming the type of a literal expression `value` (Go's
     /// `T{..}`, Rust's `T { .. }`), whose value is of that type: a member
     /// reached through the literal (`(&T{}).M()`) is the type's. The type

@@ -126,6 +126,9 @@ impl Language for Go {
     }
 
     fn local_value(name: Node) -> Option<Node> {
+        if let Some(ranged) = ranged_collection(name) {
+            return Some(ranged);
+        }
         let (names, values) = assigned(name)?;
         let position = names.iter().position(|n| *n == name)?;
         (names.len() == values.len()).then(|| values[position])
@@ -136,6 +139,12 @@ impl Language for Go {
     /// methods through pointers alike). Not `x.(T)`, whose type is `T`.
     fn transparent_expressions() -> &'static [&'static str] {
         &["parenthesized_expression", "unary_expression"]
+    }
+
+    /// `xs[i]`, `xs[i:j]`, `m[k]`: an element of the collection, whose
+    /// stated type is its element's (`types::named_type`).
+    fn element_expressions() -> &'static [&'static str] {
+        &["index_expression", "slice_expression"]
     }
 
     /// `T{..}`, `pkg.T{..}`: a value of `T`.
@@ -281,6 +290,27 @@ lingo_plugin_sdk::export_plugin!(Go);
 
 /// The names a short variable declaration or `var` spec holding `name`
 /// binds, and the values it assigns them, in order.
+/// The collection `xs` when `name` is the `v` of `for k, v := range xs`:
+/// its element (a map's value), whose type is the collection's stated
+/// type. Not the `k` (an index or key), nor a lone `for x := range xs`,
+/// which is the index of a slice.
+fn ranged_collection(name: Node) -> Option<Node> {
+    let list = name.parent()?;
+    let clause = list.parent()?;
+    if list.kind() != "expression_list"
+        || clause.kind() != "range_clause"
+        || clause.child_by_field_name("left") != Some(list)
+    {
+        return None;
+    }
+    let mut cursor = list.walk();
+    let names: Vec<Node> = list.named_children(&mut cursor).collect();
+    match names.as_slice() {
+        [_, value] if *value == name => clause.child_by_field_name("right"),
+        _ => None,
+    }
+}
+
 fn assigned(name: Node) -> Option<(Vec<Node>, Vec<Node>)> {
     let parent = name.parent()?;
     let (names, values): (Vec<Node>, Node) = match parent.kind() {

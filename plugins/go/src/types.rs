@@ -373,8 +373,11 @@ impl<'t> Context<'_, 't> {
     /// The outer named type of a type as written: pointers and parentheses
     /// stripped, type arguments dropped, the package split off; a type
     /// parameter replaced by its constraint when that is one named type.
-    /// `None` for predeclared types, slices, arrays, maps, channels,
-    /// function, struct and interface types.
+    /// A slice, array or channel is stated by its element's type and a map
+    /// by its values': they have no members of their own, and `xs[i]`,
+    /// `m[k]` and the `v` of `for _, v := range xs` are values of it (see
+    /// `element_expressions`). `None` for predeclared types, function,
+    /// struct and interface types.
     fn named_type(&self, ty: Node<'t>) -> Option<Written<'t>> {
         let mut ty = ty;
         // Each step goes one level down the tree, so this ends.
@@ -383,6 +386,10 @@ impl<'t> Context<'_, 't> {
                 "pointer_type" | "parenthesized_type" | "type_elem" => {
                     ty = single_named_child(ty)?;
                 }
+                "slice_type" | "array_type" | "implicit_length_array_type" => {
+                    ty = ty.child_by_field_name("element")?;
+                }
+                "map_type" | "channel_type" => ty = ty.child_by_field_name("value")?,
                 "generic_type" => ty = ty.child_by_field_name("type")?,
                 "type_identifier" => {
                     let name = &self.source[ty.byte_range()];
@@ -546,7 +553,7 @@ mod tests {
     }
 
     #[test]
-    fn predeclared_composite_and_called_types_are_not_declared() {
+    fn predeclared_and_called_types_are_not_declared_collections_by_their_elements() {
         let source = "package p\n\
             \n\
             type T struct {\n\
@@ -585,11 +592,23 @@ mod tests {
             \tnew := func(x any) *Token { return nil }\n\
             \tt := new(Token)\n\
             }\n";
-        // Only the named result of `(int, *Token)` states a type, and what
-        // calling a `Handler` returns.
+        // A collection is stated by its element (a map by its values): the
+        // fields, `All`'s result, the parameter `k` and the literals;
+        // `[]byte` by a predeclared type, so not at all. What calling a
+        // `Handler` returns, and the named result of `(int, *Token)`.
         assert_eq!(
             declared_lines(source),
-            ["Handler: Token return-type", "f: Token return-type [1]"]
+            [
+                "m: Token annotation",
+                "ch: Token annotation",
+                "arr: Token annotation",
+                "All: Token return-type",
+                "Handler: Token return-type",
+                "f: Token return-type [1]",
+                "k: Token annotation",
+                "w: Token literal",
+                "m: Token literal",
+            ]
         );
     }
 
@@ -622,6 +641,7 @@ mod tests {
             declared_lines(source),
             [
                 "v: Stringer annotation",
+                "all: Stringer annotation",
                 "Map: Stringer return-type",
                 "x: Stringer annotation",
                 "p: fmt.Stringer annotation",

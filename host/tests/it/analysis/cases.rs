@@ -1124,6 +1124,23 @@ func (m Measured) Size() int {
 
 pub const GO: &[Case] = &[
     Case {
+        // An element of a slice, a map's value and the value a `range`
+        // gives are of the collection's element type: `groups[0].Name`,
+        // `byName[k].Name`, `for _, g := range groups { g.Name }`.
+        name: "go_elements_of_slices_maps_and_ranges_have_the_element_type",
+        fixture: concat!(
+            "//- go.mod\nmodule example.com/demo\n\ngo 1.22\n",
+            "//- stats.go\npackage demo\n\ntype diffStats struct {\n\tNa$0me string\n}\n\ntype other struct {\n\tName string\n}\n\nfunc names(groups []diffStats, byName map[string]*diffStats) []string {\n\tout := []string{groups[0].Name, byName[\"a\"].Name, groups[1:][0].Name}\n\tfor i, g := range groups {\n\t\t_ = i\n\t\tout = append(out, g.Name)\n\t}\n\treturn out\n}\n",
+        ),
+        query: References,
+        expected: "
+            stats.go:12 reference in names qualified
+            stats.go:12 reference in names qualified
+            stats.go:12 reference in names qualified
+            stats.go:15 reference in names qualified
+        ",
+    },
+    Case {
         // Calling a value of a named function type returns what the type
         // states: `f(x, y).Equal()` with `f EqualFunc`.
         name: "go_calling_a_value_of_a_function_type_returns_its_result",
