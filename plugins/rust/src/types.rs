@@ -111,16 +111,34 @@ impl<'a> Context<'a> {
     }
 
     /// `let x = T { .. }`, `let x = &T { .. }`, `let x = T::new(..)`,
-    /// `let x = self.clone()`.
+    /// `let x = self.clone()`, `let me = &mut *self`.
     fn initialised(&self, out: &mut Vec<DeclaredType>, target: DeclaredTarget, value: Node) {
         let mut value = value;
-        while value.kind() == "reference_expression" {
-            match value.child_by_field_name("value") {
+        // Each step goes one level down the tree, so this ends.
+        loop {
+            let inner = match value.kind() {
+                "reference_expression" => value.child_by_field_name("value"),
+                "parenthesized_expression" => value.named_child(0),
+                // `*self`: what the receiver points to (not `-x` or `!x`,
+                // whose type is an operator's output).
+                "unary_expression" if value.child(0).is_some_and(|op| op.kind() == "*") => {
+                    value.named_child(0)
+                }
+                _ => break,
+            };
+            match inner {
                 Some(inner) => value = inner,
                 None => return,
             }
         }
         match value.kind() {
+            // `let me = &mut *self;` (`self: Pin<&mut Self>`): a value of the
+            // type of the `impl` around it.
+            "self" => {
+                if let Some(impl_type) = impl_type(&ancestors(self.root, value)) {
+                    self.push(out, target, impl_type, DeclaredTypeSource::Constructor);
+                }
+            }
             "struct_expression" => {
                 if let Some(name) = value.child_by_field_name("name") {
                     self.push(out, target, name, DeclaredTypeSource::Literal);

@@ -443,6 +443,17 @@ pub fn outer(p: Parser) -> u32 {
         expected: "src/runtime.rs:3 Runtime import",
     },
     Case {
+        // `let me = &mut *self;` with `self: Pin<&mut Self>`: a value of the
+        // impl's type, whose field `me.func` is.
+        name: "rust_a_local_bound_to_self_has_the_impls_type",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\nuse std::pin::Pin;\n\npub struct Task {\n    func: Option<u32>,\n}\n\npub struct Other {\n    func: Option<u32>,\n}\n\nimpl Task {\n    pub fn poll(self: Pin<&mut Self>) -> Option<u32> {\n        let me = &mut *self;\n        me.fu$0nc.take()\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/lib.rs:4 Task.func qualified",
+    },
+    Case {
         // The methods of an impl for a standard pointer to a type are
         // reached through a value of the pointer, as `Deref` reaches them;
         // an impl for a pointer to its own type parameter is not the
