@@ -253,9 +253,14 @@ impl<'t> Context<'_, 't> {
         let target = named
             .child_by_field_name("name")
             .and_then(|n| self.targets.symbol(n));
-        let Some(target) = target else {
-            return;
-        };
+        if let Some(target) = target {
+            self.results(target, signature, out);
+        }
+    }
+
+    /// The result types `signature` (a declaration, a function type or a
+    /// function literal) states, as what calling `target` returns.
+    fn results(&self, target: DeclaredTarget, signature: Node<'t>, out: &mut Vec<DeclaredType>) {
         let Some(result) = signature.child_by_field_name("result") else {
             return;
         };
@@ -326,6 +331,9 @@ impl<'t> Context<'_, 't> {
                     self.push(out, target, ty, DeclaredTypeSource::Literal);
                 }
             }
+            // `makeGraph := func() map[string]*Node { .. }`: what calling
+            // the variable returns.
+            "func_literal" => self.results(target, value, out),
             "call_expression" => {
                 let Some(function) = value.child_by_field_name("function") else {
                     return;
@@ -595,7 +603,8 @@ mod tests {
         // A collection is stated by its element (a map by its values): the
         // fields, `All`'s result, the parameter `k` and the literals;
         // `[]byte` by a predeclared type, so not at all. What calling a
-        // `Handler` returns, and the named result of `(int, *Token)`.
+        // `Handler`, or the local `new` holding a function literal,
+        // returns, and the named result of `(int, *Token)`.
         assert_eq!(
             declared_lines(source),
             [
@@ -608,6 +617,7 @@ mod tests {
                 "k: Token annotation",
                 "w: Token literal",
                 "m: Token literal",
+                "new: Token return-type",
             ]
         );
     }

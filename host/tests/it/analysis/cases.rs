@@ -1152,6 +1152,17 @@ pub const GO: &[Case] = &[
         ",
     },
     Case {
+        // A local holding a function literal: calling it returns what the
+        // literal states, here a map whose value is then indexed.
+        name: "go_calling_a_local_function_literal_returns_its_result",
+        fixture: concat!(
+            "//- go.mod\nmodule example.com/demo\n\ngo 1.22\n",
+            "//- graph.go\npackage demo\n\ntype Node struct {\n\tID int\n}\n\ntype Other struct {\n\tID int\n}\n\nfunc build() int {\n\tmakeGraph := func() map[string]*Node {\n\t\treturn map[string]*Node{}\n\t}\n\tg := makeGraph()\n\treturn g[\"a\"].I$0D\n}\n",
+        ),
+        query: Definition,
+        expected: "graph.go:4 Node.ID qualified",
+    },
+    Case {
         // Calling a value of a named function type returns what the type
         // states: `f(x, y).Equal()` with `f EqualFunc`.
         name: "go_calling_a_value_of_a_function_type_returns_its_result",
