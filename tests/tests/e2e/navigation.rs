@@ -1488,17 +1488,16 @@ mod go {
             "#]],
         )
         .await;
-        // `s.Area()` on a `Shape` from `range shapes`: the receiver's type
-        // needs type inference, so the call is a name-only guess among the
-        // three `Area` methods, and the answer says so.
+        // `s.Area()` on a `Shape` from `for _, s := range shapes` with
+        // `shapes []Shape`: the element's type, the interface's method.
         check(
             &server,
             "find_references",
             json!({ "symbol": "Shape.Area", "include_declaration": false }),
             expect![[r#"
-                shapes/area.go:7 call name_only (confidence 0.17)
-                completeness: ambiguous 0, not complete, name_only 1, possibly_missed 0, resolved 0
-                  note: 1 reference is a name-only guess
+                shapes/area.go:7 call qualified
+                completeness: ambiguous 0, complete, name_only 0, possibly_missed 0, resolved 1
+                  note: every same-named reference in the workspace was resolved; these are all of them
             "#]],
         )
         .await;

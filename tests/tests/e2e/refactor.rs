@@ -382,9 +382,13 @@ async fn refusals_come_before_any_write() {
 async fn uses_resolved_by_name_only_make_applying_need_force() {
     let scratch = Scratch::new("refactor-force");
     let root = copy(&scratch, "go");
+    scratch.write(
+        "go/shapes/measure.go",
+        "package shapes\n\n// Measure is the area of anything with one.\nfunc Measure(v interface{ Area() float64 }) float64 {\n\treturn v.Area()\n}\n",
+    );
     let server = McpServer::start(&root, &[]).await.expect("start lingo");
-    // `s.Area()` on a value of interface type resolves to `Square.Area`
-    // by name only: the plan lists it and does not rename it.
+    // `v.Area()` on a value of an unnamed interface type resolves to
+    // `Square.Area` by name only: the plan lists it and does not rename it.
     let plan = server
         .call(
             "rename",
@@ -403,7 +407,7 @@ async fn uses_resolved_by_name_only_make_applying_need_force() {
         warning["sites"][0]
             .as_str()
             .unwrap()
-            .starts_with("shapes/area.go:"),
+            .starts_with("shapes/measure.go:"),
         "{warning:#}"
     );
     let refused = server

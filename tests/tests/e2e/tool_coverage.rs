@@ -822,8 +822,18 @@ mod get_symbol_info {
             method["signature"],
             json!("func (c *Circle) Area() float64")
         );
-        // `s.Area()` on a range variable: a guess among three.
-        assert_eq!(method["callers"], json!({ "certain": 0, "name_only": 1 }));
+        // `s.Area()` on a range variable over `[]Shape` calls the
+        // interface's method, not this one.
+        assert_eq!(method["callers"], json!({ "certain": 0, "name_only": 0 }));
+        let interface_method = info(
+            &server,
+            json!({ "path": "shapes/shapes.go", "symbol": "Shape.Area" }),
+        )
+        .await;
+        assert_eq!(
+            interface_method["callers"],
+            json!({ "certain": 1, "name_only": 0 })
+        );
         server.stop().await;
     }
 
@@ -1751,7 +1761,9 @@ mod dependencies_of {
             "{text}"
         );
         for line in [
-            "Summary --CALLS--> AreaOf --REFERENCES--> Shape",
+            // `s.Area()` on a range variable over `[]Shape`.
+            "Summary --CALLS--> AreaOf --CALLS--> Area",
+            "AreaOf --REFERENCES--> Shape",
             "Summary --REFERENCES--> Square",
             // `&Circle{Radius: radius}` names the field `Radius`.
             "Summary --CALLS--> NewCircle --REFERENCES--> Radius",
@@ -1777,6 +1789,7 @@ mod dependencies_of {
             node_names(&text),
             // `Square{Length: s}`, `&Circle{Radius: r}` name fields.
             [
+                "Area",
                 "AreaOf",
                 "Circle",
                 "Length",
