@@ -105,8 +105,9 @@ impl<'t> Context<'_, 't> {
                     self.result_of(node, function, out);
                 }
             }
-            // A variadic parameter (`xs ...T`) is a slice: not reported.
-            "parameter_declaration" => {
+            // A variadic parameter (`xs ...T`) is a slice, stated by its
+            // element's type as every collection is.
+            "parameter_declaration" | "variadic_parameter_declaration" => {
                 let Some(ty) = node.child_by_field_name("type") else {
                     return;
                 };
@@ -601,10 +602,10 @@ mod tests {
             \tt := new(Token)\n\
             }\n";
         // A collection is stated by its element (a map by its values): the
-        // fields, `All`'s result, the parameter `k` and the literals;
-        // `[]byte` by a predeclared type, so not at all. What calling a
-        // `Handler`, or the local `new` holding a function literal,
-        // returns, and the named result of `(int, *Token)`.
+        // fields, `All`'s result, the parameters `xs ...Token` and `k`, and
+        // the literals; `[]byte` by a predeclared type, so not at all. What
+        // calling a `Handler`, or the local `new` holding a function
+        // literal, returns, and the named result of `(int, *Token)`.
         assert_eq!(
             declared_lines(source),
             [
@@ -614,6 +615,7 @@ mod tests {
                 "All: Token return-type",
                 "Handler: Token return-type",
                 "f: Token return-type [1]",
+                "xs: Token annotation",
                 "k: Token annotation",
                 "w: Token literal",
                 "m: Token literal",
