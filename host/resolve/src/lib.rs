@@ -41,7 +41,9 @@ pub use derived::Resolved;
 pub use table::{SymbolRef, SymbolTable, is_item};
 
 use lingo_index::{FileEntry, Snapshot};
-use lingo_model::{FileFacts, ImportKind, OptU32, Reference, ReferenceKind, Symbol, SymbolKind};
+use lingo_model::{
+    DeclaredTarget, FileFacts, ImportKind, OptU32, Reference, ReferenceKind, Symbol, SymbolKind,
+};
 
 /// How a definition was found, most certain first.
 #[derive(
@@ -838,6 +840,19 @@ impl<'s> Resolver<'s> {
         // Another type of the same name elsewhere could be meant.
         let owner = qualifier.last().expect("qualifier is not empty");
         let owners = self.owner_types(file, facts, reference);
+        // `Program.Pool.Find()`: a qualifier ending in a value (a static
+        // field or property, a module's variable) stands for the members
+        // of the type the source states for it.
+        let value_types = self.types_of_values(&owners);
+        if !value_types.is_empty() {
+            let found: Vec<Definition> = value_types
+                .iter()
+                .flat_map(|ty| self.members_of_type(*ty, reference))
+                .collect();
+            if !found.is_empty() {
+                return found;
+            }
+        }
         let owner_files: Vec<Arc<FileEntry>> = owners
             .iter()
             .map(|o| self.table.file(*o).clone())
@@ -1040,6 +1055,34 @@ impl<'s> Resolver<'s> {
             .filter(|d| d.confidence >= 1.0)
             .filter_map(|d| self.symbol_ref(d))
             .collect()
+    }
+
+    /// The stated types of `owners` when every one of them is a value (a
+    /// field, property, variable or constant) whose type is one workspace
+    /// type; empty otherwise.
+    fn types_of_values(&self, owners: &[SymbolRef]) -> Vec<SymbolRef> {
+        let mut types = Vec::new();
+        for &owner in owners {
+            let symbol = self.table.symbol(owner);
+            if !matches!(
+                symbol.kind,
+                SymbolKind::Field
+                    | SymbolKind::Property
+                    | SymbolKind::Variable
+                    | SymbolKind::Constant
+            ) {
+                return Vec::new();
+            }
+            let file = self.table.file(owner);
+            let Some(ty) = self.type_of_declaration(file, DeclaredTarget::Symbol(owner.symbol))
+            else {
+                return Vec::new();
+            };
+            if !types.contains(&ty) {
+                types.push(ty);
+            }
+        }
+        types
     }
 
     /// Symbols named as `reference` declared by a container named `owner`;

@@ -1439,6 +1439,17 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // `Program.Settings.Save()`: a qualifier ending in a static
+        // property stands for the members of the property's type.
+        name: "cs_a_static_property_in_a_qualifier_is_its_types_value",
+        fixture: concat!(
+            "//- Config.cs\nnamespace App\n{\n    public class AppConfig\n    {\n        public void Save() { }\n    }\n\n    public class Settings\n    {\n        public void Save() { }\n    }\n}\n",
+            "//- Program.cs\nnamespace App\n{\n    public static class Program\n    {\n        public static AppConfig Settings { get; set; }\n    }\n\n    public class User\n    {\n        public void Run()\n        {\n            Program.Settings.Sa$0ve();\n        }\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "Config.cs:5 AppConfig.Save qualified",
+    },
+    Case {
         // Invoking a value of a delegate type returns what the delegate
         // declares.
         name: "cs_invoking_a_delegate_value_returns_its_return_type",
