@@ -421,6 +421,13 @@ fn receipt(
     committed: &Committed,
     mut files: Vec<FileReceipt>,
 ) -> Receipt {
+    // A file just written, created or deleted differs on disk from the
+    // index by its size or time: asking for it starts the refresh that
+    // reads it, whether or not a watcher has reported it yet (`lingo call`
+    // runs without one, and a watcher's events may still be on their way).
+    for file in &files {
+        let _ = workspace.fresh_file(&file.path);
+    }
     let snapshot = workspace.fresh();
     for file in &mut files {
         file.syntax_errors_after = snapshot

@@ -142,6 +142,47 @@ fn lingo_call_answers_refuses_and_rejects_with_its_exit_codes() {
     assert_eq!(not_json.status.code(), Some(2));
 }
 
+/// `lingo call rename` applied (`dryRun: false`), with no watcher running:
+/// the receipt reads the file as written, where the old name is left
+/// nowhere (it read the index from before the write, and said so).
+#[test]
+fn lingo_call_applies_a_rename_and_its_receipt_reads_the_written_file() {
+    let scratch = Scratch::new("cli-rename");
+    let cache = Scratch::new("cli-rename-cache");
+    scratch.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "src/lib.rs",
+        "pub struct Handle;\n\nimpl Handle {\n    pub fn new() -> Handle {\n        Handle\n    }\n}\n",
+    );
+    let output = std::process::Command::new(lingo_bin())
+        .args([
+            "call",
+            "rename",
+            r#"{"path": "src/lib.rs", "line": 0, "character": 12, "new_name": "Runner", "dryRun": false, "format": "json"}"#,
+        ])
+        .arg("--root")
+        .arg(scratch.path())
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .env_remove("LINGO_CACHE_DIR")
+        .output()
+        .expect("run lingo call");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let applied: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("format=json prints JSON");
+    assert_eq!(applied["success"], true, "{applied:#}");
+    let written = std::fs::read_to_string(scratch.path().join("src/lib.rs")).unwrap();
+    assert_eq!(written.matches("Runner").count(), 4, "{written}");
+    assert!(!written.contains("Handle"), "{written}");
+    assert_eq!(
+        applied["receipt"]["old_name_left"]["count"], 0,
+        "{applied:#}"
+    );
+}
+
 #[test]
 fn lingo_tools_lists_every_tool_with_its_toolset() {
     let output = std::process::Command::new(lingo_bin())
