@@ -98,12 +98,15 @@ fn receipt(receipt: &Receipt, writer: &mut Writer) {
             )
         })
         .collect();
+    // A rename that left the old name nowhere says nothing of it.
     let left = match &receipt.old_name_left {
-        Some(left) => format!(
-            "; `{}` still referenced {} times in the changed files",
-            left.name, left.count
+        Some(left) if left.count > 0 => format!(
+            "; `{}` still referenced {} {} in the changed files",
+            left.name,
+            left.count,
+            if left.count == 1 { "time" } else { "times" }
         ),
-        None => String::new(),
+        _ => String::new(),
     };
     writer.always(&format!(
         "receipt at generation {}: syntax errors {}{left}",
@@ -361,7 +364,7 @@ mod tests {
             plan_or_applied,
             expect![[r#"
                 applied rename.symbol `total` -> `sum`: 2 files written, 1 created, 0 deleted; undo with rollback {"snapshot_id": "snap-1"}
-                receipt at generation 8: syntax errors changed in 2 files; `total` still referenced 1 times in the changed files
+                receipt at generation 8: syntax errors changed in 2 files; `total` still referenced 1 time in the changed files
                 src/b.rs syntax errors 0 -> 2
                 src/gone.rs syntax errors 1 -> null
                   src/b.rs:4:2
