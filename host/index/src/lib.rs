@@ -743,6 +743,25 @@ impl Workspace {
         if !self.needs_refresh() {
             return self.snapshot();
         }
+        self.refreshed_within(wait)
+    }
+
+    /// The index once it has read `paths` (workspace paths), which the
+    /// caller has just written, created or deleted: one of them differing
+    /// on disk from the index starts a refresh whether or not a watcher has
+    /// reported it yet (`lingo call` runs without one, and a watcher's
+    /// events may still be on their way); else as [`Workspace::fresh`].
+    pub fn fresh_after_writes(self: &Arc<Self>, paths: &[&str]) -> Snapshot {
+        let current = self.snapshot();
+        if paths.iter().any(|path| self.file_changed(&current, path)) {
+            return self.refreshed_within(WORKSPACE_WAIT);
+        }
+        self.fresh()
+    }
+
+    /// A refresh started (or joined) and waited for, within `wait` and the
+    /// request's budget.
+    fn refreshed_within(self: &Arc<Self>, wait: Duration) -> Snapshot {
         let run = self.start_refresh();
         let wait = lingo_model::budget::current()
             .and_then(|b| b.remaining())

@@ -414,21 +414,16 @@ fn syntax_errors_of(workspace: &Workspace, snapshot: &Snapshot, path: &str, text
     reanalyse(&**plugin, path, text, snapshot).map_or(0, |facts| facts.syntax_errors())
 }
 
-/// The receipt: the touched files as the index reads them now.
+/// The receipt: the touched files as the index reads them now, once it
+/// has read what was written.
 fn receipt(
     workspace: &Arc<Workspace>,
     plan: &Plan,
     committed: &Committed,
     mut files: Vec<FileReceipt>,
 ) -> Receipt {
-    // A file just written, created or deleted differs on disk from the
-    // index by its size or time: asking for it starts the refresh that
-    // reads it, whether or not a watcher has reported it yet (`lingo call`
-    // runs without one, and a watcher's events may still be on their way).
-    for file in &files {
-        let _ = workspace.fresh_file(&file.path);
-    }
-    let snapshot = workspace.fresh();
+    let written: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let snapshot = workspace.fresh_after_writes(&written);
     for file in &mut files {
         file.syntax_errors_after = snapshot
             .file(&file.path)

@@ -399,32 +399,9 @@ pub fn base_class_path(owner: Node, source: &str) -> Option<Vec<String>> {
     if first.kind() == "primary_constructor_base_type" {
         first = first.child_by_field_name("type")?;
     }
-    // `A.B.Base<T>`: each part's name without its type arguments, the
-    // path read from the right. Each step goes one level down the tree.
-    let mut path = Vec::new();
-    let mut part = first;
-    loop {
-        match part.kind() {
-            "identifier" => {
-                path.push(text(part, source).to_string());
-                break;
-            }
-            "generic_name" => {
-                path.push(text(part.named_child(0)?, source).to_string());
-                break;
-            }
-            "qualified_name" => {
-                let name = part.child_by_field_name("name")?;
-                let name = match name.kind() {
-                    "generic_name" => name.named_child(0)?,
-                    _ => name,
-                };
-                path.push(text(name, source).to_string());
-                part = part.child_by_field_name("qualifier")?;
-            }
-            _ => return None,
-        }
-    }
-    path.reverse();
+    // `A.B.Base<T>`: the path and name without type arguments.
+    let written = crate::types::named_type(first, source)?;
+    let mut path = written.qualifier;
+    path.push(text(written.name, source).to_string());
     Some(path)
 }

@@ -425,9 +425,15 @@ pub fn extended_class_path(owner: Node, source: &str) -> Option<Vec<String>> {
     let extends = heritage
         .named_children(&mut cursor)
         .find(|c| c.kind() == "extends_clause")?;
-    let value = extends.child_by_field_name("value")?;
+    dotted_path(extends.child_by_field_name("value")?, source)
+}
+
+/// The names of an expression that is a name or a path of names (`Base`,
+/// `ns.inner.Base`), outermost first; none for any other expression
+/// (`this.C`, `f().C`, `a[b]`).
+pub fn dotted_path(expression: Node, source: &str) -> Option<Vec<String>> {
     let mut path = Vec::new();
-    let mut part = value;
+    let mut part = expression;
     // Each step goes one level down the tree, so this ends.
     loop {
         match part.kind() {
@@ -436,7 +442,10 @@ pub fn extended_class_path(owner: Node, source: &str) -> Option<Vec<String>> {
                 break;
             }
             "member_expression" => {
-                path.push(text(part.child_by_field_name("property")?, source).to_string());
+                let property = part
+                    .child_by_field_name("property")
+                    .filter(|p| p.kind() == "property_identifier")?;
+                path.push(text(property, source).to_string());
                 part = part.child_by_field_name("object")?;
             }
             _ => return None,

@@ -460,27 +460,11 @@ impl Context<'_> {
                 let name = constructor
                     .child_by_field_name("property")
                     .filter(|p| p.kind() == "property_identifier")?;
-                let mut qualifier = Vec::new();
-                let mut object = constructor.child_by_field_name("object")?;
-                // Each step goes one level down the tree, so this ends.
-                loop {
-                    match object.kind() {
-                        "identifier" => {
-                            qualifier.push(self.source[object.byte_range()].to_string());
-                            break;
-                        }
-                        "member_expression" => {
-                            let property = object
-                                .child_by_field_name("property")
-                                .filter(|p| p.kind() == "property_identifier")?;
-                            qualifier.push(self.source[property.byte_range()].to_string());
-                            object = object.child_by_field_name("object")?;
-                        }
-                        // `new this.C()`, `new (f())()`: not a path of names.
-                        _ => return None,
-                    }
-                }
-                qualifier.reverse();
+                // `new this.C()`, `new (f())()`: not a path of names.
+                let qualifier = crate::declarations::dotted_path(
+                    constructor.child_by_field_name("object")?,
+                    self.source,
+                )?;
                 Some(Written { name, qualifier })
             }
             _ => None,
