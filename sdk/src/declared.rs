@@ -143,6 +143,7 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::Receiver => "receiver",
                 DeclaredTypeSource::SelfType => "self-type",
                 DeclaredTypeSource::ThisType => "this-type",
+                DeclaredTypeSource::Element => "element",
             };
             let element = match d.element.as_slice() {
                 [] => String::new(),

@@ -221,11 +221,15 @@ impl<L: Language> Document<L> {
                     if binding.local.value.is_some() {
                         return binding.local.clone();
                     }
-                    let (value, element) =
-                        facts::local_value::<L>(&state.tree, binding, &facts.references)
-                            .map_or((None, Vec::new()), |(value, element)| {
-                                (Some(value), element)
-                            });
+                    let (value, element) = facts::local_value::<L>(
+                        &state.tree,
+                        &state.source,
+                        binding,
+                        &facts.references,
+                    )
+                    .map_or((None, Vec::new()), |(value, element)| {
+                        (Some(value), element)
+                    });
                     Local {
                         value,
                         element,
@@ -466,7 +470,7 @@ impl<L: Language> GuestDocument for Document<L> {
                     symbol.name_span.end.offset as usize,
                 );
                 let (value, element) =
-                    facts::initial_value::<L>(&state.tree, name, &facts.references)?;
+                    facts::initial_value::<L>(&state.tree, &state.source, name, &facts.references)?;
                 Some(SymbolValue {
                     symbol: index as u32,
                     value,

@@ -567,10 +567,25 @@ impl LinkedReferences {
     /// `node`'s value (wrappers looked through) as the reference tagged
     /// exactly there: called when that reference is a call.
     pub fn value_of<L: Language>(&self, node: Node) -> Option<Receiver> {
-        let value = unwrapped::<L>(node);
+        let Unwrapped {
+            node: value,
+            indexed,
+        } = unwrapped::<L>(node);
+        if indexed {
+            return self.indexed_at((value.start_byte(), value.end_byte()));
+        }
         self.at((value.start_byte(), value.end_byte())).or_else(|| {
             let ty = L::literal_type(value)?;
             self.type_at((ty.start_byte(), ty.end_byte()))
+        })
+    }
+
+    /// One element of the value of the expression at `range` (file bytes),
+    /// as [`Self::at`] finds that value: `xs` in `xs[i]`.
+    pub(crate) fn indexed_at(&self, range: (usize, usize)) -> Option<Receiver> {
+        self.at(range).map(|value| Receiver {
+            indexed: true,
+            ..value
         })
     }
 
@@ -581,6 +596,7 @@ impl LinkedReferences {
         (self.references.get(index as usize)?.kind == ReferenceKind::Type).then_some(Receiver {
             reference: index,
             called: false,
+            indexed: false,
         })
     }
 
@@ -595,6 +611,7 @@ impl LinkedReferences {
         (called || reference.span.end.offset as usize == range.1).then_some(Receiver {
             reference: index,
             called,
+            indexed: false,
         })
     }
 }
@@ -604,8 +621,9 @@ struct Found {
     reference: Reference,
     /// File range of the node the query tagged (`p.name`, `f(x)`).
     tagged: (usize, usize),
-    /// File range of the receiver value, wrappers looked through.
-    receiver: Option<(usize, usize)>,
+    /// File range of the receiver value, wrappers looked through, and
+    /// whether the receiver is one element of it.
+    receiver: Option<((usize, usize), bool)>,
     /// When the receiver is a literal of a type (`T{..}`), the file range
     /// of the type's name.
     receiver_type: Option<(usize, usize)>,
@@ -628,10 +646,13 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
         by_tagged,
     };
     for (index, (range, literal_type)) in receivers.into_iter().enumerate() {
-        let receiver = range
-            .and_then(|range| linked.at(range))
-            .or_else(|| literal_type.and_then(|range| linked.type_at(range)))
-            .filter(|r| r.reference as usize != index);
+        let receiver = match range {
+            Some((range, true)) => linked.indexed_at(range),
+            Some((range, false)) => linked.at(range),
+            None => None,
+        }
+        .or_else(|| literal_type.and_then(|range| linked.type_at(range)))
+        .filter(|r| r.reference as usize != index);
         linked.references[index].receiver = receiver;
     }
     linked
@@ -643,11 +664,13 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
 /// finds them, when a reference of the file is tagged exactly there.
 pub fn local_value<L: Language>(
     tree: &Tree,
+    source: &str,
     binding: &LocalBinding,
     linked: &LinkedReferences,
 ) -> Option<(Receiver, Vec<u32>)> {
     initial_value::<L>(
         tree,
+        source,
         (binding.start, binding.local.span.end.offset as usize),
         linked,
     )
@@ -658,6 +681,7 @@ pub fn local_value<L: Language>(
 /// [`local_value`] finds it.
 pub fn initial_value<L: Language>(
     tree: &Tree,
+    source: &str,
     (start, end): (usize, usize),
     linked: &LinkedReferences,
 ) -> Option<(Receiver, Vec<u32>)> {
@@ -665,27 +689,60 @@ pub fn initial_value<L: Language>(
     if (name.start_byte(), name.end_byte()) != (start, end) {
         return None;
     }
-    let (value, element) = match L::local_value(name) {
-        Some(value) => (value, Vec::new()),
-        None => L::destructured_value(name)?,
-    };
-    Some((linked.value_of::<L>(value)?, element))
+    if let Some(value) = L::local_value(name) {
+        return Some((linked.value_of::<L>(value)?, Vec::new()));
+    }
+    if let Some((value, element)) = L::destructured_value(name) {
+        return Some((linked.value_of::<L>(value)?, element));
+    }
+    // `for x in xs`: one element of the collection, when that is itself
+    // no element of another.
+    let collection = linked.value_of::<L>(L::iterated_value(name, source)?)?;
+    (!collection.indexed).then_some((
+        Receiver {
+            indexed: true,
+            ..collection
+        },
+        Vec::new(),
+    ))
+}
+
+/// An expression with its wrappers taken off ([`unwrapped`]).
+pub(crate) struct Unwrapped<'t> {
+    pub node: Node<'t>,
+    /// Whether the expression is one element of `node`'s value
+    /// ([`Language::indexed_collection`]).
+    pub indexed: bool,
 }
 
 /// The value inside `node` with the language's transparent wrappers
 /// (parentheses, `await`, `x!`...) and element accesses
-/// ([`Language::element_expressions`]) taken off. Each step goes one level
-/// down, so this ends.
-pub(crate) fn unwrapped<L: Language>(node: Node) -> Node {
+/// ([`Language::element_expressions`]) taken off, and at most one indexing
+/// ([`Language::indexed_collection`]): the collection, `indexed`. Each
+/// step goes one level down, so this ends.
+pub(crate) fn unwrapped<L: Language>(node: Node) -> Unwrapped {
     let mut node = node;
+    let mut indexed = false;
     loop {
+        if let Some(collection) = L::indexed_collection(node) {
+            if indexed {
+                // An element of an element: not a value the facts name.
+                return Unwrapped {
+                    node,
+                    indexed: false,
+                };
+            }
+            indexed = true;
+            node = collection;
+            continue;
+        }
         let mut cursor = node.walk();
         let mut inner = node.named_children(&mut cursor).filter(|c| !c.is_extra());
         let kind = node.kind();
         node = match (inner.next(), inner.next()) {
             (Some(only), None) if L::transparent_expressions().contains(&kind) => only,
             (Some(collection), _) if L::element_expressions().contains(&kind) => collection,
-            _ => return node,
+            _ => return Unwrapped { node, indexed },
         };
     }
 }
@@ -804,9 +861,11 @@ fn references_in<L: Language>(
                 .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
             let receiver_value = receiver.filter(|_| is_member).map(unwrapped::<L>);
             let receiver_type = receiver_value
-                .and_then(L::literal_type)
+                .as_ref()
+                .filter(|r| !r.indexed)
+                .and_then(|r| L::literal_type(r.node))
                 .and_then(|ty| view.range(ty));
-            let receiver = receiver_value.and_then(|r| view.range(r));
+            let receiver = receiver_value.and_then(|r| Some((view.range(r.node)?, r.indexed)));
             Some(Found {
                 tagged,
                 receiver,

@@ -449,6 +449,27 @@ pub trait Language: 'static {
         None
     }
 
+    /// The collection the binding named by `name` iterates, when it is a
+    /// loop variable: `xs` in `for x in xs`, `foreach (var x in xs)`,
+    /// `for (const x of xs)`. Its value is then one element of the
+    /// collection's (`receiver.indexed`), typed by the collection's stated
+    /// element type (the declared-type source `element`). Asked when
+    /// `local_value` and `destructured_value` find none; none by default.
+    fn iterated_value<'t>(_name: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        None
+    }
+
+    /// When the expression `node` reaches one element of a collection
+    /// (`xs[i]`), the collection's expression (`xs`): the value is then
+    /// one element of the collection's (`receiver.indexed`), typed by its
+    /// stated element type (the declared-type source `element`). For a
+    /// language whose collections have members of their own; see
+    /// [`Self::element_expressions`] for one whose collections are stated
+    /// by their element's type. None by default.
+    fn indexed_collection(_node: Node) -> Option<Node> {
+        None
+    }
+
     /// How many arguments a call of the declaration `node` takes
     /// (`symbol.arity`), for functions, methods and constructors whose
     /// overloads calls tell apart by argument count. None by default: the

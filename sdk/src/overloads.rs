@@ -150,7 +150,14 @@ impl ArgumentReader<'_, '_> {
     /// reference names, or unknown.
     fn value<L: Language>(&mut self, argument: Node, call: u32) -> ArgumentValue {
         let (hooks, linked, source) = (self.hooks, self.linked, self.source);
-        let argument = unwrapped::<L>(argument);
+        let argument = match unwrapped::<L>(argument) {
+            // `xs[i]`: its value is read below, from the whole argument.
+            crate::facts::Unwrapped {
+                indexed: true,
+                node: _,
+            } => argument,
+            crate::facts::Unwrapped { node, .. } => node,
+        };
         if let Some(literal) = (hooks.literal)(argument, source) {
             return literal;
         }
@@ -205,6 +212,7 @@ impl ArgumentReader<'_, '_> {
         Some(Receiver {
             reference: *type_names.get(&range)?,
             called: false,
+            indexed: false,
         })
     }
 }

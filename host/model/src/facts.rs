@@ -330,12 +330,14 @@ impl Reference {
 }
 
 /// The value a member access is made on: what another reference of the
-/// same file denotes, or (`called`) the result of calling it.
+/// same file denotes, or (`called`) the result of calling it, or
+/// (`indexed`) one element of either (`xs[i]`, the `x` of `for x in xs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Receiver {
     /// Index into the file's references.
     pub reference: u32,
     pub called: bool,
+    pub indexed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -669,6 +671,9 @@ pub enum DeclaredTypeSource {
     /// A method returning the value it is called on (TypeScript's `this`):
     /// the named type is the declaring one.
     ThisType,
+    /// The type of one element of the target's value (of its return value,
+    /// for a function): what indexing or iterating it gives.
+    Element,
 }
 
 /// A type the source states for a declaration.

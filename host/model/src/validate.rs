@@ -1452,6 +1452,7 @@ mod tests {
             value: Some(crate::facts::Receiver {
                 reference: 0,
                 called: true,
+                indexed: false,
             }),
             element: vec![0; 1000].into_boxed_slice(),
         });
@@ -1625,6 +1626,7 @@ mod tests {
                     receiver: receiver.map(|reference| crate::facts::Receiver {
                         reference,
                         called: reference % 2 == 0,
+                        indexed: reference % 3 == 0,
                     }),
                     arguments: OptU32::new(local),
                 },

@@ -390,7 +390,7 @@ impl<'s> Resolver<'s> {
         facts: &FileFacts,
         reference: &Reference,
     ) -> Vec<Definition> {
-        let Some(receiver) = reference.receiver.filter(|r| !r.called) else {
+        let Some(receiver) = reference.receiver.filter(|r| !r.called && !r.indexed) else {
             return Vec::new();
         };
         let Some(value) = facts.references.get(receiver.reference as usize) else {

@@ -158,11 +158,11 @@ impl Resolver<'_> {
                 let Some(named) = facts.references.get(receiver.reference as usize) else {
                     return Compared::Unknown;
                 };
-                match self.type_of_value(file, named, receiver.called).as_slice() {
+                match self.type_of_value(file, named, *receiver).as_slice() {
                     [one] if self.table.symbol(*one).kind != SymbolKind::TypeParameter => {
                         Compared::Declared(*one)
                     }
-                    [] => self
+                    [] if !receiver.indexed => self
                         .stated_built_in(file, named, receiver.called, rules)
                         .map_or(Compared::Unknown, Compared::BuiltIn),
                     _ => Compared::Unknown,

@@ -114,7 +114,7 @@ impl Resolver<'_> {
         };
         // A union (`type Issue = A | B`): the member of each type that has it.
         let mut found: Vec<Definition> = Vec::new();
-        for ty in self.type_of(file, value, receiver.called, &[], depth) {
+        for ty in self.type_of(file, value, Access::of(receiver), &[], depth) {
             for member in self.members_of_type(ty, reference) {
                 if !found.iter().any(|f| same_target(f, &member)) {
                     found.push(member);
@@ -147,21 +147,23 @@ impl Resolver<'_> {
         self.members_of_type(owner, reference)
     }
 
-    /// The type of the value `value` denotes (or, `called`, of what calling
-    /// it returns), or of its tuple `element` when that is not empty, when
-    /// it resolves certainly and the source states it: a type itself
-    /// (`Type.member`, `new Type().member`), a local, parameter, field or
-    /// property with a declared type, a function with a declared return
-    /// type, or a local initialised with any of these or destructuring one.
-    /// Several types for a union; none when the type is not known.
+    /// The type of the value `value` denotes, reached by `access` (what
+    /// calling it returns, one element of it), or of its tuple `element`
+    /// when that is not empty, when it resolves certainly and the source
+    /// states it: a type itself (`Type.member`, `new Type().member`), a
+    /// local, parameter, field or property with a declared type (or
+    /// element type), a function with a declared return type, or a local
+    /// initialised with any of these or destructuring one. Several types
+    /// for a union; none when the type is not known.
     fn type_of(
         &self,
         file: &Arc<FileEntry>,
         value: &Reference,
-        called: bool,
+        access: Access,
         element: &[u32],
         depth: usize,
     ) -> Vec<SymbolRef> {
+        let called = access.called;
         let calling_file = file;
         let found = self.resolve_within(file, value, depth + 1);
         let Some(definition) = self.one_declaration(&found) else {
@@ -171,8 +173,8 @@ impl Resolver<'_> {
             Target::Symbol { file, index } => {
                 if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
                     // `Type.member`, `new Type().member`, `Type(x).member`:
-                    // a value of the type, not a tuple.
-                    if !element.is_empty() {
+                    // a value of the type, not a tuple or collection.
+                    if !element.is_empty() || access.indexed {
                         return Vec::new();
                     }
                     return self
@@ -201,25 +203,29 @@ impl Resolver<'_> {
                     let Some(on) = on.filter(|_| depth + 1 < MAX_RECEIVER_DEPTH) else {
                         return Vec::new();
                     };
-                    return self.type_of(calling_file, on, receiver.called, element, depth + 1);
+                    // `xs[i].pipe()[j]`: an element of an element.
+                    let Some(on_access) = Access::of(receiver).then_indexed(access.indexed) else {
+                        return Vec::new();
+                    };
+                    return self.type_of(calling_file, on, on_access, element, depth + 1);
                 }
                 (file, target)
             }
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
-        self.type_of_target(owner_file, target, called, element, depth)
+        self.type_of_target(owner_file, target, access, element, depth)
     }
 
     /// The one workspace type of the value `value` (written in `file`)
-    /// denotes or, `called`, of what calling it returns; several for a
-    /// union, none when not known.
+    /// denotes, reached as `receiver` says (called, indexed); several for
+    /// a union, none when not known.
     pub(super) fn type_of_value(
         &self,
         file: &Arc<FileEntry>,
         value: &Reference,
-        called: bool,
+        receiver: lingo_model::Receiver,
     ) -> Vec<SymbolRef> {
-        self.type_of(file, value, called, &[], 0)
+        self.type_of(file, value, Access::of(receiver), &[], 0)
     }
 
     /// The one workspace type the declaration `target` of `file` has, as
@@ -230,25 +236,37 @@ impl Resolver<'_> {
         file: &Arc<FileEntry>,
         target: DeclaredTarget,
     ) -> Option<SymbolRef> {
-        match self.type_of_target(file, target, false, &[], 0).as_slice() {
+        match self
+            .type_of_target(file, target, Access::default(), &[], 0)
+            .as_slice()
+        {
             [one] => Some(*one),
             _ => None,
         }
     }
 
-    /// The type of `target` (or, `called`, of what calling it returns), or
-    /// of that value's tuple `element` when it is not empty; several for a
-    /// union.
+    /// The type of `target` reached by `access` (what calling it returns,
+    /// one element of it), or of that value's tuple `element` when it is
+    /// not empty; several for a union.
     fn type_of_target(
         &self,
         owner_file: &Arc<FileEntry>,
         target: DeclaredTarget,
-        called: bool,
+        access: Access,
         element: &[u32],
         depth: usize,
     ) -> Vec<SymbolRef> {
+        let called = access.called;
+        if access.indexed && !element.is_empty() {
+            // A tuple element of a collection's element: not stated.
+            return Vec::new();
+        }
         let wanted = |source: DeclaredTypeSource| {
-            if called {
+            if access.indexed {
+                // `xs[i]`, `f()[i]`, `for x in xs`: the element type stated
+                // for the collection (a function's, of what it returns).
+                source == DeclaredTypeSource::Element
+            } else if called {
                 // A method returning what it is called on, called on no
                 // value (`this.pipe()` qualified by its class): its owner.
                 matches!(
@@ -274,7 +292,7 @@ impl Resolver<'_> {
         if let Some(declared) = declared {
             return self.declared_type(owner_file, declared, depth);
         }
-        if called && depth + 1 < MAX_RECEIVER_DEPTH {
+        if called && !access.indexed && depth + 1 < MAX_RECEIVER_DEPTH {
             let returned = self.returned_by_function_type(owner_file, target, element, depth);
             if !returned.is_empty() {
                 return returned;
@@ -309,15 +327,27 @@ impl Resolver<'_> {
             return Vec::new();
         };
         // Calling what holds a function (`const string = ZodString.create`)
-        // calls that function; what calling the result of a call returns
-        // is not written down.
-        let value_called = match (called, value.called) {
-            (false, value_called) => value_called,
-            (true, false) => true,
-            (true, true) => return Vec::new(),
+        // calls that function; what calling the result of a call, or an
+        // element of a collection, returns is not written down.
+        let value_called = match (called, value.called, value.indexed) {
+            (false, value_called, _) => value_called,
+            (true, false, false) => true,
+            (true, _, _) => return Vec::new(),
         };
+        // `let x = xs[i]`, `for x in xs`: one element of the value; of an
+        // element of that, or of a tuple in it, nothing is stated.
+        let Some(value_access) = (Access {
+            called: value_called,
+            indexed: value.indexed,
+        })
+        .then_indexed(access.indexed) else {
+            return Vec::new();
+        };
+        if value.indexed && !(own_element.is_empty() && element.is_empty()) {
+            return Vec::new();
+        }
         let element: Vec<u32> = own_element.iter().chain(element).copied().collect();
-        self.type_of(owner_file, named, value_called, &element, depth + 1)
+        self.type_of(owner_file, named, value_access, &element, depth + 1)
     }
 
     /// What calling `target` returns when its stated type is a function
@@ -358,7 +388,10 @@ impl Resolver<'_> {
                 self.type_of_target(
                     type_file,
                     DeclaredTarget::Symbol(ty.symbol),
-                    true,
+                    Access {
+                        called: true,
+                        indexed: false,
+                    },
                     element,
                     depth + 1,
                 )
@@ -801,6 +834,36 @@ impl Resolver<'_> {
 
 /// Whether the function or method `target` of `file` returns the value it
 /// is called on (a `this-type` declared type).
+/// How a value is reached from what a reference denotes: the result of
+/// calling it, one element of it (after the call, when both).
+#[derive(Debug, Clone, Copy, Default)]
+struct Access {
+    called: bool,
+    indexed: bool,
+}
+
+impl Access {
+    /// How `receiver` reaches its value.
+    fn of(receiver: lingo_model::Receiver) -> Access {
+        Access {
+            called: receiver.called,
+            indexed: receiver.indexed,
+        }
+    }
+
+    /// This access, then one element of its value when `indexed`; none
+    /// for an element of an element, which no fact states.
+    fn then_indexed(self, indexed: bool) -> Option<Access> {
+        match (self.indexed, indexed) {
+            (true, true) => None,
+            (was, now) => Some(Access {
+                indexed: was || now,
+                ..self
+            }),
+        }
+    }
+}
+
 fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
     file.facts.as_ref().is_ok_and(|facts| {
         facts

@@ -359,6 +359,7 @@ pub fn shape(file: &FileEntry) -> u64 {
                 value.symbol.hash(&mut hasher);
                 value.element.hash(&mut hasher);
                 value.value.called.hash(&mut hasher);
+                value.value.indexed.hash(&mut hasher);
                 let mut next = Some(value.value.reference);
                 for _ in 0..MAX_HASHED_RECEIVERS {
                     let Some(reference) = next.and_then(|i| facts.references.get(i as usize))
@@ -371,6 +372,7 @@ pub fn shape(file: &FileEntry) -> u64 {
                     (reference.kind as u8).hash(&mut hasher);
                     next = reference.receiver.map(|r| {
                         r.called.hash(&mut hasher);
+                        r.indexed.hash(&mut hasher);
                         r.reference
                     });
                 }

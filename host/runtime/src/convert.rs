@@ -278,15 +278,6 @@ macro_rules! since_0_2_0_conversions {
                 .collect())
         }
 
-        impl From<wit::Receiver> for model::Receiver {
-            fn from(r: wit::Receiver) -> Self {
-                model::Receiver {
-                    reference: r.reference,
-                    called: r.called,
-                }
-            }
-        }
-
         impl From<wit::Reference> for model::Reference {
             fn from(r: wit::Reference) -> Self {
                 model::Reference {
@@ -609,20 +600,6 @@ macro_rules! since_0_10_0_conversions {
         fn file_named_after_public_type(policy: &wit::LanguagePolicy) -> bool {
             policy.file_named_after_public_type
         }
-
-        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
-            use model::DeclaredTypeSource as M;
-            use wit::DeclaredTypeSource as W;
-            match source {
-                W::Annotation => M::Annotation,
-                W::Constructor => M::Constructor,
-                W::Literal => M::Literal,
-                W::ReturnType => M::ReturnType,
-                W::Receiver => M::Receiver,
-                W::SelfType => M::SelfType,
-                W::ThisType => M::ThisType,
-            }
-        }
     };
 }
 
@@ -726,7 +703,61 @@ macro_rules! since_0_12_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.12.0` (the current ABI).
+/// What ABI 0.13.0 added: values that are one element of a collection,
+/// and the declared type of a collection's elements.
+macro_rules! since_0_13_0_conversions {
+    () => {
+        impl From<wit::Receiver> for model::Receiver {
+            fn from(r: wit::Receiver) -> Self {
+                model::Receiver {
+                    reference: r.reference,
+                    called: r.called,
+                    indexed: r.indexed,
+                }
+            }
+        }
+
+        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+            use model::DeclaredTypeSource as M;
+            use wit::DeclaredTypeSource as W;
+            match source {
+                W::Annotation => M::Annotation,
+                W::Constructor => M::Constructor,
+                W::Literal => M::Literal,
+                W::ReturnType => M::ReturnType,
+                W::Receiver => M::Receiver,
+                W::SelfType => M::SelfType,
+                W::ThisType => M::ThisType,
+                W::Element => M::Element,
+            }
+        }
+    };
+}
+
+/// `lingo:plugin@0.13.0` (the current ABI).
+pub mod v0_13_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_13_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_13_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+    since_0_13_0_conversions!();
+}
+
+/// `lingo:plugin@0.12.0`: no collection elements, so an indexed or
+/// iterated value's type is unknown.
 pub mod v0_12_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_12_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -745,33 +776,28 @@ pub mod v0_12_0 {
     since_0_10_0_conversions!();
     since_0_11_0_conversions!();
     since_0_12_0_conversions!();
-}
 
-/// `lingo:plugin@0.11.0`: no values of declarations, so only their stated
-/// types type them.
-pub mod v0_11_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_11_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_11_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
+    impl From<wit::Receiver> for model::Receiver {
+        fn from(r: wit::Receiver) -> Self {
+            model::Receiver {
+                reference: r.reference,
+                called: r.called,
+                indexed: false,
+            }
+        }
+    }
 
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-    since_0_11_0_conversions!();
-
-    pub fn symbol_values(
-        _document: &GuestDocument<'_>,
-        _store: impl AsContextMut,
-        _doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::SymbolValue>> {
-        Ok(Vec::new())
+    fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+        use model::DeclaredTypeSource as M;
+        use wit::DeclaredTypeSource as W;
+        match source {
+            W::Annotation => M::Annotation,
+            W::Constructor => M::Constructor,
+            W::Literal => M::Literal,
+            W::ReturnType => M::ReturnType,
+            W::Receiver => M::Receiver,
+            W::SelfType => M::SelfType,
+            W::ThisType => M::ThisType,
+        }
     }
 }

@@ -160,7 +160,14 @@ impl Language for Rust {
         types::destructured_value(name)
     }
 
-    /// Skips Cargo's build output.
+    fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name, source)
+    }
+
+    fn indexed_collection(node: Node) -> Option<Node> {
+        types::indexed_collection(node)
+    }
+
     /// `(x).m()`, `(&x).m()`, `(*x).m()`: the value is `x`'s. Not `x?` or
     /// `x.await`, whose type is not `x`'s.
     fn transparent_expressions() -> &'static [&'static str] {
@@ -749,7 +756,7 @@ mod tests {
     }
 
     /// `member <- receiver` for every member access with a receiver; a
-    /// called receiver is written `name()`.
+    /// called receiver is written `name()`, an element of one `name[_]`.
     fn receiver_lines(source: &str) -> Vec<String> {
         let references = document(source).references();
         references
@@ -758,7 +765,8 @@ mod tests {
                 let receiver = r.receiver.as_ref()?;
                 let on = &references[receiver.reference as usize];
                 let call = if receiver.called { "()" } else { "" };
-                Some(format!("{} <- {}{call}", r.name, on.name))
+                let index = if receiver.indexed { "[_]" } else { "" };
+                Some(format!("{} <- {}{call}{index}", r.name, on.name))
             })
             .collect()
     }
@@ -786,6 +794,8 @@ mod tests {
                 "c <- parse()",
                 "parse <- new()",
                 "d <- p",
+                // One element of `v`.
+                "g <- v[_]",
                 "h <- p",
                 "start <- Span",
                 "end <- Span",
@@ -896,6 +906,64 @@ mod tests {
                 "channel: mpsc::Receiver return-type [1, 1]",
             ]
         );
+    }
+
+    #[test]
+    fn standard_collections_state_their_element_type() {
+        let source = "struct S { a: Vec<Task>, b: Box<[Remote]>, c: [Slot; 4], d: HashMap<K, V> }\n\
+            fn f(xs: &[ast::Node], q: Arc<VecDeque<Job>>, n: &mut Vec<u8>) -> Vec<Item> {}\n\
+            fn g() -> (Vec<A>, B) {}\n";
+        assert_eq!(
+            declared_lines(source),
+            [
+                "a: Vec annotation",
+                "a: Task element",
+                "b: Remote element",
+                "c: Slot element",
+                "d: HashMap annotation",
+                "f: Vec return-type",
+                "f: Item element",
+                "xs: ast::Node element",
+                "q: VecDeque annotation",
+                "q: Job element",
+                "n: Vec annotation",
+                "g: Vec return-type [0]",
+                "g: B return-type [1]",
+            ]
+        );
+    }
+
+    #[test]
+    fn indexing_and_iterating_reach_one_element() {
+        let source = "fn t(xs: Vec<A>) {\n\
+            let a = xs[0];\n\
+            let b = &xs[1..];\n\
+            for c in &xs {}\n\
+            for mut d in xs.iter() {}\n\
+            for (i, e) in xs.iter().enumerate() {}\n\
+            for f in make() {}\n\
+            let g = self.rows[i][j];\n\
+            xs[2].run();\n\
+            }\n";
+        let document = document(source);
+        let references = document.references();
+        let value = |v: &lingo_plugin_sdk::types::Receiver| {
+            let named = &references[v.reference as usize].name;
+            let call = if v.called { "()" } else { "" };
+            let index = if v.indexed { "[_]" } else { "" };
+            format!("{named}{call}{index}")
+        };
+        let locals: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
+            .collect();
+        assert_eq!(
+            locals,
+            ["a = xs[_]", "c = xs[_]", "d = xs[_]", "f = make()[_]"]
+        );
+        let run = references.iter().find(|r| r.name == "run").unwrap();
+        assert_eq!(value(run.receiver.as_ref().unwrap()), "xs[_]");
     }
 
     #[test]

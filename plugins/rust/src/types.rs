@@ -1,8 +1,9 @@
 //! The types Rust source states without inference: parameters', annotated
 //! `let`s', `const`s' and `static`s' types, `let`s initialised by a struct literal or by
 //! `T::new(..)` / `T::default()` or by a copy of `self` (`self.clone()`), fields' types, functions' return types
-//! (`Self` as the `impl`'s type; each element of a tuple), the type of each `impl` block, and the element of a
-//! value each binding of a `let`'s tuple pattern destructures.
+//! (`Self` as the `impl`'s type; each element of a tuple), the type of each `impl` block, the element of a
+//! value each binding of a `let`'s tuple pattern destructures, and the element type of the standard
+//! collections (`Vec<T>`, `[T]`), what indexing or iterating one gives.
 
 use std::cell::OnceCell;
 
@@ -57,7 +58,7 @@ impl<'a> Context<'a> {
                     .and_then(binding_name)
                     .and_then(|n| self.targets.local(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
-                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                    self.push_with_element(out, target, ty, DeclaredTypeSource::Annotation);
                 }
             }
             "let_declaration" => {
@@ -69,7 +70,7 @@ impl<'a> Context<'a> {
                     return;
                 };
                 if let Some(ty) = node.child_by_field_name("type") {
-                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                    self.push_with_element(out, target, ty, DeclaredTypeSource::Annotation);
                 } else if let Some(value) = node.child_by_field_name("value") {
                     self.initialised(out, target, value);
                 }
@@ -79,7 +80,7 @@ impl<'a> Context<'a> {
                     .child_by_field_name("name")
                     .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
-                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                    self.push_with_element(out, target, ty, DeclaredTypeSource::Annotation);
                 }
             }
             "function_item" | "function_signature_item" => {
@@ -89,6 +90,9 @@ impl<'a> Context<'a> {
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("return_type"))
                 {
                     self.push_elements(out, target, ty, DeclaredTypeSource::ReturnType);
+                    if let Some(element) = element_type(ty, self.source) {
+                        self.push(out, target, element, DeclaredTypeSource::Element);
+                    }
                 }
             }
             "impl_item" => {
@@ -231,6 +235,21 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// [`Context::push`] of `ty`, and of its element type when it is a
+    /// standard collection (see [`element_type`]).
+    fn push_with_element(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        source: DeclaredTypeSource,
+    ) {
+        self.push(out, target, ty, source);
+        if let Some(element) = element_type(ty, self.source) {
+            self.push(out, target, element, DeclaredTypeSource::Element);
+        }
+    }
+
     fn push(
         &self,
         out: &mut Vec<DeclaredType>,
@@ -339,6 +358,91 @@ fn binding_name(pattern: Node) -> Option<Node> {
 /// Standard pointer types that dereference to their one type argument
 /// (`Pin<P>` to what `P` points to).
 const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc", "Pin"];
+
+/// Standard collections that hold values of their one type argument: what
+/// indexing one (`xs[i]`, where it can be indexed) or iterating it (`for x
+/// in &xs`) gives. Maps are not among them: indexing one gives a value,
+/// iterating it a key and a value.
+const COLLECTIONS: &[&str] = &[
+    "Vec",
+    "VecDeque",
+    "LinkedList",
+    "HashSet",
+    "BTreeSet",
+    "BinaryHeap",
+];
+
+/// The type of the elements of a standard collection type as written: `T`
+/// of `Vec<T>`, `[T]` and `[T; N]`, through references, raw pointers and the
+/// standard smart pointers (`&[T]`, `Box<[T]>`, `Arc<Vec<T>>`). `None` for
+/// any other type, whose indexing the source may define.
+pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "reference_type" | "pointer_type" => ty = ty.child_by_field_name("type")?,
+            "array_type" => return ty.child_by_field_name("element"),
+            "generic_type" => {
+                let base = ty.child_by_field_name("type")?;
+                let name = source[base.byte_range()].rsplit("::").next()?;
+                let argument = only_type_argument(ty)?;
+                if SMART_POINTERS.contains(&name) {
+                    ty = argument;
+                } else {
+                    return COLLECTIONS.contains(&name).then_some(argument);
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The collection a `for` loop's variable iterates, the variable's name
+/// node given: `xs` in `for x in xs`, `for x in &xs` and `for x in
+/// xs.iter()` (`iter`, `iter_mut`, `into_iter`: the standard collections'
+/// iterators over their elements). None for a pattern that destructures.
+pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut pattern = name;
+    if pattern.parent()?.kind() == "mut_pattern" {
+        pattern = pattern.parent()?;
+    }
+    let loop_ = pattern.parent()?;
+    if loop_.kind() != "for_expression" || loop_.child_by_field_name("pattern")? != pattern {
+        return None;
+    }
+    let value = loop_.child_by_field_name("value")?;
+    let Some(method) = (value.kind() == "call_expression")
+        .then(|| value.child_by_field_name("function"))
+        .flatten()
+        .filter(|f| f.kind() == "field_expression")
+    else {
+        return Some(value);
+    };
+    let no_arguments = value
+        .child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() == 0);
+    let name = method.child_by_field_name("field")?;
+    (no_arguments
+        && matches!(
+            &source[name.byte_range()],
+            "iter" | "iter_mut" | "into_iter"
+        ))
+    .then(|| method.child_by_field_name("value"))
+    .flatten()
+}
+
+/// The collection `xs[i]` indexes (`xs`), for an index that is not a range:
+/// `xs[a..b]` is a part of the collection, not one element.
+pub fn indexed_collection(node: Node) -> Option<Node> {
+    if node.kind() != "index_expression" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let mut operands = node.named_children(&mut cursor).filter(|c| !c.is_extra());
+    let (collection, index) = (operands.next()?, operands.next()?);
+    (index.kind() != "range_expression").then_some(collection)
+}
 
 /// The name of the type an `impl` over a standard pointer is about (see
 /// [`SMART_POINTERS`]): `Handle` in `impl Schedule for Arc<Handle>`, whose

@@ -42,6 +42,7 @@ fn source_name(source: DeclaredTypeSource) -> &'static str {
         DeclaredTypeSource::Receiver => "receiver",
         DeclaredTypeSource::SelfType => "self-type",
         DeclaredTypeSource::ThisType => "this-type",
+        DeclaredTypeSource::Element => "element",
     }
 }
 

@@ -615,6 +615,38 @@ pub fn outer(p: Parser) -> u32 {
             tests/t.rs:7 call in receives qualified
         ",
     },
+    Case {
+        // An element of a standard collection (`Box<[Remote]>`, `&[Remote]`,
+        // `Vec<Remote>`) has the element's type, indexed or iterated:
+        // `steal` is `Remote`'s, not `Local`'s of the same name. A range
+        // index is a part of the collection, not an element.
+        name: "rust_elements_of_standard_collections_have_the_element_type",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub struct Remote;\npub struct Local;\n\n",
+            "impl Remote {\n    pub fn ste$0al(&self) {}\n}\n\n",
+            "impl Local {\n    pub fn steal(&self) {}\n}\n\n",
+            "pub struct Shared {\n    remotes: Box<[Remote]>,\n}\n\n",
+            "fn all() -> Vec<Remote> {\n    Vec::new()\n}\n\n",
+            "impl Shared {\n    fn run(&self, others: &[Remote]) {\n",
+            "        self.remotes[0].steal();\n",
+            "        for remote in &self.remotes {\n            remote.steal();\n        }\n",
+            "        for other in others.iter() {\n            other.steal();\n        }\n",
+            "        let first = &others[0];\n        first.steal();\n",
+            "        all()[1].steal();\n",
+            "        let part = &others[1..];\n        part.steal();\n",
+            "    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:22 call in Shared.run qualified
+            src/lib.rs:24 call in Shared.run qualified
+            src/lib.rs:27 call in Shared.run qualified
+            src/lib.rs:30 call in Shared.run qualified
+            src/lib.rs:31 call in Shared.run qualified
+            src/lib.rs:33 call in Shared.run name_only
+        ",
+    },
 ];
 
 /// A TypeScript package: `Parser` with a method `parse`, a function

@@ -336,6 +336,7 @@ impl Document {
                     receiver: Some(Receiver {
                         reference: u32::MAX,
                         called: true,
+                        indexed: false,
                     }),
                     ..reference("range_ok".into(), line, Some(0), None)
                 },
@@ -344,6 +345,7 @@ impl Document {
                     receiver: Some(Receiver {
                         reference: 6,
                         called: false,
+                        indexed: true,
                     }),
                     ..reference("range_ok".into(), line, Some(0), None)
                 },
@@ -460,6 +462,7 @@ impl Document {
                         value: Some(Receiver {
                             reference: u32::MAX,
                             called: false,
+                            indexed: false,
                         }),
                         ..local("range_local".into(), line, line)
                     },
@@ -468,6 +471,7 @@ impl Document {
                         value: Some(Receiver {
                             reference: 0,
                             called: true,
+                            indexed: true,
                         }),
                         element: vec![u32::MAX; MIB],
                         ..local("deep_local".into(), line, line)
@@ -727,6 +731,7 @@ impl syntax::GuestDocument for Document {
                         ArgumentValue::Value(Receiver {
                             reference: u32::MAX,
                             called: false,
+                            indexed: false,
                         }),
                         ArgumentValue::BuiltIn(String::new()),
                     ],
@@ -745,6 +750,7 @@ impl syntax::GuestDocument for Document {
                     value: Receiver {
                         reference: 0,
                         called: false,
+                        indexed: false,
                     },
                     element: Vec::new(),
                 },
@@ -753,6 +759,7 @@ impl syntax::GuestDocument for Document {
                     value: Receiver {
                         reference: u32::MAX,
                         called: true,
+                        indexed: false,
                     },
                     element: Vec::new(),
                 },
@@ -761,6 +768,7 @@ impl syntax::GuestDocument for Document {
                     value: Receiver {
                         reference: 0,
                         called: false,
+                        indexed: false,
                     },
                     element: vec![0; MIB],
                 },
