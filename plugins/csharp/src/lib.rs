@@ -176,6 +176,14 @@ impl Language for CSharp {
         &["parenthesized_expression", "postfix_unary_expression"]
     }
 
+    fn indexed_collection(node: Node) -> Option<Node> {
+        types::indexed_collection(node)
+    }
+
+    fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name)
+    }
+
     /// A constructor initializer's arguments too (`: base(a, b)`), which
     /// the grammar gives no field.
     fn call_arguments(call: Node) -> Option<u32> {

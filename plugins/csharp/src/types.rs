@@ -22,8 +22,10 @@ const NOT_TYPES: &[&str] = &["var", "dynamic"];
 /// `?` are stripped, generic arguments dropped; `var`, `dynamic`, arrays,
 /// tuples, pointers and type parameters are not, nor predefined types
 /// (`int`, `object`...) but those of fields, properties and returns
-/// (`void` aside), which tell overloads apart. Targets are only the
-/// document's symbols and locals.
+/// (`void` aside), which tell overloads apart. An array's or a standard
+/// collection's element type (`T[]`, `List<T>`, `IEnumerable<T>`) is
+/// reported as the `element` of what holds or returns one. Targets are
+/// only the document's symbols and locals.
 pub fn declared_types(
     root: Node,
     source: &str,
@@ -227,7 +229,25 @@ impl Context<'_> {
         }
     }
 
+    /// [`Context::push_type`] of `ty`, and of its element type when it is
+    /// an array or a standard collection (see [`element_type`]).
     fn push(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        source: DeclaredTypeSource,
+    ) {
+        self.push_type(out, target, ty, source);
+        if source != DeclaredTypeSource::Receiver
+            && let Some(element) = element_type(ty, self.source)
+            && named_type(element, self.source).is_some()
+        {
+            self.push_type(out, target, element, DeclaredTypeSource::Element);
+        }
+    }
+
+    fn push_type(
         &self,
         out: &mut Vec<DeclaredType>,
         target: DeclaredTarget,
@@ -305,6 +325,98 @@ fn is_own_type_parameter(function: Node, ty: Node, source: &str) -> bool {
         p.child_by_field_name("name")
             .is_some_and(|n| &source[n.byte_range()] == name)
     })
+}
+
+/// The standard collections whose elements are values of their one type
+/// argument: what indexing one (where it has an indexer) or a `foreach`
+/// over it gives. Dictionaries are not among them: indexing one gives a
+/// value, iterating it a key and value pair.
+const COLLECTIONS: &[&str] = &[
+    "List",
+    "IList",
+    "IReadOnlyList",
+    "ICollection",
+    "IReadOnlyCollection",
+    "IEnumerable",
+    "Collection",
+    "ReadOnlyCollection",
+    "ObservableCollection",
+    "HashSet",
+    "ISet",
+    "SortedSet",
+    "Queue",
+    "Stack",
+    "LinkedList",
+    "ImmutableArray",
+    "ImmutableList",
+];
+
+/// The type of the elements of an array or standard collection type as
+/// written: `T` of `T[]`, `List<T>`, `IEnumerable<T>`, `T[]?`. `None` for
+/// any other type, whose indexer the source may define.
+pub(crate) fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "ref_type" | "scoped_type" | "nullable_type" => {
+                ty = ty.child_by_field_name("type")?;
+            }
+            "array_type" => return ty.child_by_field_name("type"),
+            "qualified_name" | "alias_qualified_name" => ty = ty.child_by_field_name("name")?,
+            "generic_name" => {
+                let name = simple_name(ty)?;
+                if !COLLECTIONS.contains(&&source[name.byte_range()]) {
+                    return None;
+                }
+                let mut cursor = ty.walk();
+                let arguments = ty
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "type_argument_list")?;
+                let mut cursor = arguments.walk();
+                let mut types = arguments
+                    .named_children(&mut cursor)
+                    .filter(|c| !c.is_extra());
+                return match (types.next(), types.next()) {
+                    (Some(only), None) => Some(only),
+                    _ => None,
+                };
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The collection `xs[i]` indexes (`xs`), for one index that is not a
+/// range (`xs[1..]` is a part of the collection, not an element).
+pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
+    if node.kind() != "element_access_expression" {
+        return None;
+    }
+    let subscript = node.child_by_field_name("subscript")?;
+    let mut cursor = subscript.walk();
+    let mut arguments = subscript
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra());
+    let (Some(only), None) = (arguments.next(), arguments.next()) else {
+        return None;
+    };
+    let is_range = only.kind() == "range_expression"
+        || only
+            .named_child(0)
+            .is_some_and(|c| c.kind() == "range_expression");
+    (!is_range)
+        .then(|| node.child_by_field_name("expression"))
+        .flatten()
+}
+
+/// The collection a `foreach` variable iterates (`xs` in `foreach (var x
+/// in xs)`), its name node given; none for a deconstruction.
+pub(crate) fn iterated_value(name: Node) -> Option<Node> {
+    let statement = name.parent()?;
+    (statement.kind() == "foreach_statement" && statement.child_by_field_name("left") == Some(name))
+        .then(|| statement.child_by_field_name("right"))
+        .flatten()
 }
 
 /// The value after `=` in a variable declarator.
@@ -570,10 +682,12 @@ public record Packet(Header Header, int Length);
                 "_legacy: Legacy.Codec.Decoder annotation",
                 "_inner: Outer.Inner annotation",
                 "_frames: System.Collections.Generic.List annotation",
+                "_frames: Frame element",
                 "_index: Dictionary annotation",
                 "span: Span annotation",
                 "header: Acme.Header annotation",
                 "rest: IList annotation",
+                "rest: Frame element",
                 "d: Acme.Decoder constructor",
                 "g: Cache.Entry constructor",
                 "r: Frame annotation",
@@ -615,11 +729,67 @@ public record Packet(Header Header, int Length);
                 "_count: int annotation",
                 "_name: string annotation",
                 "_tag: object annotation",
+                // An array is not a type, but its elements are of one.
+                "_frames: Frame element",
+                "_maybe: Frame element",
+                "frames: Frame element",
+                "more: Frame element",
                 "map: Func annotation",
                 "Factory: Frame return-type",
                 "Name: string annotation",
             ]
         );
+    }
+
+    #[test]
+    fn arrays_and_standard_collections_state_their_element_type() {
+        let source = "class C {\n\
+            List<User> _users; IEnumerable<Ns.Item> Items { get; } Dictionary<K, V> _map;\n\
+            User[] Load(IReadOnlyList<User>? list) { var all = new HashSet<Group>(); return null; }\n\
+            }\n";
+        assert_eq!(
+            declared_lines(source),
+            [
+                "_users: List annotation",
+                "_users: User element",
+                "Items: IEnumerable annotation",
+                "Items: Ns.Item element",
+                "_map: Dictionary annotation",
+                "Load: User element",
+                "list: IReadOnlyList annotation",
+                "list: User element",
+                "all: HashSet constructor",
+                "all: Group element",
+            ]
+        );
+    }
+
+    #[test]
+    fn indexing_and_foreach_reach_one_element() {
+        let source = "class C { void M(List<User> users) {\n\
+            var a = users[0];\n\
+            var b = users[1..];\n\
+            foreach (var c in users) { c.Save(); }\n\
+            foreach (User d in users) { }\n\
+            users[2].Name.Trim();\n\
+            var e = grid[0][1];\n\
+            } }\n";
+        let document = Document::<CSharp>::new("a.cs".into(), source.into());
+        let references = document.references();
+        let value = |v: &lingo_plugin_sdk::types::Receiver| {
+            let named = &references[v.reference as usize].name;
+            let call = if v.called { "()" } else { "" };
+            let index = if v.indexed { "[_]" } else { "" };
+            format!("{named}{call}{index}")
+        };
+        let locals: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
+            .collect();
+        assert_eq!(locals, ["a = users[_]", "c = users[_]", "d = users[_]"]);
+        let name = references.iter().find(|r| r.name == "Name").unwrap();
+        assert_eq!(value(name.receiver.as_ref().unwrap()), "users[_]");
     }
 
     #[test]

@@ -145,6 +145,14 @@ impl Language for Java {
     }
 
     /// `Decoder d = value;`, `var d = value;`.
+    fn indexed_collection(node: Node) -> Option<Node> {
+        types::indexed_collection(node)
+    }
+
+    fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name)
+    }
+
     fn local_value(name: Node) -> Option<Node> {
         let declarator = name.parent()?;
         if declarator.kind() != "variable_declarator"

@@ -161,7 +161,24 @@ impl Context<'_> {
         }
     }
 
+    /// [`Context::push_type`] of `ty`, and of its element type when it is
+    /// an array or a standard collection (see [`element_type`]).
     fn push(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        how: DeclaredTypeSource,
+    ) {
+        self.push_type(out, target, ty, how);
+        if let Some(element) = element_type(ty, self.source)
+            && named_type(element, self.source).is_some()
+        {
+            self.push_type(out, target, element, DeclaredTypeSource::Element);
+        }
+    }
+
+    fn push_type(
         &self,
         out: &mut Vec<DeclaredType>,
         target: DeclaredTarget,
@@ -213,6 +230,82 @@ impl Context<'_> {
                 .any(|&(start, end)| start <= offset && offset < end)
         })
     }
+}
+
+/// The standard collections whose elements are values of their one type
+/// argument: what an enhanced `for` over one gives. Maps are not among
+/// them.
+const COLLECTIONS: &[&str] = &[
+    "Iterable",
+    "Collection",
+    "List",
+    "ArrayList",
+    "LinkedList",
+    "CopyOnWriteArrayList",
+    "Set",
+    "HashSet",
+    "LinkedHashSet",
+    "SortedSet",
+    "NavigableSet",
+    "TreeSet",
+    "Queue",
+    "Deque",
+    "ArrayDeque",
+];
+
+/// The type of the elements of a one-dimensional array or a standard
+/// collection type as written: `T` of `T[]`, `List<T>`, `Iterable<T>`.
+/// `None` for any other type.
+pub(crate) fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
+    match ty.kind() {
+        "array_type" => {
+            let dimensions = ty.child_by_field_name("dimensions")?;
+            let mut cursor = dimensions.walk();
+            let pairs = dimensions
+                .children(&mut cursor)
+                .filter(|c| c.kind() == "[")
+                .count();
+            (pairs == 1)
+                .then(|| ty.child_by_field_name("element"))
+                .flatten()
+        }
+        "generic_type" => {
+            let name = named_type(ty, source)?;
+            if !COLLECTIONS.contains(&&source[name.name.byte_range()]) {
+                return None;
+            }
+            let mut cursor = ty.walk();
+            let arguments = ty
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "type_arguments")?;
+            let mut cursor = arguments.walk();
+            let mut types = arguments
+                .named_children(&mut cursor)
+                .filter(|c| !c.is_extra());
+            match (types.next(), types.next()) {
+                (Some(only), None) if only.kind() != "wildcard" => Some(only),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The array `xs[i]` reads an element of (`xs`).
+pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
+    (node.kind() == "array_access")
+        .then(|| node.child_by_field_name("array"))
+        .flatten()
+}
+
+/// The array or collection an enhanced `for` variable iterates (`xs` in
+/// `for (var x : xs)`), its name node given.
+pub(crate) fn iterated_value(name: Node) -> Option<Node> {
+    let statement = name.parent()?;
+    (statement.kind() == "enhanced_for_statement"
+        && statement.child_by_field_name("name") == Some(name))
+    .then(|| statement.child_by_field_name("value"))
+    .flatten()
 }
 
 /// Whether the type written is `var` (no type stated).
@@ -399,6 +492,7 @@ record Packet(Header header, int length) {}
                 "DEFAULTS: Options annotation",
                 "entry: java.util.Map.Entry annotation",
                 "count: int annotation",
+                "frames: Frame element",
                 "input: InputStream annotation",
                 "logger: Logger annotation",
                 "read: Frame return-type",
@@ -406,6 +500,7 @@ record Packet(Header header, int length) {}
                 "local: Decoder annotation",
                 "frame: Frame constructor",
                 "list: java.util.ArrayList constructor",
+                "list: Frame element",
                 "chunk: Chunk annotation",
                 "reader: Reader annotation",
                 "writer: Writer constructor",

@@ -288,6 +288,14 @@ impl Language for Python {
         &["parenthesized_expression"]
     }
 
+    fn indexed_collection(node: Node) -> Option<Node> {
+        types::indexed_collection(node)
+    }
+
+    fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name)
+    }
+
     fn declared_types(
         root: Node,
         source: &str,

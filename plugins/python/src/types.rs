@@ -4,7 +4,9 @@
 //! class's instance (`x = T(...)`: a called name in CapWords, the
 //! convention for classes), and `e` of `except T as e`. `Optional[T]`,
 //! `T | None` and `"T"` state `T`;
-//! a container (`list[T]`) states no type of the workspace's.
+//! a container (`list[T]`) states no type of the workspace's, but a
+//! sequence or set of one type (`list[T]`, `Sequence[T]`, `set[T]`)
+//! states its element's.
 
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::declared::{Targets, Written, preorder_over_targets};
@@ -45,6 +47,27 @@ const CONTAINERS: &[&str] = &[
     "ClassVar",
     "Final",
     "Annotated",
+];
+
+/// Containers of one type argument whose elements are values of it: what
+/// indexing one (a sequence) or a `for` over it gives. Mappings are not
+/// among them: iterating one gives its keys.
+const SEQUENCES: &[&str] = &[
+    "list",
+    "set",
+    "frozenset",
+    "List",
+    "Set",
+    "FrozenSet",
+    "Sequence",
+    "MutableSequence",
+    "AbstractSet",
+    "MutableSet",
+    "Iterable",
+    "Iterator",
+    "Collection",
+    "Deque",
+    "deque",
 ];
 
 /// Wrappers whose one argument is the value's type.
@@ -195,10 +218,64 @@ impl Context<'_> {
         annotation: Node,
         source: DeclaredTypeSource,
     ) {
-        let (Some(target), Some(written)) = (self.target(name), self.stated(annotation)) else {
+        let Some(target) = self.target(name) else {
             return;
         };
-        out.push(written.declared(target, self.source, self.lines, source));
+        if let Some(written) = self.stated(annotation) {
+            out.push(written.declared(target, self.source, self.lines, source));
+        }
+        let element = self
+            .element_annotation(annotation)
+            .and_then(|element| self.stated(element));
+        if let Some(written) = element {
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Element,
+            ));
+        }
+    }
+
+    /// The annotation of the elements of a sequence or set annotation
+    /// (`T` of `list[T]`, `Optional[Sequence[T]]`, `set[T] | None`); `None`
+    /// for any other. Each step goes one level down the tree, so this ends.
+    fn element_annotation<'t>(&self, annotation: Node<'t>) -> Option<Node<'t>> {
+        let mut node = annotation;
+        loop {
+            match node.kind() {
+                "type" | "parenthesized_expression" => node = node.named_child(0)?,
+                "binary_operator" => {
+                    let (left, right) = (
+                        node.child_by_field_name("left")?,
+                        node.child_by_field_name("right")?,
+                    );
+                    node = match (is_none(left), is_none(right)) {
+                        (false, true) => left,
+                        (true, false) => right,
+                        _ => return None,
+                    };
+                }
+                "generic_type" | "subscript" => {
+                    let base = if node.kind() == "subscript" {
+                        node.child_by_field_name("value")?
+                    } else {
+                        node.named_child(0)?
+                    };
+                    let base_name = text(base, self.source);
+                    let last = base_name.rsplit('.').next().unwrap_or(base_name);
+                    if OPTIONAL.contains(&last) {
+                        node = only_argument(node)?;
+                    } else {
+                        return SEQUENCES
+                            .contains(&last)
+                            .then(|| only_argument(node))
+                            .flatten();
+                    }
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// The declaration `name` names: a local, else a symbol.
@@ -287,6 +364,33 @@ impl Context<'_> {
             qualifier: Vec::new(),
         })
     }
+}
+
+/// The sequence `xs[i]` reads one element of (`xs`); none for a slice
+/// (`xs[1:]`), a part of the sequence.
+pub fn indexed_collection(node: Node) -> Option<Node> {
+    if node.kind() != "subscript" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let mut subscripts = node.children_by_field_name("subscript", &mut cursor);
+    let (Some(only), None) = (subscripts.next(), subscripts.next()) else {
+        return None;
+    };
+    (only.kind() != "slice")
+        .then(|| node.child_by_field_name("value"))
+        .flatten()
+}
+
+/// The collection a `for` variable iterates (`xs` in `for x in xs:` and in
+/// a comprehension's `for x in xs`), its name node given; none for a
+/// pattern that destructures.
+pub fn iterated_value(name: Node) -> Option<Node> {
+    let parent = name.parent()?;
+    (matches!(parent.kind(), "for_statement" | "for_in_clause")
+        && parent.child_by_field_name("left") == Some(name))
+    .then(|| parent.child_by_field_name("right"))
+    .flatten()
 }
 
 fn is_none(node: Node) -> bool {
@@ -401,6 +505,8 @@ def run(p: models.Parser, n=3):
                 "local lexer: Lexer annotation",
                 "local log: Logger annotation",
                 "symbol cache: Cache constructor",
+                // A container is not a type, but its elements are of one.
+                "symbol items: Item element",
                 "symbol make: Parser return-type",
                 "local p: models.Parser annotation",
                 "local q: Parser constructor",

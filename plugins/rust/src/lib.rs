@@ -942,6 +942,7 @@ mod tests {
             for mut d in xs.iter() {}\n\
             for (i, e) in xs.iter().enumerate() {}\n\
             for f in make() {}\n\
+            for h in &self.all[..] {}\n\
             let g = self.rows[i][j];\n\
             xs[2].run();\n\
             }\n";
@@ -960,7 +961,13 @@ mod tests {
             .collect();
         assert_eq!(
             locals,
-            ["a = xs[_]", "c = xs[_]", "d = xs[_]", "f = make()[_]"]
+            [
+                "a = xs[_]",
+                "c = xs[_]",
+                "d = xs[_]",
+                "f = make()[_]",
+                "h = all[_]"
+            ]
         );
         let run = references.iter().find(|r| r.name == "run").unwrap();
         assert_eq!(value(run.receiver.as_ref().unwrap()), "xs[_]");

@@ -399,9 +399,10 @@ pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 }
 
 /// The collection a `for` loop's variable iterates, the variable's name
-/// node given: `xs` in `for x in xs`, `for x in &xs` and `for x in
-/// xs.iter()` (`iter`, `iter_mut`, `into_iter`: the standard collections'
-/// iterators over their elements). None for a pattern that destructures.
+/// node given: `xs` in `for x in xs`, `for x in &xs`, `for x in
+/// &xs[1..]` and `for x in xs.iter()` (`iter`, `iter_mut`, `into_iter`:
+/// the standard collections' iterators over their elements). None for a
+/// pattern that destructures.
 pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut pattern = name;
     if pattern.parent()?.kind() == "mut_pattern" {
@@ -411,7 +412,16 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
     if loop_.kind() != "for_expression" || loop_.child_by_field_name("pattern")? != pattern {
         return None;
     }
-    let value = loop_.child_by_field_name("value")?;
+    let mut value = loop_.child_by_field_name("value")?;
+    // `&xs[a..]`: a part of `xs`, whose elements are `xs`'s. Each step goes
+    // one level down the tree, so this ends.
+    loop {
+        value = match value.kind() {
+            "reference_expression" => value.child_by_field_name("value")?,
+            "index_expression" if indexed_collection(value).is_none() => value.named_child(0)?,
+            _ => break,
+        };
+    }
     let Some(method) = (value.kind() == "call_expression")
         .then(|| value.child_by_field_name("function"))
         .flatten()

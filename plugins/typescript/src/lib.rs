@@ -260,6 +260,14 @@ impl Language for TypeScript {
         &["parenthesized_expression", "non_null_expression"]
     }
 
+    fn indexed_collection(node: Node) -> Option<Node> {
+        types::indexed_collection(node)
+    }
+
+    fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name, source)
+    }
+
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
         lingo_plugin_sdk::types::LanguagePolicy {
             skip_dirs: vec!["node_modules".into(), "dist".into(), "build".into()],

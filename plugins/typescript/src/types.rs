@@ -226,6 +226,7 @@ impl Context<'_> {
                     .chain(self.targets.symbol(name))
                 {
                     self.annotated(out, target, ty, this_type);
+                    self.element(out, target, ty, this_type);
                 }
             }
             "variable_declarator" => {
@@ -273,6 +274,7 @@ impl Context<'_> {
                     .and_then(|n| self.targets.symbol(n));
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
                     self.annotated(out, target, ty, this_type);
+                    self.element(out, target, ty, this_type);
                 }
             }
             "function_declaration"
@@ -389,6 +391,7 @@ impl Context<'_> {
     ) {
         if let Some(ty) = ty {
             self.annotated(out, target, ty, this_type);
+            self.element(out, target, ty, this_type);
         } else if let Some(cast) = value.and_then(cast_type) {
             // `const issue = raw as Issue`: the type the cast states.
             self.annotated(out, target, cast, this_type);
@@ -441,6 +444,65 @@ impl Context<'_> {
                 self.lines,
                 DeclaredTypeSource::ReturnType,
             ));
+        }
+        self.element(out, target, ty, this_type);
+    }
+
+    /// The element type of the array or iterable `ty` (see
+    /// [`Context::element_type`]), stated for `target`.
+    fn element(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        this_type: Option<Node>,
+    ) {
+        let written = self
+            .element_type(ty)
+            .and_then(|element| self.named_type(element, this_type));
+        if let Some(written) = written {
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Element,
+            ));
+        }
+    }
+
+    /// The type of the elements of an array or standard iterable type as
+    /// written: `T` of `T[]`, `readonly T[]`, `Array<T>`, `Set<T>`,
+    /// `Iterable<T>`, also with `| null` or `| undefined`. `None` for any
+    /// other type.
+    fn element_type<'t>(&self, ty: Node<'t>) -> Option<Node<'t>> {
+        let mut ty = ty;
+        // Each step goes at least one level down the tree, so this ends.
+        loop {
+            match ty.kind() {
+                "type_annotation" | "parenthesized_type" | "readonly_type" => {
+                    ty = first_named_child(ty)?
+                }
+                "union_type" => ty = self.only_non_null_member(ty)?,
+                "array_type" => return first_named_child(ty),
+                "generic_type" => {
+                    let name = ty.child_by_field_name("name")?;
+                    if name.kind() != "type_identifier"
+                        || !ITERABLES.contains(&&self.source[name.byte_range()])
+                    {
+                        return None;
+                    }
+                    let arguments = ty.child_by_field_name("type_arguments")?;
+                    let mut cursor = arguments.walk();
+                    let mut types = arguments
+                        .named_children(&mut cursor)
+                        .filter(|c| c.kind() != "comment");
+                    return match (types.next(), types.next()) {
+                        (Some(only), None) => Some(only),
+                        _ => None,
+                    };
+                }
+                _ => return None,
+            }
         }
     }
 
@@ -542,6 +604,96 @@ impl Context<'_> {
     }
 }
 
+/// The standard generic types whose elements are values of their one type
+/// argument: what indexing one (an array) or a `for .. of` over it gives.
+/// `Map` is not among them: iterating one gives key and value pairs.
+const ITERABLES: &[&str] = &[
+    "Array",
+    "ReadonlyArray",
+    "Set",
+    "ReadonlySet",
+    "Iterable",
+    "IterableIterator",
+];
+
+/// The array methods that call their callback with each element as its
+/// first argument (`xs.map(x => ..)`).
+const ELEMENT_CALLBACKS: &[&str] = &[
+    "forEach",
+    "map",
+    "flatMap",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "some",
+    "every",
+];
+
+/// The collection `xs[i]` indexes (`xs`), for an index that is not a
+/// string (`o["name"]` reads a property).
+pub fn indexed_collection(node: Node) -> Option<Node> {
+    if node.kind() != "subscript_expression" {
+        return None;
+    }
+    let index = node.child_by_field_name("index")?;
+    (!matches!(index.kind(), "string" | "template_string"))
+        .then(|| node.child_by_field_name("object"))
+        .flatten()
+}
+
+/// The collection whose elements the binding named by `name` takes: `xs`
+/// in `for (const x of xs)`, and in `xs.map(x => ..)` (the first parameter
+/// of a callback passed first to one of [`ELEMENT_CALLBACKS`]).
+pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let parent = name.parent()?;
+    if parent.kind() == "for_in_statement" {
+        let mut cursor = parent.walk();
+        let is_of = parent.children(&mut cursor).any(|c| c.kind() == "of");
+        return (is_of && parent.child_by_field_name("left") == Some(name))
+            .then(|| parent.child_by_field_name("right"))
+            .flatten();
+    }
+    // `x => ..` or `(x) => ..`, `(x: T) => ..`, `function (x) {..}`.
+    let function = match parent.kind() {
+        "arrow_function" if parent.child_by_field_name("parameter") == Some(name) => parent,
+        "required_parameter" if parent.child_by_field_name("pattern") == Some(name) => {
+            let parameters = parent.parent()?;
+            let first = parameters
+                .named_children(&mut parameters.walk())
+                .find(|c| c.kind() != "comment")?;
+            if first != parent {
+                return None;
+            }
+            parameters.parent()?
+        }
+        _ => return None,
+    };
+    if !matches!(function.kind(), "arrow_function" | "function_expression") {
+        return None;
+    }
+    let arguments = function.parent()?;
+    let first_argument = arguments
+        .named_children(&mut arguments.walk())
+        .find(|c| c.kind() != "comment")?;
+    let call = arguments.parent()?;
+    if arguments.kind() != "arguments"
+        || first_argument != function
+        || call.kind() != "call_expression"
+    {
+        return None;
+    }
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "member_expression")?;
+    let property = method.child_by_field_name("property")?;
+    ELEMENT_CALLBACKS
+        .contains(&&source[property.byte_range()])
+        .then(|| method.child_by_field_name("object"))
+        .flatten()
+}
+
 /// Whether a declarator's value is a function (the name is then a
 /// function symbol).
 fn is_function_value(value: Node) -> bool {
@@ -623,6 +775,65 @@ mod tests {
     fn declared_lines(path: &str, source: &str) -> Vec<String> {
         let document = Document::<TypeScript>::new(path.into(), source.into());
         describe_declared_types(&document, source, ".", true)
+    }
+
+    #[test]
+    fn arrays_and_iterables_state_their_element_type() {
+        let source = "class C { users: User[] = []; tags?: ReadonlyArray<ns.Tag>; map: Map<K, V>; }\n\
+            function load(all: Array<User> | undefined, s: Set<Group>): readonly Item[] { return []; }\n";
+        assert_eq!(
+            declared_lines("a.ts", source),
+            [
+                "symbol C: C self-type",
+                "symbol users: User element",
+                "symbol tags: ReadonlyArray annotation",
+                "symbol tags: ns.Tag element",
+                "symbol map: Map annotation",
+                "symbol load: Item element",
+                "local all: Array annotation",
+                "local all: User element",
+                "local s: Set annotation",
+                "local s: Group element",
+            ]
+        );
+    }
+
+    #[test]
+    fn indexing_iterating_and_element_callbacks_reach_one_element() {
+        let source = "function f(users: User[]) {\n\
+            const a = users[0];\n\
+            const b = users[\"length\"];\n\
+            for (const c of users) { c.save(); }\n\
+            for (const k in users) { }\n\
+            users.map(d => d.name);\n\
+            users.forEach((e, i) => e.save());\n\
+            users.reduce((acc, g) => acc, 0);\n\
+            users[1].save();\n\
+            }\n";
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        let references = document.references();
+        let value = |v: &lingo_plugin_sdk::types::Receiver| {
+            let named = &references[v.reference as usize].name;
+            let call = if v.called { "()" } else { "" };
+            let index = if v.indexed { "[_]" } else { "" };
+            format!("{named}{call}{index}")
+        };
+        let locals: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
+            .collect();
+        assert_eq!(
+            locals,
+            [
+                "a = users[_]",
+                "c = users[_]",
+                "d = users[_]",
+                "e = users[_]"
+            ]
+        );
+        let last_save = references.iter().rfind(|r| r.name == "save").unwrap();
+        assert_eq!(value(last_save.receiver.as_ref().unwrap()), "users[_]");
     }
 
     #[test]
@@ -724,10 +935,14 @@ interface Shape { next(): this; size: number; }
 let outside: T;
 "#;
         // A cast states the type it casts to; `next(): this` names no type
-        // but states one: what it is called on, declared by `Shape`.
+        // but states one: what it is called on, declared by `Shape`. An
+        // array is no named type, but its elements are of one.
         assert_eq!(
             declared_lines("src/none.ts", source),
             [
+                "local j: A element",
+                "local u: A element",
+                "local v: Array element",
                 "local cast: A annotation",
                 "symbol next: Shape this-type",
                 "symbol outside: T annotation"

@@ -110,6 +110,7 @@ const TYPE_SOURCES: &[&str] = &[
     "receiver",
     "self-type",
     "this-type",
+    "element",
 ];
 /// How the host found a definition (`name-only`: a guess by name), or
 /// `unresolved`.

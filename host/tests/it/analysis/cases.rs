@@ -697,6 +697,36 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // An element of an array (indexed, iterated by `for .. of`, or the
+        // parameter of a callback `map` and `forEach` pass each element
+        // to) has the element's type: `save` is `User`'s, not `Group`'s
+        // of the same name. A string index reads a property.
+        name: "ts_elements_of_arrays_have_the_element_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/user.ts\nexport class User {\n  sa$0ve(): void {}\n}\n\nexport class Group {\n  save(): void {}\n}\n",
+            "//- src/run.ts\nimport { User } from \"./user\";\n\nexport class Store {\n  users: User[] = [];\n\n",
+            "  all(): Array<User> {\n    return this.users;\n  }\n\n",
+            "  run(more: readonly User[]): void {\n",
+            "    this.users[0].save();\n",
+            "    for (const user of more) {\n      user.save();\n    }\n",
+            "    this.all().forEach((u) => u.save());\n",
+            "    more.map(m => m.save());\n",
+            "    const first = more[1];\n    first.save();\n",
+            "    const o: any = {};\n    o[\"x\"].save();\n",
+            "  }\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/run.ts:11 call in Store.run qualified
+            src/run.ts:13 call in Store.run qualified
+            src/run.ts:15 call in Store.run qualified
+            src/run.ts:16 call in Store.run qualified
+            src/run.ts:18 call in Store.run qualified
+            src/run.ts:20 call in Store.run name_only
+        ",
+    },
+    Case {
         // Calling a value whose type is a function type alias returns what
         // the alias states.
         name: "ts_calling_a_value_of_a_function_type_alias_returns_its_result",
@@ -1470,6 +1500,31 @@ macro_rules! cs_parser {
 }
 
 pub const CSHARP: &[Case] = &[
+    Case {
+        // An element of an array or a standard collection (indexed, or a
+        // `foreach` variable) has the element's type: `Name` is `User`'s,
+        // not `Group`'s of the same name.
+        name: "cs_elements_of_arrays_and_collections_have_the_element_type",
+        fixture: concat!(
+            "//- Users.cs\nusing System.Collections.Generic;\n\nnamespace App\n{\n    public class User\n    {\n        public string Na$0me { get; set; }\n    }\n\n",
+            "    public class Group\n    {\n        public string Name { get; set; }\n    }\n\n",
+            "    public class Store\n    {\n        private List<User> lUser = new List<User>();\n\n",
+            "        public User[] All() { return lUser.ToArray(); }\n\n",
+            "        public void Run(IEnumerable<User> users)\n        {\n",
+            "            var a = lUser[0].Name;\n",
+            "            foreach (var user in users) { a = user.Name; }\n",
+            "            a = All()[1].Name;\n",
+            "            var first = lUser[2];\n            a = first.Name;\n",
+            "        }\n    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            Users.cs:23 reference in Store.Run qualified
+            Users.cs:24 reference in Store.Run qualified
+            Users.cs:25 reference in Store.Run qualified
+            Users.cs:27 reference in Store.Run qualified
+        ",
+    },
     Case {
         // `Program.Settings.Save()`: a qualifier ending in a static
         // property stands for the members of the property's type.
@@ -2501,6 +2556,28 @@ macro_rules! java_parser {
 
 pub const JAVA: &[Case] = &[
     Case {
+        // An element of an array (indexed) or of a standard collection (an
+        // enhanced `for` with `var`) has the element's type: `save` is
+        // `User`'s, not `Group`'s of the same name.
+        name: "java_elements_of_arrays_and_collections_have_the_element_type",
+        fixture: concat!(
+            "//- src/main/java/a/User.java\npackage a;\n\npublic class User {\n    public void sa$0ve() {}\n}\n",
+            "//- src/main/java/a/Group.java\npackage a;\n\npublic class Group {\n    public void save() {}\n}\n",
+            "//- src/main/java/a/Store.java\npackage a;\n\nimport java.util.List;\n\nclass Store {\n",
+            "    void run(User[] users, List<User> more) {\n",
+            "        users[0].save();\n",
+            "        for (var user : more) {\n            user.save();\n        }\n",
+            "        var first = users[1];\n        first.save();\n",
+            "    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/main/java/a/Store.java:7 call in Store.run qualified
+            src/main/java/a/Store.java:9 call in Store.run qualified
+            src/main/java/a/Store.java:12 call in Store.run qualified
+        ",
+    },
+    Case {
         // A supertype written through a type (`T.S`) is looked up in the
         // class's own scope, whose nested types include its supertypes':
         // the lookup comes back to the class, and ends there.
@@ -2822,6 +2899,28 @@ public class Counter {
 ];
 
 pub const PYTHON: &[Case] = &[
+    Case {
+        // An element of an annotated sequence (indexed, a `for` variable)
+        // has the element's type: `send` is `Client`'s, not `Other`'s of
+        // the same name. A slice is a part, not one.
+        name: "python_elements_of_sequences_have_the_element_type",
+        fixture: concat!(
+            "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
+            "//- pkg/__init__.py\n",
+            "//- pkg/client.py\nclass Client:\n    def se$0nd(self):\n        return 1\n\n\nclass Other:\n    def send(self):\n        return 2\n",
+            "//- pkg/app.py\nfrom typing import Optional, Sequence\n\nfrom pkg.client import Client\n\n\n",
+            "def run(clients: list[Client], more: Optional[Sequence[Client]]):\n",
+            "    clients[0].send()\n",
+            "    for c in more:\n        c.send()\n",
+            "    return clients[1:].send()\n",
+        ),
+        query: References,
+        expected: "
+            pkg/app.py:7 call in run qualified
+            pkg/app.py:9 call in run qualified
+            pkg/app.py:10 call in run name_only
+        ",
+    },
     Case {
         // A module variable assigned what a function returns, imported by
         // another module: its method.
