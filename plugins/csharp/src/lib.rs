@@ -180,8 +180,8 @@ impl Language for CSharp {
         types::indexed_collection(node)
     }
 
-    fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
-        types::iterated_value(name)
+    fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name, source)
     }
 
     /// A constructor initializer's arguments too (`: base(a, b)`), which

@@ -411,11 +411,97 @@ pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
 }
 
 /// The collection a `foreach` variable iterates (`xs` in `foreach (var x
-/// in xs)`), its name node given; none for a deconstruction.
-pub(crate) fn iterated_value(name: Node) -> Option<Node> {
-    let statement = name.parent()?;
-    (statement.kind() == "foreach_statement" && statement.child_by_field_name("left") == Some(name))
-        .then(|| statement.child_by_field_name("right"))
+/// in xs)`), or whose elements a lambda's parameter takes (`xs` in
+/// `xs.Where(x => ..)`), its name node given; none for a deconstruction.
+pub(crate) fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut node = name;
+    if node.parent()?.kind() == "implicit_parameter" {
+        node = node.parent()?;
+    }
+    let parent = node.parent()?;
+    match parent.kind() {
+        "foreach_statement" => (parent.child_by_field_name("left") == Some(node))
+            .then(|| parent.child_by_field_name("right"))
+            .flatten(),
+        "lambda_expression" if node.kind() == "implicit_parameter" => {
+            element_lambda_collection(parent, source)
+        }
+        "parameter" if parent.child_by_field_name("type").is_none() => {
+            let list = parent.parent()?;
+            let mut cursor = list.walk();
+            let mut parameters = list.named_children(&mut cursor).filter(|c| !c.is_extra());
+            if (parameters.next(), parameters.next()) != (Some(parent), None) {
+                return None;
+            }
+            let lambda = list.parent()?;
+            (lambda.kind() == "lambda_expression")
+                .then(|| element_lambda_collection(lambda, source))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The standard methods (LINQ's and `List<T>`'s) that call a lambda given
+/// as their first argument with each element of the collection they are
+/// called on.
+const ELEMENT_LAMBDAS: &[&str] = &[
+    "Where",
+    "Select",
+    "SelectMany",
+    "Any",
+    "All",
+    "Count",
+    "First",
+    "FirstOrDefault",
+    "Last",
+    "LastOrDefault",
+    "Single",
+    "SingleOrDefault",
+    "OrderBy",
+    "OrderByDescending",
+    "GroupBy",
+    "ToDictionary",
+    "ToLookup",
+    "Sum",
+    "Min",
+    "Max",
+    "Average",
+    "TakeWhile",
+    "SkipWhile",
+    "ForEach",
+    "Find",
+    "FindAll",
+    "FindIndex",
+    "FindLast",
+    "Exists",
+    "TrueForAll",
+    "RemoveAll",
+];
+
+/// The collection `xs` of `xs.Where(x => ..)`: the receiver of one of
+/// [`ELEMENT_LAMBDAS`] whose first argument is `lambda`.
+fn element_lambda_collection<'t>(lambda: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let argument = lambda.parent()?;
+    let list = argument.parent()?;
+    let call = list.parent()?;
+    let mut cursor = list.walk();
+    let first = list.named_children(&mut cursor).find(|c| !c.is_extra())?;
+    if argument.kind() != "argument"
+        || first != argument
+        || argument.child_by_field_name("name").is_some()
+        || call.kind() != "invocation_expression"
+    {
+        return None;
+    }
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "member_access_expression")?;
+    let name = method.child_by_field_name("name")?;
+    let name = simple_name(name).unwrap_or(name);
+    ELEMENT_LAMBDAS
+        .contains(&&source[name.byte_range()])
+        .then(|| method.child_by_field_name("expression"))
         .flatten()
 }
 
@@ -773,6 +859,9 @@ public record Packet(Header Header, int Length);
             foreach (User d in users) { }\n\
             users[2].Name.Trim();\n\
             var e = grid[0][1];\n\
+            users.Where(f => f.Active).Select((g) => g.Name);\n\
+            users.ToDictionary(h => h.Id, k => k);\n\
+            users.Aggregate(0, (m, n) => m);\n\
             } }\n";
         let document = Document::<CSharp>::new("a.cs".into(), source.into());
         let references = document.references();
@@ -787,7 +876,19 @@ public record Packet(Header Header, int Length);
             .iter()
             .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
             .collect();
-        assert_eq!(locals, ["a = users[_]", "c = users[_]", "d = users[_]"]);
+        assert_eq!(
+            locals,
+            [
+                "a = users[_]",
+                "c = users[_]",
+                "d = users[_]",
+                "f = users[_]",
+                // An element of what `Where` returns, as its declaration
+                // states it (the standard library's states none).
+                "g = Where()[_]",
+                "h = users[_]"
+            ]
+        );
         let name = references.iter().find(|r| r.name == "Name").unwrap();
         assert_eq!(value(name.receiver.as_ref().unwrap()), "users[_]");
     }

@@ -149,8 +149,8 @@ impl Language for Java {
         types::indexed_collection(node)
     }
 
-    fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
-        types::iterated_value(name)
+    fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::iterated_value(name, source)
     }
 
     fn local_value(name: Node) -> Option<Node> {

@@ -299,13 +299,80 @@ pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
 }
 
 /// The array or collection an enhanced `for` variable iterates (`xs` in
-/// `for (var x : xs)`), its name node given.
-pub(crate) fn iterated_value(name: Node) -> Option<Node> {
-    let statement = name.parent()?;
-    (statement.kind() == "enhanced_for_statement"
-        && statement.child_by_field_name("name") == Some(name))
-    .then(|| statement.child_by_field_name("value"))
-    .flatten()
+/// `for (var x : xs)`), or whose elements a lambda's parameter takes (`xs`
+/// in `xs.forEach(x -> ..)` and `xs.stream().map(x -> ..)`), its name node
+/// given.
+pub(crate) fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let parent = name.parent()?;
+    match parent.kind() {
+        "enhanced_for_statement" => (parent.child_by_field_name("name") == Some(name))
+            .then(|| parent.child_by_field_name("value"))
+            .flatten(),
+        "lambda_expression" => element_lambda_collection(parent, source),
+        "inferred_parameters" => {
+            let mut cursor = parent.walk();
+            let mut parameters = parent.named_children(&mut cursor).filter(|c| !c.is_extra());
+            if (parameters.next(), parameters.next()) != (Some(name), None) {
+                return None;
+            }
+            let lambda = parent.parent()?;
+            (lambda.kind() == "lambda_expression")
+                .then(|| element_lambda_collection(lambda, source))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The methods of `Iterable` and `Collection` that call a lambda given as
+/// their first argument with each element.
+const COLLECTION_LAMBDAS: &[&str] = &["forEach", "removeIf"];
+
+/// The methods of `Stream` that call a lambda given as their first
+/// argument with each element of the stream.
+const STREAM_LAMBDAS: &[&str] = &[
+    "forEach",
+    "forEachOrdered",
+    "map",
+    "mapToInt",
+    "mapToLong",
+    "mapToDouble",
+    "mapToObj",
+    "flatMap",
+    "filter",
+    "peek",
+    "anyMatch",
+    "allMatch",
+    "noneMatch",
+    "takeWhile",
+    "dropWhile",
+];
+
+/// The collection `xs` of `xs.forEach(x -> ..)` or `xs.stream().map(x ->
+/// ..)`, where `lambda` is the first argument.
+fn element_lambda_collection<'t>(lambda: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let list = lambda.parent()?;
+    let call = list.parent()?;
+    let mut cursor = list.walk();
+    let first = list.named_children(&mut cursor).find(|c| !c.is_extra())?;
+    if list.kind() != "argument_list" || first != lambda || call.kind() != "method_invocation" {
+        return None;
+    }
+    let method = &source[call.child_by_field_name("name")?.byte_range()];
+    let object = call.child_by_field_name("object")?;
+    if COLLECTION_LAMBDAS.contains(&method) {
+        return Some(object);
+    }
+    if !STREAM_LAMBDAS.contains(&method) || object.kind() != "method_invocation" {
+        return None;
+    }
+    let stream = &source[object.child_by_field_name("name")?.byte_range()];
+    let no_arguments = object
+        .child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() == 0);
+    (no_arguments && stream == "stream")
+        .then(|| object.child_by_field_name("object"))
+        .flatten()
 }
 
 /// Whether the type written is `var` (no type stated).
@@ -443,6 +510,38 @@ mod tests {
             .collect();
         assert!(errors.is_empty(), "{errors:?}");
         describe_declared_types(&document, source, ".", false)
+    }
+
+    #[test]
+    fn indexing_iterating_and_element_lambdas_reach_one_element() {
+        let source = "class A { void m(User[] users, java.util.List<User> more) {\n\
+            var a = users[0];\n\
+            for (var c : more) { c.save(); }\n\
+            more.forEach(d -> d.save());\n\
+            more.stream().map((e) -> e.name()).count();\n\
+            more.stream().sorted().map(f -> f);\n\
+            more.stream().reduce(0, (g, h) -> g);\n\
+            users[1].save();\n\
+            } }\n";
+        let document = Document::<Java>::new("src/a/A.java".into(), source.into());
+        let references = document.references();
+        let value = |v: &lingo_plugin_sdk::types::Receiver| {
+            let named = &references[v.reference as usize].name;
+            let call = if v.called { "()" } else { "" };
+            let index = if v.indexed { "[_]" } else { "" };
+            format!("{named}{call}{index}")
+        };
+        let locals: Vec<String> = document
+            .locals()
+            .iter()
+            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
+            .collect();
+        assert_eq!(
+            locals,
+            ["a = users[_]", "c = more[_]", "d = more[_]", "e = more[_]"]
+        );
+        let save = references.iter().rfind(|r| r.name == "save").unwrap();
+        assert_eq!(value(save.receiver.as_ref().unwrap()), "users[_]");
     }
 
     #[test]

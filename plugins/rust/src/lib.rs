@@ -945,6 +945,11 @@ mod tests {
             for h in &self.all[..] {}\n\
             let g = self.rows[i][j];\n\
             xs[2].run();\n\
+            xs.iter().for_each(|k| k.run());\n\
+            xs.iter().map(|m| m).count();\n\
+            xs.iter().enumerate().map(|n| n);\n\
+            opt.map(|p| p.go());\n\
+            xs.iter().fold(0, |q, r| q);\n\
             }\n";
         let document = document(source);
         let references = document.references();
@@ -966,7 +971,9 @@ mod tests {
                 "c = xs[_]",
                 "d = xs[_]",
                 "f = make()[_]",
-                "h = all[_]"
+                "h = all[_]",
+                "k = xs[_]",
+                "m = xs[_]"
             ]
         );
         let run = references.iter().find(|r| r.name == "run").unwrap();

@@ -401,14 +401,18 @@ pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// The collection a `for` loop's variable iterates, the variable's name
 /// node given: `xs` in `for x in xs`, `for x in &xs`, `for x in
 /// &xs[1..]` and `for x in xs.iter()` (`iter`, `iter_mut`, `into_iter`:
-/// the standard collections' iterators over their elements). None for a
-/// pattern that destructures.
+/// the standard collections' iterators over their elements), and the
+/// closure parameter `x` of `xs.iter().map(|x| ..)`. None for a pattern
+/// that destructures.
 pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut pattern = name;
     if pattern.parent()?.kind() == "mut_pattern" {
         pattern = pattern.parent()?;
     }
     let loop_ = pattern.parent()?;
+    if loop_.kind() == "closure_parameters" {
+        return adapted_collection(loop_, pattern, source);
+    }
     if loop_.kind() != "for_expression" || loop_.child_by_field_name("pattern")? != pattern {
         return None;
     }
@@ -440,6 +444,84 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         ))
     .then(|| method.child_by_field_name("value"))
     .flatten()
+}
+
+/// Iterator adaptors that call their closure with each element the
+/// iterator yields as its first argument.
+const ELEMENT_CLOSURES: &[&str] = &[
+    "for_each",
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "inspect",
+    "any",
+    "all",
+    "find",
+    "find_map",
+    "position",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "max_by_key",
+    "min_by_key",
+];
+
+/// The collection whose elements the closure parameter `pattern` (of the
+/// `closure_parameters` node `parameters`) takes: `xs` in
+/// `xs.iter().map(|x| ..)`, when `x` is the closure's only parameter and
+/// the closure is the only argument of one of [`ELEMENT_CLOSURES`] called
+/// straight on a collection's iterator (`iter`, `iter_mut`, `into_iter`).
+fn adapted_collection<'t>(
+    parameters: Node<'t>,
+    pattern: Node<'t>,
+    source: &str,
+) -> Option<Node<'t>> {
+    let mut cursor = parameters.walk();
+    let mut all = parameters
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra());
+    if (all.next(), all.next()) != (Some(pattern), None) {
+        return None;
+    }
+    let closure = parameters.parent()?;
+    let arguments = closure.parent()?;
+    let mut cursor = arguments.walk();
+    let mut passed = arguments
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra());
+    if closure.kind() != "closure_expression"
+        || arguments.kind() != "arguments"
+        || (passed.next(), passed.next()) != (Some(closure), None)
+    {
+        return None;
+    }
+    let adaptor = method_call(arguments.parent()?, source)?;
+    if !ELEMENT_CLOSURES.contains(&adaptor.0) {
+        return None;
+    }
+    let iterator = adaptor.1;
+    let (method, collection) = method_call(iterator, source)?;
+    let no_arguments = iterator
+        .child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() == 0);
+    (no_arguments && matches!(method, "iter" | "iter_mut" | "into_iter")).then_some(collection)
+}
+
+/// The method name and the receiver of the method call `call`
+/// (`xs.iter()`: `iter` and `xs`).
+fn method_call<'t, 's>(call: Node<'t>, source: &'s str) -> Option<(&'s str, Node<'t>)> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let function = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "field_expression")?;
+    let name = function.child_by_field_name("field")?;
+    Some((
+        &source[name.byte_range()],
+        function.child_by_field_name("value")?,
+    ))
 }
 
 /// The collection `xs[i]` indexes (`xs`), for an index that is not a range:

@@ -617,7 +617,9 @@ pub fn outer(p: Parser) -> u32 {
     },
     Case {
         // An element of a standard collection (`Box<[Remote]>`, `&[Remote]`,
-        // `Vec<Remote>`) has the element's type, indexed or iterated:
+        // `Vec<Remote>`) has the element's type, indexed, iterated, or
+        // given to an iterator adaptor's closure (`iter().for_each(|o|
+        // ..)`):
         // `steal` is `Remote`'s, not `Local`'s of the same name. A range
         // index is a part of the collection, not an element.
         name: "rust_elements_of_standard_collections_have_the_element_type",
@@ -635,6 +637,8 @@ pub fn outer(p: Parser) -> u32 {
             "        let first = &others[0];\n        first.steal();\n",
             "        all()[1].steal();\n",
             "        let part = &others[1..];\n        part.steal();\n",
+            "        others.iter().for_each(|o| o.steal());\n",
+            "        for p in &self.remotes[1..] {\n            p.steal();\n        }\n",
             "    }\n}\n",
         ),
         query: References,
@@ -645,6 +649,8 @@ pub fn outer(p: Parser) -> u32 {
             src/lib.rs:30 call in Shared.run qualified
             src/lib.rs:31 call in Shared.run qualified
             src/lib.rs:33 call in Shared.run name_only
+            src/lib.rs:34 call in Shared.run qualified
+            src/lib.rs:36 call in Shared.run qualified
         ",
     },
 ];
@@ -1501,9 +1507,9 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
-        // An element of an array or a standard collection (indexed, or a
-        // `foreach` variable) has the element's type: `Name` is `User`'s,
-        // not `Group`'s of the same name.
+        // An element of an array or a standard collection (indexed, a
+        // `foreach` variable, a LINQ lambda's parameter) has the element's
+        // type: `Name` is `User`'s, not `Group`'s of the same name.
         name: "cs_elements_of_arrays_and_collections_have_the_element_type",
         fixture: concat!(
             "//- Users.cs\nusing System.Collections.Generic;\n\nnamespace App\n{\n    public class User\n    {\n        public string Na$0me { get; set; }\n    }\n\n",
@@ -1515,6 +1521,7 @@ pub const CSHARP: &[Case] = &[
             "            foreach (var user in users) { a = user.Name; }\n",
             "            a = All()[1].Name;\n",
             "            var first = lUser[2];\n            a = first.Name;\n",
+            "            var named = users.Count(u => u.Name != null);\n",
             "        }\n    }\n}\n",
         ),
         query: References,
@@ -1523,6 +1530,7 @@ pub const CSHARP: &[Case] = &[
             Users.cs:24 reference in Store.Run qualified
             Users.cs:25 reference in Store.Run qualified
             Users.cs:27 reference in Store.Run qualified
+            Users.cs:28 reference in Store.Run qualified
         ",
     },
     Case {
@@ -2557,8 +2565,8 @@ macro_rules! java_parser {
 pub const JAVA: &[Case] = &[
     Case {
         // An element of an array (indexed) or of a standard collection (an
-        // enhanced `for` with `var`) has the element's type: `save` is
-        // `User`'s, not `Group`'s of the same name.
+        // enhanced `for` with `var`, a lambda given to `forEach`) has the
+        // element's type: `save` is `User`'s, not `Group`'s of the same name.
         name: "java_elements_of_arrays_and_collections_have_the_element_type",
         fixture: concat!(
             "//- src/main/java/a/User.java\npackage a;\n\npublic class User {\n    public void sa$0ve() {}\n}\n",
@@ -2568,6 +2576,7 @@ pub const JAVA: &[Case] = &[
             "        users[0].save();\n",
             "        for (var user : more) {\n            user.save();\n        }\n",
             "        var first = users[1];\n        first.save();\n",
+            "        more.forEach(u -> u.save());\n",
             "    }\n}\n",
         ),
         query: References,
@@ -2575,6 +2584,7 @@ pub const JAVA: &[Case] = &[
             src/main/java/a/Store.java:7 call in Store.run qualified
             src/main/java/a/Store.java:9 call in Store.run qualified
             src/main/java/a/Store.java:12 call in Store.run qualified
+            src/main/java/a/Store.java:13 call in Store.run qualified
         ",
     },
     Case {
