@@ -39,9 +39,11 @@ pub struct SymbolNode {
 pub struct LocalBinding {
     pub local: Local,
     pub start: usize,
-    /// Where names start resolving to this binding: its own start, or the
+    /// Where names start resolving to this binding: its own start, the
     /// end of the node captured as `@local.after` (`let x = x + 1;` reads
-    /// the outer `x` on its right-hand side).
+    /// the outer `x` on its right-hand side), or the start of the node
+    /// captured as `@local.from`, which may come before the binding
+    /// (Python's `[x.name for x in xs]` reads `x` before its `for`).
     pub visible_from: usize,
     pub scope_end: usize,
 }
@@ -449,14 +451,16 @@ fn locals_in<L: Language>(
                 return None;
             }
             let scope_end = view.clamp(scope.map_or(view.text.len(), |s| s.end_byte()));
-            let visible_from = m
-                .capture("local.after")
-                .map_or(start, |after| view.clamp(after.end_byte()).max(start));
+            let visible_from = match (m.capture("local.after"), m.capture("local.from")) {
+                (Some(after), _) => view.clamp(after.end_byte()).max(start),
+                (None, Some(from)) => view.clamp(from.start_byte()).min(start),
+                (None, None) => start,
+            };
             Some(LocalBinding {
                 local: Local {
                     name: text(node, view.text).to_string(),
                     span: lines.span(source, start, end),
-                    scope: lines.span(source, start, scope_end),
+                    scope: lines.span(source, visible_from.min(start), scope_end),
                     language_kind: m.tag.to_string(),
                     value: None,
                     element: Vec::new(),
@@ -496,12 +500,13 @@ pub fn references<L: Language>(
         .map(|(s, _)| s.name_start)
         .chain(locals.iter().map(|l| l.start))
         .collect();
-    let mut locals_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut locals_by_name = LocalsByName::default();
     for (i, binding) in locals.iter().enumerate() {
-        locals_by_name
-            .entry(binding.local.name.as_str())
-            .or_default()
-            .push(i);
+        let name = binding.local.name.as_str();
+        locals_by_name.all.entry(name).or_default().push(i);
+        if binding.visible_from < binding.start {
+            locals_by_name.early.entry(name).or_default().push(i);
+        }
     }
     let context = ReferenceContext {
         source,
@@ -756,7 +761,15 @@ struct ReferenceContext<'a> {
     locals: &'a [LocalBinding],
     qualifying: &'a std::collections::HashSet<String>,
     declared: &'a std::collections::HashSet<usize>,
-    locals_by_name: &'a HashMap<&'a str, Vec<usize>>,
+    locals_by_name: &'a LocalsByName<'a>,
+}
+
+/// The indices of a tree's local bindings by name, in document order.
+#[derive(Default)]
+struct LocalsByName<'a> {
+    all: HashMap<&'a str, Vec<usize>>,
+    /// Those visible before their own name (`@local.from`).
+    early: HashMap<&'a str, Vec<usize>>,
 }
 
 /// The references of one tree (`view`, with the references query's
@@ -915,7 +928,7 @@ fn reference_kind(tag: &str) -> Option<ReferenceKind> {
 
 /// The innermost binding named `name` visible at `offset`.
 fn resolve_local(
-    by_name: &HashMap<&str, Vec<usize>>,
+    by_name: &LocalsByName,
     locals: &[LocalBinding],
     name: &str,
     offset: usize,
@@ -923,13 +936,27 @@ fn resolve_local(
     // Bindings are in document order: the nearest one before `offset` whose
     // region holds it is the innermost (linear scans made files with many
     // same-named locals quadratic).
-    let candidates = by_name.get(name)?;
-    let before = candidates.partition_point(|&i| locals[i].start <= offset);
-    candidates[..before]
-        .iter()
-        .rev()
-        .copied()
-        .find(|&i| locals[i].visible_from <= offset && offset < locals[i].scope_end)
+    let visible = |i: usize| locals[i].visible_from <= offset && offset < locals[i].scope_end;
+    let found = by_name.all.get(name).and_then(|candidates| {
+        let before = candidates.partition_point(|&i| locals[i].start <= offset);
+        candidates[..before]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&i| visible(i))
+    });
+    // One visible before its name, whose region starts later (is inner),
+    // when `offset` comes before that name.
+    let early = by_name.early.get(name).and_then(|candidates| {
+        (candidates.iter().rev().copied()).find(|&i| offset < locals[i].start && visible(i))
+    });
+    match (found, early) {
+        (Some(found), Some(early)) if locals[early].visible_from > locals[found].visible_from => {
+            Some(early)
+        }
+        (None, early) => early,
+        (found, _) => found,
+    }
 }
 
 /// Index of the innermost symbol containing `offset`.

@@ -54,7 +54,7 @@ const LOCALS: Vocabulary = Vocabulary {
     file: "locals.scm",
     tagged: "local.definition.",
     tags: None,
-    plain: &["local.scope", "local.after"],
+    plain: &["local.scope", "local.after", "local.from"],
     needs_name: false,
 };
 
@@ -215,7 +215,7 @@ mod tests {
                 "references.scm line 2: the pattern has @name but no @reference.<tag>, so it \
                  reports nothing",
                 "locals.scm line 1: unknown capture @local.scopes (known: @local.definition.<tag>, \
-                 @local.scope, @local.after; a capture starting with `_` is the query's own)",
+                 @local.scope, @local.after, @local.from; a capture starting with `_` is the query's own)",
             ]
         );
     }

@@ -31,9 +31,32 @@
 (for_statement left: (identifier) @local.definition.variable)
 (for_statement left: (pattern_list (identifier) @local.definition.variable))
 (for_statement left: (tuple_pattern (identifier) @local.definition.variable))
-(for_in_clause left: (identifier) @local.definition.variable)
-(for_in_clause left: (pattern_list (identifier) @local.definition.variable))
-(for_in_clause left: (tuple_pattern (identifier) @local.definition.variable))
+; A comprehension's variables are read before their `for` too
+; (`[x.name for x in xs]`): visible from the comprehension's start.
+(list_comprehension
+  (for_in_clause left: [
+    (identifier) @local.definition.variable
+    (pattern_list (identifier) @local.definition.variable)
+    (tuple_pattern (identifier) @local.definition.variable)
+  ])) @local.from
+(set_comprehension
+  (for_in_clause left: [
+    (identifier) @local.definition.variable
+    (pattern_list (identifier) @local.definition.variable)
+    (tuple_pattern (identifier) @local.definition.variable)
+  ])) @local.from
+(dictionary_comprehension
+  (for_in_clause left: [
+    (identifier) @local.definition.variable
+    (pattern_list (identifier) @local.definition.variable)
+    (tuple_pattern (identifier) @local.definition.variable)
+  ])) @local.from
+(generator_expression
+  (for_in_clause left: [
+    (identifier) @local.definition.variable
+    (pattern_list (identifier) @local.definition.variable)
+    (tuple_pattern (identifier) @local.definition.variable)
+  ])) @local.from
 ; `with f() as x`, `except E as e`, `case [a] as b`.
 (as_pattern alias: (as_pattern_target (identifier) @local.definition.variable))
 (named_expression name: (identifier) @local.definition.variable)

@@ -554,4 +554,42 @@ def f(a, b=2, *args, c: int = 3, **kw):
             ]
         );
     }
+
+    /// A comprehension's variable is read before its `for`: the reads are
+    /// of the local, whose value is one element of what it iterates.
+    #[test]
+    fn a_comprehensions_variable_is_read_before_its_for() {
+        let source = "\
+def f(users):
+    u = 0
+    names = [u.name for u in users if u.active]
+    return {k: v for k, v in pairs}, u
+";
+        let document = Document::<Python>::new("m.py".into(), source.into());
+        let locals = document.locals();
+        let references = document.references();
+        let reads: Vec<String> = references
+            .iter()
+            .filter(|r| matches!(r.name.as_str(), "u" | "k" | "v"))
+            .map(|r| {
+                let local = r.local.map(|l| &locals[l as usize]);
+                let line = local.map_or(0, |l| l.span.start.line + 1);
+                format!("{} -> line {line}", r.name)
+            })
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                "u -> line 3",
+                "u -> line 3",
+                "k -> line 4",
+                "v -> line 4",
+                "u -> line 2"
+            ]
+        );
+        let comprehension_u = locals.iter().rfind(|l| l.name == "u").unwrap();
+        let value = comprehension_u.value.as_ref().unwrap();
+        assert!(value.indexed);
+        assert_eq!(references[value.reference as usize].name, "users");
+    }
 }

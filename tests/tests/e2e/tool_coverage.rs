@@ -586,9 +586,9 @@ mod get_symbol_info {
             area_of["references"],
             json!({ "certain": 2, "name_only": 0 })
         );
-        // `s.area()` on an untyped closure parameter: three same-named
-        // methods, guessed only.
-        assert_eq!(area_of["callees"], json!({ "certain": 0, "name_only": 3 }));
+        // `s.area()` in `shapes.iter().map(|s| ..)`: an element of the
+        // `&[&dyn Shape]`, so the trait's method.
+        assert_eq!(area_of["callees"], json!({ "certain": 1, "name_only": 0 }));
         assert_eq!(area_of["metrics"]["parameters"], json!(1));
         assert_eq!(area_of["metrics"]["lines"], json!(3));
         assert_eq!(area_of["metrics"]["cyclomatic"], json!(1));
@@ -1563,7 +1563,9 @@ mod dependencies_of {
         assert_eq!(
             graph_lines(&text),
             [
-                "twice --CALLS--> summary --CALLS--> area_of --REFERENCES--> Shape",
+                // `s.area()` in `shapes.iter().map(|s| ..)`: the trait's.
+                "twice --CALLS--> summary --CALLS--> area_of --CALLS--> area",
+                "area_of --REFERENCES--> Shape",
                 // `Square { side }` names the field `side`.
                 "summary --REFERENCES--> side",
                 "summary --REFERENCES--> Square",
@@ -1577,7 +1579,7 @@ mod dependencies_of {
         assert_eq!(
             node_names(&text),
             [
-                "area_of", "Circle", "new", "radius", "Shape", "side", "Square", "summary"
+                "area", "area_of", "Circle", "new", "radius", "Shape", "side", "Square", "summary"
             ],
             "{text}"
         );
@@ -1591,13 +1593,8 @@ mod dependencies_of {
         );
         // The shapes module's Circle and area_of, never the legacy ones.
         assert!(!text.contains("src/legacy.rs"), "{text}");
-        // `s.area()` matches three methods by name only: left out, and said.
-        assert!(
-            text.ends_with(
-                "\nNote: 3 name-only matches (same name, not resolved by the language's rules) are not shown; find_references lists them.\n"
-            ),
-            "{text}"
-        );
+        // Every edge is certain: no name-only match left out.
+        assert!(!text.contains("name-only"), "{text}");
         server.stop().await;
     }
 

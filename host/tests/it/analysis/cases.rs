@@ -2910,9 +2910,10 @@ public class Counter {
 
 pub const PYTHON: &[Case] = &[
     Case {
-        // An element of an annotated sequence (indexed, a `for` variable)
-        // has the element's type: `send` is `Client`'s, not `Other`'s of
-        // the same name. A slice is a part, not one.
+        // An element of an annotated sequence (indexed, a `for` variable,
+        // a comprehension's, read before its `for`) has the element's
+        // type: `send` is `Client`'s, not `Other`'s of the same name. A
+        // slice is a part, not one.
         name: "python_elements_of_sequences_have_the_element_type",
         fixture: concat!(
             "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
@@ -2922,12 +2923,13 @@ pub const PYTHON: &[Case] = &[
             "def run(clients: list[Client], more: Optional[Sequence[Client]]):\n",
             "    clients[0].send()\n",
             "    for c in more:\n        c.send()\n",
-            "    return clients[1:].send()\n",
+            "    return [m.send() for m in clients] + clients[1:].send()\n",
         ),
         query: References,
         expected: "
             pkg/app.py:7 call in run qualified
             pkg/app.py:9 call in run qualified
+            pkg/app.py:10 call in run qualified
             pkg/app.py:10 call in run name_only
         ",
     },
