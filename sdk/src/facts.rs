@@ -571,11 +571,11 @@ pub struct LinkedReferences {
 impl LinkedReferences {
     /// `node`'s value (wrappers looked through) as the reference tagged
     /// exactly there: called when that reference is a call.
-    pub fn value_of<L: Language>(&self, node: Node) -> Option<Receiver> {
+    pub fn value_of<L: Language>(&self, node: Node, source: &str) -> Option<Receiver> {
         let Unwrapped {
             node: value,
             indexed,
-        } = unwrapped::<L>(node);
+        } = unwrapped::<L>(node, source);
         if indexed {
             return self.indexed_at((value.start_byte(), value.end_byte()));
         }
@@ -695,14 +695,14 @@ pub fn initial_value<L: Language>(
         return None;
     }
     if let Some(value) = L::local_value(name) {
-        return Some((linked.value_of::<L>(value)?, Vec::new()));
+        return Some((linked.value_of::<L>(value, source)?, Vec::new()));
     }
     if let Some((value, element)) = L::destructured_value(name) {
-        return Some((linked.value_of::<L>(value)?, element));
+        return Some((linked.value_of::<L>(value, source)?, element));
     }
     // `for x in xs`: one element of the collection, when that is itself
     // no element of another.
-    let collection = linked.value_of::<L>(L::iterated_value(name, source)?)?;
+    let collection = linked.value_of::<L>(L::iterated_value(name, source)?, source)?;
     (!collection.indexed).then_some((
         Receiver {
             indexed: true,
@@ -722,13 +722,18 @@ pub(crate) struct Unwrapped<'t> {
 
 /// The value inside `node` with the language's transparent wrappers
 /// (parentheses, `await`, `x!`...) and element accesses
-/// ([`Language::element_expressions`]) taken off, and at most one indexing
-/// ([`Language::indexed_collection`]): the collection, `indexed`. Each
-/// step goes one level down, so this ends.
-pub(crate) fn unwrapped<L: Language>(node: Node) -> Unwrapped {
+/// ([`Language::element_expressions`]) and calls that keep their
+/// receiver's type ([`Language::same_type_value`]) taken off, and at most
+/// one indexing ([`Language::indexed_collection`]): the collection,
+/// `indexed`. Each step goes one level down, so this ends.
+pub(crate) fn unwrapped<'t, L: Language>(node: Node<'t>, source: &str) -> Unwrapped<'t> {
     let mut node = node;
     let mut indexed = false;
     loop {
+        if let Some(value) = L::same_type_value(node, source) {
+            node = value;
+            continue;
+        }
         if let Some(collection) = L::indexed_collection(node) {
             if indexed {
                 // An element of an element: not a value the facts name.
@@ -872,7 +877,9 @@ fn references_in<L: Language>(
             let tagged = view
                 .range(m.node)
                 .unwrap_or_else(|| (view.clamp(m.node.start_byte()), end));
-            let receiver_value = receiver.filter(|_| is_member).map(unwrapped::<L>);
+            let receiver_value = receiver
+                .filter(|_| is_member)
+                .map(|r| unwrapped::<L>(r, tree_text));
             let receiver_type = receiver_value
                 .as_ref()
                 .filter(|r| !r.indexed)

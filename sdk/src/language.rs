@@ -459,6 +459,13 @@ pub trait Language: 'static {
         None
     }
 
+    /// When the expression `node` is a value of the type of an expression
+    /// inside it (Rust's `x.clone()`), that expression, looked through like
+    /// the transparent ones. None by default.
+    fn same_type_value<'t>(_node: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        None
+    }
+
     /// When the expression `node` reaches one element of a collection
     /// (`xs[i]`), the collection's expression (`xs`): the value is then
     /// one element of the collection's (`receiver.indexed`), typed by its

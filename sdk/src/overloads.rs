@@ -150,7 +150,7 @@ impl ArgumentReader<'_, '_> {
     /// reference names, or unknown.
     fn value<L: Language>(&mut self, argument: Node, call: u32) -> ArgumentValue {
         let (hooks, linked, source) = (self.hooks, self.linked, self.source);
-        let argument = match unwrapped::<L>(argument) {
+        let argument = match unwrapped::<L>(argument, source) {
             // `xs[i]`: its value is read below, from the whole argument.
             crate::facts::Unwrapped {
                 indexed: true,
@@ -170,7 +170,7 @@ impl ArgumentReader<'_, '_> {
                 .map_or(ArgumentValue::Unknown, ArgumentValue::Value);
         }
         let Some(value) = linked
-            .value_of::<L>(argument)
+            .value_of::<L>(argument, source)
             .filter(|v| v.reference != call)
         else {
             return ArgumentValue::Unknown;

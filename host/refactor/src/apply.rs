@@ -74,6 +74,8 @@ pub struct FileReceipt {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NameLeft {
     pub name: String,
+    /// The places still spelled so, each once however many macro
+    /// expansions read it.
     pub count: usize,
     /// `path:line:col`, 1-based, the first few.
     pub sites: Vec<String>,
@@ -434,20 +436,17 @@ fn receipt(
         let mut sites = Vec::new();
         for file in files.iter().filter_map(|f| snapshot.file(&f.path)) {
             if let Ok(facts) = &file.facts {
-                sites.extend(
-                    facts
-                        .references
-                        .iter()
-                        .filter(|r| r.name == names.from)
-                        .map(|r| {
-                            format!(
-                                "{}:{}:{}",
-                                file.path,
-                                r.span.start.line + 1,
-                                r.span.start.character + 1
-                            )
-                        }),
-                );
+                // Once per place: a macro expanded several times names the
+                // same tokens once per expansion.
+                let places: std::collections::BTreeSet<(u32, u32)> = facts
+                    .references
+                    .iter()
+                    .filter(|r| r.name == names.from)
+                    .map(|r| (r.span.start.line, r.span.start.character))
+                    .collect();
+                sites.extend(places.into_iter().map(|(line, character)| {
+                    format!("{}:{}:{}", file.path, line + 1, character + 1)
+                }));
             }
         }
         NameLeft {

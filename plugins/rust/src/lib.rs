@@ -168,6 +168,11 @@ impl Language for Rust {
         types::indexed_collection(node)
     }
 
+    /// `x.clone()`: a value of `x`'s type.
+    fn same_type_value<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::cloned_value(node, source)
+    }
+
     /// `(x).m()`, `(&x).m()`, `(*x).m()`: the value is `x`'s. Not `x?` or
     /// `x.await`, whose type is not `x`'s.
     fn transparent_expressions() -> &'static [&'static str] {
@@ -230,9 +235,11 @@ impl Language for Rust {
         tag == "impl"
     }
 
-    /// `Self` inside an `impl` names the type the `impl` is for.
+    /// `Self` inside an `impl` names the type the `impl` is for; a word
+    /// after `::` in a macro's token tree (`std::sync::Barrier` in `f!(..)`)
+    /// is the last segment of the path written before it.
     fn aliased_name(word: Node, source: &str) -> Option<(String, Vec<String>)> {
-        types::self_alias(word, source)
+        types::self_alias(word, source).or_else(|| macros::token_tree_path(word, source))
     }
 
     /// A `macro_rules!`'s rules are a template: what they name resolves
@@ -821,6 +828,7 @@ mod tests {
             let (_, w) = pair();\n\
             let (first, .., last) = many();\n\
             let (m, n): (A, B) = pair();\n\
+            let o = p.clone();\n\
             }\n";
         let document = document(source);
         let references = document.references();
@@ -853,6 +861,8 @@ mod tests {
                 "w = pair() [1]",
                 // After `..` an element is counted from the end.
                 "first = many() [0]",
+                // A clone is a value of the original's type.
+                "o = p",
             ]
         );
     }
@@ -904,6 +914,37 @@ mod tests {
                 "d: Lexer annotation",
                 "channel: Sender return-type [0]",
                 "channel: mpsc::Receiver return-type [1, 1]",
+            ]
+        );
+    }
+
+    /// A macro's token tree is loose tokens: a path in it is read back
+    /// from its last word, so that `std::sync::Barrier` is no bare
+    /// `Barrier`.
+    #[test]
+    fn a_path_in_a_token_tree_keeps_its_qualifier() {
+        let source = "fn t() { f!(std::sync::Barrier, crate::a::B, x, ::c::D); }\n";
+        let references = document(source).references();
+        let paths: Vec<String> = references
+            .iter()
+            .map(|r| {
+                let mut path = r.qualifier.clone();
+                path.push(r.name.clone());
+                path.join("::")
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "f",
+                "std::sync::Barrier",
+                "std::sync",
+                "std",
+                "crate::a::B",
+                "crate::a",
+                "x",
+                "c::D",
+                "c"
             ]
         );
     }

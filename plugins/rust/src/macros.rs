@@ -156,6 +156,43 @@ fn macro_arguments(node: Node, source: &str, out: &mut Vec<Embedded>) {
     }
 }
 
+/// Path segments read back from a word of a token tree, at most.
+const MAX_TOKEN_PATH: usize = 32;
+
+/// A word of a macro's token tree that ends a path (`Barrier` in
+/// `f!(std::sync::Barrier)`): its own text and the segments written before
+/// it, outermost first (`["std", "sync"]`). The grammar reads a token tree
+/// as loose tokens, so without this each segment would be a bare name.
+/// `None` for a word that no `::` precedes, and for a path longer than
+/// [`MAX_TOKEN_PATH`].
+pub fn token_tree_path(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+    if word.kind() != "identifier" || word.parent()?.kind() != "token_tree" {
+        return None;
+    }
+    let mut path = Vec::new();
+    let mut at = word;
+    // Each step goes one sibling back, so this ends.
+    while let Some(separator) = at.prev_sibling().filter(|p| p.kind() == "::") {
+        // `::std::..` (a path from the root) ends where no segment is.
+        let Some(segment) = separator
+            .prev_sibling()
+            .filter(|p| matches!(p.kind(), "identifier" | "crate" | "self" | "super"))
+        else {
+            break;
+        };
+        if path.len() >= MAX_TOKEN_PATH {
+            return None;
+        }
+        path.push(source.get(segment.byte_range())?.to_string());
+        at = segment;
+    }
+    if path.is_empty() {
+        return None;
+    }
+    path.reverse();
+    Some((source.get(word.byte_range())?.to_string(), path))
+}
+
 /// Whether the invocation `node` stands where an item goes (a file's, a
 /// module's, an `impl`'s or a trait's body), where it makes declarations,
 /// not values.

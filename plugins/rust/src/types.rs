@@ -524,6 +524,26 @@ fn method_call<'t, 's>(call: Node<'t>, source: &'s str) -> Option<(&'s str, Node
     ))
 }
 
+/// The value `x` of `x.clone()`, whose copy is of `x`'s type by
+/// `Clone::clone`'s contract (`fn clone(&self) -> Self`; auto-deref makes
+/// `(&x).clone()` a copy of `x`).
+pub fn cloned_value<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
+    if call.kind() != "call_expression"
+        || call
+            .child_by_field_name("arguments")
+            .is_none_or(|a| a.named_child_count() > 0)
+    {
+        return None;
+    }
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "field_expression")?;
+    let name = method.child_by_field_name("field")?;
+    (source.get(name.byte_range()) == Some("clone"))
+        .then(|| method.child_by_field_name("value"))
+        .flatten()
+}
+
 /// The collection `xs[i]` indexes (`xs`), for an index that is not a range:
 /// `xs[a..b]` is a part of the collection, not one element.
 pub fn indexed_collection(node: Node) -> Option<Node> {

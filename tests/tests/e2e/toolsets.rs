@@ -183,6 +183,48 @@ fn lingo_call_applies_a_rename_and_its_receipt_reads_the_written_file() {
     );
 }
 
+/// A use of another type of the old name inside a macro that expands its
+/// tokens twice is one place left, not two.
+#[test]
+fn a_receipt_counts_each_place_the_old_name_is_left_once() {
+    let scratch = Scratch::new("cli-rename-twice");
+    let cache = Scratch::new("cli-rename-twice-cache");
+    scratch.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "src/lib.rs",
+        "macro_rules! twice {\n    ($($t:tt)*) => { $($t)* $($t)* };\n}\n\npub struct Barrier;\n\npub fn make() -> Barrier {\n    twice! { let _b: Option<std::sync::Barrier> = None; }\n    Barrier\n}\n",
+    );
+    let output = std::process::Command::new(lingo_bin())
+        .args([
+            "call",
+            "rename",
+            r#"{"path": "src/lib.rs", "line": 4, "character": 11, "new_name": "Gate", "dryRun": false, "force": true, "format": "json"}"#,
+        ])
+        .arg("--root")
+        .arg(scratch.path())
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .env_remove("LINGO_CACHE_DIR")
+        .output()
+        .expect("run lingo call");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let applied: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("format=json prints JSON");
+    let written = std::fs::read_to_string(scratch.path().join("src/lib.rs")).unwrap();
+    assert!(written.contains("std::sync::Barrier"), "{written}");
+    assert_eq!(written.matches("Gate").count(), 3, "{written}");
+    let left = &applied["receipt"]["old_name_left"];
+    assert_eq!(left["count"], 1, "{applied:#}");
+    assert_eq!(
+        left["sites"],
+        serde_json::json!(["src/lib.rs:8:40"]),
+        "{applied:#}"
+    );
+}
+
 #[test]
 fn lingo_tools_lists_every_tool_with_its_toolset() {
     let output = std::process::Command::new(lingo_bin())
