@@ -462,3 +462,55 @@ fn collapse_to_removable(mut doomed: Vec<Node>) -> Vec<Node> {
         }
     }
 }
+
+/// Use trees nested in one `use`, followed out, at most.
+const MAX_USE_NESTING: usize = 32;
+
+/// The first segment of a path inside a `use` list (`span` in `use
+/// crate::{span::Span}`, `a` in `use crate::{a::{b, c}}`), given as
+/// `word`: its text and the path of the
+/// lists around it (`["crate"]`), which the grammar leaves outside the
+/// path. `None` for any other word, and for a path no list holds.
+pub fn use_list_prefix(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+    if word.kind() != "identifier" {
+        return None;
+    }
+    // Up the paths `word` begins (`span` of `span::Span`, `a` of `a::b::C`).
+    let mut path = word;
+    while let Some(parent) = path
+        .parent()
+        .filter(|p| p.kind() == "scoped_identifier" && p.child_by_field_name("path") == Some(path))
+    {
+        path = parent;
+    }
+    let mut at = path.parent()?;
+    if at.kind() == "scoped_use_list" && at.child_by_field_name("path") == Some(path) {
+        // `a` of `a::{b, c}`, itself in a list.
+        at = at.parent()?;
+    } else if path == word {
+        return None;
+    }
+    let mut prefix: Vec<String> = Vec::new();
+    for _ in 0..MAX_USE_NESTING {
+        match at.kind() {
+            "use_list" => {
+                let list_owner = at.parent()?;
+                if list_owner.kind() != "scoped_use_list" {
+                    break;
+                }
+                if let Some(list_path) = list_owner.child_by_field_name("path") {
+                    let mut segments = segments(list_path, source);
+                    segments.append(&mut prefix);
+                    prefix = segments;
+                }
+                at = list_owner.parent()?;
+            }
+            "use_as_clause" => at = at.parent()?,
+            _ => break,
+        }
+    }
+    if prefix.is_empty() {
+        return None;
+    }
+    Some((source.get(word.byte_range())?.to_string(), prefix))
+}

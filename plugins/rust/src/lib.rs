@@ -237,9 +237,13 @@ impl Language for Rust {
 
     /// `Self` inside an `impl` names the type the `impl` is for; a word
     /// after `::` in a macro's token tree (`std::sync::Barrier` in `f!(..)`)
-    /// is the last segment of the path written before it.
+    /// is the last segment of the path written before it; the first word
+    /// of a path in a `use` list (`span` of `use crate::{span::Span}`)
+    /// follows the lists' path.
     fn aliased_name(word: Node, source: &str) -> Option<(String, Vec<String>)> {
-        types::self_alias(word, source).or_else(|| macros::token_tree_path(word, source))
+        types::self_alias(word, source)
+            .or_else(|| macros::token_tree_path(word, source))
+            .or_else(|| imports::use_list_prefix(word, source))
     }
 
     /// A `macro_rules!`'s rules are a template: what they name resolves
@@ -907,6 +911,7 @@ mod tests {
                 "c: Cursor constructor",
                 "m: Wrap constructor",
                 "item: Option return-type",
+                "item: Item element",
                 "ORIGIN: Point annotation",
                 "a: ast::Parser annotation",
                 "b: Mutex annotation",
@@ -945,6 +950,40 @@ mod tests {
                 "x",
                 "c::D",
                 "c"
+            ]
+        );
+    }
+
+    /// The first word of a path in a `use` list follows the lists' path,
+    /// which the grammar writes outside it.
+    #[test]
+    fn a_path_in_a_use_list_starts_with_the_lists_path() {
+        let source = "use crate::{span::Span, a::{b::C, self}};\nuse d::e::F;\n";
+        let references = document(source).references();
+        let paths: Vec<String> = references
+            .iter()
+            .map(|r| {
+                let mut path = r.qualifier.clone();
+                path.push(r.name.clone());
+                let kind = format!("{:?}", r.kind);
+                format!(
+                    "{} {}",
+                    path.join("::"),
+                    kind.rsplit("::").next().unwrap_or(&kind)
+                )
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "crate::span::Span Import",
+                "crate::span Reference",
+                "crate::a Reference",
+                "crate::a::b::C Import",
+                "crate::a::b Reference",
+                "d::e::F Import",
+                "d::e Reference",
+                "d Reference"
             ]
         );
     }
@@ -991,6 +1030,13 @@ mod tests {
             xs.iter().enumerate().map(|n| n);\n\
             opt.map(|p| p.go());\n\
             xs.iter().fold(0, |q, r| q);\n\
+            if let Some(s) = self.inner.as_ref() {}\n\
+            while let Some(mut t) = xs.pop() {}\n\
+            let Ok(u) = load() else { return };\n\
+            match self.next { Some(ref v) => {}, None => {} }\n\
+            if let Some(Some(w)) = nested {}\n\
+            if let Err(y) = load() {}\n\
+            for z in xs.iter().rev() {}\n\
             }\n";
         let document = document(source);
         let references = document.references();
@@ -1014,7 +1060,16 @@ mod tests {
                 "f = make()[_]",
                 "h = all[_]",
                 "k = xs[_]",
-                "m = xs[_]"
+                "m = xs[_]",
+                // What `enumerate` yields, as its declaration states it
+                // (the standard library's states none).
+                "n = enumerate()[_]",
+                "p = opt[_]",
+                "s = inner[_]",
+                "t = xs[_]",
+                "u = load()[_]",
+                "v = next[_]",
+                "z = xs[_]"
             ]
         );
         let run = references.iter().find(|r| r.name == "run").unwrap();

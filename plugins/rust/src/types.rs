@@ -361,8 +361,10 @@ const SMART_POINTERS: &[&str] = &["Box", "Rc", "Arc", "Pin"];
 
 /// Standard collections that hold values of their one type argument: what
 /// indexing one (`xs[i]`, where it can be indexed) or iterating it (`for x
-/// in &xs`) gives. Maps are not among them: indexing one gives a value,
-/// iterating it a key and a value.
+/// in &xs`) gives; and `Option<T>` and `Result<T, E>`, which hold a `T`
+/// where they hold one (`Some(x)`, `Ok(x)`, and what iterating them
+/// gives). Maps are not among them: indexing one gives a value, iterating
+/// it a key and a value.
 const COLLECTIONS: &[&str] = &[
     "Vec",
     "VecDeque",
@@ -370,6 +372,8 @@ const COLLECTIONS: &[&str] = &[
     "HashSet",
     "BTreeSet",
     "BinaryHeap",
+    "Option",
+    "Result",
 ];
 
 /// The type of the elements of a standard collection type as written: `T`
@@ -386,7 +390,11 @@ pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
             "generic_type" => {
                 let base = ty.child_by_field_name("type")?;
                 let name = source[base.byte_range()].rsplit("::").next()?;
-                let argument = only_type_argument(ty)?;
+                // `Result<T, E>` holds a `T` where it holds one.
+                let argument = match name {
+                    "Result" => first_type_argument(ty)?,
+                    _ => only_type_argument(ty)?,
+                };
                 if SMART_POINTERS.contains(&name) {
                     ty = argument;
                 } else {
@@ -406,44 +414,132 @@ pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// that destructures.
 pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut pattern = name;
-    if pattern.parent()?.kind() == "mut_pattern" {
+    while matches!(pattern.parent()?.kind(), "mut_pattern" | "ref_pattern") {
         pattern = pattern.parent()?;
     }
-    let loop_ = pattern.parent()?;
-    if loop_.kind() == "closure_parameters" {
-        return adapted_collection(loop_, pattern, source);
+    let parent = pattern.parent()?;
+    match parent.kind() {
+        "closure_parameters" => adapted_collection(parent, pattern, source),
+        "for_expression" if parent.child_by_field_name("pattern")? == pattern => {
+            let mut value = parent.child_by_field_name("value")?;
+            // `&xs[a..]`: a part of `xs`, whose elements are `xs`'s. Each
+            // step goes one level down the tree, so this ends.
+            loop {
+                value = match value.kind() {
+                    "reference_expression" => value.child_by_field_name("value")?,
+                    "index_expression" if indexed_collection(value).is_none() => {
+                        value.named_child(0)?
+                    }
+                    _ => break,
+                };
+            }
+            Some(element_source(value, source))
+        }
+        "tuple_struct_pattern" => unwrapped_value(parent, pattern, source),
+        _ => None,
     }
-    if loop_.kind() != "for_expression" || loop_.child_by_field_name("pattern")? != pattern {
+}
+
+/// The value whose element the one binding `pattern` of `Some(pattern)` or
+/// `Ok(pattern)` (the tuple-struct pattern `variant`) takes, where that is
+/// matched: `if let`, `while let`, `let .. else`, a `match` arm.
+fn unwrapped_value<'t>(variant: Node<'t>, pattern: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let ty = variant.child_by_field_name("type")?;
+    let mut cursor = variant.walk();
+    let mut fields = variant
+        .named_children(&mut cursor)
+        .filter(|c| *c != ty && !c.is_extra());
+    if !matches!(&source[ty.byte_range()], "Some" | "Ok")
+        || (fields.next(), fields.next()) != (Some(pattern), None)
+    {
         return None;
     }
-    let mut value = loop_.child_by_field_name("value")?;
-    // `&xs[a..]`: a part of `xs`, whose elements are `xs`'s. Each step goes
-    // one level down the tree, so this ends.
-    loop {
-        value = match value.kind() {
-            "reference_expression" => value.child_by_field_name("value")?,
-            "index_expression" if indexed_collection(value).is_none() => value.named_child(0)?,
-            _ => break,
-        };
-    }
-    let Some(method) = (value.kind() == "call_expression")
-        .then(|| value.child_by_field_name("function"))
-        .flatten()
-        .filter(|f| f.kind() == "field_expression")
-    else {
-        return Some(value);
+    let matched = variant.parent()?;
+    let value = match matched.kind() {
+        "let_condition" | "let_declaration" => matched.child_by_field_name("value")?,
+        "match_pattern" => {
+            let arm = matched.parent()?;
+            let block = arm.parent()?;
+            let expression = block.parent()?;
+            if arm.kind() != "match_arm" || expression.kind() != "match_expression" {
+                return None;
+            }
+            expression.child_by_field_name("value")?
+        }
+        _ => return None,
     };
-    let no_arguments = value
-        .child_by_field_name("arguments")
-        .is_some_and(|a| a.named_child_count() == 0);
-    let name = method.child_by_field_name("field")?;
-    (no_arguments
-        && matches!(
-            &source[name.byte_range()],
-            "iter" | "iter_mut" | "into_iter"
-        ))
-    .then(|| method.child_by_field_name("value"))
-    .flatten()
+    if matched
+        .child_by_field_name("pattern")
+        .is_some_and(|p| p != variant)
+        && matched.kind() != "match_pattern"
+    {
+        return None;
+    }
+    Some(element_source(value, source))
+}
+
+/// The methods of `Option`, `Result`, the standard collections and
+/// iterators whose result holds elements of their receiver:
+/// `opt.as_ref()`, `xs.first()`, `xs.get(i)`, `xs.iter().rev()`.
+const ELEMENT_PRESERVING: &[&str] = &[
+    "as_ref",
+    "as_mut",
+    "as_deref",
+    "as_deref_mut",
+    "take",
+    "cloned",
+    "copied",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "first",
+    "first_mut",
+    "last",
+    "last_mut",
+    "get",
+    "get_mut",
+    "pop",
+    "front",
+    "front_mut",
+    "back",
+    "back_mut",
+    "pop_front",
+    "pop_back",
+    "peek",
+    "next",
+    "next_back",
+    "rev",
+    "skip",
+    "step_by",
+    "filter",
+    "skip_while",
+    "take_while",
+    "peekable",
+    "fuse",
+    "by_ref",
+    "inspect",
+];
+
+/// The value an element-yielding expression takes its elements from, with
+/// `&` and calls of [`ELEMENT_PRESERVING`] methods taken off: `self.inner`
+/// of `self.inner.as_ref()`, `xs` of `&xs`, `xs.iter().rev()` and
+/// `xs.first()`. Only a value whose element type the source states (a
+/// standard collection, `Option`, `Result`) is then typed by it; of any
+/// other, nothing is. Each step goes one level down the tree, so this ends.
+fn element_source<'t>(value: Node<'t>, source: &str) -> Node<'t> {
+    let mut value = value;
+    loop {
+        let inner = match value.kind() {
+            "reference_expression" => value.child_by_field_name("value"),
+            _ => method_call(value, source)
+                .filter(|(method, _)| ELEMENT_PRESERVING.contains(method))
+                .map(|(_, receiver)| receiver),
+        };
+        match inner {
+            Some(inner) => value = inner,
+            None => return value,
+        }
+    }
 }
 
 /// Iterator adaptors that call their closure with each element the
@@ -496,16 +592,10 @@ fn adapted_collection<'t>(
     {
         return None;
     }
-    let adaptor = method_call(arguments.parent()?, source)?;
-    if !ELEMENT_CLOSURES.contains(&adaptor.0) {
-        return None;
-    }
-    let iterator = adaptor.1;
-    let (method, collection) = method_call(iterator, source)?;
-    let no_arguments = iterator
-        .child_by_field_name("arguments")
-        .is_some_and(|a| a.named_child_count() == 0);
-    (no_arguments && matches!(method, "iter" | "iter_mut" | "into_iter")).then_some(collection)
+    let (adaptor, receiver) = method_call(arguments.parent()?, source)?;
+    ELEMENT_CLOSURES
+        .contains(&adaptor)
+        .then(|| element_source(receiver, source))
 }
 
 /// The method name and the receiver of the method call `call`
@@ -592,6 +682,16 @@ pub fn pointed_impl_name<'t>(
                 .any(|p| &source[p.byte_range()] == pointed_name)
         });
     (!is_parameter).then_some(pointed)
+}
+
+/// The first type argument of a generic type (`T` in `Result<T, E>`),
+/// lifetimes aside.
+fn first_type_argument(generic: Node) -> Option<Node> {
+    let arguments = generic.child_by_field_name("type_arguments")?;
+    let mut cursor = arguments.walk();
+    arguments
+        .named_children(&mut cursor)
+        .find(|a| !matches!(a.kind(), "lifetime" | "line_comment" | "block_comment"))
 }
 
 /// The one type argument of a generic type (`T` in `Box<T>`), lifetimes

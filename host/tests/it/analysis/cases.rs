@@ -617,9 +617,10 @@ pub fn outer(p: Parser) -> u32 {
     },
     Case {
         // An element of a standard collection (`Box<[Remote]>`, `&[Remote]`,
-        // `Vec<Remote>`) has the element's type, indexed, iterated, or
-        // given to an iterator adaptor's closure (`iter().for_each(|o|
-        // ..)`):
+        // `Vec<Remote>`), or the value an `Option<Remote>` holds, has the
+        // element's type, indexed, iterated, matched by `Some(x)`, or
+        // given to an adaptor's closure (`iter().for_each(|o| ..)`,
+        // `as_ref().map(|r| ..)`):
         // `steal` is `Remote`'s, not `Local`'s of the same name. A range
         // index is a part of the collection, not an element.
         name: "rust_elements_of_standard_collections_have_the_element_type",
@@ -628,7 +629,7 @@ pub fn outer(p: Parser) -> u32 {
             "//- src/lib.rs\npub struct Remote;\npub struct Local;\n\n",
             "impl Remote {\n    pub fn ste$0al(&self) {}\n}\n\n",
             "impl Local {\n    pub fn steal(&self) {}\n}\n\n",
-            "pub struct Shared {\n    remotes: Box<[Remote]>,\n}\n\n",
+            "pub struct Shared {\n    remotes: Box<[Remote]>, maybe: Option<Remote>,\n}\n\n",
             "fn all() -> Vec<Remote> {\n    Vec::new()\n}\n\n",
             "impl Shared {\n    fn run(&self, others: &[Remote]) {\n",
             "        self.remotes[0].steal();\n",
@@ -639,6 +640,8 @@ pub fn outer(p: Parser) -> u32 {
             "        let part = &others[1..];\n        part.steal();\n",
             "        others.iter().for_each(|o| o.steal());\n",
             "        for p in &self.remotes[1..] {\n            p.steal();\n        }\n",
+            "        if let Some(m) = self.maybe.as_ref() {\n            m.steal();\n        }\n",
+            "        self.maybe.as_ref().map(|r| r.steal());\n",
             "    }\n}\n",
         ),
         query: References,
@@ -651,6 +654,8 @@ pub fn outer(p: Parser) -> u32 {
             src/lib.rs:33 call in Shared.run name_only
             src/lib.rs:34 call in Shared.run qualified
             src/lib.rs:36 call in Shared.run qualified
+            src/lib.rs:39 call in Shared.run qualified
+            src/lib.rs:41 call in Shared.run qualified
         ",
     },
 ];
