@@ -87,6 +87,26 @@
 (lifetime (identifier) @name) @reference.ignore
 (label (identifier) @name) @reference.ignore
 
+; `impl Deref for Guard { type Target = Inner; }`: a `Guard` reaches an
+; `Inner`'s members it lacks itself (auto-deref), as a supertype's. Held by
+; the `Target` item, a member of the `impl`.
+((impl_item
+  trait: [
+    (type_identifier) @_trait
+    (scoped_type_identifier name: (type_identifier) @_trait)
+  ]
+  body: (declaration_list
+    (type_item
+      name: (type_identifier) @_target
+      type: [
+        (type_identifier) @name
+        (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name)
+        (generic_type type: (type_identifier) @name)
+        (generic_type type: (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name))
+      ]) @reference.extends))
+  (#eq? @_trait "Deref")
+  (#eq? @_target "Target"))
+
 ; Types
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @reference.type
 (type_identifier) @name @reference.type

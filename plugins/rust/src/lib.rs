@@ -988,6 +988,32 @@ mod tests {
         );
     }
 
+    /// `impl Deref for Guard { type Target = Inner; }` states `Inner` as what
+    /// a `Guard` extends, held by the `Target` item.
+    #[test]
+    fn a_deref_target_is_what_the_type_extends() {
+        let source = "impl Deref for Guard { type Target = inner::Inner; }\n\
+            impl std::ops::Deref for Other { type Target = Vec<T>; }\n\
+            impl From<A> for B { type Target = C; }\n";
+        let document = document(source);
+        let symbols = document.symbols();
+        let extends: Vec<String> = document
+            .references()
+            .iter()
+            .filter(|r| matches!(r.kind, lingo_plugin_sdk::types::ReferenceKind::Extends))
+            .map(|r| {
+                let holder = &symbols[r.enclosing.unwrap() as usize];
+                let mut path = r.qualifier.clone();
+                path.push(r.name.clone());
+                format!("{} extends {}", holder.name, path.join("::"))
+            })
+            .collect();
+        assert_eq!(
+            extends,
+            ["Target extends inner::Inner", "Target extends Vec"]
+        );
+    }
+
     #[test]
     fn standard_collections_state_their_element_type() {
         let source = "struct S { a: Vec<Task>, b: Box<[Remote]>, c: [Slot; 4], d: HashMap<K, V> }\n\
