@@ -616,6 +616,20 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // `impl Deref for Guard { type Target = Inner; }`: a member `Guard`
+        // lacks is `Inner`'s (auto-deref), one it has is its own.
+        name: "rust_a_member_a_type_lacks_is_its_deref_targets",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\nuse std::ops::Deref;\n\npub struct Inner {\n    pub id: u32,\n}\n\npub struct Other {\n    pub id: u32,\n}\n\n",
+            "pub struct Guard {\n    inner: Inner,\n    pub name: u32,\n}\n\n",
+            "impl Deref for Guard {\n    type Target = Inner;\n    fn deref(&self) -> &Inner {\n        &self.inner\n    }\n}\n\n",
+            "pub fn read(g: &Guard) -> u32 {\n    g.i$0d + g.name\n}\n",
+        ),
+        query: Definition,
+        expected: "src/lib.rs:4 Inner.id qualified",
+    },
+    Case {
         // An element of a standard collection (`Box<[Remote]>`, `&[Remote]`,
         // `Vec<Remote>`), or the value an `Option<Remote>` holds, has the
         // element's type, indexed, iterated, matched by `Some(x)`, or
