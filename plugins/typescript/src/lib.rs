@@ -254,7 +254,8 @@ impl Language for TypeScript {
     }
 
     /// Skips installed packages and build output.
-    /// `(x).m()`, `x!.m()`: the value is `x`'s. Not `await x` or `x as T`,
+    /// `(x).m()`, `x!.m()`: the value is `x`'s. Not `await x` (the value the
+    /// promise holds, see `indexed_collection`) or `x as T`,
     /// whose type is not `x`'s.
     fn transparent_expressions() -> &'static [&'static str] {
         &["parenthesized_expression", "non_null_expression"]

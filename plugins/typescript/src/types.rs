@@ -605,8 +605,9 @@ impl Context<'_> {
 }
 
 /// The standard generic types whose elements are values of their one type
-/// argument: what indexing one (an array) or a `for .. of` over it gives.
-/// `Map` is not among them: iterating one gives key and value pairs.
+/// argument: what indexing one (an array) or a `for .. of` over it gives,
+/// and what awaiting a `Promise` gives. `Map` is not among them: iterating
+/// one gives key and value pairs.
 const ITERABLES: &[&str] = &[
     "Array",
     "ReadonlyArray",
@@ -614,6 +615,8 @@ const ITERABLES: &[&str] = &[
     "ReadonlySet",
     "Iterable",
     "IterableIterator",
+    "Promise",
+    "PromiseLike",
 ];
 
 /// The array methods that call their callback with each element as its
@@ -632,8 +635,13 @@ const ELEMENT_CALLBACKS: &[&str] = &[
 ];
 
 /// The collection `xs[i]` indexes (`xs`), for an index that is not a
-/// string (`o["name"]` reads a property).
+/// string (`o["name"]` reads a property); the promise `await p` waits for
+/// (`p`), whose element is the value it holds.
 pub fn indexed_collection(node: Node) -> Option<Node> {
+    if node.kind() == "await_expression" {
+        // `await p`: the value the promise `p` holds.
+        return first_named_child(node);
+    }
     if node.kind() != "subscript_expression" {
         return None;
     }
@@ -780,7 +788,8 @@ mod tests {
     #[test]
     fn arrays_and_iterables_state_their_element_type() {
         let source = "class C { users: User[] = []; tags?: ReadonlyArray<ns.Tag>; map: Map<K, V>; }\n\
-            function load(all: Array<User> | undefined, s: Set<Group>): readonly Item[] { return []; }\n";
+            function load(all: Array<User> | undefined, s: Set<Group>): readonly Item[] { return []; }\n\
+            async function fetch(): Promise<User> { return null; }\n";
         assert_eq!(
             declared_lines("a.ts", source),
             [
@@ -794,6 +803,8 @@ mod tests {
                 "local all: User element",
                 "local s: Set annotation",
                 "local s: Group element",
+                "symbol fetch: Promise return-type",
+                "symbol fetch: User element",
             ]
         );
     }
@@ -808,6 +819,7 @@ mod tests {
             users.map(d => d.name);\n\
             users.forEach((e, i) => e.save());\n\
             users.reduce((acc, g) => acc, 0);\n\
+            const h = await load();\n\
             users[1].save();\n\
             }\n";
         let document = Document::<TypeScript>::new("a.ts".into(), source.into());
@@ -829,7 +841,9 @@ mod tests {
                 "a = users[_]",
                 "c = users[_]",
                 "d = users[_]",
-                "e = users[_]"
+                "e = users[_]",
+                // What the promise `load()` returns holds.
+                "h = load()[_]"
             ]
         );
         let last_save = references.iter().rfind(|r| r.name == "save").unwrap();
@@ -893,6 +907,7 @@ export const registry = new Registry();
                 "symbol create: Subscriber return-type",
                 "local source: Observable annotation",
                 "symbol load: Promise return-type",
+                "symbol load: Data element",
                 "symbol make: Subscriber return-type",
                 "local params: Label annotation",
                 "symbol Operator: Operator self-type",

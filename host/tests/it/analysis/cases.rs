@@ -722,6 +722,26 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // `await p` is the value the promise holds: `save` is `User`'s, not
+        // `Group`'s of the same name.
+        name: "ts_awaiting_a_promise_gives_the_value_it_holds",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/user.ts\nexport class User {\n  sa$0ve(): void {}\n}\n\nexport class Group {\n  save(): void {}\n}\n",
+            "//- src/run.ts\nimport { User } from \"./user\";\n\n",
+            "export async function load(): Promise<User> {\n  return new User();\n}\n\n",
+            "export async function run(): Promise<void> {\n",
+            "  const user = await load();\n  user.save();\n",
+            "  (await load()).save();\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/run.ts:9 call in run qualified
+            src/run.ts:10 call in run qualified
+        ",
+    },
+    Case {
         // An element of an array (indexed, iterated by `for .. of`, or the
         // parameter of a callback `map` and `forEach` pass each element
         // to) has the element's type: `save` is `User`'s, not `Group`'s
