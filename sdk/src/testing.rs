@@ -4,7 +4,9 @@
 use tree_sitter::{Parser, Tree};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
-use crate::types::{ArgumentValue, Capability, Manifest, ParameterType, TextEdit};
+use crate::types::{
+    ArgumentValue, Capability, Manifest, ParameterType, Receiver, Reference, TextEdit,
+};
 use crate::{Document, Language};
 
 /// Asserts that `L` claims exactly the capabilities `stated`, in any
@@ -136,6 +138,36 @@ pub fn describe_call_arguments<L: Language>(document: &Document<L>) -> Vec<Strin
                 })
                 .collect();
             format!("{}({})", name(call.call), values.join(", "))
+        })
+        .collect()
+}
+
+/// The value `receiver` denotes, as a test reads it: the name of the
+/// reference it starts from, then `()` when that is called and `[_]` when
+/// the value is one element of it (`users[_]`, `load()[_]`).
+pub fn describe_receiver(references: &[Reference], receiver: &Receiver) -> String {
+    let named = references
+        .get(receiver.reference as usize)
+        .map_or("?", |r| r.name.as_str());
+    let call = if receiver.called { "()" } else { "" };
+    let index = if receiver.indexed { "[_]" } else { "" };
+    format!("{named}{call}{index}")
+}
+
+/// One line per local of `document` whose value it states, `name =
+/// value` with the value as [`describe_receiver`] writes it.
+pub fn describe_local_values<L: Language>(document: &Document<L>) -> Vec<String> {
+    let references = document.references();
+    document
+        .locals()
+        .iter()
+        .filter_map(|local| {
+            let value = local.value.as_ref()?;
+            Some(format!(
+                "{} = {}",
+                local.name,
+                describe_receiver(&references, value)
+            ))
         })
         .collect()
 }

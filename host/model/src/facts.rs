@@ -676,6 +676,34 @@ pub enum DeclaredTypeSource {
     Element,
 }
 
+impl DeclaredTypeSource {
+    /// Every source, in the WIT's order.
+    pub const ALL: [Self; 8] = [
+        Self::Annotation,
+        Self::Constructor,
+        Self::Literal,
+        Self::ReturnType,
+        Self::Receiver,
+        Self::SelfType,
+        Self::ThisType,
+        Self::Element,
+    ];
+
+    /// The source as the WIT spells it (`return-type`).
+    pub const fn wit_name(self) -> &'static str {
+        match self {
+            Self::Annotation => "annotation",
+            Self::Constructor => "constructor",
+            Self::Literal => "literal",
+            Self::ReturnType => "return-type",
+            Self::Receiver => "receiver",
+            Self::SelfType => "self-type",
+            Self::ThisType => "this-type",
+            Self::Element => "element",
+        }
+    }
+}
+
 /// A type the source states for a declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeclaredType {

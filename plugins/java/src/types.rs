@@ -525,17 +525,8 @@ mod tests {
             } }\n";
         let document = Document::<Java>::new("src/a/A.java".into(), source.into());
         let references = document.references();
-        let value = |v: &lingo_plugin_sdk::types::Receiver| {
-            let named = &references[v.reference as usize].name;
-            let call = if v.called { "()" } else { "" };
-            let index = if v.indexed { "[_]" } else { "" };
-            format!("{named}{call}{index}")
-        };
-        let locals: Vec<String> = document
-            .locals()
-            .iter()
-            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
-            .collect();
+        let value = |v| lingo_plugin_sdk::testing::describe_receiver(&references, v);
+        let locals = lingo_plugin_sdk::testing::describe_local_values(&document);
         assert_eq!(
             locals,
             ["a = users[_]", "c = more[_]", "d = more[_]", "e = more[_]"]

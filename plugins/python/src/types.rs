@@ -98,7 +98,7 @@ struct Context<'a> {
     targets: Targets,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
     fn visit(&self, node: Node, out: &mut Vec<DeclaredType>) {
         match node.kind() {
             "typed_parameter" => {
@@ -239,8 +239,21 @@ impl Context<'_> {
 
     /// The annotation of the elements of a sequence or set annotation
     /// (`T` of `list[T]`, `Optional[Sequence[T]]`, `set[T] | None`); `None`
-    /// for any other. Each step goes one level down the tree, so this ends.
+    /// for any other.
     fn element_annotation<'t>(&self, annotation: Node<'t>) -> Option<Node<'t>> {
+        let node = self.without_optional(annotation)?;
+        let (_, last) = self.generic_base(node)?;
+        SEQUENCES
+            .contains(&last)
+            .then(|| only_argument(node))
+            .flatten()
+    }
+
+    /// The annotation with what only says "or `None`" taken off: the
+    /// grammar's `type` wrapper, parentheses, `Optional[..]` and the `None`
+    /// side of `T | None`. `None` when neither side of a `|` is `None` or
+    /// both are. Each step goes one level down the tree, so this ends.
+    fn without_optional<'t>(&self, annotation: Node<'t>) -> Option<Node<'t>> {
         let mut node = annotation;
         loop {
             match node.kind() {
@@ -256,26 +269,25 @@ impl Context<'_> {
                         _ => return None,
                     };
                 }
-                "generic_type" | "subscript" => {
-                    let base = if node.kind() == "subscript" {
-                        node.child_by_field_name("value")?
-                    } else {
-                        node.named_child(0)?
-                    };
-                    let base_name = text(base, self.source);
-                    let last = base_name.rsplit('.').next().unwrap_or(base_name);
-                    if OPTIONAL.contains(&last) {
-                        node = only_argument(node)?;
-                    } else {
-                        return SEQUENCES
-                            .contains(&last)
-                            .then(|| only_argument(node))
-                            .flatten();
-                    }
-                }
-                _ => return None,
+                "generic_type" | "subscript" => match self.generic_base(node)? {
+                    (_, last) if OPTIONAL.contains(&last) => node = only_argument(node)?,
+                    _ => return Some(node),
+                },
+                _ => return Some(node),
             }
         }
+    }
+
+    /// The base of a generic annotation (`list` of `list[T]`, `typing.List`
+    /// of `typing.List[T]`) and its last word; `None` for any other node.
+    fn generic_base<'t>(&self, node: Node<'t>) -> Option<(Node<'t>, &'a str)> {
+        let base = match node.kind() {
+            "subscript" => node.child_by_field_name("value")?,
+            "generic_type" => node.named_child(0)?,
+            _ => return None,
+        };
+        let base_name = text(base, self.source);
+        Some((base, base_name.rsplit('.').next().unwrap_or(base_name)))
     }
 
     /// The declaration `name` names: a local, else a symbol.
@@ -285,44 +297,16 @@ impl Context<'_> {
             .or_else(|| self.targets.symbol(name))
     }
 
-    /// The one named type an annotation states. Each step goes one level
-    /// down the tree, so this ends.
+    /// The one named type an annotation states.
     fn stated<'t>(&self, annotation: Node<'t>) -> Option<Written<'t>> {
-        let mut node = annotation;
-        loop {
-            match node.kind() {
-                "type" | "parenthesized_expression" => node = node.named_child(0)?,
-                "identifier" | "attribute" => return self.named(node),
-                "string" => return self.in_string(node),
-                // `T | None`: the side that is not `None`.
-                "binary_operator" => {
-                    let (left, right) = (
-                        node.child_by_field_name("left")?,
-                        node.child_by_field_name("right")?,
-                    );
-                    node = match (is_none(left), is_none(right)) {
-                        (false, true) => left,
-                        (true, false) => right,
-                        _ => return None,
-                    };
-                }
-                "generic_type" | "subscript" => {
-                    let base = if node.kind() == "subscript" {
-                        node.child_by_field_name("value")?
-                    } else {
-                        node.named_child(0)?
-                    };
-                    let base_name = text(base, self.source);
-                    let last = base_name.rsplit('.').next().unwrap_or(base_name);
-                    if OPTIONAL.contains(&last) {
-                        node = only_argument(node)?;
-                    } else if CONTAINERS.contains(&last) || last == "Union" {
-                        return None;
-                    } else {
-                        node = base;
-                    }
-                }
-                _ => return None,
+        let node = self.without_optional(annotation)?;
+        match node.kind() {
+            "identifier" | "attribute" => self.named(node),
+            "string" => self.in_string(node),
+            _ => {
+                let (base, last) = self.generic_base(node)?;
+                let holds_others = CONTAINERS.contains(&last) || last == "Union";
+                if holds_others { None } else { self.named(base) }
             }
         }
     }
@@ -398,8 +382,6 @@ fn is_none(node: Node) -> bool {
         || (node.kind() == "type" && node.named_child(0).is_some_and(|c| c.kind() == "none"))
 }
 
-/// The one type argument of `Optional[T]`, in either shape the grammar
-/// gives it.
 /// The element types of a fixed-length tuple annotation (`tuple[A, B]`,
 /// `Tuple[A, B]`, `typing.Tuple[A, B]`); `None` for any other annotation
 /// and for `tuple[A, ...]`.
@@ -437,6 +419,8 @@ fn tuple_items<'t>(annotation: Node<'t>, source: &str) -> Option<Vec<Node<'t>>> 
     (matches!(last, "tuple" | "Tuple") && items.len() > 1 && fixed).then_some(items)
 }
 
+/// The one type argument of `Optional[T]` or `list[T]`, in either shape
+/// the grammar gives it.
 fn only_argument(generic: Node) -> Option<Node> {
     let arguments = if generic.kind() == "subscript" {
         generic.child_by_field_name("subscript")?

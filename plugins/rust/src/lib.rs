@@ -774,10 +774,8 @@ mod tests {
             .iter()
             .filter_map(|r| {
                 let receiver = r.receiver.as_ref()?;
-                let on = &references[receiver.reference as usize];
-                let call = if receiver.called { "()" } else { "" };
-                let index = if receiver.indexed { "[_]" } else { "" };
-                Some(format!("{} <- {}{call}{index}", r.name, on.name))
+                let value = lingo_plugin_sdk::testing::describe_receiver(&references, receiver);
+                Some(format!("{} <- {value}", r.name))
             })
             .collect()
     }
@@ -1066,17 +1064,8 @@ mod tests {
             }\n";
         let document = document(source);
         let references = document.references();
-        let value = |v: &lingo_plugin_sdk::types::Receiver| {
-            let named = &references[v.reference as usize].name;
-            let call = if v.called { "()" } else { "" };
-            let index = if v.indexed { "[_]" } else { "" };
-            format!("{named}{call}{index}")
-        };
-        let locals: Vec<String> = document
-            .locals()
-            .iter()
-            .filter_map(|l| Some(format!("{} = {}", l.name, value(l.value.as_ref()?))))
-            .collect();
+        let value = |v| lingo_plugin_sdk::testing::describe_receiver(&references, v);
+        let locals = lingo_plugin_sdk::testing::describe_local_values(&document);
         assert_eq!(
             locals,
             [

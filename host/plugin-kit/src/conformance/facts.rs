@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::fixture::{Category, Kind};
-use lingo_model::{DeclaredTarget, DeclaredTypeSource, FileFacts, Position, Span};
+use lingo_model::{DeclaredTarget, FileFacts, Position, Span};
 
 /// One actual entry: every field of its category, and a short label
 /// (`Foo at 3:1`) for messages.
@@ -29,20 +29,6 @@ fn case_name(value: impl serde::Serialize) -> Value {
         Ok(Value::String(s)) => Value::String(s.replace('_', "-")),
         Ok(other) => other,
         Err(e) => Value::String(format!("<{e}>")),
-    }
-}
-
-/// A declared type's source as the WIT spells it.
-fn source_name(source: DeclaredTypeSource) -> &'static str {
-    match source {
-        DeclaredTypeSource::Annotation => "annotation",
-        DeclaredTypeSource::Constructor => "constructor",
-        DeclaredTypeSource::Literal => "literal",
-        DeclaredTypeSource::ReturnType => "return-type",
-        DeclaredTypeSource::Receiver => "receiver",
-        DeclaredTypeSource::SelfType => "self-type",
-        DeclaredTypeSource::ThisType => "this-type",
-        DeclaredTypeSource::Element => "element",
     }
 }
 
@@ -265,7 +251,7 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                         "type": d.type_name,
                         "qualifier": d.type_qualifier,
                         "span": span(&d.span),
-                        "source": source_name(d.source),
+                        "source": d.source.wit_name(),
                     }),
                 )
             })

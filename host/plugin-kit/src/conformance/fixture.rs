@@ -1,5 +1,6 @@
 //! The fixture format: cases on disk, `expected.json` parsed and checked against the field tables.
 
+use lingo_model::DeclaredTypeSource;
 use lingo_model::patterns::NamePatterns;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -102,16 +103,18 @@ const REFERENCE_KINDS: &[&str] = &[
 const IMPORT_KINDS: &[&str] = &["named", "glob", "namespace", "default", "side-effect"];
 const SEVERITIES: &[&str] = &["error", "warning", "information", "hint"];
 const TARGETS: &[&str] = &["symbol", "local"];
-const TYPE_SOURCES: &[&str] = &[
-    "annotation",
-    "constructor",
-    "literal",
-    "return-type",
-    "receiver",
-    "self-type",
-    "this-type",
-    "element",
-];
+const TYPE_SOURCES: &[&str] = &type_source_names(DeclaredTypeSource::ALL);
+
+/// The WIT names of `sources`, for the fixture's enum of sources.
+const fn type_source_names<const N: usize>(sources: [DeclaredTypeSource; N]) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = sources[i].wit_name();
+        i += 1;
+    }
+    names
+}
 /// How the host found a definition (`name-only`: a guess by name), or
 /// `unresolved`.
 pub const RESOLUTIONS: &[&str] = &["scope", "import", "qualified", "name-only", "unresolved"];
