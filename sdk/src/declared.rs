@@ -144,6 +144,7 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::SelfType => "self-type",
                 DeclaredTypeSource::ThisType => "this-type",
                 DeclaredTypeSource::Element => "element",
+                DeclaredTypeSource::Narrowed => "narrowed",
             };
             let element = match d.element.as_slice() {
                 [] => String::new(),

@@ -17,8 +17,8 @@ use crate::query;
 use crate::text::LineIndex;
 use crate::types::{
     CallArguments, DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local,
-    MacroDefinition, MacroSource, Manifest, ModuleIdentity, ParameterList, PluginError, Reference,
-    Span, Symbol, SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, UnexpandedMacro,
+    MacroDefinition, MacroSource, Manifest, ModuleIdentity, Narrowing, ParameterList, PluginError,
+    Reference, Span, Symbol, SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, UnexpandedMacro,
 };
 
 /// A parsed document of language `L`.
@@ -479,6 +479,40 @@ impl<L: Language> GuestDocument for Document<L> {
             })
             .chain(facts.expanded_symbol_values.iter().cloned())
             .collect()
+    }
+
+    fn narrowings(&self) -> Vec<Narrowing> {
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        let linked = &facts.references;
+        let mut found: Vec<Narrowing> = linked
+            .references
+            .iter()
+            .filter_map(|access| access.receiver)
+            .filter(|receiver| !receiver.called && !receiver.indexed)
+            .filter_map(|receiver| {
+                let value = linked.references.get(receiver.reference as usize)?;
+                value.local?;
+                let (start, end) = (
+                    value.span.start.offset as usize,
+                    value.span.end.offset as usize,
+                );
+                let node = state
+                    .tree
+                    .root_node()
+                    .descendant_for_byte_range(start, end)
+                    .filter(|n| n.start_byte() == start && n.end_byte() == end)?;
+                let by = L::narrowed_by(node, &state.source)?;
+                let by = linked.at((by.start_byte(), by.end_byte()))?.reference;
+                (by != receiver.reference).then_some(Narrowing {
+                    value: receiver.reference,
+                    by,
+                })
+            })
+            .collect();
+        found.sort_by_key(|n| n.value);
+        found.dedup_by_key(|n| n.value);
+        found
     }
 
     fn entry_points(&self) -> Vec<EntryPoint> {

@@ -477,6 +477,19 @@ pub trait Language: 'static {
         None
     }
 
+    /// What narrows the type of the value the name `value` reads (a
+    /// local's or parameter's, as a member access's receiver) where it is
+    /// read: the type node tested for (`T` of `isinstance(x, T)` before
+    /// it or around it), or the call of a function that may be a guard
+    /// (`is_ready(x)` of `assert is_ready(x)`), whose declaration then
+    /// states the declared-type source `narrowed`. The host types the read
+    /// by it when it resolves to either, and as before otherwise. The walk
+    /// must be bounded by the tree (`document.narrowings`). None by
+    /// default.
+    fn narrowed_by<'t>(_value: Node<'t>, _source: &str) -> Option<Node<'t>> {
+        None
+    }
+
     /// How many arguments a call of the declaration `node` takes
     /// (`symbol.arity`), for functions, methods and constructors whose
     /// overloads calls tell apart by argument count. None by default: the

@@ -674,11 +674,14 @@ pub enum DeclaredTypeSource {
     /// The type of one element of the target's value (of its return value,
     /// for a function): what indexing or iterating it gives.
     Element,
+    /// The type a call of the target, a function, proves its first
+    /// argument to have when it returns true (Python's `-> TypeIs[T]`).
+    Narrowed,
 }
 
 impl DeclaredTypeSource {
     /// Every source, in the WIT's order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Annotation,
         Self::Constructor,
         Self::Literal,
@@ -687,6 +690,7 @@ impl DeclaredTypeSource {
         Self::SelfType,
         Self::ThisType,
         Self::Element,
+        Self::Narrowed,
     ];
 
     /// The source as the WIT spells it (`return-type`).
@@ -700,6 +704,7 @@ impl DeclaredTypeSource {
             Self::SelfType => "self-type",
             Self::ThisType => "this-type",
             Self::Element => "element",
+            Self::Narrowed => "narrowed",
         }
     }
 }
@@ -804,6 +809,18 @@ pub struct SymbolValue {
     /// The tuple element of `value` it binds, outermost first; empty for
     /// the whole value (as [`Local::element`]).
     pub element: Box<[u32]>,
+}
+
+/// A read of a value whose type a test or a guard narrows where it is read
+/// (a plugin fact from ABI 0.14.0 on): `x` after `assert isinstance(x, T)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Narrowing {
+    /// Index into the file's references of the read.
+    pub value: u32,
+    /// Index into the file's references of what narrows it: a type tested
+    /// for (a reference that is no call), or the call of a function whose
+    /// `Narrowed` declared type says what its true result proves.
+    pub by: u32,
 }
 
 /// Why something outside the source calls a declaration (a plugin fact,
@@ -984,6 +1001,10 @@ pub struct FileFacts {
     /// (none before ABI 0.12.0).
     #[serde(default)]
     pub symbol_values: Vec<SymbolValue>,
+    /// The reads whose value's type a test or a guard narrows, by `value`
+    /// (ABI 0.14.0).
+    #[serde(default)]
+    pub narrowings: Vec<Narrowing>,
     /// The declarations something outside the source calls; `None` when
     /// the plugin does not say (before ABI 0.4.0, or without the
     /// `entry-points` capability), so that nothing can be known unused.
@@ -1017,6 +1038,7 @@ impl FileFacts {
         self.parameter_lists.shrink_to_fit();
         self.call_arguments.shrink_to_fit();
         self.symbol_values.shrink_to_fit();
+        self.narrowings.shrink_to_fit();
         if let Some(entry_points) = &mut self.entry_points {
             entry_points.shrink_to_fit();
         }
@@ -1042,6 +1064,7 @@ impl FileFacts {
             parameter_lists: Vec::new(),
             call_arguments: Vec::new(),
             symbol_values: Vec::new(),
+            narrowings: Vec::new(),
             entry_points: None,
             macro_definitions: Vec::new(),
             unexpanded_macros: Vec::new(),

@@ -188,6 +188,7 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
     }
 
     check_symbol_values(&mut facts, limits, spans.report);
+    check_narrowings(&mut facts, spans.report);
     check_parameter_lists(&mut facts.parameter_lists, symbol_count, &mut spans, limits);
     check_call_arguments(&mut facts, limits, spans.report);
 
@@ -608,6 +609,27 @@ fn check_call_arguments(facts: &mut FileFacts, limits: &FactLimits, report: &mut
                 _ => {}
             }
         }
+    }
+}
+
+/// Check the narrowings: each a read and what narrows it, two other
+/// references of the file, one per read, in the order of the reads.
+fn check_narrowings(facts: &mut FileFacts, report: &mut Report) {
+    let reference_count = facts.references.len();
+    facts.narrowings.retain(|n| {
+        let ok = (n.value as usize) < reference_count
+            && (n.by as usize) < reference_count
+            && n.value != n.by;
+        if !ok {
+            report.count("narrowing index out of range");
+        }
+        ok
+    });
+    facts.narrowings.sort_by_key(|n| n.value);
+    let before = facts.narrowings.len();
+    facts.narrowings.dedup_by_key(|n| n.value);
+    if facts.narrowings.len() < before {
+        report.count("narrowing given twice");
     }
 }
 
@@ -1376,6 +1398,37 @@ mod tests {
         assert!(output.symbols[0].name.len() <= limits.max_name_bytes);
         assert!(output.symbols[1].doc.as_ref().unwrap().len() <= limits.max_doc_bytes);
         assert_eq!(report.capped["too many symbols"], 1);
+    }
+
+    /// A narrowing names two other references of the file, one per read:
+    /// one out of range, one narrowing itself and a read given twice go.
+    #[test]
+    fn narrowings_out_of_range_on_themselves_or_twice_are_dropped() {
+        let mut input = facts(Vec::new());
+        for name in ["x", "T"] {
+            input.references.push(Reference {
+                name: name.into(),
+                kind: ReferenceKind::Reference,
+                span: span(0, 1),
+                qualifier: thin_vec::ThinVec::new(),
+                is_member: false,
+                enclosing: OptU32::NONE,
+                local: OptU32::NONE,
+                receiver: None,
+                arguments: OptU32::NONE,
+            });
+        }
+        let narrowing = |value, by| crate::facts::Narrowing { value, by };
+        input.narrowings = vec![
+            narrowing(0, 1),
+            narrowing(0, 1),
+            narrowing(1, 1),
+            narrowing(1, u32::MAX),
+        ];
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert_eq!(output.narrowings, [narrowing(0, 1)]);
+        assert_eq!(report.broken["narrowing index out of range"], 2);
+        assert_eq!(report.broken["narrowing given twice"], 1);
     }
 
     #[test]

@@ -11,7 +11,8 @@ use super::{
 };
 use lingo_index::FileEntry;
 use lingo_model::{
-    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, SymbolKind,
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, ReferenceKind,
+    SymbolKind,
 };
 
 /// Types of one union followed at most (`type U = A | B | ...`).
@@ -112,9 +113,14 @@ impl Resolver<'_> {
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
         };
+        // `x.name` after `assert isinstance(x, T)`: `T`'s, when the
+        // narrowing names a type or a guard function stating one.
+        let types = self
+            .narrowed(file, facts, receiver, depth)
+            .unwrap_or_else(|| self.type_of(file, value, Access::of(receiver), &[], depth));
         // A union (`type Issue = A | B`): the member of each type that has it.
         let mut found: Vec<Definition> = Vec::new();
-        for ty in self.type_of(file, value, Access::of(receiver), &[], depth) {
+        for ty in types {
             for member in self.members_of_type(ty, reference) {
                 if !found.iter().any(|f| same_target(f, &member)) {
                     found.push(member);
@@ -122,6 +128,58 @@ impl Resolver<'_> {
             }
         }
         found
+    }
+
+    /// The types the value `receiver` reads has where a test or a guard
+    /// narrows it (the plugins' narrowings): the type tested for
+    /// (`isinstance(x, T)`), or what the guard function called states its
+    /// true result proves (`-> TypeIs[T]`). None when nothing narrows the
+    /// read, or what does resolves to neither of these, certainly: the
+    /// value then has its own type.
+    fn narrowed(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        receiver: lingo_model::Receiver,
+        depth: usize,
+    ) -> Option<Vec<SymbolRef>> {
+        if receiver.called || receiver.indexed || depth + 1 >= MAX_RECEIVER_DEPTH {
+            return None;
+        }
+        let at = facts
+            .narrowings
+            .binary_search_by_key(&receiver.reference, |n| n.value)
+            .ok()?;
+        let by = facts.references.get(facts.narrowings[at].by as usize)?;
+        let found = self.resolve_within(file, by, depth + 1);
+        let definition = self.one_declaration(&found)?;
+        let symbol = target_symbol(definition)?;
+        let Target::Symbol {
+            file: owner_file,
+            index,
+        } = &definition.target
+        else {
+            return None;
+        };
+        let types = if by.kind != ReferenceKind::Call {
+            // A type tested for: a value of it.
+            if !is_type_kind(symbol.kind) {
+                return None;
+            }
+            vec![self.symbol_ref(definition)?]
+        } else {
+            // A guard function called: the type its declaration states
+            // that a true result proves.
+            let owner_facts = owner_file.facts.as_ref().ok()?;
+            let target = DeclaredTarget::Symbol(*index as u32);
+            let declared = owner_facts.declared_types.iter().find(|d| {
+                d.target == target
+                    && d.source == DeclaredTypeSource::Narrowed
+                    && d.element.is_empty()
+            })?;
+            self.declared_type(owner_file, declared, depth + 1)
+        };
+        (!types.is_empty()).then_some(types)
     }
 
     /// `self.name` / `this.name` (which the plugin qualifies by the

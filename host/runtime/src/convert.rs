@@ -703,8 +703,7 @@ macro_rules! since_0_12_0_conversions {
     };
 }
 
-/// What ABI 0.13.0 added: values that are one element of a collection,
-/// and the declared type of a collection's elements.
+/// What ABI 0.13.0 added: values that are one element of a collection.
 macro_rules! since_0_13_0_conversions {
     () => {
         impl From<wit::Receiver> for model::Receiver {
@@ -716,7 +715,13 @@ macro_rules! since_0_13_0_conversions {
                 }
             }
         }
+    };
+}
 
+/// What ABI 0.14.0 added: the reads a test or a guard narrows, and the
+/// type a guard function's true result proves.
+macro_rules! since_0_14_0_conversions {
+    () => {
         fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
             use model::DeclaredTypeSource as M;
             use wit::DeclaredTypeSource as W;
@@ -729,12 +734,53 @@ macro_rules! since_0_13_0_conversions {
                 W::SelfType => M::SelfType,
                 W::ThisType => M::ThisType,
                 W::Element => M::Element,
+                W::Narrowed => M::Narrowed,
             }
+        }
+
+        /// The document's narrowed reads.
+        pub fn narrowings(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::Narrowing>> {
+            Ok(document
+                .call_narrowings(store, doc)?
+                .into_iter()
+                .map(|n| model::Narrowing {
+                    value: n.value,
+                    by: n.by,
+                })
+                .collect())
         }
     };
 }
 
-/// `lingo:plugin@0.13.0` (the current ABI).
+/// `lingo:plugin@0.14.0` (the current ABI).
+pub mod v0_14_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_14_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_14_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+    since_0_13_0_conversions!();
+    since_0_14_0_conversions!();
+}
+
+/// `lingo:plugin@0.13.0`: no narrowing, so a value has its declared type
+/// everywhere it is read.
 pub mod v0_13_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_13_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -754,37 +800,14 @@ pub mod v0_13_0 {
     since_0_11_0_conversions!();
     since_0_12_0_conversions!();
     since_0_13_0_conversions!();
-}
 
-/// `lingo:plugin@0.12.0`: no collection elements, so an indexed or
-/// iterated value's type is unknown.
-pub mod v0_12_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_12_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_12_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-    since_0_11_0_conversions!();
-    since_0_12_0_conversions!();
-
-    impl From<wit::Receiver> for model::Receiver {
-        fn from(r: wit::Receiver) -> Self {
-            model::Receiver {
-                reference: r.reference,
-                called: r.called,
-                indexed: false,
-            }
-        }
+    /// 0.13.0 states no narrowing.
+    pub fn narrowings(
+        _document: &GuestDocument<'_>,
+        _store: impl AsContextMut,
+        _doc: ResourceAny,
+    ) -> wasmtime::Result<Vec<model::Narrowing>> {
+        Ok(Vec::new())
     }
 
     fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
@@ -798,6 +821,7 @@ pub mod v0_12_0 {
             W::Receiver => M::Receiver,
             W::SelfType => M::SelfType,
             W::ThisType => M::ThisType,
+            W::Element => M::Element,
         }
     }
 }

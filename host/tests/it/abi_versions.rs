@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.12.0: the hostile test plugin,
-//! kept as built in `tests/fixtures/abi-0.12.0/`, which states no
-//! collection elements),
+//! current ABI and the one before it (0.13.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.13.0/`, which states no
+//! narrowing),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_12_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.12.0/hostile.wasm")
+fn component_0_13_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.13.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.13.0");
-    assert_eq!(SUPPORTED_ABI, ["0.13.0", "0.12.0"]);
+    assert_eq!(ABI_VERSION, "0.14.0");
+    assert_eq!(SUPPORTED_ABI, ["0.14.0", "0.13.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.13.0, 0.12.0"),
+            && message.contains("supports 0.14.0, 0.13.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,34 +69,33 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_12_0_loads_and_states_no_elements() {
-    let registry = registry(vec![component_0_12_0()], false);
+fn a_component_built_against_abi_0_13_0_loads_and_states_no_narrowing() {
+    let registry = registry(vec![component_0_13_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.12.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.12.0");
-    // What 0.12.0 says of its policy arrives (its thousand bodiless
+        .expect("the 0.13.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.13.0");
+    // What 0.13.0 says of its policy arrives (its thousand bodiless
     // modifiers cut to the cap, its conversions checked).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
     assert_eq!(policy.conversions.top_types, ["object"]);
-    // It answers what 0.12.0 has: tokens, declarers, the macros it defines
+    // It answers what 0.13.0 has: tokens, declarers, the macros it defines
     // and leaves unexpanded, tuple elements, parameter lists, values of
-    // declarations...
+    // declarations, elements of collections...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
     let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
     assert!(!facts.macro_definitions.is_empty());
     assert!(!facts.locals.is_empty());
     assert!(!facts.parameter_lists.is_empty());
-    // ...and no elements of collections: no value is one.
-    let receivers: Vec<_> = (facts.references.iter().filter_map(|r| r.receiver))
-        .chain(facts.locals.iter().filter_map(|l| l.value))
-        .chain(facts.symbol_values.iter().map(|v| v.value))
-        .collect();
-    assert!(!receivers.is_empty());
-    assert!(receivers.iter().all(|r| !r.indexed), "{receivers:?}");
+    assert!(
+        (facts.references.iter().filter_map(|r| r.receiver)).any(|r| r.indexed),
+        "an indexed receiver"
+    );
+    // ...and no narrowing: every value has its declared type.
+    assert!(facts.narrowings.is_empty(), "{:?}", facts.narrowings);
 }
 
 #[test]
@@ -154,6 +153,16 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
         rules.contains("symbol value index out of range or element too deep"),
         "{rules}"
     );
+    // Narrowings naming references out of range, a read narrowing itself
+    // and a read given twice are dropped.
+    assert!(checked.narrowings.iter().all(|n| {
+        (n.value as usize) < checked.references.len()
+            && (n.by as usize) < checked.references.len()
+            && n.value != n.by
+    }));
+    assert!(checked.narrowings.len() <= 1, "{:?}", checked.narrowings);
+    assert!(rules.contains("narrowing index out of range"), "{rules}");
+    assert!(rules.contains("narrowing given twice"), "{rules}");
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod docstring;
 mod entry;
 mod imports;
 mod modules;
+mod narrowing;
 mod types;
 
 use lingo_plugin_sdk::types::{
@@ -294,6 +295,10 @@ impl Language for Python {
 
     fn iterated_value<'t>(name: Node<'t>, _source: &str) -> Option<Node<'t>> {
         types::iterated_value(name)
+    }
+
+    fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+        narrowing::narrowed_by(value, source)
     }
 
     fn declared_types(

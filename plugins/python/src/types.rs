@@ -73,6 +73,10 @@ const SEQUENCES: &[&str] = &[
 /// Wrappers whose one argument is the value's type.
 const OPTIONAL: &[&str] = &["Optional"];
 
+/// The return annotations of guard functions (`-> TypeIs[T]`), whose true
+/// result proves the first argument a `T`.
+const GUARDS: &[&str] = &["TypeIs", "TypeGuard"];
+
 /// The declared types of the file whose tree is `root`.
 pub fn declared_types(
     root: Node,
@@ -125,6 +129,20 @@ impl<'a> Context<'a> {
                 ) else {
                     return;
                 };
+                // `-> TypeIs[T]`, `-> TypeGuard[T]`: a `bool` whose being
+                // true proves the first argument a `T`.
+                if let Some(proven) = self.guarded(ty) {
+                    let stated = self.target(name).zip(self.stated(proven));
+                    if let Some((target, written)) = stated {
+                        out.push(written.declared(
+                            target,
+                            self.source,
+                            self.lines,
+                            DeclaredTypeSource::Narrowed,
+                        ));
+                    }
+                    return;
+                }
                 match tuple_items(ty, self.source) {
                     // `-> tuple[Reader, Writer]`: each element, which
                     // `r, w = open_pair()` destructures.
@@ -244,6 +262,20 @@ impl<'a> Context<'a> {
         let node = self.without_optional(annotation)?;
         let (_, last) = self.generic_base(node)?;
         SEQUENCES
+            .contains(&last)
+            .then(|| only_argument(node))
+            .flatten()
+    }
+
+    /// `T` of a guard function's return annotation, `TypeIs[T]` or
+    /// `TypeGuard[T]` (also `typing.TypeIs[T]`); `None` for any other.
+    fn guarded<'t>(&self, annotation: Node<'t>) -> Option<Node<'t>> {
+        let mut node = annotation;
+        while node.kind() == "type" {
+            node = node.named_child(0)?;
+        }
+        let (_, last) = self.generic_base(node)?;
+        GUARDS
             .contains(&last)
             .then(|| only_argument(node))
             .flatten()
@@ -472,6 +504,12 @@ class Parser:
     def make(self) -> Parser | None:
         return None
 
+def is_ready(r: Request) -> TypeIs[ReadyRequest]:
+    return True
+
+def is_admin(u) -> typing.TypeGuard[list[Admin]]:
+    return True
+
 def run(p: models.Parser, n=3):
     q = Parser()
     r: Parser = q
@@ -492,6 +530,10 @@ def run(p: models.Parser, n=3):
                 // A container is not a type, but its elements are of one.
                 "symbol items: Item element",
                 "symbol make: Parser return-type",
+                // A guard states what its true result proves, and no
+                // return type (a `bool`, whose element is nothing).
+                "symbol is_ready: ReadyRequest narrowed",
+                "local r: Request annotation",
                 "local p: models.Parser annotation",
                 "local q: Parser constructor",
                 "local r: Parser annotation",

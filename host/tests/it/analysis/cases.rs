@@ -2973,6 +2973,36 @@ pub const PYTHON: &[Case] = &[
         ",
     },
     Case {
+        // A read narrowed by a guard function (`-> TypeIs[T]`, imported
+        // under another name) asserted before it, or by `isinstance` around
+        // it, has the narrowed type: `url` is `ReadyRequest`'s there, and
+        // `Request`'s before the assert and after a call of a function that
+        // is no guard.
+        name: "python_asserted_guards_and_isinstance_narrow_a_reads_type",
+        fixture: concat!(
+            "//- pyproject.toml\n[project]\nname = \"pkg\"\n",
+            "//- pkg/__init__.py\n",
+            "//- pkg/models.py\nclass Request:\n    url: str = \"\"\n\n\nclass ReadyRequest(Request):\n    u$0rl: str = \"\"\n",
+            "//- pkg/guards.py\nfrom typing import TypeIs\n\nfrom pkg.models import ReadyRequest, Request\n\n\n",
+            "def is_ready(request: Request) -> TypeIs[ReadyRequest]:\n    return True\n\n\n",
+            "def check(request: Request) -> bool:\n    return True\n",
+            "//- pkg/app.py\nfrom pkg.guards import check, is_ready as _is_ready\nfrom pkg.models import ReadyRequest, Request\n\n\n",
+            "def send(req: Request, other: Request):\n",
+            "    print(req.url)\n",
+            "    assert _is_ready(req)\n",
+            "    print(req.url)\n",
+            "    assert check(other)\n",
+            "    print(other.url)\n",
+            "    if isinstance(other, ReadyRequest):\n",
+            "        print(other.url)\n",
+        ),
+        query: References,
+        expected: "
+            pkg/app.py:8 reference in send qualified
+            pkg/app.py:12 reference in send qualified
+        ",
+    },
+    Case {
         // A module variable assigned what a function returns, imported by
         // another module: its method.
         name: "python_a_module_variable_has_the_type_of_its_value",

@@ -36,10 +36,10 @@ use lingo_plugin_sdk::types::{
     ArgumentValue, CallArguments, Capability, ConversionRules, DeclaredTarget, DeclaredType,
     DeclaredTypeSource, Diagnostic, EntryPoint, EntryPointKind, FunctionMetrics, Halstead, Import,
     ImportKind, ImportedName, LanguagePolicy, Local, MacroDefinition, MacroSource, Manifest,
-    ModuleIdentity, ModuleLayout, NameRule, NamedType, ParameterList, ParameterType, PluginError,
-    PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind,
-    SymbolValue, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro,
-    Visibility, Widening,
+    ModuleIdentity, ModuleLayout, NameRule, NamedType, Narrowing, ParameterList, ParameterType,
+    PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol,
+    SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition,
+    UnexpandedMacro, Visibility, Widening,
 };
 
 struct Hostile;
@@ -772,6 +772,26 @@ impl syntax::GuestDocument for Document {
                     },
                     element: vec![0; MIB],
                 },
+            ],
+            _ => Vec::new(),
+        }
+    }
+    fn narrowings(&self) -> Vec<Narrowing> {
+        match self.case {
+            // A read out of range, what narrows it out of range, a read
+            // narrowing itself, and one read narrowed twice.
+            Case::Range => vec![
+                Narrowing {
+                    value: u32::MAX,
+                    by: 0,
+                },
+                Narrowing {
+                    value: 0,
+                    by: u32::MAX,
+                },
+                Narrowing { value: 0, by: 0 },
+                Narrowing { value: 1, by: 0 },
+                Narrowing { value: 1, by: 0 },
             ],
             _ => Vec::new(),
         }
