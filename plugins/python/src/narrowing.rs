@@ -168,7 +168,7 @@ mod tests {
                 .root_node()
                 .descendant_for_byte_range(at, at + 1)
                 .unwrap();
-            let line = source[..at].lines().count();
+            let line = source[..at].matches('\n').count();
             let by = narrowed_by(node, source).map(|n| &source[n.byte_range()]);
             out.push(format!("{line}: {}", by.unwrap_or("-")));
         }
@@ -204,20 +204,20 @@ mod tests {
         assert_eq!(
             narrowings(source),
             [
-                "2: -",
-                "4: Child",
-                "6: Child",
-                "8: -",
-                "10: is_ready(x)",
-                "12: models.User",
-                "14: is_admin(x, strict=True)",
-                "16: is_ready(x)",
+                "1: -",
+                "3: Child",
+                "5: Child",
+                "7: -",
+                "9: is_ready(x)",
+                "11: models.User",
+                "13: is_admin(x, strict=True)",
+                "15: is_ready(x)",
                 // A tuple of types is not one type: nothing, and the
                 // search stops at the nearest assert that tests `x`.
-                "18: -",
-                "20: -",
-                "22: -",
-                "24: -",
+                "17: -",
+                "19: -",
+                "21: -",
+                "23: -",
             ]
         );
     }

@@ -10,6 +10,7 @@ mod flow;
 mod import_edits;
 mod imports;
 mod modules;
+mod narrowing;
 mod placement;
 mod render;
 mod tsconfig;
@@ -267,6 +268,10 @@ impl Language for TypeScript {
 
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         types::iterated_value(name, source)
+    }
+
+    fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+        narrowing::narrowed_by(value, source)
     }
 
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {

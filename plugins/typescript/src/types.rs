@@ -422,8 +422,9 @@ impl Context<'_> {
         }
     }
 
-    /// The return type annotated on `function` (not a type predicate or
-    /// assertion).
+    /// The return type annotated on `function`, or for a type predicate on
+    /// its first parameter (`(x: unknown): x is User`, `asserts x is User`)
+    /// the type it proves (`narrowed`).
     fn returns(
         &self,
         out: &mut Vec<DeclaredType>,
@@ -431,6 +432,17 @@ impl Context<'_> {
         function: Node,
         this_type: Option<Node>,
     ) {
+        let proven = guarded_type(function, self.source)
+            .and_then(|proven| self.named_type(proven, this_type));
+        if let Some(written) = proven {
+            out.push(written.declared(
+                target,
+                self.source,
+                self.lines,
+                DeclaredTypeSource::Narrowed,
+            ));
+            return;
+        }
         let Some(ty) = function
             .child_by_field_name("return_type")
             .filter(|t| t.kind() == "type_annotation")
@@ -704,6 +716,28 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// Whether a declarator's value is a function (the name is then a
 /// function symbol).
+/// The type a type predicate on `function`'s first parameter proves: `User`
+/// of `(x: unknown): x is User` and of `asserts x is User`.
+fn guarded_type<'t>(function: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let annotation = function.child_by_field_name("return_type")?;
+    let predicate = match annotation.kind() {
+        "type_predicate_annotation" => first_named_child(annotation)?,
+        "asserts_annotation" => first_named_child(first_named_child(annotation)?)?,
+        _ => return None,
+    };
+    if predicate.kind() != "type_predicate" {
+        return None;
+    }
+    let subject = predicate.child_by_field_name("name")?;
+    let parameters = function.child_by_field_name("parameters")?;
+    let first = first_named_child(parameters)?;
+    let first_name = first.child_by_field_name("pattern")?;
+    (first_name.kind() == "identifier"
+        && source.get(first_name.byte_range()) == source.get(subject.byte_range()))
+    .then(|| predicate.child_by_field_name("type"))
+    .flatten()
+}
+
 fn is_function_value(value: Node) -> bool {
     matches!(
         value.kind(),
@@ -805,6 +839,25 @@ mod tests {
                 "local s: Group element",
                 "symbol fetch: Promise return-type",
                 "symbol fetch: User element",
+            ]
+        );
+    }
+
+    /// A type predicate on the first parameter states what it proves, and
+    /// no return type; one on another parameter states nothing.
+    #[test]
+    fn type_predicates_state_what_they_prove() {
+        let source = "function isUser(x: unknown): x is User { return true; }\n\
+            function assertAdmin(x: User): asserts x is models.Admin {}\n\
+            function second(a: number, x: unknown): x is User { return true; }\n\
+            class C { isReady(): this is Ready { return true; } }\n";
+        assert_eq!(
+            declared_lines("a.ts", source),
+            [
+                "symbol isUser: User narrowed",
+                "symbol assertAdmin: models.Admin narrowed",
+                "local x: User annotation",
+                "symbol C: C self-type",
             ]
         );
     }
@@ -942,7 +995,8 @@ let outside: T;
 "#;
         // A cast states the type it casts to; `next(): this` names no type
         // but states one: what it is called on, declared by `Shape`. An
-        // array is no named type, but its elements are of one.
+        // array is no named type, but its elements are of one. A type
+        // predicate is no return type, but states what it proves.
         assert_eq!(
             declared_lines("src/none.ts", source),
             [
@@ -950,6 +1004,8 @@ let outside: T;
                 "local u: A element",
                 "local v: Array element",
                 "local cast: A annotation",
+                "symbol guard: A narrowed",
+                "symbol check: A narrowed",
                 "symbol next: Shape this-type",
                 "symbol outside: T annotation"
             ]

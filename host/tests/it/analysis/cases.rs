@@ -742,6 +742,31 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // Inside `if (x instanceof T)` and `if (isAdmin(x))` with `x is
+        // Admin`, a read of `x` has the narrowed type: `save` is `Admin`'s
+        // there, `User`'s (which `Admin` overrides) elsewhere, and after a
+        // test of a function that is no guard.
+        name: "ts_instanceof_and_type_predicates_narrow_a_reads_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/user.ts\nexport class User {\n  save(): void {}\n}\n\nexport class Admin extends User {\n  sa$0ve(): void {}\n}\n\n",
+            "export function isAdmin(u: User): u is Admin {\n  return true;\n}\n\n",
+            "export function isNew(u: User): boolean {\n  return true;\n}\n",
+            "//- src/run.ts\nimport { Admin, User, isAdmin, isNew } from \"./user\";\n\n",
+            "export function run(u: User, v: User): void {\n",
+            "  u.save();\n",
+            "  if (u instanceof Admin) {\n    u.save();\n  }\n",
+            "  if (isAdmin(v)) {\n    v.save();\n  }\n",
+            "  if (isNew(v)) {\n    v.save();\n  }\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/run.ts:6 call in run qualified
+            src/run.ts:9 call in run qualified
+        ",
+    },
+    Case {
         // An element of an array (indexed, iterated by `for .. of`, or the
         // parameter of a callback `map` and `forEach` pass each element
         // to) has the element's type: `save` is `User`'s, not `Group`'s

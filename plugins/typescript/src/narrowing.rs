@@ -1,0 +1,244 @@
+//! What narrows a name's type where it is read: the body of `if (x
+//! instanceof T)` or of `if (isUser(x))` around the read, in the same
+//! function, with no new binding of the name before the read in that body.
+
+use tree_sitter::Node;
+
+/// Nodes looked at for one read, in all: the statements passed on the way
+/// up and their subtrees, searched for a new binding of the name. Past it
+/// the read counts as not narrowed.
+const MAX_NODES: usize = 4096;
+
+/// The node that narrows the type of the value the identifier `value`
+/// reads: the type of `x instanceof T` (a name or a dotted one), or the
+/// call `isUser(x)` of a function that may be a guard (`x is User`, which
+/// the host checks), when it is the test of an `if` whose body holds the
+/// read. Only the first argument is narrowed.
+pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let name = source.get(value.byte_range())?;
+    let mut budget = MAX_NODES;
+    let mut node = value;
+    loop {
+        let parent = node.parent()?;
+        if parent.kind() == "statement_block" {
+            // A binding of the name before the read in this block ends
+            // what a test around the block says of it.
+            let mut before = node.prev_named_sibling();
+            while let Some(statement) = before {
+                if binds(statement, name, source, &mut budget) {
+                    return None;
+                }
+                before = statement.prev_named_sibling();
+            }
+        }
+        if parent.kind() == "if_statement"
+            && parent.child_by_field_name("consequence") == Some(node)
+        {
+            // The nearest test of the name decides, understood or not.
+            if let Some(by) = parent
+                .child_by_field_name("condition")
+                .and_then(|test| narrowing_test(test, name, source))
+            {
+                return by;
+            }
+        }
+        // A function or class body is a scope of its own.
+        if matches!(
+            parent.kind(),
+            "function_declaration"
+                | "function_expression"
+                | "arrow_function"
+                | "method_definition"
+                | "generator_function_declaration"
+                | "class_body"
+                | "program"
+        ) {
+            return None;
+        }
+        node = parent;
+    }
+}
+
+/// When `test` tests `name`: the type of `name instanceof T` or the call
+/// `f(name, ..)`, or `Some(None)` when it tests it in a way not followed
+/// (`!isUser(x)`, `a && isUser(x)`). None when `test` is not about `name`.
+fn narrowing_test<'t>(test: Node<'t>, name: &str, source: &str) -> Option<Option<Node<'t>>> {
+    let mut test = test;
+    while test.kind() == "parenthesized_expression" {
+        test = test.named_child(0)?;
+    }
+    let is_name =
+        |node: Node| node.kind() == "identifier" && source.get(node.byte_range()) == Some(name);
+    match test.kind() {
+        "binary_expression" => {
+            let left = test.child_by_field_name("left")?;
+            let right = test.child_by_field_name("right")?;
+            let operator = test.child_by_field_name("operator")?;
+            if !is_name(left) {
+                return mentions(test, name, source).then_some(None);
+            }
+            Some(
+                (operator.kind() == "instanceof"
+                    && matches!(right.kind(), "identifier" | "member_expression"))
+                .then_some(right),
+            )
+        }
+        "call_expression" => {
+            let function = test.child_by_field_name("function")?;
+            let arguments = test.child_by_field_name("arguments")?;
+            let first = arguments.named_child(0).filter(|a| is_name(*a));
+            match first {
+                Some(_) if matches!(function.kind(), "identifier" | "member_expression") => {
+                    Some(Some(test))
+                }
+                _ => mentions(test, name, source).then_some(None),
+            }
+        }
+        _ => mentions(test, name, source).then_some(None),
+    }
+}
+
+/// Whether the identifier `name` occurs in `node`'s first levels (a test
+/// is short; a deeper mention counts as none).
+fn mentions(node: Node, name: &str, source: &str) -> bool {
+    let mut budget = 256;
+    let mut cursor = node.walk();
+    loop {
+        if budget == 0 {
+            return true;
+        }
+        budget -= 1;
+        let here = cursor.node();
+        if here.kind() == "identifier" && source.get(here.byte_range()) == Some(name) {
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == node {
+                return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+        }
+    }
+}
+
+/// Whether `statement` may bind `name` anew: an assignment to it, a
+/// declaration of it (`let`, `const`, a function or class of that name, a
+/// destructuring), an update. True when the search runs out of `budget`.
+fn binds(statement: Node, name: &str, source: &str, budget: &mut usize) -> bool {
+    let mut cursor = statement.walk();
+    loop {
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        let node = cursor.node();
+        if matches!(
+            node.kind(),
+            "identifier" | "shorthand_property_identifier_pattern"
+        ) && source.get(node.byte_range()) == Some(name)
+            && node.parent().is_some_and(|parent| is_binding(parent, node))
+        {
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == statement {
+                return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+        }
+    }
+}
+
+/// Whether `name`, a child of `parent`, is bound or assigned there.
+fn is_binding(parent: Node, name: Node) -> bool {
+    let field_is = |field: &str| parent.child_by_field_name(field) == Some(name);
+    match parent.kind() {
+        "assignment_expression" | "augmented_assignment_expression" | "for_in_statement" => {
+            field_is("left")
+        }
+        "variable_declarator"
+        | "function_declaration"
+        | "class_declaration"
+        | "generator_function_declaration" => field_is("name"),
+        "update_expression" => field_is("argument"),
+        "array_pattern" | "object_pattern" | "pair_pattern" | "assignment_pattern"
+        | "rest_pattern" => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrowed_by;
+    use lingo_plugin_sdk::testing::parse;
+
+    /// `line: what narrows it` for each read of `x` followed by `.`.
+    fn narrowings(source: &str) -> Vec<String> {
+        let tree = parse::<crate::TypeScript>("a.ts", source);
+        source
+            .match_indices("x.")
+            .map(|(at, _)| {
+                let node = tree
+                    .root_node()
+                    .descendant_for_byte_range(at, at + 1)
+                    .unwrap();
+                let line = source[..at].matches('\n').count();
+                let by = narrowed_by(node, source).map(|n| &source[n.byte_range()]);
+                format!("{line}: {}", by.unwrap_or("-"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_body_of_an_if_that_tests_the_name_narrows_it() {
+        let source = "function f(x: Base, y: Base) {\n\
+            x.a();\n\
+            if (x instanceof Child) {\n\
+              x.b();\n\
+              if (ok) { x.c(); }\n\
+            }\n\
+            if (isUser(x)) x.d();\n\
+            if (m.isAdmin(x, true)) { x.e(); x = other; x.f(); }\n\
+            else { x.g(); }\n\
+            if (!isUser(x)) { x.h(); }\n\
+            if (isUser(y)) { x.i(); }\n\
+            if (x instanceof models.User) { const g = () => x.j(); }\n\
+            }\n";
+        assert_eq!(
+            narrowings(source),
+            [
+                "1: -",
+                "3: Child",
+                "4: Child",
+                "6: isUser(x)",
+                "7: m.isAdmin(x, true)",
+                // Assigned anew before the read.
+                "7: -",
+                "8: -",
+                "9: -",
+                "10: -",
+                // Inside a function of its own.
+                "11: -",
+            ]
+        );
+    }
+}
