@@ -1,7 +1,7 @@
-//! What narrows a name's type where it is read: `assert isinstance(x, T)`
-//! or `assert is_ready(x)` before the read, `if isinstance(x, T):` or `if
-//! is_ready(x):` around it, in the same function, with no new binding of
-//! the name in between.
+//! What narrows a name's type where it is read: `assert isinstance(x, T)`,
+//! `assert is_ready(x)` or `if not is_ready(x): raise ..` before the read,
+//! `if isinstance(x, T):` or `if is_ready(x):` around it, in the same
+//! function, with no new binding of the name in between.
 
 use lingo_plugin_sdk::source::text;
 use tree_sitter::Node;
@@ -38,6 +38,9 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
                 {
                     return by;
                 }
+                if let Some(by) = exits_unless(statement, name, source) {
+                    return by;
+                }
                 if binds(statement, name, source, &mut budget) {
                     return None;
                 }
@@ -64,6 +67,30 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
         }
         node = parent;
     }
+}
+
+/// When `statement` is `if not test:` with no `elif` or `else`, whose body
+/// always leaves (`return`, `raise`, `continue`, `break`), and `test`
+/// tests `name`: what narrows it after the statement, as
+/// [`narrowing_test`] says.
+fn exits_unless<'t>(statement: Node<'t>, name: &str, source: &str) -> Option<Option<Node<'t>>> {
+    if statement.kind() != "if_statement" || statement.child_by_field_name("alternative").is_some()
+    {
+        return None;
+    }
+    let mut condition = statement.child_by_field_name("condition")?;
+    while condition.kind() == "parenthesized_expression" {
+        condition = condition.named_child(0)?;
+    }
+    if condition.kind() != "not_operator" {
+        return None;
+    }
+    let body = statement.child_by_field_name("consequence")?;
+    let last = body.named_child(body.named_child_count().checked_sub(1)?)?;
+    if !crate::leaves_block(last, source) {
+        return None;
+    }
+    narrowing_test(condition.child_by_field_name("argument")?, name, source)
 }
 
 /// When `test` is a call on `name` (`f(name, ..)`): what narrows it, the
@@ -200,7 +227,13 @@ mod tests {
             \x20   def inner():\n\
             \x20       x.k()\n\
             \x20   for x in xs:\n\
-            \x20       x.l()\n";
+            \x20       x.l()\n\
+            \x20   if not isinstance(x, Leaf):\n\
+            \x20       raise TypeError()\n\
+            \x20   x.m()\n\
+            \x20   if not is_ready(x):\n\
+            \x20       log()\n\
+            \x20   x.n()\n";
         assert_eq!(
             narrowings(source),
             [
@@ -218,6 +251,11 @@ mod tests {
                 "19: -",
                 "21: -",
                 "23: -",
+                // After `if not test:` whose body leaves: what the test
+                // proves. One whose body may go on proves nothing, and what
+                // was proven before it stays.
+                "26: Leaf",
+                "29: Leaf",
             ]
         );
     }

@@ -1,6 +1,7 @@
 //! What narrows a name's type where it is read: the body of `if (x
-//! instanceof T)` or of `if (isUser(x))` around the read, in the same
-//! function, with no new binding of the name before the read in that body.
+//! instanceof T)` or of `if (isUser(x))` around the read, or `if
+//! (!isUser(x)) return;` before it, in the same function, with no new
+//! binding of the name in between.
 
 use tree_sitter::Node;
 
@@ -28,6 +29,9 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
             // what a test around the block says of it.
             let mut before = node.prev_named_sibling();
             while let Some(statement) = before {
+                if let Some(by) = exits_unless(statement, name, source) {
+                    return by;
+                }
                 if binds(statement, name, source, &mut budget) {
                     return None;
                 }
@@ -60,6 +64,40 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
         }
         node = parent;
     }
+}
+
+/// When `statement` is `if (!test)` with no `else`, whose body always
+/// leaves (`return`, `throw`, `continue`, `break`, last in a block or
+/// alone), and `test` tests `name`: what narrows it after the statement,
+/// as [`narrowing_test`] says.
+fn exits_unless<'t>(statement: Node<'t>, name: &str, source: &str) -> Option<Option<Node<'t>>> {
+    if statement.kind() != "if_statement" || statement.child_by_field_name("alternative").is_some()
+    {
+        return None;
+    }
+    let mut condition = statement.child_by_field_name("condition")?;
+    while condition.kind() == "parenthesized_expression" {
+        condition = condition.named_child(0)?;
+    }
+    let negated = condition.kind() == "unary_expression"
+        && condition
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "!");
+    if !negated {
+        return None;
+    }
+    let mut body = statement.child_by_field_name("consequence")?;
+    if body.kind() == "statement_block" {
+        body = body.named_child(body.named_child_count().checked_sub(1)?)?;
+    }
+    let leaves = matches!(
+        body.kind(),
+        "return_statement" | "throw_statement" | "continue_statement" | "break_statement"
+    );
+    if !leaves {
+        return None;
+    }
+    narrowing_test(condition.child_by_field_name("argument")?, name, source)
 }
 
 /// When `test` tests `name`: the type of `name instanceof T` or the call
@@ -222,6 +260,10 @@ mod tests {
             if (!isUser(x)) { x.h(); }\n\
             if (isUser(y)) { x.i(); }\n\
             if (x instanceof models.User) { const g = () => x.j(); }\n\
+            if (!(x instanceof Leaf)) { throw new Error(); }\n\
+            x.k();\n\
+            if (!isUser(x)) log();\n\
+            x.l();\n\
             }\n";
         assert_eq!(
             narrowings(source),
@@ -238,6 +280,11 @@ mod tests {
                 "10: -",
                 // Inside a function of its own.
                 "11: -",
+                // After `if (!test)` whose body leaves: what the test
+                // proves. One whose body may go on proves nothing, and
+                // what was proven before it stays.
+                "13: Leaf",
+                "15: Leaf",
             ]
         );
     }

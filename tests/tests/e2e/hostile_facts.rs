@@ -33,9 +33,21 @@ const INVALID_OUTPUT: &str = "PLUGIN_INVALID_OUTPUT";
 /// its facts were capped.
 const CAP_CODES: [&str; 2] = [INVALID_OUTPUT, "FACTS_CAPPED"];
 
-/// Longest any one call may take in these tests (plugin calls have a 1 s
-/// deadline; the host's own work on a few broken facts is quick).
+/// Longest any one call may take in these tests (plugin calls have a
+/// deadline of [`FACTS_PLUGIN_TIMEOUT_MS`]; the host's own work on a few
+/// broken facts is quick).
 const CALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// The plugin's deadline per call where a test is about what the host does
+/// with broken facts, not about time: making a mebibyte of them takes the
+/// plugin a while on a loaded machine, and a timeout there would test
+/// nothing. The looping plugin's test keeps the 1 s deadline.
+const FACTS_PLUGIN_TIMEOUT_MS: u64 = 5_000;
+
+/// `lingo serve` on `root` with the hostile plugin, for a facts test.
+async fn start_facts_case(root: &std::path::Path) -> McpServer {
+    start_hostile_with(root, FACTS_PLUGIN_TIMEOUT_MS, 64, &[]).await
+}
 
 /// Peak resident memory the server may reach on a case with small facts.
 const RSS_LIMIT_MIB: u64 = 256;
@@ -285,7 +297,7 @@ fn outline_depth(outline: &Value) -> usize {
 async fn container_cycles_are_broken_and_reported() {
     let scratch = Scratch::new("facts-cycle");
     let root = workspace(&scratch, &[("a.cycle", "a cycle of containers\n".into())]);
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     assert_rules_reported(
         &server,
@@ -324,7 +336,7 @@ async fn container_cycles_are_broken_and_reported() {
 async fn indices_out_of_range_are_dropped_and_reported() {
     let scratch = Scratch::new("facts-range");
     let root = workspace(&scratch, &[("a.range", "indices out of range\n".into())]);
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     assert_rules_reported(
         &server,
@@ -443,7 +455,7 @@ async fn huge_counts_are_capped_and_memory_stays_bounded() {
 async fn huge_strings_are_capped() {
     let scratch = Scratch::new("facts-longstr");
     let root = workspace(&scratch, &[("a.longstr", "strings of a mebibyte\n".into())]);
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     let outline = answer(&server, "outline", json!({ "path": "a.longstr" })).await;
     assert!(
@@ -512,7 +524,7 @@ async fn deep_nesting_is_bounded() {
         &line[..line.len().min(300)]
     );
 
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     // Nesting beyond the host's cap is legitimate (generated code), so it is
     // reported as a cap, not as broken facts.
@@ -555,7 +567,7 @@ async fn spans_outside_the_file_are_clamped() {
     // Multi-byte characters, so that an offset can fall inside one.
     let text = "é€😀 spans beyond the file\nsecond line\n";
     let root = workspace(&scratch, &[("a.maxline", text.into())]);
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     assert_rules_reported(
         &server,
@@ -774,7 +786,7 @@ fn objects(value: &Value) -> Vec<&serde_json::Map<String, Value>> {
 async fn a_plugin_claiming_a_built_in_extension_is_a_reported_conflict() {
     let scratch = Scratch::new("facts-conflict");
     let root = workspace(&scratch, &[]);
-    let server = start_hostile(&root, &[]).await;
+    let server = start_facts_case(&root).await;
 
     // The built-in Rust plugin keeps `.rs`.
     let outline = answer(&server, "outline", json!({ "path": "lib.rs" })).await;

@@ -3000,7 +3000,8 @@ pub const PYTHON: &[Case] = &[
     Case {
         // A read narrowed by a guard function (`-> TypeIs[T]`, imported
         // under another name) asserted before it, or by `isinstance` around
-        // it, has the narrowed type: `url` is `ReadyRequest`'s there, and
+        // it, or by a guard whose failing leaves the function, has the
+        // narrowed type: `url` is `ReadyRequest`'s there, and
         // `Request`'s before the assert and after a call of a function that
         // is no guard.
         name: "python_asserted_guards_and_isinstance_narrow_a_reads_type",
@@ -3020,11 +3021,15 @@ pub const PYTHON: &[Case] = &[
             "    print(other.url)\n",
             "    if isinstance(other, ReadyRequest):\n",
             "        print(other.url)\n",
+            "\n\ndef retry(req: Request):\n",
+            "    if not _is_ready(req):\n        raise ValueError()\n",
+            "    print(req.url)\n",
         ),
         query: References,
         expected: "
             pkg/app.py:8 reference in send qualified
             pkg/app.py:12 reference in send qualified
+            pkg/app.py:18 reference in retry qualified
         ",
     },
     Case {
