@@ -1141,8 +1141,10 @@ impl<'s> Resolver<'s> {
             // A path naming a member (`Type::name`) where the type has a
             // field and a method of that name: the path does not say which
             // (a field is never a path's target in some languages, the only
-            // one in others), so neither is certain.
-            _ if !reference.is_member => {
+            // one in others), so neither is certain. A bare name does say
+            // (Java's `keySet` read beside a method `keySet()`): it is
+            // judged by its access as a member access is.
+            _ if !reference.is_member && !reference.qualifier.is_empty() => {
                 let symbol = target_symbol;
                 let callable = found
                     .iter()

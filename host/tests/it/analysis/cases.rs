@@ -2628,6 +2628,24 @@ macro_rules! java_parser {
 
 pub const JAVA: &[Case] = &[
     Case {
+        // A bare name read beside a method of that name (a getter named
+        // after its field) is the field, a bare call the method: each is
+        // certain, not a guess between the two.
+        name: "java_a_bare_read_is_the_field_beside_a_method_of_its_name",
+        fixture: concat!(
+            "//- src/main/java/a/Conn.java\npackage a;\n\npublic class Conn {\n",
+            "    private boolean follow$0Redirects;\n\n",
+            "    public boolean followRedirects() {\n        return followRedirects;\n    }\n\n",
+            "    public void copy(Conn other) {\n        followRedirects = other.followRedirects;\n        followRedirects();\n    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/main/java/a/Conn.java:7 reference in Conn.followRedirects scope
+            src/main/java/a/Conn.java:11 write in Conn.copy scope
+            src/main/java/a/Conn.java:11 reference in Conn.copy qualified
+        ",
+    },
+    Case {
         // An element of an array (indexed) or of a standard collection (an
         // enhanced `for` with `var`, a lambda given to `forEach`) has the
         // element's type: `save` is `User`'s, not `Group`'s of the same name.
