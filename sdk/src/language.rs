@@ -6,7 +6,7 @@ use crate::query::Queries;
 use crate::types::{
     Arity, DeclaredType, EntryPointKind, Import, LanguagePolicy, Local, Manifest, ModuleIdentity,
     ModuleLayout, NameRule, PluginError, Symbol, SymbolKind, TextEdit, TokenKind,
-    TypeAnnotationPosition, Visibility,
+    TypeAnnotationPosition, ValueOrType, Visibility,
 };
 
 /// Static facts about how a language's symbols look in its grammar.
@@ -344,6 +344,8 @@ pub trait Language: 'static {
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
             conversions: crate::no_conversions(),
+            value_or_type: ValueOrType::Unstated,
+            static_modifiers: Vec::new(),
         }
     }
 

@@ -527,6 +527,30 @@ pub struct LanguagePolicy {
     /// apart by argument types (stated from ABI 0.11.0 on; none before).
     #[serde(default)]
     pub conversions: ConversionRules,
+    /// What a name that is both a member of the enclosing type and a type
+    /// means where it heads a member access (stated from ABI 0.14.0 on).
+    #[serde(default)]
+    pub value_or_type: ValueOrType,
+    /// The modifiers that make a member the type's own rather than each
+    /// value's (`static`; stated from ABI 0.14.0 on, none before).
+    #[serde(default)]
+    pub static_modifiers: Vec<String>,
+}
+
+/// What a name that is both a value (a member of the enclosing type) and a
+/// type in scope means where it heads a member access (`Signature.Empty`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueOrType {
+    /// Not stated: both are candidates, neither certain.
+    #[default]
+    Unstated,
+    /// The value: a variable hides a type of its name (Java).
+    Value,
+    /// Where the value's type is that type: the type when the member
+    /// accessed is the type's own, the value when it is each value's (C#'s
+    /// "Color Color" rule).
+    ByMember,
 }
 
 /// The conversions a call's arguments may undergo without a cast.
@@ -647,6 +671,8 @@ impl LanguagePolicy {
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
             conversions: ConversionRules::default(),
+            value_or_type: ValueOrType::Unstated,
+            static_modifiers: Vec::new(),
         }
     }
 }

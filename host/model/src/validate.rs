@@ -469,6 +469,7 @@ pub fn check_info(mut info: PluginInfo, limits: &FactLimits) -> (PluginInfo, Rep
             "unused-on-purpose names",
         ),
         (&mut info.policy.bodiless_modifiers, "bodiless modifiers"),
+        (&mut info.policy.static_modifiers, "static modifiers"),
         (&mut info.policy.conversions.top_types, "top types"),
     ] {
         let before = list.len();

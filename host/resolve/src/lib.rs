@@ -446,7 +446,7 @@ impl<'s> Resolver<'s> {
                         .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
                         .collect();
                     if !types.is_empty() {
-                        return share(members.into_iter().chain(types).collect(), 1.0);
+                        return self.value_or_type(file, facts, reference, members, types);
                     }
                 }
                 return members;
@@ -1198,6 +1198,84 @@ impl<'s> Resolver<'s> {
             .collect()
     }
 
+    /// A name heading a member access (`Signature.Empty`) that is both a
+    /// member of the enclosing type (`members`) and a type in scope
+    /// (`types`), as the language's policy says it reads: the member
+    /// (`value`), the one the accessed member belongs to (`by-member`: the
+    /// type for a static member, the value for an instance one, where the
+    /// value's stated type is that type), else both, neither certain.
+    fn value_or_type(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        head: &Reference,
+        members: Vec<Definition>,
+        types: Vec<Definition>,
+    ) -> Vec<Definition> {
+        let policy = &file.plugin.info().policy;
+        match policy.value_or_type {
+            lingo_model::ValueOrType::Value => return members,
+            lingo_model::ValueOrType::ByMember => {
+                if let Some(type_is_meant) =
+                    self.accessed_member_is_static(file, facts, head, &members, &types)
+                {
+                    return if type_is_meant { types } else { members };
+                }
+            }
+            lingo_model::ValueOrType::Unstated => {}
+        }
+        share(members.into_iter().chain(types).collect(), 1.0)
+    }
+
+    /// For `head.name` where `head` is both the one value `members` names
+    /// and the one type `types` names, and the value's stated type is that
+    /// type: whether every member `name` of the type is the type's own
+    /// (static, an enum member, a nested type). None when that is not
+    /// known: the value's type is another or unknown, the access is not
+    /// found, its members are not found or are of both sorts.
+    fn accessed_member_is_static(
+        &self,
+        file: &FileEntry,
+        facts: &FileFacts,
+        head: &Reference,
+        members: &[Definition],
+        types: &[Definition],
+    ) -> Option<bool> {
+        let value = self.one_declaration(members)?;
+        let ty = self.symbol_ref(self.one_declaration(types)?)?;
+        let Target::Symbol {
+            file: value_file,
+            index,
+        } = &value.target
+        else {
+            return None;
+        };
+        let value_type = self.type_of_declaration(
+            value_file,
+            lingo_model::DeclaredTarget::Symbol(*index as u32),
+        )?;
+        if value_type != ty {
+            return None;
+        }
+        let separator = file.plugin.info().path_separator.as_str();
+        let access = member_access_on(facts, head, separator)?;
+        let found = self.members_of_type(ty, access);
+        let mut sorts = found.iter().map(|d| {
+            let symbol = target_symbol(d)?;
+            let Target::Symbol { file: owner, .. } = &d.target else {
+                return None;
+            };
+            let statics = &owner.plugin.info().policy.static_modifiers;
+            Some(
+                is_type_kind(symbol.kind)
+                    || symbol.kind == SymbolKind::EnumMember
+                    || symbol.modifiers.iter().any(|m| statics.contains(m)),
+            )
+        });
+        let first = sorts.next()??;
+        sorts.all(|sort| sort == Some(first)).then_some(first)
+    }
+
     /// Top-level `name` in the files of the modules `import_path` may name,
     /// following re-exports (`pub use`, `export ... from`) of those files.
     fn in_modules(
@@ -1752,6 +1830,32 @@ fn heads_a_path(file: &FileEntry, reference: &Reference) -> bool {
             .source
             .get(reference.span.end.offset as usize..)
             .is_some_and(|rest| rest.starts_with(separator.as_str()))
+}
+
+/// The member access `head` heads (`Empty` of `Signature.Empty`): a
+/// reference near `head` in the references' order (which follows the nodes
+/// the queries tagged, a member access starting where its receiver does)
+/// whose receiver is `head`, or whose qualifier ends in `head`'s name
+/// right after it.
+fn member_access_on<'f>(
+    facts: &'f FileFacts,
+    head: &Reference,
+    separator: &str,
+) -> Option<&'f Reference> {
+    /// References looked at on either side.
+    const NEAR: usize = 8;
+    let references = &facts.references;
+    let start = head.span.start.offset;
+    let from = references.partition_point(|r| r.span.start.offset < start);
+    let window = |at: usize| at.saturating_sub(NEAR)..references.len().min(at + NEAR + 1);
+    let index = window(from)
+        .find(|&i| references[i].span == head.span && references[i].name == head.name)?;
+    let after_head = head.span.end.offset as usize + separator.len();
+    window(index).map(|i| &references[i]).find(|r| {
+        r.receiver.is_some_and(|v| v.reference as usize == index)
+            || (r.qualifier.last() == Some(&head.name)
+                && r.span.start.offset as usize == after_head)
+    })
 }
 
 /// The declaration a definition points at, when it is one.

@@ -785,7 +785,7 @@ impl Resolver<'_> {
     /// The one declaration `found` names certainly: a single one, or
     /// alternatives of one declaration (the same name declared several
     /// times in one file, under different `#[cfg(..)]`s), the first of them.
-    fn one_declaration<'d>(&self, found: &'d [Definition]) -> Option<&'d Definition> {
+    pub(super) fn one_declaration<'d>(&self, found: &'d [Definition]) -> Option<&'d Definition> {
         let first = found.first()?;
         if found.iter().any(|d| d.confidence < 1.0) {
             return None;

@@ -353,6 +353,8 @@ macro_rules! since_0_2_0_conversions {
                         private_reaches_nested_modules: private_reaches_nested_modules(&i.policy),
                         file_named_after_public_type: file_named_after_public_type(&i.policy),
                         conversions: conversions(&i.policy),
+                        value_or_type: value_or_type(&i.policy),
+                        static_modifiers: static_modifiers(&i.policy),
                         module_layout: module_layout(&i.policy),
                         cyclic_imports: cyclic_imports(&i.policy),
                         enclosing_modules_visible: enclosing_modules_visible(&i.policy),
@@ -718,10 +720,23 @@ macro_rules! since_0_13_0_conversions {
     };
 }
 
-/// What ABI 0.14.0 added: the reads a test or a guard narrows, and the
-/// type a guard function's true result proves.
+/// What ABI 0.14.0 added: the reads a test or a guard narrows, the type a
+/// guard function's true result proves, and what a name that is both a
+/// member and a type means.
 macro_rules! since_0_14_0_conversions {
     () => {
+        fn value_or_type(policy: &wit::LanguagePolicy) -> model::ValueOrType {
+            match policy.value_or_type {
+                wit::ValueOrType::Unstated => model::ValueOrType::Unstated,
+                wit::ValueOrType::Value => model::ValueOrType::Value,
+                wit::ValueOrType::ByMember => model::ValueOrType::ByMember,
+            }
+        }
+
+        fn static_modifiers(policy: &wit::LanguagePolicy) -> Vec<String> {
+            policy.static_modifiers.clone()
+        }
+
         fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
             use model::DeclaredTypeSource as M;
             use wit::DeclaredTypeSource as W;
@@ -800,6 +815,16 @@ pub mod v0_13_0 {
     since_0_11_0_conversions!();
     since_0_12_0_conversions!();
     since_0_13_0_conversions!();
+
+    /// 0.13.0 states neither what a name both a member and a type means
+    /// nor static modifiers.
+    fn value_or_type(_policy: &wit::LanguagePolicy) -> model::ValueOrType {
+        model::ValueOrType::Unstated
+    }
+
+    fn static_modifiers(_policy: &wit::LanguagePolicy) -> Vec<String> {
+        Vec::new()
+    }
 
     /// 0.13.0 states no narrowing.
     pub fn narrowings(

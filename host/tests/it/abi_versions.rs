@@ -447,6 +447,14 @@ fn built_in_plugins_state_their_policy() {
             private_reaches_nested_modules: module_layout == DeclaredFilePerModule,
             file_named_after_public_type: false,
             conversions: policy(file).conversions,
+            // Only C# tells a member from a type of its name by the member
+            // accessed (below).
+            value_or_type: if file == "a.cs" {
+                lingo::model::ValueOrType::ByMember
+            } else {
+                lingo::model::ValueOrType::Unstated
+            },
+            static_modifiers: policy(file).static_modifiers,
         };
     use ModuleLayout::{DeclaredFilePerModule, DeclaredInText, FilePerModule, FolderPerModule};
     use TypeAnnotationPosition::{AfterName, BeforeName};
@@ -484,6 +492,14 @@ fn built_in_plugins_state_their_policy() {
     );
     // Only Java names a file after its public type.
     assert!(policy("A.java").file_named_after_public_type);
+    // A Java variable hides a type of its name; a C# one is told from the
+    // type by whether the member accessed is static (or a constant).
+    assert_eq!(
+        policy("A.java").value_or_type,
+        lingo::model::ValueOrType::Value
+    );
+    assert_eq!(policy("A.java").static_modifiers, ["static"]);
+    assert_eq!(policy("a.cs").static_modifiers, ["static", "const"]);
     // C# and Java tell overloads apart by argument types: their rules are
     // nominal and list `int` widening to `long`; the others state none.
     for file in ["a.cs", "A.java"] {

@@ -227,6 +227,11 @@ impl Language for CSharp {
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
             conversions: overloads::conversion_rules(),
+            // `Signature.Empty` beside a property `Signature Signature`: the
+            // type when `Empty` is static, the property otherwise.
+            value_or_type: lingo_plugin_sdk::types::ValueOrType::ByMember,
+            // A constant is static without saying so.
+            static_modifiers: vec!["static".into(), "const".into()],
         }
     }
 

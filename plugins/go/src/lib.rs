@@ -179,6 +179,8 @@ impl Language for Go {
             private_reaches_nested_modules: false,
             file_named_after_public_type: false,
             conversions: lingo_plugin_sdk::no_conversions(),
+            value_or_type: lingo_plugin_sdk::types::ValueOrType::Unstated,
+            static_modifiers: Vec::new(),
         }
     }
 

@@ -196,6 +196,9 @@ impl Language for Java {
             // `public class Parser` lives in `Parser.java`.
             file_named_after_public_type: true,
             conversions: overloads::conversion_rules(),
+            // A variable hides a type of its name (obscuring).
+            value_or_type: lingo_plugin_sdk::types::ValueOrType::Value,
+            static_modifiers: vec!["static".into()],
         }
     }
 

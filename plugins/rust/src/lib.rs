@@ -215,6 +215,8 @@ impl Language for Rust {
             private_reaches_nested_modules: true,
             file_named_after_public_type: false,
             conversions: lingo_plugin_sdk::no_conversions(),
+            value_or_type: lingo_plugin_sdk::types::ValueOrType::Unstated,
+            static_modifiers: Vec::new(),
         }
     }
 

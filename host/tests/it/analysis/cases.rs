@@ -1571,6 +1571,52 @@ macro_rules! cs_parser {
 
 pub const CSHARP: &[Case] = &[
     Case {
+        // "Color Color": a property `Signature Signature` and the type
+        // `Signature` both read as `Signature` heading a member access;
+        // the type is meant for a static member or a constant (`StringSig`,
+        // `Max`), the property for an instance one (`Length`). Certain
+        // either way.
+        name: "cs_a_name_both_a_property_and_its_type_is_the_one_the_member_belongs_to",
+        fixture: concat!(
+            "//- Rule.cs\nnamespace App\n{\n    public enum Kind { All, One }\n\n",
+            "    public struct Sig$0nature\n    {\n        public static readonly Signature StringSig = new Signature();\n        public const int Max = 255;\n        public int Length;\n    }\n\n",
+            "    public class Rule\n    {\n        public Signature Signature { get; set; }\n        public Kind Kind { get; set; }\n\n",
+            "        public void Set()\n        {\n",
+            "            Signature = Signature.StringSig;\n",
+            "            var n = Signature.Length + Signature.Max;\n",
+            "            if (Kind != Kind.All) { n = 0; }\n",
+            "        }\n    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            Rule.cs:7 type in Signature scope
+            Rule.cs:7 call in Signature.StringSig scope
+            Rule.cs:14 type in Rule.Signature scope
+            Rule.cs:19 reference in Rule.Set scope
+            Rule.cs:20 reference in Rule.Set scope
+        ",
+    },
+    Case {
+        // The property's side of the same names: `Signature.Length`, and
+        // `Signature = ..` itself.
+        name: "cs_a_name_both_a_property_and_its_type_is_the_property_for_an_instance_member",
+        fixture: concat!(
+            "//- Rule.cs\nnamespace App\n{\n    public enum Kind { All, One }\n\n",
+            "    public struct Signature\n    {\n        public static readonly Signature StringSig = new Signature();\n        public const int Max = 255;\n        public int Length;\n    }\n\n",
+            "    public class Rule\n    {\n        public Signature Sig$0nature { get; set; }\n        public Kind Kind { get; set; }\n\n",
+            "        public void Set()\n        {\n",
+            "            Signature = Signature.StringSig;\n",
+            "            var n = Signature.Length + Signature.Max;\n",
+            "            if (Kind != Kind.All) { n = 0; }\n",
+            "        }\n    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            Rule.cs:19 write in Rule.Set scope
+            Rule.cs:20 reference in Rule.Set scope
+        ",
+    },
+    Case {
         // An element of an array or a standard collection (indexed, a
         // `foreach` variable, a LINQ lambda's parameter) has the element's
         // type: `Name` is `User`'s, not `Group`'s of the same name.
@@ -2259,10 +2305,8 @@ pub const CSHARP: &[Case] = &[
 "#
         ),
         query: Definition,
-        expected: "
-            Run.cs:5 Holder.Signature scope uncertain
-            Parser.cs:3 Demo.Signature scope uncertain
-        ",
+        // `Verify` is each value's, so the property is meant ("Color Color").
+        expected: "Run.cs:5 Holder.Signature scope",
     },
     Case {
         name: "cs_member_call_through_a_property_named_like_its_type",
@@ -2627,6 +2671,18 @@ macro_rules! java_parser {
 }
 
 pub const JAVA: &[Case] = &[
+    Case {
+        // A field named as a type in scope hides the type where the name
+        // heads a member access (obscuring): `Mode.next()` is the field's.
+        name: "java_a_field_named_as_a_type_hides_the_type",
+        fixture: concat!(
+            "//- src/main/java/a/Mode.java\npackage a;\n\npublic class Mode {\n    public static Mode DEFAULT = new Mode();\n    public Mode next() { return this; }\n}\n",
+            "//- src/main/java/a/Run.java\npackage a;\n\nclass Run {\n    Mode Mode = new Mode();\n\n",
+            "    Mode step() {\n        return Mo$0de.next();\n    }\n}\n",
+        ),
+        query: Definition,
+        expected: "src/main/java/a/Run.java:4 Run.Mode scope",
+    },
     Case {
         // A bare name read beside a method of that name (a getter named
         // after its field) is the field, a bare call the method: each is

@@ -39,7 +39,7 @@ use lingo_plugin_sdk::types::{
     ModuleIdentity, ModuleLayout, NameRule, NamedType, Narrowing, ParameterList, ParameterType,
     PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol,
     SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition,
-    UnexpandedMacro, Visibility, Widening,
+    UnexpandedMacro, ValueOrType, Visibility, Widening,
 };
 
 struct Hostile;
@@ -622,6 +622,8 @@ impl plugin::Guest for Hostile {
                         },
                     ],
                 },
+                value_or_type: ValueOrType::ByMember,
+                static_modifiers: vec!["static".repeat(100_000), String::new(), "static".into()],
             },
         }
     }
