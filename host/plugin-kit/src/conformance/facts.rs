@@ -216,6 +216,28 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                 )
             })
             .collect(),
+        Kind::Narrowings => facts
+            .narrowings
+            .iter()
+            .filter_map(|n| {
+                let (read, by) = (
+                    facts.references.get(n.value as usize)?,
+                    facts.references.get(n.by as usize)?,
+                );
+                let at = &read.span.start;
+                Some(actual(
+                    &read.name,
+                    Some(at),
+                    json!({
+                        "name": read.name.as_str(),
+                        "at": position(at),
+                        "line": at.line + 1,
+                        "by": by.name.as_str(),
+                        "byAt": position(&by.span.start),
+                    }),
+                ))
+            })
+            .collect(),
         Kind::DeclaredTypes => facts
             .declared_types
             .iter()

@@ -46,6 +46,7 @@ pub enum Kind {
     Metrics,
     Module,
     DeclaredTypes,
+    Narrowings,
     /// Where the host's resolution takes each reference, over every file
     /// of the case.
     Definitions,
@@ -250,6 +251,21 @@ pub static DECLARED_TYPES: Category = Category {
     identity: &["name", "at", "type"],
 };
 
+/// The reads a test or a guard narrows (`narrowings`): one entry per read,
+/// at the read, with what narrows it.
+pub static NARROWINGS: Category = Category {
+    kind: Kind::Narrowings,
+    name: "narrowings",
+    fields: &[
+        ("name", F::Str),
+        ("at", F::Pos),
+        ("line", F::Num),
+        ("by", F::Str),
+        ("byAt", F::Pos),
+    ],
+    identity: &["name", "at"],
+};
+
 /// The definitions the host resolves a reference to, over all files of
 /// the case: one entry per definition (one with `resolution`
 /// `unresolved` and null targets when there is none). Only the references
@@ -271,7 +287,7 @@ pub static DEFINITIONS: Category = Category {
 };
 
 /// Every category, in the order they are checked and reported.
-pub static CATEGORIES: [&Category; 9] = [
+pub static CATEGORIES: [&Category; 10] = [
     &SYMBOLS,
     &REFERENCES,
     &IMPORTS,
@@ -280,6 +296,7 @@ pub static CATEGORIES: [&Category; 9] = [
     &METRICS,
     &MODULE,
     &DECLARED_TYPES,
+    &NARROWINGS,
     &DEFINITIONS,
 ];
 
@@ -347,6 +364,7 @@ struct RawFile {
     module: Option<Value>,
     #[serde(rename = "declaredTypes")]
     declared_types: Option<Vec<Map<String, Value>>>,
+    narrowings: Option<Vec<Map<String, Value>>>,
     definitions: Option<Vec<Map<String, Value>>>,
     #[serde(default)]
     partial: Vec<String>,
@@ -489,6 +507,7 @@ fn file_expectation(raw: RawFile) -> Result<Vec<CategoryExpectation>, String> {
         raw.metrics,
         module,
         raw.declared_types,
+        raw.narrowings,
         raw.definitions,
     ];
     let mut out = Vec::new();
