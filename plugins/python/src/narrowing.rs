@@ -6,9 +6,9 @@
 use lingo_plugin_sdk::source::text;
 use tree_sitter::Node;
 
-/// Nodes looked at for one read, in all: the statements passed on the way
-/// up and their subtrees, searched for a new binding of the name. Past it
-/// the read counts as not narrowed.
+/// Nodes looked at for one read, in all: its ancestors, and the statements
+/// passed on the way up with their subtrees, searched for a new binding of
+/// the name. Past it the read counts as not narrowed.
 const MAX_NODES: usize = 4096;
 
 /// The node that narrows the type of the value the identifier `value`
@@ -24,6 +24,9 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut budget = MAX_NODES;
     let mut node = value;
     loop {
+        // Each step up costs one of the budget too: a read deep in a
+        // deeply nested tree stops, unnarrowed, rather than climb it all.
+        budget = budget.checked_sub(1)?;
         let parent = node.parent()?;
         if matches!(parent.kind(), "block" | "module") {
             // `node` is a statement: the asserts before it, nearest first,
@@ -200,6 +203,20 @@ mod tests {
             out.push(format!("{line}: {}", by.unwrap_or("-")));
         }
         out
+    }
+
+    /// The walk up is bounded: a read nested deeper than the budget is not
+    /// narrowed (and costs no more than the budget), one less deep is.
+    #[test]
+    fn a_read_deeper_than_the_budget_is_not_narrowed() {
+        for (depth, expected) in [(10, "2: T"), (5000, "2: -")] {
+            let source = format!(
+                "def f(x):\n    assert isinstance(x, T)\n    y = {}x.a{}\n",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            );
+            assert_eq!(narrowings(&source), [expected], "depth {depth}");
+        }
     }
 
     #[test]

@@ -5,9 +5,9 @@
 
 use tree_sitter::Node;
 
-/// Nodes looked at for one read, in all: the statements passed on the way
-/// up and their subtrees, searched for a new binding of the name. Past it
-/// the read counts as not narrowed.
+/// Nodes looked at for one read, in all: its ancestors, and the statements
+/// passed on the way up with their subtrees, searched for a new binding of
+/// the name. Past it the read counts as not narrowed.
 const MAX_NODES: usize = 4096;
 
 /// The node that narrows the type of the value the identifier `value`
@@ -23,6 +23,9 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut budget = MAX_NODES;
     let mut node = value;
     loop {
+        // Each step up costs one of the budget too: a read deep in a
+        // deeply nested tree stops, unnarrowed, rather than climb it all.
+        budget = budget.checked_sub(1)?;
         let parent = node.parent()?;
         if parent.kind() == "statement_block" {
             // A binding of the name before the read in this block ends
