@@ -21,23 +21,42 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
     }
     let name = source.get(value.byte_range())?;
     let mut budget = MAX_NODES;
+    let mut passed = Vec::new();
+    let by = nearest_test(value, name, source, &mut budget, &mut passed)??;
+    // Only once a test is found are the statements passed on the way to it
+    // searched for a new binding of the name: most reads have no test.
+    let rebound = passed
+        .iter()
+        .any(|statement| binds(*statement, name, source, &mut budget));
+    (!rebound).then_some(by)
+}
+
+/// The nearest test of `name` around the read `value` (the body of `if
+/// (test)`) or before it (`if (!test) return;`), in its function: what
+/// narrows it, or `Some(None)` when the test narrows it in a way not
+/// followed. The statements passed on the way are pushed to `passed`. None
+/// when there is no such test within `budget`.
+fn nearest_test<'t>(
+    value: Node<'t>,
+    name: &str,
+    source: &str,
+    budget: &mut usize,
+    passed: &mut Vec<Node<'t>>,
+) -> Option<Option<Node<'t>>> {
     let mut node = value;
     loop {
-        // Each step up costs one of the budget too: a read deep in a
-        // deeply nested tree stops, unnarrowed, rather than climb it all.
-        budget = budget.checked_sub(1)?;
+        // Each step costs one of the budget: a read deep in a deeply
+        // nested tree, or after many statements, stops unnarrowed.
+        *budget = budget.checked_sub(1)?;
         let parent = node.parent()?;
         if parent.kind() == "statement_block" {
-            // A binding of the name before the read in this block ends
-            // what a test around the block says of it.
             let mut before = node.prev_named_sibling();
             while let Some(statement) = before {
+                *budget = budget.checked_sub(1)?;
                 if let Some(by) = exits_unless(statement, name, source) {
-                    return by;
+                    return Some(by);
                 }
-                if binds(statement, name, source, &mut budget) {
-                    return None;
-                }
+                passed.push(statement);
                 before = statement.prev_named_sibling();
             }
         }
@@ -49,7 +68,7 @@ pub fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
                 .child_by_field_name("condition")
                 .and_then(|test| narrowing_test(test, name, source))
             {
-                return by;
+                return Some(by);
             }
         }
         // A function or class body is a scope of its own.
