@@ -15,8 +15,15 @@ use lingo_model::{
     SymbolKind,
 };
 
-/// Types of one union followed at most (`type U = A | B | ...`).
-const MAX_UNION: usize = 32;
+/// Types of one union followed at most (`type U = A | B | ...`); a larger
+/// union is not followed at all (a part of it would be answered as if it
+/// were all of it).
+const MAX_UNION: usize = 256;
+
+/// Parts of unions looked at for one union in all, those of the unions
+/// nested in it included (`type U = V | W` with `V` and `W` unions): past
+/// this, the outermost union is not followed.
+const MAX_UNION_PARTS: usize = 1024;
 
 /// Supertype levels searched for a member (`C : B`, `B : A`...); also ends
 /// cycles of base lists.
@@ -35,6 +42,11 @@ const MAX_APART_NESTING: usize = 2;
 
 thread_local! {
     static APART_NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The union parts the outermost union being followed on this thread
+    /// may still look at; `None` when no union is being followed.
+    static UNION_PARTS_LEFT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    /// Whether that budget ran out.
+    static UNION_PARTS_SPENT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The types whose supertypes this thread is looking up, outermost
     /// first: a base list written through the type's own scope
     /// (`class J implements T.S`, where `T` is looked up among `J`'s
@@ -69,6 +81,51 @@ impl Drop for SupertypesGuard {
         SUPERTYPES_IN_PROGRESS.with(|in_progress| {
             in_progress.borrow_mut().pop();
         });
+    }
+}
+
+/// A union being followed on this thread, with the parts it may look at
+/// (its nested unions' among them); the outermost one's budget ends on
+/// drop.
+struct UnionGuard {
+    outermost: bool,
+}
+
+impl UnionGuard {
+    fn enter() -> UnionGuard {
+        UNION_PARTS_LEFT.with(|left| {
+            let outermost = left.get().is_none();
+            if outermost {
+                left.set(Some(MAX_UNION_PARTS));
+            }
+            UnionGuard { outermost }
+        })
+    }
+
+    /// Take `parts` from the budget: false once it is spent (and from then
+    /// on, for this outermost union).
+    fn take(&self, parts: usize) -> bool {
+        let left = UNION_PARTS_LEFT.with(|left| left.get()).unwrap_or(0);
+        if self.spent() || left < parts {
+            UNION_PARTS_SPENT.with(|spent| spent.set(true));
+            return false;
+        }
+        UNION_PARTS_LEFT.with(|cell| cell.set(Some(left - parts)));
+        true
+    }
+
+    /// Whether the budget ran out while this union was followed.
+    fn spent(&self) -> bool {
+        UNION_PARTS_SPENT.with(|spent| spent.get())
+    }
+}
+
+impl Drop for UnionGuard {
+    fn drop(&mut self) {
+        if self.outermost {
+            UNION_PARTS_LEFT.with(|left| left.set(None));
+            UNION_PARTS_SPENT.with(|spent| spent.set(false));
+        }
     }
 }
 
@@ -491,12 +548,19 @@ impl Resolver<'_> {
                         && d.source == DeclaredTypeSource::Annotation
                         && d.element.is_empty()
                 })
-                .take(MAX_UNION)
+                .take(MAX_UNION + 1)
                 .collect();
             if stated.is_empty() {
                 return vec![alias_ref];
             }
+            if stated.len() > MAX_UNION {
+                return Vec::new();
+            }
             if depth + 1 >= MAX_RECEIVER_DEPTH {
+                return Vec::new();
+            }
+            let guard = UnionGuard::enter();
+            if !guard.take(stated.len()) {
                 return Vec::new();
             }
             let mut union = Vec::new();
@@ -505,6 +569,9 @@ impl Resolver<'_> {
                     if !union.contains(&ty) {
                         union.push(ty);
                     }
+                }
+                if guard.spent() {
+                    return Vec::new();
                 }
             }
             return union;

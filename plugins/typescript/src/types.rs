@@ -70,19 +70,18 @@ fn owner_name(node: Node) -> Option<Node> {
     }
 }
 
-/// Members of one union followed at most (`A | B | ...`).
-const MAX_UNION_MEMBERS: usize = 32;
+/// Members of one union stated at most (`A | B | ...`), as many as the
+/// host follows; a larger union states none, since a part of it would be
+/// taken for all of it.
+const MAX_UNION_MEMBERS: usize = 256;
 
 /// The types of a union, nested unions and parentheses flattened, in
-/// order; the type itself when it is no union. At most
-/// [`MAX_UNION_MEMBERS`].
+/// order; the type itself when it is no union. None when there are more
+/// than [`MAX_UNION_MEMBERS`].
 fn union_members(ty: Node) -> Vec<Node> {
     let mut members = Vec::new();
     let mut pending = vec![ty];
     while let Some(ty) = pending.pop() {
-        if members.len() >= MAX_UNION_MEMBERS {
-            break;
-        }
         match ty.kind() {
             "union_type" | "parenthesized_type" => {
                 let mut cursor = ty.walk();
@@ -96,6 +95,9 @@ fn union_members(ty: Node) -> Vec<Node> {
             // Named types are stated; the rest (`null`, literals, object
             // types) states none.
             _ => members.push(ty),
+        }
+        if members.len() > MAX_UNION_MEMBERS {
+            return Vec::new();
         }
     }
     members
