@@ -120,6 +120,8 @@ impl Language for Go {
         let (names, values) = assigned(name)?;
         let position = names.iter().position(|n| *n == name)?;
         match values.as_slice() {
+            // `v, ok := x.(T)`: no tuple (see `local_value`).
+            [one] if is_comma_ok(*one) => None,
             [one] if names.len() > 1 => Some((*one, vec![position as u32])),
             _ => None,
         }
@@ -131,7 +133,17 @@ impl Language for Go {
         }
         let (names, values) = assigned(name)?;
         let position = names.iter().position(|n| *n == name)?;
-        (names.len() == values.len()).then(|| values[position])
+        match values.as_slice() {
+            // `v, ok := x.(T)`, `v, ok := m[k]`: `v` is the whole value,
+            // `ok` a `bool`.
+            [one] if names.len() == 2 && is_comma_ok(*one) => (position == 0).then_some(*one),
+            _ => (names.len() == values.len()).then(|| values[position]),
+        }
+    }
+
+    /// `v` inside `case T:` of `switch v := x.(type)`: a value of `T`.
+    fn narrowed_by<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::type_switch_case(value, source)
     }
 
     /// Skips vendored modules (`go mod vendor`).
@@ -147,12 +159,18 @@ impl Language for Go {
         &["index_expression", "slice_expression"]
     }
 
-    /// `T{..}`, `pkg.T{..}`: a value of `T`.
+    /// `T{..}`, `pkg.T{..}`, and the type assertion `x.(T)`, `x.(*T)`: a
+    /// value of `T`.
     fn literal_type(value: Node) -> Option<Node> {
-        (value.kind() == "composite_literal")
-            .then(|| value.child_by_field_name("type"))
-            .flatten()
-            .filter(|ty| matches!(ty.kind(), "type_identifier" | "qualified_type"))
+        match value.kind() {
+            "composite_literal" => value
+                .child_by_field_name("type")
+                .filter(|ty| matches!(ty.kind(), "type_identifier" | "qualified_type")),
+            "type_assertion_expression" => {
+                types::named_type_node(value.child_by_field_name("type")?)
+            }
+            _ => None,
+        }
     }
 
     fn policy() -> lingo_plugin_sdk::types::LanguagePolicy {
@@ -311,6 +329,15 @@ fn ranged_collection(name: Node) -> Option<Node> {
         [_, value] if *value == name => clause.child_by_field_name("right"),
         _ => None,
     }
+}
+
+/// The forms whose second value, when two are taken, is a `bool` saying
+/// whether the first is there: a type assertion `x.(T)` and an index `m[k]`.
+fn is_comma_ok(value: Node) -> bool {
+    matches!(
+        value.kind(),
+        "type_assertion_expression" | "index_expression"
+    )
 }
 
 fn assigned(name: Node) -> Option<(Vec<Node>, Vec<Node>)> {

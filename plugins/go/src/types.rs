@@ -458,6 +458,98 @@ impl<'t> Context<'_, 't> {
     }
 }
 
+/// The named type a type expression is a value of, pointers and
+/// parentheses looked through: `T` of `T`, `*T`, `(*T)`, and `pkg.T`.
+pub fn named_type_node(ty: Node) -> Option<Node> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    while matches!(ty.kind(), "pointer_type" | "parenthesized_type") {
+        ty = single_named_child(ty)?;
+    }
+    matches!(ty.kind(), "type_identifier" | "qualified_type").then_some(ty)
+}
+
+/// Enclosing nodes looked at from a read for the type switch it is in:
+/// past this the read counts as in none.
+const MAX_SWITCH_DEPTH: usize = 256;
+
+/// When the identifier `value` reads the variable of `switch v :=
+/// x.(type)` inside a `case T:` naming one type, in the same function:
+/// that type (a read in a `case A, B:` or `default:` has the switched
+/// value's type). None too when a statement of the case before the read
+/// declares or assigns a variable of that name.
+pub fn type_switch_case<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let name = source.get(value.byte_range())?;
+    // The statement of the innermost statement list on the way up that
+    // holds the read, and the node just below the current one.
+    let mut statement = None;
+    let mut node = value;
+    for _ in 0..MAX_SWITCH_DEPTH {
+        let parent = node.parent()?;
+        match parent.kind() {
+            "statement_list" => statement = Some(node),
+            "type_case" => {
+                let switch = parent.parent()?;
+                let alias = switch.child_by_field_name("alias")?;
+                if switch.kind() != "type_switch_statement"
+                    || source.get(alias.byte_range()) != Some(name)
+                {
+                    return None;
+                }
+                let mut cursor = parent.walk();
+                let types: Vec<Node> = parent
+                    .children_by_field_name("type", &mut cursor)
+                    .filter(|t| t.is_named())
+                    .collect();
+                let [only] = types.as_slice() else {
+                    return None;
+                };
+                // A statement of the case before the read's own that
+                // declares or assigns the name ends what the case says.
+                let mut before = statement.and_then(|s| s.prev_named_sibling());
+                while let Some(earlier) = before {
+                    if binds(earlier, name, source) {
+                        return None;
+                    }
+                    before = earlier.prev_named_sibling();
+                }
+                return named_type_node(*only);
+            }
+            "func_literal" | "function_declaration" | "method_declaration" => return None,
+            _ => {}
+        }
+        node = parent;
+    }
+    None
+}
+
+/// Whether `statement` declares or assigns a variable `name` at its top:
+/// `name := ..`, `name = ..`, `var name ..`.
+fn binds(statement: Node, name: &str, source: &str) -> bool {
+    let left = match statement.kind() {
+        "short_var_declaration" | "assignment_statement" => statement.child_by_field_name("left"),
+        "var_declaration" => Some(statement),
+        _ => None,
+    };
+    let Some(left) = left else {
+        return false;
+    };
+    let mut cursor = left.walk();
+    let found = left
+        .named_children(&mut cursor)
+        .any(|n| n.kind() == "identifier" && source.get(n.byte_range()) == Some(name));
+    found
+        || (statement.kind() == "var_declaration"
+            && named_children(statement).into_iter().any(|spec| {
+                let mut cursor = spec.walk();
+                spec.children_by_field_name("name", &mut cursor)
+                    .any(|n| source.get(n.byte_range()) == Some(name))
+            }))
+}
+
 /// The named children of `node`, comments left out.
 fn named_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
@@ -482,6 +574,33 @@ mod tests {
     use lingo_plugin_sdk::declared::describe_declared_types;
 
     use crate::Go;
+
+    /// A type switch's variable in a case of one type is narrowed to it
+    /// (a pointer's element type); not in a case of two types, in
+    /// `default:`, after it is assigned anew, or in a function literal.
+    #[test]
+    fn a_type_switch_case_of_one_type_narrows_its_variable() {
+        let source = "package p\n\nfunc f(x any) {\n\
+            \tswitch v := x.(type) {\n\
+            \tcase A:\n\t\tv.a()\n\
+            \tcase *pkg.B:\n\t\tif ok { v.b() }\n\
+            \tcase C, D:\n\t\tv.c()\n\
+            \tdefault:\n\t\tv.d()\n\
+            \tcase E:\n\t\tv = other\n\t\tv.e()\n\
+            \tcase F:\n\t\tgo func() { v.f() }()\n\
+            \t}\n}\n";
+        let document = document(source);
+        let references = document.references();
+        let narrowed: Vec<String> = document
+            .narrowings()
+            .iter()
+            .map(|n| {
+                let (read, by) = (&references[n.value as usize], &references[n.by as usize]);
+                format!("{}:{} {}", read.name, read.span.start.line, by.name)
+            })
+            .collect();
+        assert_eq!(narrowed, ["v:5 A", "v:7 B"]);
+    }
 
     fn document(source: &str) -> Document<Go> {
         Document::<Go>::new("p/p.go".into(), source.into())

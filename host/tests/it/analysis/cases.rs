@@ -1300,6 +1300,38 @@ func (m Measured) Size() int {
 
 pub const GO: &[Case] = &[
     Case {
+        // A type switch's variable in `case T:` is a `T`, a type assertion
+        // `x.(T)` (also `v, ok := x.(T)`) a `T`, and `v, ok := m[k]` the
+        // map's value: `Run` is `A`'s there, `B`'s in `case *B:`; in a case
+        // of two types, or after `v` is assigned anew, it is not known.
+        name: "go_type_switches_and_assertions_give_their_type",
+        fixture: concat!(
+            "//- go.mod\nmodule example.com/demo\n\ngo 1.22\n",
+            "//- run.go\npackage demo\n\ntype A struct{}\n\nfunc (A) R$0un() {}\n\ntype B struct{}\n\nfunc (B) Run() {}\n\n",
+            "func f(x interface{}, byName map[string]A) {\n",
+            "\tswitch v := x.(type) {\n",
+            "\tcase A:\n\t\tv.Run()\n",
+            "\tcase *B:\n\t\tv.Run()\n",
+            "\tcase int, string:\n\t\t_ = v\n",
+            "\t}\n",
+            "\tif a, ok := x.(A); ok {\n\t\ta.Run()\n\t}\n",
+            "\tx.(A).Run()\n",
+            "\tif a, ok := byName[\"k\"]; ok {\n\t\ta.Run()\n\t}\n",
+            "\tswitch v := x.(type) {\n",
+            "\tcase A:\n\t\tv = A{}\n\t\tv.Run()\n",
+            "\t}\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            run.go:14 call in f qualified
+            run.go:21 call in f qualified
+            run.go:23 call in f qualified
+            run.go:25 call in f qualified
+            run.go:30 call in f name_only
+        ",
+    },
+    Case {
         // An element of a slice, a map's value and the value a `range`
         // gives are of the collection's element type: `groups[0].Name`,
         // `byName[k].Name`, `for _, g := range groups { g.Name }`.
