@@ -697,7 +697,7 @@ pub fn initial_value<L: Language>(
     if let Some(value) = L::local_value(name) {
         return Some((linked.value_of::<L>(value, source)?, Vec::new()));
     }
-    if let Some((value, element)) = L::destructured_value(name) {
+    if let Some((value, element)) = L::destructured_value(name, source) {
         return Some((linked.value_of::<L>(value, source)?, element));
     }
     // `for x in xs`: one element of the collection, when that is itself

@@ -447,7 +447,7 @@ pub trait Language: 'static {
     /// `f, err := Open(p)`. Asked when `local_value` finds none; none by
     /// default. The host types such a local by the element of the value's
     /// stated tuple type (`declared-type.element`).
-    fn destructured_value(_name: Node) -> Option<(Node, Vec<u32>)> {
+    fn destructured_value<'t>(_name: Node<'t>, _source: &str) -> Option<(Node<'t>, Vec<u32>)> {
         None
     }
 

@@ -116,7 +116,7 @@ impl Language for Go {
     /// when there are as many values as names.
     /// `x, err := F()`, `var x, err = F()`: the one call's result
     /// destructured, `x` its first element.
-    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+    fn destructured_value<'t>(name: Node<'t>, _source: &str) -> Option<(Node<'t>, Vec<u32>)> {
         let (names, values) = assigned(name)?;
         let position = names.iter().position(|n| *n == name)?;
         match values.as_slice() {

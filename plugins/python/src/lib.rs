@@ -243,7 +243,7 @@ impl Language for Python {
     /// `x = value`, `x: T = value`.
     /// `reader, writer = open_pair()`, `(a, (b, c)) = f()`: the one value
     /// destructured and the element the name binds.
-    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+    fn destructured_value<'t>(name: Node<'t>, _source: &str) -> Option<(Node<'t>, Vec<u32>)> {
         let mut node = name;
         let mut element = Vec::new();
         // Each step goes one level up, at most eight tuples deep.

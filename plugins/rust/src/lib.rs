@@ -156,8 +156,8 @@ impl Language for Rust {
         .flatten()
     }
 
-    fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
-        types::destructured_value(name)
+    fn destructured_value<'t>(name: Node<'t>, source: &str) -> Option<(Node<'t>, Vec<u32>)> {
+        types::destructured_value(name, source)
     }
 
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
@@ -1086,6 +1086,9 @@ mod tests {
                 "t = xs[_]",
                 "u = load()[_]",
                 "v = next[_]",
+                // Field 0 of the variant `Err` (which the standard library
+                // declares, so the host types it by nothing).
+                "y = Err",
                 "z = xs[_]"
             ]
         );

@@ -75,6 +75,28 @@ impl<'a> Context<'a> {
                     self.initialised(out, target, value);
                 }
             }
+            // `Data(Data, Other)`: each field's type, an element of the
+            // variant's value, which a pattern `Msg::Data(d, o)` binds.
+            "enum_variant" => {
+                let target = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.targets.symbol(n));
+                let body = node
+                    .child_by_field_name("body")
+                    .filter(|b| b.kind() == "ordered_field_declaration_list");
+                let (Some(target), Some(body)) = (target, body) else {
+                    return;
+                };
+                let mut cursor = body.walk();
+                let fields: Vec<Node> = body.children_by_field_name("type", &mut cursor).collect();
+                for (index, ty) in fields.into_iter().enumerate() {
+                    let before = out.len();
+                    self.push(out, target, ty, DeclaredTypeSource::Annotation);
+                    for pushed in &mut out[before..] {
+                        pushed.element = vec![index as u32];
+                    }
+                }
+            }
             "field_declaration" | "const_item" | "static_item" => {
                 let target = node
                     .child_by_field_name("name")
@@ -306,7 +328,7 @@ fn tuple_items(tuple: Node) -> Vec<Node> {
 /// `let (tx, mut rx) = channel()`), the name node given. None outside a
 /// tuple pattern, or after a `..` in one (the element's index is then
 /// counted from the end).
-pub fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
+pub fn destructured_value<'t>(name: Node<'t>, source: &str) -> Option<(Node<'t>, Vec<u32>)> {
     let mut node = name;
     if node.parent()?.kind() == "mut_pattern" {
         node = node.parent()?;
@@ -315,6 +337,34 @@ pub fn destructured_value(name: Node) -> Option<(Node, Vec<u32>)> {
     loop {
         let parent = node.parent()?;
         match parent.kind() {
+            // `Msg::Data(d)`: the variant's field at `d`'s place (the
+            // values of `Some(x)` and `Ok(x)` are their scrutinee's
+            // element instead: `iterated_value`).
+            "tuple_struct_pattern" if element.is_empty() => {
+                let variant = parent.child_by_field_name("type")?;
+                let last = variant.child_by_field_name("name").unwrap_or(variant);
+                if matches!(&source[last.byte_range()], "Some" | "Ok") {
+                    return None;
+                }
+                // The patterns in order: `_` is one too, though unnamed.
+                let mut cursor = parent.walk();
+                let items: Vec<Node> = parent
+                    .children(&mut cursor)
+                    .filter(|item| {
+                        (item.is_named() || item.kind() == "_")
+                            && *item != variant
+                            && item.kind() != "comment"
+                    })
+                    .collect();
+                let index = items.iter().position(|item| *item == node)?;
+                if items[..index]
+                    .iter()
+                    .any(|item| item.kind() == "remaining_field_pattern")
+                {
+                    return None;
+                }
+                return Some((variant, vec![index as u32]));
+            }
             "tuple_pattern" if element.len() < MAX_TUPLE_DEPTH => {
                 let items = tuple_items(parent);
                 let index = items.iter().position(|item| *item == node)?;

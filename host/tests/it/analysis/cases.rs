@@ -616,6 +616,27 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // A binding of a tuple variant's pattern has the type of the field
+        // at its place, in `match`, `if let` and a nested `Some(..)`:
+        // `run` is `Data`'s there, `Other`'s for the other variant.
+        name: "rust_a_tuple_variants_pattern_binds_its_fields_types",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub struct Data;\nimpl Data {\n    pub fn r$0un(&self) {}\n}\n",
+            "pub struct Other;\nimpl Other {\n    pub fn run(&self) {}\n}\n\n",
+            "pub enum Msg {\n    Pair(u32, Data),\n    Other(Other),\n}\n\n",
+            "pub fn f(m: &Msg) {\n",
+            "    match m {\n        Msg::Pair(_, d) => d.run(),\n        Msg::Other(o) => o.run(),\n    }\n",
+            "    if let Msg::Pair(n, data) = m {\n        data.run();\n        let _ = n;\n    }\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:17 call in f qualified
+            src/lib.rs:21 call in f qualified
+        ",
+    },
+    Case {
         // `impl Deref for Guard { type Target = Inner; }`: a member `Guard`
         // lacks is `Inner`'s (auto-deref), one it has is its own.
         name: "rust_a_member_a_type_lacks_is_its_deref_targets",
