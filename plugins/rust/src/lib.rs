@@ -144,6 +144,11 @@ impl Language for Rust {
 
     fn local_value(name: Node) -> Option<Node> {
         let mut binding = name.parent()?;
+        // `let Span { inner, .. } = s`: the field `inner` read there (the
+        // reference the pattern's field names, whose receiver is `Span`).
+        if binding.kind() == "field_pattern" && name.kind() == "shorthand_field_identifier" {
+            return Some(binding);
+        }
         if binding.kind() == "mut_pattern" {
             binding = binding.parent()?;
         }

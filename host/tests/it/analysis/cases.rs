@@ -637,6 +637,25 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // A field bound by its own name in a struct's pattern has the
+        // field's type: `run` is `Data`'s, not `Other`'s.
+        name: "rust_a_struct_patterns_shorthand_field_has_the_fields_type",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub struct Data;\nimpl Data {\n    pub fn r$0un(&self) {}\n}\n",
+            "pub struct Other;\nimpl Other {\n    pub fn run(&self) {}\n}\n\n",
+            "pub struct Span {\n    pub inner: Data,\n    pub other: Other,\n}\n\n",
+            "pub fn f(s: &Span) {\n",
+            "    let Span { inner, .. } = s;\n    inner.run();\n",
+            "    if let Span { ref other, .. } = *s {\n        other.run();\n    }\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:17 call in f qualified
+        ",
+    },
+    Case {
         // `impl Deref for Guard { type Target = Inner; }`: a member `Guard`
         // lacks is `Inner`'s (auto-deref), one it has is its own.
         name: "rust_a_member_a_type_lacks_is_its_deref_targets",
