@@ -90,6 +90,34 @@ pub fn walk_entering<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool
     }
 }
 
+/// Whether a node under `root` (itself included) is `wanted`, in preorder,
+/// each node looked at taken from `budget`; `None` when the budget runs
+/// out first. A cursor walk that stops at the first one found.
+pub fn any_within<'t>(
+    root: Node<'t>,
+    budget: &mut usize,
+    mut wanted: impl FnMut(Node<'t>) -> bool,
+) -> Option<bool> {
+    let mut cursor = root.walk();
+    loop {
+        *budget = budget.checked_sub(1)?;
+        if wanted(cursor.node()) {
+            return Some(true);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Some(false);
+            }
+        }
+    }
+}
+
 /// The ancestors of `node` under `root`, innermost first: its parent, then
 /// that node's parent, up to `root`. Empty for `root` itself or a node not
 /// under it.

@@ -4,6 +4,7 @@
 //! function, with no new binding of the name in between.
 
 use lingo_plugin_sdk::source::text;
+use lingo_plugin_sdk::walk::any_within;
 use tree_sitter::Node;
 
 /// Nodes looked at for one read, in all: its ancestors, and the statements
@@ -158,34 +159,12 @@ fn narrowing_test<'t>(test: Node<'t>, name: &str, source: &str) -> Option<Option
 /// `with` or `except` target, `:=`, `del`, `global` or a nested `def` or
 /// `class` of that name. True when the search runs out of `budget`.
 fn binds(statement: Node, name: &str, source: &str, budget: &mut usize) -> bool {
-    let mut cursor = statement.walk();
-    loop {
-        if *budget == 0 {
-            return true;
-        }
-        *budget -= 1;
-        let node = cursor.node();
-        if node.kind() == "identifier"
+    any_within(statement, budget, |node| {
+        node.kind() == "identifier"
             && text(node, source) == name
             && node.parent().is_some_and(|parent| is_binding(parent, node))
-        {
-            return true;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == statement {
-                return false;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return false;
-            }
-        }
-    }
+    })
+    .unwrap_or(true)
 }
 
 /// Whether the identifier `name`, a child of `parent`, is bound there.

@@ -3,6 +3,7 @@
 //! (!isUser(x)) return;` before it, in the same function, with no new
 //! binding of the name in between.
 
+use lingo_plugin_sdk::walk::any_within;
 use tree_sitter::Node;
 
 /// Nodes looked at for one read, in all: its ancestors, and the statements
@@ -161,71 +162,27 @@ fn narrowing_test<'t>(test: Node<'t>, name: &str, source: &str) -> Option<Option
     }
 }
 
-/// Whether the identifier `name` occurs in `node`'s first levels (a test
-/// is short; a deeper mention counts as none).
+/// Whether the identifier `name` occurs in `node` (a test is short; past
+/// 256 nodes it counts as occurring).
 fn mentions(node: Node, name: &str, source: &str) -> bool {
-    let mut budget = 256;
-    let mut cursor = node.walk();
-    loop {
-        if budget == 0 {
-            return true;
-        }
-        budget -= 1;
-        let here = cursor.node();
-        if here.kind() == "identifier" && source.get(here.byte_range()) == Some(name) {
-            return true;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == node {
-                return false;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return false;
-            }
-        }
-    }
+    any_within(node, &mut 256, |here| {
+        here.kind() == "identifier" && source.get(here.byte_range()) == Some(name)
+    })
+    .unwrap_or(true)
 }
 
 /// Whether `statement` may bind `name` anew: an assignment to it, a
 /// declaration of it (`let`, `const`, a function or class of that name, a
 /// destructuring), an update. True when the search runs out of `budget`.
 fn binds(statement: Node, name: &str, source: &str, budget: &mut usize) -> bool {
-    let mut cursor = statement.walk();
-    loop {
-        if *budget == 0 {
-            return true;
-        }
-        *budget -= 1;
-        let node = cursor.node();
-        if matches!(
+    any_within(statement, budget, |node| {
+        matches!(
             node.kind(),
             "identifier" | "shorthand_property_identifier_pattern"
         ) && source.get(node.byte_range()) == Some(name)
             && node.parent().is_some_and(|parent| is_binding(parent, node))
-        {
-            return true;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == statement {
-                return false;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return false;
-            }
-        }
-    }
+    })
+    .unwrap_or(true)
 }
 
 /// Whether `name`, a child of `parent`, is bound or assigned there.
