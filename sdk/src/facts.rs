@@ -566,6 +566,9 @@ pub fn references<L: Language>(
 pub struct LinkedReferences {
     pub references: Vec<Reference>,
     pub by_tagged: HashMap<(usize, usize), u32>,
+    /// Which reference each name range (file bytes) is the name of (the
+    /// first, where several share one).
+    pub by_name: HashMap<(usize, usize), u32>,
 }
 
 impl LinkedReferences {
@@ -579,9 +582,26 @@ impl LinkedReferences {
         if indexed {
             return self.indexed_at((value.start_byte(), value.end_byte()));
         }
-        self.at((value.start_byte(), value.end_byte())).or_else(|| {
-            let ty = L::literal_type(value)?;
-            self.type_at((ty.start_byte(), ty.end_byte()))
+        self.at((value.start_byte(), value.end_byte()))
+            .or_else(|| {
+                let ty = L::literal_type(value)?;
+                self.type_at((ty.start_byte(), ty.end_byte()))
+            })
+            .or_else(|| {
+                let name = L::literal_context(value)?;
+                self.named_at((name.start_byte(), name.end_byte()))
+            })
+    }
+
+    /// The value of the reference whose name is exactly at `range` (file
+    /// bytes), as the value a literal written there takes its type from
+    /// (`{ b: 1 }` as the value of the key `a`).
+    pub(crate) fn named_at(&self, range: (usize, usize)) -> Option<Receiver> {
+        let index = *self.by_name.get(&range)?;
+        Some(Receiver {
+            reference: index,
+            called: false,
+            indexed: false,
         })
     }
 
@@ -629,9 +649,18 @@ struct Found {
     /// File range of the receiver value, wrappers looked through, and
     /// whether the receiver is one element of it.
     receiver: Option<((usize, usize), bool)>,
-    /// When the receiver is a literal of a type (`T{..}`), the file range
-    /// of the type's name.
-    receiver_type: Option<(usize, usize)>,
+    /// When the receiver is a literal, what gives its type (see
+    /// [`LiteralOf`]).
+    receiver_type: Option<LiteralOf>,
+}
+
+/// What a literal's value is, by a file range: the type named there (`T`
+/// of `T{..}`, of `const x: T = {..}`), or the value of the reference
+/// named there (the key `a` of `{ a: {..} }`).
+#[derive(Clone, Copy)]
+enum LiteralOf {
+    Type((usize, usize)),
+    Named((usize, usize)),
 }
 
 /// The references with each member access's receiver set to the
@@ -639,24 +668,33 @@ struct Found {
 /// [`LinkedReferences::at`]).
 fn link_receivers(found: Vec<Found>) -> LinkedReferences {
     let mut by_tagged: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
+    let mut by_name: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
     let mut receivers = Vec::with_capacity(found.len());
     let mut references = Vec::with_capacity(found.len());
     for (index, f) in found.into_iter().enumerate() {
         by_tagged.entry(f.tagged).or_insert(index as u32);
+        let span = &f.reference.span;
+        by_name
+            .entry((span.start.offset as usize, span.end.offset as usize))
+            .or_insert(index as u32);
         receivers.push((f.receiver, f.receiver_type));
         references.push(f.reference);
     }
     let mut linked = LinkedReferences {
         references,
         by_tagged,
+        by_name,
     };
-    for (index, (range, literal_type)) in receivers.into_iter().enumerate() {
+    for (index, (range, literal)) in receivers.into_iter().enumerate() {
         let receiver = match range {
             Some((range, true)) => linked.indexed_at(range),
             Some((range, false)) => linked.at(range),
             None => None,
         }
-        .or_else(|| literal_type.and_then(|range| linked.type_at(range)))
+        .or_else(|| match literal? {
+            LiteralOf::Type(range) => linked.type_at(range),
+            LiteralOf::Named(range) => linked.named_at(range),
+        })
         .filter(|r| r.reference as usize != index);
         linked.references[index].receiver = receiver;
     }
@@ -883,8 +921,12 @@ fn references_in<L: Language>(
             let receiver_type = receiver_value
                 .as_ref()
                 .filter(|r| !r.indexed)
-                .and_then(|r| L::literal_type(r.node))
-                .and_then(|ty| view.range(ty));
+                .and_then(|r| match L::literal_type(r.node) {
+                    Some(ty) => view.range(ty).map(LiteralOf::Type),
+                    None => view
+                        .range(L::literal_context(r.node)?)
+                        .map(LiteralOf::Named),
+                });
             let receiver = receiver_value.and_then(|r| Some((view.range(r.node)?, r.indexed)));
             Some(Found {
                 tagged,

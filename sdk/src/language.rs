@@ -546,6 +546,16 @@ pub trait Language: 'static {
         None
     }
 
+    /// The name of the value a literal expression `value` takes its type
+    /// from where it is written, when no type is named for it (TypeScript's
+    /// `{ b: 1 }` as the value of the key `a` in `{ a: { b: 1 } }`, or of
+    /// `x.a` in `x.a = { b: 1 }`): a member reached through the literal (its
+    /// key `b`) is a member of that value's type. The reference must be
+    /// named exactly at that node. None by default.
+    fn literal_context(_value: Node) -> Option<Node> {
+        None
+    }
+
     /// The LSP kind for a `definition.<tag>` capture tag.
     fn symbol_kind(tag: &str) -> SymbolKind {
         default_symbol_kind(tag)

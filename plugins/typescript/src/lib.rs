@@ -3,6 +3,7 @@
 //! code only for imports, visibility, modifiers, declared types and module
 //! paths.
 
+mod context;
 mod declarations;
 mod entry;
 mod exports;
@@ -264,6 +265,14 @@ impl Language for TypeScript {
 
     fn indexed_collection(node: Node) -> Option<Node> {
         types::indexed_collection(node)
+    }
+
+    fn literal_type(value: Node) -> Option<Node> {
+        context::literal_type(value)
+    }
+
+    fn literal_context(value: Node) -> Option<Node> {
+        context::literal_context(value)
     }
 
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {

@@ -762,6 +762,37 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // An object literal's keys are the properties of the type it is
+        // written for: a declaration's annotation, a cast, a declared
+        // return type, the key or the property it is the value of. Not
+        // `Other.depth` of the same name, and a guess where no type is
+        // written.
+        name: "ts_object_keys_are_properties_of_the_type_the_literal_is_written_for",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/options.ts\nexport interface Options {\n  de$0pth: number;\n  inner?: Options;\n}\n\n",
+            "export interface Other {\n  depth: number;\n}\n\n",
+            "export class Holder {\n  options: Options = { depth: 0 };\n}\n",
+            "//- src/run.ts\nimport { Options, Other, Holder } from \"./options\";\n\n",
+            "const a: Options = { depth: 1 };\n",
+            "const b = { depth: 2 } as Options;\n",
+            "const c: Other = { depth: 3 };\n",
+            "export function make(): Options {\n  return { depth: 4, inner: { depth: 5 } };\n}\n",
+            "export function set(h: Holder): void {\n  h.options = { depth: 6 };\n}\n",
+            "const loose = { depth: 7 };\n",
+        ),
+        query: References,
+        expected: "
+            src/options.ts:11 write in Holder.options qualified
+            src/run.ts:3 write in a qualified
+            src/run.ts:4 write in b qualified
+            src/run.ts:7 write in make qualified
+            src/run.ts:7 write in make qualified
+            src/run.ts:10 write in set qualified
+            src/run.ts:12 write in loose name_only
+        ",
+    },
+    Case {
         // A union of 40 types (more than a few dozen is common in generated
         // code): a member reached through it is each type's, the last
         // one's too.

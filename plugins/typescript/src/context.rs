@@ -1,0 +1,244 @@
+//! What gives an expression its type where the source names no type for it: casts (`x as T`), and an object literal's contextual type (`const c: Config = { .. }`, `{ a: { .. } }`).
+
+use tree_sitter::Node;
+
+/// Steps up the tree looked through from a literal to the declaration,
+/// cast, `return` or key it is written for (parentheses, and a `return`'s
+/// statements up to its function): past this, no context is found.
+const MAX_CONTEXT_STEPS: usize = 4096;
+
+/// The node naming the type `value` has by what is written around it, a
+/// type the references tag there (`T` or `ns.T`; `T` of `T<A>`):
+/// - `value as T`, `<T>value`: a value of `T`;
+/// - an object literal given a type where it is written: the initial value
+///   of `const c: T`, a field `f: T` or a parameter `p: T = ..`; `{..} as
+///   T`, `{..} satisfies T`, `<T>{..}`; returned from a function declared
+///   to return `T`.
+pub fn literal_type(value: Node) -> Option<Node> {
+    match value.kind() {
+        "as_expression" | "type_assertion" => cast_target(value),
+        "object" => object_type(value),
+        _ => None,
+    }
+}
+
+/// The node naming the value an object literal `value` is written for,
+/// whose type is the literal's: the key `a` of `{ a: { .. } }`, the
+/// assigned `x` or `o.x` of `x = { .. }`, `o.x = { .. }`.
+pub fn literal_context(value: Node) -> Option<Node> {
+    if value.kind() != "object" {
+        return None;
+    }
+    let (written_for, parent) = outside_parentheses(value)?;
+    match parent.kind() {
+        "pair" if parent.child_by_field_name("value") == Some(written_for) => parent
+            .child_by_field_name("key")
+            .filter(|k| k.kind() == "property_identifier"),
+        "assignment_expression" if parent.child_by_field_name("right") == Some(written_for) => {
+            let left = parent.child_by_field_name("left")?;
+            match left.kind() {
+                "identifier" => Some(left),
+                "member_expression" => left
+                    .child_by_field_name("property")
+                    .filter(|p| p.kind() == "property_identifier"),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The type an object literal is written for (see [`literal_type`]).
+fn object_type(object: Node) -> Option<Node> {
+    let (written_for, parent) = outside_parentheses(object)?;
+    let is_value = |field: &str| parent.child_by_field_name(field) == Some(written_for);
+    match parent.kind() {
+        "variable_declarator"
+        | "public_field_definition"
+        | "required_parameter"
+        | "optional_parameter"
+            if is_value("value") =>
+        {
+            named_type(parent.child_by_field_name("type")?)
+        }
+        "as_expression" | "satisfies_expression" | "type_assertion" => {
+            // `x as T`, `x satisfies T` and `<T>x`: the expression is the
+            // part that is no type.
+            let expression = match parent.kind() {
+                "type_assertion" => last_named(parent)?,
+                _ => first_named(parent)?,
+            };
+            (expression == written_for)
+                .then(|| cast_target(parent))
+                .flatten()
+        }
+        "arrow_function" if is_value("body") => {
+            named_type(parent.child_by_field_name("return_type")?)
+        }
+        "return_statement" => {
+            named_type(enclosing_function(parent)?.child_by_field_name("return_type")?)
+        }
+        _ => None,
+    }
+}
+
+/// The type `cast` (`x as T`, `x satisfies T`, `<T>x`) states, when a
+/// named one.
+fn cast_target(cast: Node) -> Option<Node> {
+    let ty = match cast.kind() {
+        "type_assertion" => first_named(cast.child(0).filter(|c| c.kind() == "type_arguments")?)?,
+        _ => last_named(cast)?,
+    };
+    named_type(ty)
+}
+
+/// The type reference naming `ty`: `T`, `ns.T`, the `T` of `T<A>`, inside
+/// an annotation or parentheses. None for any other type (a union, an
+/// object type, `this`).
+fn named_type(ty: Node) -> Option<Node> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
+            "generic_type" => ty = ty.child_by_field_name("name")?,
+            "type_identifier" | "nested_type_identifier" => return Some(ty),
+            _ => return None,
+        }
+    }
+}
+
+/// The first ancestor of `node` that is not a parenthesized expression,
+/// with its child `node` is inside of.
+fn outside_parentheses(node: Node) -> Option<(Node, Node)> {
+    let mut inner = node;
+    for _ in 0..MAX_CONTEXT_STEPS {
+        let parent = inner.parent()?;
+        if parent.kind() != "parenthesized_expression" {
+            return Some((inner, parent));
+        }
+        inner = parent;
+    }
+    None
+}
+
+/// The function a `return` statement returns from.
+fn enclosing_function(statement: Node) -> Option<Node> {
+    let mut node = statement;
+    for _ in 0..MAX_CONTEXT_STEPS {
+        node = node.parent()?;
+        match node.kind() {
+            "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function_declaration"
+            | "generator_function" => return Some(node),
+            // A class body or the program: no function around.
+            "class_body" | "program" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn first_named(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .find(|c| c.kind() != "comment")
+}
+
+fn last_named(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .last()
+}
+
+#[cfg(test)]
+mod tests {
+    use lingo_plugin_sdk::Document;
+    use lingo_plugin_sdk::bindings::exports::lingo::plugin::syntax::GuestDocument;
+    use lingo_plugin_sdk::testing::describe_receiver;
+
+    use crate::TypeScript;
+
+    /// `name <- receiver` for each member reference named in `names`, in
+    /// order; `name <- ?` where it has no receiver.
+    fn receivers(source: &str, names: &[&str]) -> Vec<String> {
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        let references = document.references();
+        references
+            .iter()
+            .filter(|r| r.is_member && names.contains(&r.name.as_str()))
+            .map(|r| {
+                let receiver = r
+                    .receiver
+                    .as_ref()
+                    .map_or("?".to_string(), |v| describe_receiver(&references, v));
+                format!("{} <- {receiver}", r.name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn object_keys_are_members_of_the_type_the_literal_is_written_for() {
+        let source = r#"
+const config: GlobalConfig = { onError: null };
+let boxed: ns.Box<T> = ({ width: 1 });
+class C { private opts: Options = { depth: 2 }; }
+function f(p: Params = { retries: 3 }): Result {
+  if (p) { return { ok: true }; }
+  return { ok: false, nested: { inner: 1 } };
+}
+const g = (): Result => ({ ok: true });
+const cast = { kind: "array" } as Change;
+const old = <Change>{ kind: "splice" };
+const checked = { port: 80 } satisfies Server;
+target.settings = { theme: "dark" };
+plain = { free: 1 };
+const untyped = { loose: 1 };
+const union: A | B = { either: 1 };
+"#;
+        assert_eq!(
+            receivers(
+                source,
+                &[
+                    "onError", "width", "depth", "retries", "ok", "nested", "inner", "kind",
+                    "port", "theme", "free", "loose", "either"
+                ]
+            ),
+            [
+                "onError <- GlobalConfig",
+                "width <- Box",
+                "depth <- Options",
+                "retries <- Params",
+                "ok <- Result",
+                "ok <- Result",
+                "nested <- Result",
+                // The key it is the value of.
+                "inner <- nested",
+                "ok <- Result",
+                "kind <- Change",
+                "kind <- Change",
+                "port <- Server",
+                "theme <- settings",
+                "free <- plain",
+                // No type written for it.
+                "loose <- ?",
+                "either <- ?",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cast_value_is_a_value_of_the_type_it_is_cast_to() {
+        let source =
+            "(raw as Observable<any>).next(1);\n(<Subject>raw).complete();\n(raw as const).x;\n";
+        assert_eq!(
+            receivers(source, &["next", "complete", "x"]),
+            ["next <- Observable", "complete <- Subject", "x <- ?"]
+        );
+    }
+}
