@@ -145,6 +145,7 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::ThisType => "this-type",
                 DeclaredTypeSource::Element => "element",
                 DeclaredTypeSource::Narrowed => "narrowed",
+                DeclaredTypeSource::Parameter => "parameter",
             };
             let element = match d.element.as_slice() {
                 [] => String::new(),

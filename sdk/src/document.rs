@@ -16,9 +16,10 @@ use crate::overloads;
 use crate::query;
 use crate::text::LineIndex;
 use crate::types::{
-    CallArguments, DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import, Local,
-    MacroDefinition, MacroSource, Manifest, ModuleIdentity, Narrowing, ParameterList, PluginError,
-    Reference, Span, Symbol, SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, UnexpandedMacro,
+    CallArguments, ContextTarget, DeclaredType, Diagnostic, EntryPoint, FunctionMetrics, Import,
+    Local, MacroDefinition, MacroSource, Manifest, ModuleIdentity, Narrowing, ParameterContext,
+    ParameterList, PluginError, Reference, Span, Symbol, SymbolKind, SymbolValue, SyntaxNode,
+    TextEdit, Token, UnexpandedMacro,
 };
 
 /// A parsed document of language `L`.
@@ -512,6 +513,48 @@ impl<L: Language> GuestDocument for Document<L> {
             .collect();
         found.sort_by_key(|n| n.value);
         found.dedup_by_key(|n| n.value);
+        found
+    }
+
+    fn parameter_contexts(&self) -> Vec<ParameterContext> {
+        let facts = self.tree_facts();
+        let state = self.state.borrow();
+        let linked = &facts.references;
+        let view = embedded::View::file(&state.source);
+        let root = state.tree.root_node();
+        // A parameter of a function expression written for a parameter or
+        // where a function type is stated: typed by the parameter of that
+        // function type at its position.
+        let of_locals = facts
+            .locals
+            .iter()
+            .enumerate()
+            .filter_map(|(index, binding)| {
+                let (start, end) = (binding.start, binding.local.span.end.offset as usize);
+                let name = root
+                    .descendant_for_byte_range(start, end)
+                    .filter(|n| n.start_byte() == start && n.end_byte() == end)?;
+                let (function, position) = L::untyped_parameter(name)?;
+                let site = L::parameter_site(function)?;
+                let function = linked.function_at(facts::SiteRange::of(site.function, &view)?)?;
+                let mut parameters = site.parameters;
+                parameters.push(position);
+                Some(ParameterContext {
+                    target: ContextTarget::Local(index as u32),
+                    function,
+                    parameters,
+                })
+            });
+        let mut found: Vec<ParameterContext> = linked
+            .parameter_contexts
+            .iter()
+            .cloned()
+            .chain(of_locals)
+            .collect();
+        found.sort_by_key(|context| match context.target {
+            ContextTarget::Member(index) => (0, index),
+            ContextTarget::Local(index) => (1, index),
+        });
         found
     }
 

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use crate::embedded::{EmbeddedTree, View};
-use crate::language::Language;
+use crate::language::{FunctionAt, Language};
 use crate::query::{TaggedMatch, TreeMatches};
 use crate::text::{LineIndex, collapse_whitespace};
 use crate::types::{
-    Diagnostic, EntryPointKind, Local, Receiver, Reference, ReferenceKind, Severity, Symbol,
-    SymbolKind,
+    ContextTarget, Diagnostic, EntryPointKind, Local, ParameterContext, Receiver, Reference,
+    ReferenceKind, Severity, Symbol, SymbolKind,
 };
 
 /// Longest signature kept, in characters.
@@ -569,6 +569,9 @@ pub struct LinkedReferences {
     /// Which reference each name range (file bytes) is the name of (the
     /// first, where several share one).
     pub by_name: HashMap<(usize, usize), u32>,
+    /// The members reached through a literal written for a parameter
+    /// ([`Language::parameter_site`]), by reference index.
+    pub parameter_contexts: Vec<ParameterContext>,
 }
 
 impl LinkedReferences {
@@ -591,6 +594,19 @@ impl LinkedReferences {
                 let name = L::literal_context(value)?;
                 self.named_at((name.start_byte(), name.end_byte()))
             })
+    }
+
+    /// The function `site` names, as a receiver: what a call calls (not its
+    /// result), a function type, or a declaration or key of one.
+    pub(crate) fn function_at(&self, site: SiteRange) -> Option<Receiver> {
+        match site {
+            SiteRange::Callee(range) => self
+                .at(range)
+                .filter(|r| r.called)
+                .map(|r| Receiver { called: false, ..r }),
+            SiteRange::Type(range) => self.type_at(range),
+            SiteRange::Named(range) => self.named_at(range),
+        }
     }
 
     /// The value of the reference whose name is exactly at `range` (file
@@ -652,6 +668,28 @@ struct Found {
     /// When the receiver is a literal, what gives its type (see
     /// [`LiteralOf`]).
     receiver_type: Option<LiteralOf>,
+    /// When the receiver is a literal written for a parameter, the
+    /// function and the parameter's positions.
+    receiver_site: Option<(SiteRange, Vec<u32>)>,
+}
+
+/// A [`FunctionAt`] by its node's file range.
+#[derive(Clone, Copy)]
+pub(crate) enum SiteRange {
+    Callee((usize, usize)),
+    Type((usize, usize)),
+    Named((usize, usize)),
+}
+
+impl SiteRange {
+    /// `function`'s file range in `view`.
+    pub(crate) fn of(function: FunctionAt, view: &View) -> Option<SiteRange> {
+        Some(match function {
+            FunctionAt::Callee(node) => SiteRange::Callee(view.range(node)?),
+            FunctionAt::Type(node) => SiteRange::Type(view.range(node)?),
+            FunctionAt::Named(node) => SiteRange::Named(view.range(node)?),
+        })
+    }
 }
 
 /// What a literal's value is, by a file range: the type named there (`T`
@@ -670,6 +708,7 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
     let mut by_tagged: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
     let mut by_name: HashMap<(usize, usize), u32> = HashMap::with_capacity(found.len());
     let mut receivers = Vec::with_capacity(found.len());
+    let mut sites = Vec::with_capacity(found.len());
     let mut references = Vec::with_capacity(found.len());
     for (index, f) in found.into_iter().enumerate() {
         by_tagged.entry(f.tagged).or_insert(index as u32);
@@ -678,12 +717,14 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
             .entry((span.start.offset as usize, span.end.offset as usize))
             .or_insert(index as u32);
         receivers.push((f.receiver, f.receiver_type));
+        sites.push(f.receiver_site);
         references.push(f.reference);
     }
     let mut linked = LinkedReferences {
         references,
         by_tagged,
         by_name,
+        parameter_contexts: Vec::new(),
     };
     for (index, (range, literal)) in receivers.into_iter().enumerate() {
         let receiver = match range {
@@ -697,6 +738,26 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
         })
         .filter(|r| r.reference as usize != index);
         linked.references[index].receiver = receiver;
+    }
+    // A member of a literal without a type of its own, written for a
+    // parameter (`f({ k: v })`): typed by that parameter.
+    for (index, site) in sites.into_iter().enumerate() {
+        let Some((function, parameters)) = site else {
+            continue;
+        };
+        if linked.references[index].receiver.is_some() || parameters.is_empty() {
+            continue;
+        }
+        if let Some(function) = linked
+            .function_at(function)
+            .filter(|f| f.reference as usize != index)
+        {
+            linked.parameter_contexts.push(ParameterContext {
+                target: ContextTarget::Member(index as u32),
+                function,
+                parameters,
+            });
+        }
     }
     linked
 }
@@ -927,11 +988,17 @@ fn references_in<L: Language>(
                         .range(L::literal_context(r.node)?)
                         .map(LiteralOf::Named),
                 });
+            let receiver_site = receiver_value
+                .as_ref()
+                .filter(|r| !r.indexed && receiver_type.is_none())
+                .and_then(|r| L::parameter_site(r.node))
+                .and_then(|site| Some((SiteRange::of(site.function, &view)?, site.parameters)));
             let receiver = receiver_value.and_then(|r| Some((view.range(r.node)?, r.indexed)));
             Some(Found {
                 tagged,
                 receiver,
                 receiver_type,
+                receiver_site,
                 reference: Reference {
                     kind,
                     span: lines.span(source, start, end),

@@ -556,6 +556,26 @@ pub trait Language: 'static {
         None
     }
 
+    /// The function whose parameter the literal or function expression
+    /// `value` is written for, where `value` then has that parameter's
+    /// type: TypeScript's `{ k: v }` in `f(a, { k: v })` (the call, `[1]`),
+    /// `(x) => ..` in `const m: ErrorMap = (x) => ..` (the type, `[]`: the
+    /// function is the value itself). A member reached through such a
+    /// literal, and a parameter of such a function
+    /// ([`Self::untyped_parameter`]), are typed by it
+    /// (`document.parameter-contexts`). The walk must be bounded by the
+    /// tree. None by default.
+    fn parameter_site(_value: Node<'_>) -> Option<ParameterSite<'_>> {
+        None
+    }
+
+    /// For the name of a parameter declared without a type in a function
+    /// expression, that function and the parameter's position (`x` of
+    /// `(a, x) => ..`: 1). None by default.
+    fn untyped_parameter(_name: Node<'_>) -> Option<(Node<'_>, u32)> {
+        None
+    }
+
     /// The LSP kind for a `definition.<tag>` capture tag.
     fn symbol_kind(tag: &str) -> SymbolKind {
         default_symbol_kind(tag)
@@ -908,4 +928,29 @@ pub fn default_symbol_kind(tag: &str) -> SymbolKind {
         "operator" => SymbolKind::Operator,
         _ => SymbolKind::Variable,
     }
+}
+
+/// Where a function is named whose parameter a value is written for
+/// ([`Language::parameter_site`]).
+#[derive(Clone, Copy, Debug)]
+pub enum FunctionAt<'t> {
+    /// A call or object creation, whose reference is tagged at this node:
+    /// the function it calls.
+    Callee(Node<'t>),
+    /// A type of a function type, whose reference is tagged at this node.
+    Type(Node<'t>),
+    /// A declaration, key or member of a function type, whose reference is
+    /// named exactly at this node.
+    Named(Node<'t>),
+}
+
+/// The parameter of a function a value is written for.
+#[derive(Clone, Debug)]
+pub struct ParameterSite<'t> {
+    pub function: FunctionAt<'t>,
+    /// The parameter's position in the function's parameters, then in
+    /// that parameter's own function type, outermost first; empty when the
+    /// value is the function itself (a function expression written where a
+    /// function type is stated).
+    pub parameters: Vec<u32>,
 }

@@ -41,9 +41,9 @@ pub use expansion::{
 };
 pub use grammar::comment_kinds;
 pub use language::{
-    Embedded, EntryPointHook, ImportsHook, Language, MetricsConfig, ModuleResolution, Reachability,
-    RemoveImportHook, RenderDeclarationHook, RenderImportHook, SymbolConfig, default_symbol_kind,
-    never_hoisted,
+    Embedded, EntryPointHook, FunctionAt, ImportsHook, Language, MetricsConfig, ModuleResolution,
+    ParameterSite, Reachability, RemoveImportHook, RenderDeclarationHook, RenderImportHook,
+    SymbolConfig, default_symbol_kind, never_hoisted,
 };
 pub use overloads::OverloadTypes;
 pub use query::{MAX_QUERY_START_DEPTH, Queries};
@@ -56,7 +56,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.14.0";
+pub const ABI_VERSION: &str = "0.15.0";
 
 /// The conversion rules of a language without overloads told apart by
 /// argument types (`language-policy.conversions`): none stated.

@@ -154,6 +154,34 @@ pub fn describe_receiver(references: &[Reference], receiver: &Receiver) -> Strin
     format!("{named}{call}{index}")
 }
 
+/// One line per value `document` states is written for a parameter:
+/// `name <- function [positions]`, the name of the member (`.k`) or
+/// local (`x`) and the function as [`describe_receiver`] writes it.
+pub fn describe_parameter_contexts<L: Language>(document: &Document<L>) -> Vec<String> {
+    use crate::types::ContextTarget;
+    let references = document.references();
+    let locals = document.locals();
+    document
+        .parameter_contexts()
+        .iter()
+        .map(|context| {
+            let target = match context.target {
+                ContextTarget::Member(index) => references
+                    .get(index as usize)
+                    .map_or("?".to_string(), |r| format!(".{}", r.name)),
+                ContextTarget::Local(index) => locals
+                    .get(index as usize)
+                    .map_or("?".to_string(), |l| l.name.clone()),
+            };
+            format!(
+                "{target} <- {} {:?}",
+                describe_receiver(&references, &context.function),
+                context.parameters
+            )
+        })
+        .collect()
+}
+
 /// One line per local of `document` whose value it states, `name =
 /// value` with the value as [`describe_receiver`] writes it.
 pub fn describe_local_values<L: Language>(document: &Document<L>) -> Vec<String> {

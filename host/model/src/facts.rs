@@ -703,11 +703,16 @@ pub enum DeclaredTypeSource {
     /// The type a call of the target, a function, proves its first
     /// argument to have when it returns true (Python's `-> TypeIs[T]`).
     Narrowed,
+    /// The type of one parameter of the target (a function, a class whose
+    /// constructor's it is, a declaration or type of a function type):
+    /// [`DeclaredType::element`] is its position, then positions in that
+    /// parameter's own function type.
+    Parameter,
 }
 
 impl DeclaredTypeSource {
     /// Every source, in the WIT's order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Annotation,
         Self::Constructor,
         Self::Literal,
@@ -717,6 +722,7 @@ impl DeclaredTypeSource {
         Self::ThisType,
         Self::Element,
         Self::Narrowed,
+        Self::Parameter,
     ];
 
     /// The source as the WIT spells it (`return-type`).
@@ -731,6 +737,7 @@ impl DeclaredTypeSource {
             Self::ThisType => "this-type",
             Self::Element => "element",
             Self::Narrowed => "narrowed",
+            Self::Parameter => "parameter",
         }
     }
 }
@@ -847,6 +854,32 @@ pub struct Narrowing {
     /// for (a reference that is no call), or the call of a function whose
     /// `Narrowed` declared type says what its true result proves.
     pub by: u32,
+}
+
+/// What takes its type from a parameter ([`ParameterContext`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ContextTarget {
+    /// A member reached through a literal without a type of its own (the
+    /// key `k` of `f({ k: v })`): index into the file's references.
+    Member(u32),
+    /// A parameter written without a type (`x` of `f((x) => ..)`): index
+    /// into the file's locals.
+    Local(u32),
+}
+
+/// A value written for a parameter of a function, whose type is that
+/// parameter's (a plugin fact from ABI 0.15.0 on): a key of an object
+/// literal given as an argument, a callback's parameter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParameterContext {
+    pub target: ContextTarget,
+    /// The function, as another reference of the file names it: the
+    /// function a call calls, or a declaration, key or type of a function
+    /// type.
+    pub function: Receiver,
+    /// The parameter's position in the function's parameters, then in that
+    /// parameter's own function type, outermost first.
+    pub parameters: Box<[u32]>,
 }
 
 /// Why something outside the source calls a declaration (a plugin fact,
@@ -1031,6 +1064,10 @@ pub struct FileFacts {
     /// (ABI 0.14.0).
     #[serde(default)]
     pub narrowings: Vec<Narrowing>,
+    /// The values that take their type from a parameter, by `target`
+    /// (ABI 0.15.0).
+    #[serde(default)]
+    pub parameter_contexts: Vec<ParameterContext>,
     /// The declarations something outside the source calls; `None` when
     /// the plugin does not say (before ABI 0.4.0, or without the
     /// `entry-points` capability), so that nothing can be known unused.
@@ -1065,6 +1102,7 @@ impl FileFacts {
         self.call_arguments.shrink_to_fit();
         self.symbol_values.shrink_to_fit();
         self.narrowings.shrink_to_fit();
+        self.parameter_contexts.shrink_to_fit();
         if let Some(entry_points) = &mut self.entry_points {
             entry_points.shrink_to_fit();
         }
@@ -1091,6 +1129,7 @@ impl FileFacts {
             call_arguments: Vec::new(),
             symbol_values: Vec::new(),
             narrowings: Vec::new(),
+            parameter_contexts: Vec::new(),
             entry_points: None,
             macro_definitions: Vec::new(),
             unexpanded_macros: Vec::new(),

@@ -9,9 +9,9 @@
 use std::collections::BTreeMap;
 
 use crate::facts::{
-    ArgumentValue, DeclaredTarget, DeclaredType, Diagnostic, FileFacts, FunctionMetrics, Import,
-    Local, Name, OptU32, ParameterList, ParameterType, PluginInfo, Position, Reference,
-    ReferenceKind, Severity, Span, Symbol, SyntaxNode, Token,
+    ArgumentValue, ContextTarget, DeclaredTarget, DeclaredType, Diagnostic, FileFacts,
+    FunctionMetrics, Import, Local, Name, OptU32, ParameterList, ParameterType, PluginInfo,
+    Position, Reference, ReferenceKind, Severity, Span, Symbol, SyntaxNode, Token,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -189,6 +189,7 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
 
     check_symbol_values(&mut facts, limits, spans.report);
     check_narrowings(&mut facts, spans.report);
+    check_parameter_contexts(&mut facts, limits, spans.report);
     check_parameter_lists(&mut facts.parameter_lists, symbol_count, &mut spans, limits);
     check_call_arguments(&mut facts, limits, spans.report);
 
@@ -631,6 +632,38 @@ fn check_narrowings(facts: &mut FileFacts, report: &mut Report) {
     facts.narrowings.dedup_by_key(|n| n.value);
     if facts.narrowings.len() < before {
         report.count("narrowing given twice");
+    }
+}
+
+/// Check the values written for a parameter: one per target, by target,
+/// each naming a reference and a member reference or local of the file,
+/// with one to `max_tuple_depth` parameter positions.
+fn check_parameter_contexts(facts: &mut FileFacts, limits: &FactLimits, report: &mut Report) {
+    let (reference_count, local_count) = (facts.references.len(), facts.locals.len());
+    facts.parameter_contexts.retain(|context| {
+        let function = context.function.reference;
+        let target_ok = match context.target {
+            ContextTarget::Member(index) => (index as usize) < reference_count && index != function,
+            ContextTarget::Local(index) => (index as usize) < local_count,
+        };
+        let ok = target_ok
+            && (function as usize) < reference_count
+            && !context.parameters.is_empty()
+            && context.parameters.len() <= limits.max_tuple_depth;
+        if !ok {
+            report.count("parameter context index out of range or positions too many");
+        }
+        ok
+    });
+    facts
+        .parameter_contexts
+        .sort_by_key(|context| context.target);
+    let before = facts.parameter_contexts.len();
+    facts
+        .parameter_contexts
+        .dedup_by_key(|context| context.target);
+    if facts.parameter_contexts.len() < before {
+        report.count("parameter context given twice");
     }
 }
 
@@ -1430,6 +1463,57 @@ mod tests {
         assert_eq!(output.narrowings, [narrowing(0, 1)]);
         assert_eq!(report.broken["narrowing index out of range"], 2);
         assert_eq!(report.broken["narrowing given twice"], 1);
+    }
+
+    /// A parameter context names a member reference or a local and another
+    /// reference of the file, with one to eight positions: one out of
+    /// range, one its own function, one without positions, one with too
+    /// many and a target given twice go.
+    #[test]
+    fn parameter_contexts_out_of_range_without_positions_or_twice_are_dropped() {
+        let mut input = facts(Vec::new());
+        for name in ["f", "k"] {
+            input.references.push(Reference {
+                name: name.into(),
+                kind: ReferenceKind::Reference,
+                span: span(0, 1),
+                qualifier: thin_vec::ThinVec::new(),
+                is_member: name == "k",
+                enclosing: OptU32::NONE,
+                local: OptU32::NONE,
+                receiver: None,
+                arguments: OptU32::NONE,
+            });
+        }
+        let context = |target, function, parameters: &[u32]| crate::facts::ParameterContext {
+            target,
+            function: crate::facts::Receiver {
+                reference: function,
+                called: false,
+                indexed: false,
+            },
+            parameters: parameters.into(),
+        };
+        input.parameter_contexts = vec![
+            context(ContextTarget::Member(1), 0, &[0]),
+            context(ContextTarget::Member(1), 0, &[1]),
+            context(ContextTarget::Member(0), 0, &[0]),
+            context(ContextTarget::Member(7), 0, &[0]),
+            context(ContextTarget::Local(0), 0, &[0]),
+            context(ContextTarget::Member(1), 9, &[0]),
+            context(ContextTarget::Member(1), 0, &[]),
+            context(ContextTarget::Member(1), 0, &[0; 9]),
+        ];
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert_eq!(
+            output.parameter_contexts,
+            [context(ContextTarget::Member(1), 0, &[0])]
+        );
+        assert_eq!(
+            report.broken["parameter context index out of range or positions too many"],
+            6
+        );
+        assert_eq!(report.broken["parameter context given twice"], 1);
     }
 
     #[test]

@@ -737,22 +737,6 @@ macro_rules! since_0_14_0_conversions {
             policy.static_modifiers.clone()
         }
 
-        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
-            use model::DeclaredTypeSource as M;
-            use wit::DeclaredTypeSource as W;
-            match source {
-                W::Annotation => M::Annotation,
-                W::Constructor => M::Constructor,
-                W::Literal => M::Literal,
-                W::ReturnType => M::ReturnType,
-                W::Receiver => M::Receiver,
-                W::SelfType => M::SelfType,
-                W::ThisType => M::ThisType,
-                W::Element => M::Element,
-                W::Narrowed => M::Narrowed,
-            }
-        }
-
         /// The document's narrowed reads.
         pub fn narrowings(
             document: &GuestDocument<'_>,
@@ -771,7 +755,76 @@ macro_rules! since_0_14_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.14.0` (the current ABI).
+/// What ABI 0.15.0 added: parameter types, and the values written for a
+/// parameter that take their type from it.
+macro_rules! since_0_15_0_conversions {
+    () => {
+        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+            use model::DeclaredTypeSource as M;
+            use wit::DeclaredTypeSource as W;
+            match source {
+                W::Annotation => M::Annotation,
+                W::Constructor => M::Constructor,
+                W::Literal => M::Literal,
+                W::ReturnType => M::ReturnType,
+                W::Receiver => M::Receiver,
+                W::SelfType => M::SelfType,
+                W::ThisType => M::ThisType,
+                W::Element => M::Element,
+                W::Narrowed => M::Narrowed,
+                W::Parameter => M::Parameter,
+            }
+        }
+
+        /// The document's values written for a parameter.
+        pub fn parameter_contexts(
+            document: &GuestDocument<'_>,
+            store: impl AsContextMut,
+            doc: ResourceAny,
+        ) -> wasmtime::Result<Vec<model::ParameterContext>> {
+            Ok(document
+                .call_parameter_contexts(store, doc)?
+                .into_iter()
+                .map(|c| model::ParameterContext {
+                    target: match c.target {
+                        wit::ContextTarget::Member(index) => model::ContextTarget::Member(index),
+                        wit::ContextTarget::Local(index) => model::ContextTarget::Local(index),
+                    },
+                    function: c.function.into(),
+                    parameters: c.parameters.into_boxed_slice(),
+                })
+                .collect())
+        }
+    };
+}
+
+/// `lingo:plugin@0.15.0` (the current ABI).
+pub mod v0_15_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_15_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_15_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+    since_0_13_0_conversions!();
+    since_0_14_0_conversions!();
+    since_0_15_0_conversions!();
+}
+
+/// `lingo:plugin@0.14.0`: no parameter types or values written for a
+/// parameter, so a key of an object literal given as an argument, or a
+/// callback's parameter, has no known type.
 pub mod v0_14_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_14_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -792,46 +845,13 @@ pub mod v0_14_0 {
     since_0_12_0_conversions!();
     since_0_13_0_conversions!();
     since_0_14_0_conversions!();
-}
 
-/// `lingo:plugin@0.13.0`: no narrowing, so a value has its declared type
-/// everywhere it is read.
-pub mod v0_13_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_13_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_13_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-    since_0_11_0_conversions!();
-    since_0_12_0_conversions!();
-    since_0_13_0_conversions!();
-
-    /// 0.13.0 states neither what a name both a member and a type means
-    /// nor static modifiers.
-    fn value_or_type(_policy: &wit::LanguagePolicy) -> model::ValueOrType {
-        model::ValueOrType::Unstated
-    }
-
-    fn static_modifiers(_policy: &wit::LanguagePolicy) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// 0.13.0 states no narrowing.
-    pub fn narrowings(
+    /// 0.14.0 states no values written for a parameter.
+    pub fn parameter_contexts(
         _document: &GuestDocument<'_>,
         _store: impl AsContextMut,
         _doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::Narrowing>> {
+    ) -> wasmtime::Result<Vec<model::ParameterContext>> {
         Ok(Vec::new())
     }
 
@@ -847,6 +867,7 @@ pub mod v0_13_0 {
             W::SelfType => M::SelfType,
             W::ThisType => M::ThisType,
             W::Element => M::Element,
+            W::Narrowed => M::Narrowed,
         }
     }
 }

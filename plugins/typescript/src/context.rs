@@ -1,5 +1,6 @@
 //! What gives an expression its type where the source names no type for it: casts (`x as T`), and an object literal's contextual type (`const c: Config = { .. }`, `{ a: { .. } }`).
 
+use lingo_plugin_sdk::{FunctionAt, ParameterSite};
 use tree_sitter::Node;
 
 /// Steps up the tree looked through from a literal to the declaration,
@@ -30,6 +31,12 @@ pub fn literal_context(value: Node) -> Option<Node> {
         return None;
     }
     let (written_for, parent) = outside_parentheses(value)?;
+    literal_context_at(written_for, parent)
+}
+
+/// The name of the key or assigned name the expression `written_for` (a
+/// child of `parent`) is the value of.
+fn literal_context_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
     match parent.kind() {
         "pair" if parent.child_by_field_name("value") == Some(written_for) => parent
             .child_by_field_name("key")
@@ -48,9 +55,109 @@ pub fn literal_context(value: Node) -> Option<Node> {
     }
 }
 
+/// The function whose parameter `value` (an object literal or a function
+/// expression) is written for, and the parameter's positions:
+/// - an argument of a call or `new` (`f(a, { k: v })`: the call, `[1]`),
+///   with no spread argument before it;
+/// - a function expression as the value of a declaration of a function
+///   type (`const m: ErrorMap = (issue) => ..`: the type, `[]`), returned
+///   from a function declared to return one, or the value of a key or an
+///   assigned property (`{ override: (ctx) => .. }`: the key, `[]`).
+pub fn parameter_site(value: Node<'_>) -> Option<ParameterSite<'_>> {
+    let is_function = is_function_expression(value);
+    if value.kind() != "object" && !is_function {
+        return None;
+    }
+    let (written_for, parent) = outside_parentheses(value)?;
+    if parent.kind() == "arguments" {
+        let call = parent.parent()?;
+        if !matches!(call.kind(), "call_expression" | "new_expression") {
+            return None;
+        }
+        let mut cursor = parent.walk();
+        let mut position = 0;
+        for argument in parent.named_children(&mut cursor) {
+            match argument.kind() {
+                _ if argument == written_for => {
+                    return Some(ParameterSite {
+                        function: FunctionAt::Callee(call),
+                        parameters: vec![position],
+                    });
+                }
+                "comment" => {}
+                // Past a spread, positions are not known.
+                "spread_element" => return None,
+                _ => position += 1,
+            }
+        }
+        return None;
+    }
+    if !is_function {
+        // An object literal anywhere else has its type from
+        // `literal_type` or `literal_context`, or none.
+        return None;
+    }
+    let function = match object_type_at(written_for, parent) {
+        Some(ty) => FunctionAt::Type(ty),
+        None => FunctionAt::Named(literal_context_at(written_for, parent)?),
+    };
+    Some(ParameterSite {
+        function,
+        parameters: Vec::new(),
+    })
+}
+
+/// For the name of a parameter written without a type in a function
+/// expression (`x` of `(a, x) => ..`, of `x => ..`), the function and the
+/// parameter's position.
+pub fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {
+    if name.kind() != "identifier" {
+        return None;
+    }
+    let parent = name.parent()?;
+    if parent.kind() == "arrow_function" {
+        // `x => ..`.
+        return (parent.child_by_field_name("parameter") == Some(name)).then_some((parent, 0));
+    }
+    if !matches!(parent.kind(), "required_parameter" | "optional_parameter")
+        || parent.child_by_field_name("pattern") != Some(name)
+        || parent.child_by_field_name("type").is_some()
+    {
+        return None;
+    }
+    let list = parent
+        .parent()
+        .filter(|l| l.kind() == "formal_parameters")?;
+    let function = list.parent().filter(|f| is_function_expression(*f))?;
+    let mut cursor = list.walk();
+    let position = list
+        .named_children(&mut cursor)
+        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
+        .filter(|p| {
+            p.child_by_field_name("pattern")
+                .is_none_or(|pattern| pattern.kind() != "this")
+        })
+        .position(|p| p == parent)?;
+    Some((function, position as u32))
+}
+
+/// Whether `node` is a function written as an expression.
+fn is_function_expression(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "arrow_function" | "function_expression" | "function"
+    )
+}
+
 /// The type an object literal is written for (see [`literal_type`]).
 fn object_type(object: Node) -> Option<Node> {
     let (written_for, parent) = outside_parentheses(object)?;
+    object_type_at(written_for, parent)
+}
+
+/// The type stated for the expression `written_for` (a child of
+/// `parent`): the declaration, cast or return it is the value of.
+fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
     let is_value = |field: &str| parent.child_by_field_name(field) == Some(written_for);
     match parent.kind() {
         "variable_declarator"
@@ -228,6 +335,42 @@ const union: A | B = { either: 1 };
                 // No type written for it.
                 "loose <- ?",
                 "either <- ?",
+            ]
+        );
+    }
+
+    #[test]
+    fn arguments_and_callbacks_take_the_type_of_the_parameter_they_are_written_for() {
+        let source = r#"
+f(a, { retries: 3 });
+new Client({ port: 80 });
+api.datetime({ precision: 3 });
+g(...rest, { lost: 1 });
+const m: ErrorMap = (issue, ctx) => issue.code;
+const n: ErrorMap = function (first) { return first; };
+h((x) => x, y => y);
+run({ override: (ctx) => ctx.path });
+function make(): Handler {
+  return (event) => event;
+}
+const typed: ErrorMap = (issue: Issue) => issue;
+"#;
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        assert_eq!(
+            lingo_plugin_sdk::testing::describe_parameter_contexts(&document),
+            [
+                ".retries <- f [1]",
+                ".port <- Client [0]",
+                ".precision <- datetime [0]",
+                ".override <- run [0]",
+                "issue <- ErrorMap [0]",
+                "ctx <- ErrorMap [1]",
+                "first <- ErrorMap [0]",
+                "x <- h [0, 0]",
+                "y <- h [1, 0]",
+                // The key it is the value of, itself typed by `run`.
+                "ctx <- override [0]",
+                "event <- Handler [0]",
             ]
         );
     }

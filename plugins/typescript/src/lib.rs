@@ -275,6 +275,14 @@ impl Language for TypeScript {
         context::literal_context(value)
     }
 
+    fn parameter_site(value: Node<'_>) -> Option<lingo_plugin_sdk::ParameterSite<'_>> {
+        context::parameter_site(value)
+    }
+
+    fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {
+        context::untyped_parameter(name)
+    }
+
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         types::iterated_value(name, source)
     }

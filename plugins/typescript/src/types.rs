@@ -229,6 +229,7 @@ impl Context<'_> {
                 {
                     self.annotated(out, target, ty, this_type);
                     self.element(out, target, ty, this_type);
+                    self.function_type_parameters(out, target, ty, this_type);
                 }
             }
             "variable_declarator" => {
@@ -248,9 +249,15 @@ impl Context<'_> {
                 };
                 self.typed_or_constructed(out, target, ty, value, this_type);
                 // A name bound to a function is a function symbol, which
-                // also has the type the function returns.
+                // also has the type the function returns and its
+                // parameters' types.
                 if let Some(function) = value.filter(|v| is_function_value(*v)) {
                     self.returns(out, target, function, this_type);
+                    self.parameters(out, target, function, this_type);
+                }
+                // `const m: (e: E) => R = ..`: a value of a function type.
+                if let Some(ty) = ty {
+                    self.function_type_parameters(out, target, ty, this_type);
                 }
             }
             // Class fields: TypeScript's `x: T = ..`, JavaScript's `x = ..`.
@@ -268,6 +275,10 @@ impl Context<'_> {
                 // function also has the type the function returns.
                 if let Some(function) = value.filter(|v| is_function_value(*v)) {
                     self.returns(out, target, function, this_type);
+                    self.parameters(out, target, function, this_type);
+                }
+                if let Some(ty) = ty {
+                    self.function_type_parameters(out, target, ty, this_type);
                 }
             }
             "property_signature" => {
@@ -277,6 +288,16 @@ impl Context<'_> {
                 if let (Some(target), Some(ty)) = (target, node.child_by_field_name("type")) {
                     self.annotated(out, target, ty, this_type);
                     self.element(out, target, ty, this_type);
+                    // `override?: (ctx: Context) => void`.
+                    self.function_type_parameters(out, target, ty, this_type);
+                }
+            }
+            // `interface ErrorMap { (issue: Issue): string }`: a value of the
+            // interface is called with these parameters.
+            "call_signature" => {
+                let target = owner.and_then(|o| self.targets.symbol(o));
+                if let Some(target) = target {
+                    self.parameters(out, target, node, this_type);
                 }
             }
             "function_declaration"
@@ -291,6 +312,7 @@ impl Context<'_> {
                 else {
                     return;
                 };
+                self.parameters(out, target, node, this_type);
                 if is_getter(node) {
                     // A getter's return type is its property's type.
                     if let Some(ty) = node.child_by_field_name("return_type") {
@@ -343,6 +365,7 @@ impl Context<'_> {
                 // `type Handler = (e: E) => Result`: what calling a value of
                 // the type returns.
                 if value.kind() == "function_type" {
+                    self.parameters(out, target, value, this_type);
                     let returned = value
                         .child_by_field_name("return_type")
                         .and_then(|ty| self.named_type(ty, this_type));
@@ -375,9 +398,77 @@ impl Context<'_> {
                         self.lines,
                         DeclaredTypeSource::SelfType,
                     ));
+                    // `new C(..)` passes the constructor's parameters.
+                    if let Some(constructor) = constructor_of(node, self.source) {
+                        self.parameters(out, target, constructor, this_type);
+                    }
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The types of the parameters of `function` (a declaration, function
+    /// expression, function type or call signature) stated for `target`
+    /// (the declared-type source `parameter`, `[i]`), and of the parameters
+    /// of a parameter's function type (`[i, j]`).
+    fn parameters(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        function: Node,
+        this_type: Option<Node>,
+    ) {
+        for (position, parameter) in parameters_of(function).into_iter().enumerate() {
+            let Some(ty) = parameter.child_by_field_name("type") else {
+                continue;
+            };
+            let position = position as u32;
+            if let Some(written) = self.named_type(ty, this_type) {
+                out.push(parameter_type(
+                    written.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::Parameter,
+                    ),
+                    &[position],
+                ));
+            }
+            let Some(inner) = function_type(ty) else {
+                continue;
+            };
+            for (inner_position, inner_parameter) in parameters_of(inner).into_iter().enumerate() {
+                let written = inner_parameter
+                    .child_by_field_name("type")
+                    .and_then(|t| self.named_type(t, this_type));
+                if let Some(written) = written {
+                    out.push(parameter_type(
+                        written.declared(
+                            target,
+                            self.source,
+                            self.lines,
+                            DeclaredTypeSource::Parameter,
+                        ),
+                        &[position, inner_position as u32],
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The parameter types of the function type `ty` annotates, when it is
+    /// one (`(ctx: Context) => void`, also with `| undefined`), stated for
+    /// `target`.
+    fn function_type_parameters(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        this_type: Option<Node>,
+    ) {
+        if let Some(function) = function_type(ty) {
+            self.parameters(out, target, function, this_type);
         }
     }
 
@@ -754,6 +845,71 @@ fn is_getter(method: Node) -> bool {
 }
 
 /// The first named child that is not a comment.
+/// The parameter nodes of `function` (a declaration, function expression,
+/// function type or call signature), in order, without a `this`
+/// parameter (which takes no argument): `required_parameter` and
+/// `optional_parameter` nodes; a bare arrow parameter (`x => ..`) states
+/// no type and is left out.
+fn parameters_of(function: Node) -> Vec<Node> {
+    let Some(list) = function.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
+        .filter(|p| {
+            p.child_by_field_name("pattern")
+                .is_none_or(|pattern| pattern.kind() != "this")
+        })
+        .collect()
+}
+
+/// The function type `ty` is (in an annotation or parentheses, with `|
+/// null` or `| undefined`), if it is one.
+fn function_type(ty: Node) -> Option<Node> {
+    let mut ty = ty;
+    // Each step goes at least one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "type_annotation" | "parenthesized_type" => ty = first_named_child(ty)?,
+            "function_type" => return Some(ty),
+            "union_type" => {
+                let mut cursor = ty.walk();
+                let mut functions = ty
+                    .named_children(&mut cursor)
+                    .filter(|member| member.kind() != "comment")
+                    .filter(|member| !matches!(member.kind(), "literal_type" | "predefined_type"));
+                ty = match (functions.next(), functions.next()) {
+                    (Some(only), None) => only,
+                    _ => return None,
+                };
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `declared` as the type of the parameter at `positions`.
+fn parameter_type(declared: DeclaredType, positions: &[u32]) -> DeclaredType {
+    DeclaredType {
+        element: positions.to_vec(),
+        ..declared
+    }
+}
+
+/// The constructor declared in the body of `class` (`constructor(..)`),
+/// with a body (an overload signature has none).
+fn constructor_of<'t>(class: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let body = class.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor).find(|member| {
+        member.kind() == "method_definition"
+            && member
+                .child_by_field_name("name")
+                .is_some_and(|name| &source[name.byte_range()] == "constructor")
+    })
+}
+
 fn first_named_child(node: Node) -> Option<Node> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
@@ -816,9 +972,57 @@ mod tests {
         assert!(symbols.iter().all(|s| s.name != "plain"));
     }
 
+    /// The declared types of `source` but its parameters' (which
+    /// [`parameter_lines`] lists).
     fn declared_lines(path: &str, source: &str) -> Vec<String> {
         let document = Document::<TypeScript>::new(path.into(), source.into());
         describe_declared_types(&document, source, ".", true)
+            .into_iter()
+            .filter(|line| !line.contains(" parameter ["))
+            .collect()
+    }
+
+    /// The parameter types `source` states.
+    fn parameter_lines(source: &str) -> Vec<String> {
+        let document = Document::<TypeScript>::new("a.ts".into(), source.into());
+        describe_declared_types(&document, source, ".", true)
+            .into_iter()
+            .filter(|line| line.contains(" parameter ["))
+            .collect()
+    }
+
+    #[test]
+    fn functions_and_function_types_state_their_parameters_types() {
+        let source = r#"
+function f(this: Window, a: A, b?: ns.B<T>, c = 1, d: string | null): void {}
+class Client {
+  constructor(options: Options) {}
+  on(event: Event, listener: (change: Change, index: number) => void): void {}
+}
+const g = (x: X) => x;
+type ErrorMap = (issue: Issue, ctx: Ctx) => string;
+interface Mapper { (value: Value): Result; }
+interface Params { override?: (ctx: Context) => void; }
+const m: (p: P) => void = null;
+"#;
+        assert_eq!(
+            parameter_lines(source),
+            [
+                "symbol f: A parameter [0]",
+                "symbol f: ns.B parameter [1]",
+                "symbol Client: Options parameter [0]",
+                "symbol constructor: Options parameter [0]",
+                "symbol on: Event parameter [0]",
+                "symbol on: Change parameter [1, 0]",
+                "local listener: Change parameter [0]",
+                "symbol g: X parameter [0]",
+                "symbol ErrorMap: Issue parameter [0]",
+                "symbol ErrorMap: Ctx parameter [1]",
+                "symbol Mapper: Value parameter [0]",
+                "symbol override: Context parameter [0]",
+                "symbol m: P parameter [0]",
+            ]
+        );
     }
 
     #[test]

@@ -33,13 +33,14 @@
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::bindings::exports::lingo::plugin::{edits, modules, plugin, syntax};
 use lingo_plugin_sdk::types::{
-    ArgumentValue, CallArguments, Capability, ConversionRules, DeclaredTarget, DeclaredType,
-    DeclaredTypeSource, Diagnostic, EntryPoint, EntryPointKind, FunctionMetrics, Halstead, Import,
-    ImportKind, ImportedName, LanguagePolicy, Local, MacroDefinition, MacroSource, Manifest,
-    ModuleIdentity, ModuleLayout, NameRule, NamedType, Narrowing, ParameterList, ParameterType,
-    PluginError, PluginInfo, Position, Receiver, Reference, ReferenceKind, Severity, Span, Symbol,
-    SymbolKind, SymbolValue, SyntaxNode, TextEdit, Token, TokenKind, TypeAnnotationPosition,
-    UnexpandedMacro, ValueOrType, Visibility, Widening,
+    ArgumentValue, CallArguments, Capability, ContextTarget, ConversionRules, DeclaredTarget,
+    DeclaredType, DeclaredTypeSource, Diagnostic, EntryPoint, EntryPointKind, FunctionMetrics,
+    Halstead, Import, ImportKind, ImportedName, LanguagePolicy, Local, MacroDefinition,
+    MacroSource, Manifest, ModuleIdentity, ModuleLayout, NameRule, NamedType, Narrowing,
+    ParameterContext, ParameterList, ParameterType, PluginError, PluginInfo, Position, Receiver,
+    Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SymbolValue, SyntaxNode,
+    TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro, ValueOrType, Visibility,
+    Widening,
 };
 
 struct Hostile;
@@ -795,6 +796,33 @@ impl syntax::GuestDocument for Document {
                 Narrowing { value: 1, by: 0 },
                 Narrowing { value: 1, by: 0 },
             ],
+            _ => Vec::new(),
+        }
+    }
+    fn parameter_contexts(&self) -> Vec<ParameterContext> {
+        let context = |target, reference, parameters: Vec<u32>| ParameterContext {
+            target,
+            function: Receiver {
+                reference,
+                called: false,
+                indexed: false,
+            },
+            parameters,
+        };
+        match self.case {
+            // Targets and functions out of range, a member that is its own
+            // function, no positions, and one target given twice.
+            Case::Range => vec![
+                context(ContextTarget::Member(u32::MAX), 0, vec![0]),
+                context(ContextTarget::Local(u32::MAX), 0, vec![0]),
+                context(ContextTarget::Member(0), u32::MAX, vec![0]),
+                context(ContextTarget::Member(0), 0, vec![0]),
+                context(ContextTarget::Member(1), 0, Vec::new()),
+                context(ContextTarget::Member(1), 0, vec![0]),
+                context(ContextTarget::Member(1), 0, vec![1]),
+            ],
+            // A million positions.
+            Case::Huge => vec![context(ContextTarget::Member(1), 0, vec![0; MIB])],
             _ => Vec::new(),
         }
     }
