@@ -418,7 +418,7 @@ fn kin(a: &str, b: &str, rules: &ConversionRules) -> bool {
 /// The index of `reference` in `references` when it is one of them (not a
 /// copy): calls are looked up by index, and a reference made for a lookup
 /// is no call with arguments.
-fn index_in(references: &[Reference], reference: &Reference) -> Option<u32> {
+pub(super) fn index_in(references: &[Reference], reference: &Reference) -> Option<u32> {
     let range = references.as_ptr_range();
     let at = reference as *const Reference;
     if !range.contains(&at) {

@@ -11,8 +11,8 @@ use super::{
 };
 use lingo_index::FileEntry;
 use lingo_model::{
-    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, ReferenceKind,
-    SymbolKind,
+    ContextTarget, DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, ParameterContext,
+    Reference, ReferenceKind, SymbolKind,
 };
 
 /// Types of one union followed at most (`type U = A | B | ...`); a larger
@@ -165,7 +165,15 @@ impl Resolver<'_> {
             return Vec::new();
         }
         let Some(receiver) = reference.receiver else {
-            return Vec::new();
+            // A key of a literal written for a parameter (`f({ k: v })`):
+            // a member of the parameter's type.
+            let context = super::overloads::index_in(&facts.references, reference)
+                .and_then(|index| context_of(facts, ContextTarget::Member(index)));
+            let Some(context) = context else {
+                return Vec::new();
+            };
+            let types = self.parameter_context_type(file, facts, context, depth);
+            return self.members_of_types(types, reference);
         };
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
@@ -175,7 +183,12 @@ impl Resolver<'_> {
         let types = self
             .narrowed(file, facts, receiver, depth)
             .unwrap_or_else(|| self.type_of(file, value, Access::of(receiver), &[], depth));
-        // A union (`type Issue = A | B`): the member of each type that has it.
+        self.members_of_types(types, reference)
+    }
+
+    /// The members named as `reference` of `types`: of each type of a
+    /// union (`type Issue = A | B`) that has one.
+    fn members_of_types(&self, types: Vec<SymbolRef>, reference: &Reference) -> Vec<Definition> {
         let mut found: Vec<Definition> = Vec::new();
         for ty in types {
             for member in self.members_of_type(ty, reference) {
@@ -185,6 +198,83 @@ impl Resolver<'_> {
             }
         }
         found
+    }
+
+    /// The type of the parameter `context` (of `file`) says its target is
+    /// written for: the function its reference names, then the type that
+    /// function states for the parameter at those positions. Several for a
+    /// union, none when not known (also when the function is one of
+    /// several overloads).
+    fn parameter_context_type(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        context: &ParameterContext,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        if depth + 1 >= MAX_RECEIVER_DEPTH || context.function.called || context.function.indexed
+        {
+            return Vec::new();
+        }
+        let Some(function) = facts.references.get(context.function.reference as usize) else {
+            return Vec::new();
+        };
+        let found = self.resolve_within(file, function, depth + 1);
+        let Some(definition) = self.one_declaration(&found) else {
+            return Vec::new();
+        };
+        let (owner_file, target) = match &definition.target {
+            Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
+            Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
+        };
+        self.parameter_type(owner_file, target, &context.parameters, depth + 1)
+    }
+
+    /// The type `target` (of `owner_file`: a function, a class, a
+    /// declaration or type of a function type) states for its parameter at
+    /// `positions` (then in that parameter's own function type): stated
+    /// for all the positions; else through the named function type of the
+    /// first (`cb: Callback`), or of `target` itself (`m: ErrorMap`).
+    fn parameter_type(
+        &self,
+        owner_file: &Arc<FileEntry>,
+        target: DeclaredTarget,
+        positions: &[u32],
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        if depth >= MAX_RECEIVER_DEPTH || positions.is_empty() {
+            return Vec::new();
+        }
+        let Ok(facts) = owner_file.facts.as_ref() else {
+            return Vec::new();
+        };
+        let stated = |source: DeclaredTypeSource, element: &[u32]| {
+            facts
+                .declared_types
+                .iter()
+                .find(|d| d.target == target && d.source == source && *d.element == *element)
+        };
+        if let Some(declared) = stated(DeclaredTypeSource::Parameter, positions) {
+            return self.declared_type(owner_file, declared, depth);
+        }
+        let (through, rest) = match stated(DeclaredTypeSource::Parameter, &positions[..1]) {
+            Some(first) if positions.len() > 1 => (first, &positions[1..]),
+            _ => match stated(DeclaredTypeSource::Annotation, &[]) {
+                Some(own) => (own, positions),
+                None => return Vec::new(),
+            },
+        };
+        self.declared_type(owner_file, through, depth)
+            .into_iter()
+            .flat_map(|ty| {
+                self.parameter_type(
+                    self.table.file(ty),
+                    DeclaredTarget::Symbol(ty.symbol),
+                    rest,
+                    depth + 1,
+                )
+            })
+            .collect()
     }
 
     /// The types the value `receiver` reads has where a test or a guard
@@ -432,6 +522,16 @@ impl Resolver<'_> {
                 }),
         };
         let Some((value, own_element)) = initialised else {
+            // A callback's parameter written without a type (`(x) => ..`
+            // given for `cb: (x: X) => void`): the type of the parameter it
+            // is written for.
+            if let DeclaredTarget::Local(index) = target
+                && !access.called && !access.indexed
+                && element.is_empty()
+                && let Some(context) = context_of(owner_facts, ContextTarget::Local(index))
+            {
+                return self.parameter_context_type(owner_file, owner_facts, context, depth);
+            }
             return Vec::new();
         };
         let Some(named) = owner_facts
@@ -999,6 +1099,16 @@ fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
 }
 
 /// Whether two definitions are of the same declaration.
+/// The parameter context of `target` in `facts`, if any (they are sorted
+/// by target).
+fn context_of(facts: &FileFacts, target: ContextTarget) -> Option<&ParameterContext> {
+    let at = facts
+        .parameter_contexts
+        .binary_search_by_key(&target, |c| c.target)
+        .ok()?;
+    facts.parameter_contexts.get(at)
+}
+
 fn same_target(a: &Definition, b: &Definition) -> bool {
     match (&a.target, &b.target) {
         (Target::Symbol { file: f, index: i }, Target::Symbol { file: g, index: j }) => {

@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.13.0: the hostile test plugin,
-//! kept as built in `tests/fixtures/abi-0.13.0/`, which states no
-//! narrowing),
+//! current ABI and the one before it (0.14.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.14.0/`, which states no
+//! parameter contexts),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_13_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.13.0/hostile.wasm")
+fn component_0_14_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.14.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.14.0");
-    assert_eq!(SUPPORTED_ABI, ["0.14.0", "0.13.0"]);
+    assert_eq!(ABI_VERSION, "0.15.0");
+    assert_eq!(SUPPORTED_ABI, ["0.15.0", "0.14.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.14.0, 0.13.0"),
+            && message.contains("supports 0.15.0, 0.14.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,21 +69,21 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_13_0_loads_and_states_no_narrowing() {
-    let registry = registry(vec![component_0_13_0()], false);
+fn a_component_built_against_abi_0_14_0_loads_and_states_no_parameter_contexts() {
+    let registry = registry(vec![component_0_14_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.13.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.13.0");
-    // What 0.13.0 says of its policy arrives (its thousand bodiless
+        .expect("the 0.14.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.14.0");
+    // What 0.14.0 says of its policy arrives (its thousand bodiless
     // modifiers cut to the cap, its conversions checked).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
     assert_eq!(policy.conversions.top_types, ["object"]);
-    // It answers what 0.13.0 has: tokens, declarers, the macros it defines
+    // It answers what 0.14.0 has: tokens, declarers, the macros it defines
     // and leaves unexpanded, tuple elements, parameter lists, values of
-    // declarations, elements of collections...
+    // declarations, elements of collections, narrowings...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
     let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
@@ -94,8 +94,14 @@ fn a_component_built_against_abi_0_13_0_loads_and_states_no_narrowing() {
         (facts.references.iter().filter_map(|r| r.receiver)).any(|r| r.indexed),
         "an indexed receiver"
     );
-    // ...and no narrowing: every value has its declared type.
-    assert!(facts.narrowings.is_empty(), "{:?}", facts.narrowings);
+    assert!(!facts.narrowings.is_empty());
+    // ...and no parameter contexts: a literal or callback written for a
+    // parameter has no known type.
+    assert!(
+        facts.parameter_contexts.is_empty(),
+        "{:?}",
+        facts.parameter_contexts
+    );
 }
 
 #[test]
@@ -163,6 +169,29 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
     assert!(checked.narrowings.len() <= 1, "{:?}", checked.narrowings);
     assert!(rules.contains("narrowing index out of range"), "{rules}");
     assert!(rules.contains("narrowing given twice"), "{rules}");
+    // Parameter contexts out of range, a member that is its own function,
+    // without positions or with a mebibyte of them, and a target given
+    // twice are dropped.
+    assert!(checked.parameter_contexts.iter().all(|c| {
+        let target_ok = match c.target {
+            lingo::model::ContextTarget::Member(index) => {
+                (index as usize) < checked.references.len() && index != c.function.reference
+            }
+            lingo::model::ContextTarget::Local(index) => (index as usize) < checked.locals.len(),
+        };
+        target_ok
+            && (c.function.reference as usize) < checked.references.len()
+            && (1..=8).contains(&c.parameters.len())
+    }));
+    assert!(
+        checked.parameter_contexts.len() <= 1,
+        "{:?}",
+        checked.parameter_contexts
+    );
+    assert!(
+        rules.contains("parameter context index out of range or positions too many"),
+        "{rules}"
+    );
 }
 
 #[test]

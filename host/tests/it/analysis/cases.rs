@@ -762,6 +762,45 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // A key of an object literal given as an argument is the property
+        // of the parameter's type, through a call, a method, `new` and a
+        // key of a function type; a callback's parameter written without a
+        // type has the type of the parameter it is written for, through a
+        // function type alias, an interface's call signature and an
+        // inline function type. `Other.depth` is not meant; a spread
+        // before the literal leaves its position unknown (a guess).
+        name: "ts_arguments_and_callbacks_take_their_parameters_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/options.ts\nexport interface Options {\n  de$0pth: number;\n}\n\n",
+            "export interface Other {\n  depth: number;\n}\n\n",
+            "export type Visit = (options: Options, index: number) => void;\n\n",
+            "export interface Visitor {\n  (options: Options): void;\n}\n\n",
+            "export class Walker {\n  constructor(options: Options) {}\n",
+            "  walk(first: Other, options: Options): void {}\n",
+            "  each(visit: (options: Options) => void): void {}\n}\n\n",
+            "export function configure(options: Options, ...rest: Other[]): void {}\n",
+            "//- src/run.ts\nimport { Options, Visit, Visitor, Walker, configure } from \"./options\";\n\n",
+            "configure({ depth: 1 });\n",
+            "const w = new Walker({ depth: 2 });\n",
+            "w.walk({ depth: 3 }, { depth: 4 });\n",
+            "const visit: Visit = (o, i) => o.depth;\n",
+            "const visitor: Visitor = function (o) { return o.depth; };\n",
+            "w.each((o) => o.depth);\n",
+            "configure(...[], { depth: 5 });\n",
+        ),
+        query: References,
+        expected: "
+            src/run.ts:3 write in - qualified
+            src/run.ts:4 write in w qualified
+            src/run.ts:5 write in - qualified
+            src/run.ts:6 reference in visit qualified
+            src/run.ts:7 reference in visitor qualified
+            src/run.ts:8 reference in - qualified
+            src/run.ts:9 write in - name_only
+        ",
+    },
+    Case {
         // An object literal's keys are the properties of the type it is
         // written for: a declaration's annotation, a cast, a declared
         // return type, the key or the property it is the value of. Not
