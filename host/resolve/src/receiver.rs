@@ -173,7 +173,7 @@ impl Resolver<'_> {
                 return Vec::new();
             };
             let types = self.parameter_context_type(file, facts, context, depth);
-            return self.members_of_types(types, reference);
+            return one_part_of_union(self.members_of_types(types, reference));
         };
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
@@ -183,7 +183,14 @@ impl Resolver<'_> {
         let types = self
             .narrowed(file, facts, receiver, depth)
             .unwrap_or_else(|| self.type_of(file, value, Access::of(receiver), &[], depth));
-        self.members_of_types(types, reference)
+        let found = self.members_of_types(types, reference);
+        if matches!(value.kind, ReferenceKind::Type | ReferenceKind::Write) {
+            // A literal of the type the reference names (`const e: Event =
+            // { .. }`, `T{ .. }`), or of the key or property it is the
+            // value of (a write: `{ a: { .. } }`, `x.a = { .. }`).
+            return one_part_of_union(found);
+        }
+        found
     }
 
     /// The members named as `reference` of `types`: of each type of a
@@ -212,8 +219,7 @@ impl Resolver<'_> {
         context: &ParameterContext,
         depth: usize,
     ) -> Vec<SymbolRef> {
-        if depth + 1 >= MAX_RECEIVER_DEPTH || context.function.called || context.function.indexed
-        {
+        if depth + 1 >= MAX_RECEIVER_DEPTH || context.function.called || context.function.indexed {
             return Vec::new();
         }
         let Some(function) = facts.references.get(context.function.reference as usize) else {
@@ -374,6 +380,15 @@ impl Resolver<'_> {
         let Some(definition) = self.one_declaration(&found) else {
             return Vec::new();
         };
+        // A literal of an alias (`const e: Either = { .. }`): of what the
+        // alias stands for, each type of a union.
+        if !called
+            && !access.indexed
+            && element.is_empty()
+            && target_symbol(definition).is_some_and(|s| s.kind == SymbolKind::TypeParameter)
+        {
+            return self.types_named(&found, depth);
+        }
         let (owner_file, target) = match &definition.target {
             Target::Symbol { file, index } => {
                 if target_symbol(definition).is_some_and(|s| is_type_kind(s.kind)) {
@@ -382,6 +397,7 @@ impl Resolver<'_> {
                     if !element.is_empty() || access.indexed {
                         return Vec::new();
                     }
+
                     return self
                         .table
                         .file_number(&file.path)
@@ -526,7 +542,8 @@ impl Resolver<'_> {
             // given for `cb: (x: X) => void`): the type of the parameter it
             // is written for.
             if let DeclaredTarget::Local(index) = target
-                && !access.called && !access.indexed
+                && !access.called
+                && !access.indexed
                 && element.is_empty()
                 && let Some(context) = context_of(owner_facts, ContextTarget::Local(index))
             {
@@ -627,6 +644,13 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Vec<SymbolRef> {
         let found = self.resolve_within(file, &self.type_use_at(file, declared), depth + 1);
+        self.types_named(&found, depth)
+    }
+
+    /// The type declarations of the workspace that `found` (the
+    /// definitions of a type name) names: through an alias, what it
+    /// stands for (see [`Self::declared_type`]).
+    fn types_named(&self, found: &[Definition], depth: usize) -> Vec<SymbolRef> {
         let certain: Vec<&Definition> = found.iter().filter(|d| d.confidence >= 1.0).collect();
         if let [alias] = certain.as_slice()
             && target_symbol(alias).is_some_and(|s| s.kind == SymbolKind::TypeParameter)
@@ -1099,6 +1123,17 @@ fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
 }
 
 /// Whether two definitions are of the same declaration.
+/// The members `found` for a key of a literal given a type: of one type
+/// of a union, which the keys alone do not tell (TypeScript tells it by a
+/// discriminant's value), so several candidates share the certainty.
+fn one_part_of_union(found: Vec<Definition>) -> Vec<Definition> {
+    if found.len() > 1 {
+        super::share(found, 1.0)
+    } else {
+        found
+    }
+}
+
 /// The parameter context of `target` in `facts`, if any (they are sorted
 /// by target).
 fn context_of(facts: &FileFacts, target: ContextTarget) -> Option<&ParameterContext> {

@@ -819,6 +819,10 @@ pub const TYPESCRIPT: &[Case] = &[
             "export function make(): Options {\n  return { depth: 4, inner: { depth: 5 } };\n}\n",
             "export function set(h: Holder): void {\n  h.options = { depth: 6 };\n}\n",
             "const loose = { depth: 7 };\n",
+            "//- src/union.ts\nimport { Options, Other } from \"./options\";\n\n",
+            "type Either = Options | Other;\n",
+            "const e: Either = { depth: 8 };\n",
+            "const f = (x: Either): number => x.depth;\n",
         ),
         query: References,
         expected: "
@@ -829,6 +833,8 @@ pub const TYPESCRIPT: &[Case] = &[
             src/run.ts:7 write in make qualified
             src/run.ts:10 write in set qualified
             src/run.ts:12 write in loose name_only
+            src/union.ts:4 write in e qualified uncertain
+            src/union.ts:5 reference in f qualified
         ",
     },
     Case {
