@@ -424,7 +424,7 @@ impl Context<'_> {
                 continue;
             };
             let position = position as u32;
-            if let Some(written) = self.named_type(ty, this_type) {
+            if let Some(written) = self.named_argument_type(ty, this_type) {
                 out.push(parameter_type(
                     written.declared(
                         target,
@@ -441,7 +441,7 @@ impl Context<'_> {
             for (inner_position, inner_parameter) in parameters_of(inner).into_iter().enumerate() {
                 let written = inner_parameter
                     .child_by_field_name("type")
-                    .and_then(|t| self.named_type(t, this_type));
+                    .and_then(|t| self.named_argument_type(t, this_type));
                 if let Some(written) = written {
                     out.push(parameter_type(
                         written.declared(
@@ -454,6 +454,42 @@ impl Context<'_> {
                     ));
                 }
             }
+        }
+    }
+
+    /// The named type a parameter's annotation `ty` states for the object
+    /// literals and functions written for it: [`Self::named_type`], also
+    /// of the one named type of a union whose other types are predefined
+    /// or literal ones (`params?: string | Options`), which no object
+    /// literal or function is.
+    fn named_argument_type<'t>(
+        &self,
+        ty: Node<'t>,
+        this_type: Option<Node<'t>>,
+    ) -> Option<Written<'t>> {
+        let union = match ty.kind() {
+            "type_annotation" => first_named_child(ty)?,
+            _ => ty,
+        };
+        if union.kind() != "union_type" {
+            return self.named_type(ty, this_type);
+        }
+        let mut others = Vec::new();
+        let mut pending = vec![union];
+        // `A | B | C` nests unions; flattened with an explicit stack.
+        while let Some(node) = pending.pop() {
+            let mut cursor = node.walk();
+            for member in node.named_children(&mut cursor) {
+                match member.kind() {
+                    "union_type" => pending.push(member),
+                    "comment" | "predefined_type" | "literal_type" => {}
+                    _ => others.push(member),
+                }
+            }
+        }
+        match others.as_slice() {
+            [one] => self.named_type(*one, this_type),
+            _ => None,
         }
     }
 
@@ -994,7 +1030,7 @@ mod tests {
     #[test]
     fn functions_and_function_types_state_their_parameters_types() {
         let source = r#"
-function f(this: Window, a: A, b?: ns.B<T>, c = 1, d: string | null): void {}
+function f(this: Window, a: A, b?: ns.B<T>, c = 1, d: string | null, e?: string | Options): void {}
 class Client {
   constructor(options: Options) {}
   on(event: Event, listener: (change: Change, index: number) => void): void {}
@@ -1010,6 +1046,7 @@ const m: (p: P) => void = null;
             [
                 "symbol f: A parameter [0]",
                 "symbol f: ns.B parameter [1]",
+                "symbol f: Options parameter [4]",
                 "symbol Client: Options parameter [0]",
                 "symbol constructor: Options parameter [0]",
                 "symbol on: Event parameter [0]",

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::fixture::{Category, Kind};
-use lingo_model::{DeclaredTarget, FileFacts, Position, Span};
+use lingo_model::{ContextTarget, DeclaredTarget, FileFacts, Position, Span};
 
 /// One actual entry: every field of its category, and a short label
 /// (`Foo at 3:1`) for messages.
@@ -234,6 +234,35 @@ pub fn entries(category: &Category, facts: &FileFacts) -> Vec<Actual> {
                         "line": at.line + 1,
                         "by": by.name.as_str(),
                         "byAt": position(&by.span.start),
+                    }),
+                ))
+            })
+            .collect(),
+        Kind::ParameterContexts => facts
+            .parameter_contexts
+            .iter()
+            .filter_map(|c| {
+                let (name, at) = match c.target {
+                    ContextTarget::Member(index) => {
+                        let member = facts.references.get(index as usize)?;
+                        (format!(".{}", member.name), member.span.start)
+                    }
+                    ContextTarget::Local(index) => {
+                        let local = facts.locals.get(index as usize)?;
+                        (local.name.to_string(), local.span.start)
+                    }
+                };
+                let function = facts.references.get(c.function.reference as usize)?;
+                Some(actual(
+                    &name,
+                    Some(&at),
+                    json!({
+                        "name": name,
+                        "at": position(&at),
+                        "line": at.line + 1,
+                        "function": function.name.as_str(),
+                        "functionAt": position(&function.span.start),
+                        "parameters": c.parameters,
                     }),
                 ))
             })

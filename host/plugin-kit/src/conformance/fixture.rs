@@ -30,6 +30,8 @@ pub enum FieldType {
     /// `"l:c-l:c"`, 1-based.
     Span,
     StrList,
+    /// A list of non-negative integers.
+    NumList,
     Enum(&'static [&'static str]),
     /// An object with any of the Halstead count fields.
     Halstead,
@@ -47,6 +49,7 @@ pub enum Kind {
     Module,
     DeclaredTypes,
     Narrowings,
+    ParameterContexts,
     /// Where the host's resolution takes each reference, over every file
     /// of the case.
     Definitions,
@@ -266,6 +269,23 @@ pub static NARROWINGS: Category = Category {
     identity: &["name", "at"],
 };
 
+/// The values written for a parameter (`parameter-contexts`): one entry
+/// per member of a literal (`.k`) or untyped parameter (`x`), at its name,
+/// with the function it is written for and the parameter's positions.
+pub static PARAMETER_CONTEXTS: Category = Category {
+    kind: Kind::ParameterContexts,
+    name: "parameterContexts",
+    fields: &[
+        ("name", F::Str),
+        ("at", F::Pos),
+        ("line", F::Num),
+        ("function", F::Str),
+        ("functionAt", F::Pos),
+        ("parameters", F::NumList),
+    ],
+    identity: &["name", "at"],
+};
+
 /// The definitions the host resolves a reference to, over all files of
 /// the case: one entry per definition (one with `resolution`
 /// `unresolved` and null targets when there is none). Only the references
@@ -287,7 +307,7 @@ pub static DEFINITIONS: Category = Category {
 };
 
 /// Every category, in the order they are checked and reported.
-pub static CATEGORIES: [&Category; 10] = [
+pub static CATEGORIES: [&Category; 11] = [
     &SYMBOLS,
     &REFERENCES,
     &IMPORTS,
@@ -297,6 +317,7 @@ pub static CATEGORIES: [&Category; 10] = [
     &MODULE,
     &DECLARED_TYPES,
     &NARROWINGS,
+    &PARAMETER_CONTEXTS,
     &DEFINITIONS,
 ];
 
@@ -365,6 +386,8 @@ struct RawFile {
     #[serde(rename = "declaredTypes")]
     declared_types: Option<Vec<Map<String, Value>>>,
     narrowings: Option<Vec<Map<String, Value>>>,
+    #[serde(rename = "parameterContexts")]
+    parameter_contexts: Option<Vec<Map<String, Value>>>,
     definitions: Option<Vec<Map<String, Value>>>,
     #[serde(default)]
     partial: Vec<String>,
@@ -508,6 +531,7 @@ fn file_expectation(raw: RawFile) -> Result<Vec<CategoryExpectation>, String> {
         module,
         raw.declared_types,
         raw.narrowings,
+        raw.parameter_contexts,
         raw.definitions,
     ];
     let mut out = Vec::new();
@@ -583,6 +607,9 @@ fn check_value(kind: FieldType, value: &Value) -> Result<(), String> {
         F::StrList => value
             .as_array()
             .is_some_and(|items| items.iter().all(Value::is_string)),
+        F::NumList => value
+            .as_array()
+            .is_some_and(|items| items.iter().all(Value::is_u64)),
         F::Enum(values) => {
             return match value.as_str() {
                 Some(s) if values.contains(&s) => Ok(()),
@@ -622,6 +649,7 @@ fn check_value(kind: FieldType, value: &Value) -> Result<(), String> {
         F::OptPos => "expected a 1-based \"line:column\" or null".into(),
         F::Span => "expected a 1-based span \"line:column-line:column\"".into(),
         F::StrList => "expected a list of strings".into(),
+        F::NumList => "expected a list of non-negative integers".into(),
         F::Enum(_) | F::Halstead => unreachable!("returned above"),
     })
 }
