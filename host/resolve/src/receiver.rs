@@ -173,7 +173,8 @@ impl Resolver<'_> {
                 return Vec::new();
             };
             let types = self.parameter_context_type(file, facts, context, depth);
-            return one_part_of_union(self.members_of_types(types, reference));
+            let opaque = self.has_opaque_part(&types);
+            return one_part_of_union(self.members_of_types(types, reference), opaque);
         };
         let Some(value) = facts.references.get(receiver.reference as usize) else {
             return Vec::new();
@@ -183,12 +184,13 @@ impl Resolver<'_> {
         let types = self
             .narrowed(file, facts, receiver, depth)
             .unwrap_or_else(|| self.type_of(file, value, Access::of(receiver), &[], depth));
+        let opaque = self.has_opaque_part(&types);
         let found = self.members_of_types(types, reference);
         if matches!(value.kind, ReferenceKind::Type | ReferenceKind::Write) {
             // A literal of the type the reference names (`const e: Event =
             // { .. }`, `T{ .. }`), or of the key or property it is the
             // value of (a write: `{ a: { .. } }`, `x.a = { .. }`).
-            return one_part_of_union(found);
+            return one_part_of_union(found, opaque);
         }
         found
     }
@@ -205,6 +207,15 @@ impl Resolver<'_> {
             }
         }
         found
+    }
+
+    /// Whether `types`, a union's, holds an alias standing for the members
+    /// written in it (an object type among the union's types).
+    fn has_opaque_part(&self, types: &[SymbolRef]) -> bool {
+        types.len() > 1
+            && types
+                .iter()
+                .any(|t| self.table.symbol(*t).kind == SymbolKind::TypeParameter)
     }
 
     /// The type of the parameter `context` (of `file`) says its target is
@@ -687,8 +698,18 @@ impl Resolver<'_> {
             if !guard.take(stated.len()) {
                 return Vec::new();
             }
+            let own_name = alias_facts.symbols.get(*index).map(|s| s.name_span);
             let mut union = Vec::new();
             for part in stated {
+                // The alias naming itself: the members written in it (an
+                // object type among the union's types), which no name
+                // states.
+                if Some(part.span) == own_name {
+                    if !union.contains(&alias_ref) {
+                        union.push(alias_ref);
+                    }
+                    continue;
+                }
                 for ty in self.declared_type(alias_file, part, depth + 1) {
                     if !union.contains(&ty) {
                         union.push(ty);
@@ -1125,13 +1146,18 @@ fn returns_its_receiver(file: &FileEntry, target: DeclaredTarget) -> bool {
 /// Whether two definitions are of the same declaration.
 /// The members `found` for a key of a literal given a type: of one type
 /// of a union, which the keys alone do not tell (TypeScript tells it by a
-/// discriminant's value), so several candidates share the certainty.
-fn one_part_of_union(found: Vec<Definition>) -> Vec<Definition> {
-    if found.len() > 1 {
-        super::share(found, 1.0)
-    } else {
-        found
+/// discriminant's value), so several candidates share the certainty; with
+/// one of the union's types `opaque` (members no name states), that type
+/// is one more candidate.
+fn one_part_of_union(mut found: Vec<Definition>, opaque: bool) -> Vec<Definition> {
+    let candidates = found.len() + usize::from(opaque && !found.is_empty());
+    if candidates > 1 {
+        let each = 1.0 / candidates as f64;
+        for d in &mut found {
+            d.confidence = (d.confidence * each * 100.0).round() / 100.0;
+        }
     }
+    found
 }
 
 /// The parameter context of `target` in `facts`, if any (they are sorted

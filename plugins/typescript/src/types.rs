@@ -379,8 +379,34 @@ impl Context<'_> {
                     }
                     return;
                 }
-                for member in union_members(value) {
-                    self.annotated(out, target, member, this_type);
+                let members = union_members(value);
+                for member in &members {
+                    self.annotated(out, target, *member, this_type);
+                }
+                // A union with a type that states none and has members
+                // (`A | { kind: "b" }`, `A & B`) also states the alias
+                // itself: the members written in it, which no name states,
+                // are the alias's own, and the host knows the union is not
+                // all named types.
+                let opaque = members.len() > 1
+                    && members.iter().any(|member| {
+                        self.named_type(*member, this_type).is_none()
+                            && !matches!(
+                                member.kind(),
+                                "predefined_type" | "literal_type" | "template_literal_type"
+                            )
+                    });
+                if let (true, Some(name)) = (opaque, node.child_by_field_name("name")) {
+                    let itself = Written {
+                        name,
+                        qualifier: Vec::new(),
+                    };
+                    out.push(itself.declared(
+                        target,
+                        self.source,
+                        self.lines,
+                        DeclaredTypeSource::Annotation,
+                    ));
                 }
             }
             "class_declaration" | "abstract_class_declaration" | "class" => {
@@ -1256,7 +1282,8 @@ let outside: T;
     }
 
     /// A type alias states the types it stands for: each named type of a
-    /// union (`null`, literals and object types state none), and a cast
+    /// union (`null` and literals state none; an object type makes the
+    /// alias state itself, for the members written in it), and a cast
     /// states its type.
     #[test]
     fn aliases_state_the_types_they_stand_for() {
@@ -1273,6 +1300,7 @@ let outside: T;
             [
                 "symbol U: A annotation",
                 "symbol U: B annotation",
+                "symbol U: U annotation",
                 "symbol One: ns.Two annotation",
                 "symbol a: A annotation",
                 "local issue: U annotation",

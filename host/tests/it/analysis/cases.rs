@@ -823,6 +823,9 @@ pub const TYPESCRIPT: &[Case] = &[
             "type Either = Options | Other;\n",
             "const e: Either = { depth: 8 };\n",
             "const f = (x: Either): number => x.depth;\n",
+            "type Loose = Options | { depth: number; kind: \"inline\" } | null;\n",
+            "const l: Loose = { depth: 9 };\n",
+            "const g = (x: Loose): number => x!.depth;\n",
         ),
         query: References,
         expected: "
@@ -835,6 +838,8 @@ pub const TYPESCRIPT: &[Case] = &[
             src/run.ts:12 write in loose name_only
             src/union.ts:4 write in e qualified uncertain
             src/union.ts:5 reference in f qualified
+            src/union.ts:7 write in l qualified uncertain
+            src/union.ts:8 reference in g qualified
         ",
     },
     Case {
