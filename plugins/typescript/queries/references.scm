@@ -109,6 +109,10 @@
 ; references without a known receiver (labelled guesses).
 (object
   (pair key: (property_identifier) @name) @reference.write) @receiver
+; So is the name of a method written in one (`{ override(ctx) { .. } }`),
+; which also declares it.
+(object
+  (method_definition name: (property_identifier) @name) @reference.write) @receiver
 
 ; Member access and bare names.
 (member_expression

@@ -64,6 +64,13 @@ fn literal_context_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Nod
 ///   from a function declared to return one, or the value of a key or an
 ///   assigned property (`{ override: (ctx) => .. }`: the key, `[]`).
 pub fn parameter_site(value: Node<'_>) -> Option<ParameterSite<'_>> {
+    if let Some(name) = object_method_name(value) {
+        // `{ override(ctx) { .. } }`: the method is the value of its key.
+        return Some(ParameterSite {
+            function: FunctionAt::Named(name),
+            parameters: Vec::new(),
+        });
+    }
     let is_function = is_function_expression(value);
     if value.kind() != "object" && !is_function {
         return None;
@@ -128,7 +135,9 @@ pub fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {
     let list = parent
         .parent()
         .filter(|l| l.kind() == "formal_parameters")?;
-    let function = list.parent().filter(|f| is_function_expression(*f))?;
+    let function = list
+        .parent()
+        .filter(|f| is_function_expression(*f) || object_method_name(*f).is_some())?;
     let mut cursor = list.walk();
     let position = list
         .named_children(&mut cursor)
@@ -139,6 +148,23 @@ pub fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {
         })
         .position(|p| p == parent)?;
     Some((function, position as u32))
+}
+
+/// The name of `node` when it is a method written in an object literal
+/// (`override(ctx) { .. }` in `{ .. }`), not a getter or setter.
+fn object_method_name(node: Node) -> Option<Node> {
+    if node.kind() != "method_definition" || node.parent()?.kind() != "object" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let accessor = node
+        .children(&mut cursor)
+        .any(|c| matches!(c.kind(), "get" | "set"));
+    if accessor {
+        return None;
+    }
+    node.child_by_field_name("name")
+        .filter(|n| n.kind() == "property_identifier")
 }
 
 /// Whether `node` is a function written as an expression.
@@ -350,6 +376,7 @@ const m: ErrorMap = (issue, ctx) => issue.code;
 const n: ErrorMap = function (first) { return first; };
 h((x) => x, y => y);
 run({ override: (ctx) => ctx.path });
+run({ override(ctx) { return ctx.path; } });
 function make(): Handler {
   return (event) => event;
 }
@@ -363,12 +390,14 @@ const typed: ErrorMap = (issue: Issue) => issue;
                 ".port <- Client [0]",
                 ".precision <- datetime [0]",
                 ".override <- run [0]",
+                ".override <- run [0]",
                 "issue <- ErrorMap [0]",
                 "ctx <- ErrorMap [1]",
                 "first <- ErrorMap [0]",
                 "x <- h [0, 0]",
                 "y <- h [1, 0]",
                 // The key it is the value of, itself typed by `run`.
+                "ctx <- override [0]",
                 "ctx <- override [0]",
                 "event <- Handler [0]",
             ]
