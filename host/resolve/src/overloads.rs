@@ -35,6 +35,10 @@ enum Compared {
     BuiltIn(String),
     /// A type declared in the workspace.
     Declared(SymbolRef),
+    /// A type by a name no declaration of the workspace has, nor an
+    /// import or type parameter binds where it is written: a library's,
+    /// which can be no workspace type and none of their subtypes.
+    External(String),
     Unknown,
 }
 
@@ -162,9 +166,7 @@ impl Resolver<'_> {
                     [one] if self.table.symbol(*one).kind != SymbolKind::TypeParameter => {
                         Compared::Declared(*one)
                     }
-                    [] if !receiver.indexed => self
-                        .stated_built_in(file, named, receiver.called, rules)
-                        .map_or(Compared::Unknown, Compared::BuiltIn),
+                    [] => self.stated_type(file, named, *receiver, rules),
                     _ => Compared::Unknown,
                 }
             }
@@ -172,49 +174,90 @@ impl Resolver<'_> {
         }
     }
 
-    /// The built-in type the source states for what `value` names (a
-    /// field, property or variable: `uint Length`) or, `called`, for what
-    /// calling it returns, when it names one declaration certainly.
-    fn stated_built_in(
+    /// The type the source states for what `receiver` reaches through
+    /// `value` (a field, property or variable: `uint Length`; `called`,
+    /// what calling it returns; `indexed`, one element of it) when it
+    /// names one declaration certainly and that type is no workspace
+    /// type: a built-in one, or a library's ([`Compared::External`]).
+    fn stated_type(
         &self,
         file: &Arc<FileEntry>,
         value: &Reference,
-        called: bool,
+        receiver: lingo_model::Receiver,
         rules: &ConversionRules,
-    ) -> Option<String> {
+    ) -> Compared {
+        let (called, indexed) = (receiver.called, receiver.indexed);
         let found = self.resolve_within(file, value, MAX_RECEIVER_DEPTH - 1);
         let [one] = found.as_slice() else {
-            return None;
+            return Compared::Unknown;
         };
-        if one.confidence < 1.0 {
-            return None;
+        if one.confidence < 1.0 || (called && indexed) {
+            return Compared::Unknown;
         }
         let (owner, target) = match &one.target {
             Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
             Target::Local { file, index } if !called => {
                 (file, DeclaredTarget::Local(*index as u32))
             }
-            Target::Local { .. } => return None,
+            Target::Local { .. } => return Compared::Unknown,
         };
-        let wanted = if called {
+        let wanted = if indexed {
+            DeclaredTypeSource::Element
+        } else if called {
             DeclaredTypeSource::ReturnType
         } else {
             DeclaredTypeSource::Annotation
         };
-        owner
-            .facts
-            .as_ref()
-            .ok()?
-            .declared_types
-            .iter()
-            .find(|d| {
-                d.target == target
-                    && d.source == wanted
-                    && d.element.is_empty()
-                    && d.type_qualifier.is_empty()
-                    && rules.is_built_in(&d.type_name)
-            })
-            .map(|d| d.type_name.clone())
+        let Ok(owner_facts) = owner.facts.as_ref() else {
+            return Compared::Unknown;
+        };
+        let Some(stated) = owner_facts.declared_types.iter().find(|d| {
+            d.target == target
+                && d.source == wanted
+                && d.element.is_empty()
+                && d.type_qualifier.is_empty()
+        }) else {
+            return Compared::Unknown;
+        };
+        if rules.is_built_in(&stated.type_name) {
+            return Compared::BuiltIn(stated.type_name.clone());
+        }
+        self.external(
+            owner,
+            owner_facts,
+            &stated.type_use(),
+            stated.span.start.offset,
+        )
+    }
+
+    /// The library type `type_use` (written in `file` at `offset`, no
+    /// path before it) names: [`Compared::External`] when nothing of the
+    /// workspace has its name and no import or type parameter there binds
+    /// it; unknown otherwise.
+    fn external(
+        &self,
+        file: &Arc<FileEntry>,
+        facts: &FileFacts,
+        type_use: &Reference,
+        offset: u32,
+    ) -> Compared {
+        let name = type_use.name.as_str();
+        if !type_use.qualifier.is_empty()
+            || !self.table.named(name).is_empty()
+            || super::binds(facts, name)
+        {
+            return Compared::Unknown;
+        }
+        let mut type_use = type_use.clone();
+        type_use.enclosing = super::enclosing_symbol_at(facts, offset);
+        if !self
+            .resolve_within(file, &type_use, MAX_RECEIVER_DEPTH - 1)
+            .is_empty()
+        {
+            // A type parameter, or anything else it names.
+            return Compared::Unknown;
+        }
+        Compared::External(name.to_string())
     }
 
     /// How each argument passes for the parameter of `candidate` at its
@@ -261,10 +304,13 @@ impl Resolver<'_> {
         }
         let found = self.resolve_within(file, &type_use, MAX_RECEIVER_DEPTH - 1);
         let certain: Vec<&Definition> = found.iter().filter(|d| d.confidence >= 1.0).collect();
-        match certain.as_slice() {
-            [one] if target_symbol(one).is_some_and(|s| super::is_type_kind(s.kind)) => self
+        match (certain.as_slice(), &file.facts) {
+            ([one], _) if target_symbol(one).is_some_and(|s| super::is_type_kind(s.kind)) => self
                 .symbol_ref(one)
                 .map_or(Compared::Unknown, Compared::Declared),
+            ([], Ok(facts)) if found.is_empty() => {
+                self.external(file, facts, &type_use, named.span.start.offset)
+            }
             _ => Compared::Unknown,
         }
     }
@@ -272,7 +318,7 @@ impl Resolver<'_> {
     /// What an argument of type `argument` proves about a parameter of
     /// type `parameter`.
     fn compare(&self, argument: &Compared, parameter: Compared, rules: &ConversionRules) -> Match {
-        use Compared::{BuiltIn, Declared, Unknown};
+        use Compared::{BuiltIn, Declared, External, Unknown};
         let unknown = |parameter| Match::Unknown(parameter);
         let fits = |fit, parameter| Match::Fits(fit, parameter);
         match (argument, &parameter) {
@@ -282,6 +328,21 @@ impl Resolver<'_> {
             (BuiltIn(a), BuiltIn(p)) if rules.widens(a, p) => fits(Fit::Widening, parameter),
             (BuiltIn(a), BuiltIn(p)) if kin(a, p, rules) => Match::IfConstant(parameter),
             (BuiltIn(_), BuiltIn(_)) => Match::Fails,
+            (External(a), External(p)) if a == p => fits(Fit::Identity, parameter),
+            // A library's type is no workspace type nor a subtype of one;
+            // only a conversion operator the parameter's type declares
+            // takes it.
+            (External(_), Declared(p)) => {
+                if rules.nominal && !self.declares_conversion(*p) {
+                    Match::Fails
+                } else {
+                    unknown(parameter)
+                }
+            }
+            // Library types among themselves, and with built-in and
+            // workspace types the other way round (a workspace class may
+            // derive from a library's; `Int32` is `int`): not known.
+            (External(_), _) | (_, External(_)) => unknown(parameter),
             (Declared(a), Declared(p)) => {
                 if self.parts_of(*a).contains(p) {
                     fits(Fit::Identity, parameter)

@@ -1896,6 +1896,53 @@ pub const CSHARP: &[Case] = &[
         expected: "T.cs:5 T.S qualified",
     },
     Case {
+        // A library's type (`Type`, which nothing in the workspace
+        // declares) is no workspace type: `ReadValue(Type)` is the one
+        // overload a `Type` parameter or an element of a `Type[]` passes
+        // for; a value of unknown type, or of a type written with its
+        // namespace, keeps both.
+        name: "cs_a_library_types_argument_tells_overloads_apart",
+        fixture: cs_project!(
+            r#"using System;
+
+namespace Demo
+{
+    public enum DType { Int, Str }
+
+    public class Reader
+    {
+        public object Read$0Value(Type type) { return null; }
+
+        public object ReadValue(DType dtype) { return null; }
+
+        public void All(Type t, Type[] types, DType d, object o)
+        {
+            ReadValue(t);
+            ReadValue(types[0]);
+            ReadValue(d);
+            ReadValue(o.GetType());
+        }
+    }
+}
+"#,
+            r#"namespace Demo
+{
+    public static class Run
+    {
+        public static void Use(Reader r, System.Type t) { r.ReadValue(t); }
+    }
+}
+"#
+        ),
+        query: References,
+        expected: "
+            Parser.cs:15 call in Reader.All scope
+            Parser.cs:16 call in Reader.All scope
+            Parser.cs:18 call in Reader.All scope uncertain
+            Run.cs:5 call in Run.Use qualified uncertain
+        ",
+    },
+    Case {
         name: "cs_overloads_told_apart_by_argument_count",
         fixture: cs_project!(
             r#"namespace Demo
