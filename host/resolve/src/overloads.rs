@@ -231,9 +231,9 @@ impl Resolver<'_> {
     }
 
     /// The library type `type_use` (written in `file` at `offset`, no
-    /// path before it) names: [`Compared::External`] when nothing of the
-    /// workspace has its name and no import or type parameter there binds
-    /// it; unknown otherwise.
+    /// path before it) names: [`Compared::External`] when no type (nor
+    /// alias, namespace or module) of the workspace has its name and no
+    /// import or type parameter there binds it; unknown otherwise.
     fn external(
         &self,
         file: &Arc<FileEntry>,
@@ -242,19 +242,29 @@ impl Resolver<'_> {
         offset: u32,
     ) -> Compared {
         let name = type_use.name.as_str();
-        if !type_use.qualifier.is_empty()
-            || !self.table.named(name).is_empty()
-            || super::binds(facts, name)
-        {
+        let declared_in_workspace = self.table.named(name).iter().any(|r| {
+            let kind = self.table.symbol(*r).kind;
+            super::is_type_kind(kind)
+                || matches!(
+                    kind,
+                    SymbolKind::TypeParameter
+                        | SymbolKind::Namespace
+                        | SymbolKind::Module
+                        | SymbolKind::Package
+                )
+        });
+        if !type_use.qualifier.is_empty() || declared_in_workspace || super::binds(facts, name) {
             return Compared::Unknown;
         }
         let mut type_use = type_use.clone();
         type_use.enclosing = super::enclosing_symbol_at(facts, offset);
-        if !self
+        if self
             .resolve_within(file, &type_use, MAX_RECEIVER_DEPTH - 1)
-            .is_empty()
+            .iter()
+            .any(|d| d.resolution != super::Resolution::NameOnly)
         {
-            // A type parameter, or anything else it names.
+            // A type parameter, or anything else it names (not a guess by
+            // name: a member of that name is no type).
             return Compared::Unknown;
         }
         Compared::External(name.to_string())
@@ -308,7 +318,11 @@ impl Resolver<'_> {
             ([one], _) if target_symbol(one).is_some_and(|s| super::is_type_kind(s.kind)) => self
                 .symbol_ref(one)
                 .map_or(Compared::Unknown, Compared::Declared),
-            ([], Ok(facts)) if found.is_empty() => {
+            ([], Ok(facts))
+                if found
+                    .iter()
+                    .all(|d| d.resolution == super::Resolution::NameOnly) =>
+            {
                 self.external(file, facts, &type_use, named.span.start.offset)
             }
             _ => Compared::Unknown,
