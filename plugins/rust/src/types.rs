@@ -329,10 +329,8 @@ fn tuple_items(tuple: Node) -> Vec<Node> {
 /// tuple pattern, or after a `..` in one (the element's index is then
 /// counted from the end).
 pub fn destructured_value<'t>(name: Node<'t>, source: &str) -> Option<(Node<'t>, Vec<u32>)> {
-    let mut node = name;
-    if node.parent()?.kind() == "mut_pattern" {
-        node = node.parent()?;
-    }
+    // `ref x`, `mut x`, `ref mut x`: the binding `x`.
+    let mut node = binding_pattern(name)?;
     let mut element = Vec::new();
     loop {
         let parent = node.parent()?;
@@ -463,10 +461,7 @@ pub fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// closure parameter `x` of `xs.iter().map(|x| ..)`. None for a pattern
 /// that destructures.
 pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
-    let mut pattern = name;
-    while matches!(pattern.parent()?.kind(), "mut_pattern" | "ref_pattern") {
-        pattern = pattern.parent()?;
-    }
+    let pattern = binding_pattern(name)?;
     let parent = pattern.parent()?;
     match parent.kind() {
         "closure_parameters" => adapted_collection(parent, pattern, source),
@@ -488,6 +483,24 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         "tuple_struct_pattern" => unwrapped_value(parent, pattern, source),
         _ => None,
     }
+}
+
+/// Modifiers looked through above a binding's name (`ref mut x`): more
+/// than this is no pattern rustc takes.
+const MAX_BINDING_MODIFIERS: usize = 4;
+
+/// The pattern that binds the name `name`: the name itself, or the `ref`,
+/// `mut` or `ref mut` pattern around it. None for deeper nesting.
+fn binding_pattern(name: Node) -> Option<Node> {
+    let mut pattern = name;
+    for _ in 0..MAX_BINDING_MODIFIERS {
+        let parent = pattern.parent()?;
+        if !matches!(parent.kind(), "mut_pattern" | "ref_pattern") {
+            return Some(pattern);
+        }
+        pattern = parent;
+    }
+    None
 }
 
 /// The value whose element the one binding `pattern` of `Some(pattern)` or

@@ -617,8 +617,9 @@ pub fn outer(p: Parser) -> u32 {
     },
     Case {
         // A binding of a tuple variant's pattern has the type of the field
-        // at its place, in `match`, `if let` and a nested `Some(..)`:
-        // `run` is `Data`'s there, `Other`'s for the other variant.
+        // at its place, in `match`, `if let` and a nested `Some(..)`, also
+        // bound `ref` or `ref mut`: `run` is `Data`'s there, `Other`'s for
+        // the other variant.
         name: "rust_a_tuple_variants_pattern_binds_its_fields_types",
         fixture: concat!(
             "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
@@ -628,12 +629,16 @@ pub fn outer(p: Parser) -> u32 {
             "pub fn f(m: &Msg) {\n",
             "    match m {\n        Msg::Pair(_, d) => d.run(),\n        Msg::Other(o) => o.run(),\n    }\n",
             "    if let Msg::Pair(n, data) = m {\n        data.run();\n        let _ = n;\n    }\n",
+            "}\n\n",
+            "pub fn g(m: &mut Msg) {\n",
+            "    match *m {\n        Msg::Pair(_, ref mut d) => d.run(),\n        Msg::Other(ref o) => o.run(),\n    }\n",
             "}\n",
         ),
         query: References,
         expected: "
             src/lib.rs:17 call in f qualified
             src/lib.rs:21 call in f qualified
+            src/lib.rs:28 call in g qualified
         ",
     },
     Case {
