@@ -833,7 +833,7 @@ pub(crate) fn unwrapped<'t, L: Language>(node: Node<'t>, source: &str) -> Unwrap
             node = value;
             continue;
         }
-        if let Some(collection) = L::indexed_collection(node) {
+        if let Some(collection) = L::indexed_collection(node, source) {
             if indexed {
                 // An element of an element: not a value the facts name.
                 return Unwrapped {

@@ -475,7 +475,7 @@ pub trait Language: 'static {
     /// language whose collections have members of their own; see
     /// [`Self::element_expressions`] for one whose collections are stated
     /// by their element's type. None by default.
-    fn indexed_collection(_node: Node) -> Option<Node> {
+    fn indexed_collection<'t>(_node: Node<'t>, _source: &str) -> Option<Node<'t>> {
         None
     }
 

@@ -176,8 +176,8 @@ impl Language for CSharp {
         &["parenthesized_expression", "postfix_unary_expression"]
     }
 
-    fn indexed_collection(node: Node) -> Option<Node> {
-        types::indexed_collection(node)
+    fn indexed_collection<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::indexed_collection(node, source)
     }
 
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {

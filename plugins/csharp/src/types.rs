@@ -389,7 +389,7 @@ pub(crate) fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// The collection `xs[i]` indexes (`xs`), for one index that is not a
 /// range (`xs[1..]` is a part of the collection, not an element).
-pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
+pub(crate) fn indexed_collection<'t>(node: Node<'t>, _source: &str) -> Option<Node<'t>> {
     if node.kind() != "element_access_expression" {
         return None;
     }

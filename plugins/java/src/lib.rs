@@ -145,8 +145,8 @@ impl Language for Java {
     }
 
     /// `Decoder d = value;`, `var d = value;`.
-    fn indexed_collection(node: Node) -> Option<Node> {
-        types::indexed_collection(node)
+    fn indexed_collection<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::indexed_collection(node, source)
     }
 
     fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {

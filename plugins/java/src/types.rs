@@ -292,7 +292,7 @@ pub(crate) fn element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
 }
 
 /// The array `xs[i]` reads an element of (`xs`).
-pub(crate) fn indexed_collection(node: Node) -> Option<Node> {
+pub(crate) fn indexed_collection<'t>(node: Node<'t>, _source: &str) -> Option<Node<'t>> {
     (node.kind() == "array_access")
         .then(|| node.child_by_field_name("array"))
         .flatten()

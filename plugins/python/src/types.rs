@@ -384,7 +384,7 @@ impl<'a> Context<'a> {
 
 /// The sequence `xs[i]` reads one element of (`xs`); none for a slice
 /// (`xs[1:]`), a part of the sequence.
-pub fn indexed_collection(node: Node) -> Option<Node> {
+pub fn indexed_collection<'t>(node: Node<'t>, _source: &str) -> Option<Node<'t>> {
     if node.kind() != "subscript" {
         return None;
     }

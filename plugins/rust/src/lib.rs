@@ -169,8 +169,8 @@ impl Language for Rust {
         types::iterated_value(name, source)
     }
 
-    fn indexed_collection(node: Node) -> Option<Node> {
-        types::indexed_collection(node)
+    fn indexed_collection<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::indexed_collection(node, source)
     }
 
     /// `x.clone()`: a value of `x`'s type.
@@ -810,6 +810,8 @@ mod tests {
                 "c <- parse()",
                 "parse <- new()",
                 "d <- p",
+                // What the `Option` or `Result` `f()` returns holds.
+                "e <- f()[_]",
                 // One element of `v`.
                 "g <- v[_]",
                 "h <- p",

@@ -472,7 +472,7 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
             loop {
                 value = match value.kind() {
                     "reference_expression" => value.child_by_field_name("value")?,
-                    "index_expression" if indexed_collection(value).is_none() => {
+                    "index_expression" if indexed_collection(value, source).is_none() => {
                         value.named_child(0)?
                     }
                     _ => break,
@@ -699,15 +699,39 @@ pub fn cloned_value<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// The collection `xs[i]` indexes (`xs`), for an index that is not a range:
 /// `xs[a..b]` is a part of the collection, not one element.
-pub fn indexed_collection(node: Node) -> Option<Node> {
-    if node.kind() != "index_expression" {
-        return None;
+pub fn indexed_collection<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    match node.kind() {
+        "index_expression" => {
+            let mut cursor = node.walk();
+            let mut operands = node.named_children(&mut cursor).filter(|c| !c.is_extra());
+            let (collection, index) = (operands.next()?, operands.next()?);
+            (index.kind() != "range_expression").then_some(collection)
+        }
+        // `x?`: what the `Option` or `Result` holds.
+        "try_expression" => node.named_child(0).filter(|c| !c.is_extra()),
+        // `x.unwrap()`, `x.expect("..")`: likewise.
+        "call_expression" => {
+            let function = node.child_by_field_name("function")?;
+            let method = function.child_by_field_name("field")?;
+            (function.kind() == "field_expression"
+                && UNWRAPPING.contains(&&source[method.byte_range()]))
+            .then(|| function.child_by_field_name("value"))
+            .flatten()
+        }
+        _ => None,
     }
-    let mut cursor = node.walk();
-    let mut operands = node.named_children(&mut cursor).filter(|c| !c.is_extra());
-    let (collection, index) = (operands.next()?, operands.next()?);
-    (index.kind() != "range_expression").then_some(collection)
 }
+
+/// Methods of `Option` and `Result` that give the value they hold (or
+/// panic, or give a default of its type).
+const UNWRAPPING: &[&str] = &[
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+    "unwrap_unchecked",
+    "unwrap_or",
+    "unwrap_or_else",
+];
 
 /// The name of the type an `impl` over a standard pointer is about (see
 /// [`SMART_POINTERS`]): `Handle` in `impl Schedule for Arc<Handle>`, whose

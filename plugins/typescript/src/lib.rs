@@ -263,8 +263,8 @@ impl Language for TypeScript {
         &["parenthesized_expression", "non_null_expression"]
     }
 
-    fn indexed_collection(node: Node) -> Option<Node> {
-        types::indexed_collection(node)
+    fn indexed_collection<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+        types::indexed_collection(node, source)
     }
 
     fn literal_type(value: Node) -> Option<Node> {

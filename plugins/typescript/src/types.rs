@@ -804,7 +804,7 @@ const ELEMENT_CALLBACKS: &[&str] = &[
 /// The collection `xs[i]` indexes (`xs`), for an index that is not a
 /// string (`o["name"]` reads a property); the promise `await p` waits for
 /// (`p`), whose element is the value it holds.
-pub fn indexed_collection(node: Node) -> Option<Node> {
+pub fn indexed_collection<'t>(node: Node<'t>, _source: &str) -> Option<Node<'t>> {
     if node.kind() == "await_expression" {
         // `await p`: the value the promise `p` holds.
         return first_named_child(node);

@@ -642,6 +642,32 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // What `x.unwrap()`, `x.expect(..)` and `x?` give is the value the
+        // `Option` or `Result` holds: `run` is `Frame`'s after `pop()`,
+        // `Other`'s after `other()`.
+        name: "rust_unwrapping_an_option_or_result_gives_what_it_holds",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub struct Frame;\nimpl Frame {\n    pub fn r$0un(&self) {}\n}\n",
+            "pub struct Other;\nimpl Other {\n    pub fn run(&self) {}\n}\n\n",
+            "pub struct Stack {\n    frames: Vec<Frame>,\n}\n\n",
+            "impl Stack {\n    pub fn pop(&mut self) -> Option<Frame> {\n        self.frames.pop()\n    }\n",
+            "    pub fn other(&self) -> Result<Other, ()> {\n        Ok(Other)\n    }\n}\n\n",
+            "pub fn f(s: &mut Stack) -> Option<()> {\n",
+            "    s.pop().unwrap().run();\n",
+            "    s.pop().expect(\"a frame\").run();\n",
+            "    let frame = s.pop()?;\n    frame.run();\n",
+            "    s.other().unwrap().run();\n",
+            "    None\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:24 call in f qualified
+            src/lib.rs:25 call in f qualified
+            src/lib.rs:27 call in f qualified
+        ",
+    },
+    Case {
         // A field bound by its own name in a struct's pattern has the
         // field's type: `run` is `Data`'s, not `Other`'s.
         name: "rust_a_struct_patterns_shorthand_field_has_the_fields_type",
