@@ -404,6 +404,41 @@ const typed: ErrorMap = (issue: Issue) => issue;
         );
     }
 
+    /// Literals and callbacks nested hundreds deep in parentheses, keys
+    /// and calls are typed through all of them; nested thousands deep, what
+    /// lies past where the queries look is not stated, and nothing
+    /// overflows.
+    #[test]
+    fn deeply_nested_literals_and_callbacks_are_bounded() {
+        let nested = |depth: usize| {
+            format!(
+                "const c: Config = {}{{ k: 1 }}{};\nf({}(x) => x{});\ng({}{{ b: 1 }}{});\n",
+                "(".repeat(depth),
+                ")".repeat(depth),
+                "{ n: ".repeat(depth),
+                " }".repeat(depth),
+                "h(".repeat(depth),
+                ")".repeat(depth),
+            )
+        };
+        let source = nested(300);
+        let document = Document::<TypeScript>::new("a.ts".into(), source.clone());
+        let contexts = lingo_plugin_sdk::testing::describe_parameter_contexts(&document);
+        assert_eq!(receivers(&source, &["k"]), ["k <- Config"]);
+        assert!(contexts.contains(&"x <- n [0]".to_string()), "{contexts:?}");
+        assert!(
+            contexts.contains(&".b <- h [0]".to_string()),
+            "{contexts:?}"
+        );
+        let source = nested(5000);
+        let document = Document::<TypeScript>::new("a.ts".into(), source.clone());
+        // Only the outermost key, within the queries' depth, is stated.
+        assert_eq!(
+            lingo_plugin_sdk::testing::describe_parameter_contexts(&document),
+            [".n <- f [0]"]
+        );
+    }
+
     #[test]
     fn a_cast_value_is_a_value_of_the_type_it_is_cast_to() {
         let source =
