@@ -750,18 +750,10 @@ impl<'s> Resolver<'s> {
             return found;
         }
         let separator = file.plugin.info().path_separator.as_str();
-        let Some((parent, type_name)) = (!separator.is_empty())
+        let split = (!separator.is_empty())
             .then(|| module_path.rsplit_once(separator))
             .flatten()
-            .filter(|(parent, type_name)| !parent.is_empty() && !type_name.is_empty())
-        else {
-            return found;
-        };
-        let owner = Reference::type_use(
-            lingo_model::Name::new(type_name),
-            thin_vec::ThinVec::new(),
-            reference.span,
-        );
+            .filter(|(parent, type_name)| !parent.is_empty() && !type_name.is_empty());
         let member = Reference {
             name: lingo_model::Name::new(name),
             qualifier: thin_vec::ThinVec::new(),
@@ -770,12 +762,46 @@ impl<'s> Resolver<'s> {
             local: OptU32::NONE,
             ..reference.clone()
         };
-        let types: Vec<SymbolRef> = self
-            .imported(file, facts, parent, type_name, &owner)
-            .iter()
-            .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
-            .filter_map(|d| self.symbol_ref(d))
-            .collect();
+        let types: Vec<SymbolRef> = match split {
+            Some((parent, type_name)) => {
+                let owner = Reference::type_use(
+                    lingo_model::Name::new(type_name),
+                    thin_vec::ThinVec::new(),
+                    reference.span,
+                );
+                self.imported(file, facts, parent, type_name, &owner)
+                    .iter()
+                    .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))
+                    .filter_map(|d| self.symbol_ref(d))
+                    .collect()
+            }
+            // A path of one segment that names no module: a type declared
+            // at the top of the importing file (Rust's `use Seq::*;` beside
+            // `enum Seq`), when there is exactly one of that name.
+            None if !module_path.is_empty() => {
+                let Some(number) = self.table.file_number(&file.path) else {
+                    return found;
+                };
+                let top_level: Vec<SymbolRef> = facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        s.container.is_none() && is_type_kind(s.kind) && s.name == module_path
+                    })
+                    .map(|(index, _)| SymbolRef {
+                        file: number,
+                        symbol: index as u32,
+                    })
+                    .take(2)
+                    .collect();
+                if top_level.len() != 1 {
+                    return found;
+                }
+                top_level
+            }
+            None => return found,
+        };
         types
             .into_iter()
             .flat_map(|ty| {
@@ -1172,8 +1198,13 @@ impl<'s> Resolver<'s> {
             _ => return found,
         };
         let symbol = target_symbol;
-        let fits =
-            |d: &Definition| symbol(d).is_some_and(|s| s.kind.is_callable() == wants_callable);
+        // An enum member fits either access: a tuple variant is called
+        // (`Two(1, 2)`), a unit one read.
+        let fits = |d: &Definition| {
+            symbol(d).is_some_and(|s| {
+                s.kind == SymbolKind::EnumMember || s.kind.is_callable() == wants_callable
+            })
+        };
         let owner = |d: &Definition| symbol(d).and_then(|s| s.container_name.clone());
         let owners_fitting: Vec<Option<lingo_model::Name>> =
             found.iter().filter(|d| fits(d)).map(owner).collect();

@@ -81,10 +81,29 @@ impl<'a> Context<'a> {
                 let target = node
                     .child_by_field_name("name")
                     .and_then(|n| self.targets.symbol(n));
-                let body = node
-                    .child_by_field_name("body")
-                    .filter(|b| b.kind() == "ordered_field_declaration_list");
-                let (Some(target), Some(body)) = (target, body) else {
+                let Some(target) = target else {
+                    return;
+                };
+                // `One(x)` and `Empty` are values of the enum: what calling
+                // a tuple variant returns, what a unit variant is.
+                let body = node.child_by_field_name("body");
+                let enum_name = node
+                    .parent()
+                    .filter(|list| list.kind() == "enum_variant_list")
+                    .and_then(|list| list.parent())
+                    .filter(|item| item.kind() == "enum_item")
+                    .and_then(|item| item.child_by_field_name("name"));
+                if let Some(enum_name) = enum_name {
+                    match body.map(|b| b.kind()) {
+                        Some("ordered_field_declaration_list") => {
+                            self.push(out, target, enum_name, DeclaredTypeSource::ReturnType);
+                        }
+                        None => self.push(out, target, enum_name, DeclaredTypeSource::Annotation),
+                        Some(_) => {}
+                    }
+                }
+                let Some(body) = body.filter(|b| b.kind() == "ordered_field_declaration_list")
+                else {
                     return;
                 };
                 let mut cursor = body.walk();

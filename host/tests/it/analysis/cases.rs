@@ -642,6 +642,30 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // Calling a tuple variant gives a value of its enum, and a unit
+        // variant is one: `rev` is `Seq`'s, not `Other`'s, also through a
+        // glob import of the variants.
+        name: "rust_a_variants_value_is_of_its_enum",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub enum Seq {\n    One(u8),\n    Two(u8, u8),\n    Empty,\n}\n",
+            "impl Seq {\n    pub fn r$0ev(&mut self) {}\n}\n",
+            "pub struct Other;\nimpl Other {\n    pub fn rev(&mut self) {}\n}\n\n",
+            "use Seq::*;\n\n",
+            "pub fn f() {\n",
+            "    let mut a = Seq::One(1);\n    a.rev();\n",
+            "    let mut b = Seq::Empty;\n    b.rev();\n",
+            "    let mut c = Two(1, 2);\n    c.rev();\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:18 call in f qualified
+            src/lib.rs:20 call in f qualified
+            src/lib.rs:22 call in f qualified
+        ",
+    },
+    Case {
         // What `x.unwrap()`, `x.expect(..)` and `x?` give is the value the
         // `Option` or `Result` holds: `run` is `Frame`'s after `pop()`,
         // `Other`'s after `other()`.
