@@ -77,9 +77,11 @@ fn a_component_built_against_abi_0_14_0_loads_and_states_no_parameter_contexts()
         .expect("the 0.14.0 plugin claims .calm");
     assert_eq!(plugin.info().abi_version, "0.14.0");
     // What 0.14.0 says of its policy arrives (its thousand bodiless
-    // modifiers cut to the cap, its conversions checked).
+    // modifiers cut to the cap, its conversions checked, its empty and
+    // 600,000-byte static modifiers dropped).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
+    assert_eq!(policy.static_modifiers, ["static"]);
     assert_eq!(policy.conversions.top_types, ["object"]);
     // It answers what 0.14.0 has: tokens, declarers, the macros it defines
     // and leaves unexpanded, tuple elements, parameter lists, values of
@@ -113,6 +115,8 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
     // cut to the cap.
     let conversions = &plugin.info().policy.conversions;
     assert_eq!(conversions.top_types, ["object"]);
+    // The static modifiers: the empty and the 600,000-byte one dropped.
+    assert_eq!(plugin.info().policy.static_modifiers, ["static"]);
     assert_eq!(conversions.widening.len(), 1);
     assert_eq!(conversions.widening[0].0, "int");
     assert_eq!(conversions.widening[0].1.len(), 256);
