@@ -138,14 +138,8 @@ pub fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {
     let function = list
         .parent()
         .filter(|f| is_function_expression(*f) || object_method_name(*f).is_some())?;
-    let mut cursor = list.walk();
-    let position = list
-        .named_children(&mut cursor)
-        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
-        .filter(|p| {
-            p.child_by_field_name("pattern")
-                .is_none_or(|pattern| pattern.kind() != "this")
-        })
+    let position = crate::types::parameters_of(function)
+        .into_iter()
         .position(|p| p == parent)?;
     Some((function, position as u32))
 }

@@ -445,39 +445,32 @@ impl Context<'_> {
         function: Node,
         this_type: Option<Node>,
     ) {
+        let stated = |out: &mut Vec<DeclaredType>, ty: Node, positions: &[u32]| {
+            if let Some(written) = self.named_argument_type(ty, this_type) {
+                let declared = written.declared(
+                    target,
+                    self.source,
+                    self.lines,
+                    DeclaredTypeSource::Parameter,
+                );
+                out.push(DeclaredType {
+                    element: positions.to_vec(),
+                    ..declared
+                });
+            }
+        };
         for (position, parameter) in parameters_of(function).into_iter().enumerate() {
             let Some(ty) = parameter.child_by_field_name("type") else {
                 continue;
             };
             let position = position as u32;
-            if let Some(written) = self.named_argument_type(ty, this_type) {
-                out.push(parameter_type(
-                    written.declared(
-                        target,
-                        self.source,
-                        self.lines,
-                        DeclaredTypeSource::Parameter,
-                    ),
-                    &[position],
-                ));
-            }
+            stated(out, ty, &[position]);
             let Some(inner) = function_type(ty) else {
                 continue;
             };
             for (inner_position, inner_parameter) in parameters_of(inner).into_iter().enumerate() {
-                let written = inner_parameter
-                    .child_by_field_name("type")
-                    .and_then(|t| self.named_argument_type(t, this_type));
-                if let Some(written) = written {
-                    out.push(parameter_type(
-                        written.declared(
-                            target,
-                            self.source,
-                            self.lines,
-                            DeclaredTypeSource::Parameter,
-                        ),
-                        &[position, inner_position as u32],
-                    ));
+                if let Some(inner_ty) = inner_parameter.child_by_field_name("type") {
+                    stated(out, inner_ty, &[position, inner_position as u32]);
                 }
             }
         }
@@ -912,7 +905,7 @@ fn is_getter(method: Node) -> bool {
 /// parameter (which takes no argument): `required_parameter` and
 /// `optional_parameter` nodes; a bare arrow parameter (`x => ..`) states
 /// no type and is left out.
-fn parameters_of(function: Node) -> Vec<Node> {
+pub(crate) fn parameters_of(function: Node) -> Vec<Node> {
     let Some(list) = function.child_by_field_name("parameters") else {
         return Vec::new();
     };
@@ -948,14 +941,6 @@ fn function_type(ty: Node) -> Option<Node> {
             }
             _ => return None,
         }
-    }
-}
-
-/// `declared` as the type of the parameter at `positions`.
-fn parameter_type(declared: DeclaredType, positions: &[u32]) -> DeclaredType {
-    DeclaredType {
-        element: positions.to_vec(),
-        ..declared
     }
 }
 
