@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use crate::{Document, Language, LineIndex};
 
 use crate::bindings::exports::lingo::plugin::syntax::GuestDocument;
-use crate::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use crate::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol, TypeArgument};
 
 /// The document's declarations by where their name starts.
 pub struct Targets {
@@ -75,6 +75,7 @@ impl Written<'_> {
             span: lines.span(source_text, name.start_byte(), name.end_byte()),
             source,
             element: Vec::new(),
+            arguments: Vec::new(),
         }
     }
 }
@@ -146,12 +147,46 @@ pub fn describe_declared_types<L: Language>(
                 DeclaredTypeSource::Element => "element",
                 DeclaredTypeSource::Narrowed => "narrowed",
                 DeclaredTypeSource::Parameter => "parameter",
+                DeclaredTypeSource::TypeParameter => "type-parameter",
             };
             let element = match d.element.as_slice() {
                 [] => String::new(),
                 path => format!(" {path:?}"),
             };
-            format!("{target}: {} {how}{element}", ty.join(separator))
+            let arguments = describe_arguments(&d.arguments, None, separator);
+            format!("{target}: {}{arguments} {how}{element}", ty.join(separator))
         })
         .collect()
+}
+
+/// The type arguments of `parent` (the declared type itself for `None`)
+/// as `<A, B<C> | D>`, `_` at a position no named type is stated for;
+/// empty when it has none.
+fn describe_arguments(arguments: &[TypeArgument], parent: Option<u32>, separator: &str) -> String {
+    let mut positions: Vec<Vec<String>> = Vec::new();
+    for (index, argument) in arguments.iter().enumerate() {
+        if argument.parent != parent {
+            continue;
+        }
+        let position = argument.position as usize;
+        if positions.len() <= position {
+            positions.resize(position + 1, Vec::new());
+        }
+        let mut name = argument.type_qualifier.clone();
+        name.push(argument.type_name.clone());
+        // A parent is always before its arguments, so this ends.
+        let own = describe_arguments(arguments, Some(index as u32), separator);
+        positions[position].push(format!("{}{own}", name.join(separator)));
+    }
+    if positions.is_empty() {
+        return String::new();
+    }
+    let written: Vec<String> = positions
+        .into_iter()
+        .map(|parts| match parts.is_empty() {
+            true => "_".to_string(),
+            false => parts.join(" | "),
+        })
+        .collect();
+    format!("<{}>", written.join(", "))
 }

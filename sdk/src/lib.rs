@@ -56,7 +56,7 @@ pub mod types {
 }
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.15.0";
+pub const ABI_VERSION: &str = "0.16.0";
 
 /// The conversion rules of a language without overloads told apart by
 /// argument types (`language-policy.conversions`): none stated.

@@ -20,7 +20,7 @@ use lingo_model::FileFacts;
 
 /// Bumped whenever the tables or the facts' encoding change; a database of
 /// another version is emptied.
-const SCHEMA_VERSION: &str = "12";
+const SCHEMA_VERSION: &str = "13";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -708,11 +708,15 @@ pub enum DeclaredTypeSource {
     /// [`DeclaredType::element`] is its position, then positions in that
     /// parameter's own function type.
     Parameter,
+    /// One type parameter of the target, a generic declaration:
+    /// [`DeclaredType::element`] is its position; the type name and span
+    /// are the parameter's own, where it is declared.
+    TypeParameter,
 }
 
 impl DeclaredTypeSource {
     /// Every source, in the WIT's order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::Annotation,
         Self::Constructor,
         Self::Literal,
@@ -723,6 +727,7 @@ impl DeclaredTypeSource {
         Self::Element,
         Self::Narrowed,
         Self::Parameter,
+        Self::TypeParameter,
     ];
 
     /// The source as the WIT spells it (`return-type`).
@@ -738,6 +743,7 @@ impl DeclaredTypeSource {
             Self::Element => "element",
             Self::Narrowed => "narrowed",
             Self::Parameter => "parameter",
+            Self::TypeParameter => "type-parameter",
         }
     }
 }
@@ -757,6 +763,31 @@ pub struct DeclaredType {
     /// outermost tuple in (`[0]` for `Sender` in `-> (Sender, Receiver)`);
     /// empty when it is the target's whole type.
     pub element: Box<[u32]>,
+    /// The named types written as its type arguments, each before its own
+    /// arguments (see [`TypeArgument`]).
+    pub arguments: Box<[TypeArgument]>,
+}
+
+/// A named type written as a type argument of a declared type or of
+/// another type argument (`Issue` in `ErrorMap<Issue>`); several at one
+/// position are the types of a union or intersection written there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeArgument {
+    /// Index in the same list (before this one) of the argument whose own
+    /// argument this is; `None` for the declared type's own.
+    pub parent: Option<u32>,
+    /// Its position among its parent's type arguments.
+    pub position: u32,
+    pub type_name: String,
+    pub type_qualifier: Vec<String>,
+    pub span: Span,
+}
+
+impl TypeArgument {
+    /// The argument as a type use at its span, for resolving it.
+    pub fn type_use(&self) -> Reference {
+        type_use(&self.type_name, &self.type_qualifier, self.span)
+    }
 }
 
 impl DeclaredType {

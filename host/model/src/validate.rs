@@ -9,9 +9,10 @@
 use std::collections::BTreeMap;
 
 use crate::facts::{
-    ArgumentValue, ContextTarget, DeclaredTarget, DeclaredType, Diagnostic, FileFacts,
-    FunctionMetrics, Import, Local, Name, OptU32, ParameterList, ParameterType, PluginInfo,
-    Position, Reference, ReferenceKind, Severity, Span, Symbol, SyntaxNode, Token,
+    ArgumentValue, ContextTarget, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic,
+    FileFacts, FunctionMetrics, Import, Local, Name, OptU32, ParameterList, ParameterType,
+    PluginInfo, Position, Reference, ReferenceKind, Severity, Span, Symbol, SyntaxNode, Token,
+    TypeArgument,
 };
 
 /// The diagnostic code of a file whose facts broke a rule and were repaired.
@@ -48,6 +49,8 @@ pub struct FactLimits {
     pub max_tuple_depth: usize,
     /// Parameters of one function and arguments of one call, each.
     pub max_parameters: usize,
+    /// Type arguments stated for one declared type, nested ones included.
+    pub max_type_arguments: usize,
 }
 
 impl Default for FactLimits {
@@ -73,6 +76,7 @@ impl Default for FactLimits {
             max_macros: 10_000,
             max_tuple_depth: 8,
             max_parameters: 256,
+            max_type_arguments: 64,
         }
     }
 }
@@ -829,6 +833,55 @@ fn check_reference(
     }
 }
 
+/// Check the type arguments of a declared type: at most
+/// `max_type_arguments`, each naming a type, its parent one before it.
+/// Malformed arguments drop them all (the type is then used as written
+/// without arguments).
+fn check_type_arguments(
+    arguments: &mut Box<[TypeArgument]>,
+    spans: &mut SpanChecker<'_>,
+    limits: &FactLimits,
+) {
+    if arguments.is_empty() {
+        return;
+    }
+    let well_formed = arguments.len() <= limits.max_type_arguments
+        && arguments.iter().enumerate().all(|(index, argument)| {
+            !argument.type_name.is_empty()
+                && argument
+                    .parent
+                    .is_none_or(|parent| (parent as usize) < index)
+        });
+    if !well_formed {
+        spans.report.count("declared type arguments malformed");
+        *arguments = Box::default();
+        return;
+    }
+    for argument in arguments.iter_mut() {
+        cap_string(
+            &mut argument.type_name,
+            limits.max_name_bytes,
+            "type argument name too long",
+            spans.report,
+        );
+        cap_len(
+            &mut argument.type_qualifier,
+            limits.max_qualifier_segments,
+            "type argument qualifier too long",
+            spans.report,
+        );
+        for segment in &mut argument.type_qualifier {
+            cap_string(
+                segment,
+                limits.max_name_bytes,
+                "type argument qualifier segment too long",
+                spans.report,
+            );
+        }
+        spans.span(&mut argument.span);
+    }
+}
+
 /// Check a declared type; `false` when its target is out of range (it is
 /// then dropped).
 fn check_declared_type(
@@ -856,6 +909,13 @@ fn check_declared_type(
         spans.report.count("declared type tuple element too deep");
         return false;
     }
+    if declared.source == DeclaredTypeSource::TypeParameter && declared.element.len() != 1 {
+        spans
+            .report
+            .count("type parameter without exactly one position");
+        return false;
+    }
+    check_type_arguments(&mut declared.arguments, spans, limits);
     cap_string(
         &mut declared.type_name,
         limits.max_name_bytes,
@@ -1561,7 +1621,69 @@ mod tests {
             span: span(start, end),
             source: crate::facts::DeclaredTypeSource::Annotation,
             element: Box::default(),
+            arguments: Box::default(),
         }
+    }
+
+    fn argument(parent: Option<u32>, name: &str) -> TypeArgument {
+        TypeArgument {
+            parent,
+            position: 0,
+            type_name: name.into(),
+            type_qualifier: vec!["q".into(); 100],
+            span: span(1, 2),
+        }
+    }
+
+    #[test]
+    fn type_arguments_and_type_parameters_are_checked() {
+        let mut input = facts(vec![symbol("a", None)]);
+        let mut nested = declared(DeclaredTarget::Symbol(0), "Map", 1, 2);
+        nested.arguments = vec![argument(None, "Key"), argument(Some(0), "T")].into();
+        // A parent after its child, a parent that is the argument itself,
+        // a nameless argument, and too many: each drops all arguments.
+        let malformed = [
+            vec![argument(Some(1), "A"), argument(None, "B")],
+            vec![argument(Some(0), "A")],
+            vec![argument(None, "")],
+            vec![argument(None, "A"); 65],
+        ];
+        let mut parameter = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
+        parameter.source = DeclaredTypeSource::TypeParameter;
+        parameter.element = vec![0].into();
+        let mut unplaced = parameter.clone();
+        unplaced.element = Box::default();
+        let mut twice_placed = parameter.clone();
+        twice_placed.element = vec![0, 1].into();
+        input.declared_types = vec![nested, parameter.clone(), unplaced, twice_placed];
+        for arguments in malformed {
+            let mut bad = declared(DeclaredTarget::Symbol(0), "Bad", 1, 2);
+            bad.arguments = arguments.into();
+            input.declared_types.push(bad);
+        }
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        let limits = FactLimits::default();
+        assert_eq!(
+            output.declared_types.len(),
+            6,
+            "{:?}",
+            output.declared_types
+        );
+        let kept = &output.declared_types[0].arguments;
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[1].parent, Some(0));
+        assert_eq!(kept[0].type_qualifier.len(), limits.max_qualifier_segments);
+        assert_eq!(output.declared_types[1], parameter);
+        assert!(
+            output.declared_types[2..]
+                .iter()
+                .all(|d| d.arguments.is_empty())
+        );
+        assert_eq!(
+            report.broken["type parameter without exactly one position"],
+            2
+        );
+        assert_eq!(report.broken["declared type arguments malformed"], 4);
     }
 
     #[test]
@@ -1778,9 +1900,26 @@ mod tests {
                 any_span(),
                 "[A-Za-z]{0,12}",
                 proptest::collection::vec(any::<u32>(), 0..12),
+                proptest::collection::vec(
+                    (proptest::option::of(0u32..10), "[A-Za-z]{0,4}", any_span()),
+                    0..10,
+                ),
             )
-                .prop_map(|(on_symbol, index, span, type_name, element)| {
+                .prop_map(|(on_symbol, index, span, type_name, element, arguments)| {
                     let index = index.unwrap_or(0);
+                    let arguments = arguments
+                        .into_iter()
+                        .enumerate()
+                        .map(
+                            |(position, (parent, type_name, span))| crate::facts::TypeArgument {
+                                parent,
+                                position: position as u32,
+                                type_name,
+                                type_qualifier: Vec::new(),
+                                span,
+                            },
+                        )
+                        .collect();
                     crate::facts::DeclaredType {
                         target: if on_symbol {
                             crate::facts::DeclaredTarget::Symbol(index)
@@ -1792,6 +1931,7 @@ mod tests {
                         span,
                         source: crate::facts::DeclaredTypeSource::Annotation,
                         element: element.into_boxed_slice(),
+                        arguments,
                     }
                 })
         }
@@ -1843,6 +1983,12 @@ mod tests {
                 assert!(span_ok(&declared.span));
                 assert!(!declared.type_name.is_empty());
                 assert!(declared.element.len() <= limits.max_tuple_depth);
+                assert!(declared.arguments.len() <= limits.max_type_arguments);
+                for (index, argument) in declared.arguments.iter().enumerate() {
+                    assert!(span_ok(&argument.span));
+                    assert!(!argument.type_name.is_empty());
+                    assert!(argument.parent.is_none_or(|p| (p as usize) < index));
+                }
                 match declared.target {
                     crate::facts::DeclaredTarget::Symbol(i) => assert!((i as usize) < count),
                     crate::facts::DeclaredTarget::Local(i) => {

@@ -315,6 +315,7 @@ macro_rules! since_0_2_0_conversions {
         impl From<wit::DeclaredType> for model::DeclaredType {
             fn from(d: wit::DeclaredType) -> Self {
                 let element = declared_element(&d);
+                let arguments = declared_arguments(&d);
                 model::DeclaredType {
                     target: match d.target {
                         wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
@@ -325,6 +326,7 @@ macro_rules! since_0_2_0_conversions {
                     span: d.span.into(),
                     source: declared_type_source(d.source),
                     element,
+                    arguments,
                 }
             }
         }
@@ -755,27 +757,11 @@ macro_rules! since_0_14_0_conversions {
     };
 }
 
-/// What ABI 0.15.0 added: parameter types, and the values written for a
-/// parameter that take their type from it.
+/// What ABI 0.15.0 added: the values written for a parameter that take
+/// their type from it (the source `parameter` is in each version's
+/// `declared_type_source`).
 macro_rules! since_0_15_0_conversions {
     () => {
-        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
-            use model::DeclaredTypeSource as M;
-            use wit::DeclaredTypeSource as W;
-            match source {
-                W::Annotation => M::Annotation,
-                W::Constructor => M::Constructor,
-                W::Literal => M::Literal,
-                W::ReturnType => M::ReturnType,
-                W::Receiver => M::Receiver,
-                W::SelfType => M::SelfType,
-                W::ThisType => M::ThisType,
-                W::Element => M::Element,
-                W::Narrowed => M::Narrowed,
-                W::Parameter => M::Parameter,
-            }
-        }
-
         /// The document's values written for a parameter.
         pub fn parameter_contexts(
             document: &GuestDocument<'_>,
@@ -798,7 +784,71 @@ macro_rules! since_0_15_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.15.0` (the current ABI).
+/// What ABI 0.16.0 added: type arguments of declared types, and the
+/// declared-type source `type-parameter`.
+macro_rules! since_0_16_0_conversions {
+    () => {
+        fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
+            use model::DeclaredTypeSource as M;
+            use wit::DeclaredTypeSource as W;
+            match source {
+                W::Annotation => M::Annotation,
+                W::Constructor => M::Constructor,
+                W::Literal => M::Literal,
+                W::ReturnType => M::ReturnType,
+                W::Receiver => M::Receiver,
+                W::SelfType => M::SelfType,
+                W::ThisType => M::ThisType,
+                W::Element => M::Element,
+                W::Narrowed => M::Narrowed,
+                W::Parameter => M::Parameter,
+                W::TypeParameter => M::TypeParameter,
+            }
+        }
+
+        fn declared_arguments(declared: &wit::DeclaredType) -> Box<[model::TypeArgument]> {
+            declared
+                .arguments
+                .iter()
+                .map(|a| model::TypeArgument {
+                    parent: a.parent,
+                    position: a.position,
+                    type_name: a.type_name.clone(),
+                    type_qualifier: a.type_qualifier.clone(),
+                    span: a.span.into(),
+                })
+                .collect()
+        }
+    };
+}
+
+/// `lingo:plugin@0.16.0` (the current ABI).
+pub mod v0_16_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_16_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_16_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+    since_0_13_0_conversions!();
+    since_0_14_0_conversions!();
+    since_0_15_0_conversions!();
+    since_0_16_0_conversions!();
+}
+
+/// `lingo:plugin@0.15.0`: no type arguments or type parameters, so a
+/// generic alias stands for nothing its arguments would say.
 pub mod v0_15_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_15_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -820,40 +870,6 @@ pub mod v0_15_0 {
     since_0_13_0_conversions!();
     since_0_14_0_conversions!();
     since_0_15_0_conversions!();
-}
-
-/// `lingo:plugin@0.14.0`: no parameter types or values written for a
-/// parameter, so a key of an object literal given as an argument, or a
-/// callback's parameter, has no known type.
-pub mod v0_14_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_14_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_14_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-    since_0_11_0_conversions!();
-    since_0_12_0_conversions!();
-    since_0_13_0_conversions!();
-    since_0_14_0_conversions!();
-
-    /// 0.14.0 states no values written for a parameter.
-    pub fn parameter_contexts(
-        _document: &GuestDocument<'_>,
-        _store: impl AsContextMut,
-        _doc: ResourceAny,
-    ) -> wasmtime::Result<Vec<model::ParameterContext>> {
-        Ok(Vec::new())
-    }
 
     fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
         use model::DeclaredTypeSource as M;
@@ -868,6 +884,12 @@ pub mod v0_14_0 {
             W::ThisType => M::ThisType,
             W::Element => M::Element,
             W::Narrowed => M::Narrowed,
+            W::Parameter => M::Parameter,
         }
+    }
+
+    /// 0.15.0 states no type arguments.
+    fn declared_arguments(_declared: &wit::DeclaredType) -> Box<[model::TypeArgument]> {
+        Box::default()
     }
 }

@@ -37,13 +37,13 @@ use lingo_model::{
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.15.0";
+pub const ABI_VERSION: &str = "0.16.0";
 
 /// The ABI versions this host can load, newest first: the current one and
 /// the one before it (`wit/README.md`), a bindings module per version
 /// (`bindings.rs`). A component built against any other is refused with a
 /// message naming these.
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.14.0"];
+pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.15.0"];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]

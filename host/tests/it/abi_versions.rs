@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.14.0: the hostile test plugin,
-//! kept as built in `tests/fixtures/abi-0.14.0/`, which states no
-//! parameter contexts),
+//! current ABI and the one before it (0.15.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.15.0/`, which states no type
+//! arguments),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_14_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.14.0/hostile.wasm")
+fn component_0_15_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.15.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.15.0");
-    assert_eq!(SUPPORTED_ABI, ["0.15.0", "0.14.0"]);
+    assert_eq!(ABI_VERSION, "0.16.0");
+    assert_eq!(SUPPORTED_ABI, ["0.16.0", "0.15.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.15.0, 0.14.0"),
+            && message.contains("supports 0.16.0, 0.15.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,23 +69,24 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_14_0_loads_and_states_no_parameter_contexts() {
-    let registry = registry(vec![component_0_14_0()], false);
+fn a_component_built_against_abi_0_15_0_loads_and_states_no_type_arguments() {
+    let registry = registry(vec![component_0_15_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.14.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.14.0");
-    // What 0.14.0 says of its policy arrives (its thousand bodiless
+        .expect("the 0.15.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.15.0");
+    // What 0.15.0 says of its policy arrives (its thousand bodiless
     // modifiers cut to the cap, its conversions checked, its empty and
     // 600,000-byte static modifiers dropped).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
     assert_eq!(policy.static_modifiers, ["static"]);
     assert_eq!(policy.conversions.top_types, ["object"]);
-    // It answers what 0.14.0 has: tokens, declarers, the macros it defines
+    // It answers what 0.15.0 has: tokens, declarers, the macros it defines
     // and leaves unexpanded, tuple elements, parameter lists, values of
-    // declarations, elements of collections, narrowings...
+    // declarations, elements of collections, narrowings, parameter
+    // contexts...
     assert_eq!(plugin.tokens("a.range", "rangé\n").unwrap().len(), 5);
     assert!(plugin.module_declarers("a.range").unwrap().len() <= 16);
     let facts = plugin.analyze("a.range", "rangé\n", &[]).unwrap();
@@ -97,12 +98,13 @@ fn a_component_built_against_abi_0_14_0_loads_and_states_no_parameter_contexts()
         "an indexed receiver"
     );
     assert!(!facts.narrowings.is_empty());
-    // ...and no parameter contexts: a literal or callback written for a
-    // parameter has no known type.
+    assert!(!facts.parameter_contexts.is_empty());
+    // ...and no type arguments or type parameters.
     assert!(
-        facts.parameter_contexts.is_empty(),
+        facts.declared_types.iter().all(|d| d.arguments.is_empty()
+            && d.source != lingo::model::DeclaredTypeSource::TypeParameter),
         "{:?}",
-        facts.parameter_contexts
+        facts.declared_types
     );
 }
 
@@ -194,6 +196,23 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
     );
     assert!(
         rules.contains("parameter context index out of range or positions too many"),
+        "{rules}"
+    );
+    // A mebibyte of type arguments, each its own parent, is dropped with
+    // the type kept; a type parameter without a position is dropped.
+    let many: Vec<_> = checked
+        .declared_types
+        .iter()
+        .filter(|d| d.type_name == "Many")
+        .collect();
+    assert_eq!(many.len(), 1, "{:?}", checked.declared_types);
+    assert!(many[0].arguments.is_empty());
+    assert!(
+        rules.contains("declared type arguments malformed"),
+        "{rules}"
+    );
+    assert!(
+        rules.contains("type parameter without exactly one position"),
         "{rules}"
     );
 }

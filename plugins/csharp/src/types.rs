@@ -268,6 +268,7 @@ impl Context<'_> {
                     span: self.lines.span(self.source, ty.start_byte(), ty.end_byte()),
                     source,
                     element: Vec::new(),
+                    arguments: Vec::new(),
                 });
             }
             return;
@@ -286,6 +287,7 @@ impl Context<'_> {
                 .span(self.source, name.start_byte(), name.end_byte()),
             source,
             element: Vec::new(),
+            arguments: Vec::new(),
         });
     }
 

@@ -200,6 +200,7 @@ impl Context<'_> {
                     span: self.lines.span(self.source, ty.start_byte(), ty.end_byte()),
                     source: how,
                     element: Vec::new(),
+                    arguments: Vec::new(),
                 });
             }
             return;
@@ -218,6 +219,7 @@ impl Context<'_> {
                 .span(self.source, name.start_byte(), name.end_byte()),
             source: how,
             element: Vec::new(),
+            arguments: Vec::new(),
         });
     }
 

@@ -39,8 +39,8 @@ use lingo_plugin_sdk::types::{
     MacroSource, Manifest, ModuleIdentity, ModuleLayout, NameRule, NamedType, Narrowing,
     ParameterContext, ParameterList, ParameterType, PluginError, PluginInfo, Position, Receiver,
     Reference, ReferenceKind, Severity, Span, Symbol, SymbolKind, SymbolValue, SyntaxNode,
-    TextEdit, Token, TokenKind, TypeAnnotationPosition, UnexpandedMacro, ValueOrType, Visibility,
-    Widening,
+    TextEdit, Token, TokenKind, TypeAnnotationPosition, TypeArgument, UnexpandedMacro, ValueOrType,
+    Visibility, Widening,
 };
 
 struct Hostile;
@@ -689,7 +689,39 @@ impl syntax::GuestDocument for Document {
                 span: self.span(0, 0),
                 source: DeclaredTypeSource::Annotation,
                 element: vec![0; MIB],
+                arguments: Vec::new(),
             })
+            .chain([
+                // A type on a symbol in range with a mebibyte of type
+                // arguments, each its own parent, and a type parameter
+                // without a position.
+                DeclaredType {
+                    target: DeclaredTarget::Symbol(0),
+                    type_name: "Many".into(),
+                    type_qualifier: Vec::new(),
+                    span: self.span(0, 0),
+                    source: DeclaredTypeSource::Annotation,
+                    element: Vec::new(),
+                    arguments: (0..MIB as u32)
+                        .map(|index| TypeArgument {
+                            parent: Some(index),
+                            position: 0,
+                            type_name: "A".into(),
+                            type_qualifier: Vec::new(),
+                            span: self.span(0, 0),
+                        })
+                        .collect(),
+                },
+                DeclaredType {
+                    target: DeclaredTarget::Symbol(0),
+                    type_name: "T".into(),
+                    type_qualifier: Vec::new(),
+                    span: self.span(0, 0),
+                    source: DeclaredTypeSource::TypeParameter,
+                    element: Vec::new(),
+                    arguments: Vec::new(),
+                },
+            ])
             .collect(),
             _ => Vec::new(),
         }
