@@ -31,6 +31,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 mod derived;
+mod generics;
 pub mod graph;
 pub mod name_search;
 mod overloads;

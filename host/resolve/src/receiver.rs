@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::generics::{Bindings, GenericGuard, Written};
 use super::{
     Definition, MAX_RECEIVER_DEPTH, Resolution, Resolver, SymbolRef, Target, is_type_kind,
     target_symbol,
@@ -244,19 +245,30 @@ impl Resolver<'_> {
             Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
-        self.parameter_type(owner_file, target, &context.parameters, depth + 1)
+        let bindings = Bindings::default();
+        self.parameter_type(
+            owner_file,
+            target,
+            &context.parameters,
+            &bindings,
+            depth + 1,
+        )
     }
 
     /// The type `target` (of `owner_file`: a function, a class, a
     /// declaration or type of a function type) states for its parameter at
     /// `positions` (then in that parameter's own function type): stated
     /// for all the positions; else through the named function type of the
-    /// first (`cb: Callback`), or of `target` itself (`m: ErrorMap`).
+    /// first (`cb: Callback`), or of `target` itself (`m: ErrorMap`), the
+    /// type parameters of that type bound to the arguments written there
+    /// (`m: ErrorMap<Issue>`). `bindings` binds the type parameters of
+    /// `target`'s own generic declaration.
     fn parameter_type(
         &self,
         owner_file: &Arc<FileEntry>,
         target: DeclaredTarget,
         positions: &[u32],
+        bindings: &Bindings,
         depth: usize,
     ) -> Vec<SymbolRef> {
         if depth >= MAX_RECEIVER_DEPTH || positions.is_empty() {
@@ -272,7 +284,7 @@ impl Resolver<'_> {
                 .find(|d| d.target == target && d.source == source && *d.element == *element)
         };
         if let Some(declared) = stated(DeclaredTypeSource::Parameter, positions) {
-            return self.declared_type(owner_file, declared, depth);
+            return self.declared_type_in(owner_file, declared, bindings, depth);
         }
         let (through, rest) = match stated(DeclaredTypeSource::Parameter, &positions[..1]) {
             Some(first) if positions.len() > 1 => (first, &positions[1..]),
@@ -281,13 +293,21 @@ impl Resolver<'_> {
                 None => return Vec::new(),
             },
         };
-        self.declared_type(owner_file, through, depth)
+        let written = Written {
+            reference: self.type_use_at(owner_file, through),
+            arguments: &through.arguments,
+            parent: None,
+        };
+        let found = self.resolve_within(owner_file, &written.reference, depth + 1);
+        let inner = self.bindings_for(&found, owner_file, &written, bindings, depth);
+        self.declared_type_in(owner_file, through, bindings, depth)
             .into_iter()
             .flat_map(|ty| {
                 self.parameter_type(
                     self.table.file(ty),
                     DeclaredTarget::Symbol(ty.symbol),
                     rest,
+                    &inner,
                     depth + 1,
                 )
             })
@@ -654,14 +674,42 @@ impl Resolver<'_> {
         declared: &DeclaredType,
         depth: usize,
     ) -> Vec<SymbolRef> {
-        let found = self.resolve_within(file, &self.type_use_at(file, declared), depth + 1);
-        self.types_named(&found, depth)
+        self.declared_type_in(file, declared, &Bindings::default(), depth)
+    }
+
+    /// [`Self::declared_type`] where the type parameters of the generic
+    /// declarations being followed are bound as `bindings` says (a type
+    /// parameter is its binding, else its constraint).
+    pub(super) fn declared_type_in(
+        &self,
+        file: &Arc<FileEntry>,
+        declared: &DeclaredType,
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        let written = Written {
+            reference: self.type_use_at(file, declared),
+            arguments: &declared.arguments,
+            parent: None,
+        };
+        self.written_type(file, &written, bindings, depth)
     }
 
     /// The type declarations of the workspace that `found` (the
     /// definitions of a type name) names: through an alias, what it
     /// stands for (see [`Self::declared_type`]).
     fn types_named(&self, found: &[Definition], depth: usize) -> Vec<SymbolRef> {
+        self.types_named_in(found, &Bindings::default(), depth)
+    }
+
+    /// [`Self::types_named`] with the alias's type parameters bound as
+    /// `bindings` says.
+    pub(super) fn types_named_in(
+        &self,
+        found: &[Definition],
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
         let certain: Vec<&Definition> = found.iter().filter(|d| d.confidence >= 1.0).collect();
         if let [alias] = certain.as_slice()
             && target_symbol(alias).is_some_and(|s| s.kind == SymbolKind::TypeParameter)
@@ -691,9 +739,8 @@ impl Resolver<'_> {
             if stated.len() > MAX_UNION {
                 return Vec::new();
             }
-            if depth + 1 >= MAX_RECEIVER_DEPTH {
-                return Vec::new();
-            }
+            // Nested aliases are bounded by the generic guard of
+            // `written_type`, not by the receiver depth.
             let guard = UnionGuard::enter();
             if !guard.take(stated.len()) {
                 return Vec::new();
@@ -710,12 +757,12 @@ impl Resolver<'_> {
                     }
                     continue;
                 }
-                for ty in self.declared_type(alias_file, part, depth + 1) {
+                for ty in self.declared_type_in(alias_file, part, bindings, depth) {
                     if !union.contains(&ty) {
                         union.push(ty);
                     }
                 }
-                if guard.spent() {
+                if guard.spent() || GenericGuard::spent() {
                     return Vec::new();
                 }
             }

@@ -202,9 +202,7 @@ fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t
         "arrow_function" if is_value("body") => {
             named_type(parent.child_by_field_name("return_type")?)
         }
-        "return_statement" => {
-            named_type(enclosing_function(parent)?.child_by_field_name("return_type")?)
-        }
+        "return_statement" => named_type(declared_return_type(enclosing_function(parent)?)?),
         _ => None,
     }
 }
@@ -230,6 +228,32 @@ fn named_type(ty: Node) -> Option<Node> {
             "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
             "generic_type" => ty = ty.child_by_field_name("name")?,
             "type_identifier" | "nested_type_identifier" => return Some(ty),
+            _ => return None,
+        }
+    }
+}
+
+/// The return type stated for `function`: its own, or for a function
+/// expression without one, the return type of the function type of the
+/// declaration it is the value of (`const f: () => ErrorMap = () => ..`).
+fn declared_return_type(function: Node) -> Option<Node> {
+    if let Some(own) = function.child_by_field_name("return_type") {
+        return Some(own);
+    }
+    let (written_for, parent) = outside_parentheses(function)?;
+    if !matches!(
+        parent.kind(),
+        "variable_declarator" | "public_field_definition"
+    ) || parent.child_by_field_name("value") != Some(written_for)
+    {
+        return None;
+    }
+    let mut ty = parent.child_by_field_name("type")?;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
+            "function_type" => return ty.child_by_field_name("return_type"),
             _ => return None,
         }
     }

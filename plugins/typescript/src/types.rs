@@ -1,10 +1,10 @@
 //! The types TypeScript and JavaScript source states for declarations, read without inference.
 
-use std::collections::HashMap;
-
 use lingo_plugin_sdk::LineIndex;
 use lingo_plugin_sdk::declared::{Targets, Written};
-use lingo_plugin_sdk::types::{DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol};
+use lingo_plugin_sdk::types::{
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, Local, Symbol, TypeArgument,
+};
 use tree_sitter::Node;
 
 /// The declared types of the file whose tree is `root`.
@@ -19,7 +19,7 @@ pub fn declared_types(
         source,
         lines,
         targets: Targets::new(symbols, locals),
-        type_parameters: TypeParameters::new(locals),
+        own_wrappers: own_wrappers(root, source, symbols),
     };
     let mut out = Vec::new();
     // The type bodies around the current node, innermost last: a class's
@@ -75,34 +75,6 @@ fn owner_name(node: Node) -> Option<Node> {
 /// taken for all of it.
 const MAX_UNION_MEMBERS: usize = 256;
 
-/// The types of a union, nested unions and parentheses flattened, in
-/// order; the type itself when it is no union. None when there are more
-/// than [`MAX_UNION_MEMBERS`].
-fn union_members(ty: Node) -> Vec<Node> {
-    let mut members = Vec::new();
-    let mut pending = vec![ty];
-    while let Some(ty) = pending.pop() {
-        match ty.kind() {
-            "union_type" | "parenthesized_type" => {
-                let mut cursor = ty.walk();
-                let inner: Vec<Node> = ty
-                    .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "comment")
-                    .collect();
-                // Last first, so that they come out in source order.
-                pending.extend(inner.into_iter().rev());
-            }
-            // Named types are stated; the rest (`null`, literals, object
-            // types) states none.
-            _ => members.push(ty),
-        }
-        if members.len() > MAX_UNION_MEMBERS {
-            return Vec::new();
-        }
-    }
-    members
-}
-
 /// The type a cast states: `T` in `value as T` (not `as const`).
 fn cast_type(value: Node) -> Option<Node> {
     if value.kind() != "as_expression" {
@@ -141,63 +113,252 @@ fn type_body(node: Node) -> Option<Option<Node>> {
     }
 }
 
-/// The scopes of the file's type parameters, by name: a type name inside
-/// one names the parameter, not a declared type.
-struct TypeParameters<'a> {
-    /// Per name: the scopes' starts in order, and the greatest end of the
-    /// scopes up to each.
-    by_name: HashMap<&'a str, (Vec<u32>, Vec<u32>)>,
-}
-
-impl<'a> TypeParameters<'a> {
-    fn new(locals: &'a [Local]) -> Self {
-        let mut scopes: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
-        for local in locals
-            .iter()
-            .filter(|l| l.language_kind == "type_parameter")
-        {
-            scopes
-                .entry(local.name.as_str())
-                .or_default()
-                .push((local.scope.start.offset, local.scope.end.offset));
-        }
-        let by_name = scopes
-            .into_iter()
-            .map(|(name, mut ranges)| {
-                ranges.sort_unstable();
-                let starts = ranges.iter().map(|r| r.0).collect();
-                let ends = ranges
-                    .iter()
-                    .scan(0, |max, r| {
-                        *max = r.1.max(*max);
-                        Some(*max)
-                    })
-                    .collect();
-                (name, (starts, ends))
-            })
-            .collect();
-        TypeParameters { by_name }
-    }
-
-    /// Whether a type parameter named `name` is in scope at `offset`: some
-    /// scope starting at or before it ends after it.
-    fn contains(&self, name: &str, offset: u32) -> bool {
-        let Some((starts, ends)) = self.by_name.get(name) else {
-            return false;
-        };
-        let started = starts.partition_point(|&s| s <= offset);
-        started > 0 && ends[started - 1] > offset
-    }
-}
-
 struct Context<'a> {
     source: &'a str,
     lines: &'a LineIndex,
     targets: Targets,
-    type_parameters: TypeParameters<'a>,
+    /// The names of [`MEMBER_WRAPPERS`] the file declares or imports
+    /// itself, which are then not the standard library's.
+    own_wrappers: Vec<&'static str>,
+}
+
+/// The standard library's generic types whose values have (some of) the
+/// members of their first type argument and no others: `Partial<T>`,
+/// `Pick<T, K>`... A member read through one is the argument's member.
+const MEMBER_WRAPPERS: &[&str] = &[
+    "Partial",
+    "Required",
+    "Readonly",
+    "Pick",
+    "Omit",
+    "NonNullable",
+];
+
+/// Type arguments stated for one declared type at most (the host's cap);
+/// past it the rest are left out.
+const MAX_TYPE_ARGUMENTS: usize = 64;
+
+/// The [`MEMBER_WRAPPERS`] that `root`'s file declares (a symbol of that
+/// name) or imports by name itself.
+fn own_wrappers(root: Node, source: &str, symbols: &[Symbol]) -> Vec<&'static str> {
+    let mut imported: Vec<&str> = Vec::new();
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        if statement.kind() != "import_statement" {
+            continue;
+        }
+        lingo_plugin_sdk::declared::preorder(statement, |node| {
+            if node.kind() == "identifier" || node.kind() == "type_identifier" {
+                imported.push(&source[node.byte_range()]);
+            }
+        });
+    }
+    MEMBER_WRAPPERS
+        .iter()
+        .copied()
+        .filter(|w| imported.contains(w) || symbols.iter().any(|s| s.name == *w))
+        .collect()
+}
+
+/// A named type a type expression stands for.
+struct Named<'t> {
+    written: Written<'t>,
+}
+
+/// What [`Context::stood_for`] finds in a type expression: the named types
+/// (a union's or intersection's each, a conditional type's branches), and
+/// whether it also has an object type with members of its own.
+#[derive(Default)]
+struct StoodFor<'t> {
+    named: Vec<Named<'t>>,
+    has_own_members: bool,
 }
 
 impl Context<'_> {
+    /// `written` stated for `target` as `source`, with the type arguments
+    /// written after its name.
+    fn declare(
+        &self,
+        written: Written,
+        target: DeclaredTarget,
+        source: DeclaredTypeSource,
+    ) -> DeclaredType {
+        let arguments = self.arguments_of(written.name);
+        DeclaredType {
+            arguments,
+            ..written.declared(target, self.source, self.lines, source)
+        }
+    }
+
+    /// The named types written as type arguments after `name` (when it is
+    /// the name of a generic type `Name<..>`), each followed by its own,
+    /// at most [`MAX_TYPE_ARGUMENTS`].
+    fn arguments_of(&self, name: Node) -> Vec<TypeArgument> {
+        let mut out = Vec::new();
+        self.push_arguments(name, None, &mut out);
+        out
+    }
+
+    fn push_arguments(&self, name: Node, parent: Option<u32>, out: &mut Vec<TypeArgument>) {
+        // `Two` of `ns.Two<T>` is named inside the path the generic names.
+        let path = name
+            .parent()
+            .filter(|p| {
+                p.kind() == "nested_type_identifier" && p.child_by_field_name("name") == Some(name)
+            })
+            .unwrap_or(name);
+        let Some(arguments) = path
+            .parent()
+            .filter(|g| g.kind() == "generic_type" && g.child_by_field_name("name") == Some(path))
+            .and_then(|g| g.child_by_field_name("type_arguments"))
+        else {
+            return;
+        };
+        let mut cursor = arguments.walk();
+        let written: Vec<Node> = arguments
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        for (position, argument) in written.into_iter().enumerate() {
+            for named in self.stood_for(argument, None).named {
+                if out.len() >= MAX_TYPE_ARGUMENTS {
+                    return;
+                }
+                let name = named.written.name;
+                let index = out.len() as u32;
+                let span = self
+                    .lines
+                    .span(self.source, name.start_byte(), name.end_byte());
+                out.push(TypeArgument {
+                    parent,
+                    position: position as u32,
+                    type_name: self.source[name.byte_range()].to_string(),
+                    type_qualifier: named.written.qualifier,
+                    span,
+                });
+                // Each level is a type argument further in, and at most
+                // MAX_TYPE_ARGUMENTS are taken, so this recursion is bounded.
+                self.push_arguments(name, Some(index), out);
+            }
+        }
+    }
+
+    /// The named types the type expression `ty` stands for: `T` itself
+    /// (also a type parameter), each type of a union or intersection, both
+    /// branches of a conditional type, the argument of a standard wrapper
+    /// keeping its members (`Partial<T>`, `Pick<T, K>`), the `T` of a
+    /// mapped type over `keyof T` (`{ [k in keyof T]: T[k] }`). At most
+    /// [`MAX_UNION_MEMBERS`]; none for more.
+    fn stood_for<'t>(&self, ty: Node<'t>, this_type: Option<Node<'t>>) -> StoodFor<'t> {
+        let mut found = StoodFor::default();
+        let mut pending = vec![ty];
+        while let Some(ty) = pending.pop() {
+            if found.named.len() > MAX_UNION_MEMBERS || pending.len() > MAX_UNION_MEMBERS {
+                return StoodFor::default();
+            }
+            match ty.kind() {
+                "type_annotation" | "parenthesized_type" | "readonly_type" => {
+                    pending.extend(first_named_child(ty));
+                }
+                "union_type" | "intersection_type" => {
+                    let mut cursor = ty.walk();
+                    let inner: Vec<Node> = ty
+                        .named_children(&mut cursor)
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    // Last first, so that they come out in source order.
+                    pending.extend(inner.into_iter().rev());
+                }
+                "conditional_type" => {
+                    let branches = ["alternative", "consequence"];
+                    pending.extend(branches.iter().filter_map(|f| ty.child_by_field_name(f)));
+                }
+                "object_type" => match mapped_over(ty) {
+                    Some(keyed) => pending.push(keyed),
+                    None => found.has_own_members |= ty.named_child_count() > 0,
+                },
+                "generic_type" => {
+                    let Some(name) = ty.child_by_field_name("name") else {
+                        continue;
+                    };
+                    let wrapped = (name.kind() == "type_identifier")
+                        .then(|| &self.source[name.byte_range()])
+                        .filter(|n| MEMBER_WRAPPERS.contains(n) && !self.own_wrappers.contains(n))
+                        .and_then(|_| ty.child_by_field_name("type_arguments"))
+                        .and_then(first_named_child);
+                    match wrapped {
+                        Some(argument) => pending.push(argument),
+                        None => pending.push(name),
+                    }
+                }
+                "this_type" => {
+                    if let Some(name) = this_type {
+                        found.named.push(Named {
+                            written: Written {
+                                name,
+                                qualifier: Vec::new(),
+                            },
+                        });
+                    }
+                }
+                "type_identifier" => found.named.push(Named {
+                    written: Written {
+                        name: ty,
+                        qualifier: Vec::new(),
+                    },
+                }),
+                "nested_type_identifier" => {
+                    if let Some(written) = self.named_type(ty, this_type) {
+                        found.named.push(Named { written });
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// The type parameters of the generic declaration `node` (a type
+    /// alias, interface or class) stated for `target` by position, and
+    /// each one's constraint (`T extends Base`) for its local.
+    fn type_parameters(&self, out: &mut Vec<DeclaredType>, target: DeclaredTarget, node: Node) {
+        let Some(parameters) = node.child_by_field_name("type_parameters") else {
+            return;
+        };
+        let mut cursor = parameters.walk();
+        let declared: Vec<Node> = parameters
+            .named_children(&mut cursor)
+            .filter(|p| p.kind() == "type_parameter")
+            .collect();
+        for (position, parameter) in declared.into_iter().enumerate() {
+            let Some(name) = parameter.child_by_field_name("name") else {
+                continue;
+            };
+            let written = Written {
+                name,
+                qualifier: Vec::new(),
+            };
+            out.push(DeclaredType {
+                element: vec![position as u32],
+                ..written.declared(
+                    target,
+                    self.source,
+                    self.lines,
+                    DeclaredTypeSource::TypeParameter,
+                )
+            });
+            let constraint = parameter
+                .child_by_field_name("constraint")
+                .and_then(first_named_child);
+            let (Some(local), Some(constraint)) = (self.targets.local(name), constraint) else {
+                continue;
+            };
+            for named in self.stood_for(constraint, None).named {
+                out.push(self.declare(named.written, local, DeclaredTypeSource::Annotation));
+            }
+        }
+    }
+
     /// The declared types `node` states; `this_type` is the class name
     /// `this` denotes as a type at `node`, `owner` the class or interface
     /// whose body holds it.
@@ -312,6 +473,7 @@ impl Context<'_> {
                 else {
                     return;
                 };
+                self.type_parameters(out, target, node);
                 self.parameters(out, target, node, this_type);
                 if is_getter(node) {
                     // A getter's return type is its property's type.
@@ -324,12 +486,7 @@ impl Context<'_> {
                         name: owner,
                         qualifier: Vec::new(),
                     };
-                    out.push(written.declared(
-                        target,
-                        self.source,
-                        self.lines,
-                        DeclaredTypeSource::ThisType,
-                    ));
+                    out.push(self.declare(written, target, DeclaredTypeSource::ThisType));
                 } else {
                     self.returns(out, target, node, this_type);
                 }
@@ -370,43 +527,35 @@ impl Context<'_> {
                         .child_by_field_name("return_type")
                         .and_then(|ty| self.named_type(ty, this_type));
                     if let Some(written) = returned {
-                        out.push(written.declared(
-                            target,
-                            self.source,
-                            self.lines,
-                            DeclaredTypeSource::ReturnType,
-                        ));
+                        out.push(self.declare(written, target, DeclaredTypeSource::ReturnType));
                     }
                     return;
                 }
-                let members = union_members(value);
-                for member in &members {
-                    self.annotated(out, target, *member, this_type);
-                }
+                self.type_parameters(out, target, node);
                 // A union with a type that states none and has members
                 // (`A | { kind: "b" }`, `A & B`) also states the alias
                 // itself: the members written in it, which no name states,
                 // are the alias's own, and the host knows the union is not
                 // all named types.
-                let opaque = members.len() > 1
-                    && members.iter().any(|member| {
-                        self.named_type(*member, this_type).is_none()
-                            && !matches!(
-                                member.kind(),
-                                "predefined_type" | "literal_type" | "template_literal_type"
-                            )
-                    });
+                let stood_for = self.stood_for(value, this_type);
+                let opaque = stood_for.has_own_members && !stood_for.named.is_empty();
+                for named in stood_for.named {
+                    out.push(self.declare(named.written, target, DeclaredTypeSource::Annotation));
+                }
                 if let (true, Some(name)) = (opaque, node.child_by_field_name("name")) {
                     let itself = Written {
                         name,
                         qualifier: Vec::new(),
                     };
-                    out.push(itself.declared(
-                        target,
-                        self.source,
-                        self.lines,
-                        DeclaredTypeSource::Annotation,
-                    ));
+                    out.push(self.declare(itself, target, DeclaredTypeSource::Annotation));
+                }
+            }
+            "interface_declaration" => {
+                let target = node
+                    .child_by_field_name("name")
+                    .and_then(|n| self.targets.symbol(n));
+                if let Some(target) = target {
+                    self.type_parameters(out, target, node);
                 }
             }
             "class_declaration" | "abstract_class_declaration" | "class" => {
@@ -414,16 +563,12 @@ impl Context<'_> {
                     return;
                 };
                 if let Some(target) = self.targets.symbol(name) {
+                    self.type_parameters(out, target, node);
                     let written = Written {
                         name,
                         qualifier: Vec::new(),
                     };
-                    out.push(written.declared(
-                        target,
-                        self.source,
-                        self.lines,
-                        DeclaredTypeSource::SelfType,
-                    ));
+                    out.push(self.declare(written, target, DeclaredTypeSource::SelfType));
                     // `new C(..)` passes the constructor's parameters.
                     if let Some(constructor) = constructor_of(node, self.source) {
                         self.parameters(out, target, constructor, this_type);
@@ -447,12 +592,7 @@ impl Context<'_> {
     ) {
         let stated = |out: &mut Vec<DeclaredType>, ty: Node, positions: &[u32]| {
             if let Some(written) = self.named_argument_type(ty, this_type) {
-                let declared = written.declared(
-                    target,
-                    self.source,
-                    self.lines,
-                    DeclaredTypeSource::Parameter,
-                );
+                let declared = self.declare(written, target, DeclaredTypeSource::Parameter);
                 out.push(DeclaredType {
                     element: positions.to_vec(),
                     ..declared
@@ -544,12 +684,7 @@ impl Context<'_> {
             // `const issue = raw as Issue`: the type the cast states.
             self.annotated(out, target, cast, this_type);
         } else if let Some(written) = value.and_then(|v| self.constructed(v)) {
-            out.push(written.declared(
-                target,
-                self.source,
-                self.lines,
-                DeclaredTypeSource::Constructor,
-            ));
+            out.push(self.declare(written, target, DeclaredTypeSource::Constructor));
         }
     }
 
@@ -561,12 +696,7 @@ impl Context<'_> {
         this_type: Option<Node>,
     ) {
         if let Some(written) = self.named_type(ty, this_type) {
-            out.push(written.declared(
-                target,
-                self.source,
-                self.lines,
-                DeclaredTypeSource::Annotation,
-            ));
+            out.push(self.declare(written, target, DeclaredTypeSource::Annotation));
         }
     }
 
@@ -583,12 +713,7 @@ impl Context<'_> {
         let proven = guarded_type(function, self.source)
             .and_then(|proven| self.named_type(proven, this_type));
         if let Some(written) = proven {
-            out.push(written.declared(
-                target,
-                self.source,
-                self.lines,
-                DeclaredTypeSource::Narrowed,
-            ));
+            out.push(self.declare(written, target, DeclaredTypeSource::Narrowed));
             return;
         }
         let Some(ty) = function
@@ -598,12 +723,7 @@ impl Context<'_> {
             return;
         };
         if let Some(written) = self.named_type(ty, this_type) {
-            out.push(written.declared(
-                target,
-                self.source,
-                self.lines,
-                DeclaredTypeSource::ReturnType,
-            ));
+            out.push(self.declare(written, target, DeclaredTypeSource::ReturnType));
         }
         self.element(out, target, ty, this_type);
     }
@@ -621,12 +741,7 @@ impl Context<'_> {
             .element_type(ty)
             .and_then(|element| self.named_type(element, this_type));
         if let Some(written) = written {
-            out.push(written.declared(
-                target,
-                self.source,
-                self.lines,
-                DeclaredTypeSource::Element,
-            ));
+            out.push(self.declare(written, target, DeclaredTypeSource::Element));
         }
     }
 
@@ -713,11 +828,9 @@ impl Context<'_> {
                         qualifier: Vec::new(),
                     });
                 }
+                // Also a type parameter, which stands for its binding or
+                // its constraint.
                 "type_identifier" => {
-                    let name = &self.source[ty.byte_range()];
-                    if self.type_parameters.contains(name, ty.start_byte() as u32) {
-                        return None;
-                    }
                     return Some(Written {
                         name: ty,
                         qualifier: Vec::new(),
@@ -860,6 +973,33 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         .contains(&&source[property.byte_range()])
         .then(|| method.child_by_field_name("object"))
         .flatten()
+}
+
+/// The `T` a mapped type over `keyof T` maps (`{ [k in keyof T]: T[k] }`,
+/// `{ [P in keyof T]?: .. }`), whose values have `T`'s members; `None` for
+/// any other object type, or one renaming its keys (`as`).
+fn mapped_over(object: Node) -> Option<Node> {
+    let mut cursor = object.walk();
+    let mut members = object
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment");
+    let (Some(only), None) = (members.next(), members.next()) else {
+        return None;
+    };
+    if only.kind() != "index_signature" {
+        return None;
+    }
+    let mut cursor = only.walk();
+    let clause = only
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "mapped_type_clause")?;
+    if clause.child_by_field_name("alias").is_some() {
+        return None;
+    }
+    let keys = clause
+        .child_by_field_name("type")
+        .filter(|t| t.kind() == "index_type_query")?;
+    first_named_child(keys)
 }
 
 /// Whether a declarator's value is a function (the name is then a
@@ -1056,7 +1196,7 @@ const m: (p: P) => void = null;
             parameter_lines(source),
             [
                 "symbol f: A parameter [0]",
-                "symbol f: ns.B parameter [1]",
+                "symbol f: ns.B<T> parameter [1]",
                 "symbol f: Options parameter [4]",
                 "symbol Client: Options parameter [0]",
                 "symbol constructor: Options parameter [0]",
@@ -1083,15 +1223,15 @@ const m: (p: P) => void = null;
             [
                 "symbol C: C self-type",
                 "symbol users: User element",
-                "symbol tags: ReadonlyArray annotation",
+                "symbol tags: ReadonlyArray<ns.Tag> annotation",
                 "symbol tags: ns.Tag element",
-                "symbol map: Map annotation",
+                "symbol map: Map<K, V> annotation",
                 "symbol load: Item element",
-                "local all: Array annotation",
+                "local all: Array<User> annotation",
                 "local all: User element",
-                "local s: Set annotation",
+                "local s: Set<Group> annotation",
                 "local s: Group element",
-                "symbol fetch: Promise return-type",
+                "symbol fetch: Promise<User> return-type",
                 "symbol fetch: User element",
             ]
         );
@@ -1190,32 +1330,40 @@ export const registry = new Registry();
         assert_eq!(
             declared_lines("src/subscriber.ts", source),
             [
+                "symbol Subscriber: T type-parameter [0]",
                 "symbol Subscriber: Subscriber self-type",
-                "symbol destination: Observer annotation",
-                "symbol parser: ns.Parser annotation",
+                "symbol destination: Observer<T> annotation",
+                "symbol parser: ns.Parser<T> annotation",
                 "symbol stop$: Subject constructor",
-                "local dest: Subscriber annotation",
-                "symbol dest: Subscriber annotation",
+                "local dest: Subscriber<T> annotation",
+                "symbol dest: Subscriber<T> annotation",
                 "local label: Label annotation",
+                "local value: T annotation",
                 "local sub: Subscription annotation",
                 "local inner: ns.Inner constructor",
-                "local pending: Queue annotation",
+                "local pending: Queue<T> annotation",
                 "symbol pipe: Subscriber this-type",
                 "symbol size: Size annotation",
-                "symbol create: Subscriber return-type",
-                "local source: Observable annotation",
-                "symbol load: Promise return-type",
+                "symbol create: U type-parameter [0]",
+                "symbol create: Subscriber<U> return-type",
+                "local source: Observable<U> annotation",
+                "symbol load: Promise<Data> return-type",
                 "symbol load: Data element",
-                "symbol make: Subscriber return-type",
+                "symbol make: Subscriber<Data> return-type",
                 "local params: Label annotation",
+                "symbol Operator: T type-parameter [0]",
+                "symbol Operator: R type-parameter [1]",
                 "symbol Operator: Operator self-type",
                 "symbol call: TeardownLogic return-type",
-                "local subscriber: Subscriber annotation",
-                "local source: Observable annotation",
+                "local subscriber: Subscriber<R> annotation",
+                "local source: Observable<T> annotation",
+                "symbol Observer: T type-parameter [0]",
                 "symbol closed: Flag annotation",
+                "local value: T annotation",
                 "symbol complete: Result return-type",
-                "symbol of: Observable return-type",
-                "local parser: ns.a.Parser annotation",
+                "symbol of: T type-parameter [0]",
+                "symbol of: Observable<T> return-type",
+                "local parser: ns.a.Parser<T> annotation",
                 "symbol validate: ZodResult return-type",
                 "local schema: ZodString annotation",
                 "symbol handle: Handler annotation",
@@ -1250,18 +1398,26 @@ let outside: T;
         // A cast states the type it casts to; `next(): this` names no type
         // but states one: what it is called on, declared by `Shape`. An
         // array is no named type, but its elements are of one. A type
-        // predicate is no return type, but states what it proves.
+        // predicate is no return type, but states what it proves. A type
+        // parameter is stated as written (`r: T`), and a generic function
+        // states its type parameters: the host reads `T` as its constraint.
         assert_eq!(
             declared_lines("src/none.ts", source),
             [
+                "symbol f: T type-parameter [0]",
+                "symbol f: K type-parameter [1]",
+                "symbol f: T element",
                 "local j: A element",
+                "local r: T annotation",
+                "local s: T annotation",
+                "local t: K annotation",
                 "local u: A element",
-                "local v: Array element",
+                "local v: Array<T> element",
                 "local cast: A annotation",
                 "symbol guard: A narrowed",
                 "symbol check: A narrowed",
                 "symbol next: Shape this-type",
-                "symbol outside: T annotation"
+                "symbol outside: T annotation",
             ]
         );
     }
@@ -1286,9 +1442,52 @@ let outside: T;
                 "symbol U: A annotation",
                 "symbol U: B annotation",
                 "symbol U: U annotation",
-                "symbol One: ns.Two annotation",
+                "symbol One: T type-parameter [0]",
+                "symbol One: ns.Two<T> annotation",
                 "symbol a: A annotation",
+                "symbol Param: T type-parameter [0]",
+                "symbol Param: T annotation",
                 "local issue: U annotation",
+            ]
+        );
+    }
+
+    #[test]
+    fn generic_aliases_state_their_parameters_arguments_and_what_they_stand_for() {
+        // A conditional type's branches, an intersection's types, a mapped
+        // type over `keyof T` and the standard wrappers stand for the types
+        // in them; a mapped type renaming its keys, and a wrapper the file
+        // imports itself, do not.
+        let source = "import { Omit } from './mine';\n\
+            type Raw<T extends ns.Base = Issue> = T extends any ? Flatten<MakePartial<T, 'a'> & { input: unknown }> : never;\n\
+            type Flat<T> = { [k in keyof T]: T[k] };\n\
+            type Wrapped = Partial<Pick<Issue, 'code'>> | Omit<Issue, 'x'> | Readonly<A & B>;\n\
+            type Renamed<T> = { [k in keyof T as `x${k}`]: T[k] };\n\
+            interface ErrorMap<T extends Base> { (issue: Raw<T>, all: Map<Key<T>, A | B>): string }\n\
+            class Box<T> { value: T }\n";
+        let document = Document::<TypeScript>::new("src/generic.ts".into(), source.into());
+        assert_eq!(
+            describe_declared_types(&document, source, ".", true),
+            [
+                "symbol Raw: T type-parameter [0]",
+                "local T: ns.Base annotation",
+                "symbol Raw: Flatten<MakePartial<T>> annotation",
+                "symbol Flat: T type-parameter [0]",
+                "symbol Flat: T annotation",
+                "symbol Wrapped: Issue annotation",
+                "symbol Wrapped: Omit<Issue> annotation",
+                "symbol Wrapped: A annotation",
+                "symbol Wrapped: B annotation",
+                "symbol Renamed: T type-parameter [0]",
+                "symbol ErrorMap: T type-parameter [0]",
+                "local T: Base annotation",
+                "symbol ErrorMap: Raw<T> parameter [0]",
+                "symbol ErrorMap: Map<Key<T>, A | B> parameter [1]",
+                "local issue: Raw<T> annotation",
+                "local all: Map<Key<T>, A | B> annotation",
+                "symbol Box: T type-parameter [0]",
+                "symbol Box: Box self-type",
+                "symbol value: T annotation",
             ]
         );
     }

@@ -931,6 +931,44 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // Generic aliases stand for what their arguments bind: conditional
+        // types, intersections, mapped types over `keyof T` and the
+        // standard wrappers keep the argument's members. A type parameter
+        // with no argument written is its constraint (`issue` of an
+        // `ErrorMap`, also for a callback returned from a function typed to
+        // return one). `other.code` names `Other`, which `U` leaves out.
+        name: "ts_generic_aliases_bind_their_arguments",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/issues.ts\n",
+            "export interface Base { c$0ode?: string; path: string }\n",
+            "export interface A extends Base { kind: \"a\" }\n",
+            "export interface Other { code: string }\n",
+            "export type U = A | Base;\n",
+            "type Identity<T> = T;\n",
+            "type Flatten<T> = Identity<{ [k in keyof T]: T[k] }>;\n",
+            "type MakePartial<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;\n",
+            "export type Raw<T extends Base> = T extends any ? Flatten<MakePartial<T, \"path\"> & { input: unknown }> : never;\n",
+            "export interface ErrorMap<T extends Base = U> { (issue: Raw<T>): string }\n",
+            "//- src/use.ts\n",
+            "import { ErrorMap, Raw, A, Other } from \"./issues\";\n",
+            "export const map: ErrorMap = (issue) => issue.code ?? \"\";\n",
+            "export const make: () => ErrorMap = () => {\n",
+            "  return (issue) => issue.code ?? \"\";\n",
+            "};\n",
+            "export function read(raw: Raw<A>, other: Raw<Other>): void {\n",
+            "  raw.code;\n",
+            "  other.code;\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/use.ts:2 reference in map qualified
+            src/use.ts:4 reference in make qualified
+            src/use.ts:7 reference in read qualified
+        ",
+    },
+    Case {
         // `await p` is the value the promise holds: `save` is `User`'s, not
         // `Group`'s of the same name.
         name: "ts_awaiting_a_promise_gives_the_value_it_holds",
