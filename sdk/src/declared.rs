@@ -153,7 +153,14 @@ pub fn describe_declared_types<L: Language>(
                 [] => String::new(),
                 path => format!(" {path:?}"),
             };
-            let arguments = describe_arguments(&d.arguments, None, separator);
+            let arguments = match d.source {
+                // A type parameter's default, as `T = Issue`.
+                DeclaredTypeSource::TypeParameter if !d.arguments.is_empty() => {
+                    let default = describe_arguments(&d.arguments, None, separator);
+                    format!(" = {}", &default[1..default.len() - 1])
+                }
+                _ => describe_arguments(&d.arguments, None, separator),
+            };
             format!("{target}: {}{arguments} {how}{element}", ty.join(separator))
         })
         .collect()

@@ -710,7 +710,8 @@ pub enum DeclaredTypeSource {
     Parameter,
     /// One type parameter of the target, a generic declaration:
     /// [`DeclaredType::element`] is its position; the type name and span
-    /// are the parameter's own, where it is declared.
+    /// are the parameter's own, where it is declared;
+    /// [`DeclaredType::arguments`] holds its default at position 0.
     TypeParameter,
 }
 

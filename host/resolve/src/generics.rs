@@ -193,8 +193,10 @@ impl Resolver<'_> {
 
     /// The bindings of the type parameters of the generic declaration
     /// `found` names (certainly, one) to the types written as `written`'s
-    /// arguments in `file`, those resolved under `outer`. Parameters with
-    /// no argument written are not bound.
+    /// arguments in `file`, those resolved under `outer`; a parameter with
+    /// no argument written is bound to its default, if it has one (a type
+    /// named without arguments from outside its declaration). Others are
+    /// not bound.
     pub(super) fn bindings_for(
         &self,
         found: &[Definition],
@@ -204,9 +206,6 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Bindings {
         let mut bindings = Bindings::default();
-        if written.arguments.is_empty() {
-            return bindings;
-        }
         let Some(Definition {
             target:
                 Target::Symbol {
@@ -249,6 +248,23 @@ impl Resolver<'_> {
                 for ty in self.written_type(file, &argument, outer, depth) {
                     if !types.contains(&ty) {
                         types.push(ty);
+                    }
+                }
+            }
+            if written.arguments_at(position).next().is_none() && !parameter.arguments.is_empty() {
+                // The default, written at the declaration, where the
+                // parameters before it are bound as they are here.
+                let default = Written {
+                    reference: parameter.type_use(),
+                    arguments: &parameter.arguments,
+                    parent: None,
+                };
+                for index in default.arguments_at(0) {
+                    let argument = default.argument(generic_facts, index);
+                    for ty in self.written_type(generic_file, &argument, &bindings, depth) {
+                        if !types.contains(&ty) {
+                            types.push(ty);
+                        }
                     }
                 }
             }

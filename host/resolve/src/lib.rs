@@ -166,8 +166,47 @@ const ENCLOSING_MEMBER_CONFIDENCE: f64 = 0.8;
 const OTHER_KIND_CONFIDENCE: f64 = 0.8;
 
 /// Re-exports followed at most from one import (`a` re-exports `b` which
-/// re-exports `c`...); also ends cycles of glob re-exports.
-const MAX_REEXPORT_DEPTH: usize = 4;
+/// re-exports `c`...); also ends cycles of glob re-exports. Each file is
+/// looked in once per name and lookup (`ReexportWalk`), so the work is
+/// bounded by the files, not by fan-out to this depth.
+const MAX_REEXPORT_DEPTH: usize = 8;
+
+thread_local! {
+    /// The (file, name) pairs the outermost re-export lookup on this thread
+    /// has looked in; `None` when none is under way.
+    static REEXPORTS_SEEN: std::cell::RefCell<Option<Vec<(u32, String)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// One re-export lookup on this thread; the outermost one forgets what it
+/// saw on drop.
+struct ReexportWalk {
+    outermost: bool,
+}
+
+impl ReexportWalk {
+    /// `None` when `file` was already looked in for `name` in this lookup.
+    fn enter(file: u32, name: &str) -> Option<ReexportWalk> {
+        REEXPORTS_SEEN.with(|seen| {
+            let mut seen = seen.borrow_mut();
+            let outermost = seen.is_none();
+            let visited = seen.get_or_insert_with(Vec::new);
+            if visited.iter().any(|(f, n)| *f == file && n == name) {
+                return None;
+            }
+            visited.push((file, name.to_string()));
+            Some(ReexportWalk { outermost })
+        })
+    }
+}
+
+impl Drop for ReexportWalk {
+    fn drop(&mut self) {
+        if self.outermost {
+            REEXPORTS_SEEN.with(|seen| *seen.borrow_mut() = None);
+        }
+    }
+}
 
 /// Receivers followed at most from one member access (`a.b.c.d()`): each
 /// step resolves the receiver's own receiver.
@@ -1466,6 +1505,9 @@ impl<'s> Resolver<'s> {
     ) -> Vec<Definition> {
         let entry = &self.table.files()[file as usize];
         let Ok(facts) = &entry.facts else {
+            return Vec::new();
+        };
+        let Some(_walk) = ReexportWalk::enter(file, name) else {
             return Vec::new();
         };
         let mut out = Vec::new();

@@ -245,7 +245,25 @@ impl Resolver<'_> {
             Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
             Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
         };
-        let bindings = Bindings::default();
+        // A type written for the value (`const m: ErrorMap<I> = (issue) =>
+        // ..`): its parameters bound as the declared type written there
+        // says; nothing is bound where no declared type tells whether
+        // arguments were written.
+        let stated_there = facts
+            .declared_types
+            .iter()
+            .find(|d| d.span.start.offset == function.span.start.offset);
+        let bindings = match stated_there {
+            Some(declared) => {
+                let written = Written {
+                    reference: self.type_use_at(file, declared),
+                    arguments: &declared.arguments,
+                    parent: None,
+                };
+                self.bindings_for(&found, file, &written, &Bindings::default(), depth)
+            }
+            None => Bindings::default(),
+        };
         self.parameter_type(
             owner_file,
             target,

@@ -219,6 +219,17 @@ impl Context<'_> {
             .named_children(&mut cursor)
             .filter(|c| c.kind() != "comment")
             .collect();
+        self.push_argument_types(written, parent, out);
+    }
+
+    /// The named types the type expressions `written` (the arguments at
+    /// positions 0, 1, ..) stand for, each followed by its own arguments.
+    fn push_argument_types(
+        &self,
+        written: Vec<Node>,
+        parent: Option<u32>,
+        out: &mut Vec<TypeArgument>,
+    ) {
         for (position, argument) in written.into_iter().enumerate() {
             for named in self.stood_for(argument, None).named {
                 if out.len() >= MAX_TYPE_ARGUMENTS {
@@ -338,8 +349,17 @@ impl Context<'_> {
                 name,
                 qualifier: Vec::new(),
             };
+            // `T = Issue`: the default, as the argument at position 0.
+            let mut default = Vec::new();
+            let default_type = parameter
+                .child_by_field_name("value")
+                .and_then(first_named_child);
+            if let Some(default_type) = default_type {
+                self.push_argument_types(vec![default_type], None, &mut default);
+            }
             out.push(DeclaredType {
                 element: vec![position as u32],
+                arguments: default,
                 ..written.declared(
                     target,
                     self.source,
@@ -416,9 +436,11 @@ impl Context<'_> {
                     self.returns(out, target, function, this_type);
                     self.parameters(out, target, function, this_type);
                 }
-                // `const m: (e: E) => R = ..`: a value of a function type.
+                // `const m: (e: E) => R = ..`: a value of a function type,
+                // called with those parameters, returning `R`.
                 if let Some(ty) = ty {
                     self.function_type_parameters(out, target, ty, this_type);
+                    self.function_type_returns(out, target, ty, this_type);
                 }
             }
             // Class fields: TypeScript's `x: T = ..`, JavaScript's `x = ..`.
@@ -664,6 +686,23 @@ impl Context<'_> {
     ) {
         if let Some(function) = function_type(ty) {
             self.parameters(out, target, function, this_type);
+        }
+    }
+
+    /// The return type of the function type `ty` annotates, when it is one
+    /// and states a named type, stated for `target`.
+    fn function_type_returns(
+        &self,
+        out: &mut Vec<DeclaredType>,
+        target: DeclaredTarget,
+        ty: Node,
+        this_type: Option<Node>,
+    ) {
+        let returned = function_type(ty)
+            .and_then(|function| function.child_by_field_name("return_type"))
+            .and_then(|returned| self.named_type(returned, this_type));
+        if let Some(written) = returned {
+            out.push(self.declare(written, target, DeclaredTypeSource::ReturnType));
         }
     }
 
@@ -1469,7 +1508,7 @@ let outside: T;
         assert_eq!(
             describe_declared_types(&document, source, ".", true),
             [
-                "symbol Raw: T type-parameter [0]",
+                "symbol Raw: T = Issue type-parameter [0]",
                 "local T: ns.Base annotation",
                 "symbol Raw: Flatten<MakePartial<T>> annotation",
                 "symbol Flat: T type-parameter [0]",

@@ -969,6 +969,50 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // A generic type named without arguments from outside has its
+        // defaults: `issue` of an `ErrorMap` is a `U`, so `issue.code` is
+        // `A`'s and `B`'s (each certain), and no `Other`'s.
+        name: "ts_a_generic_named_without_arguments_has_its_defaults",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/issues.ts\n",
+            "export interface Base { code?: string }\n",
+            "export interface A extends Base { c$0ode: \"a\" }\n",
+            "export interface B extends Base { code: \"b\" }\n",
+            "export interface Other extends Base { code: \"o\" }\n",
+            "export type U = A | B;\n",
+            "export interface ErrorMap<T extends Base = U> { (issue: T): string }\n",
+            "//- src/use.ts\n",
+            "import { ErrorMap, Other } from \"./issues\";\n",
+            "export const map: ErrorMap = (issue) => issue.code;\n",
+            "export const other: ErrorMap<Other> = (issue) => issue.code;\n",
+        ),
+        query: References,
+        expected: "
+            src/use.ts:2 reference in map qualified
+        ",
+    },
+    Case {
+        // A name re-exported through six modules, globs and a renaming
+        // `export type { .. as .. }` among them, resolves.
+        name: "ts_names_reexported_through_six_modules_resolve",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/core/errors.ts\nexport interface $Map { r$0un(): void }\n",
+            "//- src/core/index.ts\nexport * from \"./errors\";\n",
+            "//- src/classic/errors.ts\nexport type { $Map as Map } from \"../core/index\";\n",
+            "//- src/classic/external.ts\nexport * from \"./errors\";\n",
+            "//- src/classic/index.ts\nexport * from \"./external\";\n",
+            "//- src/index.ts\nexport * from \"./classic/index\";\n",
+            "//- src/use.ts\nimport * as z from \"./index\";\n",
+            "export function go(m: z.Map): void {\n  m.run();\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/use.ts:3 call in go qualified
+        ",
+    },
+    Case {
         // `await p` is the value the promise holds: `save` is `User`'s, not
         // `Group`'s of the same name.
         name: "ts_awaiting_a_promise_gives_the_value_it_holds",
