@@ -211,12 +211,26 @@ impl Resolver<'_> {
     }
 
     /// Whether `types`, a union's, holds an alias standing for the members
-    /// written in it (an object type among the union's types).
+    /// written in it (an object type among the union's types), not one
+    /// whose own members every value has (`A & { own }`, stated as its
+    /// self type).
     fn has_opaque_part(&self, types: &[SymbolRef]) -> bool {
         types.len() > 1
-            && types
-                .iter()
-                .any(|t| self.table.symbol(*t).kind == SymbolKind::TypeParameter)
+            && types.iter().any(|t| {
+                self.table.symbol(*t).kind == SymbolKind::TypeParameter
+                    && !self.has_own_members_always(*t)
+            })
+    }
+
+    /// Whether the alias `ty` states itself as its self type: every value
+    /// of it has the members written in it.
+    fn has_own_members_always(&self, ty: SymbolRef) -> bool {
+        self.table.file(ty).facts.as_ref().is_ok_and(|facts| {
+            facts.declared_types.iter().any(|d| {
+                d.target == DeclaredTarget::Symbol(ty.symbol)
+                    && d.source == DeclaredTypeSource::SelfType
+            })
+        })
     }
 
     /// The type of the parameter `context` (of `file`) says its target is
@@ -746,7 +760,10 @@ impl Resolver<'_> {
                 .iter()
                 .filter(|d| {
                     d.target == target
-                        && d.source == DeclaredTypeSource::Annotation
+                        && matches!(
+                            d.source,
+                            DeclaredTypeSource::Annotation | DeclaredTypeSource::SelfType
+                        )
                         && d.element.is_empty()
                 })
                 .take(MAX_UNION + 1)

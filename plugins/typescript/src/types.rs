@@ -569,7 +569,14 @@ impl Context<'_> {
                         name,
                         qualifier: Vec::new(),
                     };
-                    out.push(self.declare(itself, target, DeclaredTypeSource::Annotation));
+                    // `A & { own }`: every value has the members written
+                    // in it (as a class has its own), so a key of a literal
+                    // found in `A` alone is `A`'s.
+                    let source = match intersects_own_members(value) {
+                        true => DeclaredTypeSource::SelfType,
+                        false => DeclaredTypeSource::Annotation,
+                    };
+                    out.push(self.declare(itself, target, source));
                 }
             }
             "interface_declaration" => {
@@ -1012,6 +1019,37 @@ pub fn iterated_value<'t>(name: Node<'t>, source: &str) -> Option<Node<'t>> {
         .contains(&&source[property.byte_range()])
         .then(|| method.child_by_field_name("object"))
         .flatten()
+}
+
+/// Whether the type `value` (an alias's) is an intersection with an object
+/// type of its own members among its types (`A & { path: string }`).
+fn intersects_own_members(value: Node) -> bool {
+    let mut value = value;
+    // Each step goes one level down the tree, so this ends.
+    while value.kind() == "parenthesized_type" {
+        let Some(inner) = first_named_child(value) else {
+            return false;
+        };
+        value = inner;
+    }
+    if value.kind() != "intersection_type" {
+        return false;
+    }
+    let mut pending = vec![value];
+    // `A & B & C` nests intersections; flattened with an explicit stack.
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        for part in node.named_children(&mut cursor) {
+            match part.kind() {
+                "intersection_type" => pending.push(part),
+                "object_type" if mapped_over(part).is_none() && part.named_child_count() > 0 => {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// The `T` a mapped type over `keyof T` maps (`{ [k in keyof T]: T[k] }`,

@@ -993,6 +993,28 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // A literal of `Data = Strip<U> & { fatal?: boolean }` has the
+        // members of one of `U`'s types and of the object type: its key
+        // found in one of `U`'s types alone is that type's, certainly; a
+        // key in both of `U`'s types is one of two.
+        name: "ts_a_literal_of_an_intersection_has_all_its_types_members",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/issues.ts\n",
+            "export interface A { code: \"a\"; valid$0ation: string; path: string }\n",
+            "export interface B { code: \"b\"; path: string }\n",
+            "type U = A | B;\n",
+            "type Strip<T> = T extends any ? Omit<T, \"path\"> : never;\n",
+            "export type Data = Strip<U> & { fatal?: boolean };\n",
+            "export function add(data: Data): void {}\n",
+            "add({ code: \"a\", validation: \"email\", fatal: true });\n",
+        ),
+        query: References,
+        expected: "
+            src/issues.ts:7 write in - qualified
+        ",
+    },
+    Case {
         // A name re-exported through six modules, globs and a renaming
         // `export type { .. as .. }` among them, resolves.
         name: "ts_names_reexported_through_six_modules_resolve",
