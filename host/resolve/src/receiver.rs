@@ -437,12 +437,74 @@ impl Resolver<'_> {
         element: &[u32],
         depth: usize,
     ) -> Vec<SymbolRef> {
-        let called = access.called;
-        let calling_file = file;
         let found = self.resolve_within(file, value, depth + 1);
         let Some(definition) = self.one_declaration(&found) else {
-            return Vec::new();
+            return self.type_of_union_members(file, value, &found, access, element, depth);
         };
+        self.type_of_definition(file, value, definition, &found, access, element, depth)
+    }
+
+    /// The types of `found`, the members of several types one member
+    /// access reaches through a union (`result.error` where `result` is a
+    /// `Success | Failure`), each certain and of another type: the union of
+    /// the members' types. A member whose type is not known adds none: a
+    /// member access that compiles is valid on each type of the union, so
+    /// what it names in the known types it names. Empty for anything else.
+    fn type_of_union_members(
+        &self,
+        file: &Arc<FileEntry>,
+        value: &Reference,
+        found: &[Definition],
+        access: Access,
+        element: &[u32],
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        if found.len() < 2 || found.len() > MAX_UNION || found.iter().any(|d| d.confidence < 1.0) {
+            return Vec::new();
+        }
+        let mut owners = Vec::new();
+        for definition in found {
+            let (Target::Symbol { file, .. }, Some(symbol)) =
+                (&definition.target, target_symbol(definition))
+            else {
+                return Vec::new();
+            };
+            let Some(owner) = symbol.container else {
+                return Vec::new();
+            };
+            if is_type_kind(symbol.kind) || owners.contains(&(&file.path, owner)) {
+                return Vec::new();
+            }
+            owners.push((&file.path, owner));
+        }
+        let mut types = Vec::new();
+        for definition in found {
+            let one = std::slice::from_ref(definition);
+            for ty in self.type_of_definition(file, value, definition, one, access, element, depth)
+            {
+                if !types.contains(&ty) {
+                    types.push(ty);
+                }
+            }
+        }
+        types
+    }
+
+    /// [`Self::type_of`] for `definition`, the one declaration `found`
+    /// names.
+    #[allow(clippy::too_many_arguments)]
+    fn type_of_definition(
+        &self,
+        file: &Arc<FileEntry>,
+        value: &Reference,
+        definition: &Definition,
+        found: &[Definition],
+        access: Access,
+        element: &[u32],
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        let called = access.called;
+        let calling_file = file;
         // A literal of an alias (`const e: Either = { .. }`): of what the
         // alias stands for, each type of a union.
         if !called
@@ -450,7 +512,7 @@ impl Resolver<'_> {
             && element.is_empty()
             && target_symbol(definition).is_some_and(|s| s.kind == SymbolKind::TypeParameter)
         {
-            return self.types_named(&found, depth);
+            return self.types_named(found, depth);
         }
         let (owner_file, target) = match &definition.target {
             Target::Symbol { file, index } => {
@@ -1087,10 +1149,17 @@ impl Resolver<'_> {
         if found.len() == 1 {
             return Some(first);
         }
+        // Same file, same name and kind, in a container of the same name
+        // (members of two types of one file are two declarations).
         let key = |d: &Definition| match &d.target {
-            Target::Symbol { file, .. } => {
-                target_symbol(d).map(|s| (file.path.clone(), s.name.clone(), s.kind))
-            }
+            Target::Symbol { file, .. } => target_symbol(d).map(|s| {
+                (
+                    file.path.clone(),
+                    s.container_name.clone(),
+                    s.name.clone(),
+                    s.kind,
+                )
+            }),
             Target::Local { .. } => None,
         };
         let first_key = key(first)?;

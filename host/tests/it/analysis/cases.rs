@@ -1015,6 +1015,26 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // `r.error` of a `Result = Ok | Bad` is `Ok`'s `error` (never) or
+        // `Bad`'s (an `Err`): `.issues` on it is `Err`'s, certainly.
+        name: "ts_a_member_of_a_union_has_the_types_of_its_members",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/result.ts\n",
+            "export interface Err { iss$0ues: string[] }\n",
+            "type Ok<T> = { success: true; data: T; error?: never };\n",
+            "type Bad = { success: false; error: Err };\n",
+            "export type Result<T> = Ok<T> | Bad;\n",
+            "export function check(r: Result<number>): number {\n",
+            "  return r.error!.issues.length;\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/result.ts:6 reference in check qualified
+        ",
+    },
+    Case {
         // A name re-exported through six modules, globs and a renaming
         // `export type { .. as .. }` among them, resolves.
         name: "ts_names_reexported_through_six_modules_resolve",
