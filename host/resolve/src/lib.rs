@@ -209,8 +209,9 @@ impl Drop for ReexportWalk {
 }
 
 /// Receivers followed at most from one member access (`a.b.c.d()`): each
-/// step resolves the receiver's own receiver.
-const MAX_RECEIVER_DEPTH: usize = 6;
+/// step resolves the receiver's own receiver, or the value a declaration
+/// is initialised with (`const r = s.parse(x)` then `r.error.issues[0]`).
+const MAX_RECEIVER_DEPTH: usize = 10;
 
 impl<'s> Resolver<'s> {
     /// The resolver of `snapshot`, whose name table is `table`.
