@@ -76,6 +76,7 @@ impl Written<'_> {
             source,
             element: Vec::new(),
             arguments: Vec::new(),
+            members: Vec::new(),
         }
     }
 }
@@ -136,6 +137,7 @@ pub fn describe_declared_types<L: Language>(
             assert_eq!(&source[start..end], d.type_name, "span of {d:?}");
             let mut ty = d.type_qualifier.clone();
             ty.push(d.type_name.clone());
+            let members: String = d.members.iter().map(|m| format!("[{m:?}]")).collect();
             let how = match d.source {
                 DeclaredTypeSource::Annotation => "annotation",
                 DeclaredTypeSource::Constructor => "constructor",
@@ -161,7 +163,10 @@ pub fn describe_declared_types<L: Language>(
                 }
                 _ => describe_arguments(&d.arguments, None, separator),
             };
-            format!("{target}: {}{arguments} {how}{element}", ty.join(separator))
+            format!(
+                "{target}: {}{arguments}{members} {how}{element}",
+                ty.join(separator)
+            )
         })
         .collect()
 }
@@ -183,7 +188,12 @@ fn describe_arguments(arguments: &[TypeArgument], parent: Option<u32>, separator
         name.push(argument.type_name.clone());
         // A parent is always before its arguments, so this ends.
         let own = describe_arguments(arguments, Some(index as u32), separator);
-        positions[position].push(format!("{}{own}", name.join(separator)));
+        let members: String = argument
+            .members
+            .iter()
+            .map(|m| format!("[{m:?}]"))
+            .collect();
+        positions[position].push(format!("{}{own}{members}", name.join(separator)));
     }
     if positions.is_empty() {
         return String::new();

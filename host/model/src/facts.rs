@@ -767,6 +767,8 @@ pub struct DeclaredType {
     /// The named types written as its type arguments, each before its own
     /// arguments (see [`TypeArgument`]).
     pub arguments: Box<[TypeArgument]>,
+    /// The members whose type, in turn, is meant (`T["_zod"]["def"]`).
+    pub members: Box<[String]>,
 }
 
 /// A named type written as a type argument of a declared type or of
@@ -782,6 +784,8 @@ pub struct TypeArgument {
     pub type_name: String,
     pub type_qualifier: Vec<String>,
     pub span: Span,
+    /// The members whose type, in turn, is meant.
+    pub members: Box<[String]>,
 }
 
 impl TypeArgument {

@@ -851,6 +851,8 @@ fn check_type_arguments(
                 && argument
                     .parent
                     .is_none_or(|parent| (parent as usize) < index)
+                && argument.members.len() <= limits.max_tuple_depth
+                && !argument.members.iter().any(String::is_empty)
         });
     if !well_formed {
         spans.report.count("declared type arguments malformed");
@@ -879,7 +881,33 @@ fn check_type_arguments(
             );
         }
         spans.span(&mut argument.span);
+        for member in argument.members.iter_mut() {
+            cap_string(
+                member,
+                limits.max_name_bytes,
+                "member name too long",
+                spans.report,
+            );
+        }
     }
+}
+
+/// Check a member path (`T["a"]["b"]`): at most `max_tuple_depth` names,
+/// none empty, each capped; `false` when it is not kept.
+fn members_ok(members: &mut [String], spans: &mut SpanChecker<'_>, limits: &FactLimits) -> bool {
+    if members.len() > limits.max_tuple_depth || members.iter().any(String::is_empty) {
+        spans.report.count("declared type member path malformed");
+        return false;
+    }
+    for member in members.iter_mut() {
+        cap_string(
+            member,
+            limits.max_name_bytes,
+            "member name too long",
+            spans.report,
+        );
+    }
+    true
 }
 
 /// Check a declared type; `false` when its target is out of range (it is
@@ -916,6 +944,9 @@ fn check_declared_type(
         return false;
     }
     check_type_arguments(&mut declared.arguments, spans, limits);
+    if !members_ok(&mut declared.members, spans, limits) {
+        return false;
+    }
     cap_string(
         &mut declared.type_name,
         limits.max_name_bytes,
@@ -1622,6 +1653,7 @@ mod tests {
             source: crate::facts::DeclaredTypeSource::Annotation,
             element: Box::default(),
             arguments: Box::default(),
+            members: Box::default(),
         }
     }
 
@@ -1632,6 +1664,7 @@ mod tests {
             type_name: name.into(),
             type_qualifier: vec!["q".into(); 100],
             span: span(1, 2),
+            members: Box::default(),
         }
     }
 
@@ -1684,6 +1717,18 @@ mod tests {
             2
         );
         assert_eq!(report.broken["declared type arguments malformed"], 4);
+        // A member path nine deep, or with an empty name, drops the type.
+        let mut input = facts(vec![symbol("a", None)]);
+        let mut deep = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
+        deep.members = vec!["m".to_string(); 9].into();
+        let mut empty = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
+        empty.members = vec![String::new()].into();
+        let mut kept = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
+        kept.members = vec!["_zod".to_string(), "def".to_string()].into();
+        input.declared_types = vec![deep, empty, kept.clone()];
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert_eq!(output.declared_types, [kept]);
+        assert_eq!(report.broken["declared type member path malformed"], 2);
     }
 
     #[test]
@@ -1917,6 +1962,7 @@ mod tests {
                                 type_name,
                                 type_qualifier: Vec::new(),
                                 span,
+                                members: Box::default(),
                             },
                         )
                         .collect();
@@ -1932,6 +1978,7 @@ mod tests {
                         source: crate::facts::DeclaredTypeSource::Annotation,
                         element: element.into_boxed_slice(),
                         arguments,
+                        members: Box::default(),
                     }
                 })
         }

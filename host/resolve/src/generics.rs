@@ -106,6 +106,8 @@ pub(super) struct Written<'a> {
     /// argument in it (`None`: the declared type itself).
     pub arguments: &'a [TypeArgument],
     pub parent: Option<u32>,
+    /// The members whose type, in turn, is meant (`T["_zod"]["def"]`).
+    pub members: &'a [String],
 }
 
 impl<'a> Written<'a> {
@@ -117,6 +119,7 @@ impl<'a> Written<'a> {
             reference,
             arguments: self.arguments,
             parent: Some(index as u32),
+            members: &self.arguments[index].members,
         }
     }
 
@@ -258,6 +261,7 @@ impl Resolver<'_> {
                     reference: parameter.type_use(),
                     arguments: &parameter.arguments,
                     parent: None,
+                    members: &parameter.members,
                 };
                 for index in default.arguments_at(0) {
                     let argument = default.argument(generic_facts, index);
@@ -280,6 +284,62 @@ impl Resolver<'_> {
     /// parameters bound to the arguments written (see
     /// [`Self::types_named_in`]).
     pub(super) fn written_type(
+        &self,
+        file: &Arc<FileEntry>,
+        written: &Written,
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        let types = self.named_written_type(file, written, bindings, depth);
+        if written.members.is_empty() || types.is_empty() {
+            return types;
+        }
+        let Some(guard) = GenericGuard::enter() else {
+            return Vec::new();
+        };
+        guard.answer(self.member_types(types, written.members, depth))
+    }
+
+    /// The types of the members `members` of `types`, in turn
+    /// (`T["_zod"]["def"]`): of each type's member of the first name
+    /// (through its supertypes), then of those types' next one. Empty when
+    /// one of them has no member of that name with a known type.
+    fn member_types(
+        &self,
+        mut types: Vec<SymbolRef>,
+        members: &[String],
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        for member in members {
+            let mut next = Vec::new();
+            for ty in types {
+                let found = self.members_named(ty, member);
+                if found.is_empty() {
+                    return Vec::new();
+                }
+                for definition in &found {
+                    let Target::Symbol { file, index } = &definition.target else {
+                        return Vec::new();
+                    };
+                    let target = DeclaredTarget::Symbol(*index as u32);
+                    let member_types = self.type_of_member(file, target, depth);
+                    if member_types.is_empty() {
+                        return Vec::new();
+                    }
+                    for t in member_types {
+                        if !next.contains(&t) {
+                            next.push(t);
+                        }
+                    }
+                }
+            }
+            types = next;
+        }
+        types
+    }
+
+    /// [`Self::written_type`] before its member path.
+    fn named_written_type(
         &self,
         file: &Arc<FileEntry>,
         written: &Written,

@@ -273,6 +273,7 @@ impl Resolver<'_> {
                     reference: self.type_use_at(file, declared),
                     arguments: &declared.arguments,
                     parent: None,
+                    members: &declared.members,
                 };
                 self.bindings_for(&found, file, &written, &Bindings::default(), depth)
             }
@@ -329,6 +330,7 @@ impl Resolver<'_> {
             reference: self.type_use_at(owner_file, through),
             arguments: &through.arguments,
             parent: None,
+            members: &through.members,
         };
         let found = self.resolve_within(owner_file, &written.reference, depth + 1);
         let inner = self.bindings_for(&found, owner_file, &written, bindings, depth);
@@ -785,6 +787,7 @@ impl Resolver<'_> {
             reference: self.type_use_at(file, declared),
             arguments: &declared.arguments,
             parent: None,
+            members: &declared.members,
         };
         self.written_type(file, &written, bindings, depth)
     }
@@ -1174,6 +1177,23 @@ impl Resolver<'_> {
             .iter()
             .all(|d| self.symbol_ref(d).is_some_and(|r| parts.contains(&r)))
             .then_some(first)
+    }
+
+    /// The members named `name` of the type `ty`, else of its nearest
+    /// supertypes.
+    pub(super) fn members_named(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
+        self.through_supertypes(ty, |t| self.own_members(t, name))
+    }
+
+    /// The types the member `target` of `file` (a field or property) is
+    /// declared with.
+    pub(super) fn type_of_member(
+        &self,
+        file: &Arc<FileEntry>,
+        target: DeclaredTarget,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        self.type_of_target(file, target, Access::default(), &[], depth)
     }
 
     /// The declarations of the type `ty` across files: `ty` and the

@@ -316,6 +316,7 @@ macro_rules! since_0_2_0_conversions {
             fn from(d: wit::DeclaredType) -> Self {
                 let element = declared_element(&d);
                 let arguments = declared_arguments(&d);
+                let members = declared_members(&d);
                 model::DeclaredType {
                     target: match d.target {
                         wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
@@ -327,6 +328,7 @@ macro_rules! since_0_2_0_conversions {
                     source: declared_type_source(d.source),
                     element,
                     arguments,
+                    members,
                 }
             }
         }
@@ -816,8 +818,13 @@ macro_rules! since_0_16_0_conversions {
                     type_name: a.type_name.clone(),
                     type_qualifier: a.type_qualifier.clone(),
                     span: a.span.into(),
+                    members: a.members.clone().into_boxed_slice(),
                 })
                 .collect()
+        }
+
+        fn declared_members(declared: &wit::DeclaredType) -> Box<[String]> {
+            declared.members.clone().into_boxed_slice()
         }
     };
 }
@@ -890,6 +897,11 @@ pub mod v0_15_0 {
 
     /// 0.15.0 states no type arguments.
     fn declared_arguments(_declared: &wit::DeclaredType) -> Box<[model::TypeArgument]> {
+        Box::default()
+    }
+
+    /// 0.15.0 states no member types.
+    fn declared_members(_declared: &wit::DeclaredType) -> Box<[String]> {
         Box::default()
     }
 }

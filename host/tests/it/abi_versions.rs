@@ -211,6 +211,12 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
         rules.contains("declared type arguments malformed"),
         "{rules}"
     );
+    // A member path 100,000 names deep drops its type.
+    assert!(checked.declared_types.iter().all(|d| d.type_name != "Deep"));
+    assert!(
+        rules.contains("declared type member path malformed"),
+        "{rules}"
+    );
     assert!(
         rules.contains("type parameter without exactly one position"),
         "{rules}"

@@ -269,6 +269,7 @@ impl Context<'_> {
                     source,
                     element: Vec::new(),
                     arguments: Vec::new(),
+                    members: Vec::new(),
                 });
             }
             return;
@@ -288,6 +289,7 @@ impl Context<'_> {
             source,
             element: Vec::new(),
             arguments: Vec::new(),
+            members: Vec::new(),
         });
     }
 

@@ -201,6 +201,7 @@ impl Context<'_> {
                     source: how,
                     element: Vec::new(),
                     arguments: Vec::new(),
+                    members: Vec::new(),
                 });
             }
             return;
@@ -220,6 +221,7 @@ impl Context<'_> {
             source: how,
             element: Vec::new(),
             arguments: Vec::new(),
+            members: Vec::new(),
         });
     }
 

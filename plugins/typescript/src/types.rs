@@ -160,10 +160,25 @@ fn own_wrappers(root: Node, source: &str, symbols: &[Symbol]) -> Vec<&'static st
         .collect()
 }
 
-/// A named type a type expression stands for.
+/// A named type a type expression stands for, or the type of a member of
+/// it (`T["_zod"]["def"]`: the members `_zod`, then `def`).
 struct Named<'t> {
     written: Written<'t>,
+    members: Vec<String>,
 }
+
+impl<'t> Named<'t> {
+    fn new(written: Written<'t>) -> Self {
+        Named {
+            written,
+            members: Vec::new(),
+        }
+    }
+}
+
+/// Members of a lookup type followed at most (`T["a"]["b"]..`), as the
+/// host's cap.
+const MAX_LOOKUP_MEMBERS: usize = 8;
 
 /// What [`Context::stood_for`] finds in a type expression: the named types
 /// (a union's or intersection's each, a conditional type's branches), and
@@ -246,6 +261,7 @@ impl Context<'_> {
                     type_name: self.source[name.byte_range()].to_string(),
                     type_qualifier: named.written.qualifier,
                     span,
+                    members: named.members,
                 });
                 // Each level is a type argument further in, and at most
                 // MAX_TYPE_ARGUMENTS are taken, so this recursion is bounded.
@@ -304,29 +320,84 @@ impl Context<'_> {
                 }
                 "this_type" => {
                     if let Some(name) = this_type {
-                        found.named.push(Named {
-                            written: Written {
-                                name,
-                                qualifier: Vec::new(),
-                            },
-                        });
+                        found.named.push(Named::new(Written {
+                            name,
+                            qualifier: Vec::new(),
+                        }));
                     }
                 }
-                "type_identifier" => found.named.push(Named {
-                    written: Written {
-                        name: ty,
-                        qualifier: Vec::new(),
-                    },
-                }),
+                "type_identifier" => found.named.push(Named::new(Written {
+                    name: ty,
+                    qualifier: Vec::new(),
+                })),
                 "nested_type_identifier" => {
                     if let Some(written) = self.named_type(ty, this_type) {
-                        found.named.push(Named { written });
+                        found.named.push(Named::new(written));
                     }
                 }
+                // `T["_zod"]["def"]`: the type of a member of a named type.
+                "lookup_type" => found.named.extend(self.looked_up(ty, this_type)),
                 _ => {}
             }
         }
         found
+    }
+
+    /// The member type a lookup type names (`T["_zod"]["def"]`), when it
+    /// looks up string literal keys of a named type.
+    fn looked_up<'t>(&self, ty: Node<'t>, this_type: Option<Node<'t>>) -> Option<Named<'t>> {
+        let mut members = Vec::new();
+        let mut base = ty;
+        while base.kind() == "lookup_type" {
+            if members.len() >= MAX_LOOKUP_MEMBERS {
+                return None;
+            }
+            let mut cursor = base.walk();
+            let parts: Vec<Node> = base
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .collect();
+            let [object, index] = parts.as_slice() else {
+                return None;
+            };
+            let key = (index.kind() == "literal_type")
+                .then(|| first_named_child(*index))
+                .flatten()
+                .filter(|k| k.kind() == "string")?;
+            let key = self.source[key.byte_range()].trim_matches(|c| c == '"' || c == '\'');
+            if key.is_empty() {
+                return None;
+            }
+            members.push(key.to_string());
+            base = *object;
+        }
+        members.reverse();
+        let base = match base.kind() {
+            "generic_type" => base.child_by_field_name("name")?,
+            _ => base,
+        };
+        let written = match base.kind() {
+            "type_identifier" => Written {
+                name: base,
+                qualifier: Vec::new(),
+            },
+            "nested_type_identifier" | "this_type" => self.named_type(base, this_type)?,
+            _ => return None,
+        };
+        Some(Named { written, members })
+    }
+
+    /// `named` stated for `target` as `source` (see [`Self::declare`]).
+    fn declare_named(
+        &self,
+        named: Named,
+        target: DeclaredTarget,
+        source: DeclaredTypeSource,
+    ) -> DeclaredType {
+        DeclaredType {
+            members: named.members,
+            ..self.declare(named.written, target, source)
+        }
     }
 
     /// The type parameters of the generic declaration `node` (a type
@@ -374,7 +445,7 @@ impl Context<'_> {
                 continue;
             };
             for named in self.stood_for(constraint, None).named {
-                out.push(self.declare(named.written, local, DeclaredTypeSource::Annotation));
+                out.push(self.declare_named(named, local, DeclaredTypeSource::Annotation));
             }
         }
     }
@@ -562,7 +633,7 @@ impl Context<'_> {
                 let stood_for = self.stood_for(value, this_type);
                 let opaque = stood_for.has_own_members && !stood_for.named.is_empty();
                 for named in stood_for.named {
-                    out.push(self.declare(named.written, target, DeclaredTypeSource::Annotation));
+                    out.push(self.declare_named(named, target, DeclaredTypeSource::Annotation));
                 }
                 if let (true, Some(name)) = (opaque, node.child_by_field_name("name")) {
                     let itself = Written {
@@ -1541,7 +1612,8 @@ let outside: T;
             type Wrapped = Partial<Pick<Issue, 'code'>> | Omit<Issue, 'x'> | Readonly<A & B>;\n\
             type Renamed<T> = { [k in keyof T as `x${k}`]: T[k] };\n\
             interface ErrorMap<T extends Base> { (issue: Raw<T>, all: Map<Key<T>, A | B>): string }\n\
-            class Box<T> { value: T }\n";
+            class Box<T> { value: T }\n\
+            type Def<T extends Schema> = Partial<Omit<T['_zod'][\"def\"], 'x'>> | Box<T['a'][0]>;\n";
         let document = Document::<TypeScript>::new("src/generic.ts".into(), source.into());
         assert_eq!(
             describe_declared_types(&document, source, ".", true),
@@ -1565,6 +1637,10 @@ let outside: T;
                 "symbol Box: T type-parameter [0]",
                 "symbol Box: Box self-type",
                 "symbol value: T annotation",
+                "symbol Def: T type-parameter [0]",
+                "local T: Schema annotation",
+                "symbol Def: Omit<T[\"_zod\"][\"def\"]> annotation",
+                "symbol Def: Box annotation",
             ]
         );
     }

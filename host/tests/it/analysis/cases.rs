@@ -1035,6 +1035,26 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // `Params<T> = Partial<Omit<T["_zod"]["def"], "type">>`: a key of a
+        // literal written for it is a member of the type of `def` of the
+        // type of `_zod` of `T`.
+        name: "ts_a_lookup_type_is_the_type_of_the_member_it_names",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/schema.ts\n",
+            "export interface DateDef { type: string; preci$0sion: number }\n",
+            "export interface DateInternals { def: DateDef }\n",
+            "export interface DateSchema { _zod: DateInternals }\n",
+            "type Params<T extends { _zod: { def: unknown } }> = Partial<Omit<T[\"_zod\"][\"def\"], \"type\">>;\n",
+            "export function datetime(params?: string | Params<DateSchema>): void {}\n",
+            "datetime({ precision: 3 });\n",
+        ),
+        query: References,
+        expected: "
+            src/schema.ts:6 write in - qualified
+        ",
+    },
+    Case {
         // A name re-exported through six modules, globs and a renaming
         // `export type { .. as .. }` among them, resolves.
         name: "ts_names_reexported_through_six_modules_resolve",

@@ -690,6 +690,7 @@ impl syntax::GuestDocument for Document {
                 source: DeclaredTypeSource::Annotation,
                 element: vec![0; MIB],
                 arguments: Vec::new(),
+                members: Vec::new(),
             })
             .chain([
                 // A type on a symbol in range with a mebibyte of type
@@ -709,8 +710,21 @@ impl syntax::GuestDocument for Document {
                             type_name: "A".into(),
                             type_qualifier: Vec::new(),
                             span: self.span(0, 0),
+                            members: Vec::new(),
                         })
                         .collect(),
+                    members: Vec::new(),
+                },
+                // A member path 100,000 names deep.
+                DeclaredType {
+                    target: DeclaredTarget::Symbol(0),
+                    type_name: "Deep".into(),
+                    type_qualifier: Vec::new(),
+                    span: self.span(0, 0),
+                    source: DeclaredTypeSource::Annotation,
+                    element: Vec::new(),
+                    arguments: Vec::new(),
+                    members: vec!["m".into(); 100_000],
                 },
                 DeclaredType {
                     target: DeclaredTarget::Symbol(0),
@@ -720,6 +734,7 @@ impl syntax::GuestDocument for Document {
                     source: DeclaredTypeSource::TypeParameter,
                     element: Vec::new(),
                     arguments: Vec::new(),
+                    members: Vec::new(),
                 },
             ])
             .collect(),
