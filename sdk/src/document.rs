@@ -535,8 +535,10 @@ impl<L: Language> GuestDocument for Document<L> {
                     .descendant_for_byte_range(start, end)
                     .filter(|n| n.start_byte() == start && n.end_byte() == end)?;
                 let (function, position) = L::untyped_parameter(name)?;
-                let site = L::parameter_site(function)?;
-                let function = linked.function_at(facts::SiteRange::of(site.function, &view)?)?;
+                let site = L::parameter_site(function, view.text)?;
+                let function = linked
+                    .function_at(facts::SiteRange::of(site.function, &view)?)
+                    .filter(|f| !f.indexed)?;
                 let mut parameters = site.parameters;
                 parameters.push(position);
                 Some(ParameterContext {

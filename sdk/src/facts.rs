@@ -606,6 +606,7 @@ impl LinkedReferences {
                 .map(|r| Receiver { called: false, ..r }),
             SiteRange::Type(range) => self.type_at(range),
             SiteRange::Named(range) => self.named_at(range),
+            SiteRange::ElementOf(range) => self.indexed_at(range),
         }
     }
 
@@ -679,6 +680,7 @@ pub(crate) enum SiteRange {
     Callee((usize, usize)),
     Type((usize, usize)),
     Named((usize, usize)),
+    ElementOf((usize, usize)),
 }
 
 impl SiteRange {
@@ -688,6 +690,7 @@ impl SiteRange {
             FunctionAt::Callee(node) => SiteRange::Callee(view.range(node)?),
             FunctionAt::Type(node) => SiteRange::Type(view.range(node)?),
             FunctionAt::Named(node) => SiteRange::Named(view.range(node)?),
+            FunctionAt::ElementOf(node) => SiteRange::ElementOf(view.range(node)?),
         })
     }
 }
@@ -745,12 +748,14 @@ fn link_receivers(found: Vec<Found>) -> LinkedReferences {
         let Some((function, parameters)) = site else {
             continue;
         };
-        if linked.references[index].receiver.is_some() || parameters.is_empty() {
+        if linked.references[index].receiver.is_some() {
             continue;
         }
+        // Without positions, only an element of a collection.
         if let Some(function) = linked
             .function_at(function)
             .filter(|f| f.reference as usize != index)
+            .filter(|f| !parameters.is_empty() || f.indexed)
         {
             linked.parameter_contexts.push(ParameterContext {
                 target: ContextTarget::Member(index as u32),
@@ -991,7 +996,7 @@ fn references_in<L: Language>(
             let receiver_site = receiver_value
                 .as_ref()
                 .filter(|r| !r.indexed && receiver_type.is_none())
-                .and_then(|r| L::parameter_site(r.node))
+                .and_then(|r| L::parameter_site(r.node, view.text))
                 .and_then(|site| Some((SiteRange::of(site.function, &view)?, site.parameters)));
             let receiver = receiver_value.and_then(|r| Some((view.range(r.node)?, r.indexed)));
             Some(Found {

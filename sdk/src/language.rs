@@ -563,9 +563,10 @@ pub trait Language: 'static {
     /// function is the value itself). A member reached through such a
     /// literal, and a parameter of such a function
     /// ([`Self::untyped_parameter`]), are typed by it
-    /// (`document.parameter-contexts`). The walk must be bounded by the
-    /// tree. None by default.
-    fn parameter_site(_value: Node<'_>) -> Option<ParameterSite<'_>> {
+    /// (`document.parameter-contexts`); `{ k: v }` in `xs.push({ k: v })`
+    /// is one element of `xs` ([`FunctionAt::ElementOf`]). `source` is the
+    /// tree's text. The walk must be bounded by the tree. None by default.
+    fn parameter_site<'t>(_value: Node<'t>, _source: &str) -> Option<ParameterSite<'t>> {
         None
     }
 
@@ -942,6 +943,10 @@ pub enum FunctionAt<'t> {
     /// A declaration, key or member of a function type, whose reference is
     /// named exactly at this node.
     Named(Node<'t>),
+    /// A collection, whose value is linked as a receiver's at this node:
+    /// an object literal written as one of its elements (`xs.push({ .. })`),
+    /// with no parameter positions.
+    ElementOf(Node<'t>),
 }
 
 /// The parameter of a function a value is written for.

@@ -650,10 +650,13 @@ fn check_parameter_contexts(facts: &mut FileFacts, limits: &FactLimits, report: 
             ContextTarget::Member(index) => (index as usize) < reference_count && index != function,
             ContextTarget::Local(index) => (index as usize) < local_count,
         };
-        let ok = target_ok
-            && (function as usize) < reference_count
-            && !context.parameters.is_empty()
-            && context.parameters.len() <= limits.max_tuple_depth;
+        // No positions: an element of the collection `function` names
+        // (`xs.push({ .. })`), which only a member of a literal is.
+        let positions_ok = match context.parameters.is_empty() {
+            true => context.function.indexed && matches!(context.target, ContextTarget::Member(_)),
+            false => context.parameters.len() <= limits.max_tuple_depth,
+        };
+        let ok = target_ok && (function as usize) < reference_count && positions_ok;
         if !ok {
             report.count("parameter context index out of range or positions too many");
         }
@@ -1605,6 +1608,33 @@ mod tests {
             6
         );
         assert_eq!(report.broken["parameter context given twice"], 1);
+        // No positions: an element of the collection a member of a literal
+        // is pushed onto (indexed), nothing else.
+        let mut input = output.clone();
+        let element = |target| crate::facts::ParameterContext {
+            target,
+            function: crate::facts::Receiver {
+                reference: 0,
+                called: false,
+                indexed: true,
+            },
+            parameters: Box::default(),
+        };
+        input.parameter_contexts = vec![element(ContextTarget::Member(1))];
+        let (kept, report) = check(input.clone(), "abc", &FactLimits::default());
+        assert_eq!(kept.parameter_contexts, [element(ContextTarget::Member(1))]);
+        assert!(report.is_clean(), "{report:?}");
+        input.locals.push(Local {
+            name: "x".into(),
+            span: span(0, 1),
+            scope: span(0, 3),
+            language_kind: "parameter".into(),
+            value: None,
+            element: Box::default(),
+        });
+        input.parameter_contexts = vec![element(ContextTarget::Local(0))];
+        let (dropped, _) = check(input, "abc", &FactLimits::default());
+        assert!(dropped.parameter_contexts.is_empty());
     }
 
     #[test]

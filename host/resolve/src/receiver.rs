@@ -245,12 +245,24 @@ impl Resolver<'_> {
         context: &ParameterContext,
         depth: usize,
     ) -> Vec<SymbolRef> {
-        if depth + 1 >= MAX_RECEIVER_DEPTH || context.function.called || context.function.indexed {
+        if depth + 1 >= MAX_RECEIVER_DEPTH || context.function.called {
             return Vec::new();
         }
         let Some(function) = facts.references.get(context.function.reference as usize) else {
             return Vec::new();
         };
+        if context.function.indexed {
+            // A literal written as one element of a collection
+            // (`xs.push({ .. })`): of the collection's element type.
+            if !context.parameters.is_empty() {
+                return Vec::new();
+            }
+            let element = Access {
+                called: false,
+                indexed: true,
+            };
+            return self.type_of(file, function, element, &[], depth + 1);
+        }
         let found = self.resolve_within(file, function, depth + 1);
         let Some(definition) = self.one_declaration(&found) else {
             return Vec::new();

@@ -63,7 +63,7 @@ fn literal_context_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Nod
 ///   type (`const m: ErrorMap = (issue) => ..`: the type, `[]`), returned
 ///   from a function declared to return one, or the value of a key or an
 ///   assigned property (`{ override: (ctx) => .. }`: the key, `[]`).
-pub fn parameter_site(value: Node<'_>) -> Option<ParameterSite<'_>> {
+pub fn parameter_site<'t>(value: Node<'t>, source: &str) -> Option<ParameterSite<'t>> {
     if let Some(name) = object_method_name(value) {
         // `{ override(ctx) { .. } }`: the method is the value of its key.
         return Some(ParameterSite {
@@ -80,6 +80,14 @@ pub fn parameter_site(value: Node<'_>) -> Option<ParameterSite<'_>> {
         let call = parent.parent()?;
         if !matches!(call.kind(), "call_expression" | "new_expression") {
             return None;
+        }
+        // `xs.push({ .. })`: an object literal added to an array is one of
+        // its elements.
+        if let Some(array) = array_added_to(call, source).filter(|_| value.kind() == "object") {
+            return Some(ParameterSite {
+                function: FunctionAt::ElementOf(array),
+                parameters: Vec::new(),
+            });
         }
         let mut cursor = parent.walk();
         let mut position = 0;
@@ -112,6 +120,21 @@ pub fn parameter_site(value: Node<'_>) -> Option<ParameterSite<'_>> {
         function,
         parameters: Vec::new(),
     })
+}
+
+/// The array methods whose arguments become its elements.
+const ELEMENT_ADDERS: &[&str] = &["push", "unshift"];
+
+/// The array `call` adds its arguments to (`xs` of `xs.push(..)`).
+fn array_added_to<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "member_expression")?;
+    let property = method.child_by_field_name("property")?;
+    ELEMENT_ADDERS
+        .contains(&source.get(property.byte_range())?)
+        .then(|| method.child_by_field_name("object"))
+        .flatten()
 }
 
 /// For the name of a parameter written without a type in a function

@@ -275,8 +275,11 @@ impl Language for TypeScript {
         context::literal_context(value)
     }
 
-    fn parameter_site(value: Node<'_>) -> Option<lingo_plugin_sdk::ParameterSite<'_>> {
-        context::parameter_site(value)
+    fn parameter_site<'t>(
+        value: Node<'t>,
+        source: &str,
+    ) -> Option<lingo_plugin_sdk::ParameterSite<'t>> {
+        context::parameter_site(value, source)
     }
 
     fn untyped_parameter(name: Node<'_>) -> Option<(Node<'_>, u32)> {

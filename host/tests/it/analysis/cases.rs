@@ -1055,6 +1055,25 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // A literal pushed onto an array is one of its elements: its keys
+        // are the element type's members (`issues: Issue[]`).
+        name: "ts_a_literal_pushed_onto_an_array_is_an_element",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/check.ts\n",
+            "export interface Issue { co$0de: string; input: unknown }\n",
+            "export interface Other { code: string }\n",
+            "export interface Payload { issues: Issue[] }\n",
+            "export function check(payload: Payload): void {\n",
+            "  payload.issues.push({ code: \"too_big\", input: 1 });\n",
+            "}\n",
+        ),
+        query: References,
+        expected: "
+            src/check.ts:5 write in check qualified
+        ",
+    },
+    Case {
         // A name re-exported through six modules, globs and a renaming
         // `export type { .. as .. }` among them, resolves.
         name: "ts_names_reexported_through_six_modules_resolve",
