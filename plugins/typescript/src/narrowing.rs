@@ -61,6 +61,25 @@ fn nearest_test<'t>(
                 before = statement.prev_named_sibling();
             }
         }
+        // `x instanceof T && x.m`, `x instanceof T ? x.m : ..`: the right
+        // operand and the consequence read what the test narrows.
+        let narrowing_sibling = match parent.kind() {
+            "binary_expression"
+                if parent.child_by_field_name("right") == Some(node)
+                    && parent
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| o.kind() == "&&") =>
+            {
+                parent.child_by_field_name("left")
+            }
+            "ternary_expression" if parent.child_by_field_name("consequence") == Some(node) => {
+                parent.child_by_field_name("condition")
+            }
+            _ => None,
+        };
+        if let Some(by) = narrowing_sibling.and_then(|test| narrowing_test(test, name, source)) {
+            return Some(by);
+        }
         if parent.kind() == "if_statement"
             && parent.child_by_field_name("consequence") == Some(node)
         {
@@ -138,6 +157,12 @@ fn narrowing_test<'t>(test: Node<'t>, name: &str, source: &str) -> Option<Option
             let left = test.child_by_field_name("left")?;
             let right = test.child_by_field_name("right")?;
             let operator = test.child_by_field_name("operator")?;
+            if operator.kind() == "&&" {
+                // `a && x instanceof T`: both hold; the nearer test of the
+                // name decides.
+                return narrowing_test(right, name, source)
+                    .or_else(|| narrowing_test(left, name, source));
+            }
             if !is_name(left) {
                 return mentions(test, name, source).then_some(None);
             }
@@ -264,6 +289,26 @@ mod tests {
                 // what was proven before it stays.
                 "13: Leaf",
                 "15: Leaf",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_right_of_and_and_a_conditional_read_what_their_test_narrows() {
+        let source = "function f(x: Base, y: Base) {\n\
+            const a = x instanceof Child && x.a;\n\
+            const b = x instanceof Child ? x.b : x.c;\n\
+            const d = ok && x instanceof Leaf && x.d;\n\
+            const e = x.e && x instanceof Leaf;\n\
+            const g = y instanceof Leaf && x.g;\n\
+            }\n";
+        assert_eq!(
+            narrowings(source),
+            [
+                "1: Child", "2: Child", // The alternative is not narrowed.
+                "2: -", "3: Leaf",
+                // Left of the test, or after a test of another name.
+                "4: -", "5: -",
             ]
         );
     }
