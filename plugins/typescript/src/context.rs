@@ -251,6 +251,8 @@ fn named_type(ty: Node) -> Option<Node> {
             "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
             "generic_type" => ty = ty.child_by_field_name("name")?,
             "type_identifier" | "nested_type_identifier" => return Some(ty),
+            // `T | null`, `T | undefined`: `T`.
+            "union_type" => ty = only_non_null(ty)?,
             _ => return None,
         }
     }
@@ -282,13 +284,41 @@ fn declared_return_type(function: Node) -> Option<Node> {
     }
 }
 
-/// The first ancestor of `node` that is not a parenthesized expression,
-/// with its child `node` is inside of.
+/// The one type of the union `union` (nested unions flattened) that is not
+/// `null` or `undefined`, if there is exactly one.
+fn only_non_null(union: Node) -> Option<Node> {
+    let mut found = None;
+    let mut pending = vec![union];
+    // `A | B | C` nests unions; flattened with an explicit stack.
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        for member in node.named_children(&mut cursor) {
+            let nullish = member.kind() == "literal_type"
+                && first_named(member).is_some_and(|v| matches!(v.kind(), "null" | "undefined"));
+            match member.kind() {
+                "union_type" => pending.push(member),
+                "comment" => {}
+                _ if nullish || member.kind() == "undefined" => {}
+                _ if found.is_some() => return None,
+                _ => found = Some(member),
+            }
+        }
+    }
+    found
+}
+
+/// The first ancestor of `node` that is not a parenthesized expression or
+/// a conditional `node` is a branch of, with its child `node` is inside
+/// of.
 fn outside_parentheses(node: Node) -> Option<(Node, Node)> {
     let mut inner = node;
     for _ in 0..MAX_CONTEXT_STEPS {
         let parent = inner.parent()?;
-        if parent.kind() != "parenthesized_expression" {
+        // `c ? { .. } : null`: a branch is written for what the whole
+        // conditional is.
+        let is_branch = parent.kind() == "ternary_expression"
+            && parent.child_by_field_name("condition") != Some(inner);
+        if parent.kind() != "parenthesized_expression" && !is_branch {
             return Some((inner, parent));
         }
         inner = parent;
@@ -374,13 +404,15 @@ target.settings = { theme: "dark" };
 plain = { free: 1 };
 const untyped = { loose: 1 };
 const union: A | B = { either: 1 };
+const branch: Change | null = ready ? ({ picked: 1 }) : null;
+const test = { cond: 1 } ? 1 : 2;
 "#;
         assert_eq!(
             receivers(
                 source,
                 &[
                     "onError", "width", "depth", "retries", "ok", "nested", "inner", "kind",
-                    "port", "theme", "free", "loose", "either"
+                    "port", "theme", "free", "loose", "either", "picked", "cond"
                 ]
             ),
             [
@@ -402,6 +434,10 @@ const union: A | B = { either: 1 };
                 // No type written for it.
                 "loose <- ?",
                 "either <- ?",
+                // A branch of a conditional is written for what the
+                // conditional is; its condition is not.
+                "picked <- Change",
+                "cond <- ?",
             ]
         );
     }
