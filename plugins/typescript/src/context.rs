@@ -307,9 +307,9 @@ fn only_non_null(union: Node) -> Option<Node> {
     found
 }
 
-/// The first ancestor of `node` that is not a parenthesized expression or
-/// a conditional `node` is a branch of, with its child `node` is inside
-/// of.
+/// The first ancestor of `node` that is not a parenthesized expression, a
+/// conditional `node` is a branch of or an `as const`, with its child
+/// `node` is inside of.
 fn outside_parentheses(node: Node) -> Option<(Node, Node)> {
     let mut inner = node;
     for _ in 0..MAX_CONTEXT_STEPS {
@@ -318,7 +318,10 @@ fn outside_parentheses(node: Node) -> Option<(Node, Node)> {
         // conditional is.
         let is_branch = parent.kind() == "ternary_expression"
             && parent.child_by_field_name("condition") != Some(inner);
-        if parent.kind() != "parenthesized_expression" && !is_branch {
+        // `{ .. } as const` names no type: the literal is written for what
+        // the cast is.
+        let as_const = parent.kind() == "as_expression" && parent.named_child_count() == 1;
+        if parent.kind() != "parenthesized_expression" && !is_branch && !as_const {
             return Some((inner, parent));
         }
         inner = parent;
@@ -404,7 +407,7 @@ target.settings = { theme: "dark" };
 plain = { free: 1 };
 const untyped = { loose: 1 };
 const union: A | B = { either: 1 };
-const branch: Change | null = ready ? ({ picked: 1 }) : null;
+const branch: Change | null = ready ? ({ picked: 1 } as const) : null;
 const test = { cond: 1 } ? 1 : 2;
 "#;
         assert_eq!(
