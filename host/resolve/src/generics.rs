@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use super::{Definition, Resolver, SymbolRef, Target};
 use lingo_index::FileEntry;
-use lingo_model::{DeclaredTarget, DeclaredTypeSource, FileFacts, Reference, TypeArgument};
+use lingo_model::{
+    DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, TypeArgument,
+};
 
 /// Generic declarations followed inside each other at most on one thread
 /// (`Raw<T>` stands for `Flatten<T>`, which stands for ...); also ends
@@ -134,6 +136,125 @@ impl<'a> Written<'a> {
 }
 
 impl Resolver<'_> {
+    /// The type stated for the declaration (a symbol or a local of
+    /// `facts`) whose value is the result of the call `call` names.
+    pub(super) fn result_declared_type<'f>(
+        &self,
+        facts: &'f FileFacts,
+        call: u32,
+    ) -> Option<&'f DeclaredType> {
+        let holder = facts
+            .symbol_values
+            .iter()
+            .find(|v| v.value.reference == call && v.value.called && v.element.is_empty())
+            .map(|v| DeclaredTarget::Symbol(v.symbol))
+            .or_else(|| {
+                facts
+                    .locals
+                    .iter()
+                    .position(|l| {
+                        l.value
+                            .is_some_and(|v| v.reference == call && v.called && !v.indexed)
+                            && l.element.is_empty()
+                    })
+                    .map(|index| DeclaredTarget::Local(index as u32))
+            })?;
+        facts.declared_types.iter().find(|d| {
+            d.target == holder && d.source == DeclaredTypeSource::Annotation && d.element.is_empty()
+        })
+    }
+
+    /// The bindings of the type parameters of the generic function
+    /// `function` (of `function_file`) that its stated return type names
+    /// as its arguments (`make<T>(..): Ctor<T>`), to the arguments at the
+    /// same positions of `declared` (written in `file`, `Ctor<Str>`), when
+    /// both name the same declaration: TypeScript's inference of a call's
+    /// type arguments from the type its result is assigned to.
+    pub(super) fn bindings_from_result(
+        &self,
+        file: &Arc<FileEntry>,
+        declared: &DeclaredType,
+        function_file: &Arc<FileEntry>,
+        function: DeclaredTarget,
+        depth: usize,
+    ) -> Bindings {
+        let mut bindings = Bindings::default();
+        let (Ok(function_facts), Some(number)) = (
+            &function_file.facts,
+            self.table.file_number(&function_file.path),
+        ) else {
+            return bindings;
+        };
+        let Some(returned) = function_facts.declared_types.iter().find(|d| {
+            d.target == function
+                && d.source == DeclaredTypeSource::ReturnType
+                && d.element.is_empty()
+        }) else {
+            return bindings;
+        };
+        // The same generic declaration on both sides.
+        let same = {
+            let type_named = |file: &Arc<FileEntry>, declared: &DeclaredType| {
+                let mut reference = declared.type_use();
+                if let Ok(facts) = &file.facts {
+                    reference.enclosing =
+                        super::enclosing_symbol_at(facts, reference.span.start.offset);
+                }
+                let found = self.resolve_within(file, &reference, depth + 1);
+                let certain: Vec<&Definition> =
+                    found.iter().filter(|d| d.confidence >= 1.0).collect();
+                self.one_type(&certain)
+            };
+            let ours = type_named(file, declared);
+            ours.is_some() && ours == type_named(function_file, returned)
+        };
+        if !same {
+            return bindings;
+        }
+        let declared_written = Written {
+            reference: declared.type_use(),
+            arguments: &declared.arguments,
+            parent: None,
+            members: &declared.members,
+        };
+        let Ok(facts) = &file.facts else {
+            return bindings;
+        };
+        for (index, argument) in returned.arguments.iter().enumerate() {
+            // A bare type parameter of the function at a top position.
+            if argument.parent.is_some()
+                || !argument.type_qualifier.is_empty()
+                || !argument.members.is_empty()
+                || returned
+                    .arguments
+                    .iter()
+                    .any(|a| a.parent == Some(index as u32))
+            {
+                continue;
+            }
+            let Some(local) = self.type_parameter_at(
+                function_facts,
+                &argument.type_name,
+                argument.span.start.offset,
+            ) else {
+                continue;
+            };
+            let mut types = Vec::new();
+            for at in declared_written.arguments_at(argument.position) {
+                let written = declared_written.argument(facts, at);
+                for ty in self.written_type(file, &written, &Bindings::default(), depth) {
+                    if !types.contains(&ty) {
+                        types.push(ty);
+                    }
+                }
+            }
+            if !types.is_empty() {
+                bindings.bound.push(((number, local), types));
+            }
+        }
+        bindings
+    }
+
     /// The type parameter a bare type name written in `facts` at `offset`
     /// names: the innermost local of that name in scope there that the
     /// facts state as a generic declaration's type parameter.

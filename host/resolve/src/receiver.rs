@@ -264,7 +264,16 @@ impl Resolver<'_> {
             return self.type_of(file, function, element, &[], depth + 1);
         }
         let found = self.resolve_within(file, function, depth + 1);
-        let Some(definition) = self.one_declaration(&found) else {
+        // A function merged with a type of its name (TypeScript's
+        // `interface C` beside `function C(..)`): the one that has
+        // parameters, when every one found is certain.
+        let Some(definition) = self.one_declaration(&found).or_else(|| {
+            let mut callable = found.iter().filter(|d| self.states_parameters(d));
+            match (callable.next(), callable.next()) {
+                (Some(one), None) if found.iter().all(|d| d.confidence >= 1.0) => Some(one),
+                _ => None,
+            }
+        }) else {
             return Vec::new();
         };
         let (owner_file, target) = match &definition.target {
@@ -289,7 +298,16 @@ impl Resolver<'_> {
                 };
                 self.bindings_for(&found, file, &written, &Bindings::default(), depth)
             }
-            None => Bindings::default(),
+            // A call whose result a declaration of a stated type holds
+            // (`const S: Ctor<Str> = make("S", (inst) => ..)`): the type
+            // parameters the function's return type names, bound as that
+            // type's arguments say.
+            None => self
+                .result_declared_type(facts, context.function.reference)
+                .map(|declared| {
+                    self.bindings_from_result(file, declared, owner_file, target, depth)
+                })
+                .unwrap_or_default(),
         };
         self.parameter_type(
             owner_file,
@@ -298,6 +316,21 @@ impl Resolver<'_> {
             &bindings,
             depth + 1,
         )
+    }
+
+    /// Whether the declaration `definition` states parameter types (a
+    /// function, or a type or declaration of a function type).
+    fn states_parameters(&self, definition: &Definition) -> bool {
+        let (file, target) = match &definition.target {
+            Target::Symbol { file, index } => (file, DeclaredTarget::Symbol(*index as u32)),
+            Target::Local { file, index } => (file, DeclaredTarget::Local(*index as u32)),
+        };
+        file.facts.as_ref().is_ok_and(|facts| {
+            facts
+                .declared_types
+                .iter()
+                .any(|d| d.target == target && d.source == DeclaredTypeSource::Parameter)
+        })
     }
 
     /// The type `target` (of `owner_file`: a function, a class, a
@@ -896,7 +929,7 @@ impl Resolver<'_> {
 
     /// The one type `certain` (certain definitions of a type name) names:
     /// a single type declaration, or alternatives of one.
-    fn one_type(&self, certain: &[&Definition]) -> Option<SymbolRef> {
+    pub(super) fn one_type(&self, certain: &[&Definition]) -> Option<SymbolRef> {
         let types: Vec<SymbolRef> = certain
             .iter()
             .filter(|d| target_symbol(d).is_some_and(|s| is_type_kind(s.kind)))

@@ -1074,6 +1074,32 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // `const S: Ctor<Str> = make("S", (inst) => ..)`: `make<T>` returns
+        // a `Ctor<T>`, so `T` is `Str` there, and `inst` (a `T`) a `Str`;
+        // `make` is merged with an interface of its name.
+        name: "ts_a_call_infers_type_arguments_from_the_type_its_result_is_given",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/core.ts\n",
+            "export interface Base { kind: string }\n",
+            "export interface Ctor<T extends Base> { init(inst: T): void }\n",
+            "export interface make<T extends Base> { name: string }\n",
+            "export function make<T extends Base>(name: string, init: (inst: T) => void): Ctor<T> {\n",
+            "  return { init };\n",
+            "}\n",
+            "//- src/str.ts\n",
+            "import { Base, Ctor, make } from \"./core\";\n",
+            "export interface Str extends Base { pat$0tern: string }\n",
+            "export const Str: Ctor<Str> = make(\"Str\", (inst) => {\n",
+            "  inst.pattern;\n",
+            "});\n",
+        ),
+        query: References,
+        expected: "
+            src/str.ts:4 reference in Str qualified
+        ",
+    },
+    Case {
         // A name re-exported through six modules, globs and a renaming
         // `export type { .. as .. }` among them, resolves.
         name: "ts_names_reexported_through_six_modules_resolve",
