@@ -198,8 +198,8 @@ fn the_current_hostile_plugins_parameter_and_argument_types_are_checked() {
         rules.contains("parameter context index out of range or positions too many"),
         "{rules}"
     );
-    // A mebibyte of type arguments, each its own parent, is dropped with
-    // the type kept; a type parameter without a position is dropped.
+    // 100,000 type arguments, each its own parent, are dropped with the
+    // type kept; a type parameter without a position is dropped.
     let many: Vec<_> = checked
         .declared_types
         .iter()

@@ -693,9 +693,9 @@ impl syntax::GuestDocument for Document {
                 members: Vec::new(),
             })
             .chain([
-                // A type on a symbol in range with a mebibyte of type
-                // arguments, each its own parent, and a type parameter
-                // without a position.
+                // A type on a symbol in range with 100,000 type arguments,
+                // each its own parent, and a type parameter without a
+                // position.
                 DeclaredType {
                     target: DeclaredTarget::Symbol(0),
                     type_name: "Many".into(),
@@ -703,7 +703,7 @@ impl syntax::GuestDocument for Document {
                     span: self.span(0, 0),
                     source: DeclaredTypeSource::Annotation,
                     element: Vec::new(),
-                    arguments: (0..MIB as u32)
+                    arguments: (0..100_000)
                         .map(|index| TypeArgument {
                             parent: Some(index),
                             position: 0,
