@@ -1059,6 +1059,87 @@ async fn refactored_go_typescript_and_csharp_still_compile() {
     }
 }
 
+/// TypeScript whose files import each other through tsconfig `paths`
+/// (`@/models/user`): a class and a method renamed across those imports,
+/// each result checked by `tsc -p` with that tsconfig; the rollbacks give
+/// every byte back.
+#[tokio::test]
+async fn renames_through_tsconfig_paths_still_compile() {
+    let scratch = Scratch::new("refactor-ts-paths");
+    scratch.write(
+        "ws/tsconfig.json",
+        r#"{
+  "compilerOptions": {
+    "strict": true, "noEmit": true, "target": "es2019", "module": "commonjs",
+    "baseUrl": ".", "paths": { "@/*": ["src/*"] }
+  },
+  "include": ["src"]
+}
+"#,
+    );
+    scratch.write(
+        "ws/src/models/user.ts",
+        "export class User {\n  constructor(public name: string) {}\n  greet(): string {\n    return `hi ${this.name}`;\n  }\n}\n",
+    );
+    scratch.write(
+        "ws/src/app/main.ts",
+        "import { User } from \"@/models/user\";\n\nexport function main(): string {\n  const user: User = new User(\"ada\");\n  return user.greet();\n}\n",
+    );
+    let root = scratch.path().join("ws");
+    let tsc = |root: &Path| {
+        let output = std::process::Command::new("tsc")
+            .args(["-p", "tsconfig.json"])
+            .current_dir(root)
+            .output()
+            .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
+        (
+            output.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ),
+        )
+    };
+    let (compiles, output) = tsc(&root);
+    assert!(compiles, "the fixture does not compile:\n{output}");
+    let before = files(&root);
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let mut snapshots = Vec::new();
+    for call in [
+        json!({ "symbol": "User", "path": "src/models/user.ts", "new_name": "Person" }),
+        json!({ "symbol": "Person.greet", "path": "src/models/user.ts", "new_name": "hello" }),
+    ] {
+        let mut arguments = call.clone();
+        arguments["dryRun"] = json!(false);
+        let applied = server.call("rename", arguments).await.ok();
+        assert!(
+            applied["applied_files"]
+                .as_array()
+                .is_some_and(|files| files.len() == 2),
+            "{call}: {applied:#}"
+        );
+        snapshots.push(applied["snapshot_id"].clone());
+        let (compiles, output) = tsc(&root);
+        assert!(compiles, "after {call}:\n{output}\n{:#?}", files(&root));
+    }
+    let main = &files(&root)["src/app/main.ts"];
+    assert!(
+        main.contains("import { Person } from \"@/models/user\";")
+            && main.contains("new Person(\"ada\")")
+            && main.contains("user.hello()"),
+        "{main}"
+    );
+    for snapshot in snapshots.iter().rev() {
+        server
+            .call("rollback", json!({ "snapshot_id": snapshot }))
+            .await
+            .ok();
+    }
+    assert_eq!(files(&root), before, "the rollbacks give every byte back");
+    server.stop().await;
+}
+
 /// Java, checked by javac: an unused import removed, then renames of a
 /// static method used from another package (`Report.twice`, called from
 /// `Main`) and of one called in its own class (`Report.summary`), each
