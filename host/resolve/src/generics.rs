@@ -136,6 +136,47 @@ impl<'a> Written<'a> {
 }
 
 impl Resolver<'_> {
+    /// `declared` (written in `file`) as a written type, its name a type
+    /// use inside the declarations around it.
+    pub(super) fn written_declared<'a>(
+        &self,
+        file: &Arc<FileEntry>,
+        declared: &'a DeclaredType,
+    ) -> Written<'a> {
+        Written {
+            reference: self.type_use_at(file, declared),
+            arguments: &declared.arguments,
+            parent: None,
+            members: &declared.members,
+        }
+    }
+
+    /// The types of `written`'s own type arguments at `position` (in
+    /// `file`), resolved under `bindings`: several for a union written
+    /// there, none when no argument is.
+    fn argument_types(
+        &self,
+        file: &Arc<FileEntry>,
+        written: &Written,
+        position: u32,
+        bindings: &Bindings,
+        depth: usize,
+    ) -> Vec<SymbolRef> {
+        let Ok(facts) = &file.facts else {
+            return Vec::new();
+        };
+        let mut types = Vec::new();
+        for index in written.arguments_at(position) {
+            let argument = written.argument(facts, index);
+            for ty in self.written_type(file, &argument, bindings, depth) {
+                if !types.contains(&ty) {
+                    types.push(ty);
+                }
+            }
+        }
+        types
+    }
+
     /// The type stated for the declaration (a symbol or a local of
     /// `facts`) whose value is the result of the call `call` names.
     pub(super) fn result_declared_type<'f>(
@@ -195,12 +236,7 @@ impl Resolver<'_> {
         // The same generic declaration on both sides.
         let same = {
             let type_named = |file: &Arc<FileEntry>, declared: &DeclaredType| {
-                let mut reference = declared.type_use();
-                if let Ok(facts) = &file.facts {
-                    reference.enclosing =
-                        super::enclosing_symbol_at(facts, reference.span.start.offset);
-                }
-                let found = self.resolve_within(file, &reference, depth + 1);
+                let found = self.resolve_within(file, &self.type_use_at(file, declared), depth + 1);
                 let certain: Vec<&Definition> =
                     found.iter().filter(|d| d.confidence >= 1.0).collect();
                 self.one_type(&certain)
@@ -211,15 +247,7 @@ impl Resolver<'_> {
         if !same {
             return bindings;
         }
-        let declared_written = Written {
-            reference: declared.type_use(),
-            arguments: &declared.arguments,
-            parent: None,
-            members: &declared.members,
-        };
-        let Ok(facts) = &file.facts else {
-            return bindings;
-        };
+        let declared_written = self.written_declared(file, declared);
         for (index, argument) in returned.arguments.iter().enumerate() {
             // A bare type parameter of the function at a top position.
             if argument.parent.is_some()
@@ -239,15 +267,13 @@ impl Resolver<'_> {
             ) else {
                 continue;
             };
-            let mut types = Vec::new();
-            for at in declared_written.arguments_at(argument.position) {
-                let written = declared_written.argument(facts, at);
-                for ty in self.written_type(file, &written, &Bindings::default(), depth) {
-                    if !types.contains(&ty) {
-                        types.push(ty);
-                    }
-                }
-            }
+            let types = self.argument_types(
+                file,
+                &declared_written,
+                argument.position,
+                &Bindings::default(),
+                depth,
+            );
             if !types.is_empty() {
                 bindings.bound.push(((number, local), types));
             }
@@ -363,36 +389,15 @@ impl Resolver<'_> {
             let Some(local) = local else {
                 continue;
             };
-            let Ok(facts) = &file.facts else {
-                return bindings;
-            };
-            let mut types = Vec::new();
-            for argument in written.arguments_at(position) {
-                let argument = written.argument(facts, argument);
-                for ty in self.written_type(file, &argument, outer, depth) {
-                    if !types.contains(&ty) {
-                        types.push(ty);
-                    }
-                }
-            }
-            if written.arguments_at(position).next().is_none() && !parameter.arguments.is_empty() {
+            let types = match written.arguments_at(position).next() {
+                Some(_) => self.argument_types(file, written, position, outer, depth),
                 // The default, written at the declaration, where the
                 // parameters before it are bound as they are here.
-                let default = Written {
-                    reference: parameter.type_use(),
-                    arguments: &parameter.arguments,
-                    parent: None,
-                    members: &parameter.members,
-                };
-                for index in default.arguments_at(0) {
-                    let argument = default.argument(generic_facts, index);
-                    for ty in self.written_type(generic_file, &argument, &bindings, depth) {
-                        if !types.contains(&ty) {
-                            types.push(ty);
-                        }
-                    }
+                None => {
+                    let default = self.written_declared(generic_file, parameter);
+                    self.argument_types(generic_file, &default, 0, &bindings, depth)
                 }
-            }
+            };
             if !types.is_empty() {
                 bindings.bound.push(((number, local), types));
             }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::generics::{Bindings, GenericGuard, Written};
+use super::generics::{Bindings, GenericGuard};
 use super::{
     Definition, MAX_RECEIVER_DEPTH, Resolution, Resolver, SymbolRef, Target, is_type_kind,
     target_symbol,
@@ -290,12 +290,7 @@ impl Resolver<'_> {
             .find(|d| d.span.start.offset == function.span.start.offset);
         let bindings = match stated_there {
             Some(declared) => {
-                let written = Written {
-                    reference: self.type_use_at(file, declared),
-                    arguments: &declared.arguments,
-                    parent: None,
-                    members: &declared.members,
-                };
+                let written = self.written_declared(file, declared);
                 self.bindings_for(&found, file, &written, &Bindings::default(), depth)
             }
             // A call whose result a declaration of a stated type holds
@@ -371,12 +366,7 @@ impl Resolver<'_> {
                 None => return Vec::new(),
             },
         };
-        let written = Written {
-            reference: self.type_use_at(owner_file, through),
-            arguments: &through.arguments,
-            parent: None,
-            members: &through.members,
-        };
+        let written = self.written_declared(owner_file, through);
         let found = self.resolve_within(owner_file, &written.reference, depth + 1);
         let inner = self.bindings_for(&found, owner_file, &written, bindings, depth);
         self.declared_type_in(owner_file, through, bindings, depth)
@@ -828,12 +818,7 @@ impl Resolver<'_> {
         bindings: &Bindings,
         depth: usize,
     ) -> Vec<SymbolRef> {
-        let written = Written {
-            reference: self.type_use_at(file, declared),
-            arguments: &declared.arguments,
-            parent: None,
-            members: &declared.members,
-        };
+        let written = self.written_declared(file, declared);
         self.written_type(file, &written, bindings, depth)
     }
 
@@ -918,7 +903,7 @@ impl Resolver<'_> {
 
     /// `declared` as a type reference where it is written: inside the
     /// declarations around it (whose nested types are in scope there).
-    fn type_use_at(&self, file: &Arc<FileEntry>, declared: &DeclaredType) -> Reference {
+    pub(super) fn type_use_at(&self, file: &Arc<FileEntry>, declared: &DeclaredType) -> Reference {
         let mut type_reference = declared.type_use();
         if let Ok(facts) = &file.facts {
             type_reference.enclosing =
