@@ -1646,6 +1646,30 @@ let outside: T;
     }
 
     #[test]
+    fn deeply_nested_generic_and_conditional_types_are_bounded() {
+        // 5,000 levels of type arguments, of conditional types and of
+        // lookups: at most 64 arguments are stated, nothing overflows.
+        let depth = 5_000;
+        let generic = format!("{}X{}", "A<".repeat(depth), ">".repeat(depth));
+        let conditional = "T extends U ? ".repeat(depth) + "X" + &" : never".repeat(depth);
+        let lookup = format!("T{}", "[\"k\"]".repeat(depth));
+        let source =
+            format!("type G = {generic};\ntype C<T, U> = {conditional};\ntype L<T> = {lookup};\n");
+        let document = Document::<TypeScript>::new("src/deep.ts".into(), source.clone());
+        let declared = document.declared_types();
+        let g = declared
+            .iter()
+            .find(|d| d.type_name == "A")
+            .expect("G states A");
+        assert_eq!(g.arguments.len(), 64);
+        // Past 256 pending branches, a conditional states none of its
+        // types rather than some.
+        assert!(declared.iter().all(|d| d.type_name != "X"), "{declared:?}");
+        // A lookup deeper than the host follows is not stated.
+        assert!(declared.iter().all(|d| d.members.len() <= 8));
+    }
+
+    #[test]
     fn javascript_and_tsx_state_types_by_construction_and_annotation() {
         let js = "import db from './db';\n\
             class Pool {\n\
