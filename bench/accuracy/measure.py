@@ -90,6 +90,9 @@ class Language:
     def configuration(self, section):
         return None
 
+    def language_id_of(self, path: Path) -> str:
+        return self.language_id
+
     def wait_ready(self, client: LspClient, root: Path) -> None:
         pass
 
@@ -136,6 +139,10 @@ class TypeScript(Language):
     language_id = "typescript"
     extensions = (".ts", ".tsx")
     open_files = True
+
+    def language_id_of(self, path: Path) -> str:
+        # tsserver parses JSX only in a file opened as typescriptreact
+        return "typescriptreact" if path.suffix == ".tsx" else "typescript"
 
     def __init__(self, tool_dir: str):
         tool_dir = Path(tool_dir)
@@ -580,6 +587,9 @@ def main() -> None:
     ap.add_argument("--only-overloads", action="store_true",
                     help="draw from overloaded methods and constructors only (a name declared twice or "
                          "more as a method or constructor in one file)")
+    ap.add_argument("--sample-under", action="append", default=[],
+                    help="draw the sample from declarations in files under this folder (relative to"
+                         " --root; repeatable); the truth and lingo still cover the whole root")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--logs", type=Path, default=Path("/tmp/lingo-accuracy/logs"))
     args = ap.parse_args()
@@ -606,7 +616,7 @@ def main() -> None:
     lang.server_info = (client.initialize(root, lang.init_options, lang.experimental) or {}).get("serverInfo")
     if lang.open_files:
         for f in files:
-            client.did_open(f, lang.language_id)
+            client.did_open(f, lang.language_id_of(f))
     lang.wait_ready(client, root)
     print(f"[{lang.name}] {lang.version()} ready in {time.monotonic() - t0:.0f} s; {len(files)} files",
           file=sys.stderr)
@@ -619,6 +629,9 @@ def main() -> None:
         per_file_name = Counter((d["file"], d["name"]) for d in every if d["kind"] in callable_kinds)
         decls = [d for d in every
                  if d["kind"] in callable_kinds and per_file_name[(d["file"], d["name"])] >= 2]
+    if args.sample_under:
+        folders = tuple(f.strip("/") + "/" for f in args.sample_under)
+        decls = [d for d in decls if d["file"].startswith(folders)]
     step = max(1, math.ceil(len(decls) / args.sample))
     start = random.Random(args.seed).randrange(step)
     picked = decls[start::step]
@@ -701,6 +714,7 @@ def main() -> None:
         "measured_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "seed": args.seed,
         "sample_target": args.sample,
+        "sample_under": args.sample_under,
         "candidates": len(decls),
         "step": step,
         "start": start,

@@ -29,6 +29,13 @@
 #               `@zod/source` condition (tsconfig customConditions), and as `zod-paths`,
 #               resolved through tsconfig `paths` (package.json without `exports`); the
 #               tsconfigs are written here
+#               midday at 47d252a (github.com/midday-ai/midday, MIDDAY_GIT: a local clone or
+#               snapshot): a bun-workspaces monorepo (packages/*, apps/*) whose packages import
+#               each other by name through `exports` maps to their sources, and whose apps have
+#               tsconfigs of their own with `paths` aliases (`@/*`, `@api/*`) and `extends` of a
+#               package (`@midday/tsconfig/nextjs.json`); measured whole, sampled twice:
+#               `midday-app` from apps/dashboard (the `@/` aliases), `midday-packages` from
+#               packages/ (imported by name); workspace links made as `bun install` makes them
 #               typescript 5.9.3 tsserver via typescript-language-server 4.4.1
 #   csharp      keepass2 2.47+dfsg-2 (KeePass/KeePass.csproj, which compiles KeePassLib too),
 #               dbus-sharp 0.8.1-2.1 (src/dbus-sharp.csproj) (Debian source packages, `apt-get source`)
@@ -69,6 +76,8 @@ PROJECTS=(
   "typescript mobx 6.16.1"
   "typescript zod 4.1.12"
   "typescript zod-paths 4.1.12"
+  "typescript midday-app 47d252a"
+  "typescript midday-packages 47d252a"
   "csharp keepass2 2.47+dfsg-2"
   "csharp dbus-sharp 0.8.1-2.1"
   "java gson 2.14.0"
@@ -160,7 +169,76 @@ typescript_tools() {
   TOOL="$tools"
 }
 
+MIDDAY_COMMIT=47d252aab7e3ab28a0027376cfdd6ee83d2e5ccf
+setup_midday() {  # -> the monorepo at MIDDAY_COMMIT with its workspace links
+  local p="$WORK/projects/midday-${MIDDAY_COMMIT:0:7}" git="${MIDDAY_GIT:-}"
+  [ -z "$git" ] && [ -d /work/.mirror/midday-ai+midday/repo ] && git=/work/.mirror/midday-ai+midday/repo
+  if [ -z "$git" ]; then
+    git="$WORK/midday.git"
+    [ -d "$git" ] || git clone --quiet --bare https://github.com/midday-ai/midday "$git" >&2
+  fi
+  rm -rf "$p" && mkdir -p "$p"
+  # Every file of the commit that the snapshot holds (a snapshot lacks files
+  # of 4 MiB and more: here one image), through `git cat-file --batch`.
+  python3 - "$git" "$MIDDAY_COMMIT" "$p" >&2 <<'PY'
+import os, subprocess, sys
+from pathlib import Path
+git, commit, root = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+listing = subprocess.run(["git", "-C", git, "ls-tree", "-r", "-z", commit],
+                         capture_output=True, check=True).stdout.split(b"\0")
+entries = []
+for line in filter(None, listing):
+    meta, path = line.split(b"\t", 1)
+    mode, kind, sha = meta.split()
+    if kind == b"blob":
+        entries.append((mode, sha, path.decode()))
+batch = subprocess.Popen(["git", "-C", git, "cat-file", "--batch"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+for mode, sha, path in entries:
+    batch.stdin.write(sha + b"\n")
+    batch.stdin.flush()
+    header = batch.stdout.readline().split()
+    if header[-1] == b"missing":
+        print(f"midday: {path} is not in the snapshot", file=sys.stderr)
+        continue
+    data = batch.stdout.read(int(header[2]))
+    batch.stdout.read(1)
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if mode == b"120000":
+        os.symlink(data.decode(), target)
+    else:
+        target.write_bytes(data)
+        if mode == b"100755":
+            target.chmod(0o755)
+batch.stdin.close()
+batch.wait()
+PY
+  # What `bun install` makes of the workspaces (package.json `workspaces`:
+  # packages/*, apps/*): node_modules/<name> links to each member, through
+  # which tsserver reads its `exports` and `extends: "@midday/tsconfig/.."`.
+  # No other dependency is installed: imports of them are unresolved for
+  # both tools. lingo reads package.json and tsconfig.json, not node_modules.
+  python3 - "$p" >&2 <<'PY'
+import json, os, sys
+from pathlib import Path
+root = Path(sys.argv[1])
+for manifest in sorted([*root.glob("packages/*/package.json"), *root.glob("apps/*/package.json")]):
+    name = json.loads(manifest.read_text()).get("name")
+    if not name:
+        continue
+    link = root / "node_modules" / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.exists():
+        os.symlink(os.path.relpath(manifest.parent, link.parent), link)
+PY
+  echo "$p"
+}
+
 setup_typescript() {
+  case "$1" in
+    midday-*) setup_midday; return ;;
+  esac
   # zod-paths: the zod package, set up another way
   local pkg="$WORK/ts-tools/node_modules/${1%-paths}" p="$WORK/projects/$1-$2"
   rm -rf "$p" && mkdir -p "$p"
@@ -371,6 +449,11 @@ for entry in "${PROJECTS[@]}"; do
     for c in $(csproj_of "$name"); do extra+=(--csproj "$c"); done
   fi
   if [ "$lang" = java ]; then extra+=(--source-dir "$(java_sources "$name")"); fi
+  # midday: one monorepo, two samples (the whole tree is the truth's and lingo's)
+  case "$name" in
+    midday-app) extra+=(--sample-under apps/dashboard) ;;
+    midday-packages) extra+=(--sample-under packages) ;;
+  esac
   if [ -n "${OVERLOADS:-}" ]; then extra+=(--only-overloads); fi
   python3 "$HERE/measure.py" --lang "$lang" --root "$root" --project "$name $version" \
     --tool "$TOOL" "${extra[@]}" --gopath "$WORK/gopath" --lingo "$LINGO" --lingo-commit "$LINGO_COMMIT" \

@@ -587,7 +587,7 @@ impl LinkedReferences {
         }
         self.at((value.start_byte(), value.end_byte()))
             .or_else(|| {
-                let ty = L::literal_type(value)?;
+                let ty = L::literal_type(value, source)?;
                 self.type_at((ty.start_byte(), ty.end_byte()))
             })
             .or_else(|| {
@@ -987,7 +987,7 @@ fn references_in<L: Language>(
             let receiver_type = receiver_value
                 .as_ref()
                 .filter(|r| !r.indexed)
-                .and_then(|r| match L::literal_type(r.node) {
+                .and_then(|r| match L::literal_type(r.node, tree_text) {
                     Some(ty) => view.range(ty).map(LiteralOf::Type),
                     None => view
                         .range(L::literal_context(r.node)?)

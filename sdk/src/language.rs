@@ -541,8 +541,10 @@ pub trait Language: 'static {
     /// The node naming the type of a literal expression `value` (Go's
     /// `T{..}`, Rust's `T { .. }`), whose value is of that type: a member
     /// reached through the literal (`(&T{}).M()`) is the type's. The type
-    /// reference must be tagged at that node. None by default.
-    fn literal_type(_value: Node) -> Option<Node> {
+    /// reference must be tagged at that node (TypeScript: `T` of `const xs:
+    /// T[] = [{ .. }]` for the literal element). `source` is the tree's
+    /// text. None by default.
+    fn literal_type<'t>(_value: Node<'t>, _source: &str) -> Option<Node<'t>> {
         None
     }
 

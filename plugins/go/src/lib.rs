@@ -161,7 +161,7 @@ impl Language for Go {
 
     /// `T{..}`, `pkg.T{..}`, and the type assertion `x.(T)`, `x.(*T)`: a
     /// value of `T`.
-    fn literal_type(value: Node) -> Option<Node> {
+    fn literal_type<'t>(value: Node<'t>, _source: &str) -> Option<Node<'t>> {
         match value.kind() {
             "composite_literal" => value
                 .child_by_field_name("type")

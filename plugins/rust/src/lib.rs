@@ -189,7 +189,7 @@ impl Language for Rust {
     }
 
     /// `Parser { .. }`: a value of `Parser`.
-    fn literal_type(value: Node) -> Option<Node> {
+    fn literal_type<'t>(value: Node<'t>, _source: &str) -> Option<Node<'t>> {
         (value.kind() == "struct_expression")
             .then(|| value.child_by_field_name("name"))
             .flatten()

@@ -14,11 +14,18 @@ const MAX_CONTEXT_STEPS: usize = 4096;
 /// - an object literal given a type where it is written: the initial value
 ///   of `const c: T`, a field `f: T` or a parameter `p: T = ..`; `{..} as
 ///   T`, `{..} satisfies T`, `<T>{..}`; returned from a function declared
-///   to return `T`.
-pub fn literal_type(value: Node) -> Option<Node> {
+///   to return `T`;
+/// - the annotation `: T` of a destructured parameter: a value of `T`;
+/// - an object literal element of an array literal given `T[]`,
+///   `readonly T[]`, `Array<T>` or `ReadonlyArray<T>` in those places
+///   (`const xs: T[] = [{ .. }]`).
+pub fn literal_type<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
     match value.kind() {
         "as_expression" | "type_assertion" => cast_target(value),
-        "object" => object_type(value),
+        // The annotation of a destructured parameter (`({ a }: Props)`):
+        // what its keys are read from is a value of `Props`.
+        "type_annotation" => named_type(value),
+        "object" => object_type(value, source),
         _ => None,
     }
 }
@@ -59,11 +66,21 @@ fn literal_context_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Nod
 /// expression) is written for, and the parameter's positions:
 /// - an argument of a call or `new` (`f(a, { k: v })`: the call, `[1]`),
 ///   with no spread argument before it;
+/// - the attributes of a JSX element, by its tag's name (`Filter` of
+///   `<Filter onSelect={f} />`: the element, `[0]`);
 /// - a function expression as the value of a declaration of a function
 ///   type (`const m: ErrorMap = (issue) => ..`: the type, `[]`), returned
 ///   from a function declared to return one, or the value of a key or an
 ///   assigned property (`{ override: (ctx) => .. }`: the key, `[]`).
 pub fn parameter_site<'t>(value: Node<'t>, source: &str) -> Option<ParameterSite<'t>> {
+    if let Some(element) = jsx_element_named(value) {
+        // `<Filter onSelect={f} />`: the attributes are the props object,
+        // the component's first argument.
+        return Some(ParameterSite {
+            function: FunctionAt::Callee(element),
+            parameters: vec![0],
+        });
+    }
     if let Some(name) = object_method_name(value) {
         // `{ override(ctx) { .. } }`: the method is the value of its key.
         return Some(ParameterSite {
@@ -120,6 +137,14 @@ pub fn parameter_site<'t>(value: Node<'t>, source: &str) -> Option<ParameterSite
         function,
         parameters: Vec::new(),
     })
+}
+
+/// The JSX element whose tag `name` is (`Filter` of `<Filter ..>`).
+fn jsx_element_named(name: Node) -> Option<Node> {
+    let element = name
+        .parent()
+        .filter(|p| matches!(p.kind(), "jsx_opening_element" | "jsx_self_closing_element"))?;
+    (element.child_by_field_name("name") == Some(name)).then_some(element)
 }
 
 /// The array methods whose arguments become its elements.
@@ -193,14 +218,26 @@ fn is_function_expression(node: Node) -> bool {
 }
 
 /// The type an object literal is written for (see [`literal_type`]).
-fn object_type(object: Node) -> Option<Node> {
+fn object_type<'t>(object: Node<'t>, source: &str) -> Option<Node<'t>> {
     let (written_for, parent) = outside_parentheses(object)?;
+    if parent.kind() == "array" {
+        // `[{ .. }, ..]`: an element of the array's stated type.
+        let (array, around) = outside_parentheses(parent)?;
+        return named_type(array_element_type(stated_type_at(array, around)?, source)?);
+    }
     object_type_at(written_for, parent)
 }
 
-/// The type stated for the expression `written_for` (a child of
+/// The named type stated for the expression `written_for` (a child of
 /// `parent`): the declaration, cast or return it is the value of.
 fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
+    named_type(stated_type_at(written_for, parent)?)
+}
+
+/// The type written for the expression `written_for` (a child of
+/// `parent`), whatever its form: the declaration, cast or return it is
+/// the value of.
+fn stated_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
     let is_value = |field: &str| parent.child_by_field_name(field) == Some(written_for);
     match parent.kind() {
         "variable_declarator"
@@ -209,7 +246,7 @@ fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t
         | "optional_parameter"
             if is_value("value") =>
         {
-            named_type(parent.child_by_field_name("type")?)
+            parent.child_by_field_name("type")
         }
         "as_expression" | "satisfies_expression" | "type_assertion" => {
             // `x as T`, `x satisfies T` and `<T>x`: the expression is the
@@ -219,25 +256,54 @@ fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t
                 _ => first_named(parent)?,
             };
             (expression == written_for)
-                .then(|| cast_target(parent))
+                .then(|| cast_type(parent))
                 .flatten()
         }
-        "arrow_function" if is_value("body") => {
-            named_type(parent.child_by_field_name("return_type")?)
-        }
-        "return_statement" => named_type(declared_return_type(enclosing_function(parent)?)?),
+        "arrow_function" if is_value("body") => parent.child_by_field_name("return_type"),
+        "return_statement" => declared_return_type(enclosing_function(parent)?),
         _ => None,
+    }
+}
+
+/// The standard array types whose one type argument is their element's.
+const ARRAY_TYPES: &[&str] = &["Array", "ReadonlyArray"];
+
+/// The element type of the array type `ty`: `T` of `T[]`, `readonly T[]`,
+/// `Array<T>`, `ReadonlyArray<T>` (in an annotation or parentheses, or
+/// with `| null`).
+fn array_element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut ty = ty;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "type_annotation" | "parenthesized_type" | "readonly_type" => ty = first_named(ty)?,
+            "union_type" => ty = only_non_null(ty)?,
+            "array_type" => return first_named(ty),
+            "generic_type" => {
+                let name = ty.child_by_field_name("name")?;
+                let arguments = ty.child_by_field_name("type_arguments")?;
+                return (ARRAY_TYPES.contains(&source.get(name.byte_range())?)
+                    && arguments.named_child_count() == 1)
+                    .then(|| first_named(arguments))
+                    .flatten();
+            }
+            _ => return None,
+        }
     }
 }
 
 /// The type `cast` (`x as T`, `x satisfies T`, `<T>x`) states, when a
 /// named one.
 fn cast_target(cast: Node) -> Option<Node> {
-    let ty = match cast.kind() {
-        "type_assertion" => first_named(cast.child(0).filter(|c| c.kind() == "type_arguments")?)?,
-        _ => last_named(cast)?,
-    };
-    named_type(ty)
+    named_type(cast_type(cast)?)
+}
+
+/// The type `cast` (`x as T`, `x satisfies T`, `<T>x`) states.
+fn cast_type(cast: Node) -> Option<Node> {
+    match cast.kind() {
+        "type_assertion" => first_named(cast.child(0).filter(|c| c.kind() == "type_arguments")?),
+        _ => last_named(cast),
+    }
 }
 
 /// The type reference naming `ty`: `T`, `ns.T`, the `T` of `T<A>`, inside
@@ -409,13 +475,22 @@ const untyped = { loose: 1 };
 const union: A | B = { either: 1 };
 const branch: Change | null = ready ? ({ picked: 1 } as const) : null;
 const test = { cond: 1 } ? 1 : 2;
+const items: Item[] = [{ first: 1 }, ({ second: 2 })];
+const boxes: ReadonlyArray<ns.Box<T>> = [{ boxed: 1 }];
+const listed: Array<Item> | null = [{ listed: 1 }];
+const frozen: readonly Item[] = [{ frozen: 1 }];
+function items2(): Item[] { return [{ returned: 1 }]; }
+const tuple: [Item] = [{ tupled: 1 }];
+const mapped: Map<Item> = [{ generic: 1 }];
+const nested: Item[][] = [[{ deep: 1 }]];
 "#;
         assert_eq!(
             receivers(
                 source,
                 &[
                     "onError", "width", "depth", "retries", "ok", "nested", "inner", "kind",
-                    "port", "theme", "free", "loose", "either", "picked", "cond"
+                    "port", "theme", "free", "loose", "either", "picked", "cond", "first",
+                    "second", "boxed", "listed", "frozen", "returned", "tupled", "generic", "deep"
                 ]
             ),
             [
@@ -441,6 +516,17 @@ const test = { cond: 1 } ? 1 : 2;
                 // conditional is; its condition is not.
                 "picked <- Change",
                 "cond <- ?",
+                // An element of an array literal given an array type.
+                "first <- Item",
+                "second <- Item",
+                "boxed <- Box",
+                "listed <- Item",
+                "frozen <- Item",
+                "returned <- Item",
+                // Not an array type of one element type.
+                "tupled <- ?",
+                "generic <- ?",
+                "deep <- ?",
             ]
         );
     }

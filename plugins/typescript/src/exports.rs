@@ -1,4 +1,4 @@
-//! A `package.json` `exports` map as Node and tsc read it: sub-paths
+//! A `package.json` `exports` (or `imports`) map as Node and tsc read it: sub-paths
 //! (`"."`, `"./v4"`, patterns with one `*`), each to a target or to
 //! conditions tried in the order written, the first one active wins. Read
 //! with its key order kept (a JSON object's order is its meaning here).
@@ -77,12 +77,30 @@ pub fn of_package(package_json: &str) -> Option<Exports> {
     serde_json::from_str::<Package>(package_json).ok()?.exports
 }
 
+/// The `imports` of a `package.json` text (subpath imports, `#name`),
+/// when it has one: a map of the same form as `exports`.
+pub fn imports_of_package(package_json: &str) -> Option<Exports> {
+    #[derive(serde::Deserialize)]
+    struct Package {
+        imports: Option<Exports>,
+    }
+    serde_json::from_str::<Package>(package_json).ok()?.imports
+}
+
 impl Exports {
-    /// The targets (package-relative, as written) that `sub_path` (`"."`
-    /// or `"./v4"`) reaches under the active `conditions`.
+    /// The targets (package-relative, as written) that `sub_path` (`"."`,
+    /// `"./v4"`, or `"#internal"` of an `imports` map) reaches under the
+    /// active `conditions`.
     pub fn targets(&self, sub_path: &str, conditions: &[&str]) -> Vec<String> {
         let entries = match self {
-            Exports::Map(entries) if entries.iter().any(|(k, _)| k.starts_with('.')) => entries,
+            // Sub-paths (`./x`) of `exports`, or the `#x` keys of `imports`.
+            Exports::Map(entries)
+                if entries
+                    .iter()
+                    .any(|(k, _)| k.starts_with('.') || k.starts_with('#')) =>
+            {
+                entries
+            }
             // A target or conditions alone are the package's root.
             other => {
                 return if sub_path == "." {

@@ -267,8 +267,8 @@ impl Language for TypeScript {
         types::indexed_collection(node, source)
     }
 
-    fn literal_type(value: Node) -> Option<Node> {
-        context::literal_type(value)
+    fn literal_type<'t>(value: Node<'t>, source: &str) -> Option<Node<'t>> {
+        context::literal_type(value, source)
     }
 
     fn literal_context(value: Node) -> Option<Node> {

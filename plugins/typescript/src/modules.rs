@@ -135,17 +135,49 @@ pub fn resolve_import(
         || import_path == ".."
         || import_path.starts_with("./")
         || import_path.starts_with("../");
+    let importer_folder = parent(&importer.path);
     if relative {
-        let Some(target) = join(parent(&importer.path), import_path) else {
+        let Some(target) = join(importer_folder, import_path) else {
             return Vec::new();
         };
-        return candidates(&target);
+        let mut out = candidates(&target);
+        // `rootDirs`: the same relative path from the importer's place in
+        // each other root.
+        let root_dirs = tsconfig::resolution_for(importer_folder, manifests)
+            .map(|c| c.root_dirs)
+            .unwrap_or_default();
+        let inside = |folder: &str, root: &str| {
+            root.is_empty() || folder == root || folder.starts_with(&format!("{root}/"))
+        };
+        if let Some(own) = root_dirs
+            .iter()
+            .filter(|root| inside(importer_folder, root))
+            .max_by_key(|root| root.len())
+        {
+            let offset = importer_folder[own.len()..].trim_start_matches('/');
+            for root in root_dirs.iter().filter(|root| *root != own) {
+                let moved = join(root, offset).and_then(|folder| join(&folder, import_path));
+                for candidate in moved.map(|t| candidates(&t)).unwrap_or_default() {
+                    if !out.contains(&candidate) {
+                        out.push(candidate);
+                    }
+                }
+            }
+        }
+        return out;
     }
     if import_path.starts_with('/') {
         return Vec::new();
     }
+    let config = tsconfig::resolution_for(importer_folder, manifests);
+    let conditions = config
+        .as_ref()
+        .map(|c| c.custom_conditions.clone())
+        .unwrap_or_default();
+    if import_path.starts_with('#') {
+        return package_import(importer_folder, import_path, manifests, &conditions);
+    }
     let mut out: Vec<String> = Vec::new();
-    let config = tsconfig::resolution_for(parent(&importer.path), manifests);
     if let Some(config) = &config {
         let mut mapped = config.mapped(import_path);
         if mapped.is_empty()
@@ -157,10 +189,69 @@ pub fn resolve_import(
             out.extend(candidates(&target));
         }
     }
-    let conditions = config.map(|c| c.custom_conditions).unwrap_or_default();
     for candidate in workspace_package(import_path, manifests, &conditions) {
         if !out.contains(&candidate) {
             out.push(candidate);
+        }
+    }
+    out
+}
+
+/// The conditions tsc tries in `exports` and `imports` maps, the
+/// `customConditions` first.
+fn active_conditions(custom_conditions: &[String]) -> Vec<&str> {
+    let mut conditions: Vec<&str> = custom_conditions.iter().map(String::as_str).collect();
+    conditions.extend(["types", "import", "module", "require", "node", "default"]);
+    conditions
+}
+
+/// The modules a subpath import (`#utils/*`) names through the `imports`
+/// map of the nearest `package.json` above the importer: a target inside
+/// the package (and a built target's source), or a workspace package.
+fn package_import(
+    importer_folder: &str,
+    import_path: &str,
+    manifests: &[Manifest],
+    custom_conditions: &[String],
+) -> Vec<String> {
+    let Some((folder, manifest)) = manifests
+        .iter()
+        .filter_map(|m| {
+            let folder = manifest_folder(m)?;
+            let inside = folder.is_empty()
+                || importer_folder == folder
+                || importer_folder.starts_with(&format!("{folder}/"));
+            inside.then_some((folder, m))
+        })
+        .max_by_key(|(folder, _)| folder.len())
+    else {
+        return Vec::new();
+    };
+    let Some(imports) = exports::imports_of_package(&manifest.contents) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for target in imports.targets(import_path, &active_conditions(custom_conditions)) {
+        let found = if target.starts_with("./") {
+            let mut found = join(folder, &target)
+                .map(|t| candidates(&t))
+                .unwrap_or_default();
+            let source = source_of_output(&target);
+            if source != target.trim_start_matches("./") {
+                found.extend(
+                    join(folder, &source)
+                        .map(|t| candidates(&t))
+                        .unwrap_or_default(),
+                );
+            }
+            found
+        } else {
+            workspace_package(&target, manifests, custom_conditions)
+        };
+        for candidate in found {
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
         }
     }
     out
@@ -177,7 +268,7 @@ fn candidates(target: &str) -> Vec<String> {
 }
 
 /// `pkg` or `@scope/pkg`, optionally followed by a sub-path.
-fn split_package(import_path: &str) -> (&str, Option<&str>) {
+pub(crate) fn split_package(import_path: &str) -> (&str, Option<&str>) {
     let split_at = if import_path.starts_with('@') {
         import_path.match_indices('/').nth(1).map(|(i, _)| i)
     } else {
@@ -187,6 +278,24 @@ fn split_package(import_path: &str) -> (&str, Option<&str>) {
         Some(i) => (&import_path[..i], Some(&import_path[i + 1..])),
         None => (import_path, None),
     }
+}
+
+/// The folder and `package.json` of the workspace package called `name`.
+pub(crate) fn package_named<'a>(
+    name: &str,
+    manifests: &'a [Manifest],
+) -> Option<(&'a str, &'a Manifest)> {
+    // Each package.json's name, read once while the manifests are the same.
+    let names = lingo_plugin_sdk::manifests::read_once(manifests, |manifests| {
+        manifests
+            .iter()
+            .map(|m| manifest_folder(m).and_then(|_| package_name(m)))
+            .collect::<Vec<Option<String>>>()
+    });
+    manifests.iter().zip(names.iter()).find_map(|(m, package)| {
+        let folder = manifest_folder(m)?;
+        (package.as_deref() == Some(name)).then_some((folder, m))
+    })
 }
 
 /// Modules of a package of the workspace named by a bare import.
@@ -200,17 +309,7 @@ fn workspace_package(
     custom_conditions: &[String],
 ) -> Vec<String> {
     let (name, sub_path) = split_package(import_path);
-    // Each package.json's name, read once while the manifests are the same.
-    let names = lingo_plugin_sdk::manifests::read_once(manifests, |manifests| {
-        manifests
-            .iter()
-            .map(|m| manifest_folder(m).and_then(|_| package_name(m)))
-            .collect::<Vec<Option<String>>>()
-    });
-    let Some((folder, manifest)) = manifests.iter().zip(names.iter()).find_map(|(m, package)| {
-        let folder = manifest_folder(m)?;
-        (package.as_deref() == Some(name)).then_some((folder, m))
-    }) else {
+    let Some((folder, manifest)) = package_named(name, manifests) else {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
@@ -223,12 +322,13 @@ fn workspace_package(
     };
     if let Some(exports) = exports::of_package(&manifest.contents) {
         let sub = sub_path.map_or_else(|| ".".to_string(), |sub| format!("./{sub}"));
-        let mut conditions: Vec<&str> = custom_conditions.iter().map(String::as_str).collect();
-        conditions.extend(["types", "import", "module", "require", "node", "default"]);
-        for target in exports.targets(&sub, &conditions) {
+        for target in exports.targets(&sub, &active_conditions(custom_conditions)) {
             add(join(folder, &target));
             let source = source_of_output(&target);
             if source == target.trim_start_matches("./") {
+                if source.starts_with("src/") {
+                    continue; // the source itself
+                }
                 // A build written beside the package root (`./v4/index.d.cts`)
                 // has its sources under `src/`.
                 add(join(folder, &format!("src/{source}")));
@@ -320,6 +420,67 @@ mod tests {
         assert!(from("a", "../../x").is_empty());
         assert!(from("src/a/b", "lodash").is_empty());
         assert!(from("src/a/b", "node:fs").is_empty());
+    }
+
+    #[test]
+    fn subpath_imports_resolve_through_the_nearest_package_imports_map() {
+        let manifests = [
+            manifest(
+                "apps/web/package.json",
+                r##"{"name": "web", "imports": {
+                    "#utils/*": "./src/utils/*.ts",
+                    "#db": { "types": "./dist/db.d.ts", "default": "./dist/db.js" },
+                    "#ui": "@acme/ui",
+                    "#nothing": null
+                }}"##,
+            ),
+            manifest(
+                "packages/ui/package.json",
+                r#"{"name": "@acme/ui", "exports": { ".": "./src/index.ts" }}"#,
+            ),
+        ];
+        let resolve = |path| resolve_import(&importer("apps/web/src/pages/home"), path, &manifests);
+        assert_eq!(
+            resolve("#utils/dates"),
+            ["apps/web/src/utils/dates", "apps/web/src/utils/dates/index"]
+        );
+        assert_eq!(
+            resolve("#db"),
+            [
+                "apps/web/dist/db",
+                "apps/web/dist/db/index",
+                "apps/web/src/db",
+                "apps/web/src/db/index"
+            ]
+        );
+        assert_eq!(resolve("#ui"), ["packages/ui/src", "packages/ui/src/index"]);
+        assert!(resolve("#nothing").is_empty());
+        assert!(resolve("#absent").is_empty());
+        // Outside the package that declares them, `#` names nothing.
+        assert!(resolve_import(&importer("packages/ui/src/x"), "#db", &manifests).is_empty());
+    }
+
+    #[test]
+    fn relative_imports_see_every_root_dir_as_one_folder() {
+        let manifests = [manifest(
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "rootDirs": ["src", "generated/src"] } }"#,
+        )];
+        let resolved = resolve_import(&importer("src/views/main"), "./templates/t", &manifests);
+        assert_eq!(
+            resolved,
+            [
+                "src/views/templates/t",
+                "src/views/templates/t/index",
+                "generated/src/views/templates/t",
+                "generated/src/views/templates/t/index"
+            ]
+        );
+        // A file outside every root dir resolves only from its own folder.
+        assert_eq!(
+            resolve_import(&importer("tools/x"), "./y", &manifests),
+            ["tools/y", "tools/y/index"]
+        );
     }
 
     #[test]

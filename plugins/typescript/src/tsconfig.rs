@@ -1,8 +1,10 @@
 //! tsconfig.json as tsc reads it for module resolution: the file governing
 //! an importer (the nearest one above it), its `extends` chain within the
-//! workspace, and `compilerOptions.baseUrl` and `paths` (patterns with one
-//! `*`, exact ones first, then the longest prefix), each relative to the
-//! file that sets it. tsconfig is JSON with comments and trailing commas.
+//! workspace (relative paths and workspace packages, arrays of them), and
+//! `compilerOptions.baseUrl`, `paths` (patterns with one `*`, exact ones
+//! first, then the longest prefix), `rootDirs` and `customConditions`, each
+//! relative to the file that sets it. tsconfig is JSON with comments and
+//! trailing commas.
 
 use lingo_plugin_sdk::types::Manifest;
 use serde_json::{Map, Value};
@@ -21,6 +23,9 @@ pub struct Resolution {
     pub paths_base: String,
     /// `customConditions`, tried first in `exports` maps.
     pub custom_conditions: Vec<String>,
+    /// `rootDirs`, workspace-relative: folders whose contents a relative
+    /// import sees as one.
+    pub root_dirs: Vec<String>,
 }
 
 impl Resolution {
@@ -82,80 +87,95 @@ pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<R
         })
         .max_by_key(|m| folder(&m.path).len())?;
     let mut resolution = Resolution::default();
-    let (mut base_url_set, mut paths_set, mut conditions_set) = (false, false, false);
-    let mut current = Some(governing);
+    let (mut base_url_set, mut paths_set, mut conditions_set, mut root_dirs_set) =
+        (false, false, false, false);
+    // The chain in precedence order: a file's own settings first, then what
+    // it extends, the last of an `extends` array before the first.
+    let mut pending: Vec<&Manifest> = vec![governing];
     let mut seen: Vec<&str> = Vec::new();
-    while let Some(manifest) = current.take() {
+    while let Some(manifest) = pending.pop() {
         if seen.len() >= MAX_EXTENDS || seen.contains(&manifest.path.as_str()) {
-            break;
+            continue;
         }
         seen.push(&manifest.path);
         let Some(config) = parse(&manifest.contents) else {
-            break;
+            continue;
         };
         let dir = folder(&manifest.path);
         let options = config.get("compilerOptions").and_then(Value::as_object);
+        let option = |name: &str| options.and_then(|o| o.get(name));
         // The nearest setting wins: a file's own over what it extends.
-        if !base_url_set
-            && let Some(base) = options
-                .and_then(|o| o.get("baseUrl"))
-                .and_then(Value::as_str)
-        {
+        if !base_url_set && let Some(base) = option("baseUrl").and_then(Value::as_str) {
             resolution.base_url = super::modules::join(dir, base);
             base_url_set = true;
         }
-        if !paths_set
-            && let Some(paths) = options
-                .and_then(|o| o.get("paths"))
-                .and_then(Value::as_object)
-        {
+        if !paths_set && let Some(paths) = option("paths").and_then(Value::as_object) {
             resolution.paths = paths
                 .iter()
-                .map(|(pattern, targets)| {
-                    let targets = targets
-                        .as_array()
-                        .map(|t| {
-                            t.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_string)
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    (pattern.clone(), targets)
-                })
+                .map(|(pattern, targets)| (pattern.clone(), strings(targets)))
                 .collect();
             resolution.paths_base = dir.to_string();
             paths_set = true;
         }
-        if !conditions_set
-            && let Some(conditions) = options
-                .and_then(|o| o.get("customConditions"))
-                .and_then(Value::as_array)
-        {
-            resolution.custom_conditions = conditions
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect();
+        if !conditions_set && let Some(conditions) = option("customConditions") {
+            resolution.custom_conditions = strings(conditions);
             conditions_set = true;
         }
-        current = config
-            .get("extends")
-            .and_then(Value::as_str)
-            .filter(|target| target.starts_with('.'))
-            .and_then(|target| {
-                let mut path = super::modules::join(dir, target)?;
-                if !path.ends_with(".json") {
-                    path.push_str(".json");
-                }
-                manifests.iter().find(|m| m.path == path)
-            });
+        if !root_dirs_set && let Some(root_dirs) = option("rootDirs") {
+            resolution.root_dirs = strings(root_dirs)
+                .iter()
+                .filter_map(|root| super::modules::join(dir, root))
+                .collect();
+            root_dirs_set = true;
+        }
+        let extended: Vec<&str> = match config.get("extends") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        // Pushed first to last: the last is taken first.
+        pending.extend(
+            extended
+                .into_iter()
+                .filter_map(|target| extended_config(dir, target, manifests)),
+        );
     }
     // Paths without a baseUrl are relative to their own file; with one, to it.
     if let Some(base) = &resolution.base_url {
         resolution.paths_base = base.clone();
     }
     Some(resolution)
+}
+
+/// The strings of a JSON string or array of strings.
+fn strings(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(one) => vec![one.clone()],
+        Value::Array(many) => many
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The tsconfig an `extends` of a file in `dir` names: a path relative to
+/// it (`./base`, `.json` added when missing), or a file of a workspace
+/// package (`@org/tsconfig/base.json`; the package alone means its
+/// `tsconfig.json`).
+fn extended_config<'a>(dir: &str, target: &str, manifests: &'a [Manifest]) -> Option<&'a Manifest> {
+    let mut path = if target.starts_with("./") || target.starts_with("../") {
+        super::modules::join(dir, target)?
+    } else {
+        let (name, sub_path) = super::modules::split_package(target);
+        let (package, _) = super::modules::package_named(name, manifests)?;
+        super::modules::join(package, sub_path.unwrap_or("tsconfig.json"))?
+    };
+    if !path.ends_with(".json") {
+        path.push_str(".json");
+    }
+    manifests.iter().find(|m| m.path == path)
 }
 
 /// A tsconfig's object: JSON once its comments and trailing commas are
@@ -283,6 +303,44 @@ mod tests {
         assert_eq!(resolution.custom_conditions, ["@lib/source"]);
         // No tsconfig above the file: nothing governs it.
         assert!(resolution_for("other", &manifests[1..]).is_none());
+    }
+
+    #[test]
+    fn extends_names_workspace_packages_and_arrays_whose_last_entry_wins() {
+        let manifests = [
+            manifest(
+                "packages/config/package.json",
+                r#"{ "name": "@acme/config" }"#,
+            ),
+            manifest(
+                "packages/config/tsconfig.json",
+                r#"{ "compilerOptions": { "customConditions": ["@acme/source"] } }"#,
+            ),
+            manifest(
+                "packages/config/tsconfig.paths.json",
+                r#"{ "compilerOptions": { "paths": { "@/*": ["./shared/*"] } } }"#,
+            ),
+            manifest(
+                "apps/web/tsconfig.app.json",
+                r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }"#,
+            ),
+            manifest(
+                "apps/web/tsconfig.json",
+                r#"{ "extends": ["@acme/config/tsconfig.paths.json", "./tsconfig.app", "@acme/config"] }"#,
+            ),
+        ];
+        let resolution = resolution_for("apps/web/src", &manifests).expect("governed");
+        // The later `./tsconfig.app` overrides the earlier package's paths.
+        assert_eq!(resolution.mapped("@/util"), ["apps/web/src/util"]);
+        // A package named alone is its tsconfig.json.
+        assert_eq!(resolution.custom_conditions, ["@acme/source"]);
+        // An extends of a package the workspace lacks is skipped.
+        let lacking = [manifest(
+            "tsconfig.json",
+            r#"{ "extends": "@tsconfig/node20/tsconfig.json", "compilerOptions": { "baseUrl": "src" } }"#,
+        )];
+        let resolution = resolution_for("src", &lacking).expect("governed");
+        assert_eq!(resolution.base_url.as_deref(), Some("src"));
     }
 
     #[test]

@@ -1074,6 +1074,124 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // `const xs: Item[] = [{ .. }]`: each literal element is an `Item`
+        // (also `Array<T>`, `ReadonlyArray<T>`, `readonly T[]`, a return).
+        name: "ts_literal_elements_of_an_array_take_its_element_type",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/items.ts\n",
+            "export interface Item<T extends string> { i$0d: T; name: string }\n",
+            "export interface Other { id: string }\n",
+            "const all: Item<\"a\" | \"b\">[] = [\n  { id: \"a\", name: \"A\" },\n  { id: \"b\", name: \"B\" },\n];\n",
+            "const some: ReadonlyArray<Item<\"a\">> = [{ id: \"a\", name: \"A\" }];\n",
+            "export function more(): readonly Item<\"b\">[] {\n  return [{ id: \"b\", name: \"B\" }];\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/items.ts:4 write in all qualified
+            src/items.ts:5 write in all qualified
+            src/items.ts:7 write in some qualified
+            src/items.ts:9 write in more qualified
+        ",
+    },
+    Case {
+        // A component's attributes are its props (`<Filter onSelect={f} />`),
+        // and so are the names its parameter destructures (`({ onSelect }:
+        // Props)`); an intrinsic element's attribute of the same name is not.
+        name: "ts_jsx_attributes_and_destructured_parameters_are_props",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/filter.tsx\n",
+            "export interface FilterProps { onSel$0ect: (v: string) => void; label?: string }\n",
+            "export interface ButtonProps { onSelect: () => void }\n",
+            "export function Filter({ onSelect, label: title = \"x\" }: FilterProps) {\n",
+            "  return <div onClick={() => onSelect(title)} />;\n",
+            "}\n",
+            "export const Button = ({ onSelect }: ButtonProps) => <button onClick={onSelect} />;\n",
+            "//- src/page.tsx\n",
+            "import { Button, Filter } from \"./filter\";\n",
+            "import * as ui from \"./filter\";\n",
+            "export function Page() {\n",
+            "  return (\n    <div>\n",
+            "      <Filter onSelect={(v) => v} label=\"a\" />\n",
+            "      <ui.Filter onSelect={(v) => v}></ui.Filter>\n",
+            "      <Button onSelect={() => {}} />\n",
+            "    </div>\n  );\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/filter.tsx:3 reference in Filter qualified
+            src/page.tsx:6 write in Page qualified
+            src/page.tsx:7 write in Page qualified
+        ",
+    },
+    Case {
+        // A monorepo: `apps/web` imports `@acme/utils/format` by name
+        // (workspaces), whose `exports` map sends it to its source under
+        // the `@acme/source` condition that the app's tsconfig gets by
+        // extending a workspace package's; and `#util/*` through its own
+        // package.json `imports`.
+        name: "ts_workspace_packages_resolve_through_exports_imports_and_extended_tsconfigs",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"acme\", \"workspaces\": [\"packages/*\", \"apps/*\"] }\n",
+            "//- packages/tsconfig/package.json\n{ \"name\": \"@acme/tsconfig\" }\n",
+            "//- packages/tsconfig/tsconfig.base.json\n",
+            "{ \"compilerOptions\": { \"customConditions\": [\"@acme/source\"], \"strict\": true } }\n",
+            "//- packages/utils/package.json\n",
+            "{ \"name\": \"@acme/utils\", \"exports\": { \"./format\": { \"@acme/source\": \"./lib/format.ts\", \"default\": \"./dist/format.js\" } } }\n",
+            "//- packages/utils/lib/format.ts\nexport function formatAm$0ount(n: number): string {\n  return String(n);\n}\n",
+            "//- apps/web/package.json\n",
+            "{ \"name\": \"@acme/web\", \"imports\": { \"#util/*\": \"./src/util/*.ts\" } }\n",
+            "//- apps/web/tsconfig.json\n{ \"extends\": \"@acme/tsconfig/tsconfig.base.json\" }\n",
+            "//- apps/web/src/util/money.ts\n",
+            "import { formatAmount } from \"@acme/utils/format\";\n",
+            "export const money = (n: number) => formatAmount(n);\n",
+            "//- apps/web/src/page.ts\n",
+            "import { money } from \"#util/money\";\n",
+            "import * as fmt from \"@acme/utils/format\";\n",
+            "export const shown = money(1) + fmt.formatAmount(2);\n",
+        ),
+        query: References,
+        expected: "
+            apps/web/src/page.ts:3 call in shown qualified
+            apps/web/src/util/money.ts:1 import in - import
+            apps/web/src/util/money.ts:2 call in money import
+        ",
+    },
+    Case {
+        // `#util/*` resolves through the importer's package.json `imports`,
+        // and `rootDirs` lets `./gen` name a file of another root.
+        name: "ts_subpath_imports_and_root_dirs_resolve",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"web\", \"imports\": { \"#util/*\": \"./src/util/*.ts\" } }\n",
+            "//- tsconfig.json\n{ \"compilerOptions\": { \"rootDirs\": [\"src\", \"generated\"] } }\n",
+            "//- src/util/money.ts\nexport const mo$0ney = (n: number) => n;\n",
+            "//- generated/views/gen.ts\nexport const generated = 1;\n",
+            "//- src/views/page.ts\n",
+            "import { money } from \"#util/money\";\n",
+            "import { generated } from \"./gen\";\n",
+            "export const shown = money(generated);\n",
+        ),
+        query: References,
+        expected: "
+            src/views/page.ts:1 import in - import
+            src/views/page.ts:3 call in shown import
+        ",
+    },
+    Case {
+        name: "ts_root_dirs_join_folders_for_relative_imports",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"web\" }\n",
+            "//- tsconfig.json\n{ \"compilerOptions\": { \"rootDirs\": [\"src\", \"generated\"] } }\n",
+            "//- generated/views/gen.ts\nexport const generated = 1;\n",
+            "//- src/views/page.ts\n",
+            "import { generated } from \"./gen\";\n",
+            "export const shown = gener$0ated + 1;\n",
+        ),
+        query: Definition,
+        expected: "generated/views/gen.ts:1 generated import",
+    },
+    Case {
         // `const S: Ctor<Str> = make("S", (inst) => ..)`: `make<T>` returns
         // a `Ctor<T>`, so `T` is `Str` there, and `inst` (a `T`) a `Str`;
         // `make` is merged with an interface of its name.

@@ -31,6 +31,36 @@
       name: (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name))
   ]) @reference.extends
 
+; Properties a parameter destructures from the type stated for it (`({ a,
+; b: x, c = 1 }: Props) => ..`): members of `Props`, whose annotation is
+; their receiver (context.rs types it).
+(required_parameter
+  pattern: (object_pattern
+    (shorthand_property_identifier_pattern) @name @reference.reference)
+  type: (type_annotation) @receiver)
+(required_parameter
+  pattern: (object_pattern
+    (pair_pattern key: (property_identifier) @name) @reference.reference)
+  type: (type_annotation) @receiver)
+(required_parameter
+  pattern: (object_pattern
+    (object_assignment_pattern
+      left: (shorthand_property_identifier_pattern) @name) @reference.reference)
+  type: (type_annotation) @receiver)
+(optional_parameter
+  pattern: (object_pattern
+    (shorthand_property_identifier_pattern) @name @reference.reference)
+  type: (type_annotation) @receiver)
+(optional_parameter
+  pattern: (object_pattern
+    (pair_pattern key: (property_identifier) @name) @reference.reference)
+  type: (type_annotation) @receiver)
+(optional_parameter
+  pattern: (object_pattern
+    (object_assignment_pattern
+      left: (shorthand_property_identifier_pattern) @name) @reference.reference)
+  type: (type_annotation) @receiver)
+
 ; `import x = require("m")` declares `x`; `[key: string]: T` declares `key`.
 (import_require_clause (identifier) @name) @reference.ignore
 (index_signature name: (identifier) @name) @reference.ignore
