@@ -949,7 +949,7 @@ impl Resolver<'_> {
     pub(super) fn nested_types_of(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
         self.through_supertypes(ty, |t| {
             let type_name = self.table.symbol(t).name.as_str();
-            let unique = self.type_name_is_unique(type_name);
+            let unique = self.type_name_is_unique_to(type_name, t.file);
             let part_files: Vec<u32> = self.parts_of(t).iter().map(|p| p.file).collect();
             self.where_named(name, Resolution::Scope, |r, s| {
                 is_type_kind(s.kind)
@@ -1031,7 +1031,7 @@ impl Resolver<'_> {
     /// type of the workspace has that name.
     fn own_members(&self, ty: SymbolRef, name: &str) -> Vec<Definition> {
         let type_name = self.table.symbol(ty).name.as_str();
-        let unique = self.type_name_is_unique(type_name);
+        let unique = self.type_name_is_unique_to(type_name, ty.file);
         let part_files: Vec<u32> = self.parts_of(ty).iter().map(|p| p.file).collect();
         let found = self.where_named(name, Resolution::Qualified, |r, s| {
             s.container_name.as_deref() == Some(type_name)
@@ -1118,7 +1118,7 @@ impl Resolver<'_> {
             return (Vec::new(), false);
         };
         let type_name = self.table.symbol(ty).name.as_str();
-        let unique = self.type_name_is_unique(type_name);
+        let unique = self.type_name_is_unique_to(type_name, ty.file);
         // The type itself and the blocks named after it (a Rust `impl`)
         // hold base lists.
         let parts = self.parts_of(ty);
@@ -1279,17 +1279,20 @@ impl Resolver<'_> {
         out
     }
 
-    /// Whether one type of the workspace has this name: its declarations
-    /// are all in one file (alternatives under `#[cfg(..)]`).
-    fn type_name_is_unique(&self, name: &str) -> bool {
+    /// Whether the type declared in `file` is the one type of the
+    /// workspace with this name: every type declaration of the name is in
+    /// that file (alternatives under `#[cfg(..)]`). Not so for a type
+    /// whose declaration is no type kind's (an alias) beside a type of its
+    /// name in another file: that one's members are not its.
+    fn type_name_is_unique_to(&self, name: &str, file: u32) -> bool {
         let mut files = self
             .table
             .named(name)
             .iter()
             .filter(|r| is_type_kind(self.table.symbol(**r).kind))
-            .map(|r| r.file);
-        let first = files.next();
-        first.is_some() && files.all(|f| Some(f) == first)
+            .map(|r| r.file)
+            .peekable();
+        files.peek().is_some() && files.all(|f| f == file)
     }
 
     pub(super) fn symbol_ref(&self, definition: &Definition) -> Option<SymbolRef> {

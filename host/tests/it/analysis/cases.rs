@@ -1192,6 +1192,25 @@ pub const TYPESCRIPT: &[Case] = &[
         expected: "generated/views/gen.ts:1 generated import",
     },
     Case {
+        // A file's own alias shadows an interface of its name elsewhere: a
+        // key of a literal written for the alias, which does not have it,
+        // is not the other type's member.
+        name: "ts_an_alias_is_not_a_same_named_interface_of_another_file",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/tracker.ts\nexport interface TrackerRecord { dura$0tion: number | null }\n",
+            "export const empty: TrackerRecord = { duration: null };\n",
+            "//- src/schedule.ts\n",
+            "type TrackerRecord = { start: string };\n",
+            "export const make = (): TrackerRecord => {\n  return { start: \"\", duration: 1 };\n};\n",
+        ),
+        query: References,
+        expected: "
+            src/schedule.ts:3 write in make name_only
+            src/tracker.ts:2 write in empty qualified
+        ",
+    },
+    Case {
         // `const S: Ctor<Str> = make("S", (inst) => ..)`: `make<T>` returns
         // a `Ctor<T>`, so `T` is `Str` there, and `inst` (a `T`) a `Str`;
         // `make` is merged with an interface of its name.

@@ -33,33 +33,34 @@
 
 ; Properties a parameter destructures from the type stated for it (`({ a,
 ; b: x, c = 1 }: Props) => ..`): members of `Props`, whose annotation is
-; their receiver (context.rs types it).
+; their receiver (context.rs types it). Not of an object type written
+; there, whose members no name states.
 (required_parameter
   pattern: (object_pattern
     (shorthand_property_identifier_pattern) @name @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 (required_parameter
   pattern: (object_pattern
     (pair_pattern key: (property_identifier) @name) @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 (required_parameter
   pattern: (object_pattern
     (object_assignment_pattern
       left: (shorthand_property_identifier_pattern) @name) @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 (optional_parameter
   pattern: (object_pattern
     (shorthand_property_identifier_pattern) @name @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 (optional_parameter
   pattern: (object_pattern
     (pair_pattern key: (property_identifier) @name) @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 (optional_parameter
   pattern: (object_pattern
     (object_assignment_pattern
       left: (shorthand_property_identifier_pattern) @name) @reference.reference)
-  type: (type_annotation) @receiver)
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)]) @receiver)
 
 ; `import x = require("m")` declares `x`; `[key: string]: T` declares `key`.
 (import_require_clause (identifier) @name) @reference.ignore
