@@ -12,6 +12,10 @@ use serde_json::{Map, Value};
 /// Most `extends` links followed (a cycle stops there too).
 const MAX_EXTENDS: usize = 8;
 
+/// Most project `references`, and `include`/`files`/`exclude` entries,
+/// read of one config.
+const MAX_REFERENCES: usize = 64;
+
 /// The resolution settings in force for one importer.
 #[derive(Debug, Default, PartialEq)]
 pub struct Resolution {
@@ -69,23 +73,110 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// The settings for a file in `importer_folder`: from the nearest
-/// `tsconfig.json` (or `jsconfig.json`) at or above it, with its `extends`
-/// chain; `None` when no such file governs it.
-pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<Resolution> {
-    let governing = manifests
+/// Whether `folder` is `ancestor` or inside it (`""` holds everything).
+fn is_within(folder: &str, ancestor: &str) -> bool {
+    ancestor.is_empty() || folder == ancestor || folder.starts_with(&format!("{ancestor}/"))
+}
+
+/// The config governing a file in `importer_folder`: the nearest
+/// `tsconfig.json` (or `jsconfig.json`) at or above it; when that one
+/// lists project `references` (a solution config, as Vite's template's
+/// `tsconfig.json` naming `tsconfig.app.json`), the first referenced
+/// config whose `include` or `files` holds the file.
+fn governing_config<'a>(importer_folder: &str, manifests: &'a [Manifest]) -> Option<&'a Manifest> {
+    let nearest = manifests
         .iter()
         .filter(|m| {
             let name = m.path.rsplit('/').next().unwrap_or(&m.path);
             matches!(name, "tsconfig.json" | "jsconfig.json")
         })
-        .filter(|m| {
-            let dir = folder(&m.path);
-            dir.is_empty()
-                || importer_folder == dir
-                || importer_folder.starts_with(&format!("{dir}/"))
-        })
+        .filter(|m| is_within(importer_folder, folder(&m.path)))
         .max_by_key(|m| folder(&m.path).len())?;
+    let Some(config) = parse(&nearest.contents) else {
+        return Some(nearest);
+    };
+    let dir = folder(&nearest.path);
+    let referenced = config
+        .get("references")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(MAX_REFERENCES)
+        .filter_map(|r| r.get("path")?.as_str())
+        .filter_map(|path| {
+            let mut path = super::modules::join(dir, path)?;
+            if !path.ends_with(".json") {
+                path.push_str("/tsconfig.json");
+            }
+            manifests.iter().find(|m| m.path == path)
+        });
+    for candidate in referenced {
+        if parse(&candidate.contents)
+            .is_some_and(|c| holds(&c, folder(&candidate.path), importer_folder))
+        {
+            return Some(candidate);
+        }
+    }
+    Some(nearest)
+}
+
+/// Whether the config `config` (in `dir`) holds the files of
+/// `importer_folder`: one of its `include` or `files` entries reaches
+/// that folder and no `exclude` entry does; without `include` and
+/// `files`, every folder under its own. Entries are read by their
+/// literal part: `src` and `src/**/*` reach every folder under `src`,
+/// `*.ts` and `main.ts` only their own folder.
+fn holds(config: &Map<String, Value>, dir: &str, importer_folder: &str) -> bool {
+    let entries = |key: &str| -> Vec<String> {
+        config
+            .get(key)
+            .map(strings)
+            .unwrap_or_default()
+            .into_iter()
+            .take(MAX_REFERENCES)
+            .collect()
+    };
+    let reaches = |entry: &str| -> bool {
+        let segments: Vec<&str> = entry
+            .split('/')
+            .filter(|s| !s.is_empty() && *s != ".")
+            .collect();
+        let wildcard = segments.iter().position(|s| s.contains(['*', '?']));
+        let (literal, deep) = match wildcard {
+            Some(at) => (
+                &segments[..at],
+                segments[at] == "**" || at + 1 < segments.len(),
+            ),
+            // A file (`vite.config.ts`) is in its folder; a folder holds
+            // everything under it.
+            None => match segments.last() {
+                Some(last) if last.contains('.') => (&segments[..segments.len() - 1], false),
+                _ => (&segments[..], true),
+            },
+        };
+        let Some(reached) = super::modules::join(dir, &literal.join("/")) else {
+            return false;
+        };
+        if deep {
+            is_within(importer_folder, &reached)
+        } else {
+            importer_folder == reached
+        }
+    };
+    let (include, files) = (entries("include"), entries("files"));
+    let included = if config.contains_key("include") || config.contains_key("files") {
+        include.iter().chain(&files).any(|e| reaches(e))
+    } else {
+        is_within(importer_folder, dir)
+    };
+    included && !entries("exclude").iter().any(|e| reaches(e))
+}
+
+/// The settings for a file in `importer_folder`: from the config that
+/// governs it ([`governing_config`]), with its `extends` chain; `None`
+/// when no config governs it.
+pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<Resolution> {
+    let governing = governing_config(importer_folder, manifests)?;
     let mut resolution = Resolution::default();
     let (mut base_url_set, mut paths_set, mut conditions_set, mut root_dirs_set) =
         (false, false, false, false);
@@ -341,6 +432,42 @@ mod tests {
         )];
         let resolution = resolution_for("src", &lacking).expect("governed");
         assert_eq!(resolution.base_url.as_deref(), Some("src"));
+    }
+
+    #[test]
+    fn a_solution_config_hands_each_file_to_the_referenced_project_that_includes_it() {
+        // Vite's template: `tsconfig.json` only references the app's and
+        // the tooling's configs; the app's holds the `@/*` alias.
+        let manifests = [
+            manifest(
+                "web/tsconfig.json",
+                r#"{ "files": [], "references": [{ "path": "./tsconfig.app.json" }, { "path": "./tsconfig.node.json" }] }"#,
+            ),
+            manifest(
+                "web/tsconfig.app.json",
+                r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } }, "include": ["src"], "exclude": ["src/legacy/**"] }"#,
+            ),
+            manifest(
+                "web/tsconfig.node.json",
+                r#"{ "compilerOptions": { "paths": { "@/*": ["./tools/*"] } }, "include": ["vite.config.ts"] }"#,
+            ),
+        ];
+        let app = resolution_for("web/src/components", &manifests).expect("governed");
+        assert_eq!(app.mapped("@/lib/utils"), ["web/src/lib/utils"]);
+        let node = resolution_for("web", &manifests).expect("governed");
+        assert_eq!(node.mapped("@/x"), ["web/tools/x"]);
+        // Excluded from the app, held by no reference: the solution config.
+        let legacy = resolution_for("web/src/legacy/old", &manifests).expect("governed");
+        assert!(legacy.mapped("@/x").is_empty());
+        // Glob entries: `**` reaches every folder below, `*.ts` its own.
+        let config = parse(r#"{ "include": ["lib/**/*.ts", "*.ts"] }"#).expect("parses");
+        assert!(holds(&config, "p", "p/lib/a/b"));
+        assert!(holds(&config, "p", "p"));
+        assert!(!holds(&config, "p", "p/other"));
+        assert!(!holds(&config, "p", "q/lib"));
+        // Hostile: climbing above the root reaches nothing.
+        let config = parse(r#"{ "include": ["../../../x"] }"#).expect("parses");
+        assert!(!holds(&config, "p", "x"));
     }
 
     #[test]

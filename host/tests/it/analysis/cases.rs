@@ -1211,6 +1211,25 @@ pub const TYPESCRIPT: &[Case] = &[
         ",
     },
     Case {
+        // Vite's template: `tsconfig.json` only references
+        // `tsconfig.app.json`, which holds `src` and the `@/*` alias.
+        name: "ts_a_solution_tsconfig_hands_files_to_the_referenced_project",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"web\" }\n",
+            "//- tsconfig.json\n{ \"files\": [], \"references\": [{ \"path\": \"./tsconfig.app.json\" }] }\n",
+            "//- tsconfig.app.json\n{ \"compilerOptions\": { \"paths\": { \"@/*\": [\"./src/*\"] } }, \"include\": [\"src\"] }\n",
+            "//- src/lib/utils.ts\nexport function c$0n(...parts: string[]): string {\n  return parts.join(\" \");\n}\n",
+            "//- src/components/button.ts\n",
+            "import { cn } from \"@/lib/utils\";\n",
+            "export const button = cn(\"a\", \"b\");\n",
+        ),
+        query: References,
+        expected: "
+            src/components/button.ts:1 import in - import
+            src/components/button.ts:2 call in button import
+        ",
+    },
+    Case {
         // `const S: Ctor<Str> = make("S", (inst) => ..)`: `make<T>` returns
         // a `Ctor<T>`, so `T` is `Str` there, and `inst` (a `T`) a `Str`;
         // `make` is merged with an interface of its name.
