@@ -42,10 +42,9 @@ from pathlib import Path
 from categories import CATEGORIES
 
 LANGUAGES = ["rust", "go", "typescript", "csharp", "java", "python"]
-# Targets from the issue: certain precision, certain recall; zero silent misses.
-# Python (not in the issue): the precision of every language, TypeScript's
-# recall (untyped values, as TypeScript's `any`).
-TARGETS = {"rust": (0.98, 0.90), "go": (0.98, 0.90), "typescript": (0.98, 0.75), "csharp": (0.98, 0.90),
+# Targets per language, pooled: certain precision, certain recall; zero silent
+# misses. Python's recall target is lower: most of its values state no type.
+TARGETS = {"rust": (0.98, 0.90), "go": (0.98, 0.90), "typescript": (0.98, 0.95), "csharp": (0.98, 0.95),
            "java": (0.98, 0.95),
            "python": (0.98, 0.75)}
 KIND_GROUPS = {"struct": "types", "class": "types", "enum": "types", "interface": "types",
