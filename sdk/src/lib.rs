@@ -55,6 +55,11 @@ pub mod types {
     pub use crate::bindings::exports::lingo::plugin::types::*;
 }
 
+/// The prefix of a symbol modifier stating the condition a declaration
+/// exists under (`when:feature = "fast"`, from [`Language::modifiers`]):
+/// the host reports it with every reference written inside it.
+pub const CONDITION_MODIFIER: &str = "when:";
+
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
 pub const ABI_VERSION: &str = "0.16.0";
 

@@ -169,6 +169,12 @@ pub struct SiteView {
     /// qualified by the types around it but not by its namespaces or
     /// modules (the file says where it is): `SaslPeer.Run`.
     pub enclosing: Option<String>,
+    /// The condition the code around the reference exists under, as its
+    /// plugin states it (`feature = "fast"` for Rust's `#[cfg(..)]`): the
+    /// innermost enclosing declaration's that states one. Absent when the
+    /// code is always built.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
     pub line_text: String,
 }
 
@@ -188,6 +194,7 @@ impl SiteView {
             range: (&reference.span).into(),
             kind: reference.kind,
             enclosing,
+            condition: condition_around(&facts.symbols, reference.enclosing.get()),
             line_text: line_text(file, reference.span.start.offset),
         })
     }
@@ -206,6 +213,20 @@ impl SiteView {
             self.range.start.character + 1
         )
     }
+}
+
+/// The condition stated by `enclosing` or the nearest of its containers
+/// that states one (the walk bounded by the symbols' count).
+pub fn condition_around(symbols: &[Symbol], enclosing: Option<u32>) -> Option<String> {
+    let mut at = enclosing;
+    for _ in 0..symbols.len() {
+        let symbol = symbols.get(at? as usize)?;
+        if let Some(condition) = symbol.condition() {
+            return Some(condition.to_string());
+        }
+        at = symbol.container;
+    }
+    None
 }
 
 /// A reference site of a declaration, with how it was resolved.

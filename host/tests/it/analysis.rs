@@ -135,8 +135,14 @@ fn answer(analysis: &Analysis, query: Query, cursor: &FilePosition) -> Vec<Strin
                 r.sites
                     .iter()
                     .map(|s| {
+                        let condition = s
+                            .site
+                            .condition
+                            .as_deref()
+                            .map(|c| format!(" when {c}"))
+                            .unwrap_or_default();
                         format!(
-                            "{}:{} {} in {} {}{}",
+                            "{}:{} {} in {} {}{}{condition}",
                             s.site.file_path,
                             s.site.range.start.line + 1,
                             word(&s.site.kind),

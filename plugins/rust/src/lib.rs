@@ -249,6 +249,7 @@ impl Language for Rust {
     /// follows the lists' path.
     fn aliased_name(word: Node, source: &str) -> Option<(String, Vec<String>)> {
         types::self_alias(word, source)
+            .or_else(|| modules::super_alias(word, source))
             .or_else(|| macros::token_tree_path(word, source))
             .or_else(|| imports::use_list_prefix(word, source))
     }
@@ -288,6 +289,7 @@ impl Language for Rust {
                 _ => {}
             }
         }
+        out.extend(feature_condition(node, source));
         out
     }
 
@@ -388,6 +390,56 @@ fn visibility(node: Node, source: &str) -> Visibility {
     }
 }
 
+/// Most characters of a condition stated for a declaration.
+const MAX_CONDITION: usize = 200;
+
+/// The `when:` modifier of a declaration gated on a Cargo feature by the
+/// `#[cfg(..)]` attributes right before it (`#[cfg(feature = "fast")]`:
+/// `when:feature = "fast"`; several joined by `, `). Other conditions
+/// (`test`, targets) are not stated: the answers would mark all test code.
+fn feature_condition(node: Node, source: &str) -> Option<String> {
+    let mut conditions: Vec<String> = Vec::new();
+    let mut previous = node.prev_sibling();
+    while let Some(sibling) = previous {
+        match sibling.kind() {
+            "attribute_item" => {
+                let attribute = sibling.named_child(0);
+                let path = attribute.and_then(|a| a.named_child(0));
+                let arguments = attribute.and_then(|a| a.child_by_field_name("arguments"));
+                if path.and_then(|p| source.get(p.byte_range())) == Some("cfg")
+                    && let Some(text) = arguments.and_then(|a| source.get(a.byte_range()))
+                {
+                    let inner = text.strip_prefix('(').unwrap_or(text);
+                    let inner = inner.strip_suffix(')').unwrap_or(inner);
+                    let condition = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if condition
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|word| word == "feature")
+                    {
+                        conditions.push(condition);
+                    }
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        previous = sibling.prev_sibling();
+    }
+    if conditions.is_empty() {
+        return None;
+    }
+    conditions.reverse();
+    let mut joined = format!("{}{}", lingo_plugin_sdk::CONDITION_MODIFIER, conditions.join(", "));
+    if joined.len() > MAX_CONDITION {
+        let mut cut = MAX_CONDITION;
+        while !joined.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        joined.truncate(cut);
+    }
+    Some(joined)
+}
+
 /// Whether a `macro_rules!` carries `#[macro_export]` among the attributes
 /// (and comments) right before it: it is then public API, at the crate's
 /// root.
@@ -448,6 +500,82 @@ mod tests {
             Capability::RenderDeclaration,
             Capability::EntryPoints,
         ]);
+    }
+
+    /// A declaration gated on a Cargo feature states the condition as a
+    /// `when:` modifier; other `cfg`s, and attributes past another item,
+    /// do not.
+    #[test]
+    fn feature_gated_declarations_state_their_condition() {
+        let source = concat!(
+            "#[cfg(feature = \"fast\")]\n// note\n#[inline]\nfn fast() {}\n",
+            "#[cfg(test)]\nfn tested() {}\n",
+            "#[cfg(all(unix, not(feature = \"slow\")))]\n#[cfg(any(feature = \"a\", feature = \"b\"))]\nmod both {}\n",
+            "fn plain() {}\n",
+            "#[cfg(featured)]\nfn lookalike() {}\n",
+        );
+        let document = document(source);
+        let conditions: Vec<(String, Vec<String>)> = document
+            .symbols()
+            .into_iter()
+            .map(|s| (s.name, s.modifiers))
+            .collect();
+        assert_eq!(
+            conditions,
+            [
+                ("fast".into(), vec!["when:feature = \"fast\"".to_string()]),
+                ("tested".into(), vec![]),
+                (
+                    "both".into(),
+                    vec![
+                        "when:all(unix, not(feature = \"slow\")), any(feature = \"a\", feature = \"b\")"
+                            .to_string()
+                    ]
+                ),
+                ("plain".into(), vec![]),
+                ("lookalike".into(), vec![]),
+            ]
+        );
+        // A condition 100,000 characters long is cut at the bound.
+        let long = format!("#[cfg(feature = \"{}\")]\nfn long() {{}}\n", "x".repeat(100_000));
+        let modifiers = &document_symbols_modifiers(&long)[0];
+        assert_eq!(modifiers[0].len(), super::MAX_CONDITION);
+    }
+
+    /// `super::` inside inline modules names the module around them,
+    /// relative to the file's (`self`, `self::a`); at the file's top, and
+    /// as `super::super`, it is left to the module paths.
+    #[test]
+    fn super_inside_inline_modules_is_the_enclosing_module() {
+        let source = concat!(
+            "fn top() { super::x(); }\n",
+            "mod a {\n    fn f() { super::y(); }\n",
+            "    mod b {\n        fn g() { super::z(); super::super::w(); }\n    }\n}\n",
+        );
+        let document = document(source);
+        let qualifiers: Vec<(String, Vec<String>)> = document
+            .references()
+            .into_iter()
+            .filter(|r| ["x", "y", "z", "w"].contains(&r.name.as_str()))
+            .map(|r| (r.name, r.qualifier))
+            .collect();
+        assert_eq!(
+            qualifiers,
+            [
+                ("x".into(), vec!["super".to_string()]),
+                ("y".into(), vec!["self".to_string()]),
+                ("z".into(), vec!["self".to_string(), "a".to_string()]),
+                ("w".into(), vec!["super".to_string(), "super".to_string()]),
+            ]
+        );
+    }
+
+    fn document_symbols_modifiers(source: &str) -> Vec<Vec<String>> {
+        document(source)
+            .symbols()
+            .into_iter()
+            .map(|s| s.modifiers)
+            .collect()
     }
 
     /// A doc comment reaches its declaration past plain comments and

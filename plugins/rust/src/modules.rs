@@ -60,6 +60,54 @@ pub fn module_of(
     }]
 }
 
+/// Most inline modules looked through around a `super`.
+const MAX_INLINE_MODULES: usize = 64;
+
+/// `super` at the head of a path written inside inline modules (`mod
+/// tests { .. super::run() .. }`): the module it names, relative to the
+/// file's own (`self`, or `self::a` inside `mod a { mod b { .. } }`), as
+/// the alias and path [`lingo_plugin_sdk::Language::aliased_name`] gives.
+/// `None` outside inline modules (the file's module is the importer
+/// [`resolve_import`] reads `super` from) and for `super::super`.
+pub fn super_alias(word: Node, source: &str) -> Option<(String, Vec<String>)> {
+    if word.kind() != "super" {
+        return None;
+    }
+    // `super::super::x`: the next segment is another `super`.
+    let path = word.parent().filter(|p| p.kind() == "scoped_identifier")?;
+    if path
+        .child_by_field_name("name")
+        .is_some_and(|n| n.kind() == "super")
+        || path
+            .parent()
+            .and_then(|p| p.child_by_field_name("name"))
+            .is_some_and(|n| n.kind() == "super")
+    {
+        return None;
+    }
+    // The inline modules around the word, innermost first.
+    let mut modules: Vec<&str> = Vec::new();
+    let mut current = word.parent();
+    while let Some(node) = current {
+        if node.kind() == "mod_item" && node.child_by_field_name("body").is_some() {
+            if modules.len() >= MAX_INLINE_MODULES {
+                return None;
+            }
+            modules.push(source.get(node.child_by_field_name("name")?.byte_range())?);
+        }
+        current = node.parent();
+    }
+    // The parent of the innermost: the file's module, or an outer one.
+    let mut parent: Vec<String> = modules.iter().skip(1).rev().map(|m| m.to_string()).collect();
+    if modules.is_empty() {
+        return None;
+    }
+    match parent.pop() {
+        Some(last) => Some((last, std::iter::once("self".to_string()).chain(parent).collect())),
+        None => Some(("self".to_string(), Vec::new())),
+    }
+}
+
 /// Candidate modules for a `use` path written in module `importer`.
 pub fn resolve_import(
     importer: &ModuleIdentity,

@@ -492,7 +492,7 @@ pub fn outer(p: Parser) -> u32 {
             "//- src/runtime.rs\nuse crate::parser::{Other, Parser};\n\npub struct Runtime {\n    parser: Other,\n}\n\ncfg_rt! {\n    impl Runtime {\n        fn run(&self, given: Parser) {\n            self.parser.parse();\n            given.parse();\n        }\n    }\n}\n",
         ),
         query: References,
-        expected: "src/runtime.rs:11 call in Runtime.run qualified",
+        expected: r#"src/runtime.rs:11 call in Runtime.run qualified when feature = "rt""#,
     },
     Case {
         // `$crate::` paths and an exported macro from another module of the
@@ -3738,6 +3738,30 @@ pub const PYTHON: &[Case] = &[
             pkg/app.py:12 reference in send qualified
             pkg/app.py:18 reference in retry qualified
         ",
+    },
+    Case {
+        // A reference inside code a Cargo feature gates says so; both cfg
+        // branches are indexed, and an item declared in a function body
+        // resolves from that block.
+        name: "rust_references_in_feature_gated_code_say_so",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nfast = []\n",
+            "//- src/lib.rs\n",
+            "pub fn r$0un() -> u32 {\n",
+            "    #[cfg(feature = \"fast\")]\n    fn imp() -> u32 {\n        1\n    }\n",
+            "    #[cfg(not(feature = \"fast\"))]\n    fn imp() -> u32 {\n        2\n    }\n",
+            "    imp()\n",
+            "}\n\n",
+            "#[cfg(feature = \"fast\")]\n// a comment between\n#[inline]\npub fn only_fast() -> u32 {\n    run()\n}\n\n",
+            "#[cfg(all(feature = \"fast\", not(test)))]\npub mod fast {\n    pub fn twice() -> u32 {\n        crate::run() * 2\n    }\n}\n\n",
+            "#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {\n        let n = super::run();\n        assert!(n > 0);\n    }\n}\n",
+        ),
+        query: References,
+        expected: r#"
+            src/lib.rs:17 call in only_fast scope when feature = "fast"
+            src/lib.rs:23 call in twice qualified when all(feature = "fast", not(test))
+            src/lib.rs:31 call in runs qualified
+        "#,
     },
     Case {
         // A module variable assigned what a function returns, imported by

@@ -217,9 +217,11 @@ fn on_one_line(a: &SiteView, b: &SiteView) -> bool {
     a.file_path == b.file_path
         && a.range.start.line == b.range.start.line
         && a.enclosing == b.enclosing
+        && a.condition == b.condition
 }
 
-/// `line:col kind in Enclosing (guess confidence)  source` for the sites
+/// `line:col kind in Enclosing (only when condition) (guess confidence)
+/// source` for the sites
 /// of one source line ([`on_one_line`]), `guess` their certainty, the
 /// enclosing name relative to `context`: the source once, the columns
 /// listed (`36:9,42 type`, or `90:4 type, 29 call` where their kinds
@@ -247,8 +249,13 @@ fn sites_line(sites: &[&SiteView], guess: &str, context: Option<&str>) -> String
         .as_deref()
         .map(|e| format!(" in {}", relative_to(e, context)))
         .unwrap_or_default();
+    let condition = first
+        .condition
+        .as_deref()
+        .map(|c| format!(" (only when {c})"))
+        .unwrap_or_default();
     format!(
-        "{places}{enclosing}{guess}  {}",
+        "{places}{enclosing}{condition}{guess}  {}",
         source_line(&first.line_text)
     )
 }
@@ -855,6 +862,7 @@ mod tests {
                 },
                 kind: ReferenceKind::Call,
                 enclosing: Some("run".to_string()),
+                condition: None,
                 line_text: "  parse(input)  ".to_string(),
             },
             resolution,
