@@ -429,7 +429,11 @@ fn feature_condition(node: Node, source: &str) -> Option<String> {
         return None;
     }
     conditions.reverse();
-    let mut joined = format!("{}{}", lingo_plugin_sdk::CONDITION_MODIFIER, conditions.join(", "));
+    let mut joined = format!(
+        "{}{}",
+        lingo_plugin_sdk::CONDITION_MODIFIER,
+        conditions.join(", ")
+    );
     if joined.len() > MAX_CONDITION {
         let mut cut = MAX_CONDITION;
         while !joined.is_char_boundary(cut) {
@@ -537,7 +541,10 @@ mod tests {
             ]
         );
         // A condition 100,000 characters long is cut at the bound.
-        let long = format!("#[cfg(feature = \"{}\")]\nfn long() {{}}\n", "x".repeat(100_000));
+        let long = format!(
+            "#[cfg(feature = \"{}\")]\nfn long() {{}}\n",
+            "x".repeat(100_000)
+        );
         let modifiers = &document_symbols_modifiers(&long)[0];
         assert_eq!(modifiers[0].len(), super::MAX_CONDITION);
     }

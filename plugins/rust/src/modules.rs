@@ -98,12 +98,20 @@ pub fn super_alias(word: Node, source: &str) -> Option<(String, Vec<String>)> {
         current = node.parent();
     }
     // The parent of the innermost: the file's module, or an outer one.
-    let mut parent: Vec<String> = modules.iter().skip(1).rev().map(|m| m.to_string()).collect();
+    let mut parent: Vec<String> = modules
+        .iter()
+        .skip(1)
+        .rev()
+        .map(|m| m.to_string())
+        .collect();
     if modules.is_empty() {
         return None;
     }
     match parent.pop() {
-        Some(last) => Some((last, std::iter::once("self".to_string()).chain(parent).collect())),
+        Some(last) => Some((
+            last,
+            std::iter::once("self".to_string()).chain(parent).collect(),
+        )),
         None => Some(("self".to_string(), Vec::new())),
     }
 }
