@@ -1204,6 +1204,21 @@ impl FileFacts {
     }
 }
 
+/// The prefix of a symbol modifier that states a condition the declaration
+/// exists under (`when:feature = "fast"` for Rust's `#[cfg(feature =
+/// "fast")]`): code the project's build leaves out unless it holds.
+pub const CONDITION_MODIFIER: &str = "when:";
+
+impl Symbol {
+    /// The condition this declaration exists under, as its plugin states
+    /// it (a [`CONDITION_MODIFIER`] modifier), if any.
+    pub fn condition(&self) -> Option<&str> {
+        self.modifiers
+            .iter()
+            .find_map(|m| m.strip_prefix(CONDITION_MODIFIER))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1274,20 +1289,5 @@ mod tests {
             arguments: None,
         };
         assert_eq!(postcard::to_stdvec(&before).unwrap(), bytes);
-    }
-}
-
-/// The prefix of a symbol modifier that states a condition the declaration
-/// exists under (`when:feature = "fast"` for Rust's `#[cfg(feature =
-/// "fast")]`): code the project's build leaves out unless it holds.
-pub const CONDITION_MODIFIER: &str = "when:";
-
-impl Symbol {
-    /// The condition this declaration exists under, as its plugin states
-    /// it (a [`CONDITION_MODIFIER`] modifier), if any.
-    pub fn condition(&self) -> Option<&str> {
-        self.modifiers
-            .iter()
-            .find_map(|m| m.strip_prefix(CONDITION_MODIFIER))
     }
 }
