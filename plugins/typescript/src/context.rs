@@ -129,7 +129,7 @@ pub fn parameter_site<'t>(value: Node<'t>, source: &str) -> Option<ParameterSite
         // `literal_type` or `literal_context`, or none.
         return None;
     }
-    let function = match object_type_at(written_for, parent) {
+    let function = match object_type_at(written_for, parent, source) {
         Some(ty) => FunctionAt::Type(ty),
         None => FunctionAt::Named(literal_context_at(written_for, parent)?),
     };
@@ -223,21 +223,24 @@ fn object_type<'t>(object: Node<'t>, source: &str) -> Option<Node<'t>> {
     if parent.kind() == "array" {
         // `[{ .. }, ..]`: an element of the array's stated type.
         let (array, around) = outside_parentheses(parent)?;
-        return named_type(array_element_type(stated_type_at(array, around)?, source)?);
+        return named_type(array_element_type(
+            stated_type_at(array, around, source)?,
+            source,
+        )?);
     }
-    object_type_at(written_for, parent)
+    object_type_at(written_for, parent, source)
 }
 
 /// The named type stated for the expression `written_for` (a child of
 /// `parent`): the declaration, cast or return it is the value of.
-fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
-    named_type(stated_type_at(written_for, parent)?)
+fn object_type_at<'t>(written_for: Node<'t>, parent: Node<'t>, source: &str) -> Option<Node<'t>> {
+    named_type(stated_type_at(written_for, parent, source)?)
 }
 
 /// The type written for the expression `written_for` (a child of
 /// `parent`), whatever its form: the declaration, cast or return it is
 /// the value of.
-fn stated_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t>> {
+fn stated_type_at<'t>(written_for: Node<'t>, parent: Node<'t>, source: &str) -> Option<Node<'t>> {
     let is_value = |field: &str| parent.child_by_field_name(field) == Some(written_for);
     match parent.kind() {
         "variable_declarator"
@@ -259,8 +262,8 @@ fn stated_type_at<'t>(written_for: Node<'t>, parent: Node<'t>) -> Option<Node<'t
                 .then(|| cast_type(parent))
                 .flatten()
         }
-        "arrow_function" if is_value("body") => parent.child_by_field_name("return_type"),
-        "return_statement" => declared_return_type(enclosing_function(parent)?),
+        "arrow_function" if is_value("body") => returned_type(parent, source),
+        "return_statement" => returned_type(enclosing_function(parent)?, source),
         _ => None,
     }
 }
@@ -345,6 +348,36 @@ fn declared_return_type(function: Node) -> Option<Node> {
         match ty.kind() {
             "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
             "function_type" => return ty.child_by_field_name("return_type"),
+            _ => return None,
+        }
+    }
+}
+
+/// The type of what `function` returns: its declared return type, or for
+/// an `async` function the type its `Promise<T>` holds.
+fn returned_type<'t>(function: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let declared = declared_return_type(function)?;
+    let mut cursor = function.walk();
+    let is_async = function
+        .children(&mut cursor)
+        .take_while(|c| !c.is_named() || c.kind() == "comment")
+        .any(|c| c.kind() == "async");
+    if !is_async {
+        return Some(declared);
+    }
+    let mut ty = declared;
+    // Each step goes one level down the tree, so this ends.
+    loop {
+        match ty.kind() {
+            "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
+            "generic_type" => {
+                let name = ty.child_by_field_name("name")?;
+                let arguments = ty.child_by_field_name("type_arguments")?;
+                return (source.get(name.byte_range())? == "Promise"
+                    && arguments.named_child_count() == 1)
+                    .then(|| first_named(arguments))
+                    .flatten();
+            }
             _ => return None,
         }
     }
@@ -483,14 +516,43 @@ function items2(): Item[] { return [{ returned: 1 }]; }
 const tuple: [Item] = [{ tupled: 1 }];
 const mapped: Map<Item> = [{ generic: 1 }];
 const nested: Item[][] = [[{ deep: 1 }]];
+async function load(): Promise<Info | undefined> { return { awaited: 1 }; }
+const fetchIt = async (): Promise<Info> => ({ arrowAwaited: 1 });
+class K { async m(): Promise<Info> { return { methodAwaited: 1 }; } }
+function pending(): Promise<Info> { return { notAwaited: 1 }; }
 "#;
         assert_eq!(
             receivers(
                 source,
                 &[
-                    "onError", "width", "depth", "retries", "ok", "nested", "inner", "kind",
-                    "port", "theme", "free", "loose", "either", "picked", "cond", "first",
-                    "second", "boxed", "listed", "frozen", "returned", "tupled", "generic", "deep"
+                    "onError",
+                    "width",
+                    "depth",
+                    "retries",
+                    "ok",
+                    "nested",
+                    "inner",
+                    "kind",
+                    "port",
+                    "theme",
+                    "free",
+                    "loose",
+                    "either",
+                    "picked",
+                    "cond",
+                    "first",
+                    "second",
+                    "boxed",
+                    "listed",
+                    "frozen",
+                    "returned",
+                    "tupled",
+                    "generic",
+                    "deep",
+                    "awaited",
+                    "arrowAwaited",
+                    "methodAwaited",
+                    "notAwaited"
                 ]
             ),
             [
@@ -527,6 +589,11 @@ const nested: Item[][] = [[{ deep: 1 }]];
                 "tupled <- ?",
                 "generic <- ?",
                 "deep <- ?",
+                // An async function's literal is what its promise holds.
+                "awaited <- Info",
+                "arrowAwaited <- Info",
+                "methodAwaited <- Info",
+                "notAwaited <- Promise",
             ]
         );
     }
