@@ -178,7 +178,7 @@ fn allows_dead_code(attribute: Node, source: &str) -> bool {
 }
 
 /// The path an attribute names: `test`, `tokio::test`, `no_mangle`.
-fn attribute_path<'s>(attribute_item: Node, source: &'s str) -> Option<&'s str> {
+pub(crate) fn attribute_path<'s>(attribute_item: Node, source: &'s str) -> Option<&'s str> {
     let attribute = attribute_item.named_child(0)?;
     let path = attribute.named_child(0)?;
     source.get(path.byte_range())

@@ -398,33 +398,20 @@ const MAX_CONDITION: usize = 200;
 /// `when:feature = "fast"`; several joined by `, `). Other conditions
 /// (`test`, targets) are not stated: the answers would mark all test code.
 fn feature_condition(node: Node, source: &str) -> Option<String> {
-    let mut conditions: Vec<String> = Vec::new();
-    let mut previous = node.prev_sibling();
-    while let Some(sibling) = previous {
-        match sibling.kind() {
-            "attribute_item" => {
-                let attribute = sibling.named_child(0);
-                let path = attribute.and_then(|a| a.named_child(0));
-                let arguments = attribute.and_then(|a| a.child_by_field_name("arguments"));
-                if path.and_then(|p| source.get(p.byte_range())) == Some("cfg")
-                    && let Some(text) = arguments.and_then(|a| source.get(a.byte_range()))
-                {
-                    let inner = text.strip_prefix('(').unwrap_or(text);
-                    let inner = inner.strip_suffix(')').unwrap_or(inner);
-                    let condition = inner.split_whitespace().collect::<Vec<_>>().join(" ");
-                    if condition
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .any(|word| word == "feature")
-                    {
-                        conditions.push(condition);
-                    }
-                }
-            }
-            "line_comment" | "block_comment" => {}
-            _ => break,
-        }
-        previous = sibling.prev_sibling();
-    }
+    let mut conditions: Vec<String> = attributes_before(node)
+        .filter(|attribute| entry::attribute_path(*attribute, source) == Some("cfg"))
+        .filter_map(|attribute| {
+            let arguments = attribute.named_child(0)?.child_by_field_name("arguments")?;
+            let text = source.get(arguments.byte_range())?;
+            let inner = text.strip_prefix('(').unwrap_or(text);
+            let inner = inner.strip_suffix(')').unwrap_or(inner);
+            let condition = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+            condition
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|word| word == "feature")
+                .then_some(condition)
+        })
+        .collect();
     if conditions.is_empty() {
         return None;
     }
@@ -444,28 +431,25 @@ fn feature_condition(node: Node, source: &str) -> Option<String> {
     Some(joined)
 }
 
+/// The attributes right before `node` (comments between them skipped),
+/// nearest first.
+fn attributes_before(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.prev_sibling(), |sibling| sibling.prev_sibling())
+        .take_while(|sibling| {
+            matches!(
+                sibling.kind(),
+                "attribute_item" | "line_comment" | "block_comment"
+            )
+        })
+        .filter(|sibling| sibling.kind() == "attribute_item")
+}
+
 /// Whether a `macro_rules!` carries `#[macro_export]` among the attributes
 /// (and comments) right before it: it is then public API, at the crate's
 /// root.
 fn exported_macro(node: Node, source: &str) -> bool {
-    let mut previous = node.prev_sibling();
-    while let Some(sibling) = previous {
-        match sibling.kind() {
-            "attribute_item" => {
-                // `#[macro_export]`: the attribute's path is the name.
-                let path = sibling
-                    .named_child(0)
-                    .and_then(|attribute| attribute.named_child(0));
-                if path.and_then(|p| source.get(p.byte_range())) == Some("macro_export") {
-                    return true;
-                }
-            }
-            "line_comment" | "block_comment" => {}
-            _ => return false,
-        }
-        previous = sibling.prev_sibling();
-    }
-    false
+    attributes_before(node)
+        .any(|attribute| entry::attribute_path(attribute, source) == Some("macro_export"))
 }
 
 lingo_plugin_sdk::export_plugin!(Rust);

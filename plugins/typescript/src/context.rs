@@ -282,17 +282,20 @@ fn array_element_type<'t>(ty: Node<'t>, source: &str) -> Option<Node<'t>> {
             "type_annotation" | "parenthesized_type" | "readonly_type" => ty = first_named(ty)?,
             "union_type" => ty = only_non_null(ty)?,
             "array_type" => return first_named(ty),
-            "generic_type" => {
-                let name = ty.child_by_field_name("name")?;
-                let arguments = ty.child_by_field_name("type_arguments")?;
-                return (ARRAY_TYPES.contains(&source.get(name.byte_range())?)
-                    && arguments.named_child_count() == 1)
-                    .then(|| first_named(arguments))
-                    .flatten();
-            }
+            "generic_type" => return only_argument_of(ty, ARRAY_TYPES, source),
             _ => return None,
         }
     }
+}
+
+/// The one type argument of the generic type `generic` when it names one
+/// of `names` (`T` of `Array<T>`).
+fn only_argument_of<'t>(generic: Node<'t>, names: &[&str], source: &str) -> Option<Node<'t>> {
+    let name = generic.child_by_field_name("name")?;
+    let arguments = generic.child_by_field_name("type_arguments")?;
+    (names.contains(&source.get(name.byte_range())?) && arguments.named_child_count() == 1)
+        .then(|| first_named(arguments))
+        .flatten()
 }
 
 /// The type `cast` (`x as T`, `x satisfies T`, `<T>x`) states, when a
@@ -370,14 +373,7 @@ fn returned_type<'t>(function: Node<'t>, source: &str) -> Option<Node<'t>> {
     loop {
         match ty.kind() {
             "type_annotation" | "parenthesized_type" => ty = first_named(ty)?,
-            "generic_type" => {
-                let name = ty.child_by_field_name("name")?;
-                let arguments = ty.child_by_field_name("type_arguments")?;
-                return (source.get(name.byte_range())? == "Promise"
-                    && arguments.named_child_count() == 1)
-                    .then(|| first_named(arguments))
-                    .flatten();
-            }
+            "generic_type" => return only_argument_of(ty, &["Promise"], source),
             _ => return None,
         }
     }
