@@ -1424,6 +1424,24 @@ mod tests {
     }
 
     #[test]
+    fn a_condition_a_plugin_states_is_capped_like_any_modifier() {
+        let mut gated = symbol("gated", None);
+        gated.modifiers.push(format!(
+            "{}{}",
+            crate::CONDITION_MODIFIER,
+            "x".repeat(1 << 20)
+        ));
+        let mut plain = symbol("plain", None);
+        plain.modifiers.push("async".into());
+        let limits = FactLimits::default();
+        let (output, report) = check(facts(vec![gated, plain]), "ab", &limits);
+        assert_eq!(report.capped["modifier too long"], 1);
+        let condition = output.symbols[0].condition().expect("still a condition");
+        assert!(condition.len() < limits.max_label_bytes);
+        assert_eq!(output.symbols[1].condition(), None);
+    }
+
+    #[test]
     fn container_cycles_and_bad_indices_are_cut() {
         let input = facts(vec![
             symbol("a", Some(1)),

@@ -456,6 +456,36 @@ mod tests {
         assert_eq!(resolve("#ui"), ["packages/ui/src", "packages/ui/src/index"]);
         assert!(resolve("#nothing").is_empty());
         assert!(resolve("#absent").is_empty());
+        // Hostile maps: conditions 5,000 deep (past what JSON is read to:
+        // the map is not read), 100,000 keys (read, each found).
+        let deep = format!(
+            r##"{{"name": "web", "imports": {{"#deep": {}"./x.ts"{}}}}}"##,
+            r#"{"import": "#.repeat(5_000),
+            "}".repeat(5_000),
+        );
+        let deep = [manifest("apps/web/package.json", &deep)];
+        assert!(resolve_import(&importer("apps/web/src/a"), "#deep", &deep).is_empty());
+        let wide = format!(
+            r##"{{"name": "web", "imports": {{{}}}}}"##,
+            (0..100_000)
+                .map(|i| format!(r##""#k{i}": "./k.ts""##))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let wide = [manifest("apps/web/package.json", &wide)];
+        assert_eq!(
+            resolve_import(&importer("apps/web/src/a"), "#k99999", &wide),
+            ["apps/web/k", "apps/web/k/index"]
+        );
+        let odd = [manifest(
+            "package.json",
+            r##"{"imports": {"#a": 7, "#b": ["./b.ts"]}}"##,
+        )];
+        assert!(resolve_import(&importer("src/a"), "#a", &odd).is_empty());
+        assert_eq!(
+            resolve_import(&importer("src/a"), "#b", &odd),
+            ["b", "b/index"]
+        );
         // Outside the package that declares them, `#` names nothing.
         assert!(resolve_import(&importer("packages/ui/src/x"), "#db", &manifests).is_empty());
     }

@@ -219,9 +219,14 @@ pub fn resolution_for(importer_folder: &str, manifests: &[Manifest]) -> Option<R
                 .collect();
             root_dirs_set = true;
         }
+        // Of an array, the last `MAX_EXTENDS` (the ones that win): no more
+        // links are followed in all.
         let extended: Vec<&str> = match config.get("extends") {
             Some(Value::String(one)) => vec![one.as_str()],
-            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            Some(Value::Array(many)) => {
+                let skipped = many.len().saturating_sub(MAX_EXTENDS);
+                many[skipped..].iter().filter_map(Value::as_str).collect()
+            }
             _ => Vec::new(),
         };
         // Pushed first to last: the last is taken first.
@@ -468,6 +473,27 @@ mod tests {
         // Hostile: climbing above the root reaches nothing.
         let config = parse(r#"{ "include": ["../../../x"] }"#).expect("parses");
         assert!(!holds(&config, "p", "x"));
+        // 100,000 references, includes and extends: a bounded number read.
+        let many = |item: &str| vec![item; 100_000].join(",");
+        let hostile = [
+            manifest(
+                "tsconfig.json",
+                &format!(
+                    r#"{{ "files": [], "references": [{}], "extends": [{}] }}"#,
+                    many(r#"{ "path": "./tsconfig.app.json" }"#),
+                    many(r#""./tsconfig.json""#)
+                ),
+            ),
+            manifest(
+                "tsconfig.app.json",
+                &format!(
+                    r#"{{ "include": [{}], "compilerOptions": {{ "baseUrl": "." }} }}"#,
+                    many(r#""x/**""#)
+                ),
+            ),
+        ];
+        assert!(resolution_for("src", &hostile).is_some_and(|r| r.base_url.is_none()));
+        assert!(resolution_for("x/y", &hostile).is_some_and(|r| r.base_url.as_deref() == Some("")));
     }
 
     #[test]
