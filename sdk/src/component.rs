@@ -100,6 +100,32 @@ impl<L: Language> edits::Guest for Component<L> {
             .with_state(|s| L::render_reexport(s.tree.root_node(), &s.source, &module_path, &names))
     }
 
+    fn write_out_shorthand(
+        doc: syntax::DocumentBorrow<'_>,
+        name: Span,
+        member: String,
+        value: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        doc.get::<Document<L>>().with_state(|s| {
+            let (start, end) = (name.start.offset as usize, name.end.offset as usize);
+            let node = (start < end && end <= s.source.len())
+                .then(|| {
+                    s.tree
+                        .root_node()
+                        .named_descendant_for_byte_range(start, end)
+                })
+                .flatten()
+                .filter(|n| n.start_byte() == start && n.end_byte() == end)
+                .ok_or_else(|| {
+                    PluginError::InvalidInput(format!(
+                        "no name spans {start}..{end} of the document ({} bytes)",
+                        s.source.len()
+                    ))
+                })?;
+            L::write_out_shorthand(node, &s.source, &member, &value)
+        })
+    }
+
     fn declare_module(
         parent: syntax::DocumentBorrow<'_>,
         path: String,

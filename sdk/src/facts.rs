@@ -910,6 +910,7 @@ fn references_in<L: Language>(
         .into_iter()
         .filter_map(|m| {
             let name_node = m.capture("name")?;
+            let shorthand = m.capture("shorthand").is_some();
             let (start, end) = view.range(name_node)?;
             let receiver = m.capture("receiver");
             // A declaration's own name is no reference, unless the pattern
@@ -999,17 +1000,38 @@ fn references_in<L: Language>(
                 .and_then(|r| L::parameter_site(r.node, view.text))
                 .and_then(|site| Some((SiteRange::of(site.function, &view)?, site.parameters)));
             let receiver = receiver_value.and_then(|r| Some((view.range(r.node)?, r.indexed)));
-            Some(Found {
+            let span = lines.span(source, start, end);
+            let enclosing = enclosing(symbol_nodes, start);
+            // A shorthand (`{ body }`) is the member and, at the same
+            // bytes, a read of the value of that name.
+            let value = (shorthand && is_member).then(|| Found {
+                tagged,
+                receiver: None,
+                receiver_type: None,
+                receiver_site: None,
+                reference: Reference {
+                    kind: ReferenceKind::Reference,
+                    span,
+                    qualifier: Vec::new(),
+                    is_member: false,
+                    enclosing,
+                    local: resolve_local(locals_by_name, locals, &name, start).map(|l| l as u32),
+                    receiver: None,
+                    arguments: None,
+                    name: name.clone(),
+                },
+            });
+            let member = Found {
                 tagged,
                 receiver,
                 receiver_type,
                 receiver_site,
                 reference: Reference {
                     kind,
-                    span: lines.span(source, start, end),
+                    span,
                     qualifier,
                     is_member,
-                    enclosing: enclosing(symbol_nodes, start),
+                    enclosing,
                     local: local.map(|l| l as u32),
                     receiver: None,
                     arguments: (kind == ReferenceKind::Call)
@@ -1017,8 +1039,10 @@ fn references_in<L: Language>(
                         .flatten(),
                     name,
                 },
-            })
+            };
+            Some(std::iter::once(member).chain(value))
         })
+        .flatten()
         .collect()
 }
 

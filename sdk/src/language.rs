@@ -904,6 +904,24 @@ pub trait Language: 'static {
             Self::NAME
         )))
     }
+
+    /// Edits that write out in full the shorthand whose name is `name`
+    /// (`{ body }`, `Point { x }`), the member spelled `member` and the
+    /// value `value` (`edits.write-out-shorthand`, ABI 0.17.0). `name` is
+    /// the smallest node spanning the name's bytes; `InvalidInput` when it
+    /// is no shorthand's name. Unsupported by default: a language without
+    /// shorthands.
+    fn write_out_shorthand(
+        _name: Node,
+        _source: &str,
+        _member: &str,
+        _value: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Err(PluginError::Unsupported(format!(
+            "{}: write-out-shorthand",
+            Self::NAME
+        )))
+    }
 }
 
 /// The conventional mapping of tags-style capture names to LSP kinds.

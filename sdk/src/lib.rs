@@ -61,7 +61,7 @@ pub mod types {
 pub const CONDITION_MODIFIER: &str = "when:";
 
 /// The ABI version this SDK implements: the version of `wit/lingo-plugin.wit`.
-pub const ABI_VERSION: &str = "0.16.0";
+pub const ABI_VERSION: &str = "0.17.0";
 
 /// The conversion rules of a language without overloads told apart by
 /// argument types (`language-policy.conversions`): none stated.

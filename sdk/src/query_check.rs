@@ -46,7 +46,7 @@ const REFERENCES: Vocabulary = Vocabulary {
     file: "references.scm",
     tagged: "reference.",
     tags: Some(REFERENCE_KINDS),
-    plain: &["name", "receiver", "qualifier"],
+    plain: &["name", "receiver", "qualifier", "shorthand"],
     needs_name: true,
 };
 

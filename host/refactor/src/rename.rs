@@ -136,11 +136,28 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         }
         check_editable(&file)?;
         check_captures(&file, facts, &subject, file_sites, new_name, &old_name)?;
-        shared.extend(shared_sites(&file, facts, file_sites));
+        let shorthands = shared_sites(facts, file_sites);
         let index = LineIndex::new(&file.source);
         let mut text_edits = Vec::with_capacity(file_sites.len());
         let mut replaced = Vec::with_capacity(file_sites.len());
         for site in file_sites {
+            if shorthands.contains(&site.start) {
+                // One name for a member and a value: written out in full
+                // (`{ payload: body }`), each keeps its meaning.
+                let written =
+                    written_out(analysis, &subject, &file, facts, site, &old_name, new_name);
+                if let Some(written) = written {
+                    text_edits.extend(written.into_iter().map(|(start, end, new_text)| TextEdit {
+                        range: plan::Range {
+                            start: index.position(start),
+                            end: index.position(end),
+                        },
+                        new_text,
+                    }));
+                    continue;
+                }
+                shared.push(format!("{path}:{}", line_of(&file.source, site.start)));
+            }
             // The name is the end of the span (`r#type`, `@class` spell it
             // with a prefix); a span that does not end with it is left.
             let text = &file.source[site.start..site.end];
@@ -208,7 +225,7 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         warnings.push(Warning::listed(
             warning::POTENTIAL_BEHAVIOR_CHANGE,
             format!(
-                "{} sites name `{old_name}` and another binding at once (a shorthand field or pattern such as `{{ {old_name} }}`): renaming them changes what the other name means; write them out in full first, or apply with `force`",
+                "{} sites name `{old_name}` and another binding at once (a shorthand field or pattern such as `{{ {old_name} }}`) that the language's plugin could not write out in full: renaming them changes what the other name means; write them out first, or apply with `force`",
                 shared.len()
             ),
             shared,
@@ -584,16 +601,12 @@ pub(super) fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
     Ok(())
 }
 
-/// The reference sites whose name is also another fact: a second
+/// The sites (their starts) whose name is also another fact: a second
 /// reference or a local declared on the same name (shorthand fields and
 /// patterns, `Point { x }`, `{ x } = point`), where one spelling serves
 /// two meanings.
-fn shared_sites(file: &FileEntry, facts: &FileFacts, sites: &BTreeSet<Site>) -> Vec<String> {
-    let starts: BTreeSet<usize> = sites
-        .iter()
-        .filter(|s| !s.declaration)
-        .map(|s| s.start)
-        .collect();
+fn shared_sites(facts: &FileFacts, sites: &BTreeSet<Site>) -> BTreeSet<usize> {
+    let starts: BTreeSet<usize> = sites.iter().map(|s| s.start).collect();
     // The distinct uses starting at each site: the same use read again
     // (a macro invocation expanded several times) is one.
     let mut at: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
@@ -619,8 +632,103 @@ fn shared_sites(file: &FileEntry, facts: &FileFacts, sites: &BTreeSet<Site>) -> 
     }
     at.into_iter()
         .filter(|(_, uses)| uses.len() > 1)
-        .map(|(start, _)| format!("{}:{}", file.path, line_of(&file.source, start)))
+        .map(|(start, _)| start)
         .collect()
+}
+
+/// Widest stretch around a shorthand's name that writing it out may edit
+/// (`ref mut` before a Rust field pattern's name): a plugin's edits beyond
+/// it are not trusted.
+const SHORTHAND_REACH: usize = 256;
+
+/// The edits (byte ranges of `file` and their text) that write out the
+/// shorthand at `site`, the renamed meaning spelled `new_name` and the
+/// other kept `old_name`: the member when a field, property or method is
+/// renamed, else the value (a local, or a declaration the name reads).
+/// `None` when the plugin cannot (an older ABI, no shorthand there) or
+/// answers edits that do not stay around the name.
+fn written_out(
+    analysis: &Analysis,
+    subject: &Subject,
+    file: &FileEntry,
+    facts: &FileFacts,
+    site: &Site,
+    old_name: &str,
+    new_name: &str,
+) -> Option<Vec<(usize, usize, String)>> {
+    let renames_member = match subject {
+        Subject::Local { .. } => false,
+        Subject::Symbol(r) => matches!(
+            analysis.table().symbol(*r).kind,
+            SymbolKind::Field | SymbolKind::Property | SymbolKind::Method
+        ),
+    };
+    let (member, value) = if renames_member {
+        (new_name, old_name)
+    } else {
+        (old_name, new_name)
+    };
+    let span = facts
+        .references
+        .iter()
+        .map(|r| r.span)
+        .chain(facts.locals.iter().map(|l| l.span))
+        .find(|span| {
+            span.start.offset as usize == site.start && span.end.offset as usize == site.end
+        })?;
+    let edits =
+        match file
+            .plugin
+            .write_out_shorthand(&file.path, &file.source, &span, member, value)
+        {
+            Ok(edits) => edits,
+            // Unsupported (an older plugin) or no shorthand there: the site
+            // is listed in a warning instead.
+            Err(_) => return None,
+        };
+    let trusted = trusted_shorthand_edits(&file.source, (site.start, site.end), edits);
+    if trusted.is_none() {
+        let error = lingo_runtime::PluginError::InvalidOutput {
+            plugin: file.plugin.info().name.clone(),
+            rules: vec!["write-out-shorthand edits beyond the name".into()],
+        };
+        file.plugin.note_failure("write-out-shorthand", &error);
+    }
+    trusted
+}
+
+/// A plugin's edits writing out the shorthand named at `name` of
+/// `source`, in order, if they are few, apart, on character boundaries and
+/// within [`SHORTHAND_REACH`] of the name.
+fn trusted_shorthand_edits(
+    source: &str,
+    name: (usize, usize),
+    edits: Vec<(u32, u32, String)>,
+) -> Option<Vec<(usize, usize, String)>> {
+    if edits.is_empty() || edits.len() > 4 {
+        return None;
+    }
+    let reach = name.0.saturating_sub(SHORTHAND_REACH)..=name.1 + SHORTHAND_REACH;
+    let mut sorted: Vec<(usize, usize, String)> = edits
+        .into_iter()
+        .map(|(start, end, text)| (start as usize, end as usize, text))
+        .collect();
+    sorted.sort_by_key(|(start, end, _)| (*start, *end));
+    let mut previous_end = 0;
+    for (start, end, text) in &sorted {
+        let fits = start <= end
+            && reach.contains(start)
+            && reach.contains(end)
+            && *start >= previous_end
+            && source.is_char_boundary(*start)
+            && source.is_char_boundary(*end)
+            && text.len() <= 2 * SHORTHAND_REACH + 2 * MAX_NAME_BYTES;
+        if !fits {
+            return None;
+        }
+        previous_end = *end;
+    }
+    Some(sorted)
 }
 
 /// Refuse a new name that clashes: another declaration of that name in
@@ -801,4 +909,51 @@ fn validate_reparse(
 /// The 1-based line of byte `offset`.
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SHORTHAND_REACH, trusted_shorthand_edits};
+
+    #[test]
+    fn a_plugins_shorthand_edits_are_trusted_only_around_the_name() {
+        let source = "let P { ref mut x, .. } = p; // é";
+        let name = (16, 17);
+        let edit = |start: u32, end: u32| (start, end, "x: ref mut y".to_string());
+        // The pattern from `ref` through the name: kept.
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(8, 17)]),
+            Some(vec![(8, 17, "x: ref mut y".to_string())])
+        );
+        // None at all, a hundred thousand, overlapping, reversed, beyond
+        // the text or the reach, inside a character: refused.
+        assert_eq!(trusted_shorthand_edits(source, name, Vec::new()), None);
+        let many: Vec<_> = (0..100_000).map(|i| edit(i, i)).collect();
+        assert_eq!(trusted_shorthand_edits(source, name, many), None);
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(8, 17), edit(10, 12)]),
+            None
+        );
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(17, 8)]),
+            None
+        );
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(16, u32::MAX)]),
+            None
+        );
+        let far = (17 + SHORTHAND_REACH + 1) as u32;
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(16, far)]),
+            None
+        );
+        let inside_e_acute = (source.len() - 1) as u32;
+        assert_eq!(
+            trusted_shorthand_edits(source, name, vec![edit(16, inside_e_acute)]),
+            None
+        );
+        // A mebibyte of text: refused.
+        let huge = vec![(16, 17, "y".repeat(1 << 20))];
+        assert_eq!(trusted_shorthand_edits(source, name, huge), None);
+    }
 }

@@ -829,7 +829,32 @@ macro_rules! since_0_16_0_conversions {
     };
 }
 
-/// `lingo:plugin@0.16.0` (the current ABI).
+/// `lingo:plugin@0.17.0` (the current ABI).
+pub mod v0_17_0 {
+    use super::{Failure, Macros};
+    use crate::bindings::v0_17_0::exports::lingo::plugin::syntax::GuestDocument;
+    use crate::bindings::v0_17_0::exports::lingo::plugin::types as wit;
+    use lingo_model::facts as model;
+    use wasmtime::AsContextMut;
+    use wasmtime::component::ResourceAny;
+
+    shared_conversions!();
+    since_0_2_0_conversions!();
+    since_0_3_0_conversions!();
+    since_0_4_0_conversions!();
+    since_0_5_0_conversions!();
+    since_0_8_0_conversions!();
+    since_0_9_0_conversions!();
+    since_0_10_0_conversions!();
+    since_0_11_0_conversions!();
+    since_0_12_0_conversions!();
+    since_0_13_0_conversions!();
+    since_0_14_0_conversions!();
+    since_0_15_0_conversions!();
+    since_0_16_0_conversions!();
+}
+
+/// `lingo:plugin@0.16.0`: the same facts; it cannot write out a shorthand.
 pub mod v0_16_0 {
     use super::{Failure, Macros};
     use crate::bindings::v0_16_0::exports::lingo::plugin::syntax::GuestDocument;
@@ -852,56 +877,4 @@ pub mod v0_16_0 {
     since_0_14_0_conversions!();
     since_0_15_0_conversions!();
     since_0_16_0_conversions!();
-}
-
-/// `lingo:plugin@0.15.0`: no type arguments or type parameters, so a
-/// generic alias stands for nothing its arguments would say.
-pub mod v0_15_0 {
-    use super::{Failure, Macros};
-    use crate::bindings::v0_15_0::exports::lingo::plugin::syntax::GuestDocument;
-    use crate::bindings::v0_15_0::exports::lingo::plugin::types as wit;
-    use lingo_model::facts as model;
-    use wasmtime::AsContextMut;
-    use wasmtime::component::ResourceAny;
-
-    shared_conversions!();
-    since_0_2_0_conversions!();
-    since_0_3_0_conversions!();
-    since_0_4_0_conversions!();
-    since_0_5_0_conversions!();
-    since_0_8_0_conversions!();
-    since_0_9_0_conversions!();
-    since_0_10_0_conversions!();
-    since_0_11_0_conversions!();
-    since_0_12_0_conversions!();
-    since_0_13_0_conversions!();
-    since_0_14_0_conversions!();
-    since_0_15_0_conversions!();
-
-    fn declared_type_source(source: wit::DeclaredTypeSource) -> model::DeclaredTypeSource {
-        use model::DeclaredTypeSource as M;
-        use wit::DeclaredTypeSource as W;
-        match source {
-            W::Annotation => M::Annotation,
-            W::Constructor => M::Constructor,
-            W::Literal => M::Literal,
-            W::ReturnType => M::ReturnType,
-            W::Receiver => M::Receiver,
-            W::SelfType => M::SelfType,
-            W::ThisType => M::ThisType,
-            W::Element => M::Element,
-            W::Narrowed => M::Narrowed,
-            W::Parameter => M::Parameter,
-        }
-    }
-
-    /// 0.15.0 states no type arguments.
-    fn declared_arguments(_declared: &wit::DeclaredType) -> Box<[model::TypeArgument]> {
-        Box::default()
-    }
-
-    /// 0.15.0 states no member types.
-    fn declared_members(_declared: &wit::DeclaredType) -> Box<[String]> {
-        Box::default()
-    }
 }

@@ -37,13 +37,13 @@ use lingo_model::{
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 /// The current plugin ABI version (`wit/lingo-plugin.wit`).
-pub const ABI_VERSION: &str = "0.16.0";
+pub const ABI_VERSION: &str = "0.17.0";
 
 /// The ABI versions this host can load, newest first: the current one and
 /// the one before it (`wit/README.md`), a bindings module per version
 /// (`bindings.rs`). A component built against any other is refused with a
 /// message naming these.
-pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.15.0"];
+pub const SUPPORTED_ABI: &[&str] = &[ABI_VERSION, "0.16.0"];
 
 /// Errors of loading a plugin or calling into one.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -254,6 +254,19 @@ pub trait LanguagePlugin: Send + Sync {
     /// module (ABI 0.8.0 on).
     fn declare_module(&self, _parent: (&str, &str), _path: &str) -> EditsResult {
         Err(self.unsupported("declare-module"))
+    }
+    /// Edits to `source` that write out in full the shorthand whose name
+    /// is at `name` (`{ body }`), its member spelled `member` and its
+    /// value `value` (ABI 0.17.0 on; earlier plugins cannot).
+    fn write_out_shorthand(
+        &self,
+        _path: &str,
+        _source: &str,
+        _name: &Span,
+        _member: &str,
+        _value: &str,
+    ) -> EditsResult {
+        Err(self.unsupported("write-out-shorthand"))
     }
     /// How a file of module `importer` writes an import of `target`.
     fn import_specifier(

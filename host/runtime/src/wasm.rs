@@ -14,7 +14,7 @@ use super::health;
 pub use super::health::PluginHealth;
 pub use super::memory::MemoryBudget;
 
-use super::bindings::{v0_15_0, v0_16_0};
+use super::bindings::{v0_16_0, v0_17_0};
 use super::convert::{self, Failure};
 use super::memory::MemoryScope;
 use super::sandbox::{self, Limits, SandboxState, Stop, Tier};
@@ -45,14 +45,14 @@ const ABI_PACKAGE: &str = "lingo:plugin/";
 /// The bindings of one instance, for the ABI version its component was
 /// built against.
 enum Bindings {
+    V0_17_0(v0_17_0::LanguagePlugin),
     V0_16_0(v0_16_0::LanguagePlugin),
-    V0_15_0(v0_15_0::LanguagePlugin),
 }
 
 /// Pre-linked instantiation, per ABI version.
 enum Pre {
+    V0_17_0(v0_17_0::LanguagePluginPre<SandboxState>),
     V0_16_0(v0_16_0::LanguagePluginPre<SandboxState>),
-    V0_15_0(v0_15_0::LanguagePluginPre<SandboxState>),
 }
 
 /// `$body` with `$b` bound to the instance's bindings and `conv` to the
@@ -60,14 +60,14 @@ enum Pre {
 macro_rules! per_version {
     ($bindings:expr, $b:ident => $body:expr) => {
         match $bindings {
+            Bindings::V0_17_0($b) => {
+                #[allow(unused_imports)]
+                use convert::v0_17_0 as conv;
+                $body
+            }
             Bindings::V0_16_0($b) => {
                 #[allow(unused_imports)]
                 use convert::v0_16_0 as conv;
-                $body
-            }
-            Bindings::V0_15_0($b) => {
-                #[allow(unused_imports)]
-                use convert::v0_15_0 as conv;
                 $body
             }
         }
@@ -140,6 +140,7 @@ mod operation {
     pub const RENDER_IMPORT: &str = "render-import";
     pub const RENDER_REEXPORT: &str = "render-reexport";
     pub const DECLARE_MODULE: &str = "declare-module";
+    pub const WRITE_OUT_SHORTHAND: &str = "write-out-shorthand";
     pub const MODULE_DECLARERS: &str = "module-declarers";
     pub const REMOVE_IMPORT: &str = "remove-import";
     pub const NODE_AT: &str = "node-at";
@@ -479,8 +480,8 @@ impl WasmPlugin {
         let code = self.code()?;
         let mut store = SandboxState::store(&code.engine, &self.limits);
         let instantiated = match &code.pre {
+            Pre::V0_17_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_17_0),
             Pre::V0_16_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_16_0),
-            Pre::V0_15_0(pre) => pre.instantiate(&mut store).map(Bindings::V0_15_0),
         };
         match instantiated {
             Ok(bindings) => Ok(Instance {
@@ -817,8 +818,8 @@ fn link(
         )
     })?;
     let pre = match abi {
+        AbiVersion::V0_17_0 => v0_17_0::LanguagePluginPre::new(pre).map(Pre::V0_17_0),
         AbiVersion::V0_16_0 => v0_16_0::LanguagePluginPre::new(pre).map(Pre::V0_16_0),
-        AbiVersion::V0_15_0 => v0_15_0::LanguagePluginPre::new(pre).map(Pre::V0_15_0),
     }
     .map_err(|e| invalid(origin, format!("{e:#}")))?;
     Ok(Code {
@@ -831,8 +832,8 @@ fn link(
 impl Pre {
     fn abi(&self) -> AbiVersion {
         match self {
+            Pre::V0_17_0(_) => AbiVersion::V0_17_0,
             Pre::V0_16_0(_) => AbiVersion::V0_16_0,
-            Pre::V0_15_0(_) => AbiVersion::V0_15_0,
         }
     }
 }
@@ -845,23 +846,23 @@ fn wasmparser_is_component(bytes: &[u8]) -> bool {
 /// An ABI version the host has bindings for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbiVersion {
+    V0_17_0,
     V0_16_0,
-    V0_15_0,
 }
 
 impl AbiVersion {
     fn parse(version: &str) -> Option<Self> {
         match version {
+            "0.17.0" => Some(AbiVersion::V0_17_0),
             "0.16.0" => Some(AbiVersion::V0_16_0),
-            "0.15.0" => Some(AbiVersion::V0_15_0),
             _ => None,
         }
     }
 
     fn as_str(self) -> &'static str {
         match self {
+            AbiVersion::V0_17_0 => "0.17.0",
             AbiVersion::V0_16_0 => "0.16.0",
-            AbiVersion::V0_15_0 => "0.15.0",
         }
     }
 }
@@ -1170,6 +1171,35 @@ impl LanguagePlugin for WasmPlugin {
                     .map(|edits| edits.into_iter().map(conv::edit).collect())
                     .map_err(Failure::from)))
             })?;
+        result.map_err(|e| self.plugin_error(e))
+    }
+
+    fn write_out_shorthand(
+        &self,
+        path: &str,
+        source: &str,
+        name: &Span,
+        member: &str,
+        value: &str,
+    ) -> EditsResult {
+        let operation = operation::WRITE_OUT_SHORTHAND;
+        let result = self.with_document(operation, path, source, |store, b, doc| {
+            Ok(match b {
+                Bindings::V0_17_0(b) => b
+                    .lingo_plugin_edits()
+                    .call_write_out_shorthand(
+                        store,
+                        doc,
+                        convert::v0_17_0::span(name),
+                        member,
+                        value,
+                    )?
+                    .map(|edits| edits.into_iter().map(convert::v0_17_0::edit).collect())
+                    .map_err(Failure::from),
+                // Added in 0.17.0.
+                Bindings::V0_16_0(_) => Err(Failure::Unsupported(operation.into())),
+            })
+        })?;
         result.map_err(|e| self.plugin_error(e))
     }
 

@@ -1,7 +1,7 @@
 //! Plugin ABI versions: the host loads components built against the
-//! current ABI and the one before it (0.15.0: the hostile test plugin,
-//! kept as built in `tests/fixtures/abi-0.15.0/`, which states no type
-//! arguments),
+//! current ABI and the one before it (0.16.0: the hostile test plugin,
+//! kept as built in `tests/fixtures/abi-0.16.0/`, which cannot write out a
+//! shorthand),
 //! and refuses an older one (0.6.0, kept in `tests/fixtures/abi-0.6.0/` for
 //! that) with a message naming the versions it supports; the built-in plugins state their own policy, entry points
 //! and tokens; and the walk follows each plugin's skip-dirs.
@@ -17,8 +17,8 @@ fn component_0_6_0() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.6.0/hostile.wasm")
 }
 
-fn component_0_15_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.15.0/hostile.wasm")
+fn component_0_16_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/abi-0.16.0/hostile.wasm")
 }
 
 fn registry(extra_plugins: Vec<PathBuf>, include_built_in: bool) -> PluginRegistry {
@@ -47,8 +47,8 @@ fn workspace_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_host_supports_the_current_abi_and_the_one_before() {
-    assert_eq!(ABI_VERSION, "0.16.0");
-    assert_eq!(SUPPORTED_ABI, ["0.16.0", "0.15.0"]);
+    assert_eq!(ABI_VERSION, "0.17.0");
+    assert_eq!(SUPPORTED_ABI, ["0.17.0", "0.16.0"]);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
     assert_eq!(failures[0].code, "PLUGIN_ABI_MISMATCH", "{message}");
     assert!(
         message.contains("built against plugin ABI 0.6.0")
-            && message.contains("supports 0.16.0, 0.15.0"),
+            && message.contains("supports 0.17.0, 0.16.0"),
         "{message}"
     );
     // The built-in plugins load beside it; nothing claims its files.
@@ -69,21 +69,21 @@ fn a_component_built_against_an_older_abi_is_refused_naming_the_supported_ones()
 }
 
 #[test]
-fn a_component_built_against_abi_0_15_0_loads_and_states_no_type_arguments() {
-    let registry = registry(vec![component_0_15_0()], false);
+fn a_component_built_against_abi_0_16_0_loads_and_cannot_write_out_a_shorthand() {
+    let registry = registry(vec![component_0_16_0()], false);
     assert!(registry.failures().is_empty(), "{:?}", registry.failures());
     let plugin = registry
         .for_path(Path::new("a.calm"))
-        .expect("the 0.15.0 plugin claims .calm");
-    assert_eq!(plugin.info().abi_version, "0.15.0");
-    // What 0.15.0 says of its policy arrives (its thousand bodiless
+        .expect("the 0.16.0 plugin claims .calm");
+    assert_eq!(plugin.info().abi_version, "0.16.0");
+    // What 0.16.0 says of its policy arrives (its thousand bodiless
     // modifiers cut to the cap, its conversions checked, its empty and
     // 600,000-byte static modifiers dropped).
     let policy = &plugin.info().policy;
     assert_eq!(policy.bodiless_modifiers.len(), 256);
     assert_eq!(policy.static_modifiers, ["static"]);
     assert_eq!(policy.conversions.top_types, ["object"]);
-    // It answers what 0.15.0 has: tokens, declarers, the macros it defines
+    // It answers what 0.16.0 has: tokens, declarers, the macros it defines
     // and leaves unexpanded, tuple elements, parameter lists, values of
     // declarations, elements of collections, narrowings, parameter
     // contexts...
@@ -99,13 +99,17 @@ fn a_component_built_against_abi_0_15_0_loads_and_states_no_type_arguments() {
     );
     assert!(!facts.narrowings.is_empty());
     assert!(!facts.parameter_contexts.is_empty());
-    // ...and no type arguments or type parameters.
+    // ...and type arguments and type parameters...
     assert!(
-        facts.declared_types.iter().all(|d| d.arguments.is_empty()
-            && d.source != lingo::model::DeclaredTypeSource::TypeParameter),
+        facts.declared_types.iter().any(|d| !d.arguments.is_empty()),
         "{:?}",
         facts.declared_types
     );
+    // ...but it cannot write out a shorthand.
+    let error = plugin
+        .write_out_shorthand("a.range", "rangé\n", &facts.references[0].span, "a", "b")
+        .unwrap_err();
+    assert_eq!(error.code(), "UNSUPPORTED", "{error}");
 }
 
 #[test]

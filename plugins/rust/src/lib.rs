@@ -12,6 +12,7 @@ mod macros;
 mod mbe;
 mod modules;
 mod placement;
+mod shorthand;
 mod types;
 
 use lingo_plugin_sdk::types::{Manifest, ModuleIdentity, PluginError, TextEdit, Visibility};
@@ -299,6 +300,15 @@ impl Language for Rust {
 
     fn module_declarers(path: &str) -> Vec<String> {
         imports::module_declarers(path)
+    }
+
+    fn write_out_shorthand(
+        name: Node,
+        source: &str,
+        member: &str,
+        value: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        shorthand::write_out(name, source, member, value)
     }
 
     fn render_reexport(

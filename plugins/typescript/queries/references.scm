@@ -114,6 +114,11 @@
 (object
   (method_definition name: (property_identifier) @name) @reference.write) @receiver
 
+; A shorthand key (`{ method, body }`) is the property of the literal's
+; type and, at the same bytes, a read of the value of that name.
+(object
+  (shorthand_property_identifier) @name @shorthand @reference.write) @receiver
+
 ; Member access and bare names.
 (member_expression
   object: (_) @receiver

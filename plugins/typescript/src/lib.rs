@@ -14,6 +14,7 @@ mod modules;
 mod narrowing;
 mod placement;
 mod render;
+mod shorthand;
 mod tsconfig;
 mod types;
 
@@ -385,6 +386,15 @@ impl Language for TypeScript {
         import_edits::render_reexport(root, source, module_path, names)
     }
 
+    fn write_out_shorthand(
+        name: Node,
+        _source: &str,
+        member: &str,
+        value: &str,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        shorthand::write_out(name, member, value)
+    }
+
     fn declaration_extent(
         root: Node,
         source: &str,
@@ -537,7 +547,7 @@ mod query_file_tests {
                             | "implements"
                             | "write"
                     )
-                }) || matches!(name, "name" | "qualifier" | "receiver")
+                }) || matches!(name, "name" | "qualifier" | "receiver" | "shorthand")
             }
             _ => {
                 name.starts_with("local.definition.")

@@ -230,6 +230,14 @@ async fn renames_apply_across_files_and_roll_back_byte_for_byte_in_every_languag
 async fn refusals_come_before_any_write() {
     let scratch = Scratch::new("refactor-refusals");
     let root = copy(&scratch, "rust");
+    // A shorthand in a macro's arguments, which the plugin reads apart
+    // from the file's tree and so cannot write out.
+    let shapes = std::fs::read_to_string(root.join("src/shapes.rs")).unwrap();
+    std::fs::write(
+        root.join("src/shapes.rs"),
+        format!("{shapes}\npub fn boxed(radius: f64) -> Vec<Circle> {{\n    vec![Circle {{ radius }}]\n}}\n"),
+    )
+    .unwrap();
     let before = files(&root);
     let server = McpServer::start(&root, &[]).await.expect("start lingo");
     let rename = |name: &str| json!({ "symbol": "area_of", "path": "src/shapes.rs", "new_name": name, "dryRun": false });
@@ -254,7 +262,8 @@ async fn refusals_come_before_any_write() {
         .await
         .err();
     assert_eq!(wrong_kind["details"]["field"], "kind", "{wrong_kind:#}");
-    // A shorthand field (`Circle { radius }`) needs force.
+    // A shorthand field (`Circle { radius }`) is written out in full; the
+    // one in the macro's arguments cannot be, and needs force.
     let shorthand = server
         .call(
             "rename",
@@ -262,8 +271,20 @@ async fn refusals_come_before_any_write() {
         )
         .await
         .ok();
+    let new_texts: Vec<&str> = shorthand["edits"]["documentChanges"][0]["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|edit| edit["newText"].as_str().unwrap())
+        .collect();
+    assert!(new_texts.contains(&"r: radius"), "{shorthand:#}");
     assert_eq!(
         shorthand["warnings"][0]["code"], "POTENTIAL_BEHAVIOR_CHANGE",
+        "{shorthand:#}"
+    );
+    assert_eq!(
+        shorthand["warnings"][0]["sites"].as_array().map(Vec::len),
+        Some(1),
         "{shorthand:#}"
     );
     let refused = server
@@ -1138,6 +1159,120 @@ async fn renames_through_tsconfig_paths_still_compile() {
     }
     assert_eq!(files(&root), before, "the rollbacks give every byte back");
     server.stop().await;
+}
+
+/// Shorthands, one name for a member and a value (`{ body }`,
+/// `Point { x }`, `let Point { mut x } = p`): renaming the member or the
+/// value writes the shorthand out in full so that the other keeps its
+/// name, in TypeScript (checked by `tsc`) and Rust (`cargo check`); the
+/// rollbacks give every byte back.
+#[tokio::test]
+async fn renames_through_shorthands_write_them_out_and_still_compile() {
+    let scratch = Scratch::new("refactor-shorthands");
+    scratch.write(
+        "ts/tsconfig.json",
+        r#"{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2019" }, "include": ["src"] }"#,
+    );
+    scratch.write(
+        "ts/src/api.ts",
+        "interface Options {\n  body?: unknown;\n  method: string;\n}\n\
+         function request(opts: Options): unknown {\n  return opts.body;\n}\n\
+         export function send(method: string, body: unknown): unknown {\n  return request({ method, body });\n}\n\
+         export function read(opts: Options): unknown {\n  const { body = 1 } = opts;\n  return body;\n}\n",
+    );
+    scratch.write(
+        "rs/Cargo.toml",
+        "[package]\nname = \"shorthands\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "rs/src/lib.rs",
+        "pub struct Point {\n    pub x: i32,\n    pub y: i32,\n}\n\n\
+         pub fn make(x: i32) -> Point {\n    Point { x, y: 0 }\n}\n\n\
+         pub fn bump(p: Point) -> i32 {\n    let Point { mut x, .. } = p;\n    x += 1;\n    x\n}\n",
+    );
+    let tsc = |root: &Path| {
+        let output = std::process::Command::new("tsc")
+            .args(["-p", "tsconfig.json"])
+            .current_dir(root)
+            .output()
+            .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let target = scratch.path().join("target");
+    // (workspace, file, the renames as (line, character, new name) of a
+    // use, the file's text after them all).
+    type Renames<'a> = &'a [(u32, u32, &'a str)];
+    let cases: [(&str, &str, Renames, &str); 2] = [
+        (
+            "ts",
+            "src/api.ts",
+            // The property `body`, the parameter `body`, the local `body`.
+            &[(1, 2, "payload"), (7, 37, "data"), (12, 9, "content")],
+            "  return request({ method, payload: data });\n}\n\
+             export function read(opts: Options): unknown {\n  const { payload: content = 1 } = opts;\n  return content;\n}\n",
+        ),
+        (
+            "rs",
+            "src/lib.rs",
+            // The field `x`, the parameter `x`, the local `mut x`.
+            &[(1, 8, "left"), (5, 12, "start"), (12, 4, "moved")],
+            "    Point { left: start, y: 0 }\n}\n\n\
+             pub fn bump(p: Point) -> i32 {\n    let Point { left: mut moved, .. } = p;\n    moved += 1;\n    moved\n}\n",
+        ),
+    ];
+    for (workspace, path, renames, after) in cases {
+        let root = scratch.path().join(workspace);
+        let check = |root: &Path| {
+            if workspace == "ts" {
+                tsc(root)
+            } else {
+                cargo_check(root, &target)
+            }
+        };
+        let (compiles, output) = check(&root);
+        assert!(
+            compiles,
+            "{workspace}: the sample does not compile:\n{output}"
+        );
+        let before = files(&root);
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+        let mut snapshots = Vec::new();
+        for &(line, character, new_name) in renames {
+            let arguments = json!({
+                "path": path, "line": line, "character": character,
+                "new_name": new_name, "dryRun": false
+            });
+            let applied = server.call("rename", arguments.clone()).await.ok();
+            assert!(
+                applied["warnings"].as_array().is_none_or(Vec::is_empty),
+                "{workspace} {arguments}: {applied:#}"
+            );
+            snapshots.push(applied["snapshot_id"].clone());
+            let (compiles, output) = check(&root);
+            assert!(
+                compiles,
+                "{workspace}: after {arguments}:\n{output}\n{}",
+                files(&root)[path]
+            );
+        }
+        let text = &files(&root)[path];
+        assert!(text.ends_with(after), "{workspace}:\n{text}");
+        for snapshot in snapshots.iter().rev() {
+            server
+                .call("rollback", json!({ "snapshot_id": snapshot }))
+                .await
+                .ok();
+        }
+        assert_eq!(
+            files(&root),
+            before,
+            "{workspace}: the rollbacks give every byte back"
+        );
+        server.stop().await;
+    }
 }
 
 /// Java, checked by javac: an unused import removed, then renames of a

@@ -995,6 +995,21 @@ impl edits::Guest for Hostile {
     ) -> Result<Vec<TextEdit>, PluginError> {
         Err(PluginError::Unsupported("hostile: render-import".into()))
     }
+    /// Edits far beyond the name, a hundred thousand of them.
+    fn write_out_shorthand(
+        _doc: syntax::DocumentBorrow<'_>,
+        _name: Span,
+        member: String,
+        _value: String,
+    ) -> Result<Vec<TextEdit>, PluginError> {
+        Ok((0..100_000)
+            .map(|i| TextEdit {
+                start: i,
+                end: u32::MAX,
+                new_text: member.clone(),
+            })
+            .collect())
+    }
     fn declare_module(
         _parent: syntax::DocumentBorrow<'_>,
         _path: String,
