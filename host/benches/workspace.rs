@@ -509,7 +509,18 @@ fn main() {
     );
 
     let first_answer = options.first.as_ref().map(|(name, path)| {
-        let answer = server.call("find_references", json!({ "symbol": name, "path": path }));
+        // Asked again while the first index has not reached the file, or
+        // the graph is still being built when the call's deadline passes.
+        let answer = loop {
+            let answer = server.call("find_references", json!({ "symbol": name, "path": path }));
+            let not_yet = matches!(
+                answer.result.as_ref().err().map(String::as_str),
+                Some("FILE_NOT_INDEXED" | "REQUEST_TIMEOUT")
+            );
+            if !not_yet || started.elapsed() > Duration::from_secs(900) {
+                break answer;
+            }
+        };
         let elapsed = started.elapsed();
         let total = match &answer.result {
             Ok(value) => value["pagination"]["total"].to_string(),

@@ -1037,8 +1037,11 @@ async fn run_call(
     let line = within_limit(&id, line);
     let call = lock(&pending).remove(&key);
     if let Some(call) = call {
+        // The slot is free before the client can read the reply: a client
+        // that sends its next call on reading it never finds the slots
+        // all taken (the reply queue is bounded on its own).
+        drop(call);
         let _ = replies.send(Outgoing::Written(line)).await;
-        drop(call); // the slot is freed once the reply is queued
     }
 }
 

@@ -400,8 +400,10 @@ fn visibility(node: Node, source: &str) -> Visibility {
     }
 }
 
-/// Most characters of a condition stated for a declaration.
-const MAX_CONDITION: usize = 200;
+/// Most bytes of a condition modifier stated for a declaration, `when:`
+/// included: the host cuts a modifier longer than 128 bytes, and reports
+/// the plugin for it.
+const MAX_CONDITION: usize = 128;
 
 /// The `when:` modifier of a declaration gated on a Cargo feature by the
 /// `#[cfg(..)]` attributes right before it (`#[cfg(feature = "fast")]`:
@@ -432,11 +434,13 @@ fn feature_condition(node: Node, source: &str) -> Option<String> {
         conditions.join(", ")
     );
     if joined.len() > MAX_CONDITION {
-        let mut cut = MAX_CONDITION;
+        // Cut, and marked so: `…` is three bytes.
+        let mut cut = MAX_CONDITION - '…'.len_utf8();
         while !joined.is_char_boundary(cut) {
             cut -= 1;
         }
         joined.truncate(cut);
+        joined.push('…');
     }
     Some(joined)
 }
@@ -541,6 +545,7 @@ mod tests {
         );
         let modifiers = &document_symbols_modifiers(&long)[0];
         assert_eq!(modifiers[0].len(), super::MAX_CONDITION);
+        assert!(modifiers[0].ends_with("xx…"), "{}", modifiers[0]);
     }
 
     /// `super::` inside inline modules names the module around them,

@@ -275,3 +275,46 @@ async fn with_every_slot_taken_control_messages_are_answered_and_cancellation_fr
     );
     assert!(finished.status.success(), "{}", finished.status);
 }
+
+/// A client that keeps exactly [`MAX_IN_FLIGHT`] calls in flight, sending
+/// the next one as it reads each answer, is never refused as busy: a
+/// call's slot is free before its answer can be read.
+#[tokio::test]
+async fn a_client_keeping_every_slot_busy_is_never_refused() {
+    const CALLS: usize = 3_000;
+    let mut server = RawServer::start(&lingo_e2e::fixture("rust-workspace"), &[]);
+    server.initialize("2025-11-25").await;
+    let call = |id: usize| {
+        let (name, arguments) = match id % 3 {
+            0 => ("search_symbols", json!({ "query": "total" })),
+            1 => ("outline", json!({ "path": "src/pricing.rs" })),
+            _ => (
+                "find_references",
+                json!({ "symbol": "total", "path": "src/pricing.rs" }),
+            ),
+        };
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": name, "arguments": arguments }
+        })
+    };
+    let mut batch = Vec::new();
+    for id in 0..MAX_IN_FLIGHT {
+        batch.extend(serde_json::to_vec(&call(id)).expect("serialise"));
+        batch.push(b'\n');
+    }
+    server.send_bytes(&batch).await;
+    let mut sent = MAX_IN_FLIGHT;
+    let mut busy = Vec::new();
+    for _ in 0..CALLS {
+        let reply = server.recv().await;
+        if reply["error"]["code"] == json!(-32000) {
+            busy.push(reply["id"].clone());
+        }
+        if sent < CALLS {
+            server.send(&call(sent)).await;
+            sent += 1;
+        }
+    }
+    assert!(busy.is_empty(), "refused as busy: {busy:?}");
+}
