@@ -86,7 +86,8 @@ fn a_toolset_lists_its_tools_in_the_registry_order() {
             "get_call_hierarchy",
             "node_source",
             "rename",
-            "apply_plan"
+            "apply_plan",
+            "rollback"
         ]
     );
     let all = surface_of(Selection::all());

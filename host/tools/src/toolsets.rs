@@ -84,6 +84,8 @@ pub const DEFAULT_TOOLS: &[&str] = &[
     "node_source",
     "rename",
     "apply_plan",
+    // The undo of what the set writes.
+    "rollback",
 ];
 
 /// Each named set's tools (the hosted set's are the server's project tools).
@@ -359,6 +361,7 @@ mod tests {
         assert_eq!(selection.sets(), &[Toolset::Default]);
         assert!(selection.admits("find_references", false));
         assert!(selection.admits("rename", true));
+        assert!(selection.admits("rollback", true));
         assert!(!selection.admits("analyze_dead_code", false));
     }
 
