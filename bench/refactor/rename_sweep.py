@@ -150,8 +150,15 @@ def main():
         symbol = f"{container}.{name}" if container else name
         new_name = name + "Swept"
         started = time.time()
+        # The declaration by its position: its name's first match on its
+        # line (by name when the line does not show it).
+        with open(os.path.join(copy, path), encoding="utf-8", errors="replace") as f:
+            text = f.read().split("\n")[line - 1]
+        column = re.search(r"\b" + re.escape(name) + r"\b", text)
+        target = ({"path": path, "line": line - 1, "character": len(text[: column.start()].encode("utf-16-le")) // 2}
+                  if column else {"symbol": symbol, "path": path})
         applied, refused = server.call(
-            "rename", {"symbol": symbol, "path": path, "new_name": new_name, "dryRun": False})
+            "rename", {**target, "new_name": new_name, "dryRun": False})
         record = {"path": path, "line": line, "symbol": symbol}
         if refused:
             record["outcome"] = f"refused {refused}"

@@ -126,6 +126,43 @@ fn use_declarations<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
     out
 }
 
+/// How many inline modules (`mod tests { .. }`) are around `node`, up to
+/// [`crate::modules::MAX_INLINE_MODULES`] and one more.
+fn inline_depth(node: Node) -> usize {
+    let mut depth = 0;
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if ancestor.kind() == "mod_item" && ancestor.child_by_field_name("body").is_some() {
+            depth += 1;
+            if depth > crate::modules::MAX_INLINE_MODULES {
+                break;
+            }
+        }
+        current = ancestor.parent();
+    }
+    depth
+}
+
+/// Whether to keep a `use` of `module` written `depth` inline modules
+/// deep, with `module` made relative to the file's module
+/// (`super::super::x` one module deep is the file's `super::x`). Not kept:
+/// a path whose `super`s stop inside the file (`use super::*` in `mod
+/// tests`), which names the file's own declarations, seen by its code
+/// already; read from the file's module, it would import the parent
+/// module's instead.
+fn kept_relative_to_the_file(module: &mut String, depth: usize) -> bool {
+    let supers = module.split("::").take_while(|s| *s == "super").count();
+    if supers == 0 {
+        return true;
+    }
+    if supers <= depth {
+        return false;
+    }
+    let rest: Vec<&str> = module.split("::").skip(depth).collect();
+    *module = rest.join("::");
+    true
+}
+
 fn entries<'t>(declaration: Node<'t>, source: &str) -> Vec<UseEntry<'t>> {
     let mut out = Vec::new();
     if let Some(argument) = declaration.child_by_field_name("argument") {
@@ -146,7 +183,11 @@ pub fn imports(root: Node, source: &str, lines: &LineIndex) -> Vec<Import> {
         };
         let span = lines.span(source, declaration.start_byte(), declaration.end_byte());
         let first = out.len();
-        for entry in entries(declaration, source) {
+        let depth = inline_depth(declaration);
+        for mut entry in entries(declaration, source) {
+            if depth > 0 && !kept_relative_to_the_file(&mut entry.module, depth) {
+                continue;
+            }
             let (module_path, kind) = match (entry.glob, entry.module.is_empty()) {
                 (true, _) => (entry.module.clone(), ImportKind::Glob),
                 (false, true) => (entry.name.clone(), ImportKind::Namespace),
@@ -513,4 +554,34 @@ pub fn use_list_prefix(word: Node, source: &str) -> Option<(String, Vec<String>)
         return None;
     }
     Some((source.get(word.byte_range())?.to_string(), prefix))
+}
+
+#[cfg(test)]
+mod inline_module_tests {
+    use lingo_plugin_sdk::LineIndex;
+    use lingo_plugin_sdk::testing::parse;
+
+    use crate::Rust;
+
+    /// The module paths of the file's imports.
+    fn module_paths(source: &str) -> Vec<String> {
+        let tree = parse::<Rust>("src/ast/parse.rs", source);
+        super::imports(tree.root_node(), source, &LineIndex::new(source))
+            .into_iter()
+            .map(|i| i.module_path)
+            .collect()
+    }
+
+    #[test]
+    fn a_use_of_the_file_from_its_inline_modules_is_not_the_parents() {
+        let source = "use crate::ast;\n\
+            fn f() {}\n\
+            mod tests {\n    use super::*;\n    use super::super::Alternation;\n    use std::mem;\n\
+            \n    mod deeper {\n        use super::super::f;\n        use super::super::super::Span;\n    }\n}\n";
+        assert_eq!(
+            module_paths(source),
+            ["crate", "super", "std", "super"],
+            "`use super::*` in `mod tests` names this file's module, not its parent"
+        );
+    }
 }

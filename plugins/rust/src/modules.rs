@@ -61,7 +61,7 @@ pub fn module_of(
 }
 
 /// Most inline modules looked through around a `super`.
-const MAX_INLINE_MODULES: usize = 64;
+pub(crate) const MAX_INLINE_MODULES: usize = 64;
 
 /// `super` at the head of a path written inside inline modules (`mod
 /// tests { .. super::run() .. }`): the module it names, relative to the

@@ -711,6 +711,27 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // `use super::*` in a file's `mod tests` names the file's module,
+        // not its parent's: the parent's `Alternation` struct is not what
+        // a bare `Alternation` of the file means (a variant brought in by
+        // `use self::GroupState::*`), and a rename of the struct left it.
+        name: "rust_use_super_in_an_inline_module_names_the_files_module",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub mod ast;\n",
+            "//- src/ast/mod.rs\nmod parse;\npub struct Altern$0ation {\n    pub n: u32,\n}\n",
+            "//- src/ast/parse.rs\nuse crate::ast;\n\nenum GroupState {\n    Alternation(ast::Alternation),\n}\n\n",
+            "fn push(stack: &mut Vec<GroupState>) {\n    use self::GroupState::*;\n",
+            "    stack.push(Alternation(ast::Alternation { n: 0 }));\n}\n\n",
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    fn pushes() {\n        push(&mut Vec::new());\n    }\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/ast/parse.rs:4 type in GroupState.Alternation qualified
+            src/ast/parse.rs:9 type in push qualified
+        ",
+    },
+    Case {
         // `impl Deref for Guard { type Target = Inner; }`: a member `Guard`
         // lacks is `Inner`'s (auto-deref), one it has is its own.
         name: "rust_a_member_a_type_lacks_is_its_deref_targets",
