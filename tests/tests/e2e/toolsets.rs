@@ -31,7 +31,8 @@ async fn the_default_set_is_served_unless_the_operator_chooses_others() {
             "get_call_hierarchy",
             "node_source",
             "rename",
-            "apply_plan"
+            "apply_plan",
+            "rollback"
         ]
     );
     let instructions = server
