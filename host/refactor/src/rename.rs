@@ -396,6 +396,28 @@ fn declarations_renamed_with(analysis: &Analysis, subject: &Subject, name: &str)
                 }),
         );
     }
+    // A type has one property of a name: its declarations of that name
+    // are its accessors (`get x()` and `set x(v)`), renamed together.
+    if symbol.kind == SymbolKind::Property
+        && symbol.container.is_some()
+        && let Ok(facts) = &table.file(r).facts
+    {
+        out.extend(
+            facts
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.kind == SymbolKind::Property
+                        && s.container == symbol.container
+                        && s.name == name
+                })
+                .map(|(i, _)| SymbolRef {
+                    file: r.file,
+                    symbol: i as u32,
+                }),
+        );
+    }
     out.sort();
     out.dedup();
     out.into_iter().map(Renamed::Symbol).collect()

@@ -1275,6 +1275,54 @@ async fn renames_through_shorthands_write_them_out_and_still_compile() {
     }
 }
 
+/// A property declared by a `get` and a `set` accessor is one property: a
+/// rename from either renames both, and `tsc` still compiles the result.
+#[tokio::test]
+async fn a_property_renamed_by_its_getter_renames_its_setter() {
+    let scratch = Scratch::new("refactor-accessors");
+    scratch.write(
+        "ws/tsconfig.json",
+        r#"{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2019" }, "include": ["src"] }"#,
+    );
+    scratch.write(
+        "ws/src/flag.ts",
+        "export class Flag {\n  private bits = 0;\n  get pending(): boolean {\n    return this.bits > 0;\n  }\n\
+         set pending(value: boolean) {\n    this.bits = value ? 1 : 0;\n  }\n}\n\
+         export function toggle(flag: Flag): void {\n  flag.pending = !flag.pending;\n}\n",
+    );
+    let root = scratch.path().join("ws");
+    let server = McpServer::start(&root, &[]).await.expect("start lingo");
+    let applied = server
+        .call(
+            "rename",
+            json!({ "path": "src/flag.ts", "line": 2, "character": 6, "new_name": "waiting", "dryRun": false }),
+        )
+        .await
+        .ok();
+    assert!(
+        applied["warnings"].as_array().is_none_or(Vec::is_empty),
+        "{applied:#}"
+    );
+    let text = std::fs::read_to_string(root.join("src/flag.ts")).unwrap();
+    assert!(
+        text.contains("get waiting()")
+            && text.contains("set waiting(value: boolean)")
+            && text.contains("flag.waiting = !flag.waiting;"),
+        "{text}"
+    );
+    let output = std::process::Command::new("tsc")
+        .args(["-p", "tsconfig.json"])
+        .current_dir(&root)
+        .output()
+        .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
+    assert!(
+        output.status.success(),
+        "{}{text}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    server.stop().await;
+}
+
 /// Java, checked by javac: an unused import removed, then renames of a
 /// static method used from another package (`Report.twice`, called from
 /// `Main`) and of one called in its own class (`Report.summary`), each
