@@ -232,6 +232,11 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         ));
     }
     if !complete || !guessed.is_empty() {
+        // A site reached from two declarations (a getter and its setter)
+        // is one site.
+        let mut seen = BTreeSet::new();
+        guessed.retain(|site| seen.insert(site.clone()));
+        missed.retain(|site| seen.insert(site.clone()));
         let mut listed = guessed.clone();
         listed.extend(missed.iter().cloned());
         warnings.push(Warning::listed(
