@@ -381,51 +381,52 @@ fn declarations_renamed_with(analysis: &Analysis, subject: &Subject, name: &str)
     let parts = analysis.resolver().parts_of(ty);
     let mut out: Vec<SymbolRef> = parts.clone();
     for part in &parts {
-        let facts = match &table.file(*part).facts {
-            Ok(facts) => facts.clone(),
-            Err(_) => continue,
-        };
-        out.extend(
-            facts
-                .symbols
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| {
-                    s.kind == SymbolKind::Constructor
-                        && s.container == Some(part.symbol)
-                        && s.name == name
-                })
-                .map(|(i, _)| SymbolRef {
-                    file: part.file,
-                    symbol: i as u32,
-                }),
-        );
+        out.extend(named_in(
+            analysis,
+            *part,
+            Some(part.symbol),
+            SymbolKind::Constructor,
+            name,
+        ));
     }
     // A type has one property of a name: its declarations of that name
     // are its accessors (`get x()` and `set x(v)`), renamed together.
-    if symbol.kind == SymbolKind::Property
-        && symbol.container.is_some()
-        && let Ok(facts) = &table.file(r).facts
-    {
-        out.extend(
-            facts
-                .symbols
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| {
-                    s.kind == SymbolKind::Property
-                        && s.container == symbol.container
-                        && s.name == name
-                })
-                .map(|(i, _)| SymbolRef {
-                    file: r.file,
-                    symbol: i as u32,
-                }),
-        );
+    if symbol.kind == SymbolKind::Property && symbol.container.is_some() {
+        out.extend(named_in(
+            analysis,
+            r,
+            symbol.container,
+            SymbolKind::Property,
+            name,
+        ));
     }
     out.sort();
     out.dedup();
     out.into_iter().map(Renamed::Symbol).collect()
+}
+
+/// The declarations of `kind` named `name` in `container` of the file of
+/// `of` (none when the file's facts are gone).
+fn named_in(
+    analysis: &Analysis,
+    of: SymbolRef,
+    container: Option<u32>,
+    kind: SymbolKind,
+    name: &str,
+) -> Vec<SymbolRef> {
+    let Ok(facts) = &analysis.table().file(of).facts else {
+        return Vec::new();
+    };
+    facts
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind == kind && s.container == container && s.name == name)
+        .map(|(i, _)| SymbolRef {
+            file: of.file,
+            symbol: i as u32,
+        })
+        .collect()
 }
 
 /// The same-named members of the types related to the owner of the member

@@ -597,6 +597,24 @@ fn cargo_check(root: &Path, target: &Path) -> (bool, String) {
     )
 }
 
+/// `tsc -p tsconfig.json` of the project at `root`: whether it compiles,
+/// and what it said.
+fn tsc(root: &Path) -> (bool, String) {
+    let output = std::process::Command::new("tsc")
+        .args(["-p", "tsconfig.json"])
+        .current_dir(root)
+        .output()
+        .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
+    (
+        output.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+    )
+}
+
 /// Renames of a type, a function and a method used across files, applied
 /// to a real crate: it still compiles (`cargo check`), and again once
 /// they are rolled back.
@@ -1107,21 +1125,6 @@ async fn renames_through_tsconfig_paths_still_compile() {
         "import { User } from \"@/models/user\";\n\nexport function main(): string {\n  const user: User = new User(\"ada\");\n  return user.greet();\n}\n",
     );
     let root = scratch.path().join("ws");
-    let tsc = |root: &Path| {
-        let output = std::process::Command::new("tsc")
-            .args(["-p", "tsconfig.json"])
-            .current_dir(root)
-            .output()
-            .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
-        (
-            output.status.success(),
-            format!(
-                "{}{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            ),
-        )
-    };
     let (compiles, output) = tsc(&root);
     assert!(compiles, "the fixture does not compile:\n{output}");
     let before = files(&root);
@@ -1190,17 +1193,6 @@ async fn renames_through_shorthands_write_them_out_and_still_compile() {
          pub fn make(x: i32) -> Point {\n    Point { x, y: 0 }\n}\n\n\
          pub fn bump(p: Point) -> i32 {\n    let Point { mut x, .. } = p;\n    x += 1;\n    x\n}\n",
     );
-    let tsc = |root: &Path| {
-        let output = std::process::Command::new("tsc")
-            .args(["-p", "tsconfig.json"])
-            .current_dir(root)
-            .output()
-            .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
-        (
-            output.status.success(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-        )
-    };
     let target = scratch.path().join("target");
     // (workspace, file, the renames as (line, character, new name) of a
     // use, the file's text after them all).
@@ -1310,16 +1302,8 @@ async fn a_property_renamed_by_its_getter_renames_its_setter() {
             && text.contains("flag.waiting = !flag.waiting;"),
         "{text}"
     );
-    let output = std::process::Command::new("tsc")
-        .args(["-p", "tsconfig.json"])
-        .current_dir(&root)
-        .output()
-        .unwrap_or_else(|e| panic!("run tsc (bash .ci/install installs it): {e}"));
-    assert!(
-        output.status.success(),
-        "{}{text}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    let (compiles, output) = tsc(&root);
+    assert!(compiles, "{output}{text}");
     server.stop().await;
 }
 
