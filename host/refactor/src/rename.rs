@@ -83,8 +83,24 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     let new_name = request.new_name.as_str();
 
     // The declarations that carry the name: the subject, a type's other
-    // parts and the constructors named after it.
-    let declarations = declarations_renamed_with(analysis, &subject, &old_name);
+    // parts and the constructors named after it; for a member, its
+    // counterparts in the types related by base lists (what it overrides
+    // or implements, what overrides or implements it), each checked for a
+    // clash in its own type.
+    let mut declarations = declarations_renamed_with(analysis, &subject, &old_name);
+    let hierarchy = match &subject {
+        Subject::Symbol(r) => hierarchy(analysis, *r, &old_name)?,
+        Subject::Local { .. } => Hierarchy::default(),
+    };
+    for member in &hierarchy.members {
+        let member = Subject::Symbol(*member);
+        check_declared(analysis, &member, &request.new_name, &old_name)?;
+        for renamed in declarations_renamed_with(analysis, &member, &old_name) {
+            if !declarations.iter().any(|d| d.is(&renamed)) {
+                declarations.push(renamed);
+            }
+        }
+    }
     let mut sites: BTreeMap<String, BTreeSet<Site>> = BTreeMap::new();
     let mut guessed = Vec::new();
     let mut missed = Vec::new();
@@ -110,18 +126,25 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
     }
 
     let mut warnings = Vec::new();
-    if let Subject::Symbol(r) = &subject {
-        let related = related_members(analysis, *r, &old_name)?;
-        if !related.is_empty() {
-            warnings.push(Warning::listed(
-                warning::POTENTIAL_BEHAVIOR_CHANGE,
-                format!(
-                    "`{old_name}` overrides, implements or is implemented by {} members of related types, which keep their name: the types stop matching; rename those too, or apply with `force`",
-                    related.len()
-                ),
-                related,
-            ));
-        }
+    if !hierarchy.unmatched.is_empty() {
+        warnings.push(Warning::listed(
+            warning::POTENTIAL_BEHAVIOR_CHANGE,
+            format!(
+                "`{old_name}` is related by base lists to {} members it could not be matched with one to one (overloads, or a base list resolved by name only), which keep their name: the types may stop matching; rename those too, or apply with `force`",
+                hierarchy.unmatched.len()
+            ),
+            hierarchy.unmatched.clone(),
+        ));
+    }
+    let outside = declarations_implementing_outside(analysis, &declarations, &old_name)?;
+    if !outside.is_empty() {
+        warnings.push(Warning::listed(
+            warning::POTENTIAL_BEHAVIOR_CHANGE,
+            format!(
+                "`{old_name}` implements or overrides a member of a type outside the workspace, which keeps its name: the implementation stops matching it; apply with `force` only if that is meant"
+            ),
+            outside,
+        ));
     }
     let mut edits = Vec::new();
     let mut checksums = BTreeMap::new();
@@ -320,6 +343,21 @@ enum Renamed {
 }
 
 impl Renamed {
+    /// Whether it is the same declaration as `other`.
+    fn is(&self, other: &Renamed) -> bool {
+        match (self, other) {
+            (Renamed::Symbol(a), Renamed::Symbol(b)) => a == b,
+            (
+                Renamed::Local { file, index },
+                Renamed::Local {
+                    file: other_file,
+                    index: other_index,
+                },
+            ) => file.path == other_file.path && index == other_index,
+            _ => false,
+        }
+    }
+
     /// Its file and the span of its name.
     fn name(&self, analysis: &Analysis) -> Result<(Arc<FileEntry>, Span), RefactorError> {
         Ok(match self {
@@ -429,47 +467,133 @@ fn named_in(
         .collect()
 }
 
-/// The same-named members of the types related to the owner of the member
-/// `member` by base lists (`extends`, `implements`, `impl Trait for`),
-/// either way, as `path:line`: what it overrides or implements, and what
-/// overrides or implements it. Bounded: 8 steps, 64 types.
-fn related_members(
-    analysis: &Analysis,
-    member: SymbolRef,
-    name: &str,
-) -> Result<Vec<String>, Exhausted> {
-    const MAX_TYPES: usize = 64;
-    const MAX_STEPS: usize = 8;
+/// Most steps taken along base lists from one type.
+const MAX_HIERARCHY_STEPS: usize = 8;
+/// Most types a member's hierarchy takes in.
+const MAX_HIERARCHY_TYPES: usize = 64;
+
+/// A member's counterparts in the types related to its own by base lists.
+#[derive(Debug, Default)]
+struct Hierarchy {
+    /// One per related type: the member of the name there (or the one of
+    /// the same arity among its overloads), renamed with the subject.
+    members: Vec<SymbolRef>,
+    /// Same-named members that could not be matched one to one, as
+    /// `path:line`: overloads of other arities alike, or a type related
+    /// only by a base list resolved by name.
+    unmatched: Vec<String>,
+}
+
+/// The counterparts of the member `member` named `name` in the types
+/// related to its owner by EXTENDS and IMPLEMENTS edges, either way and
+/// transitively (bounded by [`MAX_HIERARCHY_STEPS`] and
+/// [`MAX_HIERARCHY_TYPES`]): what it overrides or implements, what
+/// overrides or implements it, and those's siblings.
+fn hierarchy(analysis: &Analysis, member: SymbolRef, name: &str) -> Result<Hierarchy, Exhausted> {
     let table = analysis.table();
-    let Some(owner) = table.symbol(member).container else {
-        return Ok(Vec::new());
+    let symbol = table.symbol(member);
+    let Some(owner) = symbol.container else {
+        return Ok(Hierarchy::default());
     };
+    if is_type_kind(symbol.kind) {
+        return Ok(Hierarchy::default());
+    }
     let owner = SymbolRef {
         file: member.file,
         symbol: owner,
     };
+    let own_parts = analysis.resolver().parts_of(owner);
+    let related = related_types(analysis, &own_parts, Reach::BothWays)?;
+    let mut hierarchy = Hierarchy::default();
+    for (ty, certain) in related {
+        if own_parts.contains(&ty) {
+            continue;
+        }
+        let candidates = named_in(analysis, ty, Some(ty.symbol), symbol.kind, name);
+        let candidates: Vec<SymbolRef> = if candidates.is_empty() {
+            // A field may stand for a property, a property for a method
+            // (an interface's `name: string` a class's `get name()`).
+            let Ok(facts) = &table.file(ty).facts else {
+                continue;
+            };
+            facts
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.container == Some(ty.symbol) && s.name == name && !is_type_kind(s.kind)
+                })
+                .map(|(i, _)| SymbolRef {
+                    file: ty.file,
+                    symbol: i as u32,
+                })
+                .collect()
+        } else {
+            candidates
+        };
+        let counterpart = match candidates.as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            several => {
+                let same_arity: Vec<SymbolRef> = several
+                    .iter()
+                    .copied()
+                    .filter(|c| symbol.arity.is_some() && table.symbol(*c).arity == symbol.arity)
+                    .collect();
+                (same_arity.len() == 1).then(|| same_arity[0])
+            }
+        };
+        match counterpart {
+            Some(counterpart) if certain => hierarchy.members.push(counterpart),
+            _ => hierarchy
+                .unmatched
+                .extend(candidates.iter().map(|c| declaration_label(analysis, *c))),
+        }
+    }
+    Ok(hierarchy)
+}
+
+/// Which way [`related_types`] follows base lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// To the types a type extends or implements, and theirs.
+    Supertypes,
+    /// Both ways: supertypes, subtypes, and their other relatives.
+    BothWays,
+}
+
+/// The types related to `start` (the parts of one type) by EXTENDS and
+/// IMPLEMENTS edges, with whether every edge on the way was resolved
+/// beyond a guess by name; bounded by [`MAX_HIERARCHY_STEPS`] and
+/// [`MAX_HIERARCHY_TYPES`].
+fn related_types(
+    analysis: &Analysis,
+    start: &[SymbolRef],
+    reach: Reach,
+) -> Result<BTreeMap<SymbolRef, bool>, Exhausted> {
+    use lingo_resolve::graph::{EdgeKind, Node};
     let graph = analysis.graph()?;
-    let start: Vec<SymbolRef> = analysis.resolver().parts_of(owner);
-    let mut seen: BTreeSet<SymbolRef> = start.iter().copied().collect();
-    let mut frontier = start;
-    for _ in 0..MAX_STEPS {
+    let directions: &[petgraph::Direction] = match reach {
+        Reach::Supertypes => &[petgraph::Direction::Outgoing],
+        Reach::BothWays => &[petgraph::Direction::Outgoing, petgraph::Direction::Incoming],
+    };
+    let mut seen: BTreeMap<SymbolRef, bool> = start.iter().map(|t| (*t, true)).collect();
+    let mut frontier: Vec<(SymbolRef, bool)> = start.iter().map(|t| (*t, true)).collect();
+    for _ in 0..MAX_HIERARCHY_STEPS {
         let mut next = Vec::new();
-        for ty in frontier {
-            for direction in [petgraph::Direction::Outgoing, petgraph::Direction::Incoming] {
-                for (edge, other) in graph.edges(lingo_resolve::graph::Node::Symbol(ty), direction)
-                {
-                    if !matches!(
-                        edge.kind,
-                        lingo_resolve::graph::EdgeKind::Extends
-                            | lingo_resolve::graph::EdgeKind::Implements
-                    ) {
+        for (ty, certain) in frontier {
+            for direction in directions {
+                for (edge, other) in graph.edges(Node::Symbol(ty), *direction) {
+                    if !matches!(edge.kind, EdgeKind::Extends | EdgeKind::Implements) {
                         continue;
                     }
-                    if let lingo_resolve::graph::Node::Symbol(other) = other
-                        && seen.len() < MAX_TYPES
-                        && seen.insert(other)
-                    {
-                        next.push(other);
+                    let Node::Symbol(other) = other else {
+                        continue;
+                    };
+                    let certain = certain && edge.resolution != lingo_resolve::Resolution::NameOnly;
+                    if seen.len() < MAX_HIERARCHY_TYPES && !seen.contains_key(&other) {
+                        seen.insert(other, certain);
+                        next.push((other, certain));
                     }
                 }
             }
@@ -479,20 +603,63 @@ fn related_members(
         }
         frontier = next;
     }
-    let own_parts = analysis.resolver().parts_of(owner);
-    let mut related = Vec::new();
-    for ty in seen.into_iter().filter(|t| !own_parts.contains(t)) {
-        let file = table.file(ty);
-        let Ok(facts) = &file.facts else { continue };
-        related.extend(
-            facts
-                .symbols
-                .iter()
-                .filter(|s| s.container == Some(ty.symbol) && s.name == name)
-                .map(|s| format!("{}:{}", file.path, s.name_span.start.line + 1)),
-        );
+    Ok(seen)
+}
+
+/// The declarations among `declarations` the plugin says are called
+/// through a supertype they implement or override (an entry point of
+/// kind `implementation`: a Rust trait impl's item, an `override`) while
+/// no supertype in the workspace declares a member named `name`: what
+/// they implement is outside it, and keeps its name. As `path:line`.
+fn declarations_implementing_outside(
+    analysis: &Analysis,
+    declarations: &[Renamed],
+    name: &str,
+) -> Result<Vec<String>, Exhausted> {
+    let table = analysis.table();
+    let mut outside = Vec::new();
+    for declaration in declarations {
+        let Renamed::Symbol(r) = declaration else {
+            continue;
+        };
+        let Ok(facts) = &table.file(*r).facts else {
+            continue;
+        };
+        let implements = facts.entry_points.iter().flatten().any(|entry| {
+            entry.symbol == r.symbol && entry.kind == lingo_model::EntryPointKind::Implementation
+        });
+        let Some(owner) = table.symbol(*r).container.filter(|_| implements) else {
+            continue;
+        };
+        let owner = SymbolRef {
+            file: r.file,
+            symbol: owner,
+        };
+        let parts = analysis.resolver().parts_of(owner);
+        let supertypes = related_types(analysis, &parts, Reach::Supertypes)?;
+        let implemented_here = supertypes.keys().any(|ty| {
+            !parts.contains(ty)
+                && table.file(*ty).facts.as_ref().is_ok_and(|f| {
+                    f.symbols
+                        .iter()
+                        .any(|s| s.container == Some(ty.symbol) && s.name == name)
+                })
+        });
+        if !implemented_here {
+            outside.push(declaration_label(analysis, *r));
+        }
     }
-    Ok(related)
+    Ok(outside)
+}
+
+/// `path:line` of the declaration `r`.
+fn declaration_label(analysis: &Analysis, r: SymbolRef) -> String {
+    let table = analysis.table();
+    format!(
+        "{}:{}",
+        table.file(r).path,
+        table.symbol(r).name_span.start.line + 1
+    )
 }
 
 /// The certain sites of `references` into `sites`; the guesses, as

@@ -67,7 +67,7 @@ pub fn rename() -> Tool {
         About {
             name: "rename",
             aliases: &["rename_symbol", "renameSymbol"],
-            description: "Rename a symbol everywhere: a function, method, class, type, variable or parameter (its declaration and every certain reference, imports included), or a file or directory (`kind`; imports and module declarations updated). Answers a plan; `dryRun: false` applies it atomically. A name clash or invalid name is refused; uses resolved by name only are listed (INCOMPLETE_REFERENCES) and need `force`.",
+            description: "Rename a symbol everywhere: a function, method, class, type, variable or parameter (its declaration and every certain reference, imports included; a method with what it overrides or implements and what overrides or implements it), or a file or directory (`kind`; imports and module declarations updated). Answers a plan; `dryRun: false` applies it atomically. A name clash or invalid name is refused; uses resolved by name only (INCOMPLETE_REFERENCES) and a member implementing a type outside the workspace (POTENTIAL_BEHAVIOR_CHANGE) are listed and need `force`.",
             text: text::plan_or_applied,
         },
         run_rename,

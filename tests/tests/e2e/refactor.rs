@@ -1307,6 +1307,157 @@ async fn a_property_renamed_by_its_getter_renames_its_setter() {
     server.stop().await;
 }
 
+/// A member renamed in a type hierarchy renames its counterparts: an
+/// interface's method with the classes' that implement it, an abstract
+/// method with its override, a trait's method with its impls', whichever
+/// declaration the rename starts from; `tsc` and `cargo check` still
+/// compile the result. A member implementing a type outside the workspace
+/// (`Display::fmt`, `Error`'s `toString`) is only renamed with `force`.
+#[tokio::test]
+async fn a_member_renamed_in_a_hierarchy_renames_its_counterparts_and_still_compiles() {
+    let scratch = Scratch::new("refactor-hierarchy");
+    scratch.write(
+        "ts/tsconfig.json",
+        r#"{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2019", "noImplicitOverride": true }, "include": ["src"] }"#,
+    );
+    scratch.write(
+        "ts/src/shapes.ts",
+        "export interface Shape {\n  area(): number;\n}\n\
+         export class Circle implements Shape {\n  constructor(private r: number) {}\n  area(): number {\n    return 3 * this.r * this.r;\n  }\n}\n\
+         export class Square implements Shape {\n  constructor(private side: number) {}\n  area(): number {\n    return this.side * this.side;\n  }\n}\n\
+         export abstract class Part {\n  abstract label(): string;\n}\n\
+         export class Bolt extends Part {\n  override label(): string {\n    return \"bolt\";\n  }\n}\n\
+         export class Failure extends Error {\n  override toString(): string {\n    return \"failed\";\n  }\n}\n\
+         export function total(shapes: Shape[], parts: Part[]): string {\n  return shapes.map((s) => s.area()).join() + parts.map((p) => p.label()).join();\n}\n",
+    );
+    scratch.write(
+        "rs/Cargo.toml",
+        "[package]\nname = \"hierarchy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    scratch.write(
+        "rs/src/lib.rs",
+        "pub trait Runner {\n    fn run(&self) -> u32;\n}\n\n\
+         pub struct Fast;\n\nimpl Runner for Fast {\n    fn run(&self) -> u32 {\n        1\n    }\n}\n\n\
+         pub struct Slow;\n\nimpl Runner for Slow {\n    fn run(&self) -> u32 {\n        2\n    }\n}\n\n\
+         impl std::fmt::Display for Slow {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(\"slow\")\n    }\n}\n\n\
+         pub fn both<R: Runner>(runner: &R) -> u32 {\n    runner.run() + Fast.run()\n}\n",
+    );
+    let target = scratch.path().join("target");
+    // (workspace, file, renames as (line, character, new name) from one
+    // declaration of the hierarchy, texts the file then has, texts it no
+    // longer has).
+    type Renames<'a> = &'a [(u32, u32, &'a str)];
+    let cases: [(&str, &str, Renames, &[&str]); 2] = [
+        (
+            "ts",
+            "src/shapes.ts",
+            // Square's `area` (an implementation), Part's `label` (the
+            // abstract method).
+            &[(11, 2, "size"), (16, 11, "name")],
+            &[
+                "  size(): number;\n",
+                "  size(): number {\n    return 3",
+                "  size(): number {\n    return this.side",
+                "abstract name(): string;",
+                "override name(): string",
+                "s.size()",
+                "p.name()",
+            ],
+        ),
+        (
+            "rs",
+            "src/lib.rs",
+            // Slow's `run`, from its impl.
+            &[(15, 7, "execute")],
+            &[
+                "    fn execute(&self) -> u32;\n",
+                "    fn execute(&self) -> u32 {\n        1",
+                "    fn execute(&self) -> u32 {\n        2",
+                "runner.execute() + Fast.execute()",
+            ],
+        ),
+    ];
+    for (workspace, path, renames, after) in cases {
+        let root = scratch.path().join(workspace);
+        let check = |root: &Path| {
+            if workspace == "ts" {
+                tsc(root)
+            } else {
+                cargo_check(root, &target)
+            }
+        };
+        let (compiles, output) = check(&root);
+        assert!(
+            compiles,
+            "{workspace}: the sample does not compile:\n{output}"
+        );
+        let server = McpServer::start(&root, &[]).await.expect("start lingo");
+        for &(line, character, new_name) in renames {
+            let arguments = json!({
+                "path": path, "line": line, "character": character,
+                "new_name": new_name, "dryRun": false
+            });
+            let applied = server.call("rename", arguments.clone()).await.ok();
+            assert!(
+                applied["warnings"].as_array().is_none_or(Vec::is_empty),
+                "{workspace} {arguments}: {applied:#}"
+            );
+            let (compiles, output) = check(&root);
+            assert!(
+                compiles,
+                "{workspace}: after {arguments}:\n{output}\n{}",
+                files(&root)[path]
+            );
+        }
+        let text = &files(&root)[path];
+        for expected in after {
+            assert!(
+                text.contains(expected),
+                "{workspace}: no {expected:?} in\n{text}"
+            );
+        }
+        for old in ["area", "label", "run("] {
+            assert!(!text.contains(old), "{workspace}: {old:?} left in\n{text}");
+        }
+        // What implements an outside type's member is refused without
+        // `force`, its place listed.
+        let (line, character, place) = if workspace == "ts" {
+            (24, 11, "src/shapes.ts:25")
+        } else {
+            (21, 7, "src/lib.rs:22")
+        };
+        let arguments = json!({
+            "path": path, "line": line, "character": character,
+            "new_name": "render", "dryRun": false
+        });
+        let refused = server.call("rename", arguments.clone()).await.err();
+        assert_eq!(
+            refused["code"], "POTENTIAL_BEHAVIOR_CHANGE",
+            "{workspace}: {refused:#}"
+        );
+        let planned = server
+            .call(
+                "rename",
+                json!({ "path": path, "line": line, "character": character, "new_name": "render" }),
+            )
+            .await
+            .ok();
+        let warning = planned["warnings"]
+            .as_array()
+            .and_then(|w| w.iter().find(|w| w["code"] == "POTENTIAL_BEHAVIOR_CHANGE"))
+            .unwrap_or_else(|| panic!("{workspace}: {planned:#}"));
+        assert!(
+            warning["message"]
+                .as_str()
+                .unwrap()
+                .contains("outside the workspace")
+                && warning.to_string().contains(place),
+            "{workspace}: {warning:#}"
+        );
+        server.stop().await;
+    }
+}
+
 /// Java, checked by javac: an unused import removed, then renames of a
 /// static method used from another package (`Report.twice`, called from
 /// `Main`) and of one called in its own class (`Report.summary`), each
