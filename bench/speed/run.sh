@@ -47,7 +47,10 @@ hyper = { version = "1", features = ["full"] }
 rayon = "1"
 EOF
     echo 'fn main() {}' >"$project/src/main.rs"
-    (cd "$project" && cargo vendor -q "$tree" >/dev/null)
+    # The versions the figures of BENCHMARKS.md were measured on: without
+    # the lock, the tree grows with every release of its crates.
+    cp "$repo/bench/speed/tree.Cargo.lock" "$project/Cargo.lock"
+    (cd "$project" && cargo vendor -q --locked "$tree" >/dev/null)
 }
 
 # timed NAME CMD...: wall seconds and peak RSS (MiB) of CMD into NAME.time.
