@@ -934,6 +934,9 @@ fn references_in<L: Language>(
             let qualifier: Vec<String> = m
                 .capture("qualifier")
                 .map(|q| {
+                    if let Some(path) = L::qualifier_path(q, tree_text) {
+                        return path;
+                    }
                     text(q, tree_text)
                         .split(separator)
                         .map(str::trim)

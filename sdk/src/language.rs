@@ -638,6 +638,15 @@ pub trait Language: 'static {
         None
     }
 
+    /// The path a `@qualifier` written in a form of the language's own
+    /// stands for, where its text split at the path separator does not
+    /// say it (Rust's `<T as Trait>::f` is `Trait`'s member, `<T>::f`
+    /// `T`'s). `None`: the text's segments, those opening with `<` left
+    /// out.
+    fn qualifier_path(_qualifier: Node, _source: &str) -> Option<Vec<String>> {
+        None
+    }
+
     /// Whether the body of a `definition.<tag>` symbol is a template, not
     /// code, so that no name in it is reported as a reference (the rules
     /// of a Rust `macro_rules!`: what they name is resolved where they

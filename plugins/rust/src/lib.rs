@@ -255,6 +255,11 @@ impl Language for Rust {
             .or_else(|| imports::use_list_prefix(word, source))
     }
 
+    /// `<T as Trait>::f` is `Trait`'s member, `<T>::f` is `T`'s.
+    fn qualifier_path(qualifier: Node, source: &str) -> Option<Vec<String>> {
+        types::bracketed_path(qualifier, source)
+    }
+
     /// A `macro_rules!`'s rules are a template: what they name resolves
     /// where an invocation expands them.
     fn holds_no_references(tag: &str) -> bool {

@@ -994,3 +994,30 @@ fn trait_bounds(bounds: Node) -> Vec<Node> {
         .filter(|b| b.kind() != "lifetime")
         .collect()
 }
+
+/// The path of the type a qualified path's `<..>` stands for: the trait of
+/// `<T as Trait>`, else the type of `<T>`, without its generic arguments
+/// (`<I as Iterator<Item = u8>>` is `Iterator`'s). `None` for any other
+/// node.
+pub(crate) fn bracketed_path(node: Node, source: &str) -> Option<Vec<String>> {
+    if node.kind() != "bracketed_type" {
+        return None;
+    }
+    let inner = node.named_child(0)?;
+    let mut ty = if inner.kind() == "qualified_type" {
+        inner.child_by_field_name("alias")?
+    } else {
+        inner
+    };
+    if ty.kind() == "generic_type" {
+        ty = ty.child_by_field_name("type")?;
+    }
+    let path: Vec<String> = source
+        .get(ty.byte_range())?
+        .split("::")
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !s.starts_with('<'))
+        .map(str::to_string)
+        .collect();
+    (!path.is_empty()).then_some(path)
+}

@@ -732,6 +732,25 @@ pub fn outer(p: Parser) -> u32 {
         ",
     },
     Case {
+        // A qualified path names the trait it writes: `<Fast as Other>::run`
+        // is `Other`'s `run`, `<Fast as Runner>::run` `Runner`'s, though
+        // `Fast` implements both with a method of that name.
+        name: "rust_a_qualified_paths_trait_is_the_members_owner",
+        fixture: concat!(
+            "//- Cargo.toml\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            "//- src/lib.rs\npub trait Runner {\n    fn run(&self) -> u32;\n}\n",
+            "pub trait Other {\n    fn r$0un(&self) -> u32;\n}\n\npub struct Fast;\n\n",
+            "impl Runner for Fast {\n    fn run(&self) -> u32 {\n        1\n    }\n}\n\n",
+            "impl Other for Fast {\n    fn run(&self) -> u32 {\n        2\n    }\n}\n\n",
+            "pub fn both(f: &Fast) -> u32 {\n    <Fast as Runner>::run(f) + <Fast as Other>::run(f) + <Fast as crate::Other>::run(f)\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/lib.rs:23 call in both qualified
+            src/lib.rs:23 call in both qualified
+        ",
+    },
+    Case {
         // `impl Deref for Guard { type Target = Inner; }`: a member `Guard`
         // lacks is `Inner`'s (auto-deref), one it has is its own.
         name: "rust_a_member_a_type_lacks_is_its_deref_targets",
