@@ -628,7 +628,14 @@ fn declarations_implementing_outside(
         let implements = facts.entry_points.iter().flatten().any(|entry| {
             entry.symbol == r.symbol && entry.kind == lingo_model::EntryPointKind::Implementation
         });
-        let Some(owner) = table.symbol(*r).container.filter(|_| implements) else {
+        if !implements {
+            continue;
+        }
+        let Some(owner) = table.symbol(*r).container else {
+            // An implementation outside any type the plugin declares
+            // (an `impl` for a type it does not name): what it implements
+            // cannot be told, so neither can that it is renamed too.
+            outside.push(declaration_label(analysis, *r));
             continue;
         };
         let owner = SymbolRef {

@@ -31,6 +31,8 @@
     (scoped_type_identifier name: (type_identifier) @name)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
     (reference_type type: (type_identifier) @name)
+    (primitive_type) @name
+    (reference_type type: (primitive_type) @name)
   ]) @definition.impl
 
 (function_item name: (identifier) @name) @definition.function

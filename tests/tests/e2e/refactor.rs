@@ -1309,7 +1309,8 @@ async fn a_property_renamed_by_its_getter_renames_its_setter() {
 
 /// A member renamed in a type hierarchy renames its counterparts: an
 /// interface's method with the classes' that implement it, an abstract
-/// method with its override, a trait's method with its impls', whichever
+/// method with its override, a trait's method with its impls' (one for a
+/// primitive type among them), whichever
 /// declaration the rename starts from; `tsc` and `cargo check` still
 /// compile the result. A member implementing a type outside the workspace
 /// (`Display::fmt`, `Error`'s `toString`) is only renamed with `force`.
@@ -1339,6 +1340,7 @@ async fn a_member_renamed_in_a_hierarchy_renames_its_counterparts_and_still_comp
         "pub trait Runner {\n    fn run(&self) -> u32;\n}\n\n\
          pub struct Fast;\n\nimpl Runner for Fast {\n    fn run(&self) -> u32 {\n        1\n    }\n}\n\n\
          pub struct Slow;\n\nimpl Runner for Slow {\n    fn run(&self) -> u32 {\n        2\n    }\n}\n\n\
+         impl Runner for u8 {\n    fn run(&self) -> u32 {\n        3\n    }\n}\n\n\
          impl std::fmt::Display for Slow {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(\"slow\")\n    }\n}\n\n\
          pub fn both<R: Runner>(runner: &R) -> u32 {\n    runner.run() + Fast.run()\n}\n",
     );
@@ -1373,6 +1375,7 @@ async fn a_member_renamed_in_a_hierarchy_renames_its_counterparts_and_still_comp
                 "    fn execute(&self) -> u32;\n",
                 "    fn execute(&self) -> u32 {\n        1",
                 "    fn execute(&self) -> u32 {\n        2",
+                "    fn execute(&self) -> u32 {\n        3",
                 "runner.execute() + Fast.execute()",
             ],
         ),
@@ -1424,7 +1427,7 @@ async fn a_member_renamed_in_a_hierarchy_renames_its_counterparts_and_still_comp
         let (line, character, place) = if workspace == "ts" {
             (24, 11, "src/shapes.ts:25")
         } else {
-            (21, 7, "src/lib.rs:22")
+            (27, 7, "src/lib.rs:28")
         };
         let arguments = json!({
             "path": path, "line": line, "character": character,
