@@ -857,6 +857,27 @@ export class Measured {
 
 pub const TYPESCRIPT: &[Case] = &[
     Case {
+        // A string in a type names a property: `R["_meta"]` is the member
+        // of `R`'s constraint, certain; a string literal type used as a
+        // key elsewhere (`as "_meta" | "_id"`) is a guess by name; a
+        // string literal type that names no member (`"read"`) is nothing.
+        name: "ts_strings_in_types_name_properties",
+        fixture: concat!(
+            "//- package.json\n{ \"name\": \"demo\" }\n",
+            "//- src/registry.ts\nexport class Registry<Meta> {\n  _me$0ta!: Meta;\n  _id = 0;\n}\n\n",
+            "export type MetaOf<R extends Registry<unknown>> = R[\"_meta\"];\n",
+            "export type Mode = \"read\" | \"write\";\n\n",
+            "export function field(r: Registry<string>, which: boolean): unknown {\n",
+            "  const key = (which ? \"_meta\" : \"_id\") as \"_meta\" | \"_id\";\n",
+            "  return r[key];\n}\n",
+        ),
+        query: References,
+        expected: "
+            src/registry.ts:6 reference in MetaOf qualified
+            src/registry.ts:10 reference in field name_only
+        ",
+    },
+    Case {
         // A key of an object literal given as an argument is the property
         // of the parameter's type, through a call, a method, `new` and a
         // key of a function type; a callback's parameter written without a

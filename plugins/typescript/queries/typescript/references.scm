@@ -66,6 +66,15 @@
 (import_require_clause (identifier) @name) @reference.ignore
 (index_signature name: (identifier) @name) @reference.ignore
 
+; A property named by a string in a type: `T["key"]` is `T`'s member; a
+; string literal type elsewhere (`"onBOL" | "onBUOL"` indexing a value) is
+; a key of a type the source does not say, so a use of any member of the
+; name, by name only: a rename lists it rather than leave it behind.
+(lookup_type
+  (_) @receiver
+  (literal_type (string (string_fragment) @name))) @reference.reference
+(literal_type (string (string_fragment) @name) @receiver) @reference.reference
+
 ; Types.
 (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name) @reference.type
 (type_identifier) @name @reference.type
