@@ -5,7 +5,7 @@
 //! named tool accepts, the four languages' fixtures answered, and the
 //! envelope's errors with their fields.
 
-use lingo_e2e::{McpServer, Scratch, fixture};
+use lingo_e2e::{McpServer, PATIENCE, Scratch, fixture};
 use serde_json::{Value, json};
 
 /// `kind severity name` of each finding.
@@ -151,6 +151,9 @@ async fn items_declared_in_a_body_are_used_where_they_are_called() {
     let server = McpServer::start(scratch.path(), &[])
         .await
         .expect("start lingo");
+    // Judged on the whole workspace: a first index not yet done answers
+    // from the files indexed so far.
+    server.wait_until_indexed(PATIENCE).await;
     let answer = server.call("analyze_dead_code", json!({})).await.ok();
     assert_eq!(
         findings(&answer),
@@ -1511,6 +1514,7 @@ async fn unused_on_purpose_is_each_languages_own_rule() {
     let server = McpServer::start(scratch.path(), &[])
         .await
         .expect("start lingo");
+    server.wait_until_indexed(PATIENCE).await;
     let parameters = server
         .call("analyze_dead_code", json!({ "kind": "unused_parameters" }))
         .await
@@ -1646,6 +1650,7 @@ async fn unreachable_code_is_found_in_every_language() {
         "class A\n{\n    int F()\n    {\n        return 1;\n        System.Console.WriteLine();\n    }\n}\n",
     );
     let server = McpServer::start(root, &[]).await.expect("start lingo");
+    server.wait_until_indexed(PATIENCE).await;
     let answer = server
         .call("analyze_dead_code", json!({ "kind": "unreachable_code" }))
         .await
