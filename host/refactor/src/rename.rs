@@ -510,24 +510,10 @@ fn hierarchy(analysis: &Analysis, member: SymbolRef, name: &str) -> Result<Hiera
             continue;
         }
         let candidates = named_in(analysis, ty, Some(ty.symbol), symbol.kind, name);
-        let candidates: Vec<SymbolRef> = if candidates.is_empty() {
+        let candidates = if candidates.is_empty() {
             // A field may stand for a property, a property for a method
             // (an interface's `name: string` a class's `get name()`).
-            let Ok(facts) = &table.file(ty).facts else {
-                continue;
-            };
-            facts
-                .symbols
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| {
-                    s.container == Some(ty.symbol) && s.name == name && !is_type_kind(s.kind)
-                })
-                .map(|(i, _)| SymbolRef {
-                    file: ty.file,
-                    symbol: i as u32,
-                })
-                .collect()
+            members_named(analysis, ty, name)
         } else {
             candidates
         };
@@ -551,6 +537,24 @@ fn hierarchy(analysis: &Analysis, member: SymbolRef, name: &str) -> Result<Hiera
         }
     }
     Ok(hierarchy)
+}
+
+/// The members of the type `ty` named `name`, of any kind but a type's
+/// (none when the file's facts are gone).
+fn members_named(analysis: &Analysis, ty: SymbolRef, name: &str) -> Vec<SymbolRef> {
+    let Ok(facts) = &analysis.table().file(ty).facts else {
+        return Vec::new();
+    };
+    facts
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.container == Some(ty.symbol) && s.name == name && !is_type_kind(s.kind))
+        .map(|(i, _)| SymbolRef {
+            file: ty.file,
+            symbol: i as u32,
+        })
+        .collect()
 }
 
 /// Which way [`related_types`] follows base lists.
@@ -644,14 +648,9 @@ fn declarations_implementing_outside(
         };
         let parts = analysis.resolver().parts_of(owner);
         let supertypes = related_types(analysis, &parts, Reach::Supertypes)?;
-        let implemented_here = supertypes.keys().any(|ty| {
-            !parts.contains(ty)
-                && table.file(*ty).facts.as_ref().is_ok_and(|f| {
-                    f.symbols
-                        .iter()
-                        .any(|s| s.container == Some(ty.symbol) && s.name == name)
-                })
-        });
+        let implemented_here = supertypes
+            .keys()
+            .any(|ty| !parts.contains(ty) && !members_named(analysis, *ty, name).is_empty());
         if !implemented_here {
             outside.push(declaration_label(analysis, *r));
         }
