@@ -53,7 +53,7 @@ def digest(root):
 class Server:
     def __init__(self, lingo, root, cache):
         self.process = subprocess.Popen(
-            [lingo, "serve", "--root", root, "--cache-dir", cache],
+            [lingo, "serve", "--root", root, "--cache-dir", cache, "--structured-output"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.next_id = 0
         self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},

@@ -39,7 +39,7 @@ def start(lingo, root, cache, file):
     # first index is done (health_check polled; at most 300 s).
     t_optimized = t_indexed = None
     while time.time() - began < 300 and (t_optimized is None or t_indexed is None):
-        health = ask("tools/call", {"name": "health_check", "arguments": {}})
+        health = ask("tools/call", {"name": "health_check", "arguments": {"format": "json"}})
         content = health["result"]["structuredContent"]
         tiers = [p["health"].get("codeTier") for p in content["components"]["plugins"] if p.get("health")]
         if t_optimized is None and "baseline" not in tiers:

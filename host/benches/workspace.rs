@@ -203,8 +203,11 @@ impl Server {
         }
     }
 
-    /// `tools/call`, timed; an `isError` answer becomes its error code.
-    fn call(&mut self, tool: &str, arguments: Value) -> Answer {
+    /// `tools/call` asking for the JSON answer (`format: json`), which it
+    /// reads, timed; an `isError` answer becomes its error code. (The load
+    /// runs send what an agent sends: no format, the text answer.)
+    fn call(&mut self, tool: &str, mut arguments: Value) -> Answer {
+        arguments["format"] = json!("json");
         let started = Instant::now();
         let response = self.request(
             "tools/call",

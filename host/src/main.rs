@@ -253,6 +253,12 @@ struct ToolsArgs {
     /// rollback...).
     #[arg(long)]
     read_only: bool,
+    /// Give every answer as `structuredContent` too, each tool declaring
+    /// its `outputSchema`, for clients that are programs. Without it an
+    /// answer is its compact text (clients that find a structured answer
+    /// show the model that instead), and a call asks `format: json` for it.
+    #[arg(long, env = "LINGO_STRUCTURED_OUTPUT")]
+    structured_output: bool,
 }
 
 /// `[tools]` of lingo.toml: the same choices as [`ToolsArgs`], which win.
@@ -267,6 +273,8 @@ struct ToolsConfig {
     exclude: Vec<String>,
     #[serde(default)]
     read_only: bool,
+    #[serde(default)]
+    structured_output: bool,
 }
 
 impl ToolsArgs {
@@ -287,6 +295,9 @@ impl ToolsArgs {
             self.read_only || file.read_only,
             known,
         )
+        .map(|selection| {
+            selection.with_structured_output(self.structured_output || file.structured_output)
+        })
         .context("choosing the tools to offer")
     }
 }

@@ -59,6 +59,7 @@ impl HostedServer {
             .env_remove("LINGO_TOKEN")
             .env("LINGO_LOG", "info")
             .env("LINGO_TOOLSETS", "all")
+            .env("LINGO_STRUCTURED_OUTPUT", "true")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log_file)

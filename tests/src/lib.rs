@@ -181,6 +181,8 @@ pub fn serve_command(root: &Path, extra: &[&str]) -> Command {
         .env("LINGO_LOG", "info")
         // Every tool: the tests call them all (a `--toolsets` in `extra` wins).
         .env("LINGO_TOOLSETS", "all")
+        // Their answers as `structuredContent` too, which the tests read.
+        .env("LINGO_STRUCTURED_OUTPUT", "true")
         .kill_on_drop(true);
     command
 }

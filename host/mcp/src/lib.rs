@@ -358,7 +358,12 @@ impl Server {
                 return Ok(match outcome {
                     Ok(value) => {
                         let text = project_tools::render(&value);
-                        ToolReply::json(value, text, false)
+                        let reply = ToolReply::json(value, text, false);
+                        if surface.selection.structured_output() {
+                            reply
+                        } else {
+                            reply.text_only()
+                        }
                     }
                     Err(error) => ToolReply::refused(&error),
                 });
@@ -434,6 +439,15 @@ impl Server {
         };
         let text = tool.render(&arguments, &answer);
         let reply = ToolReply::answered(answer, text, is_error);
+        // The text is what a model reads; clients that find a structured
+        // answer hand the model that instead, so it goes only to those that
+        // ask for it, and with every refusal (its stable code).
+        let wants_json = arguments.get("format").and_then(Value::as_str) == Some("json");
+        let reply = if is_error || wants_json || surface.selection.structured_output() {
+            reply
+        } else {
+            reply.text_only()
+        };
         if let Some((project, _permit)) = &held {
             let limit = project.limits.max_response_bytes;
             let size = reply.text().len() + reply.structured_len();
@@ -633,6 +647,13 @@ fn surface(tools: &ToolRegistry, scope: &Scope, selection: Selection) -> Surface
             let name = tool["name"].as_str().unwrap_or_default();
             name == "list_projects" || selection.admits(name, false)
         }));
+        if !selection.structured_output() {
+            for tool in &mut listing {
+                if let Some(entry) = tool.as_object_mut() {
+                    entry.remove("outputSchema");
+                }
+            }
+        }
     }
     let instructions = instructions(hosted, &selection);
     Surface {

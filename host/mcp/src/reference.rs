@@ -26,8 +26,9 @@ pub fn markdown() -> String {
         "# Tools\n\n\
          Every tool lingo serves, with its arguments, generated from the tool\n\
          registry (`cargo test -p lingo-mcp reference` checks it is current;\n\
-         `UPDATE_EXPECT=1` rewrites it). Each answer comes as compact text and as\n\
-         `structuredContent` matching the tool's `outputSchema` (`tools/list`).\n\n\
+         `UPDATE_EXPECT=1` rewrites it). Each answer comes as compact text; with\n\
+         `format: json`, or from a server started with `--structured-output`\n\
+         (which lists each tool's `outputSchema`), as `structuredContent` too.\n\n\
          ## Toolsets\n\n\
          A server offers the `default` set unless its operator chooses others:\n\
          `lingo serve --toolsets analysis,graph`, `[tools] toolsets = [..]` in\n\

@@ -157,6 +157,70 @@ fn a_tool_the_endpoint_does_not_offer_is_refused_with_its_toolset() {
     );
 }
 
+/// An answer is its text unless the operator chose structured output or
+/// the call asks `format: json`; a refusal always carries its structured
+/// error; a tool declares an `outputSchema` exactly when its answers carry
+/// `structuredContent`.
+#[test]
+fn structured_content_goes_where_it_is_asked_for() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let server = super::tests::server();
+    let call = |surface: &Surface, arguments: Value| {
+        let params = json!({ "name": "get_diagnostics", "arguments": arguments });
+        let budget = Budget::new(Some(Duration::from_secs(10)));
+        runtime
+            .block_on(server.call_tool_as(params, budget, &Grant::local(), surface))
+            .expect("a result")
+    };
+    let plain = server.surface_for(Selection::all());
+    let structured = server.surface_for(Selection::all().with_structured_output(true));
+    assert!(
+        plain
+            .listing()
+            .iter()
+            .all(|t| t.get("outputSchema").is_none()),
+        "no outputSchema without structured output"
+    );
+    assert!(
+        structured
+            .listing()
+            .iter()
+            .all(|t| t["outputSchema"]["type"] == json!("object")),
+        "every tool declares its outputSchema with structured output"
+    );
+    // An empty workspace: no diagnostics, an answer all the same.
+    let answered = call(&plain, json!({}));
+    assert_eq!(answered["isError"], json!(false), "{answered}");
+    assert!(answered.get("structuredContent").is_none(), "{answered}");
+    assert!(answered["content"][0]["text"].is_string(), "{answered}");
+
+    let asked = call(&plain, json!({ "format": "json" }));
+    let text: Value = serde_json::from_str(asked["content"][0]["text"].as_str().unwrap())
+        .expect("the text is the JSON");
+    assert_eq!(asked["structuredContent"], text, "{asked}");
+
+    let refused = call(&plain, json!({ "path": "../outside.rs" }));
+    assert_eq!(refused["isError"], json!(true), "{refused}");
+    assert!(
+        refused["structuredContent"]["error"]["code"].is_string(),
+        "{refused}"
+    );
+
+    let given = call(&structured, json!({}));
+    assert_eq!(given["isError"], json!(false), "{given}");
+    assert!(given["structuredContent"].is_object(), "{given}");
+    // The surface of an HTTP path naming a toolset keeps the choice.
+    assert!(
+        Selection::all()
+            .with_structured_output(true)
+            .narrowed_to(Toolset::Graph)
+            .structured_output()
+    );
+}
+
 /// Task phrasings as agents write them, each with the tool that answers it.
 const TASKS: &[(&str, &str)] = &[
     ("who calls parse_config", "get_call_hierarchy"),

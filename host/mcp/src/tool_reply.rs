@@ -1,6 +1,6 @@
-//! A `tools/call` result (MCP `CallToolResult`): the text a model reads and
-//! the structured answer for programs, written as a JSON value or straight
-//! to the wire.
+//! A `tools/call` result (MCP `CallToolResult`): the text a model reads and,
+//! where asked for, the structured answer for programs, written as a JSON
+//! value or straight to the wire.
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -10,7 +10,8 @@ use lingo_tools::error::ToolError;
 
 /// What a `tools/call` answered.
 pub struct ToolReply {
-    structured: Structured,
+    /// `None`: the reply is the text alone.
+    structured: Option<Structured>,
     text: String,
     is_error: bool,
 }
@@ -26,7 +27,7 @@ impl ToolReply {
     /// A tool's answer and its text.
     pub fn answered(answer: Answer, text: String, is_error: bool) -> ToolReply {
         ToolReply {
-            structured: Structured::Answer(answer),
+            structured: Some(Structured::Answer(answer)),
             text,
             is_error,
         }
@@ -35,10 +36,16 @@ impl ToolReply {
     /// An answer that is JSON already.
     pub fn json(value: Value, text: String, is_error: bool) -> ToolReply {
         ToolReply {
-            structured: Structured::Json(value),
+            structured: Some(Structured::Json(value)),
             text,
             is_error,
         }
+    }
+
+    /// This reply with its text alone (no `structuredContent`).
+    pub fn text_only(mut self) -> ToolReply {
+        self.structured = None;
+        self
     }
 
     /// A call refused with `error` (an `isError` result).
@@ -48,7 +55,7 @@ impl ToolReply {
         ToolReply::json(refusal.to_json(), text, true)
     }
 
-    /// How many bytes the structured answer takes on the wire.
+    /// How many bytes the structured answer takes on the wire (0 without one).
     pub fn structured_len(&self) -> usize {
         let mut out = Vec::new();
         self.write_structured(&mut out);
@@ -62,15 +69,17 @@ impl ToolReply {
 
     /// The `CallToolResult` as a JSON value.
     pub fn into_value(self) -> Value {
-        let structured = match self.structured {
-            Structured::Answer(answer) => answer.value(),
-            Structured::Json(value) => value,
-        };
-        json!({
+        let mut value = json!({
             "content": [{ "type": "text", "text": self.text }],
-            "structuredContent": structured,
             "isError": self.is_error,
-        })
+        });
+        if let Some(structured) = self.structured {
+            value["structuredContent"] = match structured {
+                Structured::Answer(answer) => answer.value(),
+                Structured::Json(value) => value,
+            };
+        }
+        value
     }
 
     /// Append the `CallToolResult`'s JSON to `out`, the structured answer
@@ -88,8 +97,10 @@ impl ToolReply {
         }];
         out.extend_from_slice(b"{\"content\":");
         push_json(out, &content);
-        out.extend_from_slice(b",\"structuredContent\":");
-        self.write_structured(out);
+        if self.structured.is_some() {
+            out.extend_from_slice(b",\"structuredContent\":");
+            self.write_structured(out);
+        }
         out.extend_from_slice(b",\"isError\":");
         push_json(out, &self.is_error);
         if let Some(result_type) = result_type {
@@ -101,8 +112,9 @@ impl ToolReply {
 
     fn write_structured(&self, out: &mut Vec<u8>) {
         match &self.structured {
-            Structured::Answer(answer) => answer.write_json(out),
-            Structured::Json(value) => push_json(out, value),
+            Some(Structured::Answer(answer)) => answer.write_json(out),
+            Some(Structured::Json(value)) => push_json(out, value),
+            None => {}
         }
     }
 }
@@ -120,15 +132,22 @@ mod tests {
     #[test]
     fn the_written_result_is_the_value() {
         let error = ToolError::Internal("a \"quoted\" reason é".into());
-        for result_type in [None, Some("complete")] {
-            let mut out = Vec::new();
-            ToolReply::refused(&error).write_json(result_type, &mut out);
-            let written: Value = serde_json::from_slice(&out).expect("valid JSON");
-            let mut expected = ToolReply::refused(&error).into_value();
-            if let Some(kind) = result_type {
-                expected["resultType"] = json!(kind);
+        for text_only in [false, true] {
+            let reply = || {
+                let reply = ToolReply::refused(&error);
+                if text_only { reply.text_only() } else { reply }
+            };
+            for result_type in [None, Some("complete")] {
+                let mut out = Vec::new();
+                reply().write_json(result_type, &mut out);
+                let written: Value = serde_json::from_slice(&out).expect("valid JSON");
+                let mut expected = reply().into_value();
+                if let Some(kind) = result_type {
+                    expected["resultType"] = json!(kind);
+                }
+                assert_eq!(written, expected);
+                assert_eq!(written.get("structuredContent").is_none(), text_only);
             }
-            assert_eq!(written, expected);
         }
     }
 }

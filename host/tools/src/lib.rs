@@ -218,23 +218,28 @@ impl ToolRegistry {
     }
 
     /// The `tools/list` entries of the tools `selection` admits, in the
-    /// registry's fixed order.
+    /// registry's fixed order; with their `outputSchema` when the
+    /// selection's answers carry `structuredContent` (a tool declaring one
+    /// must).
     pub fn list(&self, selection: &Selection) -> Vec<Value> {
         self.tools
             .iter()
             .filter(|t| selection.admits(t.name, t.writes()))
             .map(|t| {
-                json!({
+                let mut entry = json!({
                     "name": t.name,
                     "description": t.description,
                     "inputSchema": args::listed(&t.input_schema),
-                    "outputSchema": t.output_schema,
                     "annotations": if t.writes() {
                         json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false })
                     } else {
                         json!({ "readOnlyHint": true, "openWorldHint": false })
                     },
-                })
+                });
+                if selection.structured_output() {
+                    entry["outputSchema"] = t.output_schema.clone();
+                }
+                entry
             })
             .collect()
     }

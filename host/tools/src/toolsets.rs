@@ -161,13 +161,15 @@ pub fn set_of(tool: &str) -> Option<Toolset> {
 }
 
 /// The tools the operator chose: the union of `sets` and `tools`, without
-/// `excluded`, and without every tool that writes when `read_only`.
+/// `excluded`, and without every tool that writes when `read_only`; and
+/// whether their answers carry `structuredContent`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     sets: Vec<Toolset>,
     tools: Vec<String>,
     excluded: Vec<String>,
     read_only: bool,
+    structured_output: bool,
 }
 
 impl Selection {
@@ -183,6 +185,7 @@ impl Selection {
             tools: Vec::new(),
             excluded: Vec::new(),
             read_only: false,
+            structured_output: false,
         }
     }
 
@@ -231,6 +234,7 @@ impl Selection {
             tools: check(tools)?,
             excluded: check(excluded)?,
             read_only,
+            structured_output: false,
         };
         if !known
             .iter()
@@ -263,7 +267,21 @@ impl Selection {
             tools: Vec::new(),
             excluded: self.excluded.clone(),
             read_only: self.read_only,
+            structured_output: self.structured_output,
         }
+    }
+
+    /// This selection, its answers carrying `structuredContent` (and its
+    /// tools an `outputSchema`) when `structured_output`; without, only a
+    /// refusal or a call asking `format: json` carries one.
+    pub fn with_structured_output(mut self, structured_output: bool) -> Selection {
+        self.structured_output = structured_output;
+        self
+    }
+
+    /// Whether every answer carries `structuredContent`.
+    pub fn structured_output(&self) -> bool {
+        self.structured_output
     }
 
     /// The sets chosen.

@@ -286,6 +286,7 @@ async fn over_stdio(sdk: Sdk, mode: Mode) {
     args.push(root.display().to_string());
     args.push("--cache-dir".to_string());
     args.push(cache_dir().display().to_string());
+    args.push("--structured-output".to_string());
     let report = run_client(sdk, mode, &args, String::new).await;
     check(&report, mode);
 }

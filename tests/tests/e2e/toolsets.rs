@@ -97,6 +97,68 @@ async fn read_only_and_lingo_toml_choose_the_tools_the_flags_do_not() {
     );
 }
 
+/// An outline of the fixture's pricing module over `server`.
+async fn outline(server: &McpServer, format: Option<&str>) -> rmcp::model::CallToolResult {
+    let mut arguments = json!({ "path": "src/pricing.rs" });
+    if let Some(format) = format {
+        arguments["format"] = json!(format);
+    }
+    let serde_json::Value::Object(arguments) = arguments else {
+        unreachable!("an object")
+    };
+    let call = server
+        .client
+        .call_tool(CallToolRequestParams::new("outline").with_arguments(arguments));
+    lingo_e2e::patiently("outline", call)
+        .await
+        .expect("outline answers")
+}
+
+/// What a model reads is the compact text: without the operator's choice
+/// of structured output, an answer carries no `structuredContent` (clients
+/// that find one hand the model that instead) and no tool an
+/// `outputSchema`; `format: json` asks for it; lingo.toml's
+/// `structured_output` gives it to every answer.
+#[tokio::test]
+async fn an_answer_is_its_text_unless_structured_output_is_chosen() {
+    let scratch = Scratch::new("structured-output");
+    let root = scratch.copy_fixture("rust-workspace");
+    let mut command = serve_command(&root, &[]);
+    command.env_remove("LINGO_STRUCTURED_OUTPUT");
+    let server = McpServer::start_command(command, ProtocolVersion::default())
+        .await
+        .expect("start lingo");
+    let tools = server.client.list_all_tools().await.expect("tools/list");
+    assert!(tools.iter().all(|tool| tool.output_schema.is_none()));
+    let answered = outline(&server, None).await;
+    assert_eq!(answered.structured_content, None);
+    let text = &answered.content[0].as_text().expect("text").text;
+    assert!(text.contains("pub fn total_with_tax"), "{text}");
+    let asked = outline(&server, Some("json")).await;
+    let structured = asked.structured_content.expect("asked for");
+    assert_eq!(structured["filePath"], json!("src/pricing.rs"));
+    server.stop().await;
+
+    std::fs::write(
+        root.join("lingo.toml"),
+        "[tools]\nstructured_output = true\n",
+    )
+    .expect("write lingo.toml");
+    let mut command = serve_command(&root, &[]);
+    command.env_remove("LINGO_STRUCTURED_OUTPUT");
+    let server = McpServer::start_command(command, ProtocolVersion::default())
+        .await
+        .expect("start lingo");
+    let tools = server.client.list_all_tools().await.expect("tools/list");
+    assert!(tools.iter().all(|tool| tool.output_schema.is_some()));
+    let answered = outline(&server, None).await;
+    let structured = answered.structured_content.expect("every answer");
+    lingo_e2e::check_output_schema("outline", &structured);
+    let text = &answered.content[0].as_text().expect("text").text;
+    assert!(text.contains("pub fn total_with_tax"), "{text}");
+    server.stop().await;
+}
+
 /// `lingo call` on the fixture with `args`.
 fn call(args: &[&str]) -> Output {
     std::process::Command::new(lingo_bin())

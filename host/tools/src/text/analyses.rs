@@ -169,7 +169,7 @@ pub fn graph_metrics(answer: &RankedMetrics, _request: &Request, writer: &mut Wr
         }
     }
     if metrics.graphml.is_some() {
-        writer.always("GraphML in structuredContent.graphml");
+        writer.always("GraphML in the JSON answer's `graphml` (`format: json`)");
     }
 }
 

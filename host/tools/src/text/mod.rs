@@ -3,8 +3,8 @@
 //! `line:col`, one line per item, resolution only when it is not certain,
 //! a one-line header with what was asked, the totals and completeness, and
 //! a token budget (`max_tokens`) that stops the list with the exact
-//! arguments of the next page. The text is a view of the structured answer
-//! (`structuredContent`), which stays whole.
+//! arguments of the next page. The text is a view of the structured answer,
+//! which `format: json` gives whole.
 
 mod analyses;
 mod budget;

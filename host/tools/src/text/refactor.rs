@@ -28,7 +28,7 @@ fn what(metadata: &Metadata) -> String {
 fn plan(plan: &Plan, writer: &mut Writer) {
     let summary = &plan.summary;
     writer.always(&format!(
-        "{} {} ({}, generation {}): {} edits in {} files, {} created, {} deleted; dry run, apply with apply_plan {{\"plan\": <structuredContent>}} or again with dryRun false",
+        "{} {} ({}, generation {}): {} edits in {} files, {} created, {} deleted; dry run; apply again with dryRun false, or with apply_plan {{\"plan\": <this plan>}} (its JSON: `format: json`)",
         plan.plan_type,
         what(&plan.metadata),
         plan.metadata.language,
@@ -61,7 +61,7 @@ fn plan(plan: &Plan, writer: &mut Writer) {
             DocumentChange::File(FileOperation::Delete { uri }) => format!("delete file {uri}"),
         };
         if !writer.line(&line) {
-            writer.always("... more files in structuredContent");
+            writer.always("... more files (all of them: `format: json`)");
             break;
         }
     }
@@ -173,7 +173,7 @@ pub fn moved(answer: &RoslynAnswer, _request: &Request, writer: &mut Writer) {
     match answer {
         RoslynAnswer::Preview(preview) => {
             writer.always(&format!(
-                "preview of move {head}; nothing written (apply with apply_plan {{\"plan\": <structuredContent.plan>}})"
+                "preview of move {head}; nothing written (apply with apply_plan {{\"plan\": <its plan>}}; the JSON: `format: json`)"
             ));
             warnings(&preview.warnings, writer);
             pending(&preview.pending_changes, writer);
@@ -344,7 +344,7 @@ mod tests {
             &answer,
             plan_or_applied,
             expect![[r#"
-                RenamePlan rename.symbol `total` -> `sum` (rust, generation 7): 2 edits in 5 files, 2 created, 2 deleted; dry run, apply with apply_plan {"plan": <structuredContent>} or again with dryRun false
+                RenamePlan rename.symbol `total` -> `sum` (rust, generation 7): 2 edits in 5 files, 2 created, 2 deleted; dry run; apply again with dryRun false, or with apply_plan {"plan": <this plan>} (its JSON: `format: json`)
                 WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
                   src/a.rs:3:4
                   src/b.rs:9:1
@@ -459,7 +459,7 @@ mod tests {
             &preview,
             moved,
             expect![[r#"
-                preview of move class `Shop.Order` /w/src/Shop.cs:4:5 -> /w/src/Order.cs:3:5; nothing written (apply with apply_plan {"plan": <structuredContent.plan>})
+                preview of move class `Shop.Order` /w/src/Shop.cs:4:5 -> /w/src/Order.cs:3:5; nothing written (apply with apply_plan {"plan": <its plan>}; the JSON: `format: json`)
                 WARNING INCOMPLETE_REFERENCES: 2 uses resolved by name only
                   src/a.rs:3:4
                   src/b.rs:9:1

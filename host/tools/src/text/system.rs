@@ -84,7 +84,7 @@ pub fn health(answer: &Health, request: &Request, writer: &mut Writer) {
         }
         if shown < problems.len() {
             writer.always(&format!(
-                "... {} more {plural} (max_tokens {}); structuredContent lists them all",
+                "... {} more {plural} (max_tokens {}); `format: json` lists them all",
                 problems.len() - shown,
                 request.max_tokens
             ));
