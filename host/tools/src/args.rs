@@ -59,7 +59,13 @@ pub trait ToolArgs: Sized {
             }
         }
         check_bounds(&object, schema)?;
-        Self::read(&Value::Object(object))
+        // The shared options are read apart ([`SharedArgs::from_call`]):
+        // a group that refuses unknown fields must not see them.
+        let own = object
+            .into_iter()
+            .filter(|(key, _)| accepted.contains(&key.as_str()) || !shared.contains(&key.as_str()))
+            .collect();
+        Self::read(&Value::Object(own))
     }
 }
 
@@ -514,6 +520,7 @@ mod tests {
     }
 
     impl Group for Sample {}
+    impl Group for Nested {}
 
     fn typed(arguments: Value) -> Result<Sample, ToolError> {
         let mut schema = Sample::schema();
@@ -546,6 +553,12 @@ mod tests {
         assert_eq!(sample.nested.and_then(|n| n.dry_run), Some(false));
         let sample = typed(json!({ "new_name": "d", "items": [1, 2] })).expect("accepted");
         assert_eq!(sample.items, Some(vec![1, 2]));
+        // A group refusing unknown fields takes the shared options too.
+        let mut schema = Nested::schema();
+        merge(&mut schema, SharedArgs::schema());
+        let arguments = json!({ "dryRun": true, "format": "json", "max_tokens": 500 });
+        let nested = Nested::parse(&arguments, &schema, &SharedArgs::names()).expect("accepted");
+        assert_eq!(nested.dry_run, Some(true));
     }
 
     #[test]
