@@ -238,3 +238,65 @@ fn rows_another_build_saved_are_resolved_again() {
     drop(store);
     assert_ne!(references_of_area(&root, &cache), first);
 }
+
+/// A graph laid over one the database does not hold (there: rows saved
+/// by another build; in use: a first graph built from a partial first
+/// index, which is not saved) is saved whole, so that a restart reuses
+/// every file's rows instead of resolving the whole tree again.
+#[test]
+fn a_graph_built_on_resolutions_the_database_lacks_is_saved_whole() {
+    let (root, cache) = tree("saved-whole");
+    let workspace = Workspace::with_store(&root, common::registry().clone(), &cache).unwrap();
+    let tools = ToolRegistry::new();
+    let context = ToolContext {
+        workspace: Arc::new(workspace),
+        tool_names: tools.names(),
+        gate: Default::default(),
+    };
+    let references = |context: &ToolContext| -> Value {
+        tools
+            .call(
+                tools.find("find_references").unwrap(),
+                context,
+                &json!({ "symbol": "area", "path": "src/shapes.rs", "format": "json" }),
+            )
+            .expect("find_references answers")
+            .value()
+    };
+    let first = references(&context);
+    assert_eq!(saved_rows(&root, &cache, 2).len(), 2);
+    // The database's rows of this generation replaced by another build's
+    // (none): what the graph in memory was built from is not held.
+    let store = IndexStore::open(&cache, &root.canonicalize().unwrap()).unwrap();
+    let (_, generation, _) = store.load_derived("graph").unwrap();
+    let generation = generation.expect("a saved generation");
+    assert!(
+        store
+            .save_derived("graph", generation, None, "another build", &[])
+            .unwrap()
+    );
+    // One file's body changes, not its shape: the next graph reuses the
+    // other file's resolutions from the graph in memory.
+    std::fs::write(
+        root.join("src/shapes.rs"),
+        "pub fn area(side: u32) -> u32 { side * side + 0 }\npub fn twice() -> u32 { area(1) * 2 }\n",
+    )
+    .unwrap();
+    context.workspace.refresh();
+    let sites = |answer: &Value| -> Vec<(Value, Value)> {
+        let listed = answer["references"].as_array().cloned().unwrap_or_default();
+        listed
+            .iter()
+            .map(|r| (r["file_path"].clone(), r["range"]["start"].clone()))
+            .collect()
+    };
+    assert_eq!(sites(&references(&context)), sites(&first));
+    lingo::graph::wait_for_saves(Duration::from_secs(30));
+    let (saved_context, _, rows) = store.load_derived("graph").unwrap();
+    assert_eq!(
+        rows.len(),
+        2,
+        "every file's row, not only the changed one's"
+    );
+    assert_ne!(saved_context.as_deref(), Some("another build"));
+}

@@ -75,6 +75,16 @@ impl FileRecord {
         }
     }
 
+    /// The file's edges, misses and counts in `graph`, as resolving it
+    /// gave them (what the index database keeps of it).
+    pub(super) fn resolution(&self, graph: &CodeGraph) -> FileEdges {
+        FileEdges {
+            edges: self.edges(graph).collect(),
+            unresolved: self.unresolved(graph).to_vec(),
+            counts: self.counts,
+        }
+    }
+
     /// The file's misses in `graph`.
     fn unresolved<'g>(&self, graph: &'g CodeGraph) -> &'g [Unresolved] {
         let range = self.unresolved.start as usize..self.unresolved.end as usize;
@@ -216,14 +226,14 @@ impl CodeGraph {
             .collect();
         let reused = files.len() - fresh.len();
         // Only the files resolved now are saved when the rest is reused:
-        // that is right only on top of the rows of the generation reused.
+        // that is right only on top of the rows of the generation reused,
+        // when the database holds them; else every file's, once built.
         let base = reusable.as_ref().and_then(Earlier::generation);
-        persist::save(
-            snapshot,
-            files,
-            fresh,
-            (reused > 0).then_some(base).flatten(),
-        );
+        let on_top_of = (reused > 0).then_some(base).flatten();
+        let save_whole = reused > 0 && !on_top_of.is_some_and(|g| persist::holds(snapshot, g));
+        if !save_whole {
+            persist::save(snapshot, files, fresh, on_top_of);
+        }
         let previous_graph = match &reusable {
             Some(Earlier::Graph(graph)) => Some(*graph),
             _ => None,
@@ -352,7 +362,7 @@ impl CodeGraph {
             "symbol graph built"
         );
         let edge_count = graph.edge_count();
-        Ok(CodeGraph {
+        let built = CodeGraph {
             base: Arc::new(Base {
                 graph,
                 symbol_base,
@@ -366,7 +376,11 @@ impl CodeGraph {
             files: records,
             manifests: snapshot.manifests.clone(),
             generation: snapshot.generation,
-        })
+        };
+        if save_whole {
+            persist::save_whole(snapshot, files, &built);
+        }
+        Ok(built)
     }
 
     /// The graph of `snapshot` as `previous`'s base with the changed files'
@@ -410,7 +424,12 @@ impl CodeGraph {
             })
             .collect();
         lingo_model::budget::check()?;
-        persist::save(snapshot, files, fresh.clone(), Some(previous.generation));
+        // On top of the previous generation's rows when the database holds
+        // them; else every file's, once laid over.
+        let on_previous = persist::holds(snapshot, previous.generation);
+        if on_previous {
+            persist::save(snapshot, files, fresh.clone(), Some(previous.generation));
+        }
         let fresh: HashMap<usize, Arc<FileResolution>> = fresh.into_iter().collect();
 
         let node = |n: Node| previous.node(n);
@@ -475,7 +494,7 @@ impl CodeGraph {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "symbol graph laid over the last full build"
         );
-        Ok(Some(CodeGraph {
+        let laid_over = CodeGraph {
             base: previous.base.clone(),
             overlay: laid,
             counts,
@@ -483,7 +502,11 @@ impl CodeGraph {
             files: records,
             manifests: snapshot.manifests.clone(),
             generation: snapshot.generation,
-        }))
+        };
+        if !on_previous {
+            persist::save_whole(snapshot, files, &laid_over);
+        }
+        Ok(Some(laid_over))
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use super::build::{FileEdges, FileResolution};
-use super::{Node, Site};
+use super::{CodeGraph, Node, Site};
 use lingo_index::{DerivedRow, FileEntry, Snapshot};
 
 /// What every row was resolved under besides its file: the manifests
@@ -153,16 +153,83 @@ pub(super) fn save(
     fresh: Vec<(usize, Arc<FileResolution>)>,
     reused_from: Option<u64>,
 ) {
-    let Some(store) = snapshot.store().cloned() else {
+    if snapshot.store().is_none() || fresh.is_empty() {
         return;
-    };
+    }
     let changed: Vec<(String, Arc<FileResolution>)> = fresh
         .into_iter()
         .map(|(i, resolution)| (identity(&files[i]), resolution))
         .collect();
-    if changed.is_empty() {
+    write_in_background(snapshot, reused_from, move || {
+        changed
+            .iter()
+            .filter_map(|(identity, resolution)| {
+                row(
+                    resolution.path.clone(),
+                    identity.clone(),
+                    resolution.shape,
+                    &resolution.edges,
+                )
+            })
+            .collect()
+    });
+}
+
+/// Whether the database holds the rows of `generation`, resolved by this
+/// build under these manifests: what a save of only the files resolved
+/// again must sit on top of.
+pub(super) fn holds(snapshot: &Snapshot, generation: u64) -> bool {
+    let Some(store) = snapshot.store() else {
+        return false;
+    };
+    matches!(
+        store.derived_context(KIND),
+        Ok((Some(context), Some(saved))) if saved == generation && context == saved_context(snapshot)
+    )
+}
+
+/// Save every file's resolutions as `graph` holds them, replacing what the
+/// database holds: for a graph that reused resolutions the database does
+/// not hold (those of a graph built from a partial first index), which a
+/// save of the files resolved again would leave with rows missing, so that
+/// the next start would resolve everything again. Each row is encoded on
+/// this thread from the graph's own edges, one file at a time.
+pub(super) fn save_whole(snapshot: &Snapshot, files: &[Arc<FileEntry>], graph: &CodeGraph) {
+    if snapshot.store().is_none() || graph.files.len() != files.len() {
         return;
     }
+    let rows: Vec<DerivedRow> = graph
+        .files
+        .iter()
+        .zip(files)
+        .filter_map(|(record, file)| {
+            let edges = record.resolution(graph);
+            row(record.path.clone(), identity(file), record.shape, &edges)
+        })
+        .collect();
+    write_in_background(snapshot, None, move || rows);
+}
+
+/// One file's row: its edges encoded.
+fn row(path: String, identity: String, shape: u64, edges: &FileEdges) -> Option<DerivedRow> {
+    Some(DerivedRow {
+        path,
+        sha256: identity,
+        key: shape as i64,
+        blob: postcard::to_stdvec(edges).ok()?,
+    })
+}
+
+/// Write the rows `rows` makes for `snapshot` on a thread of its own, on
+/// top of the rows of generation `reused_from` (`None`: replacing them).
+fn write_in_background(
+    snapshot: &Snapshot,
+    reused_from: Option<u64>,
+    rows: impl FnOnce() -> Vec<DerivedRow> + Send + 'static,
+) {
+    let Some(store) = snapshot.store().cloned() else {
+        return;
+    };
     let generation = snapshot.generation;
     let context = saved_context(snapshot);
     let saving = Saving::start();
@@ -171,17 +238,7 @@ pub(super) fn save(
         .spawn(move || {
             let _saving = saving;
             let started = std::time::Instant::now();
-            let rows: Vec<DerivedRow> = changed
-                .iter()
-                .filter_map(|(identity, resolution)| {
-                    Some(DerivedRow {
-                        path: resolution.path.clone(),
-                        sha256: identity.clone(),
-                        key: resolution.shape as i64,
-                        blob: postcard::to_stdvec(&resolution.edges).ok()?,
-                    })
-                })
-                .collect();
+            let rows = rows();
             match store.save_derived(KIND, generation, reused_from, &context, &rows) {
                 Ok(saved) => tracing::info!(
                     rows = rows.len(),
