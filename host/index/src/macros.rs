@@ -21,8 +21,11 @@ use lingo_model::sync::lock;
 use crate::FileEntry;
 
 /// Rounds of routing per refresh: a definition handed over may expand to
-/// invocations of further macros, found only by expanding it.
-pub(crate) const MAX_ROUNDS: usize = 4;
+/// invocations of further macros, found only by expanding it. The vendored
+/// sources of tokio, serde, syn, regex, clap, hyper and rayon settle after
+/// 7 (1,286 files, then 213, 116, 52, 52, 17, 1); a refresh that stops
+/// short leaves the next start to expand and resolve again.
+pub(crate) const MAX_ROUNDS: usize = 16;
 /// Definitions handed to one file.
 pub(crate) const MAX_GIVEN: usize = 256;
 /// Bytes of definition text handed to one file.
@@ -150,7 +153,7 @@ pub(crate) fn route(
     manifests: &[Manifest],
 ) -> BTreeMap<String, Arc<FileEntry>> {
     let mut routed = BTreeMap::new();
-    for _ in 0..MAX_ROUNDS {
+    for round in 0..MAX_ROUNDS {
         let work: Vec<(Arc<FileEntry>, Vec<MacroSource>)> = {
             let environment = MacroEnvironment::of(files.values());
             files
@@ -168,6 +171,15 @@ pub(crate) fn route(
         };
         if work.is_empty() {
             break;
+        }
+        tracing::debug!(round, files = work.len(), "macro definitions routed");
+        if round + 1 == MAX_ROUNDS {
+            // What this round changes may call for another, left to the
+            // next refresh, which goes on from here.
+            tracing::info!(
+                files = work.len(),
+                "macro routing's last round this refresh"
+            );
         }
         for entry in analyse_all(work, manifests) {
             routed.insert(entry.path.clone(), entry.clone());

@@ -146,3 +146,41 @@ fn an_expanded_invocations_tokens_are_read_once_and_unexpanded_ones_still_refere
     assert_eq!(lines, [7], "{runtime:#?}");
     assert!(runtime.completeness.complete, "{:?}", runtime.completeness);
 }
+
+/// A chain of definitions, each expanding to the next one's invocation
+/// (found only by expanding the one before), settles in the first refresh:
+/// the user declares what the last one makes, and a start on the stored
+/// index has nothing left to expand. (Vendored crates need 7 rounds.)
+#[test]
+fn a_chain_of_macros_settles_in_one_refresh() {
+    const STEPS: usize = 7;
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("macros-chain");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("Cargo.toml"), MANIFEST).unwrap();
+    let mut lib = String::new();
+    for step in 1..=STEPS {
+        let body = if step == STEPS {
+            "$($item)*".to_string()
+        } else {
+            format!("step{}! {{ $($item)* }}", step + 1)
+        };
+        std::fs::write(
+            root.join(format!("src/step{step}.rs")),
+            format!("macro_rules! step{step} {{\n    ($($item:item)*) => {{ {body} }};\n}}\n"),
+        )
+        .unwrap();
+        lib.push_str(&format!("#[macro_use]\nmod step{step};\n"));
+    }
+    lib.push_str("pub mod user;\n");
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    std::fs::write(root.join("src/user.rs"), "step1! { pub fn deepest() {} }\n").unwrap();
+    let cache = cache("chain");
+    let workspace =
+        Arc::new(Workspace::with_store(&root, common::registry().clone(), &cache).unwrap());
+    workspace.refresh();
+    assert_eq!(declared(&workspace, "src/user.rs"), ["deepest"]);
+    let again = Workspace::with_store(&root, common::registry().clone(), &cache).unwrap();
+    let stats = again.refresh();
+    assert_eq!((stats.analyzed, stats.expanded_again), (0, 0), "{stats:?}");
+}
