@@ -114,6 +114,18 @@ async fn outline(server: &McpServer, format: Option<&str>) -> rmcp::model::CallT
         .expect("outline answers")
 }
 
+/// lingo on `root` without the harness's choice of structured output (the
+/// flags and lingo.toml decide), and the tools it lists.
+async fn start_as_configured(root: &std::path::Path) -> (McpServer, Vec<rmcp::model::Tool>) {
+    let mut command = serve_command(root, &[]);
+    command.env_remove("LINGO_STRUCTURED_OUTPUT");
+    let server = McpServer::start_command(command, ProtocolVersion::default())
+        .await
+        .expect("start lingo");
+    let tools = server.client.list_all_tools().await.expect("tools/list");
+    (server, tools)
+}
+
 /// What a model reads is the compact text: without the operator's choice
 /// of structured output, an answer carries no `structuredContent` (clients
 /// that find one hand the model that instead) and no tool an
@@ -123,12 +135,7 @@ async fn outline(server: &McpServer, format: Option<&str>) -> rmcp::model::CallT
 async fn an_answer_is_its_text_unless_structured_output_is_chosen() {
     let scratch = Scratch::new("structured-output");
     let root = scratch.copy_fixture("rust-workspace");
-    let mut command = serve_command(&root, &[]);
-    command.env_remove("LINGO_STRUCTURED_OUTPUT");
-    let server = McpServer::start_command(command, ProtocolVersion::default())
-        .await
-        .expect("start lingo");
-    let tools = server.client.list_all_tools().await.expect("tools/list");
+    let (server, tools) = start_as_configured(&root).await;
     assert!(tools.iter().all(|tool| tool.output_schema.is_none()));
     let answered = outline(&server, None).await;
     assert_eq!(answered.structured_content, None);
@@ -144,12 +151,7 @@ async fn an_answer_is_its_text_unless_structured_output_is_chosen() {
         "[tools]\nstructured_output = true\n",
     )
     .expect("write lingo.toml");
-    let mut command = serve_command(&root, &[]);
-    command.env_remove("LINGO_STRUCTURED_OUTPUT");
-    let server = McpServer::start_command(command, ProtocolVersion::default())
-        .await
-        .expect("start lingo");
-    let tools = server.client.list_all_tools().await.expect("tools/list");
+    let (server, tools) = start_as_configured(&root).await;
     assert!(tools.iter().all(|tool| tool.output_schema.is_some()));
     let answered = outline(&server, None).await;
     let structured = answered.structured_content.expect("every answer");
