@@ -185,7 +185,7 @@ impl Analysis {
                     symbol: symbol_ref,
                     start: symbol.span.start.offset,
                     end: symbol.span.end.offset,
-                    documented_from: documented_from(&file.source, facts, index),
+                    documented_from: documented_from(&file.source(), facts, index),
                 });
             }
         }
@@ -267,7 +267,7 @@ impl Analysis {
         for (number, file) in table.files().iter().enumerate() {
             // Where the file's references start, read only once a name is found.
             let mut reference_starts: Option<Vec<u32>> = None;
-            for (offset, word) in words(&file.source) {
+            for (offset, word) in words(&file.source()) {
                 let Some(named) = by_name.get(word) else {
                     continue;
                 };
@@ -382,7 +382,7 @@ impl Analysis {
         let Some(entry) = self.table().files().get(file as usize) else {
             return String::new();
         };
-        let point = point_at(&entry.source, offset as usize);
+        let point = point_at(&entry.source(), offset as usize);
         format!("{}:{}:{}", entry.path, point.line + 1, point.character + 1)
     }
 }

@@ -374,7 +374,7 @@ fn node_view(table: &SymbolTable, node: Node, focus_lines: Vec<u32>, is_query: b
         ),
     };
     let lines: Vec<String> = file
-        .source
+        .source()
         .lines()
         .skip(start as usize)
         .take((end - start + 1) as usize)

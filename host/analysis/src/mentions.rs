@@ -55,7 +55,7 @@ impl Mentions {
                 budget.check()?;
             }
             if let Ok(facts) = &file.facts {
-                mentions.count(&file.source, facts);
+                mentions.count(&file.source(), facts);
             }
         }
         Ok(mentions)
@@ -97,8 +97,8 @@ impl Mentions {
 pub(crate) fn scan(name: &str, region: Region, files: &[Arc<FileEntry>]) -> usize {
     files
         .iter()
-        .filter_map(|f| Some((&f.source[..], f.facts.as_ref().ok()?)))
-        .map(|(source, facts)| mentions_in(name, source, facts, region.spans(facts)))
+        .filter_map(|f| Some((f.source(), f.facts.as_ref().ok()?)))
+        .map(|(source, facts)| mentions_in(name, &source, facts, region.spans(facts)))
         .sum()
 }
 

@@ -103,10 +103,10 @@ pub fn node_at(
         },
         other => other,
     })?;
-    let nodes = file.plugin.node_at(&file.path, &file.source, offset)?;
+    let nodes = file.plugin.node_at(&file.path, &file.source(), offset)?;
     let (nodes, report) = lingo_model::validate::check_nodes(
         nodes,
-        &file.source,
+        &file.source(),
         &lingo_model::validate::FactLimits::default(),
     );
     if !report.is_clean() {
@@ -122,8 +122,8 @@ pub fn node_at(
     };
     let facts = file.facts()?;
     let enclosing = innermost_symbol(facts, offset);
-    let text = file
-        .source
+    let source = file.source();
+    let text = source
         .get(innermost.span.start.offset as usize..innermost.span.end.offset as usize)
         .unwrap_or_default();
     let declaration = enclosing.and_then(|i| facts.symbols.get(i));
@@ -237,16 +237,17 @@ impl Analysis {
         let facts = file.facts()?;
         let index = symbol.symbol as usize;
         let declaration = table.symbol(symbol);
+        let source = file.source();
         let body = if collapse {
-            collapsed(facts, index, &file.source)
+            collapsed(facts, index, &source)
         } else {
             let span = declaration.span;
-            file.source
+            source
                 .get(span.start.offset as usize..span.end.offset as usize)
                 .unwrap_or_default()
                 .to_string()
         };
-        let lines: Vec<&str> = file.source.lines().collect();
+        let lines: Vec<&str> = source.lines().collect();
         let first = declaration.span.start.line as usize;
         let last = declaration.span.end.line as usize;
         let before_start = first.saturating_sub(context_lines);

@@ -192,7 +192,7 @@ impl Builder<'_> {
                 symbol.span.end.offset as usize,
             );
             self.file
-                .source
+                .source()
                 .get(start..end)
                 .unwrap_or_default()
                 .to_string()

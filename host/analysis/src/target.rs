@@ -310,7 +310,7 @@ pub(crate) fn nothing_at(file: &FileEntry, line: u64, character: u64) -> Analysi
 
 /// Byte offset of a zero-based (line, UTF-16 character) position of `file`.
 pub fn offset_in(file: &FileEntry, line: u64, character: u64) -> Result<u32, AnalysisError> {
-    offset_of(&file.source, line, character).ok_or_else(|| {
+    offset_of(&file.source(), line, character).ok_or_else(|| {
         let line_count = file.line_count();
         AnalysisError::InvalidPosition {
             path: file.path.clone(),

@@ -100,7 +100,7 @@ impl Analysis {
                         Some(local) => match file.plugin.info().policy.type_annotation {
                             TypeAnnotationPosition::AfterName => annotation_after(facts, local),
                             TypeAnnotationPosition::BeforeName => {
-                                annotation_before(facts, local, &file.source)
+                                annotation_before(facts, local, &file.source())
                             }
                             TypeAnnotationPosition::None => Vec::new(),
                         },

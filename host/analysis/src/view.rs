@@ -329,7 +329,7 @@ pub fn qualified_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String
 /// trimmed and cut to a readable length. Only that line is scanned, not
 /// the file up to it.
 pub fn line_text(file: &FileEntry, offset: u32) -> String {
-    let source = &*file.source;
+    let source = &*file.source();
     let mut at = (offset as usize).min(source.len());
     while !source.is_char_boundary(at) {
         at -= 1;

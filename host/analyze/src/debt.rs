@@ -69,14 +69,15 @@ pub struct Debt {
 pub fn debt(lexed: &LexedFiles) -> Debt {
     let mut items = Vec::new();
     for (file, tokens) in &lexed.read {
+        let source = file.source();
         let mut line = 1u32;
         let mut counted_to = 0usize;
         for token in tokens.iter().filter(|t| t.kind == TokenKind::Comment) {
             let (start, end) = (token.start as usize, token.end as usize);
-            let Some(comment) = file.source.get(start..end) else {
+            let Some(comment) = source.get(start..end) else {
                 continue;
             };
-            line += file.source.as_bytes()[counted_to..start]
+            line += source.as_bytes()[counted_to..start]
                 .iter()
                 .filter(|&&b| b == b'\n')
                 .count() as u32;

@@ -392,10 +392,8 @@ pub fn deep_context(
             if !wants("defect-probability") {
                 unmeasured.extend(every_file.unmeasured.iter().cloned());
             }
-            let lines: HashMap<&str, usize> = files
-                .iter()
-                .map(|f| (f.path.as_str(), f.source.lines().count()))
-                .collect();
+            let lines: HashMap<&str, usize> =
+                files.iter().map(|f| (f.path.as_str(), f.lines())).collect();
             analyses.tdg = Some(tdg(&every_file, debt, &lines));
             timed("tdg", &mut timings, started);
         }
@@ -422,7 +420,7 @@ fn ast_summary(files: &[Arc<FileEntry>]) -> AstSummary {
         let Ok(facts) = file.facts() else { continue };
         let entry = languages.entry(facts.language.clone()).or_default();
         entry.0 += 1;
-        entry.1 += file.source.lines().count();
+        entry.1 += file.lines();
         entry.2 += facts.symbols.len();
         entry.3 += facts.metrics.len();
     }
@@ -551,7 +549,7 @@ fn file_tree(files: &[Arc<FileEntry>], parts: &Parts, max_depth: usize) -> TreeN
         ..TreeNode::default()
     };
     for file in files {
-        let lines = file.source.lines().count();
+        let lines = file.lines();
         let cyclomatic = file
             .facts()
             .ok()

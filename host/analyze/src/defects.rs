@@ -187,7 +187,7 @@ struct Measured<'a> {
 
 /// One file's factors and score.
 fn score(file: &FileEntry, measured: &Measured) -> FileDefect {
-    let lines = file.source.lines().count().max(1) as f64;
+    let lines = file.source().lines().count().max(1) as f64;
     let facts = file.facts().ok();
     let cyclomatic = facts
         .and_then(|f| f.metrics.iter().map(|m| m.cyclomatic).max())

@@ -197,10 +197,13 @@ pub fn duplicates(files: &[Arc<FileEntry>], request: &DuplicatesRequest) -> Dupl
 pub fn duplicates_of(lexed: &LexedFiles, request: &DuplicatesRequest) -> DuplicatesReport {
     let read = &lexed.read;
     let mut incomplete_reasons = lexed.incomplete_reasons.clone();
+    // Every file's text at once: clones are looked for across them all.
+    let sources: Vec<Arc<str>> = read.iter().map(|(file, _)| file.source()).collect();
     let token_files: Vec<TokenFile> = read
         .iter()
-        .map(|(file, tokens)| TokenFile {
-            source: &file.source,
+        .zip(&sources)
+        .map(|((file, tokens), source)| TokenFile {
+            source,
             tokens,
             functions: function_ranges(file),
         })
@@ -214,10 +217,7 @@ pub fn duplicates_of(lexed: &LexedFiles, request: &DuplicatesRequest) -> Duplica
     };
     let found = clones::find(&token_files, &options);
     incomplete_reasons.extend(found.capped);
-    let lines: Vec<LineStarts> = read
-        .iter()
-        .map(|(f, _)| LineStarts::new(&f.source))
-        .collect();
+    let lines: Vec<LineStarts> = sources.iter().map(|s| LineStarts::new(s)).collect();
     let mut groups = Vec::new();
     let mut covered: Vec<Vec<(u32, u32)>> = vec![Vec::new(); read.len()];
     for class in found
@@ -331,9 +331,9 @@ fn lex_all(files: &[Arc<FileEntry>]) -> Vec<Lexed> {
 fn lex(file: &FileEntry) -> Lexed {
     let tokens = file
         .plugin
-        .tokens(&file.path, &file.source)
+        .tokens(&file.path, &file.source())
         .map_err(|e| e.to_string())?;
-    let (tokens, report) = lingo_model::validate::check_tokens(tokens, &file.source);
+    let (tokens, report) = lingo_model::validate::check_tokens(tokens, &file.source());
     if !report.is_clean() {
         file.plugin.note_failure(
             "tokens",

@@ -22,14 +22,14 @@ pub fn unreachable_code(files: &[Arc<FileEntry>]) -> Found {
             continue;
         }
         lingo_model::budget::progress("finding unreachable code", done as u64 + 1, total);
-        let spans = match file.plugin.unreachable(&file.path, &file.source) {
+        let spans = match file.plugin.unreachable(&file.path, &file.source()) {
             Ok(spans) => spans,
             Err(e) => {
                 unread.push(format!("{}: {e}", file.path));
                 continue;
             }
         };
-        let (spans, report) = lingo_model::validate::check_unreachable(spans, &file.source);
+        let (spans, report) = lingo_model::validate::check_unreachable(spans, &file.source());
         if !report.is_clean() {
             file.plugin.note_failure(
                 "unreachable",

@@ -54,7 +54,7 @@ pub fn unused_locals(files: &[Arc<FileEntry>], parameters: bool) -> Vec<Finding>
             if parameters && !parameter_may_go(facts, holder, &measured, policy) {
                 continue;
             }
-            if named_elsewhere(&file.source, local) {
+            if named_elsewhere(&file.source(), local) {
                 continue;
             }
             let (kind, severity, what) = if parameters {

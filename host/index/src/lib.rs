@@ -16,6 +16,7 @@ pub mod paths;
 mod refresher;
 mod root;
 mod scratch;
+mod source_text;
 mod store;
 pub mod transaction;
 mod walk;
@@ -38,6 +39,7 @@ use batch_save::BatchSave;
 use lingo_model::validate::{self, FactLimits};
 use lingo_model::{FileFacts, Manifest, ModuleIdentity};
 use lingo_runtime::{LanguagePlugin, PluginError, PluginRegistry};
+pub use source_text::SourceText;
 use store::{FileRow, StoredFile};
 
 /// Files larger than this are not indexed.
@@ -85,7 +87,8 @@ pub struct FileEntry {
     /// Workspace-relative POSIX path.
     pub path: String,
     pub plugin: Arc<dyn LanguagePlugin>,
-    pub source: Arc<str>,
+    /// The bytes the facts were made from (read with [`FileEntry::source`]).
+    text: SourceText,
     pub sha256: String,
     pub modified: Option<SystemTime>,
     pub size: u64,
@@ -112,8 +115,21 @@ impl FileEntry {
             .map_err(|e| WorkspaceError::Plugin(e.clone()))
     }
 
+    /// The file's text as it was indexed. Held compressed: the last two
+    /// texts a thread read are kept, so reading one file's text again and
+    /// again is cheap, but a loop over many files should read each once.
+    pub fn source(&self) -> Arc<str> {
+        self.text.text_by_digest(&self.sha256)
+    }
+
+    /// Lines of the text, as `str::lines` counts them.
+    pub fn lines(&self) -> usize {
+        self.text.lines()
+    }
+
+    /// Lines of the text, and at least one (an empty file has one).
     pub fn line_count(&self) -> usize {
-        self.source.lines().count().max(1)
+        self.lines().max(1)
     }
 }
 
@@ -223,7 +239,7 @@ impl Snapshot {
                     path: path.clone(),
                     plugin,
                     sha256: transaction::sha256_hex(text.as_bytes()),
-                    source,
+                    text: SourceText::new(&source),
                     modified: None,
                     size: text.len() as u64,
                     facts,
@@ -1191,10 +1207,10 @@ impl Workspace {
         let entry = FileEntry {
             path: found.path,
             plugin: found.plugin,
-            source,
             sha256,
             modified: found.modified,
             size: found.size,
+            text: SourceText::new(&source),
             facts,
             repairs,
         };
@@ -1259,7 +1275,7 @@ fn clone_entry(entry: &FileEntry) -> FileEntry {
     FileEntry {
         path: entry.path.clone(),
         plugin: entry.plugin.clone(),
-        source: entry.source.clone(),
+        text: entry.text.clone(),
         sha256: entry.sha256.clone(),
         modified: entry.modified,
         size: entry.size,

@@ -36,7 +36,8 @@ struct Definition<'a> {
     path: &'a str,
     package: Option<&'a str>,
     exported: bool,
-    text: &'a str,
+    /// A copy: the file's text is held compressed.
+    text: Box<str>,
 }
 
 /// The workspace's macro definitions by name.
@@ -56,13 +57,15 @@ impl<'a> MacroEnvironment<'a> {
         let mut by_name: HashMap<&'a str, Vec<Definition<'a>>> = HashMap::new();
         for entry in files {
             let Ok(facts) = &entry.facts else { continue };
+            if facts.macro_definitions.is_empty() {
+                continue;
+            }
+            let source = entry.source();
             for definition in &facts.macro_definitions {
                 let span = &definition.span;
                 // Validated facts: the span is inside the text, on
                 // character boundaries.
-                let Some(text) = entry
-                    .source
-                    .get(span.start.offset as usize..span.end.offset as usize)
+                let Some(text) = source.get(span.start.offset as usize..span.end.offset as usize)
                 else {
                     continue;
                 };
@@ -73,7 +76,7 @@ impl<'a> MacroEnvironment<'a> {
                         path: &entry.path,
                         package: package(entry),
                         exported: definition.exported,
-                        text,
+                        text: text.into(),
                     });
             }
         }
@@ -229,14 +232,15 @@ pub(crate) fn analyse(
     sources: &[MacroSource],
     manifests: &[Manifest],
 ) -> Option<FileEntry> {
+    let source = entry.source();
     let facts = entry
         .plugin
-        .analyze_expanding(&entry.path, &entry.source, manifests, sources)
+        .analyze_expanding(&entry.path, &source, manifests, sources)
         .inspect_err(|error| {
             tracing::warn!(path = %entry.path, %error, "file could not be analysed with the macros it invokes");
         })
         .ok()?;
-    let (mut facts, report) = validate::check(facts, &entry.source, &FactLimits::default());
+    let (mut facts, report) = validate::check(facts, &source, &FactLimits::default());
     if let Ok(before) = &entry.facts {
         facts.routed_invocations = routed_invocations(before, &facts);
     }

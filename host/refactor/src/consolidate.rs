@@ -193,7 +193,10 @@ fn play(analysis: &Analysis, changes: &[DocumentChange]) -> Result<Texts, Refact
     let current = |texts: &Texts, path: &str| -> Option<String> {
         match texts.get(path) {
             Some(text) => text.clone(),
-            None => analysis.snapshot().file(path).map(|f| f.source.to_string()),
+            None => analysis
+                .snapshot()
+                .file(path)
+                .map(|f| f.source().to_string()),
         }
     };
     for change in changes {
@@ -273,13 +276,13 @@ fn drop_module_declaration(
     let left = uses_of_module(analysis, parent_file, declaration)?;
     let (start, end) = parent_file
         .plugin
-        .declaration_extent(&parent_file.path, &parent_file.source, &declaration.span)
+        .declaration_extent(&parent_file.path, &parent_file.source(), &declaration.span)
         .map_err(|e| RefactorError::InvalidTargetPath {
             path: parent_file.path.clone(),
             reason: format!("the declaration of module `{name}` cannot be taken out: {e}"),
         })?;
     let text =
-        edit::apply_bytes(&parent_file.source, &[(start, end, String::new())]).map_err(|e| {
+        edit::apply_bytes(&parent_file.source(), &[(start, end, String::new())]).map_err(|e| {
             RefactorError::InvalidTargetPath {
                 path: parent_file.path.clone(),
                 reason: format!(
@@ -334,7 +337,7 @@ fn compose(
         }
         match (original, text) {
             (Some(file), Some(text)) => {
-                if let Some(edit) = edit::difference(&file.source, text) {
+                if let Some(edit) = edit::difference(&file.source(), text) {
                     changes.push(DocumentChange::Edit(TextDocumentEdit {
                         text_document: DocumentId {
                             uri: path.clone(),

@@ -64,7 +64,7 @@ pub(super) fn dead_code_changes(
         match delete_in(analysis, &file, facts, extents) {
             Ok(Deleted { text, uncertain }) => {
                 kept_imports.extend(uncertain);
-                if let Some(edit) = edit::difference(&file.source, &text) {
+                if let Some(edit) = edit::difference(&file.source(), &text) {
                     changes.push(DocumentChange::Edit(TextDocumentEdit {
                         text_document: DocumentId {
                             uri: file.path.clone(),
@@ -190,14 +190,14 @@ fn extent_of(analysis: &Analysis, dead: &DeadDeclaration) -> Result<(usize, usiz
         .ok_or_else(|| format!("{place}: no longer indexed"))?;
     let (start, end) = file
         .plugin
-        .declaration_extent(&file.path, &file.source, &symbol.span)
+        .declaration_extent(&file.path, &file.source(), &symbol.span)
         .map_err(|e| format!("{place}: {e}"))?;
     let (start, end) = (start as usize, end as usize);
     let holds_it = start <= symbol.span.start.offset as usize
         && symbol.span.end.offset as usize <= end
-        && end <= file.source.len()
-        && file.source.is_char_boundary(start)
-        && file.source.is_char_boundary(end);
+        && end <= file.source().len()
+        && file.source().is_char_boundary(start)
+        && file.source().is_char_boundary(end);
     if !holds_it {
         return Err(format!(
             "{place}: `declaration-extent` answered {start}..{end}, which does not hold the declaration"
@@ -232,7 +232,7 @@ fn delete_in(
         .iter()
         .map(|&(start, end)| (start as u32, end as u32, String::new()))
         .collect();
-    let text = edit::apply_bytes(&file.source, &edits).map_err(|e| e.to_string())?;
+    let text = edit::apply_bytes(&file.source(), &edits).map_err(|e| e.to_string())?;
 
     // Imports the dead code used and nothing else does.
     let before: Vec<Removal> = unused_in(analysis, file, facts, &[]).removals;

@@ -202,11 +202,11 @@ fn unused_imports_changes(
             analysis,
             file,
             facts,
-            (file.source.to_string(), &[]),
+            (file.source().to_string(), &[]),
             &removals,
         ) {
             Ok(text) => {
-                if let Some(edit) = edit::difference(&file.source, &text) {
+                if let Some(edit) = edit::difference(&file.source(), &text) {
                     changes.push(DocumentChange::Edit(TextDocumentEdit {
                         text_document: DocumentId {
                             uri: file.path.clone(),
@@ -289,7 +289,8 @@ pub(super) fn unused_in(
     let mut skipped = import_spans.clone();
     skipped.extend_from_slice(removed);
     let in_skipped = |offset: usize| skipped.iter().any(|(s, e)| *s <= offset && offset < *e);
-    let words = words_outside(&file.source, &skipped);
+    let source = file.source();
+    let words = words_outside(&source, &skipped);
     let mut referenced: HashSet<&str> = HashSet::new();
     for reference in &facts.references {
         if reference.kind == ReferenceKind::Import

@@ -160,7 +160,8 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
         check_editable(&file)?;
         check_captures(&file, facts, &subject, file_sites, new_name, &old_name)?;
         let shorthands = shared_sites(facts, file_sites);
-        let index = LineIndex::new(&file.source);
+        let source = file.source();
+        let index = LineIndex::new(&source);
         let mut text_edits = Vec::with_capacity(file_sites.len());
         let mut replaced = Vec::with_capacity(file_sites.len());
         for site in file_sites {
@@ -179,18 +180,18 @@ pub fn plan_rename(analysis: &Analysis, request: &RenameRequest) -> Result<Plan,
                     }));
                     continue;
                 }
-                shared.push(format!("{path}:{}", line_of(&file.source, site.start)));
+                shared.push(format!("{path}:{}", line_of(&file.source(), site.start)));
             }
             // The name is the end of the span (`r#type`, `@class` spell it
             // with a prefix); a span that does not end with it is left.
-            let text = &file.source[site.start..site.end];
+            let text = &file.source()[site.start..site.end];
             let Some(prefix) = text.strip_suffix(old_name.as_str()) else {
                 // Another word the language lets stand for the name (a
                 // Rust `Self`) goes on meaning the renamed declaration.
                 let another_word =
                     !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_');
                 if !another_word {
-                    unparsed.push(format!("{path}:{}", line_of(&file.source, site.start)));
+                    unparsed.push(format!("{path}:{}", line_of(&file.source(), site.start)));
                 }
                 continue;
             };
@@ -691,7 +692,8 @@ fn collect_sites(
     }
     for (path, ranges) in by_file {
         let file = analysis.file(path)?;
-        let index = LineIndex::new(&file.source);
+        let source = file.source();
+        let index = LineIndex::new(&source);
         let offset = |point: lingo_analysis::RangePoint| {
             index.offset(plan::Position {
                 line: point.line,
@@ -792,7 +794,7 @@ fn check_name_shape(new_name: &str, old_name: &str) -> Result<(), RefactorError>
 /// The file's text is its bytes (valid UTF-8), so edits made on the text
 /// write exactly what they say.
 pub(super) fn check_editable(file: &FileEntry) -> Result<(), RefactorError> {
-    let sha = lingo_index::transaction::sha256_hex(file.source.as_bytes());
+    let sha = lingo_index::transaction::sha256_hex(file.source().as_bytes());
     if sha != file.sha256 {
         return Err(RefactorError::NotEditable {
             path: file.path.clone(),
@@ -880,14 +882,14 @@ fn written_out(
     let edits =
         match file
             .plugin
-            .write_out_shorthand(&file.path, &file.source, &span, member, value)
+            .write_out_shorthand(&file.path, &file.source(), &span, member, value)
         {
             Ok(edits) => edits,
             // Unsupported (an older plugin) or no shorthand there: the site
             // is listed in a warning instead.
             Err(_) => return None,
         };
-    let trusted = trusted_shorthand_edits(&file.source, (site.start, site.end), edits);
+    let trusted = trusted_shorthand_edits(&file.source(), (site.start, site.end), edits);
     if trusted.is_none() {
         let error = lingo_runtime::PluginError::InvalidOutput {
             plugin: file.plugin.info().name.clone(),
@@ -944,7 +946,7 @@ fn check_captures(
     old_name: &str,
 ) -> Result<(), RefactorError> {
     let mut existing = Vec::new();
-    let at = |offset: u32| format!("{}:{}", file.path, line_of(&file.source, offset as usize));
+    let at = |offset: u32| format!("{}:{}", file.path, line_of(&file.source(), offset as usize));
     for local in facts.locals.iter().filter(|l| l.name == new_name) {
         let visible = |offset: usize| {
             local.scope.start.offset as usize <= offset && offset < local.scope.end.offset as usize
@@ -1048,7 +1050,7 @@ fn validate_reparse(
     let spans: Vec<(usize, usize, &str)> =
         sorted.iter().map(|(s, e, _)| (*s, *e, new_name)).collect();
     // Where each replaced name starts in the new text.
-    let (text, starts) = super::edit::splice(&file.source, &spans);
+    let (text, starts) = super::edit::splice(&file.source(), &spans);
     let new_starts: Vec<(usize, bool)> = starts
         .into_iter()
         .zip(sorted.iter().map(|(_, _, declaration)| *declaration))

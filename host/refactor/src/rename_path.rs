@@ -147,7 +147,7 @@ pub fn plan_path_rename(
             if let DocumentChange::Edit(document) = change {
                 let path = &document.text_document.uri;
                 let file = analysis.file(path)?;
-                let text = edit::apply(&file.source, &document.edits).map_err(|e| {
+                let text = edit::apply(&file.source(), &document.edits).map_err(|e| {
                     RefactorError::InvalidPlan {
                         field: "plan.edits".into(),
                         reason: format!("{path}: {e}"),
@@ -215,7 +215,7 @@ pub fn plan_path_rename(
     }
     for (path, text) in &texts {
         let file = analysis.file(path)?;
-        let Some(difference) = edit::difference(&file.source, text) else {
+        let Some(difference) = edit::difference(&file.source(), text) else {
             continue;
         };
         checksums.insert(path.clone(), plan::checksum(&file.sha256));
@@ -359,7 +359,7 @@ fn module_at(
     path: &str,
 ) -> Result<Option<ModuleIdentity>, RefactorError> {
     let facts =
-        reanalyse(&*entry.plugin, path, &entry.source, analysis.snapshot()).map_err(|e| {
+        reanalyse(&*entry.plugin, path, &entry.source(), analysis.snapshot()).map_err(|e| {
             RefactorError::InvalidTargetPath {
                 path: path.to_string(),
                 reason: format!("its plugin could not read the file there: {e}"),
@@ -514,7 +514,7 @@ fn respell_imports(
             if specifier == import.module_path {
                 continue;
             }
-            let Some((start, end)) = super::moves::module_path_span(&file.source, import) else {
+            let Some((start, end)) = super::moves::module_path_span(&file.source(), import) else {
                 return Err(RefactorError::NotEditable {
                     path: file.path.clone(),
                     reason: format!(
@@ -533,7 +533,7 @@ fn respell_imports(
         let mut text = texts
             .get(&file.path)
             .cloned()
-            .unwrap_or_else(|| file.source.to_string());
+            .unwrap_or_else(|| file.source().to_string());
         for (start, end, specifier) in spans {
             text.replace_range(start..end, &specifier);
         }

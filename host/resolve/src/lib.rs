@@ -1902,7 +1902,7 @@ fn heads_a_path(file: &FileEntry, reference: &Reference) -> bool {
     let separator = &file.plugin.info().path_separator;
     !separator.is_empty()
         && file
-            .source
+            .source()
             .get(reference.span.end.offset as usize..)
             .is_some_and(|rest| rest.starts_with(separator.as_str()))
 }

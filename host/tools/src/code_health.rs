@@ -540,7 +540,7 @@ fn run_comprehensive(
         min_confidence: args.confidence_threshold,
     };
     let report = analyze::deep_context(&analysis, &files, &request)?;
-    let lines: usize = files.iter().map(|f| f.source.lines().count()).sum();
+    let lines: usize = files.iter().map(|f| f.lines()).sum();
     let unmeasured = report.unmeasured.clone();
     let full = !args.executive_summary;
     Ok(Comprehensive {

@@ -431,7 +431,7 @@ fn preview(
             DocumentChange::Edit(edit) => {
                 let path = &edit.text_document.uri;
                 let file = analysis.file(path)?;
-                let new = lingo_refactor::apply_text_edits(&file.source, &edit.edits)
+                let new = lingo_refactor::apply_text_edits(&file.source(), &edit.edits)
                     .map_err(|e| ToolError::invalid("plan", e.to_string()))?;
                 let description = if *path == outcome.moved.previous.path {
                     format!("Remove {name} declaration")
@@ -444,7 +444,7 @@ fn preview(
                     file: absolute(path),
                     change_type: ChangeType::Modify,
                     description,
-                    diff: Some(lingo_refactor::unified_diff(path, &file.source, &new)),
+                    diff: Some(lingo_refactor::unified_diff(path, &file.source(), &new)),
                     content: None,
                 });
             }

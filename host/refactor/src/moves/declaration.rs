@@ -20,7 +20,7 @@ pub(super) fn find_declaration(
     facts: &FileFacts,
     source: &MoveSource,
 ) -> Result<usize, RefactorError> {
-    let lines = file.source.lines().count().max(1) as u32;
+    let lines = file.line_count() as u32;
     match source {
         MoveSource::At {
             line, character, ..
@@ -291,10 +291,10 @@ pub(super) fn extent(
     symbol: &Symbol,
 ) -> Result<(usize, usize), RefactorError> {
     let (from, to) = plugin
-        .declaration_extent(&source.path, &source.source, &symbol.span)
+        .declaration_extent(&source.path, &source.source(), &symbol.span)
         .map_err(|e| plugin_refusal(symbol, e))?;
     let (from, to) = (from as usize, to as usize);
-    let text = &source.source;
+    let text = &source.source();
     let fits = from <= symbol.span.start.offset as usize
         && symbol.span.end.offset as usize <= to
         && to <= text.len()

@@ -169,7 +169,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     // The declaration out of its file, and into the target (the source
     // without it, when the move only changes its namespace).
     let (from, to) = extent(&*plugin, &source, symbol)?;
-    let mut source_text = source.source.to_string();
+    let mut source_text = source.source().to_string();
     source_text.replace_range(from..to, "");
     let target_base: &str = if same_file {
         &source_text
@@ -303,7 +303,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
     if let Some(parent) = &target.declared_by {
         let base = match texts.get(parent) {
             Some(text) => text.clone(),
-            None => analysis.file(parent)?.source.to_string(),
+            None => analysis.file(parent)?.source().to_string(),
         };
         let edits = plugin
             .declare_module((parent, &base), &target.path)
@@ -390,7 +390,7 @@ pub fn plan_move(analysis: &Analysis, request: &MoveRequest) -> Result<MoveOutco
             }));
             continue;
         }
-        if let Some(edit) = edit::difference(&file.source, text) {
+        if let Some(edit) = edit::difference(&file.source(), text) {
             changes.push(DocumentChange::Edit(TextDocumentEdit {
                 text_document: DocumentId {
                     uri: path.clone(),
@@ -504,7 +504,7 @@ fn qualified_source(
     needs: &Needs,
     (target_path, target_text, target_module): (&str, &str, &str),
 ) -> Result<(String, Span), RefactorError> {
-    let text = source.source.to_string();
+    let text = source.source().to_string();
     if needs.reached_by_name.is_empty() {
         return Ok((text, symbol.span));
     }
@@ -513,7 +513,7 @@ fn qualified_source(
     // placement leaves it (a new file gets its package clause there).
     let placed = plugin
         .place_declaration(
-            (&source.path, &source.source),
+            (&source.path, &source.source()),
             &symbol.span,
             (target_path, target_text),
             target_module,

@@ -76,7 +76,7 @@ impl Target {
             }
             return Ok(Target {
                 path,
-                text: entry.source.clone(),
+                text: entry.source().clone(),
                 created: false,
                 entry: Some(entry.clone()),
                 declared_by: None,

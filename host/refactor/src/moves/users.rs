@@ -85,7 +85,7 @@ impl Users {
             }
             let file = analysis.file(path)?;
             let facts = file.facts()?;
-            let offset = edit::LineIndex::new(&file.source).offset(plan::Position {
+            let offset = edit::LineIndex::new(&file.source()).offset(plan::Position {
                 line: point.line,
                 character: point.character,
             });
@@ -206,7 +206,7 @@ pub(super) fn rewrite_users(
         let mut text = texts
             .get(path)
             .cloned()
-            .unwrap_or_else(|| file.source.to_string());
+            .unwrap_or_else(|| file.source().to_string());
         // Where an offset of the file's own text is in `text`: the same in
         // an untouched file, shifted past the declaration in the file it
         // leaves; unknown in the file it joins.
@@ -244,7 +244,7 @@ pub(super) fn rewrite_users(
         let binding = match &specifier {
             Some(specifier) if !is_code_path(specifier, &separator) => module_binding(
                 plugin,
-                (path, &file.source),
+                (path, &file.source()),
                 specifier,
                 &[symbol.name.to_string()],
                 analysis.snapshot(),
@@ -259,7 +259,7 @@ pub(super) fn rewrite_users(
         for import in &old_imports {
             let only_it = import.names.len() == 1;
             if let (true, true, Some(specifier)) = (only_it, untouched, &specifier)
-                && let Some((start, end)) = module_path_span(&file.source, import)
+                && let Some((start, end)) = module_path_span(&file.source(), import)
             {
                 in_place.push((start, end, specifier.clone()));
                 imported = true;
@@ -276,7 +276,7 @@ pub(super) fn rewrite_users(
         };
         let mut through_binding = false;
         for qualified in &uses.qualified {
-            let range = qualifier_range(&file.source, qualified, &separator)
+            let range = qualifier_range(&file.source(), qualified, &separator)
                 .and_then(|(start, end)| Some((at(start)?, at(end)?)));
             match (&qualifier, range) {
                 (Some(qualifier), Some((start, end))) => {
