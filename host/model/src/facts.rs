@@ -754,9 +754,9 @@ impl DeclaredTypeSource {
 pub struct DeclaredType {
     pub target: DeclaredTarget,
     /// The type's own name, without qualifier or generic arguments.
-    pub type_name: String,
+    pub type_name: Name,
     /// Path segments written before the type name, outermost first.
-    pub type_qualifier: Vec<String>,
+    pub type_qualifier: ThinVec<Name>,
     /// Span of the type name.
     pub span: Span,
     pub source: DeclaredTypeSource,
@@ -768,7 +768,7 @@ pub struct DeclaredType {
     /// arguments (see [`TypeArgument`]).
     pub arguments: Box<[TypeArgument]>,
     /// The members whose type, in turn, is meant (`T["_zod"]["def"]`).
-    pub members: Box<[String]>,
+    pub members: Box<[Name]>,
 }
 
 /// A named type written as a type argument of a declared type or of
@@ -781,34 +781,33 @@ pub struct TypeArgument {
     pub parent: Option<u32>,
     /// Its position among its parent's type arguments.
     pub position: u32,
-    pub type_name: String,
-    pub type_qualifier: Vec<String>,
+    pub type_name: Name,
+    pub type_qualifier: ThinVec<Name>,
     pub span: Span,
     /// The members whose type, in turn, is meant.
-    pub members: Box<[String]>,
+    pub members: Box<[Name]>,
 }
 
 impl TypeArgument {
     /// The argument as a type use at its span, for resolving it.
     pub fn type_use(&self) -> Reference {
-        type_use(&self.type_name, &self.type_qualifier, self.span)
+        Reference::type_use(
+            self.type_name.clone(),
+            self.type_qualifier.clone(),
+            self.span,
+        )
     }
 }
 
 impl DeclaredType {
     /// The stated type as a type use at its span, for resolving it.
     pub fn type_use(&self) -> Reference {
-        type_use(&self.type_name, &self.type_qualifier, self.span)
+        Reference::type_use(
+            self.type_name.clone(),
+            self.type_qualifier.clone(),
+            self.span,
+        )
     }
-}
-
-/// A type name written at `span` (after the path `qualifier`) as a type use.
-fn type_use(name: &str, qualifier: &[String], span: Span) -> Reference {
-    Reference::type_use(
-        Name::new(name),
-        qualifier.iter().map(Name::from).collect(),
-        span,
-    )
 }
 
 /// A parameter's type as the overload rules compare it (ABI 0.11.0 on).
@@ -826,8 +825,8 @@ pub enum ParameterType {
 /// A type name as written, with the path before it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedType {
-    pub type_name: String,
-    pub type_qualifier: Vec<String>,
+    pub type_name: Name,
+    pub type_qualifier: ThinVec<Name>,
     /// Span of the type name.
     pub span: Span,
 }
@@ -835,7 +834,11 @@ pub struct NamedType {
 impl NamedType {
     /// The type as a type use at its span, for resolving it.
     pub fn type_use(&self) -> Reference {
-        type_use(&self.type_name, &self.type_qualifier, self.span)
+        Reference::type_use(
+            self.type_name.clone(),
+            self.type_qualifier.clone(),
+            self.span,
+        )
     }
 }
 

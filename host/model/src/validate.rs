@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use thin_vec::ThinVec;
+
 use crate::facts::{
     ArgumentValue, ContextTarget, DeclaredTarget, DeclaredType, DeclaredTypeSource, Diagnostic,
     FileFacts, FunctionMetrics, Import, Local, Name, OptU32, ParameterList, ParameterType,
@@ -547,20 +549,20 @@ fn check_parameter_lists(
                     *ty = ParameterType::Other;
                 }
                 ParameterType::Named(named) => {
-                    cap_string(
+                    cap_name(
                         &mut named.type_name,
                         limits.max_name_bytes,
                         "parameter type name too long",
                         spans.report,
                     );
-                    cap_len(
+                    cap_thin_len(
                         &mut named.type_qualifier,
                         limits.max_qualifier_segments,
                         "parameter type qualifier too long",
                         spans.report,
                     );
                     for segment in &mut named.type_qualifier {
-                        cap_string(
+                        cap_name(
                             segment,
                             limits.max_name_bytes,
                             "parameter type qualifier segment too long",
@@ -855,7 +857,7 @@ fn check_type_arguments(
                     .parent
                     .is_none_or(|parent| (parent as usize) < index)
                 && argument.members.len() <= limits.max_tuple_depth
-                && !argument.members.iter().any(String::is_empty)
+                && !argument.members.iter().any(|m| m.is_empty())
         });
     if !well_formed {
         spans.report.count("declared type arguments malformed");
@@ -863,20 +865,20 @@ fn check_type_arguments(
         return;
     }
     for argument in arguments.iter_mut() {
-        cap_string(
+        cap_name(
             &mut argument.type_name,
             limits.max_name_bytes,
             "type argument name too long",
             spans.report,
         );
-        cap_len(
+        cap_thin_len(
             &mut argument.type_qualifier,
             limits.max_qualifier_segments,
             "type argument qualifier too long",
             spans.report,
         );
         for segment in &mut argument.type_qualifier {
-            cap_string(
+            cap_name(
                 segment,
                 limits.max_name_bytes,
                 "type argument qualifier segment too long",
@@ -885,7 +887,7 @@ fn check_type_arguments(
         }
         spans.span(&mut argument.span);
         for member in argument.members.iter_mut() {
-            cap_string(
+            cap_name(
                 member,
                 limits.max_name_bytes,
                 "member name too long",
@@ -897,13 +899,13 @@ fn check_type_arguments(
 
 /// Check a member path (`T["a"]["b"]`): at most `max_tuple_depth` names,
 /// none empty, each capped; `false` when it is not kept.
-fn members_ok(members: &mut [String], spans: &mut SpanChecker<'_>, limits: &FactLimits) -> bool {
-    if members.len() > limits.max_tuple_depth || members.iter().any(String::is_empty) {
+fn members_ok(members: &mut [Name], spans: &mut SpanChecker<'_>, limits: &FactLimits) -> bool {
+    if members.len() > limits.max_tuple_depth || members.iter().any(|m| m.is_empty()) {
         spans.report.count("declared type member path malformed");
         return false;
     }
     for member in members.iter_mut() {
-        cap_string(
+        cap_name(
             member,
             limits.max_name_bytes,
             "member name too long",
@@ -950,20 +952,20 @@ fn check_declared_type(
     if !members_ok(&mut declared.members, spans, limits) {
         return false;
     }
-    cap_string(
+    cap_name(
         &mut declared.type_name,
         limits.max_name_bytes,
         "declared type name too long",
         spans.report,
     );
-    cap_len(
+    cap_thin_len(
         &mut declared.type_qualifier,
         limits.max_qualifier_segments,
         "declared type qualifier too long",
         spans.report,
     );
     for segment in &mut declared.type_qualifier {
-        cap_string(
+        cap_name(
             segment,
             limits.max_name_bytes,
             "declared type qualifier segment too long",
@@ -1170,6 +1172,14 @@ fn drop_too_deep(facts: &mut FileFacts, max_depth: usize, report: &mut Report) {
 }
 
 fn cap_len<T>(items: &mut Vec<T>, max: usize, rule: &'static str, report: &mut Report) {
+    if items.len() > max {
+        report.cap(rule, items.len() - max);
+        items.truncate(max);
+    }
+}
+
+/// [`cap_len`] for a thin list.
+fn cap_thin_len<T>(items: &mut ThinVec<T>, max: usize, rule: &'static str, report: &mut Report) {
     if items.len() > max {
         report.cap(rule, items.len() - max);
         items.truncate(max);
@@ -1696,7 +1706,7 @@ mod tests {
         DeclaredType {
             target,
             type_name: name.into(),
-            type_qualifier: vec!["m".into()],
+            type_qualifier: thin_vec::thin_vec!["m".into()],
             span: span(start, end),
             source: crate::facts::DeclaredTypeSource::Annotation,
             element: Box::default(),
@@ -1710,7 +1720,7 @@ mod tests {
             parent,
             position: 0,
             type_name: name.into(),
-            type_qualifier: vec!["q".into(); 100],
+            type_qualifier: thin_vec::thin_vec![Name::new("q"); 100],
             span: span(1, 2),
             members: Box::default(),
         }
@@ -1768,11 +1778,11 @@ mod tests {
         // A member path nine deep, or with an empty name, drops the type.
         let mut input = facts(vec![symbol("a", None)]);
         let mut deep = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
-        deep.members = vec!["m".to_string(); 9].into();
+        deep.members = vec![Name::new("m"); 9].into();
         let mut empty = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
-        empty.members = vec![String::new()].into();
+        empty.members = vec![Name::new("")].into();
         let mut kept = declared(DeclaredTarget::Symbol(0), "T", 1, 2);
-        kept.members = vec!["_zod".to_string(), "def".to_string()].into();
+        kept.members = vec![Name::new("_zod"), Name::new("def")].into();
         input.declared_types = vec![deep, empty, kept.clone()];
         let (output, report) = check(input, "abc", &FactLimits::default());
         assert_eq!(output.declared_types, [kept]);
@@ -1823,7 +1833,7 @@ mod tests {
             too_deep,
             second.clone(),
         ];
-        input.declared_types[1].type_qualifier = vec!["q".into(); 100];
+        input.declared_types[1].type_qualifier = thin_vec::thin_vec![Name::new("q"); 100];
         let (output, report) = check(input, "abc", &FactLimits::default());
         let limits = FactLimits::default();
         assert_eq!(
@@ -2007,8 +2017,8 @@ mod tests {
                             |(position, (parent, type_name, span))| crate::facts::TypeArgument {
                                 parent,
                                 position: position as u32,
-                                type_name,
-                                type_qualifier: Vec::new(),
+                                type_name: type_name.into(),
+                                type_qualifier: ThinVec::new(),
                                 span,
                                 members: Box::default(),
                             },
@@ -2020,8 +2030,8 @@ mod tests {
                         } else {
                             crate::facts::DeclaredTarget::Local(index)
                         },
-                        type_name,
-                        type_qualifier: Vec::new(),
+                        type_name: type_name.into(),
+                        type_qualifier: ThinVec::new(),
                         span,
                         source: crate::facts::DeclaredTypeSource::Annotation,
                         element: element.into_boxed_slice(),

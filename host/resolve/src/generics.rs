@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::{Definition, Resolver, SymbolRef, Target};
 use lingo_index::FileEntry;
+use lingo_model::name::Name;
 use lingo_model::{
     DeclaredTarget, DeclaredType, DeclaredTypeSource, FileFacts, Reference, TypeArgument,
 };
@@ -109,7 +110,7 @@ pub(super) struct Written<'a> {
     pub arguments: &'a [TypeArgument],
     pub parent: Option<u32>,
     /// The members whose type, in turn, is meant (`T["_zod"]["def"]`).
-    pub members: &'a [String],
+    pub members: &'a [Name],
 }
 
 impl<'a> Written<'a> {
@@ -433,7 +434,7 @@ impl Resolver<'_> {
     fn member_types(
         &self,
         mut types: Vec<SymbolRef>,
-        members: &[String],
+        members: &[Name],
         depth: usize,
     ) -> Vec<SymbolRef> {
         for member in members {

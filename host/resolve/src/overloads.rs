@@ -220,7 +220,7 @@ impl Resolver<'_> {
             return Compared::Unknown;
         };
         if rules.is_built_in(&stated.type_name) {
-            return Compared::BuiltIn(stated.type_name.clone());
+            return Compared::BuiltIn(stated.type_name.to_string());
         }
         self.external(
             owner,

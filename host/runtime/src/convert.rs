@@ -322,8 +322,12 @@ macro_rules! since_0_2_0_conversions {
                         wit::DeclaredTarget::Symbol(i) => model::DeclaredTarget::Symbol(i),
                         wit::DeclaredTarget::Local(i) => model::DeclaredTarget::Local(i),
                     },
-                    type_name: d.type_name,
-                    type_qualifier: d.type_qualifier,
+                    type_name: lingo_model::Name::new(&d.type_name),
+                    type_qualifier: d
+                        .type_qualifier
+                        .iter()
+                        .map(|q| lingo_model::Name::new(q))
+                        .collect(),
                     span: d.span.into(),
                     source: declared_type_source(d.source),
                     element,
@@ -646,8 +650,12 @@ macro_rules! since_0_11_0_conversions {
                             }
                             wit::ParameterType::Named(named) => {
                                 model::ParameterType::Named(model::NamedType {
-                                    type_name: named.type_name,
-                                    type_qualifier: named.type_qualifier,
+                                    type_name: lingo_model::Name::new(&named.type_name),
+                                    type_qualifier: named
+                                        .type_qualifier
+                                        .iter()
+                                        .map(|q| lingo_model::Name::new(q))
+                                        .collect(),
                                     span: named.span.into(),
                                 })
                             }
@@ -815,16 +823,28 @@ macro_rules! since_0_16_0_conversions {
                 .map(|a| model::TypeArgument {
                     parent: a.parent,
                     position: a.position,
-                    type_name: a.type_name.clone(),
-                    type_qualifier: a.type_qualifier.clone(),
+                    type_name: lingo_model::Name::new(&a.type_name),
+                    type_qualifier: a
+                        .type_qualifier
+                        .iter()
+                        .map(|q| lingo_model::Name::new(q))
+                        .collect(),
                     span: a.span.into(),
-                    members: a.members.clone().into_boxed_slice(),
+                    members: a
+                        .members
+                        .iter()
+                        .map(|m| lingo_model::Name::new(m))
+                        .collect(),
                 })
                 .collect()
         }
 
-        fn declared_members(declared: &wit::DeclaredType) -> Box<[String]> {
-            declared.members.clone().into_boxed_slice()
+        fn declared_members(declared: &wit::DeclaredType) -> Box<[lingo_model::Name]> {
+            declared
+                .members
+                .iter()
+                .map(|m| lingo_model::Name::new(m))
+                .collect()
         }
     };
 }
