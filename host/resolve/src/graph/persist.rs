@@ -160,13 +160,15 @@ pub(super) fn save(
         .into_iter()
         .map(|(i, resolution)| (identity(&files[i]), resolution))
         .collect();
+    // Each resolution is let go as soon as its row is encoded: once the
+    // build has put its edges in the graph, it is freed there and then.
     write_in_background(snapshot, reused_from, move || {
         changed
-            .iter()
+            .into_iter()
             .filter_map(|(identity, resolution)| {
                 row(
                     resolution.path.clone(),
-                    identity.clone(),
+                    identity,
                     resolution.shape,
                     &resolution.edges,
                 )
