@@ -310,7 +310,9 @@ impl Tool {
 
     /// The `content` text of `answer` to `arguments`: compact text under
     /// the call's token budget, or the JSON when the call asked for
-    /// `format: json`. Arguments a call refused read as their defaults.
+    /// `format: json` (or SARIF), without indentation: a model reading it
+    /// pays for every space. Arguments a call refused read as their
+    /// defaults.
     pub fn render(&self, arguments: &Value, answer: &Answer) -> String {
         let empty = Map::new();
         let arguments = arguments.as_object().unwrap_or(&empty);
@@ -322,13 +324,13 @@ impl Tool {
             });
         match arguments.get("format").and_then(Value::as_str) {
             Some("json") => {
-                return serde_json::to_string_pretty(&answer.value()).unwrap_or_default();
+                return serde_json::to_string(&answer.value()).unwrap_or_default();
             }
             Some("sarif") => {
                 let value = answer.value();
                 if value["success"] != Value::Bool(false) {
                     let log = lingo_analyze::sarif::sarif(self.name, &value);
-                    return serde_json::to_string_pretty(&log).unwrap_or_default();
+                    return serde_json::to_string(&log).unwrap_or_default();
                 }
             }
             _ => {}
