@@ -1075,6 +1075,17 @@ pub fn macros_digest(given: &[MacroSource]) -> String {
     hex::encode(hasher.finalize())
 }
 
+/// Move `list` into an allocation of exactly its length when it has spare
+/// room. `Vec::shrink_to_fit` is not enough: an allocator may keep a block
+/// that is at most half spare as it is (mimalloc does).
+fn fit<T>(list: &mut Vec<T>) {
+    if list.capacity() > list.len() {
+        let mut exact = Vec::with_capacity(list.len());
+        exact.append(list);
+        *list = exact;
+    }
+}
+
 /// Everything a plugin reports about one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileFacts {
@@ -1126,29 +1137,34 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
-    /// Give back the spare capacity of every list (decoding grows long
-    /// lists by doubling).
+    /// Give back the spare capacity of every list: decoding grows long
+    /// lists by doubling, and a list converted in place from a plugin's
+    /// records keeps the whole allocation of those, larger than ours (on a
+    /// cold index of 1.7M lines, 438 MiB held by references that need 165).
     pub fn shrink_to_fit(&mut self) {
-        self.symbols.shrink_to_fit();
-        self.references.shrink_to_fit();
-        self.imports.shrink_to_fit();
-        self.locals.shrink_to_fit();
-        self.diagnostics.shrink_to_fit();
-        self.metrics.shrink_to_fit();
-        self.modules.shrink_to_fit();
-        self.declared_types.shrink_to_fit();
-        self.parameter_lists.shrink_to_fit();
-        self.call_arguments.shrink_to_fit();
-        self.symbol_values.shrink_to_fit();
-        self.narrowings.shrink_to_fit();
-        self.parameter_contexts.shrink_to_fit();
+        fit(&mut self.symbols);
+        fit(&mut self.references);
+        fit(&mut self.imports);
+        fit(&mut self.locals);
+        fit(&mut self.diagnostics);
+        fit(&mut self.metrics);
+        fit(&mut self.modules);
+        fit(&mut self.declared_types);
+        fit(&mut self.parameter_lists);
+        fit(&mut self.call_arguments);
+        fit(&mut self.symbol_values);
+        fit(&mut self.narrowings);
+        fit(&mut self.parameter_contexts);
         if let Some(entry_points) = &mut self.entry_points {
-            entry_points.shrink_to_fit();
+            fit(entry_points);
         }
-        self.macro_definitions.shrink_to_fit();
-        self.unexpanded_macros.shrink_to_fit();
-        self.macros_given.shrink_to_fit();
-        self.routed_invocations.shrink_to_fit();
+        fit(&mut self.macro_definitions);
+        fit(&mut self.unexpanded_macros);
+        fit(&mut self.macros_given);
+        fit(&mut self.routed_invocations);
+        for import in &mut self.imports {
+            fit(&mut import.names);
+        }
     }
 
     /// The facts of a file of `language` that declares, references and

@@ -353,6 +353,7 @@ pub fn check(mut facts: FileFacts, source: &str, limits: &FactLimits) -> (FileFa
             span: at_start,
         });
     }
+    facts.shrink_to_fit();
     (facts, report)
 }
 
@@ -1423,6 +1424,20 @@ mod tests {
         );
         let extreme = output.symbols[1].arity.expect("a possible arity stays");
         assert!(extreme.fits(u32::MAX) && !extreme.fits(0));
+    }
+
+    #[test]
+    fn lists_leave_validation_without_spare_room() {
+        // As a list converted in place from a plugin's larger records is.
+        let mut symbols = Vec::with_capacity(1_000);
+        symbols.extend([symbol("a", None), symbol("b", Some(0))]);
+        let mut input = facts(symbols);
+        input.diagnostics.reserve(64);
+        let (output, report) = check(input, "abc", &FactLimits::default());
+        assert!(report.is_clean(), "{report:?}");
+        assert_eq!(output.symbols.len(), 2);
+        assert_eq!(output.symbols.capacity(), 2);
+        assert_eq!(output.diagnostics.capacity(), 0);
     }
 
     #[test]
