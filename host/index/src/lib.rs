@@ -967,12 +967,10 @@ impl Workspace {
             batch.as_ref(),
         );
         let saved_in_batches = batch.map_or(0, BatchSave::saved).min(results.len());
-        let analyzed: Vec<&FileEntry> = results
+        let analyzed_count = results
             .iter()
             .filter(|(_, origin)| *origin == Origin::Analyzed)
-            .map(|(entry, _)| &**entry)
-            .collect();
-        let analyzed_count = analyzed.len();
+            .count();
         let loaded = results
             .iter()
             .filter(|(_, origin)| *origin == Origin::Stored)
@@ -988,17 +986,30 @@ impl Workspace {
         for (entry, _) in &results {
             files.insert(entry.path.clone(), entry.clone());
         }
+        // The files analysed and not yet saved, by path: `files` holds
+        // them from here, so that routing can let go of the entries it
+        // replaces.
+        let unsaved_paths: Vec<String> = results[saved_in_batches..]
+            .iter()
+            .filter(|(_, origin)| *origin == Origin::Analyzed)
+            .map(|(entry, _)| entry.path.clone())
+            .collect();
+        drop(results);
         // Other files' macro definitions, handed to the files that invoke
-        // them; an edited definition re-analyses its users.
-        let routed = macros::route(&mut files, &manifests);
+        // them; an edited definition re-analyses its users. A first index
+        // goes on publishing what it has meanwhile.
+        let routed = macros::route(&mut files, &manifests, &|files| {
+            if let Some(progress) = &progress {
+                progress.maybe_publish_files(self, files);
+            }
+        });
         let changed = changed || !routed.is_empty();
         let generation = if changed { base + 1 } else { base };
-        let mut unsaved: Vec<&FileEntry> = results[saved_in_batches..]
+        let mut unsaved: Vec<&FileEntry> = unsaved_paths
             .iter()
-            .filter(|(entry, origin)| {
-                *origin == Origin::Analyzed && !routed.contains_key(&entry.path)
-            })
-            .map(|(entry, _)| &**entry)
+            .filter(|path| !routed.contains_key(*path))
+            .filter_map(|path| files.get(path))
+            .map(|entry| &**entry)
             .collect();
         unsaved.extend(routed.values().map(|entry| &**entry));
         self.persist(
@@ -1010,7 +1021,6 @@ impl Workspace {
             ],
         );
         let removed_count = removed.len();
-        drop(results);
         if changed || first {
             let modules = Arc::new(module_map(&files));
             self.publish(Snapshot {
@@ -1294,19 +1304,38 @@ struct Partial {
 impl Partial {
     /// Publish the files analysed so far, at most every [`PARTIAL_EVERY`].
     fn maybe_publish(&self, workspace: &Workspace, results: &Mutex<Vec<(Arc<FileEntry>, Origin)>>) {
-        {
-            let Ok(mut last) = self.last.try_lock() else {
-                return;
-            };
-            if last.elapsed() < PARTIAL_EVERY {
-                return;
-            }
-            *last = Instant::now();
+        if !self.due() {
+            return;
         }
         let files: BTreeMap<String, Arc<FileEntry>> = lock(results)
             .iter()
             .map(|(entry, _)| (entry.path.clone(), entry.clone()))
             .collect();
+        self.publish(workspace, files);
+    }
+
+    /// Publish `files` (every file analysed, some analysed again with the
+    /// macros they invoke), at most every [`PARTIAL_EVERY`].
+    fn maybe_publish_files(&self, workspace: &Workspace, files: &BTreeMap<String, Arc<FileEntry>>) {
+        if self.due() {
+            self.publish(workspace, files.clone());
+        }
+    }
+
+    /// Whether [`PARTIAL_EVERY`] has passed since the last publication
+    /// (and it is this caller's to publish).
+    fn due(&self) -> bool {
+        let Ok(mut last) = self.last.try_lock() else {
+            return false;
+        };
+        if last.elapsed() < PARTIAL_EVERY {
+            return false;
+        }
+        *last = Instant::now();
+        true
+    }
+
+    fn publish(&self, workspace: &Workspace, files: BTreeMap<String, Arc<FileEntry>>) {
         let indexed = files.len();
         let modules = Arc::new(module_map(&files));
         workspace.publish(Snapshot {

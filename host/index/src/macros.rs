@@ -31,18 +31,18 @@ pub(crate) const MAX_GIVEN: usize = 256;
 /// Bytes of definition text handed to one file.
 pub(crate) const MAX_GIVEN_BYTES: usize = 1 << 20;
 
-/// One definition the workspace has.
-struct Definition<'a> {
-    path: &'a str,
-    package: Option<&'a str>,
+/// One definition the workspace has (copied out of its file, so that the
+/// files can be replaced while the environment is in use).
+struct Definition {
+    path: Box<str>,
+    package: Option<Box<str>>,
     exported: bool,
-    /// A copy: the file's text is held compressed.
     text: Box<str>,
 }
 
 /// The workspace's macro definitions by name.
-pub(crate) struct MacroEnvironment<'a> {
-    by_name: HashMap<&'a str, Vec<Definition<'a>>>,
+pub(crate) struct MacroEnvironment {
+    by_name: HashMap<Box<str>, Vec<Definition>>,
 }
 
 /// The package a file's facts place it in (its first module's).
@@ -51,10 +51,10 @@ fn package(entry: &FileEntry) -> Option<&str> {
     facts.modules.first()?.crate_or_package.as_deref()
 }
 
-impl<'a> MacroEnvironment<'a> {
+impl MacroEnvironment {
     /// The definitions every file's facts list, with their texts.
-    pub(crate) fn of(files: impl IntoIterator<Item = &'a Arc<FileEntry>>) -> Self {
-        let mut by_name: HashMap<&'a str, Vec<Definition<'a>>> = HashMap::new();
+    pub(crate) fn of<'a>(files: impl IntoIterator<Item = &'a Arc<FileEntry>>) -> Self {
+        let mut by_name: HashMap<Box<str>, Vec<Definition>> = HashMap::new();
         for entry in files {
             let Ok(facts) = &entry.facts else { continue };
             if facts.macro_definitions.is_empty() {
@@ -70,11 +70,11 @@ impl<'a> MacroEnvironment<'a> {
                     continue;
                 };
                 by_name
-                    .entry(definition.name.as_str())
+                    .entry(definition.name.as_str().into())
                     .or_default()
                     .push(Definition {
-                        path: &entry.path,
-                        package: package(entry),
+                        path: entry.path.as_str().into(),
+                        package: package(entry).map(Into::into),
                         exported: definition.exported,
                         text: text.into(),
                     });
@@ -115,13 +115,15 @@ impl<'a> MacroEnvironment<'a> {
             };
             let best = candidates
                 .iter()
-                .filter(|d| d.path != path)
-                .filter(|d| d.exported || (d.package.is_some() && d.package == own_package))
+                .filter(|d| *d.path != *path)
+                .filter(|d| {
+                    d.exported || (d.package.is_some() && d.package.as_deref() == own_package)
+                })
                 .min_by_key(|d| {
                     (
-                        d.package != own_package || own_package.is_none(),
-                        std::cmp::Reverse(shared_prefix(d.path, path)),
-                        d.path,
+                        d.package.as_deref() != own_package || own_package.is_none(),
+                        std::cmp::Reverse(shared_prefix(&d.path, path)),
+                        &d.path,
                     )
                 });
             let Some(best) = best else { continue };
@@ -147,31 +149,30 @@ fn shared_prefix(a: &str, b: &str) -> usize {
         .count()
 }
 
+/// What routing shows the files as they change.
+pub(crate) type Progress<'a> = dyn Fn(&BTreeMap<String, Arc<FileEntry>>) + Sync + 'a;
+
 /// Route definitions to invokers until nothing changes (at most
 /// [`MAX_ROUNDS`]): each file whose definitions to be given differ from
 /// those its facts were made with is analysed again with them, on all
-/// cores. Returns the entries analysed again (to be stored), by path.
+/// cores. Each file's new entry replaces its old one in `files` as soon as
+/// it is made, and `progress` is shown the files then (a first index
+/// publishes them), so that the old facts can go while the round runs
+/// instead of being held beside the new ones to its end. Returns the
+/// entries analysed again (to be stored), by path.
 pub(crate) fn route(
     files: &mut BTreeMap<String, Arc<FileEntry>>,
     manifests: &[Manifest],
+    progress: &Progress<'_>,
 ) -> BTreeMap<String, Arc<FileEntry>> {
     let mut routed = BTreeMap::new();
     for round in 0..MAX_ROUNDS {
-        let work: Vec<(Arc<FileEntry>, Vec<MacroSource>)> = {
-            let environment = MacroEnvironment::of(files.values());
-            files
-                .values()
-                .filter_map(|entry| {
-                    let facts = entry.facts.as_ref().ok()?;
-                    if environment.is_empty() && facts.macros_given.is_empty() {
-                        return None;
-                    }
-                    let sources = environment.sources_for(&entry.path, facts);
-                    (macros_digest(&sources) != facts.macros_digest)
-                        .then(|| (entry.clone(), sources))
-                })
-                .collect()
-        };
+        let environment = MacroEnvironment::of(files.values());
+        let work: Vec<Arc<FileEntry>> = files
+            .values()
+            .filter(|entry| given_changed(entry, &environment))
+            .cloned()
+            .collect();
         if work.is_empty() {
             break;
         }
@@ -184,38 +185,59 @@ pub(crate) fn route(
                 "macro routing's last round this refresh"
             );
         }
-        for entry in analyse_all(work, manifests) {
-            routed.insert(entry.path.clone(), entry.clone());
-            files.insert(entry.path.clone(), entry);
-        }
+        let shared = Mutex::new((std::mem::take(files), std::mem::take(&mut routed)));
+        analyse_all(work, &environment, manifests, |again| {
+            let mut guard = lock(&shared);
+            let (files, routed) = &mut *guard;
+            routed.insert(again.path.clone(), again.clone());
+            files.insert(again.path.clone(), again);
+            progress(files);
+        });
+        (*files, routed) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
     }
     routed
 }
 
-/// Analyse each file again with its definitions, on all cores. A file the
-/// plugin now fails on keeps its facts.
+/// Whether the definitions `entry` is to be given differ from those its
+/// facts were made with.
+fn given_changed(entry: &FileEntry, environment: &MacroEnvironment) -> bool {
+    let Ok(facts) = &entry.facts else {
+        return false;
+    };
+    if environment.is_empty() && facts.macros_given.is_empty() {
+        return false;
+    }
+    macros_digest(&environment.sources_for(&entry.path, facts)) != facts.macros_digest
+}
+
+/// Analyse each file of `work` again with the definitions `environment`
+/// gives it, on all cores, handing each new entry to `done` as it is made.
+/// A file the plugin now fails on keeps its facts.
 fn analyse_all(
-    work: Vec<(Arc<FileEntry>, Vec<MacroSource>)>,
+    work: Vec<Arc<FileEntry>>,
+    environment: &MacroEnvironment,
     manifests: &[Manifest],
-) -> Vec<Arc<FileEntry>> {
+    done: impl Fn(Arc<FileEntry>) + Sync,
+) {
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(work.len());
     let queue = Mutex::new(work);
-    let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 loop {
-                    let Some((entry, sources)) = lock(&queue).pop() else {
+                    let Some(entry) = lock(&queue).pop() else {
                         break;
                     };
                     // A panic analysing one file costs that file only.
                     let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let facts = entry.facts.as_ref().ok()?;
+                        let sources = environment.sources_for(&entry.path, facts);
                         analyse(&entry, &sources, manifests)
                     }));
                     match again {
-                        Ok(Some(again)) => lock(&done).push(Arc::new(again)),
+                        Ok(Some(again)) => done(Arc::new(again)),
                         Ok(None) => {}
                         Err(_) => tracing::error!(path = %entry.path, "analysing the file with its macros panicked; it keeps its facts"),
                     }
@@ -223,7 +245,6 @@ fn analyse_all(
             });
         }
     });
-    done.into_inner().unwrap_or_else(|p| p.into_inner())
 }
 
 /// `entry` analysed again with `sources`, validated as every fact is.
