@@ -227,11 +227,15 @@ impl CodeGraph {
         let reused = files.len() - fresh.len();
         // Only the files resolved now are saved when the rest is reused:
         // that is right only on top of the rows of the generation reused,
-        // when the database holds them; else every file's, once built.
+        // when the database holds them; else every file's, from the graph
+        // once built, so that each fresh resolution is freed as soon as its
+        // edges are in the graph.
         let base = reusable.as_ref().and_then(Earlier::generation);
         let on_top_of = (reused > 0).then_some(base).flatten();
-        let save_whole = reused > 0 && !on_top_of.is_some_and(|g| persist::holds(snapshot, g));
-        if !save_whole {
+        let save_whole = reused == 0 || !on_top_of.is_some_and(|g| persist::holds(snapshot, g));
+        if save_whole {
+            drop(fresh);
+        } else {
             persist::save(snapshot, files, fresh, on_top_of);
         }
         let previous_graph = match &reusable {

@@ -172,6 +172,9 @@ pub struct ResolutionCounts {
     pub unresolved: usize,
 }
 
+/// Cloning shares the base and copies the overlay (at most the changed
+/// files' edges).
+#[derive(Clone)]
 pub struct CodeGraph {
     /// The last full build, shared by the generations laid over it since.
     base: std::sync::Arc<Base>,

@@ -20,7 +20,7 @@ pub(super) const MAX_CHANGED: usize = 64;
 pub(super) const MAX_MASKED: usize = 256;
 
 /// The edges and misses of the files changed since the base.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Overlay {
     /// Per file number: whether its base edges and misses are replaced
     /// (empty: no file is).

@@ -191,25 +191,30 @@ pub(super) fn holds(snapshot: &Snapshot, generation: u64) -> bool {
 }
 
 /// Save every file's resolutions as `graph` holds them, replacing what the
-/// database holds: for a graph that reused resolutions the database does
-/// not hold (those of a graph built from a partial first index), which a
-/// save of the files resolved again would leave with rows missing, so that
-/// the next start would resolve everything again. Each row is encoded on
-/// this thread from the graph's own edges, one file at a time.
+/// database holds: after a full build (the resolutions freed as their
+/// edges went into the graph), and for a graph that reused resolutions the
+/// database does not hold (those of a graph built from a partial first
+/// index), which a save of the files resolved again would leave with rows
+/// missing, so that the next start would resolve everything again. Each
+/// row is encoded in the background from the graph's own edges, one file
+/// at a time.
 pub(super) fn save_whole(snapshot: &Snapshot, files: &[Arc<FileEntry>], graph: &CodeGraph) {
     if snapshot.store().is_none() || graph.files.len() != files.len() {
         return;
     }
-    let rows: Vec<DerivedRow> = graph
-        .files
-        .iter()
-        .zip(files)
-        .filter_map(|(record, file)| {
-            let edges = record.resolution(graph);
-            row(record.path.clone(), identity(file), record.shape, &edges)
-        })
-        .collect();
-    write_in_background(snapshot, None, move || rows);
+    let graph = graph.clone();
+    let identities: Vec<String> = files.iter().map(|file| identity(file)).collect();
+    write_in_background(snapshot, None, move || {
+        graph
+            .files
+            .iter()
+            .zip(identities)
+            .filter_map(|(record, identity)| {
+                let edges = record.resolution(&graph);
+                row(record.path.clone(), identity, record.shape, &edges)
+            })
+            .collect()
+    });
 }
 
 /// One file's row: its edges encoded.
