@@ -12,6 +12,14 @@ pub enum Failure {
 
 /// The conversions of the types every version shares, for the version
 /// whose `types` interface is in scope as `wit`.
+/// Plugin strings as interned names, in any list type.
+fn names<C: FromIterator<lingo_model::Name>>(texts: &[String]) -> C {
+    texts
+        .iter()
+        .map(|text| lingo_model::Name::new(text))
+        .collect()
+}
+
 macro_rules! shared_conversions {
     () => {
         impl From<wit::Position> for model::Position {
@@ -284,11 +292,7 @@ macro_rules! since_0_2_0_conversions {
                     name: lingo_model::Name::new(&r.name),
                     kind: r.kind.into(),
                     span: r.span.into(),
-                    qualifier: r
-                        .qualifier
-                        .iter()
-                        .map(|q| lingo_model::Name::new(q))
-                        .collect(),
+                    qualifier: super::names(&r.qualifier),
                     is_member: r.is_member,
                     enclosing: model::OptU32::new(r.enclosing),
                     local: model::OptU32::new(r.local),
@@ -323,11 +327,7 @@ macro_rules! since_0_2_0_conversions {
                         wit::DeclaredTarget::Local(i) => model::DeclaredTarget::Local(i),
                     },
                     type_name: lingo_model::Name::new(&d.type_name),
-                    type_qualifier: d
-                        .type_qualifier
-                        .iter()
-                        .map(|q| lingo_model::Name::new(q))
-                        .collect(),
+                    type_qualifier: super::names(&d.type_qualifier),
                     span: d.span.into(),
                     source: declared_type_source(d.source),
                     element,
@@ -651,11 +651,7 @@ macro_rules! since_0_11_0_conversions {
                             wit::ParameterType::Named(named) => {
                                 model::ParameterType::Named(model::NamedType {
                                     type_name: lingo_model::Name::new(&named.type_name),
-                                    type_qualifier: named
-                                        .type_qualifier
-                                        .iter()
-                                        .map(|q| lingo_model::Name::new(q))
-                                        .collect(),
+                                    type_qualifier: super::names(&named.type_qualifier),
                                     span: named.span.into(),
                                 })
                             }
@@ -824,27 +820,15 @@ macro_rules! since_0_16_0_conversions {
                     parent: a.parent,
                     position: a.position,
                     type_name: lingo_model::Name::new(&a.type_name),
-                    type_qualifier: a
-                        .type_qualifier
-                        .iter()
-                        .map(|q| lingo_model::Name::new(q))
-                        .collect(),
+                    type_qualifier: super::names(&a.type_qualifier),
                     span: a.span.into(),
-                    members: a
-                        .members
-                        .iter()
-                        .map(|m| lingo_model::Name::new(m))
-                        .collect(),
+                    members: super::names(&a.members),
                 })
                 .collect()
         }
 
         fn declared_members(declared: &wit::DeclaredType) -> Box<[lingo_model::Name]> {
-            declared
-                .members
-                .iter()
-                .map(|m| lingo_model::Name::new(m))
-                .collect()
+            super::names(&declared.members)
         }
     };
 }
