@@ -310,7 +310,10 @@ pub(crate) fn nothing_at(file: &FileEntry, line: u64, character: u64) -> Analysi
 
 /// Byte offset of a zero-based (line, UTF-16 character) position of `file`.
 pub fn offset_in(file: &FileEntry, line: u64, character: u64) -> Result<u32, AnalysisError> {
-    offset_of(&file.source(), line, character).ok_or_else(|| {
+    let found = usize::try_from(line)
+        .ok()
+        .and_then(|line| file.with_line(line, |start, text| utf16_offset(start, text, character)));
+    found.flatten().ok_or_else(|| {
         let line_count = file.line_count();
         AnalysisError::InvalidPosition {
             path: file.path.clone(),
@@ -334,6 +337,12 @@ pub fn offset_of(source: &str, line: u64, character: u64) -> Option<u32> {
         start += source[start..].find('\n')? + 1;
     }
     let text = source[start..].split('\n').next().unwrap_or_default();
+    utf16_offset(start, text, character)
+}
+
+/// Byte offset of UTF-16 `character` on a line that starts at byte `start`
+/// (its end at most), or `None` past the line's end.
+fn utf16_offset(start: usize, text: &str, character: u64) -> Option<u32> {
     let mut units = 0u64;
     for (i, c) in text.char_indices() {
         if units >= character {

@@ -329,18 +329,13 @@ pub fn qualified_name(file: &FileEntry, index: usize, symbol: &Symbol) -> String
 /// trimmed and cut to a readable length. Only that line is scanned, not
 /// the file up to it.
 pub fn line_text(file: &FileEntry, offset: u32) -> String {
-    let source = &*file.source();
-    let mut at = (offset as usize).min(source.len());
-    while !source.is_char_boundary(at) {
-        at -= 1;
-    }
-    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = source[at..].find('\n').map_or(source.len(), |i| at + i);
-    let text = source[start..end].trim();
-    match text.char_indices().nth(MAX_LINE_TEXT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
+    file.with_line_at(offset, |_, line| {
+        let text = line.trim();
+        match text.char_indices().nth(MAX_LINE_TEXT) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_string(),
+        }
+    })
 }
 
 /// Characters of a doc comment's summary at most.

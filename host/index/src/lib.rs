@@ -122,6 +122,20 @@ impl FileEntry {
         self.text.text_by_digest(&self.sha256)
     }
 
+    /// `read` of the line that holds byte `offset` (clamped to the text):
+    /// where the line starts and its text without the line end. Reads only
+    /// the part of the compressed text that holds it.
+    pub fn with_line_at<R>(&self, offset: u32, read: impl FnOnce(usize, &str) -> R) -> R {
+        self.text.with_line_at(&self.sha256, offset as usize, read)
+    }
+
+    /// `read` of zero-based line `line` (where it starts and its text without
+    /// the line end), or `None` past the last line. Reads only the part of
+    /// the compressed text that holds it.
+    pub fn with_line<R>(&self, line: usize, read: impl FnOnce(usize, &str) -> R) -> Option<R> {
+        self.text.with_line(&self.sha256, line, read)
+    }
+
     /// Lines of the text, as `str::lines` counts them.
     pub fn lines(&self) -> usize {
         self.text.lines()
