@@ -49,7 +49,7 @@ pub use hierarchy::{
 pub use implementations::{Implementation, Implementations, ImplementationsCompleteness};
 pub use incomplete::Incompleteness;
 pub use node::{AncestorView, EnclosingSymbol, NodeAt, NodeSource, SyntaxNodeView, node_at};
-pub use outline::{MAX_OUTLINE_DEPTH, Outline, OutlineNode, outline};
+pub use outline::{MAX_OUTLINE_DEPTH, Outline, outline};
 pub use references::{Completeness, DeclarationItem, ReferenceItem, References};
 pub use search::{SearchHit, SymbolSearch};
 pub use symbol_info::{Member, SymbolDetails, SymbolInfo, Tally};

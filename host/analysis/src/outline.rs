@@ -1,88 +1,219 @@
 //! `outline`: the hierarchical structure of one file (codetextor-api.md),
 //! within a byte budget and a nesting depth.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::AnalysisError;
-use super::view::{chunk_id, doc_summary};
+use super::view::{MAX_DOC_SUMMARY_CHARS, chunk_id, doc_summary};
 use lingo_index::FileEntry;
-use lingo_model::{FileFacts, Name, Visibility};
+use lingo_model::{FileFacts, Symbol, Visibility};
 
-/// One declaration of an outline, with the ones nested in it.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OutlineNode {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    #[schemars(with = "String")]
-    pub language_kind: Name,
-    #[schemars(with = "String")]
-    pub name: Name,
-    /// 1-based.
-    pub line: u64,
-    pub end_line: u64,
-    #[schemars(with = "String")]
-    pub visibility: Visibility,
-    pub chunk_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-    /// The doc comment's first paragraph (get_symbol_info answers all of
-    /// it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub doc_comment: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
-    pub container_name: Option<Name>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub modifiers: Vec<String>,
-    /// The declaration's full source, when bodies are not collapsed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub children: Vec<OutlineNode>,
-}
-
-/// The outline of one file.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// The outline of one file: which of its declarations are shown and how
+/// deep each is nested. What each says (name, kind, lines, signature...) is
+/// read from the file's facts when the answer is written, as text or as
+/// JSON ([`OutlineView`]), not copied out for each call.
 pub struct Outline {
-    pub file_path: String,
-    pub language: String,
+    file: Arc<FileEntry>,
+    facts: Arc<FileFacts>,
     pub generation: u64,
-    pub outline: Vec<OutlineNode>,
+    /// The declarations shown, in source order with each container before
+    /// what it holds (pre-order).
+    entries: Vec<Entry>,
+    /// Whether sources are left out of the JSON.
+    collapse: bool,
     /// Whether declarations were left out (the notes say which and why).
     pub truncated: bool,
     pub notes: Vec<String>,
 }
 
+/// One declaration shown in an outline.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// Its index in the file's symbols.
+    symbol: u32,
+    /// 0 for a top-level declaration, 1 for one nested in it, ...
+    depth: u32,
+}
+
+impl Outline {
+    pub fn file_path(&self) -> &str {
+        &self.file.path
+    }
+
+    /// The declarations shown, in pre-order, each with its nesting depth (0
+    /// for top level).
+    pub fn declarations(&self) -> impl Iterator<Item = (usize, &Symbol)> {
+        self.entries.iter().map(|entry| {
+            (
+                entry.depth as usize,
+                &self.facts.symbols[entry.symbol as usize],
+            )
+        })
+    }
+
+    /// The outline as its JSON is written: nodes nested under their
+    /// containers, borrowing from the facts (and the text, when sources are
+    /// shown).
+    fn view<'a>(&'a self, source: Option<&'a str>) -> OutlineView<'a> {
+        // Nodes are closed from the deepest up: `open[d]` collects the
+        // children of the node open at depth `d - 1` (`open[0]` the roots).
+        let mut open: Vec<Vec<OutlineNode<'a>>> = vec![Vec::new()];
+        for entry in &self.entries {
+            let depth = entry.depth as usize;
+            close_deeper(&mut open, depth);
+            let index = entry.symbol as usize;
+            let node = OutlineNode::new(&self.file, &self.facts.symbols[index], index, source);
+            open[depth].push(node);
+            open.push(Vec::new());
+        }
+        close_deeper(&mut open, 0);
+        OutlineView {
+            file_path: &self.file.path,
+            language: &self.facts.language,
+            generation: self.generation,
+            outline: open.pop().unwrap_or_default(),
+            truncated: self.truncated,
+            notes: &self.notes,
+        }
+    }
+}
+
+/// Close the nodes open deeper than `depth`: each list of children goes to
+/// the last node of the level above.
+fn close_deeper(open: &mut Vec<Vec<OutlineNode<'_>>>, depth: usize) {
+    while open.len() > depth + 1 {
+        let children = open.pop().unwrap_or_default();
+        if let Some(parent) = open.last_mut().and_then(|level| level.last_mut()) {
+            parent.children = children;
+        }
+    }
+}
+
+impl Serialize for Outline {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let source = (!self.collapse).then(|| self.file.source());
+        self.view(source.as_deref()).serialize(serializer)
+    }
+}
+
+impl JsonSchema for Outline {
+    fn schema_name() -> Cow<'static, str> {
+        OutlineView::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        OutlineView::json_schema(generator)
+    }
+}
+
+/// The outline of one file, as its JSON says it.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "Outline")]
+struct OutlineView<'a> {
+    file_path: &'a str,
+    language: &'a str,
+    generation: u64,
+    outline: Vec<OutlineNode<'a>>,
+    /// Whether declarations were left out (the notes say which and why).
+    truncated: bool,
+    notes: &'a [String],
+}
+
+/// One declaration of an outline, with the ones nested in it.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct OutlineNode<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    language_kind: &'a str,
+    name: &'a str,
+    /// 1-based.
+    line: u64,
+    end_line: u64,
+    #[schemars(with = "String")]
+    visibility: Visibility,
+    chunk_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<&'a str>,
+    /// The doc comment's first paragraph (get_symbol_info answers all of
+    /// it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doc_comment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    modifiers: &'a [String],
+    /// The declaration's full source, when bodies are not collapsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    children: Vec<OutlineNode<'a>>,
+}
+
+impl<'a> OutlineNode<'a> {
+    /// The node of `symbol` (number `index` of `file`), without children;
+    /// its source from `source`, the file's text, when given.
+    fn new(file: &FileEntry, symbol: &'a Symbol, index: usize, source: Option<&'a str>) -> Self {
+        OutlineNode {
+            kind: symbol.kind.as_str(),
+            language_kind: &symbol.language_kind,
+            name: &symbol.name,
+            line: u64::from(symbol.span.start.line) + 1,
+            end_line: u64::from(symbol.span.end.line) + 1,
+            visibility: symbol.visibility,
+            chunk_id: chunk_id(file, index),
+            signature: symbol.signature.as_deref(),
+            doc_comment: symbol.doc.as_deref().and_then(doc_summary),
+            container_name: symbol.container_name.as_deref(),
+            modifiers: &symbol.modifiers,
+            source: source.map(|text| source_of(text, symbol)),
+            children: Vec::new(),
+        }
+    }
+}
+
+/// The source of `symbol` in `text`, its file's text (empty if the span
+/// does not fit it).
+fn source_of<'a>(text: &'a str, symbol: &Symbol) -> &'a str {
+    let (start, end) = (
+        symbol.span.start.offset as usize,
+        symbol.span.end.offset as usize,
+    );
+    text.get(start..end).unwrap_or_default()
+}
+
 /// The outline of `file`, `depth` levels deep (at most [`MAX_OUTLINE_DEPTH`],
 /// the default), with each declaration's source unless `collapse`.
 pub fn outline(
-    file: &FileEntry,
+    file: Arc<FileEntry>,
     depth: Option<usize>,
     collapse: bool,
     generation: u64,
 ) -> Result<Outline, AnalysisError> {
-    let facts = file.facts()?;
-    let tree = Tree::new(facts);
+    let facts = file.facts()?.clone();
+    let tree = Tree::new(&facts);
+    let source = (!collapse).then(|| file.source());
     let mut builder = Builder {
-        facts,
-        file,
+        facts: &facts,
+        source: source.as_deref(),
         tree: &tree,
         max_level: depth.unwrap_or(MAX_OUTLINE_DEPTH),
-        collapse,
         remaining: MAX_OUTLINE_BYTES,
         omitted: 0,
         deeper: 0,
+        entries: Vec::new(),
     };
-    let mut outline = Vec::new();
     for &root in &tree.roots {
         if builder.remaining == 0 {
             builder.omitted += 1 + tree.descendants(root);
             continue;
         }
-        outline.push(builder.node(root, 1)?);
+        builder.node(root, 1)?;
     }
     let mut notes = Vec::new();
     if builder.omitted > 0 {
@@ -99,11 +230,13 @@ pub fn outline(
             builder.deeper
         ));
     }
+    let entries = builder.entries;
     Ok(Outline {
-        file_path: file.path.clone(),
-        language: facts.language.clone(),
+        file,
+        facts,
         generation,
-        outline,
+        entries,
+        collapse,
         truncated: !notes.is_empty(),
         notes,
     })
@@ -165,80 +298,62 @@ impl Tree {
     }
 }
 
-/// Builds outline nodes against a byte budget.
+/// Chooses the declarations an outline shows, against a byte budget.
 struct Builder<'a> {
     facts: &'a FileFacts,
-    file: &'a FileEntry,
+    /// The file's text, when sources are shown.
+    source: Option<&'a str>,
     tree: &'a Tree,
     max_level: usize,
-    collapse: bool,
     /// Bytes left in the answer's budget.
     remaining: usize,
     /// Declarations left out for the budget.
     omitted: usize,
     /// Declarations below the deepest level shown.
     deeper: usize,
+    /// The declarations shown so far, in pre-order.
+    entries: Vec<Entry>,
 }
 
 impl Builder<'_> {
-    /// The node of symbol `index` at nesting `level` (1 = top), with its
-    /// children while the budget lasts. Recursion is bounded by `max_level`.
-    fn node(&mut self, index: usize, level: usize) -> Result<OutlineNode, AnalysisError> {
+    /// Show symbol `index` at nesting `level` (1 = top), and its children
+    /// while the budget lasts. Recursion is bounded by `max_level`.
+    fn node(&mut self, index: usize, level: usize) -> Result<(), AnalysisError> {
         lingo_model::budget::check()?;
         let symbol = &self.facts.symbols[index];
-        let source = (!self.collapse).then(|| {
-            let (start, end) = (
-                symbol.span.start.offset as usize,
-                symbol.span.end.offset as usize,
-            );
-            self.file
-                .source()
-                .get(start..end)
-                .unwrap_or_default()
-                .to_string()
-        });
-        let doc_comment = symbol.doc.as_deref().and_then(doc_summary);
+        // What the node's JSON takes, about: the doc comment's summary at
+        // its longest (it is made only when the JSON is written).
         let size = 160
             + symbol.name.len()
             + symbol.language_kind.len()
             + symbol.signature.as_deref().map_or(0, str::len)
-            + doc_comment.as_ref().map_or(0, String::len)
+            + symbol
+                .doc
+                .as_deref()
+                .map_or(0, |doc| doc.len().min(4 * MAX_DOC_SUMMARY_CHARS))
             + symbol.container_name.as_ref().map_or(0, |c| c.len())
             + symbol.modifiers.iter().map(|m| m.len() + 3).sum::<usize>()
-            + source.as_ref().map_or(0, String::len);
-        let mut node = OutlineNode {
-            kind: symbol.kind.as_str(),
-            language_kind: symbol.language_kind.clone(),
-            name: symbol.name.clone(),
-            line: u64::from(symbol.span.start.line) + 1,
-            end_line: u64::from(symbol.span.end.line) + 1,
-            visibility: symbol.visibility,
-            chunk_id: chunk_id(self.file, index),
-            signature: symbol.signature.as_deref().map(String::from),
-            doc_comment,
-            container_name: symbol.container_name.clone(),
-            modifiers: symbol.modifiers.to_vec(),
-            source,
-            children: Vec::new(),
-        };
+            + self.source.map_or(0, |text| source_of(text, symbol).len());
+        self.entries.push(Entry {
+            symbol: index as u32,
+            depth: (level - 1) as u32,
+        });
         self.remaining = self.remaining.saturating_sub(size);
         let children = &self.tree.children[index];
         if children.is_empty() {
-            return Ok(node);
+            return Ok(());
         }
         if level >= self.max_level {
             self.deeper += self.tree.descendants(index);
-            return Ok(node);
+            return Ok(());
         }
-        let mut nested = Vec::new();
         for &child in children {
             if self.remaining == 0 {
                 self.omitted += 1 + self.tree.descendants(child);
                 continue;
             }
-            nested.push(self.node(child, level + 1)?);
+            self.node(child, level + 1)?;
         }
-        node.children = nested;
-        Ok(node)
+        Ok(())
     }
 }

@@ -43,7 +43,7 @@ fn run(context: &ToolContext, args: OutlineArgs) -> Result<Outline, ToolError> {
     let (snapshot, file) = context.workspace.fresh_file(&args.path)?;
     let depth = args.depth.map(|d| d as usize);
     Ok(outline(
-        &file,
+        file,
         depth,
         args.collapse_body,
         snapshot.generation,

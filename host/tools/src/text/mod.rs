@@ -195,9 +195,10 @@ pub(crate) fn has_word(text: &str, word: &str) -> bool {
 pub(crate) fn kind_said_by(signature: &str, kind: &str) -> bool {
     const CALLABLE: [&str; 3] = ["function", "method", "constructor"];
     let head = kind.split('_').next().unwrap_or(kind);
-    has_word(signature, kind)
+    // The cheapest test first: most declarations are callables.
+    (CALLABLE.contains(&head) && signature.contains('('))
+        || has_word(signature, kind)
         || has_word(signature, head)
-        || (CALLABLE.contains(&head) && signature.contains('('))
 }
 
 /// `kind ` to write before a signature, or nothing where the signature

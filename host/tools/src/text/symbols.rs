@@ -10,8 +10,8 @@ use super::{
     push_source_line, source_line, subject_heading, subject_qualified_name, view_qualified_name,
 };
 use lingo_analysis::{
-    DefinitionSite, Definitions, NodeAt, NodeSource, Outline, OutlineNode, Range, SubjectView,
-    SymbolInfo, Tally, TypeDefinition, TypeDefinitions,
+    DefinitionSite, Definitions, NodeAt, NodeSource, Outline, Range, SubjectView, SymbolInfo,
+    Tally, TypeDefinition, TypeDefinitions,
 };
 use lingo_resolve::Resolution;
 
@@ -246,12 +246,10 @@ pub fn symbol_info(answer: &SymbolInfo, _request: &Request, writer: &mut Writer)
 /// nesting; the kind only where the signature does not already say it,
 /// and names declared together (`a, b int`) on their one line.
 pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
-    let mut stack: Vec<(&OutlineNode, usize)> =
-        answer.outline.iter().rev().map(|d| (d, 0)).collect();
     let mut lines: Vec<String> = Vec::new();
     let mut declarations = 0;
     let mut line = String::new();
-    while let Some((declaration, depth)) = stack.pop() {
+    for (depth, declaration) in answer.declarations() {
         declarations += 1;
         let signature = declaration
             .signature
@@ -263,7 +261,7 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
         for _ in 0..depth {
             line.push_str("  ");
         }
-        let _ = write!(line, "{} ", declaration.line);
+        let _ = write!(line, "{} ", declaration.span.start.line + 1);
         let kind = declaration.language_kind.as_str();
         if !kind_said_by(signature, kind) {
             line.push_str(kind);
@@ -273,9 +271,8 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
         if lines.last() != Some(&line) {
             lines.push(line.clone());
         }
-        stack.extend(declaration.children.iter().rev().map(|c| (c, depth + 1)));
     }
-    let path = &answer.file_path;
+    let path = answer.file_path();
     let of = if request.names_file(path) {
         String::new()
     } else {
