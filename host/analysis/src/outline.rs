@@ -208,7 +208,7 @@ pub fn outline(
         deeper: 0,
         entries: Vec::new(),
     };
-    for &root in &tree.roots {
+    for root in tree.roots.iter().map(|&r| r as usize) {
         if builder.remaining == 0 {
             builder.omitted += 1 + tree.descendants(root);
             continue;
@@ -251,50 +251,65 @@ const MAX_OUTLINE_BYTES: usize = 256 * 1024;
 pub const MAX_OUTLINE_DEPTH: usize = 48;
 
 /// The containment forest of a file's symbols, built once: linear in the
-/// number of symbols.
+/// number of symbols, in a few flat lists.
 struct Tree {
-    roots: Vec<usize>,
-    children: Vec<Vec<usize>>,
-    /// Number of symbols nested inside each symbol, at any depth.
-    descendant_counts: Vec<usize>,
+    roots: Vec<u32>,
+    /// Where each symbol's children start in `children` (one more entry
+    /// than symbols: symbol `i`'s are `children[starts[i]..starts[i + 1]]`).
+    starts: Vec<u32>,
+    /// The children of each symbol in turn, each in symbol order.
+    children: Vec<u32>,
 }
 
 impl Tree {
     fn new(facts: &FileFacts) -> Self {
         let count = facts.symbols.len();
+        // Validated facts: a container is another symbol of the file and
+        // containers form a forest.
+        let parent_of =
+            |symbol: &Symbol| symbol.container.map(|c| c as usize).filter(|&c| c < count);
+        let mut starts = vec![0u32; count + 1];
+        for parent in facts.symbols.iter().filter_map(parent_of) {
+            starts[parent + 1] += 1;
+        }
+        for index in 0..count {
+            starts[index + 1] += starts[index];
+        }
+        let mut next = starts.clone();
+        let mut children = vec![0u32; starts[count] as usize];
         let mut roots = Vec::new();
-        let mut children = vec![Vec::new(); count];
         for (index, symbol) in facts.symbols.iter().enumerate() {
-            // Validated facts: a container is another symbol of the file and
-            // containers form a forest.
-            match symbol.container.map(|c| c as usize).filter(|&c| c < count) {
-                Some(parent) => children[parent].push(index),
-                None => roots.push(index),
+            match parent_of(symbol) {
+                Some(parent) => {
+                    children[next[parent] as usize] = index as u32;
+                    next[parent] += 1;
+                }
+                None => roots.push(index as u32),
             }
-        }
-        // Descendant counts, children before parents (reverse pre-order).
-        let mut order = Vec::with_capacity(count);
-        let mut stack: Vec<usize> = roots.iter().rev().copied().collect();
-        while let Some(index) = stack.pop() {
-            order.push(index);
-            stack.extend(children[index].iter().rev().copied());
-        }
-        let mut descendant_counts = vec![0; count];
-        for &index in order.iter().rev() {
-            descendant_counts[index] = children[index]
-                .iter()
-                .map(|&c| 1 + descendant_counts[c])
-                .sum();
         }
         Tree {
             roots,
+            starts,
             children,
-            descendant_counts,
         }
     }
 
+    fn children(&self, index: usize) -> &[u32] {
+        &self.children[self.starts[index] as usize..self.starts[index + 1] as usize]
+    }
+
+    /// Number of symbols nested inside symbol `index`, at any depth: counted
+    /// when asked, for the subtrees an outline leaves out (which do not
+    /// overlap, so all the counting stays linear).
     fn descendants(&self, index: usize) -> usize {
-        self.descendant_counts[index]
+        let mut count = 0;
+        let mut stack = vec![index];
+        while let Some(at) = stack.pop() {
+            let children = self.children(at);
+            count += children.len();
+            stack.extend(children.iter().map(|&c| c as usize));
+        }
+        count
     }
 }
 
@@ -339,7 +354,7 @@ impl Builder<'_> {
             depth: (level - 1) as u32,
         });
         self.remaining = self.remaining.saturating_sub(size);
-        let children = &self.tree.children[index];
+        let children = self.tree.children(index);
         if children.is_empty() {
             return Ok(());
         }
@@ -347,7 +362,7 @@ impl Builder<'_> {
             self.deeper += self.tree.descendants(index);
             return Ok(());
         }
-        for &child in children {
+        for child in children.iter().map(|&c| c as usize) {
             if self.remaining == 0 {
                 self.omitted += 1 + self.tree.descendants(child);
                 continue;

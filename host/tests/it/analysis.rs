@@ -428,3 +428,103 @@ fn paths_between_declarations() {
         "{same:?}"
     );
 }
+
+/// An outline nests declarations under their containers in source order,
+/// shows `depth` levels, and says how many declarations it left out for
+/// its byte budget (all the others, at any depth).
+#[test]
+fn outline_nests_cuts_and_counts_what_it_leaves_out() {
+    let fixture = parse_fixture(
+        "//- src/lib.rs\n\
+         pub mod shapes {\n    pub struct Point;\n    impl Point {\n        pub fn new() -> Point {\n            Point\n        }\n        pub fn norm(&self) -> u32 {\n            0\n        }\n    }\n}\n\n\
+         pub fn free() {}\n",
+    );
+    let analysis = analyse("outline", &fixture);
+    let file = analysis
+        .snapshot()
+        .file("src/lib.rs")
+        .expect("indexed")
+        .clone();
+    let names = |outline: &serde_json::Value| -> Vec<String> {
+        // `name@line` depth first, children indented by two spaces.
+        let mut lines = Vec::new();
+        let mut stack: Vec<(&serde_json::Value, usize)> = outline["outline"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .rev()
+            .map(|n| (n, 0))
+            .collect();
+        while let Some((node, depth)) = stack.pop() {
+            lines.push(format!(
+                "{}{}@{}",
+                "  ".repeat(depth),
+                node["name"].as_str().unwrap(),
+                node["line"]
+            ));
+            if let Some(children) = node["children"].as_array() {
+                stack.extend(children.iter().rev().map(|c| (c, depth + 1)));
+            }
+        }
+        lines
+    };
+    let full = lingo::analysis::outline(file.clone(), None, true, 1).expect("an outline");
+    let full = serde_json::to_value(&full).expect("serializes");
+    let impl_name = names(&full)[2].trim().to_string();
+    assert_eq!(
+        names(&full),
+        [
+            "shapes@1",
+            "  Point@2",
+            &format!("  {impl_name}"),
+            "    new@4",
+            "    norm@7",
+            "free@13"
+        ],
+        "{full:#}"
+    );
+    assert_eq!(full["truncated"], serde_json::json!(false));
+    assert_eq!(
+        full["outline"][0]["chunkId"],
+        serde_json::json!("src/lib.rs:1:shapes")
+    );
+    let shallow = lingo::analysis::outline(file, Some(2), false, 1).expect("an outline");
+    let shallow = serde_json::to_value(&shallow).expect("serializes");
+    assert_eq!(
+        names(&shallow),
+        [
+            "shapes@1",
+            "  Point@2",
+            &format!("  {impl_name}"),
+            "free@13"
+        ]
+    );
+    assert_eq!(
+        shallow["outline"][1]["source"],
+        serde_json::json!("pub fn free() {}")
+    );
+
+    // 4,000 functions with long signatures are past the byte budget: the
+    // outline stops and counts the rest.
+    let long = "x: u64, ".repeat(12);
+    let body: String = (0..4_000)
+        .map(|i| format!("pub fn f{i}({long}) {{}}\n"))
+        .collect();
+    let fixture = parse_fixture(&format!("//- src/lib.rs\n{body}"));
+    let analysis = analyse("outline_budget", &fixture);
+    let file = analysis
+        .snapshot()
+        .file("src/lib.rs")
+        .expect("indexed")
+        .clone();
+    let cut = lingo::analysis::outline(file, None, true, 1).expect("an outline");
+    let cut = serde_json::to_value(&cut).expect("serializes");
+    let shown = cut["outline"].as_array().expect("nodes").len();
+    assert!(shown > 100 && shown < 4_000, "{shown} shown");
+    assert_eq!(cut["truncated"], serde_json::json!(true));
+    let note = cut["notes"][0].as_str().expect("a note");
+    assert!(
+        note.starts_with(&format!("{} of 4000 declarations omitted", 4_000 - shown)),
+        "{note}"
+    );
+}

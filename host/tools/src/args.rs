@@ -4,6 +4,8 @@
 //! suggestions, and of strings too long to be a name, a path or a query
 //! before any work.
 
+use std::sync::LazyLock;
+
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Map, Value};
@@ -130,12 +132,14 @@ impl SharedArgs {
     /// The shared options of a call's `arguments` (its other fields are
     /// the tool's, checked by the tool).
     pub fn from_call(arguments: &Value) -> Result<SharedArgs, ToolError> {
-        let names = Self::names();
+        // Derived once: every call reads them.
+        static NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(SharedArgs::names);
+        static SCHEMA: LazyLock<Value> = LazyLock::new(SharedArgs::schema);
         let object: Map<String, Value> = checked_object(arguments)?
             .into_iter()
-            .filter(|(key, _)| names.contains(&key.as_str()))
+            .filter(|(key, _)| NAMES.contains(&key.as_str()))
             .collect();
-        check_bounds(&object, &Self::schema())?;
+        check_bounds(&object, &SCHEMA)?;
         Self::read(&Value::Object(object))
     }
 }

@@ -246,9 +246,11 @@ pub fn symbol_info(answer: &SymbolInfo, _request: &Request, writer: &mut Writer)
 /// nesting; the kind only where the signature does not already say it,
 /// and names declared together (`a, b int`) on their one line.
 pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
-    let mut lines: Vec<String> = Vec::new();
+    // Every line is written into one buffer; `ends[i]` is where line `i`
+    // ends in it.
+    let mut text = String::new();
+    let mut ends: Vec<usize> = Vec::new();
     let mut declarations = 0;
-    let mut line = String::new();
     for (depth, declaration) in answer.declarations() {
         declarations += 1;
         let signature = declaration
@@ -256,22 +258,35 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
             .as_deref()
             .filter(|s| !s.is_empty())
             .unwrap_or(&declaration.name);
-        // `line kind signature`, indented; written into one buffer.
-        line.clear();
+        // `line kind signature`, indented.
+        let start = text.len();
         for _ in 0..depth {
-            line.push_str("  ");
+            text.push_str("  ");
         }
-        let _ = write!(line, "{} ", declaration.span.start.line + 1);
+        let _ = write!(text, "{} ", declaration.span.start.line + 1);
         let kind = declaration.language_kind.as_str();
         if !kind_said_by(signature, kind) {
-            line.push_str(kind);
-            line.push(' ');
+            text.push_str(kind);
+            text.push(' ');
         }
-        push_source_line(&mut line, signature);
-        if lines.last() != Some(&line) {
-            lines.push(line.clone());
+        push_source_line(&mut text, signature);
+        // A line the same as the one before (declarations a macro repeats)
+        // is written once.
+        let previous_start = ends.len().checked_sub(2).map_or(0, |i| ends[i]);
+        if ends
+            .last()
+            .is_some_and(|&end| text[previous_start..end] == text[start..])
+        {
+            text.truncate(start);
+        } else {
+            ends.push(text.len());
         }
     }
+    let lines = ends.iter().scan(0, |from, &end| {
+        let line = &text[*from..end];
+        *from = end;
+        Some(line)
+    });
     let path = answer.file_path();
     let of = if request.names_file(path) {
         String::new()
@@ -280,19 +295,19 @@ pub fn outline(answer: &Outline, request: &Request, writer: &mut Writer) {
     };
     writer.always(&format!("outline{of}: {declarations} declarations"));
     let mut shown = 0;
-    for line in &lines {
+    for line in lines {
         if !writer.line(line) {
             break;
         }
         shown += 1;
     }
-    if shown < lines.len() {
-        let needed = lines.iter().map(|l| l.len() + 1).sum::<usize>() / BYTES_PER_TOKEN + 400;
+    if shown < ends.len() {
+        let needed = (text.len() + ends.len()) / BYTES_PER_TOKEN + 400;
         let mut arguments = request.arguments.clone();
         arguments.insert("max_tokens".into(), json!(needed));
         writer.always(&format!(
             "... {} more lines (max_tokens {} reached); all of them: {} {}",
-            lines.len() - shown,
+            ends.len() - shown,
             request.max_tokens,
             request.tool,
             Value::Object(arguments)
