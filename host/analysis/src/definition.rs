@@ -111,12 +111,14 @@ impl Analysis {
                 let declared = |target| vec![Definition::certain(target, Resolution::Declaration)];
                 let definitions = match at_offset(facts, offset) {
                     Some(AtPosition::Declaration(index)) => {
+                        query.name = facts.symbols.get(index).map(|s| s.name.to_string());
                         declared(lingo_resolve::Target::Symbol {
                             file: file.clone(),
                             index,
                         })
                     }
                     Some(AtPosition::LocalDeclaration(index)) => {
+                        query.name = facts.locals.get(index).map(|l| l.name.to_string());
                         declared(lingo_resolve::Target::Local {
                             file: file.clone(),
                             index,

@@ -39,15 +39,17 @@ impl LoadResult {
     }
 
     /// The run as tab-separated lines: index, tool, sent and answered (ms
-    /// from the start), one per request in the order answered.
+    /// from the start), arguments, one per request in the order answered.
     pub fn timeline(&self, calls: &[Call]) -> String {
-        let mut text = String::from("index\ttool\tsent_ms\tanswered_ms\n");
+        let mut text = String::from("index\ttool\tsent_ms\tanswered_ms\targuments\n");
         for (index, sent, answered) in &self.answered {
+            let call = &calls[index % calls.len()];
             text.push_str(&format!(
-                "{index}\t{}\t{:.3}\t{:.3}\n",
-                calls[index % calls.len()].tool,
+                "{index}\t{}\t{:.3}\t{:.3}\t{}\n",
+                call.tool,
                 sent.as_secs_f64() * 1e3,
-                answered.as_secs_f64() * 1e3
+                answered.as_secs_f64() * 1e3,
+                call.arguments
             ));
         }
         text

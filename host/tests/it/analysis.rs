@@ -528,3 +528,46 @@ fn outline_nests_cuts_and_counts_what_it_leaves_out() {
         "{note}"
     );
 }
+
+/// A definition asked at a declaration (a function's name, a local's) is
+/// that declaration, and the answer names it: its text is the declaration's
+/// line alone.
+#[test]
+fn a_declaration_is_its_own_definition_and_is_named() {
+    use lingo::tools::{ToolContext, ToolRegistry};
+
+    let fixture = parse_fixture(
+        "//- src/lib.rs\n\
+         pub fn total(prices: &[u32]) -> u32 {\n    let sum = prices.iter().sum();\n    sum\n}\n",
+    );
+    let analysis = analyse("declaration_definition", &fixture);
+    for (line, character, name, kind) in [(0, 8, "total", "function"), (1, 9, "sum", "variable")] {
+        let position = FilePosition {
+            path: "src/lib.rs".into(),
+            line,
+            character,
+        };
+        let answer = analysis
+            .definition(&Target::Position(position))
+            .expect("a definition");
+        assert_eq!(answer.query.name.as_deref(), Some(name), "{answer:#?}");
+        assert_eq!(answer.definitions.len(), 1, "{answer:#?}");
+        assert_eq!(answer.definitions[0].kind, kind, "{answer:#?}");
+    }
+
+    let tools = ToolRegistry::new();
+    let context = ToolContext {
+        workspace: analysis.workspace().clone(),
+        tool_names: tools.names(),
+        gate: Default::default(),
+    };
+    let tool = tools.find("find_definition").expect("the tool");
+    let arguments = serde_json::json!({ "path": "src/lib.rs", "line": 1, "character": 9 });
+    let answer = tools
+        .call(tool, &context, &arguments)
+        .expect("find_definition answers");
+    assert_eq!(
+        tool.render(&arguments, &answer).trim(),
+        "src/lib.rs:2 variable sum"
+    );
+}

@@ -95,12 +95,12 @@ impl Declaration<'_> {
 /// a guess says so); the resolution is named where there are several.
 pub fn definition(answer: &Definitions, _request: &Request, writer: &mut Writer) {
     // The name at the position, or the symbol asked by name.
-    let name = answer
+    let asked = answer
         .query
         .name
         .as_deref()
-        .or(answer.query.symbol.as_deref())
-        .unwrap_or("the position");
+        .or(answer.query.symbol.as_deref());
+    let name = asked.unwrap_or("the position");
     let definitions = &answer.definitions;
     let resolution = answer.resolution.map_or("unresolved", Resolution::as_str);
     if definitions.is_empty() {
@@ -109,7 +109,7 @@ pub fn definition(answer: &Definitions, _request: &Request, writer: &mut Writer)
         ));
     } else if let [only] = definitions.as_slice() {
         let line = Declaration::from(only).line();
-        if only.name == name {
+        if asked.is_none_or(|asked| asked == only.name) {
             writer.always(&line);
         } else {
             writer.always(&format!("`{name}`: {line}"));
