@@ -53,9 +53,7 @@ pub use outline::{MAX_OUTLINE_DEPTH, Outline, outline};
 pub use references::{Completeness, DeclarationItem, ReferenceItem, References};
 pub use search::{SearchHit, SymbolSearch};
 pub use symbol_info::{Member, SymbolDetails, SymbolInfo, Tally};
-pub use target::{
-    FilePosition, Subject, SymbolQuery, Target, describe_subject, offset_in, offset_of,
-};
+pub use target::{FilePosition, Subject, SymbolQuery, Target, describe_subject, offset_in};
 pub use type_definition::{TypeDefinition, TypeDefinitions, UnresolvedType};
 pub use view::{
     LocalView, Range, RangePoint, ReferenceSite, SiteView, SubjectView, SymbolView, chunk_id,

@@ -330,16 +330,6 @@ pub fn offset_in(file: &FileEntry, line: u64, character: u64) -> Result<u32, Ana
     })
 }
 
-/// Byte offset of a zero-based (line, UTF-16 character) position.
-pub fn offset_of(source: &str, line: u64, character: u64) -> Option<u32> {
-    let mut start = 0usize;
-    for _ in 0..line {
-        start += source[start..].find('\n')? + 1;
-    }
-    let text = source[start..].split('\n').next().unwrap_or_default();
-    utf16_offset(start, text, character)
-}
-
 /// Byte offset of UTF-16 `character` on a line that starts at byte `start`
 /// (its end at most), or `None` past the line's end.
 fn utf16_offset(start: usize, text: &str, character: u64) -> Option<u32> {

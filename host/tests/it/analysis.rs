@@ -429,6 +429,13 @@ fn paths_between_declarations() {
     );
 }
 
+/// The JSON of the outline of `src/lib.rs`.
+fn outline_json(analysis: &Analysis, depth: Option<usize>, collapse: bool) -> serde_json::Value {
+    let file = analysis.snapshot().file("src/lib.rs").expect("indexed");
+    let outline = lingo::analysis::outline(file.clone(), depth, collapse, 1).expect("an outline");
+    serde_json::to_value(&outline).expect("serializes")
+}
+
 /// An outline nests declarations under their containers in source order,
 /// shows `depth` levels, and says how many declarations it left out for
 /// its byte budget (all the others, at any depth).
@@ -440,11 +447,6 @@ fn outline_nests_cuts_and_counts_what_it_leaves_out() {
          pub fn free() {}\n",
     );
     let analysis = analyse("outline", &fixture);
-    let file = analysis
-        .snapshot()
-        .file("src/lib.rs")
-        .expect("indexed")
-        .clone();
     let names = |outline: &serde_json::Value| -> Vec<String> {
         // `name@line` depth first, children indented by two spaces.
         let mut lines = Vec::new();
@@ -468,8 +470,7 @@ fn outline_nests_cuts_and_counts_what_it_leaves_out() {
         }
         lines
     };
-    let full = lingo::analysis::outline(file.clone(), None, true, 1).expect("an outline");
-    let full = serde_json::to_value(&full).expect("serializes");
+    let full = outline_json(&analysis, None, true);
     let impl_name = names(&full)[2].trim().to_string();
     assert_eq!(
         names(&full),
@@ -488,8 +489,7 @@ fn outline_nests_cuts_and_counts_what_it_leaves_out() {
         full["outline"][0]["chunkId"],
         serde_json::json!("src/lib.rs:1:shapes")
     );
-    let shallow = lingo::analysis::outline(file, Some(2), false, 1).expect("an outline");
-    let shallow = serde_json::to_value(&shallow).expect("serializes");
+    let shallow = outline_json(&analysis, Some(2), false);
     assert_eq!(
         names(&shallow),
         [
@@ -511,14 +511,7 @@ fn outline_nests_cuts_and_counts_what_it_leaves_out() {
         .map(|i| format!("pub fn f{i}({long}) {{}}\n"))
         .collect();
     let fixture = parse_fixture(&format!("//- src/lib.rs\n{body}"));
-    let analysis = analyse("outline_budget", &fixture);
-    let file = analysis
-        .snapshot()
-        .file("src/lib.rs")
-        .expect("indexed")
-        .clone();
-    let cut = lingo::analysis::outline(file, None, true, 1).expect("an outline");
-    let cut = serde_json::to_value(&cut).expect("serializes");
+    let cut = outline_json(&analyse("outline_budget", &fixture), None, true);
     let shown = cut["outline"].as_array().expect("nodes").len();
     assert!(shown > 100 && shown < 4_000, "{shown} shown");
     assert_eq!(cut["truncated"], serde_json::json!(true));
